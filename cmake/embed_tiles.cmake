@@ -1,0 +1,17 @@
+# Turns the tile data files into one C source holding their text, so libcarc needs no file I/O.
+# Usage: cmake -DOUT=<file.c> -DIN="<a.tiles;b.tiles>" -P embed_tiles.cmake
+set(body "/* generated from engine/tiles/*.tiles by cmake/embed_tiles.cmake: edit the data, not this */\n")
+string(APPEND body "#include \"tileset.h\"\n\n")
+set(table "const carc_builtin_set carc_builtin_sets[] = {\n")
+set(i 0)
+foreach(f IN LISTS IN)
+  file(READ "${f}" hex HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
+  get_filename_component(name "${f}" NAME)
+  string(APPEND body "static const char set${i}[] = {${hex} 0};\n")
+  string(APPEND table "    {\"${name}\", set${i}, sizeof set${i} - 1},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND table "};\nconst int carc_builtin_nsets = ${i};\n")
+file(WRITE "${OUT}.tmp" "${body}\n${table}")
+configure_file("${OUT}.tmp" "${OUT}" COPYONLY)

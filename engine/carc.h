@@ -1,0 +1,307 @@
+/*
+ * carc.h — the public contract of libcarc, the Carcassonne rules engine.
+ *
+ * libcarc is pure: no I/O, no globals, no clock. Its only randomness is the ChaCha20 stream keyed by the
+ * seed a game is created with, which lives in the game state, so the same seed and the same moves always
+ * give the same state and the same events, bit for bit.
+ *
+ * Ownership: every value here is plain data owned by its caller. A carc_state is one flat allocation with
+ * no pointers except `cat`, which must outlive it. carc_events and carc_moves own heap buffers that
+ * carc_events_free / carc_moves_free release. Out of memory aborts (the daemon's policy; see STYLE.md).
+ *
+ * Errors: functions return 0 on success and a negative carc_err on failure, and then write a message
+ * (lower case, naming what was wrong) into the caller's buffer. A failing carc_apply leaves the state
+ * exactly as it was.
+ */
+#ifndef CARC_H
+#define CARC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- limits ------------------------------------------------------------------------------------------ */
+#define CARC_SIDE_UNITS 12   /* a side is cut into 12 units; a road occupies [5,7) */
+#define CARC_ROAD_LO 5
+#define CARC_ROAD_HI 7
+#define CARC_MIN_PLAYERS 2
+#define CARC_MAX_PLAYERS 6
+#define CARC_MEEPLES 7
+#define CARC_ID_LEN 8        /* tile ids and part names, NUL included */
+#define CARC_MAX_PARTS 12    /* feature segments of one tile */
+#define CARC_MAX_SEGS 4      /* segments on one side */
+#define CARC_MAX_TYPES 96    /* tile types in a catalog */
+#define CARC_MAX_TILES 128   /* tiles in one game (stack + start) */
+#define CARC_MAX_PIECES 160  /* pieces on the board: tiles and triangles */
+#define CARC_MAX_FIGURES (CARC_MAX_PLAYERS * 10)
+#define CARC_NO_PIECE 0xFF
+#define CARC_NO_TYPE 0xFF
+
+typedef enum {
+    CARC_OK = 0,
+    CARC_E_INVALID = -1,     /* malformed input: unknown name, out-of-range value */
+    CARC_E_NOT_TURN = -2,    /* the seat is not the one the game waits for */
+    CARC_E_ILLEGAL = -3,     /* well-formed but against the rules now */
+    CARC_E_FINISHED = -4,    /* the game is over */
+    CARC_E_DATA = -5,        /* tile data failed to load or validate */
+} carc_err;
+
+/* ---- tiles: catalog loaded from the data files in engine/tiles/ (format: engine/tiles/FORMAT.md) ------- */
+typedef enum { CARC_N, CARC_E, CARC_S, CARC_W, CARC_D } carc_side_idx; /* D: a triangle's long side */
+#define CARC_NSIDES 5
+
+typedef enum { CARC_SIDE_NONE, CARC_SIDE_FIELD, CARC_SIDE_ROAD, CARC_SIDE_CITY } carc_side_type;
+typedef enum {
+    CARC_PART_CITY, CARC_PART_ROAD, CARC_PART_FIELD, CARC_PART_CLOISTER, CARC_PART_GARDEN, CARC_NPART_KINDS
+} carc_part_kind;
+typedef enum { CARC_SQUARE, CARC_TRIANGLE } carc_shape;
+enum { CARC_MARK_HILL = 1, CARC_MARK_VINEYARD = 2, CARC_MARK_TREE = 4, CARC_MARK_CC = 8 };
+typedef enum { CARC_CC_NONE, CARC_CC_CLUB, CARC_CC_RAKE, CARC_CC_SHIELD } carc_cc_kind;
+typedef enum {
+    CARC_SET_BASE, CARC_SET_HILLS_SHEEP, CARC_SET_CROP_CIRCLES, CARC_SET_FRUIT_TREES, CARC_SET_HALFLINGS,
+    CARC_NSETS
+} carc_set;
+
+typedef struct { uint8_t lo, hi, part; } carc_seg;          /* [lo,hi) on the side belongs to part */
+typedef struct { uint8_t type, nseg; carc_seg seg[CARC_MAX_SEGS]; } carc_side;
+typedef struct {
+    char name[CARC_ID_LEN];   /* as in the data file: "c1", "r2", "f1", "cl" */
+    uint8_t kind;             /* carc_part_kind */
+    uint8_t pennants;
+    uint8_t nsegs;            /* side segments of this part: its open intervals while alone */
+    uint16_t touches;         /* fields: bit i set = touches city part i of the same tile */
+} carc_part;
+
+typedef struct {
+    char id[CARC_ID_LEN];     /* the API's tile id: "D", "HS02", "HW01" */
+    uint8_t shape, set, count;
+    uint8_t start;            /* copies of this type that are the start tile (0 or 1) */
+    int8_t when;              /* carc_opt that must be on for this type to exist, or -1 */
+    uint8_t replaces;         /* type whose copies this type replaces, or CARC_NO_TYPE */
+    uint8_t marks, cc;        /* CARC_MARK_* bits; carc_cc_kind */
+    uint8_t nparts;
+    carc_part parts[CARC_MAX_PARTS];
+    carc_side side[CARC_NSIDES]; /* square: N E S W; triangle (right angle NW): N, W and D */
+} carc_tile_type;
+
+typedef struct carc_catalog {
+    int ntypes;
+    carc_tile_type types[CARC_MAX_TYPES];
+} carc_catalog;
+
+/* Parses one set's text and appends its types. `name` labels error messages. */
+int carc_catalog_parse(carc_catalog *cat, const char *text, size_t len, const char *name, char *err,
+                       size_t errlen);
+/* Loads every built-in set (compiled in from engine/tiles/). */
+int carc_catalog_load(carc_catalog *cat, char *err, size_t errlen);
+/* Type index of a tile id, or -1. */
+int carc_catalog_find(const carc_catalog *cat, const char *id);
+/* Part index of a part name on a type, or -1. */
+int carc_part_find(const carc_tile_type *t, const char *name);
+
+/* ---- options ---------------------------------------------------------------------------------------- */
+typedef enum {
+    CARC_OPT_ABBOT,              /* bool, default false */
+    CARC_OPT_HILL_TAKES_TILE,    /* bool, default true */
+    CARC_OPT_HILL_TIEBREAK,      /* at_least_one | count */
+    CARC_OPT_CC_ADD_WHERE,       /* same_tile | same_feature */
+    CARC_OPT_CC_ADD,             /* optional | mandatory */
+    CARC_OPT_FRUIT_ACTIONS,      /* one | per_tree */
+    CARC_OPT_FRUIT_MAX_SET,      /* 4 | 6 */
+    CARC_OPT_HALFLINGS_DEAL,     /* random | draft */
+    CARC_NOPTS
+} carc_opt;
+typedef enum { CARC_OPTK_BOOL, CARC_OPTK_ENUM, CARC_OPTK_INT } carc_opt_kind;
+typedef struct {
+    const char *name;
+    uint8_t kind, nvalues, dflt;   /* dflt: index into the values */
+    const char *names[4];          /* CARC_OPTK_ENUM: the JSON strings */
+    int ints[4];                   /* CARC_OPTK_INT: the JSON numbers */
+} carc_opt_info;
+extern const carc_opt_info carc_opt_table[CARC_NOPTS];   /* const data, not state */
+extern const char *const carc_set_names[CARC_NSETS];     /* "base", "hills_sheep", ... */
+int carc_opt_find(const char *name);                    /* option index, or -1 */
+
+/* ---- randomness ------------------------------------------------------------------------------------- */
+/* ChaCha20 (RFC 8439) keystream, key = the game's 256-bit seed, nonce 0; `pos` counts 32-bit words used. */
+typedef struct {
+    uint8_t key[32];
+    uint64_t pos;
+} carc_rng;
+void carc_rng_seed(carc_rng *r, const uint8_t key[32]);
+uint32_t carc_rng_u32(carc_rng *r);
+/* Uniform in [0, n), n > 0, by rejection: no modulo bias. */
+uint32_t carc_rng_below(carc_rng *r, uint32_t n);
+/* Fisher–Yates with carc_rng_below. */
+void carc_rng_shuffle(carc_rng *r, uint8_t *a, size_t n);
+/* One RFC 8439 ChaCha20 block (via OpenSSL). Exposed for the test vectors. */
+void carc_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12], uint8_t out[64]);
+
+/* ---- game state ------------------------------------------------------------------------------------- */
+typedef enum { CARC_FIG_MEEPLE, CARC_FIG_ABBOT, CARC_FIG_SHEPHERD, CARC_NFIG_KINDS } carc_fig_kind;
+
+typedef struct {
+    int16_t x, y;
+    uint8_t type;
+    uint8_t rot;      /* square: quarter turns clockwise; triangle: corner of the right angle 0 nw 1 ne 2 se 3 sw */
+    uint8_t under;    /* hills: the hidden tile type under this piece, or CARC_NO_TYPE */
+    uint8_t pad;
+} carc_piece;
+
+typedef struct {
+    uint8_t seat, kind;   /* carc_fig_kind */
+    uint8_t piece, part;  /* the segment it stands on */
+} carc_figure;
+
+typedef struct {
+    int32_t score;
+} carc_player;
+
+typedef enum {
+    CARC_PENDING_NONE,     /* game over */
+    CARC_PENDING_PLACE,    /* place the drawn tile */
+    CARC_PENDING_FIGURE,   /* figure on the piece just placed, or pass */
+} carc_pending_kind;
+
+typedef struct {
+    uint8_t kind;   /* carc_pending_kind */
+    uint8_t seat;
+    uint8_t tile;   /* PLACE: the drawn tile type (public) */
+    uint8_t piece;  /* FIGURE: the piece placed this turn */
+} carc_pending;
+
+/* Derived lookup structures, rebuilt from `pieces` by replaying them (never serialised). */
+#define CARC_HASH_CAP 512      /* power of two, > 2 * (pieces + frontier) */
+#define CARC_MAX_SPACES (CARC_MAX_PIECES * 2)
+typedef struct {
+    int16_t x, y;
+    uint8_t dir_piece[4];   /* piece whose side faces N/E/S/W of this space, or CARC_NO_PIECE */
+    uint8_t dir_side[4];    /* that piece's local side index */
+    uint8_t npieces;        /* 0 = frontier (empty, next to the board), 1 or 2 */
+    uint8_t piece[2];
+} carc_space;
+
+typedef struct {
+    uint16_t nspaces;
+    carc_space spaces[CARC_MAX_SPACES];
+    uint16_t hash[CARC_HASH_CAP];            /* space index + 1, 0 = empty slot */
+    /* union-find over feature parts: node = piece * CARC_MAX_PARTS + part */
+    uint16_t parent[CARC_MAX_PIECES * CARC_MAX_PARTS];
+    uint16_t size[CARC_MAX_PIECES * CARC_MAX_PARTS];
+    uint16_t open[CARC_MAX_PIECES * CARC_MAX_PARTS];  /* at a root: side intervals facing nothing yet */
+} carc_board;
+
+typedef enum { CARC_ACTIVE, CARC_FINISHED } carc_status;
+
+typedef struct carc_state {
+    const carc_catalog *cat;
+    uint8_t opt[CARC_NOPTS];      /* value index per option, see carc_opt_table */
+    uint8_t expansions;           /* bit per carc_set; base always set */
+    uint8_t nplayers;
+    uint8_t status;               /* carc_status */
+    uint8_t active;               /* seat whose turn it is */
+    uint16_t turn;                /* turns begun, 1-based once play starts */
+    carc_player players[CARC_MAX_PLAYERS];
+    carc_rng rng;
+    uint8_t stack_len, stack_pos; /* stack[stack_pos..stack_len) is still to draw, in order: hidden */
+    uint8_t stack[CARC_MAX_TILES];
+    uint8_t ndiscarded;
+    uint8_t discarded[CARC_MAX_TILES];  /* tiles shown and removed because they fit nowhere: public */
+    uint16_t npieces;
+    carc_piece pieces[CARC_MAX_PIECES];
+    uint8_t nfigures;
+    carc_figure figures[CARC_MAX_FIGURES];
+    carc_pending pending;
+    carc_board board;             /* derived */
+} carc_state;
+
+typedef struct {
+    int nplayers;
+    uint8_t seed[32];
+    uint8_t expansions;           /* bits of carc_set; base is implied */
+    uint8_t opt[CARC_NOPTS];      /* value indexes; carc_setup_defaults fills the defaults */
+    /* scripted games: when nstack > 0 the stack is exactly these types in draw order (start tile excluded) */
+    int nstack;
+    uint8_t stack[CARC_MAX_TILES];
+} carc_setup;
+
+void carc_setup_defaults(carc_setup *s);
+
+/* ---- moves and events ------------------------------------------------------------------------------- */
+typedef enum {
+    CARC_MV_PLACE,         /* tile at x, y, rot */
+    CARC_MV_FIGURE,        /* figure kind on part of the piece just placed */
+    CARC_MV_PASS,          /* no figure */
+    CARC_MV_ABBOT_RETURN,  /* instead of a figure: take the abbot back and score it */
+} carc_move_kind;
+
+typedef struct {
+    uint8_t kind;   /* carc_move_kind */
+    uint8_t tile;   /* PLACE */
+    uint8_t rot;    /* PLACE */
+    uint8_t fig;    /* FIGURE: carc_fig_kind */
+    uint8_t part;   /* FIGURE */
+    uint8_t pad[3];
+    int16_t x, y;   /* PLACE */
+} carc_move;
+
+typedef struct { carc_move *v; size_t n, cap; } carc_moves;
+void carc_moves_free(carc_moves *m);
+
+typedef enum {
+    CARC_EV_GAME_STARTED,     /* start tile placed */
+    CARC_EV_TILE_DRAWN,       /* seat, tile */
+    CARC_EV_TILE_DISCARDED,   /* tile: fits nowhere, shown and removed */
+    CARC_EV_PIECE_PLACED,     /* seat, tile, x, y, rot */
+    CARC_EV_FIGURE_PLACED,    /* seat, fig, piece's x y, part */
+    CARC_EV_FIGURE_RETURNED,  /* seat, fig, x, y, part */
+    CARC_EV_SCORE,            /* seats (bitmask), points each, feature, reason, spaces */
+    CARC_EV_TURN,             /* seat: the next turn begins */
+    CARC_EV_GAME_OVER,        /* final scores are in players[] */
+    CARC_EV_PASSED,           /* seat made no figure move (chosen or forced) */
+} carc_event_kind;
+
+typedef enum { CARC_REASON_COMPLETED, CARC_REASON_FINAL, CARC_REASON_ABBOT } carc_reason;
+
+typedef struct {
+    uint8_t kind;        /* carc_event_kind */
+    uint8_t seat;
+    uint8_t tile;        /* type index */
+    uint8_t rot;
+    int16_t x, y;
+    uint8_t fig, part;
+    /* CARC_EV_SCORE */
+    uint8_t feature;     /* carc_part_kind */
+    uint8_t reason;      /* carc_reason */
+    uint8_t seats;       /* bit per seat that scores `points` */
+    uint8_t forced;      /* PASSED: 1 when there was no choice */
+    int32_t points;
+    uint32_t spaces_at;  /* index of the first (x, y) pair in carc_events.xy */
+    uint16_t nspaces;
+} carc_event;
+
+typedef struct {
+    carc_event *v;
+    size_t n, cap;
+    int16_t *xy;         /* 2 * total spaces */
+    size_t nxy, capxy;
+} carc_events;
+void carc_events_free(carc_events *e);
+void carc_events_clear(carc_events *e);
+
+/* ---- the engine ------------------------------------------------------------------------------------- */
+/* Starts a game: shuffles the stack with the seed (or takes the script), places the start tile, draws the
+ * first tile. Appends the opening events. */
+int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *setup, carc_events *ev,
+                  char *err, size_t errlen);
+/* Every move `seat` may make now, each one carc_apply accepts as is; none when it is not that seat's turn. */
+void carc_legal_moves(const carc_state *st, int seat, carc_moves *out);
+/* Validates and applies one move by `seat`; on error the state is unchanged. */
+int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, char *err, size_t errlen);
+/* Recomputes st->board from st->pieces (after decoding a state). */
+int carc_state_rebuild(carc_state *st, char *err, size_t errlen);
+
+/* Remaining followers in a seat's supply. */
+int carc_supply(const carc_state *st, int seat, carc_fig_kind kind);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * options.c — the table of game options: their JSON names, allowed values and defaults.
+ * Every ambiguity RULES.md leaves to the players is one row here; codecs and validation read the table.
+ */
+#include <string.h>
+
+#include "carc.h"
+
+const char *const carc_set_names[CARC_NSETS] = {
+    "base", "hills_sheep", "crop_circles", "fruit_trees", "halflings",
+};
+
+const carc_opt_info carc_opt_table[CARC_NOPTS] = {
+    [CARC_OPT_ABBOT] = {"abbot", CARC_OPTK_BOOL, 2, 0, {0}, {0}},
+    [CARC_OPT_HILL_TAKES_TILE] = {"hill_takes_tile", CARC_OPTK_BOOL, 2, 1, {0}, {0}},
+    [CARC_OPT_HILL_TIEBREAK] = {"hill_tiebreak", CARC_OPTK_ENUM, 2, 0, {"at_least_one", "count"}, {0}},
+    [CARC_OPT_CC_ADD_WHERE] = {"crop_circle_add_where", CARC_OPTK_ENUM, 2, 0, {"same_tile", "same_feature"}, {0}},
+    [CARC_OPT_CC_ADD] = {"crop_circle_add", CARC_OPTK_ENUM, 2, 0, {"optional", "mandatory"}, {0}},
+    [CARC_OPT_FRUIT_ACTIONS] = {"fruit_actions", CARC_OPTK_ENUM, 2, 0, {"one", "per_tree"}, {0}},
+    [CARC_OPT_FRUIT_MAX_SET] = {"fruit_max_set", CARC_OPTK_INT, 2, 0, {0}, {4, 6}},
+    [CARC_OPT_HALFLINGS_DEAL] = {"halflings_deal", CARC_OPTK_ENUM, 2, 0, {"random", "draft"}, {0}},
+};
+
+int carc_opt_find(const char *name)
+{
+    for (int i = 0; i < CARC_NOPTS; i++)
+        if (strcmp(carc_opt_table[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+void carc_setup_defaults(carc_setup *s)
+{
+    memset(s, 0, sizeof *s);
+    s->nplayers = 2;
+    s->expansions = 1u << CARC_SET_BASE;
+    for (int i = 0; i < CARC_NOPTS; i++)
+        s->opt[i] = carc_opt_table[i].dflt;
+}
