@@ -171,13 +171,15 @@ typedef struct {
 } carc_pending;
 
 /* Derived lookup structures, rebuilt from `pieces` by replaying them (never serialised). */
-#define CARC_HASH_CAP 512      /* power of two, > 2 * (pieces + frontier) */
-#define CARC_MAX_SPACES (CARC_MAX_PIECES * 2)
+#define CARC_MAX_SPACES 512    /* occupied + frontier: at most 3 per piece + 2 (a straight line) */
+#define CARC_HASH_CAP 1024     /* power of two, twice CARC_MAX_SPACES */
+#define CARC_NODES (CARC_MAX_PIECES * CARC_MAX_PARTS)
 typedef struct {
     int16_t x, y;
-    uint8_t dir_piece[4];   /* piece whose side faces N/E/S/W of this space, or CARC_NO_PIECE */
+    uint8_t dir_piece[4];   /* piece whose side lies on this space's N/E/S/W border, or CARC_NO_PIECE */
     uint8_t dir_side[4];    /* that piece's local side index */
-    uint8_t npieces;        /* 0 = frontier (empty, next to the board), 1 or 2 */
+    uint8_t nb_type[4];     /* carc_side_type that the neighbour across N/E/S/W shows this space */
+    uint8_t npieces;        /* 0 = frontier (empty, next to a piece), 1 or 2 */
     uint8_t piece[2];
 } carc_space;
 
@@ -185,10 +187,11 @@ typedef struct {
     uint16_t nspaces;
     carc_space spaces[CARC_MAX_SPACES];
     uint16_t hash[CARC_HASH_CAP];            /* space index + 1, 0 = empty slot */
+    uint16_t piece_space[CARC_MAX_PIECES];   /* space index of each piece */
     /* union-find over feature parts: node = piece * CARC_MAX_PARTS + part */
-    uint16_t parent[CARC_MAX_PIECES * CARC_MAX_PARTS];
-    uint16_t size[CARC_MAX_PIECES * CARC_MAX_PARTS];
-    uint16_t open[CARC_MAX_PIECES * CARC_MAX_PARTS];  /* at a root: side intervals facing nothing yet */
+    uint16_t parent[CARC_NODES];
+    uint16_t size[CARC_NODES];
+    uint16_t open[CARC_NODES];    /* at a root: side segments of the feature that face nothing yet */
 } carc_board;
 
 typedef enum { CARC_ACTIVE, CARC_FINISHED } carc_status;

@@ -1,0 +1,243 @@
+/*
+ * board.c — spaces, side matching and feature unions.
+ *
+ * Sides are compared as intervals on CARC_SIDE_UNITS units running clockwise round each piece, so unit t
+ * on one side meets unit 12-t on the side facing it, and two segments belong to one feature when their
+ * intervals overlap. That single rule covers ordinary sides, the split sides of Hills & Sheep and the long
+ * sides of two triangles sharing a space, with no case for any of them.
+ */
+#include <string.h>
+
+#include "board.h"
+
+const int carc_dx[4] = {0, 1, 0, -1};
+const int carc_dy[4] = {-1, 0, 1, 0};
+
+void carc_board_clear(carc_board *b)
+{
+    memset(b, 0, sizeof *b);
+}
+
+static unsigned space_hash(int x, int y)
+{
+    uint32_t k = ((uint32_t)(uint16_t)x << 16) | (uint16_t)y;
+    k *= 0x9E3779B1u;   /* Fibonacci hashing: spreads neighbouring coordinates */
+    return k >> 22;     /* 10 bits = CARC_HASH_CAP */
+}
+_Static_assert(CARC_HASH_CAP == 1u << 10, "space_hash yields 10 bits");
+
+int carc_space_find(const carc_board *b, int x, int y)
+{
+    for (unsigned h = space_hash(x, y);; h = (h + 1) & (CARC_HASH_CAP - 1)) {
+        unsigned v = b->hash[h];
+        if (v == 0)
+            return -1;
+        const carc_space *s = &b->spaces[v - 1];
+        if (s->x == x && s->y == y)
+            return (int)v - 1;
+    }
+}
+
+/* Finds or creates the space at (x, y); a new space starts as empty frontier. -1 when full. */
+static int space_get(carc_board *b, int x, int y)
+{
+    unsigned h = space_hash(x, y);
+    for (;; h = (h + 1) & (CARC_HASH_CAP - 1)) {
+        unsigned v = b->hash[h];
+        if (v == 0)
+            break;
+        const carc_space *s = &b->spaces[v - 1];
+        if (s->x == x && s->y == y)
+            return (int)v - 1;
+    }
+    if (b->nspaces >= CARC_MAX_SPACES)
+        return -1;
+    int i = b->nspaces++;
+    carc_space *s = &b->spaces[i];
+    memset(s, 0, sizeof *s);
+    s->x = (int16_t)x;
+    s->y = (int16_t)y;
+    memset(s->dir_piece, CARC_NO_PIECE, sizeof s->dir_piece);
+    s->piece[0] = s->piece[1] = CARC_NO_PIECE;
+    b->hash[h] = (uint16_t)(i + 1);
+    return i;
+}
+
+int carc_side_dir(const carc_tile_type *t, int rot, int side)
+{
+    if (t->shape == CARC_SQUARE)
+        return side < 4 ? (side + rot) & 3 : -1;
+    /* triangle: right angle at corner `rot`; its local N lies on border rot, its local W on rot-1 */
+    if (side == CARC_N)
+        return rot & 3;
+    if (side == CARC_W)
+        return (rot + 3) & 3;
+    return -1;
+}
+
+int carc_dir_side(const carc_tile_type *t, int rot, int dir)
+{
+    if (t->shape == CARC_SQUARE)
+        return (dir - rot) & 3;
+    if (dir == (rot & 3))
+        return CARC_N;
+    if (dir == ((rot + 3) & 3))
+        return CARC_W;
+    return -1;
+}
+
+int carc_find(const carc_board *b, int node)
+{
+    while (b->parent[node] != node)
+        node = b->parent[node];
+    return node;
+}
+
+static void uf_union(carc_board *b, int a, int c)
+{
+    a = carc_find(b, a);
+    c = carc_find(b, c);
+    if (a == c)
+        return;
+    if (b->size[a] < b->size[c]) {
+        int t = a;
+        a = c;
+        c = t;
+    }
+    b->parent[c] = (uint16_t)a;
+    b->size[a] = (uint16_t)(b->size[a] + b->size[c]);
+    b->open[a] = (uint16_t)(b->open[a] + b->open[c]);
+}
+
+/* Side `sa` of piece pa now faces side `sb` of piece pb: every segment of both is closed, and segments
+ * whose intervals overlap (t meets 12-t) join. */
+static void connect(carc_state *st, int pa, int sa, int pb, int sb)
+{
+    carc_board *b = &st->board;
+    const carc_side *A = &carc_type_of(st, pa)->side[sa];
+    const carc_side *B = &carc_type_of(st, pb)->side[sb];
+    for (int i = 0; i < A->nseg; i++)
+        b->open[carc_find(b, carc_node(pa, A->seg[i].part))]--;
+    for (int j = 0; j < B->nseg; j++)
+        b->open[carc_find(b, carc_node(pb, B->seg[j].part))]--;
+    const carc_tile_type *ta = carc_type_of(st, pa), *tb = carc_type_of(st, pb);
+    for (int i = 0; i < A->nseg; i++) {
+        const carc_seg *x = &A->seg[i];
+        for (int j = 0; j < B->nseg; j++) {
+            const carc_seg *y = &B->seg[j];
+            bool overlap = x->lo < CARC_SIDE_UNITS - y->lo && CARC_SIDE_UNITS - y->hi < x->hi;
+            if (overlap && ta->parts[x->part].kind == tb->parts[y->part].kind)
+                uf_union(b, carc_node(pa, x->part), carc_node(pb, y->part));
+        }
+    }
+}
+
+/* The piece in space s whose right angle is at `corner`, or CARC_NO_PIECE. */
+static int triangle_at(const carc_state *st, const carc_space *s, int corner)
+{
+    for (int i = 0; i < s->npieces; i++) {
+        int p = s->piece[i];
+        if (carc_type_of(st, p)->shape == CARC_TRIANGLE && st->pieces[p].rot == corner)
+            return p;
+    }
+    return CARC_NO_PIECE;
+}
+
+bool carc_fits(const carc_state *st, int type, int x, int y, int rot)
+{
+    const carc_tile_type *t = &st->cat->types[type];
+    int si = carc_space_find(&st->board, x, y);
+    if (si < 0)
+        return false;   /* not next to anything */
+    const carc_space *s = &st->board.spaces[si];
+    bool touches = false;
+    if (t->shape == CARC_SQUARE) {
+        if (s->npieces != 0)
+            return false;
+    } else {
+        if (s->npieces == 2)
+            return false;
+        if (s->npieces == 1) {
+            int partner = triangle_at(st, s, (rot + 2) & 3);
+            if (partner == CARC_NO_PIECE)
+                return false;   /* a square there, or a triangle on the same corner */
+            if (carc_type_of(st, partner)->side[CARC_D].type != t->side[CARC_D].type)
+                return false;
+            touches = true;
+        }
+    }
+    for (int d = 0; d < 4; d++) {
+        int side = carc_dir_side(t, rot, d);
+        if (side < 0 || s->nb_type[d] == CARC_SIDE_NONE)
+            continue;
+        if (s->nb_type[d] != t->side[side].type)
+            return false;
+        touches = true;
+    }
+    return touches;
+}
+
+bool carc_fits_anywhere(const carc_state *st, int type)
+{
+    const carc_board *b = &st->board;
+    for (int i = 0; i < b->nspaces; i++) {
+        const carc_space *s = &b->spaces[i];
+        for (int rot = 0; rot < 4; rot++)
+            if (carc_fits(st, type, s->x, s->y, rot))
+                return true;
+    }
+    return false;
+}
+
+int carc_board_add(carc_state *st, int p)
+{
+    carc_board *b = &st->board;
+    const carc_piece *pc = &st->pieces[p];
+    const carc_tile_type *t = carc_type_of(st, p);
+    int si = space_get(b, pc->x, pc->y);
+    if (si < 0)
+        return -1;
+    for (int i = 0; i < t->nparts; i++) {
+        int n = carc_node(p, i);
+        b->parent[n] = (uint16_t)n;
+        b->size[n] = 1;
+        b->open[n] = t->parts[i].nsegs;
+    }
+    b->piece_space[p] = (uint16_t)si;
+    carc_space *s = &b->spaces[si];
+    if (s->npieces == 1 && t->shape == CARC_TRIANGLE) {
+        int partner = s->piece[0];
+        connect(st, p, CARC_D, partner, CARC_D);
+    }
+    s->piece[s->npieces++] = (uint8_t)p;
+    for (int d = 0; d < 4; d++) {
+        int side = carc_dir_side(t, pc->rot, d);
+        if (side < 0)
+            continue;
+        int ni = space_get(b, pc->x + carc_dx[d], pc->y + carc_dy[d]);
+        if (ni < 0)
+            return -1;
+        s = &b->spaces[si];
+        s->dir_piece[d] = (uint8_t)p;
+        s->dir_side[d] = (uint8_t)side;
+        carc_space *n = &b->spaces[ni];
+        int back = (d + 2) & 3;
+        n->nb_type[back] = t->side[side].type;
+        if (n->dir_piece[back] != CARC_NO_PIECE)
+            connect(st, p, side, n->dir_piece[back], n->dir_side[back]);
+    }
+    return 0;
+}
+
+int carc_occupied_neighbours(const carc_board *b, int x, int y)
+{
+    int n = 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if (dx == 0 && dy == 0)
+                continue;
+            int i = carc_space_find(b, x + dx, y + dy);
+            n += i >= 0 && b->spaces[i].npieces > 0;
+        }
+    return n;
+}

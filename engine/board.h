@@ -1,0 +1,43 @@
+/*
+ * board.h — the geometry of the board (internal to libcarc): spaces, which piece side lies on which
+ * border, whether a piece fits, and the union-find that joins feature parts across facing sides.
+ *
+ * Everything here is derived from st->pieces and rebuilt by replaying them in order, so the same pieces
+ * always give the same board, including the order of the frontier (and so of legal moves).
+ */
+#ifndef CARC_BOARD_H
+#define CARC_BOARD_H
+
+#include "carc.h"
+
+/* Direction offsets, indexed by carc_side_idx N E S W (y grows south). */
+extern const int carc_dx[4], carc_dy[4];
+
+static inline int carc_node(int piece, int part) { return piece * CARC_MAX_PARTS + part; }
+static inline const carc_tile_type *carc_type_of(const carc_state *st, int piece)
+{
+    return &st->cat->types[st->pieces[piece].type];
+}
+
+void carc_board_clear(carc_board *b);
+/* Space index at (x, y), or -1. */
+int carc_space_find(const carc_board *b, int x, int y);
+/* Board direction a local side of a piece faces, or -1 for a triangle's long side / a side it lacks. */
+int carc_side_dir(const carc_tile_type *t, int rot, int side);
+/* Local side of a piece that lies on board direction `dir`, or -1. */
+int carc_dir_side(const carc_tile_type *t, int rot, int dir);
+/* Whether type t at (x, y) with rot fits: free spot, every touching side matches, at least one touches.
+ * For a triangle rot is the corner of its right angle. */
+bool carc_fits(const carc_state *st, int type, int x, int y, int rot);
+/* Whether a drawn tile fits anywhere on the board. */
+bool carc_fits_anywhere(const carc_state *st, int type);
+/* Adds st->pieces[p] (already filled in) to the derived board: spaces, frontier, feature unions.
+ * Returns -1 when the board's capacity would be exceeded. */
+int carc_board_add(carc_state *st, int p);
+
+/* Union-find, no path compression so lookups work on a const board (union by size keeps it shallow). */
+int carc_find(const carc_board *b, int node);
+/* Pieces occupying the 8 spaces round a space. */
+int carc_occupied_neighbours(const carc_board *b, int x, int y);
+
+#endif

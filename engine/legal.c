@@ -1,0 +1,75 @@
+/*
+ * legal.c — carc_legal_moves: every complete move the seat may make for the pending decision, in a fixed
+ * order (frontier order, then rotation; pass first among figure moves), so that "the first legal move" is
+ * the same every time.
+ */
+#include "rules.h"
+
+bool carc_move_equal(const carc_move *a, const carc_move *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case CARC_MV_PLACE:
+        return a->tile == b->tile && a->x == b->x && a->y == b->y && a->rot == b->rot;
+    case CARC_MV_FIGURE:
+        return a->fig == b->fig && a->part == b->part;
+    default:
+        return true;
+    }
+}
+
+static void legal_places(const carc_state *st, carc_moves *out)
+{
+    const carc_board *b = &st->board;
+    int t = st->pending.tile;
+    for (int i = 0; i < b->nspaces; i++) {
+        const carc_space *s = &b->spaces[i];
+        for (int rot = 0; rot < 4; rot++)
+            if (carc_fits(st, t, s->x, s->y, rot)) {
+                carc_move m = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot, .x = s->x,
+                               .y = s->y};
+                carc_moves_push(out, &m);
+            }
+    }
+}
+
+void carc_legal_figure_moves(const carc_state *st, int seat, carc_moves *out)
+{
+    carc_move pass = {.kind = CARC_MV_PASS};
+    carc_moves_push(out, &pass);
+    int piece = st->pending.piece;
+    const carc_tile_type *t = carc_type_of(st, piece);
+    bool meeple = carc_supply(st, seat, CARC_FIG_MEEPLE) > 0;
+    bool abbot = carc_supply(st, seat, CARC_FIG_ABBOT) > 0;
+    for (int i = 0; i < t->nparts; i++) {
+        int kind = t->parts[i].kind;
+        bool monastic = kind == CARC_PART_CLOISTER || kind == CARC_PART_GARDEN;
+        if (carc_feature_occupied(st, carc_find(&st->board, carc_node(piece, i))))
+            continue;
+        if (meeple && kind != CARC_PART_GARDEN) {
+            carc_move m = {.kind = CARC_MV_FIGURE, .fig = CARC_FIG_MEEPLE, .part = (uint8_t)i};
+            carc_moves_push(out, &m);
+        }
+        if (abbot && monastic) {
+            carc_move m = {.kind = CARC_MV_FIGURE, .fig = CARC_FIG_ABBOT, .part = (uint8_t)i};
+            carc_moves_push(out, &m);
+        }
+    }
+    if (carc_figure_find(st, seat, CARC_FIG_ABBOT) >= 0) {
+        carc_move m = {.kind = CARC_MV_ABBOT_RETURN};
+        carc_moves_push(out, &m);
+    }
+}
+
+void carc_legal_moves(const carc_state *st, int seat, carc_moves *out)
+{
+    out->n = 0;
+    if (st->status != CARC_ACTIVE || seat != st->pending.seat)
+        return;
+    switch (st->pending.kind) {
+    case CARC_PENDING_PLACE: legal_places(st, out); break;
+    case CARC_PENDING_FIGURE: carc_legal_figure_moves(st, seat, out); break;
+    default: break;
+    }
+}

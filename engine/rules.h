@@ -1,0 +1,50 @@
+/*
+ * rules.h — what the rule modules share (internal to libcarc): event helpers, the turn flow and scoring.
+ *
+ *   game.c   set-up, the turn state machine, carc_apply
+ *   legal.c  carc_legal_moves: every move for the pending decision
+ *   score.c  features, majorities, scoring during play and at the end
+ */
+#ifndef CARC_RULES_H
+#define CARC_RULES_H
+
+#include "board.h"
+#include "carc.h"
+
+/* ---- events.c ---- */
+/* Appends a zeroed event of `kind` (NULL when e is NULL: callers that want no events pass NULL). */
+carc_event *carc_ev_push(carc_events *e, int kind);
+void carc_ev_add_space(carc_events *e, carc_event *x, int px, int py);
+void carc_moves_push(carc_moves *m, const carc_move *mv);
+
+/* ---- features (score.c) ---- */
+typedef struct {
+    int root, kind;              /* union-find root and carc_part_kind */
+    int nspaces, pennants;
+    int followers[CARC_MAX_PLAYERS];   /* meeples and abbots per seat; shepherds never count */
+    int nfigs;
+    uint8_t figs[CARC_MAX_FIGURES];    /* indexes into st->figures of the followers on it */
+} carc_feature;
+
+/* Gathers the feature whose union-find root is `root`. */
+void carc_feature_collect(const carc_state *st, int root, carc_feature *f);
+/* Whether the feature at `root` holds any meeple or abbot. */
+bool carc_feature_occupied(const carc_state *st, int root);
+/* Scores what the piece placed this turn completed, returning the followers. */
+void carc_score_completed(carc_state *st, int piece, carc_events *ev);
+/* Takes the seat's abbot back and scores its cloister or garden as at the end. */
+void carc_score_abbot_return(carc_state *st, int seat, carc_events *ev);
+/* Final scoring of every feature that still holds followers. */
+void carc_score_final(carc_state *st, carc_events *ev);
+
+/* ---- figures (game.c) ---- */
+/* Index in st->figures of the seat's figure of `kind`, or -1. */
+int carc_figure_find(const carc_state *st, int seat, int kind);
+void carc_figure_remove(carc_state *st, int fi, carc_events *ev);
+
+/* ---- legal.c ---- */
+/* Figure moves (and pass) for the piece just placed; the first is always pass. */
+void carc_legal_figure_moves(const carc_state *st, int seat, carc_moves *out);
+bool carc_move_equal(const carc_move *a, const carc_move *b);
+
+#endif
