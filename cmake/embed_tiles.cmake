@@ -1,8 +1,10 @@
 # Turns the tile data files into one C source holding their text, so libcarc needs no file I/O.
-# Usage: cmake -DOUT=<file.c> -DIN="<a.tiles;b.tiles>" -P embed_tiles.cmake
-set(body "/* generated from engine/tiles/*.tiles by cmake/embed_tiles.cmake: edit the data, not this */\n")
+# Usage: cmake -DOUT=<file.c> -DDIR=<engine/tiles> -P embed_tiles.cmake (every *.tiles there, sorted)
+set(body "/* generated from the .tiles files in engine/tiles/ by cmake/embed_tiles.cmake: edit the data, not this */\n")
 string(APPEND body "#include \"tileset.h\"\n\n")
 set(table "const carc_builtin_set carc_builtin_sets[] = {\n")
+file(GLOB IN "${DIR}/*.tiles")
+list(SORT IN)
 set(i 0)
 foreach(f IN LISTS IN)
   file(READ "${f}" hex HEX)
