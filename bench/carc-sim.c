@@ -1,0 +1,193 @@
+/*
+ * carc-sim — plays N complete random games through the engine (uniform over carc_legal_moves) and prints
+ * one `name: value` line per figure. Same seed, same games, same digest; only the timings vary.
+ *
+ *   carc-sim --games N --seed S [--players P] [--expansions a,b,...] [--verbose]
+ */
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "carc.h"
+
+static const char *const fig_names[] = {"meeple", "abbot", "shepherd"};
+static const char *const part_names[] = {"city", "road", "field", "cloister", "garden"};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void usage(void)
+{
+    fputs("usage: carc-sim --games N --seed S [--players P] [--expansions a,b,...] [--verbose]\n", stderr);
+    exit(2);
+}
+
+static void print_event(const carc_state *st, const carc_events *ev, size_t i)
+{
+    const carc_event *x = &ev->v[i];
+    const char *tile = x->tile < st->cat->ntypes ? st->cat->types[x->tile].id : "-";
+    switch (x->kind) {
+    case CARC_EV_GAME_STARTED: printf("  start tile %s at (0,0)\n", tile); break;
+    case CARC_EV_TURN: printf("turn: seat %d\n", x->seat); break;
+    case CARC_EV_TILE_DRAWN: printf("  draws %s\n", tile); break;
+    case CARC_EV_TILE_DISCARDED: printf("  %s fits nowhere: discarded\n", tile); break;
+    case CARC_EV_PIECE_PLACED: printf("  places %s at (%d,%d) rot %d\n", tile, x->x, x->y, x->rot); break;
+    case CARC_EV_FIGURE_PLACED:
+    case CARC_EV_FIGURE_RETURNED:
+        printf("  %s %s %s on %s at (%d,%d)\n", x->kind == CARC_EV_FIGURE_PLACED ? "puts" : "gets back",
+               fig_names[x->fig], st->cat->types[x->tile].parts[x->part].name, tile, x->x, x->y);
+        break;
+    case CARC_EV_SCORE:
+        printf("  score: %s %s, %d points to seats", part_names[x->feature],
+               x->reason == 0 ? "completed" : x->reason == 1 ? "final" : "abbot", x->points);
+        for (int s = 0; s < CARC_MAX_PLAYERS; s++)
+            if (x->seats >> s & 1)
+                printf(" %d", s);
+        printf(" (%d spaces)\n", x->nspaces);
+        break;
+    case CARC_EV_PASSED: printf("  no figure%s\n", x->forced ? " (no choice)" : ""); break;
+    case CARC_EV_GAME_OVER:
+        printf("game over:");
+        for (int s = 0; s < st->nplayers; s++)
+            printf(" seat %d: %d", s, st->players[s].score);
+        printf("\n");
+        break;
+    default: break;
+    }
+}
+
+/* Parses "hills_sheep,crop_circles" into set bits. */
+static uint8_t parse_expansions(const char *list)
+{
+    uint8_t bits = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        int found = -1;
+        for (int i = 0; i < CARC_NSETS; i++)
+            if (strcmp(carc_set_names[i], tok) == 0)
+                found = i;
+        if (found < 0) {
+            fprintf(stderr, "carc-sim: unknown expansion %s\n", tok);
+            exit(2);
+        }
+        bits |= (uint8_t)(1u << found);
+    }
+    return bits;
+}
+
+/* Game i's seed and the move chooser's key: the run seed and i, tagged apart. */
+static void derive_key(uint8_t key[32], unsigned long long seed, long i, uint8_t tag)
+{
+    memset(key, 0, 32);
+    memcpy(key, &seed, sizeof seed);
+    memcpy(key + 8, &i, sizeof i);
+    key[31] = tag;
+}
+
+int main(int argc, char **argv)
+{
+    long games = -1;
+    unsigned long long seed = 0;
+    int players = 2, verbose = 0, have_seed = 0;
+    uint8_t expansions = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--games") && i + 1 < argc)
+            games = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 10), have_seed = 1;
+        else if (!strcmp(argv[i], "--players") && i + 1 < argc)
+            players = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--expansions") && i + 1 < argc)
+            expansions = parse_expansions(argv[++i]);
+        else if (!strcmp(argv[i], "--verbose"))
+            verbose = 1;
+        else
+            usage();
+    }
+    if (games < 1 || !have_seed)
+        usage();
+
+    char err[256];
+    carc_catalog *cat = malloc(sizeof *cat);
+    carc_state *st = malloc(sizeof *st);
+    if (!cat || !st || carc_catalog_load(cat, err, sizeof err) != 0) {
+        fprintf(stderr, "carc-sim: %s\n", cat && st ? err : "out of memory");
+        return 1;
+    }
+    carc_events ev = {0};
+    carc_moves moves = {0};
+    EVP_MD_CTX *digest = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(digest, EVP_sha256(), NULL);
+    long total_moves = 0;
+    double total_score = 0;
+    double t0 = now_s();
+    for (long g = 0; g < games; g++) {
+        carc_setup setup;
+        carc_setup_defaults(&setup);
+        setup.nplayers = players;
+        setup.expansions |= expansions;
+        derive_key(setup.seed, seed, g, 0);
+        carc_rng chooser;
+        uint8_t ckey[32];
+        derive_key(ckey, seed, g, 1);
+        carc_rng_seed(&chooser, ckey);
+        carc_events_clear(&ev);
+        if (carc_game_new(st, cat, &setup, &ev, err, sizeof err) != 0) {
+            fprintf(stderr, "carc-sim: %s\n", err);
+            return 1;
+        }
+        if (verbose)
+            for (size_t i = 0; i < ev.n; i++)
+                print_event(st, &ev, i);
+        while (st->status == CARC_ACTIVE) {
+            int seat = st->pending.seat;
+            carc_legal_moves(st, seat, &moves);
+            if (moves.n == 0) {
+                fprintf(stderr, "carc-sim: game %ld: no legal move for the pending seat\n", g);
+                return 1;
+            }
+            const carc_move *m = &moves.v[carc_rng_below(&chooser, (uint32_t)moves.n)];
+            carc_events_clear(&ev);
+            if (carc_apply(st, seat, m, &ev, err, sizeof err) != 0) {
+                fprintf(stderr, "carc-sim: game %ld: a legal move was refused: %s\n", g, err);
+                return 1;
+            }
+            if (verbose)
+                for (size_t i = 0; i < ev.n; i++)
+                    print_event(st, &ev, i);
+            total_moves++;
+        }
+        for (int s = 0; s < st->nplayers; s++) {
+            total_score += st->players[s].score;
+            int32_t sc = st->players[s].score;
+            EVP_DigestUpdate(digest, &sc, sizeof sc);
+        }
+        EVP_DigestUpdate(digest, st->pieces, st->npieces * sizeof st->pieces[0]);
+        EVP_DigestUpdate(digest, st->figures, st->nfigures * sizeof st->figures[0]);
+    }
+    double dt = now_s() - t0;
+    unsigned char md[32];
+    EVP_DigestFinal_ex(digest, md, NULL);
+    EVP_MD_CTX_free(digest);
+    printf("games: %ld\n", games);
+    printf("games_per_s: %.0f\n", (double)games / dt);
+    printf("moves_per_s: %.0f\n", (double)total_moves / dt);
+    printf("mean_moves: %.2f\n", (double)total_moves / (double)games);
+    printf("mean_score: %.2f\n", total_score / ((double)games * players));
+    printf("digest: ");
+    for (int i = 0; i < 32; i++)
+        printf("%02x", md[i]);
+    printf("\n");
+    carc_moves_free(&moves);
+    carc_events_free(&ev);
+    free(st);
+    free(cat);
+    return 0;
+}

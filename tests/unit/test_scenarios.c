@@ -1,0 +1,366 @@
+/*
+ * test_scenarios.c — plays every .scn file under tests/scenarios/ (format: tests/scenarios/FORMAT.md)
+ * through the engine and checks the exact score events after each move.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define MAX_FILES 256
+static char files[MAX_FILES][512];   /* test-process list of scenario paths */
+static int nfiles;
+
+static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
+
+static void scan(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".scn") == 0) {
+            if (nfiles < MAX_FILES)
+                snprintf(files[nfiles++], sizeof files[0], "%s", path);
+        } else if (!strchr(e->d_name, '.')) {
+            scan(path);
+        }
+    }
+    closedir(d);
+}
+
+typedef struct {
+    const char *file;
+    int line;
+    carc_state *st;
+    carc_events ev;      /* events of the last move */
+    size_t ev_checked;   /* score events of the last move already matched */
+    bool started;
+    carc_setup setup;
+} scn;
+
+#define SCN_FAIL(S, ...)                                                                                     \
+    do {                                                                                                     \
+        char m_[512];                                                                                        \
+        snprintf(m_, sizeof m_, __VA_ARGS__);                                                                \
+        ck_abort_msg("%s:%d: %s", (S)->file, (S)->line, m_);                                                 \
+    } while (0)
+
+static const char *const part_kinds[] = {"city", "road", "field", "cloister", "garden"};
+static const char *const reasons[] = {"completed", "final", "abbot"};
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return i;
+    return -1;
+}
+
+static int tile_id(scn *s, const char *id)
+{
+    int t = carc_catalog_find(tu_catalog(), id);
+    if (t < 0)
+        SCN_FAIL(s, "unknown tile %s", id);
+    return t;
+}
+
+static void start(scn *s)
+{
+    if (s->started)
+        return;
+    char err[256];
+    carc_events_clear(&s->ev);
+    if (carc_game_new(s->st, tu_catalog(), &s->setup, &s->ev, err, sizeof err) != 0)
+        SCN_FAIL(s, "game_new: %s", err);
+    s->started = true;
+    s->ev_checked = 0;
+}
+
+/* Every score event of the last move must have been matched by a score line. */
+static void check_scores_consumed(scn *s)
+{
+    size_t nscore = 0;
+    for (size_t i = 0; i < s->ev.n; i++)
+        nscore += s->ev.v[i].kind == CARC_EV_SCORE;
+    if (nscore != s->ev_checked)
+        SCN_FAIL(s, "the previous move made %zu score events, the scenario lists %zu", nscore, s->ev_checked);
+}
+
+/* Parses a move line's words into m; returns false when the words are no move. */
+static bool parse_move(scn *s, char **w, int nw, carc_move *m)
+{
+    memset(m, 0, sizeof *m);
+    if (strcmp(w[0], "place") == 0 && nw == 5) {
+        m->kind = CARC_MV_PLACE;
+        m->tile = (uint8_t)tile_id(s, w[1]);
+        m->x = (int16_t)atoi(w[2]);
+        m->y = (int16_t)atoi(w[3]);
+        m->rot = (uint8_t)atoi(w[4]);
+        return true;
+    }
+    if ((strcmp(w[0], "meeple") == 0 || strcmp(w[0], "abbot") == 0) && nw == 2) {
+        if (s->st->pending.kind != CARC_PENDING_FIGURE)
+            SCN_FAIL(s, "no figure decision is pending");
+        int part = carc_part_find(&s->st->cat->types[s->st->pieces[s->st->pending.piece].type], w[1]);
+        if (part < 0)
+            SCN_FAIL(s, "no segment %s on the tile just placed", w[1]);
+        m->kind = CARC_MV_FIGURE;
+        m->fig = w[0][0] == 'm' ? CARC_FIG_MEEPLE : CARC_FIG_ABBOT;
+        m->part = (uint8_t)part;
+        return true;
+    }
+    if (strcmp(w[0], "pass") == 0 && nw == 1) {
+        m->kind = CARC_MV_PASS;
+        return true;
+    }
+    if (strcmp(w[0], "abbot_return") == 0 && nw == 1) {
+        m->kind = CARC_MV_ABBOT_RETURN;
+        return true;
+    }
+    return false;
+}
+
+static void do_move(scn *s, char **w, int nw, bool expect_illegal)
+{
+    start(s);
+    carc_move m;
+    if (!parse_move(s, w, nw, &m))
+        SCN_FAIL(s, "unknown line");
+    check_scores_consumed(s);
+    char err[256];
+    carc_events_clear(&s->ev);
+    s->ev_checked = 0;
+    carc_state *before = malloc(sizeof *before);
+    memcpy(before, s->st, sizeof *before);
+    int rc = carc_apply(s->st, s->st->pending.seat, &m, &s->ev, err, sizeof err);
+    if (expect_illegal) {
+        if (rc == 0)
+            SCN_FAIL(s, "the move was accepted");
+        if (memcmp(before, s->st, sizeof *before) != 0)
+            SCN_FAIL(s, "a refused move changed the state");
+        if (s->ev.n != 0)
+            SCN_FAIL(s, "a refused move made events");
+    } else if (rc != 0) {
+        SCN_FAIL(s, "move refused: %s", err);
+    }
+    free(before);
+}
+
+static int parse_seats(scn *s, const char *list)
+{
+    int mask = 0;
+    for (const char *p = list; *p;) {
+        int seat = atoi(p);
+        if (seat < 0 || seat >= CARC_MAX_PLAYERS)
+            SCN_FAIL(s, "bad seat list %s", list);
+        mask |= 1 << seat;
+        p = strchr(p, ',');
+        if (!p)
+            break;
+        p++;
+    }
+    return mask;
+}
+
+static int cmp_xy(const void *a, const void *b)
+{
+    const int *p = a, *q = b;
+    return p[0] != q[0] ? p[0] - q[0] : p[1] - q[1];
+}
+
+/* score <feature> <reason> <points> <seats> | x,y ... */
+static void check_score(scn *s, char **w, int nw)
+{
+    if (nw < 6 || strcmp(w[5], "|") != 0)
+        SCN_FAIL(s, "score line: score <feature> <reason> <points> <seats> | x,y ...");
+    size_t k = 0, idx = 0;
+    for (; idx < s->ev.n; idx++)
+        if (s->ev.v[idx].kind == CARC_EV_SCORE && k++ == s->ev_checked)
+            break;
+    if (idx == s->ev.n)
+        SCN_FAIL(s, "expected another score event (%s %s %s), the move made only %zu", w[1], w[2], w[3],
+                 s->ev_checked);
+    const carc_event *x = &s->ev.v[idx];
+    int feature = lookup(part_kinds, 5, w[1]), reason = lookup(reasons, 3, w[2]);
+    int points = atoi(w[3]), seats = parse_seats(s, w[4]);
+    if (feature < 0 || reason < 0)
+        SCN_FAIL(s, "unknown feature or reason");
+    if (x->feature != feature || x->reason != reason || x->points != points || x->seats != seats)
+        SCN_FAIL(s, "score event is %s %s %d seats-mask %d, expected %s %s %d seats-mask %d",
+                 part_kinds[x->feature], reasons[x->reason], x->points, x->seats, w[1], w[2], points, seats);
+    int want[2 * CARC_MAX_SPACES], got[2 * CARC_MAX_SPACES];
+    int nwant = 0;
+    for (int i = 6; i < nw && nwant < CARC_MAX_SPACES; i++, nwant++)
+        if (sscanf(w[i], "%d,%d", &want[2 * nwant], &want[2 * nwant + 1]) != 2)
+            SCN_FAIL(s, "bad space %s", w[i]);
+    if (x->nspaces != nwant)
+        SCN_FAIL(s, "score event covers %d spaces, expected %d", x->nspaces, nwant);
+    for (int i = 0; i < nwant; i++) {
+        got[2 * i] = s->ev.xy[2 * (x->spaces_at + (uint32_t)i)];
+        got[2 * i + 1] = s->ev.xy[2 * (x->spaces_at + (uint32_t)i) + 1];
+    }
+    qsort(want, (size_t)nwant, 2 * sizeof(int), cmp_xy);
+    qsort(got, (size_t)nwant, 2 * sizeof(int), cmp_xy);
+    for (int i = 0; i < 2 * nwant; i++)
+        if (want[i] != got[i])
+            SCN_FAIL(s, "score event spaces differ at (%d,%d)", got[i & ~1], got[i | 1]);
+    s->ev_checked++;
+}
+
+static void check_pending(scn *s, char **w, int nw)
+{
+    static const char *const kinds[] = {"none", "place", "figure"};
+    if (nw < 2)
+        SCN_FAIL(s, "pending <kind> [seat]");
+    int kind = lookup(kinds, 3, w[1]);
+    if (kind < 0 || s->st->pending.kind != kind)
+        SCN_FAIL(s, "pending is %s, expected %s", kinds[s->st->pending.kind], w[1]);
+    if (nw > 2 && s->st->pending.seat != atoi(w[2]))
+        SCN_FAIL(s, "pending seat is %d, expected %s", s->st->pending.seat, w[2]);
+}
+
+static void line_words(char *line, char **w, int *nw, int max)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = 0;
+    *nw = 0;
+    for (char *tok = strtok(line, " \t\r\n"); tok && *nw < max; tok = strtok(NULL, " \t\r\n"))
+        w[(*nw)++] = tok;
+}
+
+static void setup_line(scn *s, char **w, int nw)
+{
+    if (strcmp(w[0], "players") == 0 && nw == 2) {
+        s->setup.nplayers = atoi(w[1]);
+    } else if (strcmp(w[0], "expansions") == 0) {
+        for (int i = 1; i < nw; i++) {
+            int e = lookup((const char *const *)carc_set_names, CARC_NSETS, w[i]);
+            if (e < 0)
+                SCN_FAIL(s, "unknown expansion %s", w[i]);
+            s->setup.expansions |= (uint8_t)(1u << e);
+        }
+    } else if (strcmp(w[0], "option") == 0 && nw == 3) {
+        int o = carc_opt_find(w[1]);
+        if (o < 0)
+            SCN_FAIL(s, "unknown option %s", w[1]);
+        const carc_opt_info *info = &carc_opt_table[o];
+        int v = -1;
+        for (int i = 0; i < info->nvalues; i++) {
+            char buf[32];
+            if (info->kind == CARC_OPTK_BOOL)
+                snprintf(buf, sizeof buf, "%s", i ? "true" : "false");
+            else if (info->kind == CARC_OPTK_INT)
+                snprintf(buf, sizeof buf, "%d", info->ints[i]);
+            else
+                snprintf(buf, sizeof buf, "%s", info->names[i]);
+            if (strcmp(buf, w[2]) == 0)
+                v = i;
+        }
+        if (v < 0)
+            SCN_FAIL(s, "bad value for option %s", w[1]);
+        s->setup.opt[o] = (uint8_t)v;
+    } else if (strcmp(w[0], "stack") == 0) {
+        for (int i = 1; i < nw; i++)
+            s->setup.stack[s->setup.nstack++] = (uint8_t)tile_id(s, w[i]);
+    } else {
+        SCN_FAIL(s, "unknown line");
+    }
+}
+
+static void check_line(scn *s, char **w, int nw)
+{
+    if (strcmp(w[0], "score") == 0) {
+        check_score(s, w, nw);
+    } else if (strcmp(w[0], "discarded") == 0 && nw == 2) {
+        int t = tile_id(s, w[1]);
+        bool found = false;
+        for (size_t i = 0; i < s->ev.n; i++)
+            found |= s->ev.v[i].kind == CARC_EV_TILE_DISCARDED && s->ev.v[i].tile == t;
+        if (!found)
+            SCN_FAIL(s, "no discard of %s", w[1]);
+    } else if (strcmp(w[0], "scores") == 0) {
+        if (nw - 1 != s->st->nplayers)
+            SCN_FAIL(s, "scores lists %d seats, the game has %d", nw - 1, s->st->nplayers);
+        for (int i = 1; i < nw; i++)
+            if (s->st->players[i - 1].score != atoi(w[i]))
+                SCN_FAIL(s, "seat %d has %d points, expected %s", i - 1, s->st->players[i - 1].score, w[i]);
+    } else if (strcmp(w[0], "pending") == 0) {
+        check_pending(s, w, nw);
+    } else if (strcmp(w[0], "finished") == 0) {
+        if (s->st->status != CARC_FINISHED)
+            SCN_FAIL(s, "the game is not over");
+    } else if (strcmp(w[0], "illegal") == 0 && nw > 1) {
+        do_move(s, w + 1, nw - 1, true);
+    } else {
+        do_move(s, w, nw, false);
+    }
+}
+
+static void run_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    scn s = {.file = path};
+    s.st = malloc(sizeof *s.st);
+    carc_setup_defaults(&s.setup);
+    char buf[4096];
+    while (fgets(buf, sizeof buf, f)) {
+        s.line++;
+        char *w[256];
+        int nw;
+        line_words(buf, w, &nw, 256);
+        if (nw == 0)
+            continue;
+        bool setup_word = !strcmp(w[0], "players") || !strcmp(w[0], "expansions") || !strcmp(w[0], "option") ||
+                          !strcmp(w[0], "stack");
+        if (setup_word) {
+            if (s.started)
+                SCN_FAIL(&s, "set-up lines come before the first move");
+            setup_line(&s, w, nw);
+        } else {
+            start(&s);
+            check_line(&s, w, nw);
+        }
+    }
+    fclose(f);
+    start(&s);
+    check_scores_consumed(&s);
+    carc_events_free(&s.ev);
+    free(s.st);
+}
+
+START_TEST(scenario)
+{
+    run_file(files[_i]);
+}
+END_TEST
+
+START_TEST(scenarios_exist)
+{
+    ck_assert_int_ge(nfiles, 25);
+}
+END_TEST
+
+int main(void)
+{
+    scan(CARC_SOURCE_DIR "/tests/scenarios");
+    qsort(files, (size_t)nfiles, sizeof files[0], cmp_str);
+    Suite *su = suite_create("scenarios");
+    TCase *tc = tcase_create("files");
+    tcase_add_test(tc, scenarios_exist);
+    tcase_add_loop_test(tc, scenario, 0, nfiles);
+    suite_add_tcase(su, tc);
+    for (int i = 0; i < nfiles; i++)
+        printf("scenario %d: %s\n", i, files[i] + strlen(CARC_SOURCE_DIR) + 1);
+    return tu_run(su);
+}
