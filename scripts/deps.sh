@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# deps.sh — installs the Debian packages of scripts/packages.txt that are missing.
+#
+# A machine that has them all is left alone (no apt at all). Otherwise: apt-get update once, then one
+# apt-get install of the missing ones, as root or through sudo.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+list="$here/packages.txt"
+
+mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+
+missing=()
+for pkg in "${wanted[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+    [[ $status == installed ]] || missing+=("$pkg")
+done
+
+if ((${#missing[@]} == 0)); then
+    echo "deps: all ${#wanted[@]} packages present"
+    exit 0
+fi
+
+echo "deps: installing ${missing[*]}"
+if ((EUID == 0)); then
+    as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+else
+    echo "deps: not root and no sudo; as root run: apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+"${as_root[@]}" apt-get update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}"
