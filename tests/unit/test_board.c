@@ -1,0 +1,195 @@
+/*
+ * test_board.c — side-interval geometry: which segments join across facing sides (the split sides of
+ * HS01 and HS02, triangles sharing a space), what fits where, and that a space counts once per feature.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules.h"
+#include "testutil.h"
+
+/* A state whose board is exactly these pieces (type id, x, y, rot), rebuilt through carc_state_rebuild. */
+typedef struct { const char *id; int x, y, rot; } placed;
+
+static carc_state *board_of(const placed *p, int n)
+{
+    carc_state *st = calloc(1, sizeof *st);
+    st->cat = tu_catalog();
+    st->nplayers = 2;
+    st->expansions = (1u << CARC_NSETS) - 1;
+    for (int i = 0; i < n; i++) {
+        int t = carc_catalog_find(st->cat, p[i].id);
+        ck_assert_msg(t >= 0, "tile %s", p[i].id);
+        st->pieces[i] = (carc_piece){.x = (int16_t)p[i].x, .y = (int16_t)p[i].y, .type = (uint8_t)t,
+                                     .rot = (uint8_t)p[i].rot, .under = CARC_NO_TYPE};
+    }
+    st->npieces = (uint16_t)n;
+    char err[256];
+    ck_assert_msg(carc_state_rebuild(st, err, sizeof err) == 0, "rebuild: %s", err);
+    return st;
+}
+
+static int root_of(const carc_state *st, int piece, const char *part)
+{
+    int i = carc_part_find(carc_type_of(st, piece), part);
+    ck_assert_msg(i >= 0, "part %s", part);
+    return carc_find(&st->board, carc_node(piece, i));
+}
+
+START_TEST(hs02_face_to_face_joins_all_four)
+{
+    /* the split N sides of two HS02 face each other: c1 [0,7) and c2 [7,12) meet 12-t, so all overlap */
+    placed p[] = {{"HS02", 0, 0, 0}, {"HS02", 0, -1, 2}};
+    carc_state *st = board_of(p, 2);
+    int r = root_of(st, 0, "c1");
+    ck_assert_int_eq(root_of(st, 0, "c2"), r);
+    ck_assert_int_eq(root_of(st, 1, "c1"), r);
+    ck_assert_int_eq(root_of(st, 1, "c2"), r);
+    carc_feature f;
+    carc_feature_collect(st, r, &f);
+    ck_assert_int_eq(f.nspaces, 2);
+    free(st);
+}
+END_TEST
+
+START_TEST(hs02_against_whole_city_side_joins_both)
+{
+    /* the start tile's whole N city side under HS02's split side */
+    placed p[] = {{"D", 0, 0, 0}, {"HS02", 0, -1, 2}};
+    carc_state *st = board_of(p, 2);
+    ck_assert_int_eq(root_of(st, 1, "c1"), root_of(st, 1, "c2"));
+    ck_assert_int_eq(root_of(st, 1, "c1"), root_of(st, 0, "c1"));
+    free(st);
+}
+END_TEST
+
+START_TEST(hs02_segments_apart_when_alone)
+{
+    placed p[] = {{"HS02", 0, 0, 0}};
+    carc_state *st = board_of(p, 1);
+    ck_assert_int_ne(root_of(st, 0, "c1"), root_of(st, 0, "c2"));
+    /* c1: W + [0,7) of N = 2 open segments; c2 likewise */
+    ck_assert_int_eq(st->board.open[root_of(st, 0, "c1")], 2);
+    free(st);
+}
+END_TEST
+
+START_TEST(hs01_face_to_face_joins_pairwise)
+{
+    /* S sides face to face: [0,5) meets [7,12) of the other, the walls [5,7) meet each other */
+    placed p[] = {{"HS01", 0, 0, 0}, {"HS01", 0, 1, 2}};
+    carc_state *st = board_of(p, 2);
+    int a1 = root_of(st, 0, "f1"), a2 = root_of(st, 0, "f2");
+    int b1 = root_of(st, 1, "f1"), b2 = root_of(st, 1, "f2");
+    ck_assert_int_ne(a1, a2);
+    ck_assert_int_eq(a1, b2);
+    ck_assert_int_eq(a2, b1);
+    ck_assert_int_ne(root_of(st, 0, "c1"), root_of(st, 1, "c1"));
+    free(st);
+}
+END_TEST
+
+START_TEST(hs01_against_whole_field_side_joins_both)
+{
+    placed p[] = {{"HS01", 0, 0, 0}, {"B", 0, 1, 0}};
+    carc_state *st = board_of(p, 2);
+    ck_assert_int_eq(root_of(st, 0, "f1"), root_of(st, 0, "f2"));
+    ck_assert_int_eq(root_of(st, 0, "f1"), root_of(st, 1, "f1"));
+    free(st);
+}
+END_TEST
+
+START_TEST(road_side_fields_join_across_the_road)
+{
+    /* D's road E: field [0,5) (north, f1) meets the U's north field, [7,12) the south one */
+    placed p[] = {{"D", 0, 0, 0}, {"U", 1, 0, 1}};
+    carc_state *st = board_of(p, 2);
+    ck_assert_int_eq(root_of(st, 0, "r1"), root_of(st, 1, "r1"));
+    /* U rot 1: its local W field (f1) lies north, its local E field (f2) south */
+    ck_assert_int_eq(root_of(st, 0, "f1"), root_of(st, 1, "f1"));
+    ck_assert_int_eq(root_of(st, 0, "f2"), root_of(st, 1, "f2"));
+    ck_assert_int_ne(root_of(st, 0, "f1"), root_of(st, 0, "f2"));
+    free(st);
+}
+END_TEST
+
+START_TEST(two_triangles_share_a_space)
+{
+    /* HW08 (all field, cloister) at the nw and se corners of (0,1), under the start tile's S field */
+    placed p[] = {{"D", 0, 0, 0}, {"HW08", 0, 1, 0}, {"HW08", 0, 1, 2}};
+    carc_state *st = board_of(p, 3);
+    int r = root_of(st, 1, "f1");
+    ck_assert_int_eq(root_of(st, 2, "f1"), r);   /* joined along the long side */
+    ck_assert_int_eq(root_of(st, 0, "f2"), r);   /* and to the start tile's south field */
+    carc_feature f;
+    carc_feature_collect(st, r, &f);
+    ck_assert_int_eq(f.nspaces, 2);              /* (0,0) and (0,1), the half-tiles count once */
+    int si = carc_space_find(&st->board, 0, 1);
+    ck_assert_int_eq(st->board.spaces[si].npieces, 2);
+    free(st);
+}
+END_TEST
+
+START_TEST(what_fits_on_a_half_filled_space)
+{
+    placed p[] = {{"D", 0, 0, 0}, {"HW08", 0, 1, 0}};
+    carc_state *st = board_of(p, 2);
+    int b = carc_catalog_find(st->cat, "B"), hw08 = carc_catalog_find(st->cat, "HW08");
+    int hw01 = carc_catalog_find(st->cat, "HW01"), hw05 = carc_catalog_find(st->cat, "HW05");
+    ck_assert(!carc_fits(st, b, 0, 1, 0));         /* a square never goes on a half-filled space */
+    ck_assert(!carc_fits(st, hw08, 0, 1, 0));      /* the same corner is taken */
+    ck_assert(!carc_fits(st, hw08, 0, 1, 1));      /* only the complementary corner is free */
+    ck_assert(carc_fits(st, hw08, 0, 1, 2));
+    ck_assert(carc_fits(st, hw01, 0, 1, 2));       /* its city faces empty (0,2); its long side is field */
+    ck_assert(!carc_fits(st, hw05, 0, 1, 2));      /* a road long side against the partner's field one */
+    free(st);
+}
+END_TEST
+
+START_TEST(fits_needs_contact_and_matching_sides)
+{
+    placed p[] = {{"D", 0, 0, 0}};
+    carc_state *st = board_of(p, 1);
+    int e = carc_catalog_find(st->cat, "E"), c = carc_catalog_find(st->cat, "C");
+    ck_assert(carc_fits(st, e, 0, -1, 2));     /* city faces city */
+    ck_assert(!carc_fits(st, e, 0, -1, 0));    /* field faces city */
+    ck_assert(!carc_fits(st, e, 5, 5, 0));     /* touches nothing */
+    ck_assert(!carc_fits(st, e, 0, 0, 0));     /* taken */
+    ck_assert(carc_fits(st, c, 0, -1, 0));
+    ck_assert(!carc_fits(st, c, 1, 0, 0));     /* city against the start tile's road */
+    free(st);
+}
+END_TEST
+
+START_TEST(rebuild_rejects_a_piece_that_does_not_fit)
+{
+    carc_state *st = calloc(1, sizeof *st);
+    st->cat = tu_catalog();
+    st->nplayers = 2;
+    st->pieces[0] = (carc_piece){.x = 0, .y = 0, .type = (uint8_t)carc_catalog_find(st->cat, "D")};
+    st->pieces[1] = (carc_piece){.x = 0, .y = -1, .type = (uint8_t)carc_catalog_find(st->cat, "E"), .rot = 0};
+    st->npieces = 2;
+    char err[256] = "";
+    ck_assert_int_eq(carc_state_rebuild(st, err, sizeof err), CARC_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err, "does not fit"));
+    free(st);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("board");
+    TCase *tc = tcase_create("geometry");
+    tcase_add_test(tc, hs02_face_to_face_joins_all_four);
+    tcase_add_test(tc, hs02_against_whole_city_side_joins_both);
+    tcase_add_test(tc, hs02_segments_apart_when_alone);
+    tcase_add_test(tc, hs01_face_to_face_joins_pairwise);
+    tcase_add_test(tc, hs01_against_whole_field_side_joins_both);
+    tcase_add_test(tc, road_side_fields_join_across_the_road);
+    tcase_add_test(tc, two_triangles_share_a_space);
+    tcase_add_test(tc, what_fits_on_a_half_filled_space);
+    tcase_add_test(tc, fits_needs_contact_and_matching_sides);
+    tcase_add_test(tc, rebuild_rejects_a_piece_that_does_not_fit);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}
