@@ -86,17 +86,10 @@ int carc_dir_side(const carc_tile_type *t, int rot, int dir)
     return -1;
 }
 
-int carc_find(const carc_board *b, int node)
-{
-    while (b->parent[node] != node)
-        node = b->parent[node];
-    return node;
-}
-
 static void uf_union(carc_board *b, int a, int c)
 {
-    a = carc_find(b, a);
-    c = carc_find(b, c);
+    a = b->root[a];
+    c = b->root[c];
     if (a == c)
         return;
     if (b->size[a] < b->size[c]) {
@@ -104,7 +97,14 @@ static void uf_union(carc_board *b, int a, int c)
         a = c;
         c = t;
     }
-    b->parent[c] = (uint16_t)a;
+    int n = c;
+    do {
+        b->root[n] = (uint16_t)a;
+        n = b->next[n];
+    } while (n != c);
+    uint16_t t = b->next[a];   /* splice the two rings into one */
+    b->next[a] = b->next[c];
+    b->next[c] = t;
     b->size[a] = (uint16_t)(b->size[a] + b->size[c]);
     b->open[a] = (uint16_t)(b->open[a] + b->open[c]);
 }
@@ -143,12 +143,9 @@ static int triangle_at(const carc_state *st, const carc_space *s, int corner)
     return CARC_NO_PIECE;
 }
 
-bool carc_fits(const carc_state *st, int type, int x, int y, int rot)
+bool carc_fits_space(const carc_state *st, int type, int si, int rot)
 {
     const carc_tile_type *t = &st->cat->types[type];
-    int si = carc_space_find(&st->board, x, y);
-    if (si < 0)
-        return false;   /* not next to anything */
     const carc_space *s = &st->board.spaces[si];
     bool touches = false;
     if (t->shape == CARC_SQUARE) {
@@ -177,13 +174,48 @@ bool carc_fits(const carc_state *st, int type, int x, int y, int rot)
     return touches;
 }
 
+bool carc_fits(const carc_state *st, int type, int x, int y, int rot)
+{
+    int si = carc_space_find(&st->board, x, y);
+    return si >= 0 && carc_fits_space(st, type, si, rot);   /* no space: next to nothing */
+}
+
+_Static_assert(CARC_SIDE_CITY < 4, "side types pack into 2 bits");
+
+void carc_square_sigs(const carc_tile_type *t, uint8_t sig[4])
+{
+    for (int rot = 0; rot < 4; rot++) {
+        unsigned v = 0;
+        for (int d = 0; d < 4; d++)
+            v |= (unsigned)t->side[(d - rot) & 3].type << 2 * d;
+        sig[rot] = (uint8_t)v;
+    }
+}
+
+unsigned carc_square_fit_rots(const carc_space *s, const uint8_t sig[4])
+{
+    if (s->npieces != 0 || s->nb_mask == 0)
+        return 0;
+    unsigned rots = 0;
+    for (int rot = 0; rot < 4; rot++)
+        rots |= (unsigned)(((sig[rot] ^ s->nb_packed) & s->nb_mask) == 0) << rot;
+    return rots;
+}
+
 bool carc_fits_anywhere(const carc_state *st, int type)
 {
-    const carc_board *b = &st->board;
-    for (int i = 0; i < b->nspaces; i++) {
-        const carc_space *s = &b->spaces[i];
+    const carc_tile_type *t = &st->cat->types[type];
+    uint8_t sig[4];
+    if (t->shape == CARC_SQUARE)
+        carc_square_sigs(t, sig);
+    for (int i = 0; i < st->board.nspaces; i++) {
+        if (t->shape == CARC_SQUARE) {
+            if (carc_square_fit_rots(&st->board.spaces[i], sig))
+                return true;
+            continue;
+        }
         for (int rot = 0; rot < 4; rot++)
-            if (carc_fits(st, type, s->x, s->y, rot))
+            if (carc_fits_space(st, type, i, rot))
                 return true;
     }
     return false;
@@ -199,7 +231,8 @@ int carc_board_add(carc_state *st, int p)
         return -1;
     for (int i = 0; i < t->nparts; i++) {
         int n = carc_node(p, i);
-        b->parent[n] = (uint16_t)n;
+        b->root[n] = (uint16_t)n;
+        b->next[n] = (uint16_t)n;
         b->size[n] = 1;
         b->open[n] = t->parts[i].nsegs;
     }
@@ -223,6 +256,8 @@ int carc_board_add(carc_state *st, int p)
         carc_space *n = &b->spaces[ni];
         int back = (d + 2) & 3;
         n->nb_type[back] = t->side[side].type;
+        n->nb_packed = (uint8_t)((n->nb_packed & ~(3u << 2 * back)) | (unsigned)t->side[side].type << 2 * back);
+        n->nb_mask = (uint8_t)(n->nb_mask | 3u << 2 * back);
         if (n->dir_piece[back] != CARC_NO_PIECE)
             connect(st, p, side, n->dir_piece[back], n->dir_side[back]);
     }

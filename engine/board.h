@@ -29,14 +29,21 @@ int carc_dir_side(const carc_tile_type *t, int rot, int dir);
 /* Whether type t at (x, y) with rot fits: free spot, every touching side matches, at least one touches.
  * For a triangle rot is the corner of its right angle. */
 bool carc_fits(const carc_state *st, int type, int x, int y, int rot);
+/* carc_fits for the space with index si (no lookup: the legal-move loops walk the spaces). */
+bool carc_fits_space(const carc_state *st, int type, int si, int rot);
+/* A square type's side types per rotation, packed like carc_space.nb_packed. */
+void carc_square_sigs(const carc_tile_type *t, uint8_t sig[4]);
+/* Bit r set = the square with these sigs fits on space s at rotation r (same answer as carc_fits_space,
+ * as one masked compare per rotation: this is the hot loop of legal-move generation). */
+unsigned carc_square_fit_rots(const carc_space *s, const uint8_t sig[4]);
 /* Whether a drawn tile fits anywhere on the board. */
 bool carc_fits_anywhere(const carc_state *st, int type);
 /* Adds st->pieces[p] (already filled in) to the derived board: spaces, frontier, feature unions.
  * Returns -1 when the board's capacity would be exceeded. */
 int carc_board_add(carc_state *st, int p);
 
-/* Union-find, no path compression so lookups work on a const board (union by size keeps it shallow). */
-int carc_find(const carc_board *b, int node);
+/* The root of a feature part's feature (the board keeps every node pointing at its root). */
+static inline int carc_find(const carc_board *b, int node) { return b->root[node]; }
 /* Pieces occupying the 8 spaces round a space. */
 int carc_occupied_neighbours(const carc_board *b, int x, int y);
 

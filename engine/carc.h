@@ -123,10 +123,15 @@ extern const char *const carc_set_names[CARC_NSETS];     /* "base", "hills_sheep
 int carc_opt_find(const char *name);                    /* option index, or -1 */
 
 /* ---- randomness ------------------------------------------------------------------------------------- */
-/* ChaCha20 (RFC 8439) keystream, key = the game's 256-bit seed, nonce 0; `pos` counts 32-bit words used. */
+/* ChaCha20 (RFC 8439) keystream, key = the game's 256-bit seed, nonce 0; `pos` counts 32-bit words used.
+ * {key, pos} is the whole generator; `block`/`cached` only keep the last keystream block so that drawing a
+ * word is not a cipher set-up each time. They are never serialised: a copy without them continues the
+ * same stream. */
 typedef struct {
     uint8_t key[32];
     uint64_t pos;
+    uint64_t cached;     /* index + 1 of the block in `block`; 0 = none */
+    uint8_t block[64];
 } carc_rng;
 void carc_rng_seed(carc_rng *r, const uint8_t key[32]);
 uint32_t carc_rng_u32(carc_rng *r);
@@ -179,6 +184,8 @@ typedef struct {
     uint8_t dir_piece[4];   /* piece whose side lies on this space's N/E/S/W border, or CARC_NO_PIECE */
     uint8_t dir_side[4];    /* that piece's local side index */
     uint8_t nb_type[4];     /* carc_side_type that the neighbour across N/E/S/W shows this space */
+    uint8_t nb_packed;      /* nb_type packed 2 bits per direction (N lowest), for one-compare fit tests */
+    uint8_t nb_mask;        /* 0b11 in each direction where a neighbour shows a side */
     uint8_t npieces;        /* 0 = frontier (empty, next to a piece), 1 or 2 */
     uint8_t piece[2];
 } carc_space;
@@ -188,8 +195,11 @@ typedef struct {
     carc_space spaces[CARC_MAX_SPACES];
     uint16_t hash[CARC_HASH_CAP];            /* space index + 1, 0 = empty slot */
     uint16_t piece_space[CARC_MAX_PIECES];   /* space index of each piece */
-    /* union-find over feature parts: node = piece * CARC_MAX_PARTS + part */
-    uint16_t parent[CARC_NODES];
+    /* union-find over feature parts (node = piece * CARC_MAX_PARTS + part), kept flat: every node's
+     * `root` is its feature's root, and `next` links a feature's nodes in a ring, so finding is one load and
+     * a feature's parts can be walked without scanning the board. A union relabels the smaller feature. */
+    uint16_t root[CARC_NODES];
+    uint16_t next[CARC_NODES];
     uint16_t size[CARC_NODES];
     uint16_t open[CARC_NODES];    /* at a root: side segments of the feature that face nothing yet */
 } carc_board;

@@ -3,6 +3,7 @@
  * order (frontier order, then rotation; pass first among figure moves), so that "the first legal move" is
  * the same every time.
  */
+#include "alloc.h"
 #include "rules.h"
 
 bool carc_move_equal(const carc_move *a, const carc_move *b)
@@ -23,13 +24,23 @@ static void legal_places(const carc_state *st, carc_moves *out)
 {
     const carc_board *b = &st->board;
     int t = st->pending.tile;
+    const carc_tile_type *tt = &st->cat->types[t];
+    uint8_t sig[4];
+    if (tt->shape == CARC_SQUARE)
+        carc_square_sigs(tt, sig);
+    carc_grow((void **)&out->v, &out->cap, out->n + 4u * b->nspaces, sizeof *out->v);
     for (int i = 0; i < b->nspaces; i++) {
         const carc_space *s = &b->spaces[i];
+        unsigned rots = 0;
+        if (tt->shape == CARC_SQUARE)
+            rots = carc_square_fit_rots(s, sig);
+        else
+            for (int rot = 0; rot < 4; rot++)
+                rots |= (unsigned)carc_fits_space(st, t, i, rot) << rot;
         for (int rot = 0; rot < 4; rot++)
-            if (carc_fits(st, t, s->x, s->y, rot)) {
-                carc_move m = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot, .x = s->x,
-                               .y = s->y};
-                carc_moves_push(out, &m);
+            if (rots >> rot & 1) {
+                out->v[out->n++] = (carc_move){.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot,
+                                               .x = s->x, .y = s->y};
             }
     }
 }

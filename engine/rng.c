@@ -1,17 +1,16 @@
 /*
  * rng.c — the engine's only source of randomness: a ChaCha20 (RFC 8439) keystream read as 32-bit words.
  *
- * The generator is just {key, pos}: key = the game's 256-bit seed, nonce = 0, and word `pos` of the stream
- * is little-endian word pos % 16 of the block with counter pos / 16. Nothing else is remembered between
- * calls, so a state can be copied, saved and restored byte for byte and always continues identically.
+ * The generator is {key, pos}: key = the game's 256-bit seed, nonce = 0, and word `pos` of the stream is
+ * little-endian word pos % 16 of the block with counter pos / 16, so a state saved as {key, pos} always
+ * continues identically.
  * The cipher itself is OpenSSL's (EVP_chacha20); this file only frames blocks and turns words into choices.
  *
  * The block counter is 32 bits (RFC 8439), so the stream repeats after 2^36 words; block indices are taken
  * modulo 2^32. A game draws a few hundred words, so this is a documented limit, not a practical one.
  *
- * Without a cache in carc_rng every carc_rng_u32 computes a whole block and keeps one word. Calls that
- * need several words (carc_rng_below's rejection loop, carc_rng_shuffle) share one OpenSSL context and
- * reuse each block for the words it holds, with exactly the same result as calling carc_rng_u32 in turn.
+ * The last block computed stays in the generator (`cached`, `block`), so consecutive words cost a copy, not
+ * an OpenSSL context; a generator restored from {key, pos} alone recomputes it on its first draw.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -73,19 +72,17 @@ void carc_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t 
 
 static const uint8_t zero_nonce[12];
 
-/* A short-lived reader over one carc_rng, living on the caller's stack for the span of one public call. */
+/* A short-lived reader over one carc_rng for the span of one public call: it opens an OpenSSL context only
+ * when a block is not already in the generator's cache. */
 typedef struct {
     carc_rng *r;
-    EVP_CIPHER_CTX *ctx;   /* NULL until the first block is needed */
-    uint64_t block;        /* index of the block in buf, valid when ctx != NULL */
-    uint8_t buf[64];
+    EVP_CIPHER_CTX *ctx;   /* NULL until a block must be computed */
 } reader;
 
 static void reader_open(reader *rd, carc_rng *r)
 {
     rd->r = r;
     rd->ctx = NULL;
-    rd->block = 0;
 }
 
 static void reader_close(reader *rd)
@@ -96,19 +93,21 @@ static void reader_close(reader *rd)
 
 static uint32_t reader_word(reader *rd)
 {
-    uint64_t pos = rd->r->pos;
+    carc_rng *r = rd->r;
+    uint64_t pos = r->pos;
     uint64_t block = pos / 16;
 
-    if (!rd->ctx) {
-        rd->ctx = ctx_new();
-        ctx_block(rd->ctx, rd->r->key, (uint32_t)block, zero_nonce, rd->buf);
-        rd->block = block;
-    } else if (block != rd->block) {
-        ctx_block(rd->ctx, NULL, (uint32_t)block, zero_nonce, rd->buf);   /* same key, new counter */
-        rd->block = block;
+    if (r->cached != block + 1) {
+        if (!rd->ctx) {
+            rd->ctx = ctx_new();
+            ctx_block(rd->ctx, r->key, (uint32_t)block, zero_nonce, r->block);
+        } else {
+            ctx_block(rd->ctx, NULL, (uint32_t)block, zero_nonce, r->block);   /* same key, new counter */
+        }
+        r->cached = block + 1;
     }
-    const uint8_t *w = rd->buf + 4 * (pos % 16);
-    rd->r->pos = pos + 1;
+    const uint8_t *w = r->block + 4 * (pos % 16);
+    r->pos = pos + 1;
     return (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
 }
 
@@ -138,6 +137,7 @@ void carc_rng_seed(carc_rng *r, const uint8_t key[32])
 {
     memcpy(r->key, key, sizeof r->key);
     r->pos = 0;
+    r->cached = 0;
 }
 
 uint32_t carc_rng_u32(carc_rng *r)

@@ -2,9 +2,8 @@
  * score.c — features, majorities and points: scoring during play (completed roads, cities, cloisters,
  * gardens), the abbot taken back early, and final scoring (incomplete features and farms).
  *
- * A feature is gathered from the union-find on demand, by scanning the parts of every piece. That is
- * O(pieces) per scored feature; it happens a few times per turn at most, and it keeps the incremental
- * part of the board (run on every placement and every legal-move check) down to open-side counting.
+ * A feature is gathered on demand by walking the ring of its parts that the board keeps (board.h), so
+ * scoring costs the size of the feature, not of the board.
  */
 #include <string.h>
 
@@ -15,22 +14,20 @@ void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
     const carc_board *b = &st->board;
     memset(f, 0, sizeof *f);
     f->root = root;
-    int rp = root / CARC_MAX_PARTS;
-    f->kind = carc_type_of(st, rp)->parts[root % CARC_MAX_PARTS].kind;
-    uint8_t seen[CARC_MAX_SPACES] = {0};
-    for (int p = 0; p < st->npieces; p++) {
-        const carc_tile_type *t = carc_type_of(st, p);
-        for (int i = 0; i < t->nparts; i++) {
-            if (carc_find(b, carc_node(p, i)) != root)
-                continue;
-            f->pennants += t->parts[i].pennants;
-            int si = b->piece_space[p];
-            if (!seen[si]) {   /* two triangles of one space count it once */
-                seen[si] = 1;
-                f->nspaces++;
-            }
-        }
-    }
+    f->kind = carc_type_of(st, root / CARC_MAX_PARTS)->parts[root % CARC_MAX_PARTS].kind;
+    uint16_t spaces[CARC_NODES];
+    int n = root;
+    do {
+        int p = n / CARC_MAX_PARTS;
+        f->pennants += carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants;
+        uint16_t si = b->piece_space[p];
+        bool seen = false;   /* two triangles of one space, or one tile met twice, count it once */
+        for (int k = 0; k < f->nspaces && !seen; k++)
+            seen = spaces[k] == si;
+        if (!seen)
+            spaces[f->nspaces++] = si;
+        n = b->next[n];
+    } while (n != root);
     for (int i = 0; i < st->nfigures; i++) {
         const carc_figure *g = &st->figures[i];
         if (g->kind == CARC_FIG_SHEPHERD || carc_find(b, carc_node(g->piece, g->part)) != root)
@@ -66,19 +63,23 @@ static unsigned majority(const carc_state *st, const carc_feature *f)
     return seats;
 }
 
-/* Lists the feature's spaces on the event, in piece order. */
+/* Lists the feature's spaces on the event, each once. */
 static void add_feature_spaces(const carc_state *st, int root, carc_events *ev, carc_event *x)
 {
-    uint8_t seen[CARC_MAX_SPACES] = {0};
-    for (int p = 0; p < st->npieces; p++) {
-        const carc_tile_type *t = carc_type_of(st, p);
-        int si = st->board.piece_space[p];
-        for (int i = 0; i < t->nparts && !seen[si]; i++)
-            if (carc_find(&st->board, carc_node(p, i)) == root) {
-                seen[si] = 1;
-                carc_ev_add_space(ev, x, st->pieces[p].x, st->pieces[p].y);
-            }
-    }
+    uint16_t spaces[CARC_NODES];
+    int ns = 0, n = root;
+    do {
+        int p = n / CARC_MAX_PARTS;
+        uint16_t si = st->board.piece_space[p];
+        bool seen = false;
+        for (int k = 0; k < ns && !seen; k++)
+            seen = spaces[k] == si;
+        if (!seen) {
+            spaces[ns++] = si;
+            carc_ev_add_space(ev, x, st->pieces[p].x, st->pieces[p].y);
+        }
+        n = st->board.next[n];
+    } while (n != root);
 }
 
 /* Cloister/garden spaces: its own and every occupied neighbour. */
@@ -128,16 +129,22 @@ static int city_road_points(const carc_feature *f, bool complete)
     return complete ? 2 * (f->nspaces + f->pennants) : f->nspaces + f->pennants;
 }
 
+static bool has_figure_on(const carc_state *st, int piece, int part)
+{
+    for (int i = 0; i < st->nfigures; i++)
+        if (st->figures[i].piece == piece && st->figures[i].part == part)
+            return true;
+    return false;
+}
+
 static void score_cloister_if_complete(carc_state *st, int piece, int part, carc_events *ev)
 {
-    int root = carc_node(piece, part);
+    const carc_piece *pc = &st->pieces[piece];
+    if (!has_figure_on(st, piece, part) || carc_occupied_neighbours(&st->board, pc->x, pc->y) < 8)
+        return;
+    int root = carc_node(piece, part);   /* a cloister or garden is a feature of its own */
     carc_feature f;
     carc_feature_collect(st, root, &f);
-    if (f.nfigs == 0)
-        return;
-    const carc_piece *pc = &st->pieces[piece];
-    if (carc_occupied_neighbours(&st->board, pc->x, pc->y) < 8)
-        return;
     carc_event *x;
     award(st, majority(st, &f), 9, f.kind, CARC_REASON_COMPLETED, ev, &x);
     if (x)
@@ -213,26 +220,23 @@ void carc_score_abbot_return(carc_state *st, int seat, carc_events *ev)
 static int farm_points(const carc_state *st, int root)
 {
     const carc_board *b = &st->board;
-    int cities[CARC_MAX_PIECES], ncities = 0;
-    for (int p = 0; p < st->npieces; p++) {
-        const carc_tile_type *t = carc_type_of(st, p);
-        for (int i = 0; i < t->nparts; i++) {
-            if (!t->parts[i].touches || carc_find(b, carc_node(p, i)) != root)
+    int cities[CARC_NODES], ncities = 0;
+    int n = root;
+    do {
+        int p = n / CARC_MAX_PARTS;
+        unsigned touches = carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].touches;
+        for (int c = 0; touches; c++, touches >>= 1) {
+            if (!(touches & 1))
                 continue;
-            for (int c = 0; c < t->nparts; c++) {
-                if (!(t->parts[i].touches & (1u << c)))
-                    continue;
-                int cr = carc_find(b, carc_node(p, c));
-                if (b->open[cr] != 0)
-                    continue;
-                bool seen = false;
-                for (int k = 0; k < ncities; k++)
-                    seen |= cities[k] == cr;
-                if (!seen && ncities < CARC_MAX_PIECES)
-                    cities[ncities++] = cr;
-            }
+            int cr = carc_find(b, carc_node(p, c));
+            bool seen = b->open[cr] != 0;   /* only completed cities pay */
+            for (int k = 0; k < ncities && !seen; k++)
+                seen = cities[k] == cr;
+            if (!seen)
+                cities[ncities++] = cr;
         }
-    }
+        n = b->next[n];
+    } while (n != root);
     return 3 * ncities;
 }
 
@@ -240,8 +244,14 @@ void carc_score_final(carc_state *st, carc_events *ev)
 {
     static const int order[] = {CARC_PART_ROAD, CARC_PART_CITY, CARC_PART_CLOISTER, CARC_PART_GARDEN,
                                 CARC_PART_FIELD};
-    uint8_t done[CARC_NODES];
-    memset(done, 0, sizeof done);
+    /* only features holding a follower score: mark their roots first */
+    uint8_t held[CARC_NODES];
+    memset(held, 0, sizeof held);
+    for (int k = 0; k < st->nfigures; k++) {
+        const carc_figure *g = &st->figures[k];
+        if (g->kind != CARC_FIG_SHEPHERD)
+            held[carc_find(&st->board, carc_node(g->piece, g->part))] = 1;
+    }
     /* roads, cities, cloisters and gardens first, farms last: the order the rulebook scores them in */
     for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
         for (int p = 0; p < st->npieces; p++) {
@@ -250,13 +260,11 @@ void carc_score_final(carc_state *st, carc_events *ev)
                 if (t->parts[i].kind != order[o])
                     continue;
                 int root = carc_find(&st->board, carc_node(p, i));
-                if (done[root])
+                if (!held[root])
                     continue;
-                done[root] = 1;
+                held[root] = 0;
                 carc_feature f;
                 carc_feature_collect(st, root, &f);
-                if (f.nfigs == 0)
-                    continue;
                 int pts;
                 if (f.kind == CARC_PART_FIELD)
                     pts = farm_points(st, root);
