@@ -530,8 +530,8 @@ static int insert_seg(parser *p, int s, int lo, int hi, int part)
 
 static int add_place(parser *p, tok t, int part)
 {
-    int kind = p->t->parts[part].kind, s, lo, hi, rc;
-    bool at;
+    int kind = p->t->parts[part].kind, s = 0, lo = 0, hi = 0, rc;   /* set by parse_place on success */
+    bool at = false;
     if (!p->has_sides)
         return fail(p, "place '%.*s' before the sides line", shown(t), t.s);
     if ((rc = parse_place(p, t, kind, &s, &lo, &hi, &at)) != 0 || (rc = check_kind(p, s, lo, hi, kind)) != 0)
