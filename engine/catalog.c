@@ -327,7 +327,7 @@ static int finish_tile(parser *p);
 
 static int parse_tile(parser *p, const tok *v, int nt, carc_shape shape)
 {
-    int rc = finish_tile(p), count, like = -1;
+    int rc = finish_tile(p), count = 0, like = -1;   /* count: gcc -O3 cannot see take_uint sets it */
     if (rc)
         return rc;
     if (p->set < 0)
