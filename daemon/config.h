@@ -1,0 +1,31 @@
+/*
+ * config.h — carcd's configuration: command-line flags override environment variables override defaults.
+ * Every setting has both spellings (`--listen` / CARCD_LISTEN); `carcd --help` prints the table.
+ */
+#ifndef CD_CONFIG_H
+#define CD_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum { CD_CMD_SERVE, CD_CMD_MIGRATE, CD_CMD_HELP } cd_command;
+
+typedef struct {
+    cd_command command;
+    char database_url[1024];  /* CARCD_DATABASE_URL / --database-url: a libpq connection string */
+    char listen_host[256];    /* CARCD_LISTEN / --listen host:port, default 127.0.0.1:8080 */
+    int listen_port;
+    char admin_token[256];    /* CARCD_ADMIN_TOKEN / --admin-token; empty = no admin access */
+    size_t body_limit;        /* CARCD_BODY_LIMIT / --body-limit bytes, default 65536 */
+    int threads;              /* CARCD_THREADS / --threads: MHD worker threads = DB connections, default 4 */
+    int max_wait_s;           /* CARCD_MAX_WAIT / --max-wait: cap of ?wait= on events, default 60 */
+    int conn_timeout_s;       /* CARCD_CONN_TIMEOUT / --conn-timeout: idle connection timeout, default 90 */
+    int max_connections;      /* CARCD_MAX_CONNECTIONS / --max-connections, default 1024 */
+} cd_config;
+
+/* Fills c from defaults, then the environment, then argv ("carcd [serve|migrate] [flags]").
+ * Returns 0, or -1 with a message in err (unknown flag, bad number). */
+int cd_config_load(cd_config *c, int argc, char **argv, char *err, size_t errlen);
+void cd_config_usage(FILE *f);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * db.h — PostgreSQL access: one libpq connection per worker thread, statements prepared once per
+ * connection, and a transaction runner that retries on serialization failure and deadlock.
+ *
+ * Every SQL statement the daemon runs is one row of the statement table (store.c), named by a cd_stmt;
+ * no SQL text lives in handlers. Connections are made on first use by a thread and remade after they
+ * break, so a database restart costs the requests made while it is down (503) and nothing else.
+ */
+#ifndef CD_DB_H
+#define CD_DB_H
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+
+typedef struct cd_db cd_db;
+
+typedef struct {
+    const char *name;   /* prepared statement name */
+    const char *sql;
+    int nparams;
+} cd_stmt_info;
+
+/* The statement table, indexed by cd_stmt (store.h). */
+extern const cd_stmt_info cd_stmts[];
+extern const int cd_nstmts;
+
+/* This thread's connection: connected (and statements prepared) on first use, reconnected when it has
+ * broken. NULL when the database cannot be reached (err says why; answer 503). */
+cd_db *cd_db_thread(const cd_config *cfg, char *err, size_t errlen);
+/* Closes this thread's connection (thread exit, shutdown). */
+void cd_db_thread_close(void);
+
+/* Runs a prepared statement with text parameters (NULL = SQL NULL). Never returns NULL: on failure the
+ * result has an error status; cd_db_ok tells. The caller PQclear()s it. */
+PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values);
+/* PGRES_COMMAND_OK or PGRES_TUPLES_OK. */
+bool cd_db_ok(const PGresult *res);
+/* Whether the error in res (or the connection) means the database is unreachable (answer 503). */
+bool cd_db_unavailable(cd_db *db, const PGresult *res);
+
+typedef enum {
+    CD_TX_COMMIT,     /* commit; the caller's reply is the success answer */
+    CD_TX_ROLLBACK,   /* roll back: the request failed for a reason of its own (409, 422 ...) */
+    CD_TX_ERROR,      /* a statement failed: roll back; retried when its SQLSTATE is 40001 or 40P01 */
+} cd_tx_result;
+
+typedef cd_tx_result (*cd_tx_fn)(cd_db *db, void *arg);
+/* BEGIN; fn; COMMIT or ROLLBACK. fn may run again (from scratch, after a rollback) up to 5 times on
+ * serialization failure or deadlock, so it must keep its effects in `arg` idempotent per attempt.
+ * Returns what fn returned last, or CD_TX_ERROR when COMMIT itself failed. `db_unavailable` is set
+ * when the failure was the database being unreachable. */
+cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable);
+
+/* Migrations (migrate.c): the numbered files of sql/, compiled in. */
+/* Applies every migration newer than the database's, under an advisory lock. 0 or -1 with err. */
+int cd_migrate(const cd_config *cfg, char *err, size_t errlen);
+/* 0 when the database's schema is the newest this binary knows; -1 with err otherwise. */
+int cd_schema_check(const cd_config *cfg, char *err, size_t errlen);
+
+#endif

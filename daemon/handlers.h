@@ -1,0 +1,22 @@
+/*
+ * handlers.h — one handler per endpoint, one file per endpoint under daemon/handlers/.
+ */
+#ifndef CD_HANDLERS_H
+#define CD_HANDLERS_H
+
+#include "http.h"
+
+enum MHD_Result h_healthz(cd_req *r);          /* health.c */
+enum MHD_Result h_readyz(cd_req *r);           /* health.c */
+enum MHD_Result h_metrics(cd_req *r);          /* metrics.c */
+enum MHD_Result h_openapi(cd_req *r);          /* openapi.c */
+enum MHD_Result h_games_create(cd_req *r);     /* games_create.c */
+enum MHD_Result h_game_get(cd_req *r);         /* game_get.c */
+enum MHD_Result h_legal_moves(cd_req *r);      /* legal_moves.c */
+enum MHD_Result h_moves_post(cd_req *r);       /* moves_post.c */
+enum MHD_Result h_events(cd_req *r);           /* events.c */
+enum MHD_Result h_admin_games_list(cd_req *r); /* admin_games.c */
+enum MHD_Result h_admin_game_get(cd_req *r);   /* admin_games.c */
+enum MHD_Result h_admin_verify(cd_req *r);     /* admin_verify.c */
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * http.h — the HTTP layer: one cd_req per request, the route table's handler type, and the reply helpers.
+ *
+ * Ownership: a cd_req and everything hanging off it (body, path parameters, handler context) is owned by
+ * the HTTP layer and freed in one place when the request completes. A handler replies exactly once with
+ * one of the cd_reply_* functions (which take ownership of the json_t they are given), or suspends the
+ * request (long-poll) and replies later from another thread with cd_req_resume_reply.
+ */
+#ifndef CD_HTTP_H
+#define CD_HTTP_H
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "problem.h"
+
+#define CD_MAX_PARAMS 4
+
+typedef enum { CD_AUTH_NONE, CD_AUTH_ADMIN, CD_AUTH_TOKEN } cd_auth_kind;
+
+typedef struct cd_req cd_req;
+typedef enum MHD_Result (*cd_handler)(cd_req *r);
+
+typedef struct {
+    const char *method;    /* "GET", "POST", "DELETE" */
+    const char *pattern;   /* "/v1/games/{id}/moves": {x} matches one path segment */
+    cd_handler handler;
+    const char *name;      /* metric and log label, e.g. "moves.post" */
+} cd_route;
+
+struct cd_req {
+    struct MHD_Connection *conn;
+    const cd_config *cfg;
+    const cd_route *route;
+    char method[8];
+    char path[512];
+    char *params[CD_MAX_PARAMS];   /* path parameters in pattern order, NUL-terminated, decoded */
+    int nparams;
+    char *body;                    /* NUL-terminated; NULL when there was none */
+    size_t body_len;
+    bool too_large;
+    /* the bearer token as sent (NULL if none); resolving it to a seat needs the game, so handlers do it */
+    const char *bearer;
+    bool is_admin;                 /* bearer equals the configured admin token (constant-time compare) */
+    int status;                    /* set by the reply, for the log and metrics */
+    const char *game_id;           /* set by handlers for the log line */
+    double t_start;
+    /* a handler that suspends keeps its state here; cleanup runs when the request is freed */
+    void *ctx;
+    void (*ctx_free)(void *ctx);
+    bool suspended;
+};
+
+/* Query-string argument, or NULL. */
+const char *cd_req_arg(cd_req *r, const char *name);
+/* Request header, or NULL. */
+const char *cd_req_header(cd_req *r, const char *name);
+/* Parses the body as a JSON object. On failure replies 400/415 itself and returns NULL. */
+json_t *cd_req_json_body(cd_req *r);
+
+/* ---- replies (each queues exactly one response) ---- */
+/* JSON body (stolen); extra headers as NULL-terminated name, value pairs (may be NULL). */
+enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *const *headers);
+/* RFC 9457 problem; `field` names the offending input (NULL when none); detail is printf-style. */
+enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* A body that is not JSON (OpenAPI document is JSON too, but served verbatim; metrics are text). */
+enum MHD_Result cd_reply_raw(cd_req *r, int status, const char *content_type, const char *data, size_t len,
+                             const char *const *headers);
+enum MHD_Result cd_reply_empty(cd_req *r, int status, const char *const *headers);
+
+/* ---- suspend / resume (long-poll) ---- */
+void cd_req_suspend(cd_req *r);
+/* From any thread: resumes a suspended request and answers it. */
+void cd_req_resume_reply(cd_req *r, int status, json_t *body);
+
+/* ---- the server ---- */
+typedef struct cd_server cd_server;
+cd_server *cd_server_start(const cd_config *cfg, char *err, size_t errlen);
+void cd_server_stop(cd_server *s);
+
+/* The route table (routes.c), terminated by a NULL method. */
+extern const cd_route cd_routes[];
+
+double cd_now(void);   /* monotonic seconds */
+
+#endif

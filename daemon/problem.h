@@ -1,0 +1,37 @@
+/*
+ * problem.h — the registry of every error carcd answers, as RFC 9457 application/problem+json.
+ * One row per error: a stable type (the URI path "/problems/<slug>"), its HTTP status and title. Handlers
+ * name a row and add the detail and, where one is to blame, the offending field.
+ */
+#ifndef CD_PROBLEM_H
+#define CD_PROBLEM_H
+
+typedef enum {
+    CD_P_BAD_JSON,          /* 400 malformed JSON */
+    CD_P_INVALID,           /* 400 well-formed but a field is wrong: type, range, unknown field */
+    CD_P_UNAUTHENTICATED,   /* 401 no token, or a token nobody has */
+    CD_P_FORBIDDEN,         /* 403 a valid token that may not do this (other game, not admin) */
+    CD_P_NOT_YOUR_TURN,     /* 403 the game waits for another seat */
+    CD_P_NOT_FOUND,         /* 404 no such game */
+    CD_P_NO_ROUTE,          /* 404 no such path */
+    CD_P_METHOD,            /* 405 path exists, method does not */
+    CD_P_STALE_SEQ,         /* 409 expected_seq is not the game's seq */
+    CD_P_PRECONDITION,      /* 428 no expected_seq and no If-Match */
+    CD_P_TOO_LARGE,         /* 413 body over the limit */
+    CD_P_UNSUPPORTED_TYPE,  /* 415 body is not application/json */
+    CD_P_ILLEGAL_MOVE,      /* 422 against the rules now */
+    CD_P_GAME_OVER,         /* 409 the game is finished */
+    CD_P_UNAVAILABLE,       /* 503 the database cannot be reached */
+    CD_P_INTERNAL,          /* 500 a bug; details go to the log, never to the client */
+    CD_NPROBLEMS
+} cd_problem;
+
+typedef struct {
+    const char *slug;   /* "/problems/<slug>" */
+    int status;
+    const char *title;
+} cd_problem_info;
+
+extern const cd_problem_info cd_problems[CD_NPROBLEMS];
+
+#endif

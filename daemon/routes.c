@@ -1,0 +1,21 @@
+/*
+ * routes.c — the route table: every endpoint carcd serves. api-docs/openapi.json documents exactly these
+ * (tests/http checks both ways).
+ */
+#include "handlers.h"
+
+const cd_route cd_routes[] = {
+    {"GET", "/healthz", h_healthz, "healthz"},
+    {"GET", "/readyz", h_readyz, "readyz"},
+    {"GET", "/metrics", h_metrics, "metrics"},
+    {"GET", "/v1/openapi.json", h_openapi, "openapi"},
+    {"POST", "/v1/games", h_games_create, "games.create"},
+    {"GET", "/v1/games/{id}", h_game_get, "games.get"},
+    {"GET", "/v1/games/{id}/legal-moves", h_legal_moves, "games.legal_moves"},
+    {"POST", "/v1/games/{id}/moves", h_moves_post, "games.moves"},
+    {"GET", "/v1/games/{id}/events", h_events, "games.events"},
+    {"GET", "/v1/admin/games", h_admin_games_list, "admin.games.list"},
+    {"GET", "/v1/admin/games/{id}", h_admin_game_get, "admin.games.get"},
+    {"POST", "/v1/admin/games/{id}/verify", h_admin_verify, "admin.games.verify"},
+    {NULL, NULL, NULL, NULL},
+};
