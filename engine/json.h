@@ -1,0 +1,86 @@
+/*
+ * json.h — the JSON codec of libcarc (jansson): game snapshots, moves, events and the per-viewer views.
+ *
+ * Pure like the rest of the engine: no I/O, no globals. Every encoder returns a new reference the caller
+ * owns (json_decref it); out of memory aborts. Decoders borrow their input and never keep a reference.
+ *
+ * Decoders are strict: every field is checked for presence, type and range, and unknown fields are
+ * rejected. On failure they return a negative carc_err and write a lower-case message of the form
+ * `<path>: <what is wrong>` (e.g. `pieces[3].rot: expected an integer 0..3`), where <path> names the field
+ * relative to the decoded value; a message about the value as a whole has no path (`expected an object`).
+ * The daemon can therefore split a message at its first ": " to fill a problem+json field name.
+ *
+ * Views. A snapshot (carc_state_to_json) holds everything, for storage and admins. A view
+ * (carc_view_to_json, carc_events_to_json) is rendered for one viewer: CARC_VIEW_ADMIN sees everything,
+ * a seat (>= 0) sees what that player may know, CARC_VIEW_PUBLIC what anyone may know. The hidden fields of
+ * DESIGN.md §2 (the seed and rng position, the stack order, tiles under hills) never appear in a seat or
+ * public view; counts stay public.
+ */
+#ifndef CARC_JSON_H
+#define CARC_JSON_H
+
+#include <jansson.h>
+
+#include "carc.h"
+
+#define CARC_JSON_VERSION 1     /* the "version" of snapshots this codec writes and reads */
+
+#define CARC_VIEW_ADMIN (-1)    /* everything, hidden orders included */
+#define CARC_VIEW_PUBLIC (-2)   /* what anyone may know; a seat >= 0 sees that plus its own private info */
+
+/* ---- snapshots ---------------------------------------------------------------------------------------- */
+/* The full state (everything but the derived board):
+ * {"version":1,"nplayers":n,"expansions":[..],"options":{..},"status":"active"|"finished","active":seat,
+ *  "turn":n,"players":[{"seat","score"}],"rng":{"seed":"<64 hex>","pos":n},"stack":[ids],"stack_pos":n,
+ *  "discarded":[ids],"pieces":[{"tile","x","y","rot"[,"under"]}],
+ *  "figures":[{"seat","figure","piece","part"}],"pending":{"kind":"place"|"figure"|"none",..}} */
+json_t *carc_state_to_json(const carc_state *st);
+/* The inverse: fills *st (which needs no initialisation) and rebuilds its board with carc_state_rebuild.
+ * On error *st is left partly written and must be discarded. `cat` must outlive *st. */
+int carc_state_from_json(carc_state *st, const carc_catalog *cat, const json_t *j, char *err, size_t errlen);
+
+/* ---- moves -------------------------------------------------------------------------------------------- */
+/* {"type":"place","tile":"U","x":1,"y":0,"rot":1} · {"type":"figure","figure":"meeple","part":"r1"} ·
+ * {"type":"pass"} · {"type":"abbot_return"}. A figure's part is named on the piece placed this turn
+ * (st->pending.piece), so a move is encoded and decoded against the state it is made in. Decoding what
+ * carc_move_to_json wrote gives back the identical carc_move (unused fields zero).
+ * carc_move_to_json returns NULL for a move that cannot be named in `st` (a figure move with no piece
+ * pending, an index out of range). carc_move_from_json returns CARC_E_INVALID for malformed input,
+ * CARC_E_ILLEGAL for a figure move when no piece was placed this turn, CARC_E_FINISHED after the game. */
+json_t *carc_move_to_json(const carc_state *st, const carc_move *m);
+int carc_move_from_json(const carc_state *st, const json_t *j, carc_move *m, char *err, size_t errlen);
+/* An array of carc_move_to_json, e.g. for a legal-moves answer (moves that cannot be named are skipped). */
+json_t *carc_moves_to_json(const carc_state *st, const carc_moves *ms);
+
+/* ---- events ------------------------------------------------------------------------------------------- */
+/* The events `viewer` may see, as an array, rendered against `st` (the state after the events: tile ids,
+ * part names and the final scores of "game_over" come from it). Shapes:
+ *   {"type":"game_started","tile","x","y","rot"}      {"type":"tile_drawn","seat","tile"}
+ *   {"type":"tile_discarded","tile"}                  {"type":"piece_placed","seat","tile","x","y","rot"}
+ *   {"type":"figure_placed"|"figure_returned","seat","figure","x","y","part"}
+ *   {"type":"score","seats":[..],"points","feature","reason","spaces":[[x,y],..]}
+ *   {"type":"turn","seat"}  {"type":"passed","seat","forced":bool}  {"type":"game_over","scores":[..]} */
+json_t *carc_events_to_json(const carc_state *st, const carc_events *ev, int viewer);
+
+/* ---- views -------------------------------------------------------------------------------------------- */
+/* Seat and public views: the snapshot minus "rng", "stack", "stack_pos" and pieces' "under", plus
+ * "stack_left":n, "hill":true on hill pieces and per player "supply":{"meeple":n,"abbot":n[,"shepherd":n]};
+ * a seat's view also carries "you":{"seat":s}. The admin view is the snapshot plus all of those
+ * conveniences and "stack_remaining":[ids in draw order]. A viewer that is neither admin nor a seat of
+ * the game gets the public view. */
+json_t *carc_view_to_json(const carc_state *st, int viewer);
+
+/* ---- options and expansions (game creation and snapshots) ---------------------------------------------- */
+/* {"abbot":false,"hill_tiebreak":"at_least_one","fruit_max_set":4,...}: every option by its carc_opt_table
+ * name, bool / string / int by its kind. */
+json_t *carc_options_to_json(const uint8_t opt[CARC_NOPTS]);
+/* With `partial`, options missing from `j` keep the value already in opt[] (fill it with the defaults
+ * first); without, every option must be present. Messages name `options.<name>`. */
+int carc_options_from_json(uint8_t opt[CARC_NOPTS], const json_t *j, bool partial, char *err, size_t errlen);
+/* ["hills_sheep",...]: the expansion sets in carc_set order, base implied and never listed. */
+json_t *carc_expansions_to_json(uint8_t sets);
+/* Sets *sets to the base bit plus the listed sets; unknown, repeated or "base" entries are errors.
+ * Messages name `expansions[i]`. */
+int carc_expansions_from_json(uint8_t *sets, const json_t *j, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * json_build.c — building JSON for the codec: allocation wrappers that abort on out-of-memory, the names the
+ * JSON uses for engine enums, and the pieces of a state that snapshots and views render alike.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "json_priv.h"
+
+const char *const carc_j_status_names[2] = {"active", "finished"};
+const char *const carc_j_fig_names[CARC_NFIG_KINDS] = {"meeple", "abbot", "shepherd"};
+const char *const carc_j_pending_names[3] = {"none", "place", "figure"};
+const char *const carc_j_feature_names[CARC_NPART_KINDS] = {"city", "road", "field", "cloister", "garden"};
+const char *const carc_j_reason_names[3] = {"completed", "final", "abbot"};
+const char *const carc_j_move_names[4] = {"place", "figure", "pass", "abbot_return"};
+const char *const carc_j_event_names[10] = {
+    "game_started", "tile_drawn", "tile_discarded", "piece_placed", "figure_placed",
+    "figure_returned", "score", "turn", "game_over", "passed",
+};
+
+_Static_assert(CARC_ACTIVE == 0 && CARC_FINISHED == 1, "carc_j_status_names follows carc_status");
+_Static_assert(CARC_PENDING_NONE == 0 && CARC_PENDING_PLACE == 1 && CARC_PENDING_FIGURE == 2,
+               "carc_j_pending_names follows carc_pending_kind");
+_Static_assert(CARC_REASON_ABBOT == 2, "carc_j_reason_names follows carc_reason");
+_Static_assert(CARC_MV_ABBOT_RETURN == 3, "carc_j_move_names follows carc_move_kind");
+_Static_assert(CARC_EV_PASSED == 9, "carc_j_event_names follows carc_event_kind");
+
+static json_t *carc_jb_check(json_t *v)
+{
+    if (!v) {
+        fputs("carc: out of memory building json\n", stderr);
+        abort();
+    }
+    return v;
+}
+
+json_t *carc_jb_obj(void) { return carc_jb_check(json_object()); }
+json_t *carc_jb_arr(void) { return carc_jb_check(json_array()); }
+json_t *carc_jb_int(json_int_t v) { return carc_jb_check(json_integer(v)); }
+json_t *carc_jb_str(const char *s) { return carc_jb_check(json_string(s)); }
+
+void carc_jb_set(json_t *obj, const char *key, json_t *val)
+{
+    if (json_object_set_new(obj, key, carc_jb_check(val)) != 0)
+        carc_jb_check(NULL);
+}
+
+void carc_jb_push(json_t *arr, json_t *val)
+{
+    if (json_array_append_new(arr, carc_jb_check(val)) != 0)
+        carc_jb_check(NULL);
+}
+
+void carc_jb_set_int(json_t *obj, const char *key, json_int_t v) { carc_jb_set(obj, key, carc_jb_int(v)); }
+void carc_jb_set_str(json_t *obj, const char *key, const char *s) { carc_jb_set(obj, key, carc_jb_str(s)); }
+
+const char *carc_jb_tile_id(const carc_catalog *cat, unsigned type)
+{
+    return type < (unsigned)cat->ntypes ? cat->types[type].id : "?";
+}
+
+const char *carc_jb_part_name(const carc_catalog *cat, unsigned type, unsigned part)
+{
+    if (type >= (unsigned)cat->ntypes || part >= cat->types[type].nparts)
+        return "?";
+    return cat->types[type].parts[part].name;
+}
+
+json_t *carc_jb_players(const carc_state *st)
+{
+    json_t *a = carc_jb_arr();
+    for (int s = 0; s < st->nplayers; s++) {
+        json_t *p = carc_jb_obj();
+        carc_jb_set_int(p, "seat", s);
+        carc_jb_set_int(p, "score", st->players[s].score);
+        carc_jb_push(a, p);
+    }
+    return a;
+}
+
+json_t *carc_jb_pending(const carc_state *st)
+{
+    const carc_pending *pd = &st->pending;
+    json_t *o = carc_jb_obj();
+    switch (pd->kind) {
+    case CARC_PENDING_PLACE:
+        carc_jb_set_str(o, "kind", "place");
+        carc_jb_set_int(o, "seat", pd->seat);
+        carc_jb_set_str(o, "tile", carc_jb_tile_id(st->cat, pd->tile));
+        break;
+    case CARC_PENDING_FIGURE:
+        carc_jb_set_str(o, "kind", "figure");
+        carc_jb_set_int(o, "seat", pd->seat);
+        carc_jb_set_int(o, "piece", pd->piece);
+        break;
+    default:
+        carc_jb_set_str(o, "kind", "none");
+        break;
+    }
+    return o;
+}
+
+json_t *carc_jb_piece(const carc_state *st, const carc_piece *pc)
+{
+    json_t *o = carc_jb_obj();
+    carc_jb_set_str(o, "tile", carc_jb_tile_id(st->cat, pc->type));
+    carc_jb_set_int(o, "x", pc->x);
+    carc_jb_set_int(o, "y", pc->y);
+    carc_jb_set_int(o, "rot", pc->rot);
+    return o;
+}
+
+json_t *carc_jb_figures(const carc_state *st)
+{
+    json_t *a = carc_jb_arr();
+    for (int i = 0; i < st->nfigures; i++) {
+        const carc_figure *f = &st->figures[i];
+        unsigned type = f->piece < st->npieces ? st->pieces[f->piece].type : CARC_NO_TYPE;
+        json_t *o = carc_jb_obj();
+        carc_jb_set_int(o, "seat", f->seat);
+        carc_jb_set_str(o, "figure", f->kind < CARC_NFIG_KINDS ? carc_j_fig_names[f->kind] : "?");
+        carc_jb_set_int(o, "piece", f->piece);
+        carc_jb_set_str(o, "part", carc_jb_part_name(st->cat, type, f->part));
+        carc_jb_push(a, o);
+    }
+    return a;
+}
+
+json_t *carc_jb_tiles(const carc_catalog *cat, const uint8_t *types, size_t n)
+{
+    json_t *a = carc_jb_arr();
+    for (size_t i = 0; i < n; i++)
+        carc_jb_push(a, carc_jb_str(carc_jb_tile_id(cat, types[i])));
+    return a;
+}

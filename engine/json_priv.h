@@ -1,0 +1,91 @@
+/*
+ * json_priv.h — helpers shared by the json_*.c files of the codec; not part of the engine's contract.
+ *
+ * Building (carc_jb_*): thin wrappers over jansson that abort on out-of-memory, so encoders read as plain
+ * sequences of "set this key". Setters steal the reference to the value, like json_object_set_new.
+ *
+ * Reading (carc_jr_*): one strict check per JSON kind. Each takes `obj`, the path `p` of obj and a `key`:
+ * with a key the value checked is obj[key] at path p.key (absent = "missing field"), without one (NULL) it
+ * is obj itself at path p. Paths are linked lists of stack nodes and are only formatted into text when a
+ * check fails, so a successful decode costs no string work. Every failure returns CARC_E_INVALID.
+ */
+#ifndef CARC_JSON_PRIV_H
+#define CARC_JSON_PRIV_H
+
+#include "json.h"
+
+/* ---- names the JSON uses for engine enums (indexed by the enum) --------------------------------------- */
+extern const char *const carc_j_status_names[2];            /* carc_status */
+extern const char *const carc_j_fig_names[CARC_NFIG_KINDS]; /* carc_fig_kind */
+extern const char *const carc_j_pending_names[3];           /* carc_pending_kind */
+extern const char *const carc_j_feature_names[CARC_NPART_KINDS]; /* carc_part_kind */
+extern const char *const carc_j_reason_names[3];            /* carc_reason */
+extern const char *const carc_j_move_names[4];              /* carc_move_kind */
+extern const char *const carc_j_event_names[10];            /* carc_event_kind */
+
+/* ---- building ----------------------------------------------------------------------------------------- */
+json_t *carc_jb_obj(void);
+json_t *carc_jb_arr(void);
+json_t *carc_jb_int(json_int_t v);
+json_t *carc_jb_str(const char *s);
+void carc_jb_set(json_t *obj, const char *key, json_t *val);   /* steals val */
+void carc_jb_push(json_t *arr, json_t *val);                    /* steals val */
+void carc_jb_set_int(json_t *obj, const char *key, json_int_t v);
+void carc_jb_set_str(json_t *obj, const char *key, const char *s);
+/* Tile id / part name of an index, "?" when out of range (encoders never crash on a bad index). */
+const char *carc_jb_tile_id(const carc_catalog *cat, unsigned type);
+const char *carc_jb_part_name(const carc_catalog *cat, unsigned type, unsigned part);
+/* The players array of snapshots and views ({"seat","score"} each). */
+json_t *carc_jb_players(const carc_state *st);
+/* {"kind":"place","seat","tile"} | {"kind":"figure","seat","piece"} | {"kind":"none"} */
+json_t *carc_jb_pending(const carc_state *st);
+/* The public part of a piece: {"tile","x","y","rot"}. */
+json_t *carc_jb_piece(const carc_state *st, const carc_piece *pc);
+/* The figures array: [{"seat","figure","piece","part"}]. */
+json_t *carc_jb_figures(const carc_state *st);
+/* An array of tile ids. */
+json_t *carc_jb_tiles(const carc_catalog *cat, const uint8_t *types, size_t n);
+
+/* ---- reading ------------------------------------------------------------------------------------------ */
+/* Returns from the calling function when a check fails. */
+#define CARC_TRY(expr)                                                                                 \
+    do {                                                                                               \
+        int carc_rc_ = (expr);                                                                         \
+        if (carc_rc_)                                                                                  \
+            return carc_rc_;                                                                           \
+    } while (0)
+
+typedef struct carc_jpath {
+    const struct carc_jpath *up;   /* NULL at the root */
+    const char *key;               /* member name, or NULL for an array index */
+    size_t idx;
+} carc_jpath;
+
+/* Formats p (and a trailing key, if any) as "a.b[3].c"; the root is "". */
+void carc_jpath_format(const carc_jpath *p, const char *key, char *out, size_t n);
+/* Writes "<path>: <message>" (just the message at the root) and returns CARC_E_INVALID. */
+int carc_jr_fail(char *err, size_t errlen, const carc_jpath *p, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* An object whose members are all in the NULL-terminated `keys` (a missing one is found by its reader). */
+int carc_jr_object(const json_t *obj, const carc_jpath *p, const char *key, const char *const *keys,
+                   const json_t **out, char *err, size_t errlen);
+int carc_jr_int(const json_t *obj, const carc_jpath *p, const char *key, json_int_t lo, json_int_t hi,
+                json_int_t *out, char *err, size_t errlen);
+int carc_jr_bool(const json_t *obj, const carc_jpath *p, const char *key, bool *out, char *err, size_t errlen);
+int carc_jr_str(const json_t *obj, const carc_jpath *p, const char *key, const char **out, char *err,
+                size_t errlen);
+/* An array of at most `max` entries. */
+int carc_jr_array(const json_t *obj, const carc_jpath *p, const char *key, size_t max, const json_t **out,
+                  char *err, size_t errlen);
+/* A string that is one of names[0..n): *out = its index. */
+int carc_jr_enum(const json_t *obj, const carc_jpath *p, const char *key, const char *const *names, int n,
+                 int *out, char *err, size_t errlen);
+/* A tile id of the catalog: *out = its type index. */
+int carc_jr_tile(const carc_catalog *cat, const json_t *obj, const carc_jpath *p, const char *key,
+                 uint8_t *out, char *err, size_t errlen);
+/* A part name of tile type `type`: *out = its part index. */
+int carc_jr_part(const carc_catalog *cat, unsigned type, const json_t *obj, const carc_jpath *p,
+                 const char *key, uint8_t *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * json_state.c — the game snapshot in JSON: everything in a carc_state except the derived board, for storage
+ * and admins, and its strict inverse. The decoder checks every field's presence, type and range and every
+ * index against what it points into, then lets carc_state_rebuild check the board itself; it is fuzzed
+ * (tests/fuzz/fuzz_state_json.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "json_priv.h"
+
+/* ---- encoding ----------------------------------------------------------------------------------------- */
+static json_t *carc_rng_to_json(const carc_rng *r)
+{
+    static const char hex[] = "0123456789abcdef";
+    char seed[65];
+    for (int i = 0; i < 32; i++) {
+        seed[2 * i] = hex[r->key[i] >> 4];
+        seed[2 * i + 1] = hex[r->key[i] & 15];
+    }
+    seed[64] = '\0';
+    json_t *o = carc_jb_obj();
+    carc_jb_set_str(o, "seed", seed);
+    carc_jb_set_int(o, "pos", (json_int_t)r->pos);
+    return o;
+}
+
+json_t *carc_state_to_json(const carc_state *st)
+{
+    json_t *o = carc_jb_obj();
+    carc_jb_set_int(o, "version", CARC_JSON_VERSION);
+    carc_jb_set_int(o, "nplayers", st->nplayers);
+    carc_jb_set(o, "expansions", carc_expansions_to_json(st->expansions));
+    carc_jb_set(o, "options", carc_options_to_json(st->opt));
+    carc_jb_set_str(o, "status", carc_j_status_names[st->status == CARC_FINISHED]);
+    carc_jb_set_int(o, "active", st->active);
+    carc_jb_set_int(o, "turn", st->turn);
+    carc_jb_set(o, "players", carc_jb_players(st));
+    carc_jb_set(o, "rng", carc_rng_to_json(&st->rng));
+    carc_jb_set(o, "stack", carc_jb_tiles(st->cat, st->stack, st->stack_len));
+    carc_jb_set_int(o, "stack_pos", st->stack_pos);
+    carc_jb_set(o, "discarded", carc_jb_tiles(st->cat, st->discarded, st->ndiscarded));
+    json_t *pieces = carc_jb_arr();
+    for (int i = 0; i < st->npieces; i++) {
+        json_t *pc = carc_jb_piece(st, &st->pieces[i]);
+        if (st->pieces[i].under != CARC_NO_TYPE)
+            carc_jb_set_str(pc, "under", carc_jb_tile_id(st->cat, st->pieces[i].under));
+        carc_jb_push(pieces, pc);
+    }
+    carc_jb_set(o, "pieces", pieces);
+    carc_jb_set(o, "figures", carc_jb_figures(st));
+    carc_jb_set(o, "pending", carc_jb_pending(st));
+    return o;
+}
+
+/* ---- decoding ----------------------------------------------------------------------------------------- */
+/* Decoding state shared by the field readers below. */
+typedef struct {
+    carc_state *st;
+    const carc_catalog *cat;
+    char *err;
+    size_t errlen;
+} carc_sdec;
+
+
+/* A tile id that also belongs to a set in play. */
+static int carc_sdec_tile(carc_sdec *d, const json_t *obj, const carc_jpath *p, const char *key, uint8_t *out)
+{
+    CARC_TRY(carc_jr_tile(d->cat, obj, p, key, out, d->err, d->errlen));
+    unsigned set = d->cat->types[*out].set;
+    if (set >= CARC_NSETS || !(d->st->expansions & (1u << set)))
+        return carc_jr_fail(d->err, d->errlen, p, key, "tile \"%s\" is not in the sets of this game",
+                            d->cat->types[*out].id);
+    return 0;
+}
+
+/* An array of tile ids into types[], at most CARC_MAX_TILES. */
+static int carc_sdec_tiles(carc_sdec *d, const json_t *o, const char *key, uint8_t *types, uint8_t *n)
+{
+    const json_t *a;
+    CARC_TRY(carc_jr_array(o, NULL, key, CARC_MAX_TILES, &a, d->err, d->errlen));
+    carc_jpath ap = {NULL, key, 0};
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        carc_jpath p = {&ap, NULL, i};
+        CARC_TRY(carc_sdec_tile(d, json_array_get(a, i), &p, NULL, &types[i]));
+    }
+    *n = (uint8_t)json_array_size(a);
+    return 0;
+}
+
+static int carc_hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+static int carc_sdec_rng(carc_sdec *d, const json_t *o)
+{
+    static const char *const keys[] = {"seed", "pos", NULL};
+    static const carc_jpath p = {NULL, "rng", 0};
+    const json_t *r;
+    const char *seed;
+    json_int_t pos;
+    CARC_TRY(carc_jr_object(o, NULL, "rng", keys, &r, d->err, d->errlen));
+    CARC_TRY(carc_jr_str(r, &p, "seed", &seed, d->err, d->errlen));
+    bool ok = strlen(seed) == 64;
+    for (int i = 0; ok && i < 32; i++) {
+        int hi = carc_hexval(seed[2 * i]), lo = carc_hexval(seed[2 * i + 1]);
+        ok = hi >= 0 && lo >= 0;
+        d->st->rng.key[i] = (uint8_t)(hi << 4 | lo);
+    }
+    if (!ok)
+        return carc_jr_fail(d->err, d->errlen, &p, "seed", "expected 64 lower-case hex digits");
+    CARC_TRY(carc_jr_int(r, &p, "pos", 0, INT64_MAX, &pos, d->err, d->errlen));
+    d->st->rng.pos = (uint64_t)pos;
+    return 0;
+}
+
+static int carc_sdec_players(carc_sdec *d, const json_t *o)
+{
+    static const char *const keys[] = {"seat", "score", NULL};
+    static const carc_jpath ap = {NULL, "players", 0};
+    const json_t *a;
+    CARC_TRY(carc_jr_array(o, NULL, "players", CARC_MAX_PLAYERS, &a, d->err, d->errlen));
+    if (json_array_size(a) != d->st->nplayers)
+        return carc_jr_fail(d->err, d->errlen, &ap, NULL, "expected %d entries, one per seat", d->st->nplayers);
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        carc_jpath p = {&ap, NULL, i};
+        const json_t *pl;
+        json_int_t seat, score;
+        CARC_TRY(carc_jr_object(json_array_get(a, i), &p, NULL, keys, &pl, d->err, d->errlen));
+        CARC_TRY(carc_jr_int(pl, &p, "seat", (json_int_t)i, (json_int_t)i, &seat, d->err, d->errlen));
+        CARC_TRY(carc_jr_int(pl, &p, "score", INT32_MIN, INT32_MAX, &score, d->err, d->errlen));
+        d->st->players[i].score = (int32_t)score;
+    }
+    return 0;
+}
+
+static int carc_sdec_pieces(carc_sdec *d, const json_t *o)
+{
+    static const char *const keys[] = {"tile", "x", "y", "rot", "under", NULL};
+    static const carc_jpath ap = {NULL, "pieces", 0};
+    const json_t *a;
+    CARC_TRY(carc_jr_array(o, NULL, "pieces", CARC_MAX_PIECES, &a, d->err, d->errlen));
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        carc_jpath p = {&ap, NULL, i};
+        carc_piece *pc = &d->st->pieces[i];
+        const json_t *po;
+        json_int_t x, y, rot;
+        CARC_TRY(carc_jr_object(json_array_get(a, i), &p, NULL, keys, &po, d->err, d->errlen));
+        CARC_TRY(carc_sdec_tile(d, po, &p, "tile", &pc->type));
+        CARC_TRY(carc_jr_int(po, &p, "x", INT16_MIN, INT16_MAX, &x, d->err, d->errlen));
+        CARC_TRY(carc_jr_int(po, &p, "y", INT16_MIN, INT16_MAX, &y, d->err, d->errlen));
+        CARC_TRY(carc_jr_int(po, &p, "rot", 0, 3, &rot, d->err, d->errlen));
+        pc->x = (int16_t)x;
+        pc->y = (int16_t)y;
+        pc->rot = (uint8_t)rot;
+        pc->under = CARC_NO_TYPE;
+        if (json_object_get(po, "under"))
+            CARC_TRY(carc_sdec_tile(d, po, &p, "under", &pc->under));
+    }
+    d->st->npieces = (uint16_t)json_array_size(a);
+    return 0;
+}
+
+/* Most figures of a kind one seat owns, given the game's options and sets. */
+static int carc_figure_limit(const carc_state *st, int kind)
+{
+    switch (kind) {
+    case CARC_FIG_MEEPLE:
+        return CARC_MEEPLES;
+    case CARC_FIG_ABBOT:
+        return st->opt[CARC_OPT_ABBOT] ? 1 : 0;
+    default:
+        return st->expansions & (1u << CARC_SET_HILLS_SHEEP) ? 1 : 0;
+    }
+}
+
+static int carc_sdec_figures(carc_sdec *d, const json_t *o)
+{
+    static const char *const keys[] = {"seat", "figure", "piece", "part", NULL};
+    static const carc_jpath ap = {NULL, "figures", 0};
+    const json_t *a;
+    int count[CARC_MAX_PLAYERS][CARC_NFIG_KINDS] = {{0}};
+    carc_state *st = d->st;
+    CARC_TRY(carc_jr_array(o, NULL, "figures", CARC_MAX_FIGURES, &a, d->err, d->errlen));
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        carc_jpath p = {&ap, NULL, i};
+        carc_figure *f = &st->figures[i];
+        const json_t *fo;
+        json_int_t seat, piece;
+        int kind;
+        CARC_TRY(carc_jr_object(json_array_get(a, i), &p, NULL, keys, &fo, d->err, d->errlen));
+        CARC_TRY(carc_jr_int(fo, &p, "seat", 0, st->nplayers - 1, &seat, d->err, d->errlen));
+        CARC_TRY(carc_jr_enum(fo, &p, "figure", carc_j_fig_names, CARC_NFIG_KINDS, &kind, d->err, d->errlen));
+        if (++count[seat][kind] > carc_figure_limit(st, kind))
+            return carc_jr_fail(d->err, d->errlen, &p, "figure", "seat %d has only %d %s%s in this game",
+                                (int)seat, carc_figure_limit(st, kind), carc_j_fig_names[kind],
+                                carc_figure_limit(st, kind) == 1 ? "" : "s");
+        if (st->npieces == 0)
+            return carc_jr_fail(d->err, d->errlen, &p, "piece", "no pieces to stand on");
+        CARC_TRY(carc_jr_int(fo, &p, "piece", 0, st->npieces - 1, &piece, d->err, d->errlen));
+        CARC_TRY(carc_jr_part(d->cat, st->pieces[piece].type, fo, &p, "part", &f->part, d->err, d->errlen));
+        f->seat = (uint8_t)seat;
+        f->kind = (uint8_t)kind;
+        f->piece = (uint8_t)piece;
+    }
+    st->nfigures = (uint8_t)json_array_size(a);
+    return 0;
+}
+
+static int carc_sdec_pending(carc_sdec *d, const json_t *o)
+{
+    /* the members each kind uses; any other is an error, so that one state has one encoding */
+    static const char *const any[] = {"kind", "seat", "tile", "piece", NULL};
+    static const char *const keys[3][4] = {
+        [CARC_PENDING_NONE] = {"kind", NULL},
+        [CARC_PENDING_PLACE] = {"kind", "seat", "tile", NULL},
+        [CARC_PENDING_FIGURE] = {"kind", "seat", "piece", NULL},
+    };
+    static const carc_jpath p = {NULL, "pending", 0};
+    carc_state *st = d->st;
+    carc_pending *pd = &st->pending;
+    const json_t *po;
+    json_int_t seat, piece;
+    int kind;
+    CARC_TRY(carc_jr_object(o, NULL, "pending", any, &po, d->err, d->errlen));
+    CARC_TRY(carc_jr_enum(po, &p, "kind", carc_j_pending_names, 3, &kind, d->err, d->errlen));
+    CARC_TRY(carc_jr_object(o, NULL, "pending", keys[kind], &po, d->err, d->errlen));
+    pd->kind = (uint8_t)kind;
+    pd->seat = 0;
+    pd->tile = CARC_NO_TYPE;
+    pd->piece = CARC_NO_PIECE;
+    if ((kind == CARC_PENDING_NONE) != (st->status == CARC_FINISHED))
+        return carc_jr_fail(d->err, d->errlen, &p, "kind", "must be \"none\" exactly when the game is finished");
+    if (kind == CARC_PENDING_NONE)
+        return 0;
+    CARC_TRY(carc_jr_int(po, &p, "seat", 0, st->nplayers - 1, &seat, d->err, d->errlen));
+    pd->seat = (uint8_t)seat;
+    if (kind == CARC_PENDING_PLACE)
+        return carc_sdec_tile(d, po, &p, "tile", &pd->tile);
+    if (st->npieces == 0)
+        return carc_jr_fail(d->err, d->errlen, &p, "piece", "no piece was placed");
+    CARC_TRY(carc_jr_int(po, &p, "piece", 0, st->npieces - 1, &piece, d->err, d->errlen));
+    pd->piece = (uint8_t)piece;
+    return 0;
+}
+
+int carc_state_from_json(carc_state *st, const carc_catalog *cat, const json_t *j, char *err, size_t errlen)
+{
+    static const char *const keys[] = {
+        "version", "nplayers", "expansions", "options", "status", "active", "turn", "players", "rng",
+        "stack", "stack_pos", "discarded", "pieces", "figures", "pending", NULL,
+    };
+    carc_sdec d = {st, cat, err, errlen};
+    const json_t *o;
+    json_int_t v;
+    int status;
+
+    memset(st, 0, sizeof *st);
+    st->cat = cat;
+    CARC_TRY(carc_jr_object(j, NULL, NULL, keys, &o, err, errlen));
+    CARC_TRY(carc_jr_int(o, NULL, "version", CARC_JSON_VERSION, CARC_JSON_VERSION, &v, err, errlen));
+    CARC_TRY(carc_jr_int(o, NULL, "nplayers", CARC_MIN_PLAYERS, CARC_MAX_PLAYERS, &v, err, errlen));
+    st->nplayers = (uint8_t)v;
+    if (!json_object_get(o, "expansions"))
+        return carc_jr_fail(err, errlen, NULL, "expansions", "missing field");
+    CARC_TRY(carc_expansions_from_json(&st->expansions, json_object_get(o, "expansions"), err, errlen));
+    if (!json_object_get(o, "options"))
+        return carc_jr_fail(err, errlen, NULL, "options", "missing field");
+    CARC_TRY(carc_options_from_json(st->opt, json_object_get(o, "options"), false, err, errlen));
+    CARC_TRY(carc_jr_enum(o, NULL, "status", carc_j_status_names, 2, &status, err, errlen));
+    st->status = (uint8_t)status;
+    CARC_TRY(carc_jr_int(o, NULL, "active", 0, st->nplayers - 1, &v, err, errlen));
+    st->active = (uint8_t)v;
+    CARC_TRY(carc_jr_int(o, NULL, "turn", 0, UINT16_MAX, &v, err, errlen));
+    st->turn = (uint16_t)v;
+    CARC_TRY(carc_sdec_players(&d, o));
+    CARC_TRY(carc_sdec_rng(&d, o));
+    CARC_TRY(carc_sdec_tiles(&d, o, "stack", st->stack, &st->stack_len));
+    CARC_TRY(carc_jr_int(o, NULL, "stack_pos", 0, st->stack_len, &v, err, errlen));
+    st->stack_pos = (uint8_t)v;
+    CARC_TRY(carc_sdec_tiles(&d, o, "discarded", st->discarded, &st->ndiscarded));
+    CARC_TRY(carc_sdec_pieces(&d, o));
+    CARC_TRY(carc_sdec_figures(&d, o));
+    CARC_TRY(carc_sdec_pending(&d, o));
+    return carc_state_rebuild(st, err, errlen);
+}
