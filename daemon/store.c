@@ -5,7 +5,11 @@
 #include "db.h"
 #include "store.h"
 
-#define GAME_COLUMNS "g.seq, g.status, g.setup, g.snapshot, g.seed_sha256, g.created_at, g.updated_at, g.finished_at"
+/* timestamps leave the database as ISO 8601 UTC text */
+#define ISO(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+#define GAME_COLUMNS                                                                                         \
+    "g.seq, g.status, g.setup, g.snapshot, g.seed_sha256, " ISO("g.created_at") ", " ISO("g.updated_at")     \
+    ", " ISO("g.finished_at")
 
 const cd_stmt_info cd_stmts[CD_NSTMTS] = {
     [ST_PING] = {"ping", "SELECT 1", 0},
@@ -52,12 +56,14 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                         3},
     [ST_MOVES_ALL] = {"moves_all",
                       "SELECT seq, seat, move FROM moves WHERE game_id = $1::uuid AND seq > 0 ORDER BY seq", 1},
+    /* the cursor is the last id of the previous page; rows are ordered by (created_at, id) */
     [ST_GAMES_LIST] = {"games_list",
-                       "SELECT id, status, seq, created_at, updated_at, (setup->>'nplayers')::integer, pending_seat "
-                       "FROM games WHERE ($1::text IS NULL OR status = $1) AND "
-                       "($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid)) "
-                       "ORDER BY created_at, id LIMIT $4::integer",
-                       4},
+                       "SELECT id, status, seq, " ISO("created_at") ", " ISO("updated_at") ", "
+                       "(setup->>'nplayers')::integer, pending_seat FROM games "
+                       "WHERE ($1::text IS NULL OR status = $1) AND ($2::uuid IS NULL OR "
+                       "(created_at, id) > ((SELECT created_at FROM games WHERE id = $2::uuid), $2::uuid)) "
+                       "ORDER BY created_at, id LIMIT $3::integer",
+                       3},
     [ST_NOTIFY_MOVE] = {"notify_move", "SELECT pg_notify('carcd_moves', $1)", 1},
 };
 const int cd_nstmts = CD_NSTMTS;

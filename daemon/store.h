@@ -21,8 +21,8 @@ typedef enum {
     ST_MOVE_BY_IDEM,     /* (game_id, seat, key) -> response */
     ST_MOVES_AFTER,      /* (game_id, after_seq, limit) -> seq, seat, move, events */
     ST_MOVES_ALL,        /* (game_id) -> seq, seat, move   (seq > 0, in order: replay) */
-    ST_GAMES_LIST,       /* (status|NULL, after_created|NULL, after_id|NULL, limit) -> id, status, seq,
-                                         created_at, updated_at, nplayers, pending_seat */
+    ST_GAMES_LIST,       /* (status|NULL, after_id|NULL, limit) -> id, status, seq, created_at, updated_at,
+                                         nplayers, pending_seat */
     ST_NOTIFY_MOVE,      /* (payload) */
     CD_NSTMTS
 } cd_stmt;

@@ -1,0 +1,326 @@
+/*
+ * games.c — what the game endpoints share: catalog, tokens, viewer resolution, loading a game's state and
+ * rendering its view. The seed never enters a stored snapshot; it is joined back in only where the query
+ * may read it (a move's transaction, an admin, a finished game).
+ */
+#include <errno.h>
+#include <openssl/evp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+
+#include "games.h"
+#include "store.h"
+
+static carc_catalog *catalog;   /* read-only once loaded */
+static pthread_once_t catalog_once = PTHREAD_ONCE_INIT;
+
+static void catalog_load(void)
+{
+    char err[256];
+    catalog = malloc(sizeof *catalog);
+    if (!catalog || carc_catalog_load(catalog, err, sizeof err) != 0) {
+        fprintf(stderr, "carcd: tile data: %s\n", catalog ? err : "out of memory");
+        abort();
+    }
+}
+
+const carc_catalog *cd_catalog(void)
+{
+    pthread_once(&catalog_once, catalog_load);
+    return catalog;
+}
+
+static bool hexval_ok(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+bool cd_uuid_valid(const char *s)
+{
+    static const int dash[] = {8, 13, 18, 23};
+    if (strlen(s) != 36)
+        return false;
+    for (int i = 0, d = 0; i < 36; i++) {
+        if (d < 4 && i == dash[d]) {
+            if (s[i] != '-')
+                return false;
+            d++;
+        } else if (!hexval_ok(s[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void cd_random_bytes(uint8_t *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = getrandom(buf + got, n - got, 0);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            abort();   /* no kernel randomness: no honest seeds or tokens either */
+        got += (size_t)k;
+    }
+}
+
+void cd_hex(const uint8_t *bytes, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[bytes[i] >> 4];
+        out[2 * i + 1] = digits[bytes[i] & 15];
+    }
+    out[2 * n] = 0;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+bool cd_unhex(const char *hex, uint8_t *out, size_t n)
+{
+    if (strlen(hex) != 2 * n)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return false;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return true;
+}
+
+void cd_token_new(char token[CD_TOKEN_LEN + 1])
+{
+    uint8_t raw[32];
+    unsigned char b64[48];
+    cd_random_bytes(raw, sizeof raw);
+    int n = EVP_EncodeBlock(b64, raw, sizeof raw);   /* 44 chars with one '=' */
+    memcpy(token, "cs_", 3);
+    int k = 3;
+    for (int i = 0; i < n && b64[i] != '='; i++)
+        token[k++] = b64[i] == '+' ? '-' : b64[i] == '/' ? '_' : (char)b64[i];
+    token[k] = 0;
+}
+
+void cd_sha256_hex(const char *text, char out[CD_HEX256_LEN])
+{
+    uint8_t md[32];
+    unsigned int len = 0;
+    EVP_Digest(text, strlen(text), md, &len, EVP_sha256(), NULL);
+    cd_hex(md, sizeof md, out);
+}
+
+void cd_game_free(cd_game *g)
+{
+    json_decref(g->setup);
+    json_decref(g->snapshot);
+    json_decref(g->names);
+    free(g->st);
+    memset(g, 0, sizeof *g);
+}
+
+static void copy_field(char *dst, size_t cap, const PGresult *res, int col)
+{
+    snprintf(dst, cap, "%s", PQgetisnull(res, 0, col) ? "" : PQgetvalue(res, 0, col));
+}
+
+/* Decodes the stored snapshot with `seed_hex` joined back in (zeros when the reader may not know it). */
+static cd_load_result decode_state(cd_game *g, const char *seed_hex)
+{
+    json_t *snap = json_deep_copy(g->snapshot);
+    json_t *rng = json_object_get(snap, "rng");
+    if (!rng) {
+        json_decref(snap);
+        return CD_LOAD_CORRUPT;
+    }
+    static const char zeros[] = "0000000000000000000000000000000000000000000000000000000000000000";
+    json_object_set_new(rng, "seed", json_string(seed_hex[0] ? seed_hex : zeros));
+    g->st = malloc(sizeof *g->st);
+    char err[256];
+    int rc = g->st ? carc_state_from_json(g->st, cd_catalog(), snap, err, sizeof err) : -1;
+    json_decref(snap);
+    if (rc != 0) {
+        fprintf(stderr, "carcd: game %s: stored snapshot does not decode: %s\n", g->id, err);
+        return CD_LOAD_CORRUPT;
+    }
+    return CD_LOAD_OK;
+}
+
+static cd_load_result result_error(cd_db *db, PGresult *res)
+{
+    cd_load_result lr = cd_db_unavailable(db, res) ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
+    PQclear(res);
+    return lr;
+}
+
+static cd_load_result load_names(cd_db *db, cd_game *g)
+{
+    const char *p[] = {g->id};
+    PGresult *res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p);
+    if (!cd_db_ok(res))
+        return result_error(db, res);
+    g->names = json_array();
+    for (int i = 0; i < PQntuples(res); i++)
+        json_array_append_new(g->names, json_string(PQgetvalue(res, i, 1)));
+    PQclear(res);
+    return CD_LOAD_OK;
+}
+
+cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "%s", id);
+    const char *p[] = {id};
+    PGresult *res = cd_db_exec(db, admin ? ST_GAME_GET_ADMIN : ST_GAME_GET, 1, p);
+    if (!cd_db_ok(res))
+        return result_error(db, res);
+    if (PQntuples(res) == 0) {
+        PQclear(res);
+        return CD_LOAD_NOT_FOUND;
+    }
+    g->seq = atoi(PQgetvalue(res, 0, 0));
+    g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    g->setup = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
+    g->snapshot = json_loads(PQgetvalue(res, 0, 3), 0, NULL);
+    copy_field(g->seed_sha256, sizeof g->seed_sha256, res, 4);
+    copy_field(g->created_at, sizeof g->created_at, res, 5);
+    copy_field(g->updated_at, sizeof g->updated_at, res, 6);
+    copy_field(g->finished_at, sizeof g->finished_at, res, 7);
+    copy_field(g->seed, sizeof g->seed, res, 8);
+    PQclear(res);
+    if (!g->setup || !g->snapshot)
+        return CD_LOAD_CORRUPT;
+    cd_load_result lr = load_names(db, g);
+    return lr == CD_LOAD_OK ? decode_state(g, g->seed) : lr;
+}
+
+cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "%s", id);
+    const char *p[] = {id};
+    PGresult *res = cd_db_exec(db, ST_GAME_LOCK, 1, p);
+    if (!cd_db_ok(res))
+        return result_error(db, res);
+    if (PQntuples(res) == 0) {
+        PQclear(res);
+        return CD_LOAD_NOT_FOUND;
+    }
+    g->seq = atoi(PQgetvalue(res, 0, 0));
+    g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    g->setup = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
+    g->snapshot = json_loads(PQgetvalue(res, 0, 3), 0, NULL);
+    copy_field(g->seed, sizeof g->seed, res, 4);
+    PQclear(res);
+    if (!g->setup || !g->snapshot)
+        return CD_LOAD_CORRUPT;
+    return decode_state(g, g->seed);
+}
+
+json_t *cd_snapshot_for_store(const carc_state *st)
+{
+    json_t *snap = carc_state_to_json(st);
+    json_object_del(json_object_get(snap, "rng"), "seed");
+    return snap;
+}
+
+bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
+{
+    if (r->is_admin) {
+        *viewer = CARC_VIEW_ADMIN;
+        return true;
+    }
+    if (!r->bearer) {
+        *viewer = CARC_VIEW_PUBLIC;
+        return true;
+    }
+    char hash[CD_HEX256_LEN];
+    cd_sha256_hex(r->bearer, hash);
+    const char *p[] = {hash};
+    PGresult *res = cd_db_exec(db, ST_TOKEN_LOOKUP, 1, p);
+    if (!cd_db_ok(res)) {
+        bool down = cd_db_unavailable(db, res);
+        PQclear(res);
+        cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
+                         down ? "the database cannot be reached" : "token lookup failed");
+        return false;
+    }
+    if (PQntuples(res) == 0) {
+        PQclear(res);
+        cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
+        return false;
+    }
+    bool same = strcasecmp(PQgetvalue(res, 0, 0), id) == 0;
+    *viewer = atoi(PQgetvalue(res, 0, 1));
+    PQclear(res);
+    if (!same) {
+        cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
+        return false;
+    }
+    return true;
+}
+
+json_t *cd_game_view(const cd_game *g, int viewer)
+{
+    json_t *v = carc_view_to_json(g->st, viewer);
+    json_object_set_new(v, "id", json_string(g->id));
+    json_object_set_new(v, "seq", json_integer(g->seq));
+    json_object_set_new(v, "seed_sha256", json_string(g->seed_sha256));
+    /* the board is the list of placed pieces */
+    json_t *pieces = json_object_get(v, "pieces");
+    if (pieces) {
+        json_object_set(v, "board", pieces);
+        json_object_del(v, "pieces");
+    }
+    json_t *players = json_object_get(v, "players");
+    for (size_t i = 0; i < json_array_size(players) && i < json_array_size(g->names); i++)
+        json_object_set(json_array_get(players, i), "name", json_array_get(g->names, i));
+    json_object_set_new(v, "created_at", json_string(g->created_at));
+    json_object_set_new(v, "updated_at", json_string(g->updated_at));
+    if (g->finished) {
+        json_object_set_new(v, "finished_at", json_string(g->finished_at));
+        json_object_set_new(v, "seed", json_string(g->seed));
+        int32_t best = INT32_MIN;
+        for (int s = 0; s < g->st->nplayers; s++)
+            if (g->st->players[s].score > best)
+                best = g->st->players[s].score;
+        json_t *winners = json_array();
+        for (int s = 0; s < g->st->nplayers; s++)
+            if (g->st->players[s].score == best)
+                json_array_append_new(winners, json_integer(s));
+        json_object_set_new(v, "winners", winners);
+    }
+    return v;
+}
+
+cd_db *cd_req_db(cd_req *r)
+{
+    char err[256];
+    cd_db *db = cd_db_thread(r->cfg, err, sizeof err);
+    if (!db)
+        cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
+    return db;
+}
+
+enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr)
+{
+    switch (lr) {
+    case CD_LOAD_NOT_FOUND: return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+    case CD_LOAD_UNAVAILABLE: return cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
+    default: return cd_reply_problem(r, CD_P_INTERNAL, NULL, "the game could not be loaded");
+    }
+}

@@ -1,0 +1,68 @@
+/*
+ * games.h — what the game endpoints share: the tile catalog, tokens, who is asking, loading and storing a
+ * game's state, and rendering a view with the daemon's own fields (id, seq, names, the seed once over).
+ */
+#ifndef CD_GAMES_H
+#define CD_GAMES_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "carc.h"
+#include "db.h"
+#include "http.h"
+#include "json.h"
+
+#define CD_TOKEN_LEN 46     /* "cs_" + 43 base64url characters (32 random bytes) */
+#define CD_HEX256_LEN 65    /* 64 hex digits + NUL */
+
+/* The catalog, loaded once per process (read-only afterwards). Aborts if the built-in data is broken. */
+const carc_catalog *cd_catalog(void);
+
+bool cd_uuid_valid(const char *s);
+/* 32 random bytes from the kernel; aborts if the kernel cannot give them. */
+void cd_random_bytes(uint8_t *buf, size_t n);
+void cd_hex(const uint8_t *bytes, size_t n, char *out);   /* out: 2n + 1 */
+bool cd_unhex(const char *hex, uint8_t *out, size_t n);   /* exactly 2n hex digits */
+void cd_token_new(char token[CD_TOKEN_LEN + 1]);
+void cd_sha256_hex(const char *text, char out[CD_HEX256_LEN]);
+
+/* A game row with its decoded state. */
+typedef struct {
+    char id[37];
+    int seq;
+    bool finished;
+    json_t *setup;        /* owned */
+    json_t *snapshot;     /* owned: the stored snapshot (no seed) */
+    char seed_sha256[CD_HEX256_LEN];
+    char seed[CD_HEX256_LEN];   /* "" unless the query may read it (admin, locked for a move, finished) */
+    char created_at[40], updated_at[40], finished_at[40];
+    carc_state *st;       /* owned, decoded from snapshot + seed (seed zero when unknown) */
+    json_t *names;        /* owned: ["Ann","Bob"] by seat */
+} cd_game;
+
+void cd_game_free(cd_game *g);
+
+typedef enum { CD_LOAD_OK, CD_LOAD_NOT_FOUND, CD_LOAD_DB_ERROR, CD_LOAD_UNAVAILABLE, CD_LOAD_CORRUPT } cd_load_result;
+/* Loads a game for viewing (ST_GAME_GET, or ST_GAME_GET_ADMIN with `admin`), its seats' names included. */
+cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g);
+/* Loads and locks a game inside a transaction (ST_GAME_LOCK): the state to apply a move to. */
+cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g);
+
+/* The snapshot to store: the engine's, minus the seed (it lives in game_secrets). */
+json_t *cd_snapshot_for_store(const carc_state *st);
+
+/* Who is asking about game `id`: CARC_VIEW_ADMIN, a seat (>= 0) or CARC_VIEW_PUBLIC. Replies itself and
+ * returns false for a token nobody has (401), another game's token (403) or a database failure. */
+bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer);
+
+/* The view of g for viewer: the engine's view plus id, seq, status, names, created/updated/finished, and
+ * the seed once the game is over (with the winners). */
+json_t *cd_game_view(const cd_game *g, int viewer);
+
+/* The database connection for this request, or a 503 reply and NULL. */
+cd_db *cd_req_db(cd_req *r);
+/* Answers for a failed load (404, 503, 500) and returns the MHD result. */
+enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr);
+
+#endif

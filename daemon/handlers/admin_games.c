@@ -1,0 +1,99 @@
+/*
+ * admin_games.c — GET /v1/admin/games (list, cursor pagination over (created_at, id)) and
+ * GET /v1/admin/games/{id} (everything, hidden orders included: the remaining stack in draw order and the
+ * seed). Admin token only.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../games.h"
+#include "../handlers.h"
+#include "../store.h"
+
+#define LIST_DEFAULT 50
+#define LIST_MAX 200
+
+static bool require_admin(cd_req *r)
+{
+    if (r->is_admin)
+        return true;
+    if (r->bearer)
+        cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "this needs the admin token");
+    else
+        cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "this needs the admin token");
+    return false;
+}
+
+static json_t *game_row(const PGresult *res, int i)
+{
+    json_t *o = json_pack("{s:s, s:s, s:i, s:s, s:s, s:i}", "id", PQgetvalue(res, i, 0), "status",
+                          PQgetvalue(res, i, 1), "seq", atoi(PQgetvalue(res, i, 2)), "created_at",
+                          PQgetvalue(res, i, 3), "updated_at", PQgetvalue(res, i, 4), "nplayers",
+                          atoi(PQgetvalue(res, i, 5)));
+    json_object_set_new(o, "pending_seat",
+                        PQgetisnull(res, i, 6) ? json_null() : json_integer(atoi(PQgetvalue(res, i, 6))));
+    return o;
+}
+
+enum MHD_Result h_admin_games_list(cd_req *r)
+{
+    if (!require_admin(r))
+        return MHD_YES;
+    const char *status = cd_req_arg(r, "status"), *cursor = cd_req_arg(r, "cursor");
+    const char *limit_s = cd_req_arg(r, "limit");
+    if (status && strcmp(status, "active") != 0 && strcmp(status, "finished") != 0)
+        return cd_reply_problem(r, CD_P_INVALID, "status", "status: active or finished");
+    if (cursor && !cd_uuid_valid(cursor))
+        return cd_reply_problem(r, CD_P_INVALID, "cursor", "cursor: not a cursor this server gave out");
+    long limit = LIST_DEFAULT;
+    if (limit_s) {
+        char *end;
+        limit = strtol(limit_s, &end, 10);
+        if (*end || end == limit_s || limit < 1 || limit > LIST_MAX)
+            return cd_reply_problem(r, CD_P_INVALID, "limit", "limit: an integer 1..%d", LIST_MAX);
+    }
+    cd_db *db = cd_req_db(r);
+    if (!db)
+        return MHD_YES;
+    char lim[16];
+    snprintf(lim, sizeof lim, "%ld", limit + 1);   /* one more tells whether a next page exists */
+    const char *p[] = {status, cursor, lim};
+    PGresult *res = cd_db_exec(db, ST_GAMES_LIST, 3, p);
+    if (!cd_db_ok(res)) {
+        bool down = cd_db_unavailable(db, res);
+        PQclear(res);
+        return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL, "listing games failed");
+    }
+    int n = PQntuples(res);
+    json_t *games = json_array();
+    for (int i = 0; i < n && i < limit; i++)
+        json_array_append_new(games, game_row(res, i));
+    json_t *next = n > limit ? json_string(PQgetvalue(res, (int)limit - 1, 0)) : json_null();
+    PQclear(res);
+    return cd_reply_json(r, 200, json_pack("{s:o, s:o}", "games", games, "next_cursor", next), NULL);
+}
+
+enum MHD_Result h_admin_game_get(cd_req *r)
+{
+    if (!require_admin(r))
+        return MHD_YES;
+    const char *id = r->params[0];
+    if (!cd_uuid_valid(id))
+        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+    r->game_id = id;
+    cd_db *db = cd_req_db(r);
+    if (!db)
+        return MHD_YES;
+    cd_game g;
+    cd_load_result lr = cd_game_load(db, id, true, &g);
+    if (lr != CD_LOAD_OK) {
+        cd_game_free(&g);
+        return cd_reply_load_error(r, lr);
+    }
+    json_t *v = cd_game_view(&g, CARC_VIEW_ADMIN);
+    json_object_set_new(v, "seed", json_string(g.seed));
+    json_object_set(v, "setup", g.setup);
+    cd_game_free(&g);
+    return cd_reply_json(r, 200, v, NULL);
+}

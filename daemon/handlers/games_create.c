@@ -1,0 +1,291 @@
+/*
+ * games_create.c — POST /v1/games: validates the request, starts the game in the engine (shuffling with a
+ * fresh seed, or the admin's seed and script), and stores game, secret, seats and the opening events in
+ * one transaction. Seat tokens are shown once here and stored only as hashes.
+ */
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../games.h"
+#include "../handlers.h"
+#include "../store.h"
+
+#define MAX_NAME 64
+
+typedef struct {
+    const carc_state *st;
+    json_t *setup, *snapshot, *events;
+    const char *seed_hex, *seed_sha;
+    int nplayers;
+    const char *names[CARC_MAX_PLAYERS];
+    char token_hash[CARC_MAX_PLAYERS][CD_HEX256_LEN];
+    char id[37];   /* out */
+} create_tx;
+
+/* Replies 400 naming the field of an engine/codec message "<field>: <what>"; `prefix` is prepended. */
+static enum MHD_Result reply_field_error(cd_req *r, const char *prefix, const char *msg)
+{
+    char field[128] = "";
+    const char *colon = strstr(msg, ": ");
+    if (colon && (size_t)(colon - msg) < sizeof field - strlen(prefix) - 1)
+        snprintf(field, sizeof field, "%s%.*s", prefix, (int)(colon - msg), msg);
+    return cd_reply_problem(r, CD_P_INVALID, field[0] ? field : NULL, "%s%s", prefix, msg);
+}
+
+static bool only_keys(cd_req *r, json_t *o, const char *const *allowed, const char *where)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v) {
+        bool ok = false;
+        for (int i = 0; allowed[i] && !ok; i++)
+            ok = strcmp(key, allowed[i]) == 0;
+        if (!ok) {
+            char field[160];
+            snprintf(field, sizeof field, "%s%s", where, key);
+            cd_reply_problem(r, CD_P_INVALID, field, "unknown field %s", field);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > MAX_NAME)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return false;
+    return true;
+}
+
+static bool parse_players(cd_req *r, json_t *players, create_tx *t)
+{
+    if (!json_is_array(players) || json_array_size(players) < CARC_MIN_PLAYERS ||
+        json_array_size(players) > CARC_MAX_PLAYERS) {
+        cd_reply_problem(r, CD_P_INVALID, "players", "players: expected an array of 2 to 6 players");
+        return false;
+    }
+    static const char *const keys[] = {"name", NULL};
+    size_t i;
+    json_t *p;
+    json_array_foreach(players, i, p) {
+        char where[32];
+        snprintf(where, sizeof where, "players[%zu].", i);
+        if (!json_is_object(p)) {
+            cd_reply_problem(r, CD_P_INVALID, "players", "players[%zu]: expected an object", i);
+            return false;
+        }
+        if (!only_keys(r, p, keys, where))
+            return false;
+        json_t *name = json_object_get(p, "name");
+        if (!json_is_string(name) || !name_ok(json_string_value(name))) {
+            cd_reply_problem(r, CD_P_INVALID, "players", "players[%zu].name: expected 1 to %d printable characters",
+                             i, MAX_NAME);
+            return false;
+        }
+        t->names[i] = json_string_value(name);
+    }
+    t->nplayers = (int)json_array_size(players);
+    return true;
+}
+
+/* script: {"stack": ["D", "U", ...]} (admins only) */
+static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
+{
+    static const char *const keys[] = {"stack", NULL};
+    if (!json_is_object(script)) {
+        cd_reply_problem(r, CD_P_INVALID, "script", "script: expected an object");
+        return false;
+    }
+    if (!only_keys(r, script, keys, "script."))
+        return false;
+    json_t *stack = json_object_get(script, "stack");
+    if (!stack)
+        return true;
+    if (!json_is_array(stack) || json_array_size(stack) == 0 || json_array_size(stack) > CARC_MAX_TILES) {
+        cd_reply_problem(r, CD_P_INVALID, "script.stack", "script.stack: expected an array of 1 to %d tile ids",
+                         CARC_MAX_TILES);
+        return false;
+    }
+    size_t i;
+    json_t *id;
+    json_array_foreach(stack, i, id) {
+        int t = json_is_string(id) ? carc_catalog_find(cd_catalog(), json_string_value(id)) : -1;
+        if (t < 0) {
+            cd_reply_problem(r, CD_P_INVALID, "script.stack", "script.stack[%zu]: unknown tile id", i);
+            return false;
+        }
+        s->stack[i] = (uint8_t)t;
+    }
+    s->nstack = (int)json_array_size(stack);
+    return true;
+}
+
+/* The request into a carc_setup; replies itself and returns false on any error. */
+static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
+{
+    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", NULL};
+    char err[256];
+    if (!only_keys(r, body, keys, ""))
+        return false;
+    carc_setup_defaults(s);
+    if (!parse_players(r, json_object_get(body, "players"), t))
+        return false;
+    s->nplayers = t->nplayers;
+    json_t *exp = json_object_get(body, "expansions");
+    if (exp && carc_expansions_from_json(&s->expansions, exp, err, sizeof err) != 0) {
+        reply_field_error(r, "", err);
+        return false;
+    }
+    json_t *opt = json_object_get(body, "options");
+    if (opt && carc_options_from_json(s->opt, opt, true, err, sizeof err) != 0) {
+        reply_field_error(r, "", err);
+        return false;
+    }
+    json_t *seed = json_object_get(body, "seed"), *script = json_object_get(body, "script");
+    if ((seed || script) && !r->is_admin) {
+        cd_reply_problem(r, CD_P_FORBIDDEN, seed ? "seed" : "script", "only an admin may choose the seed or script");
+        return false;
+    }
+    if (seed) {
+        if (!json_is_string(seed) || !cd_unhex(json_string_value(seed), s->seed, sizeof s->seed)) {
+            cd_reply_problem(r, CD_P_INVALID, "seed", "seed: expected 64 hex digits");
+            return false;
+        }
+    } else {
+        cd_random_bytes(s->seed, sizeof s->seed);
+    }
+    return !script || parse_script(r, script, s);
+}
+
+static json_t *setup_json(const carc_setup *s, json_t *script)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "nplayers", json_integer(s->nplayers));
+    json_object_set_new(o, "expansions", carc_expansions_to_json(s->expansions));
+    json_object_set_new(o, "options", carc_options_to_json(s->opt));
+    if (script)
+        json_object_set(o, "script", script);
+    return o;
+}
+
+static cd_tx_result run_create(cd_db *db, void *arg)
+{
+    create_tx *t = arg;
+    char *setup = json_dumps(t->setup, JSON_COMPACT), *snap = json_dumps(t->snapshot, JSON_COMPACT);
+    char *events = json_dumps(t->events, JSON_COMPACT);
+    char pending[8];
+    snprintf(pending, sizeof pending, "%d", t->st->pending.seat);
+    const char *status = t->st->status == CARC_FINISHED ? "finished" : "active";
+    const char *p1[] = {setup, snap, t->seed_sha, t->st->status == CARC_FINISHED ? NULL : pending, status};
+    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 5, p1);
+    cd_tx_result out = CD_TX_ERROR;
+    if (!cd_db_ok(res) || PQntuples(res) != 1)
+        goto done;
+    snprintf(t->id, sizeof t->id, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    const char *p2[] = {t->id, t->seed_hex};
+    res = cd_db_exec(db, ST_SECRET_INSERT, 2, p2);
+    if (!cd_db_ok(res))
+        goto done;
+    for (int i = 0; i < t->nplayers; i++) {
+        PQclear(res);
+        char seat[8];
+        snprintf(seat, sizeof seat, "%d", i);
+        const char *p3[] = {t->id, seat, t->names[i], t->token_hash[i]};
+        res = cd_db_exec(db, ST_SEAT_INSERT, 4, p3);
+        if (!cd_db_ok(res))
+            goto done;
+    }
+    PQclear(res);
+    const char *p4[] = {t->id, "0", NULL, NULL, events, NULL, NULL};
+    res = cd_db_exec(db, ST_MOVE_INSERT, 7, p4);
+    if (cd_db_ok(res))
+        out = CD_TX_COMMIT;
+done:
+    PQclear(res);
+    free(setup);
+    free(snap);
+    free(events);
+    return out;
+}
+
+enum MHD_Result h_games_create(cd_req *r)
+{
+    json_t *body = cd_req_json_body(r);
+    if (!body)
+        return MHD_YES;
+    carc_setup setup;
+    create_tx t = {0};
+    enum MHD_Result ret;
+    if (!parse_request(r, body, &setup, &t)) {
+        json_decref(body);
+        return MHD_YES;
+    }
+    carc_state *st = malloc(sizeof *st);
+    carc_events ev = {0};
+    char err[256];
+    if (!st) {
+        json_decref(body);
+        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
+    }
+    if (carc_game_new(st, cd_catalog(), &setup, &ev, err, sizeof err) != 0) {
+        ret = reply_field_error(r, "", err);
+        goto out;
+    }
+    char seed_hex[CD_HEX256_LEN], seed_sha[CD_HEX256_LEN];
+    cd_hex(setup.seed, sizeof setup.seed, seed_hex);
+    uint8_t md[32];
+    unsigned int mdlen = 0;
+    EVP_Digest(setup.seed, sizeof setup.seed, md, &mdlen, EVP_sha256(), NULL);
+    cd_hex(md, sizeof md, seed_sha);
+
+    char tokens[CARC_MAX_PLAYERS][CD_TOKEN_LEN + 1];
+    for (int i = 0; i < t.nplayers; i++) {
+        cd_token_new(tokens[i]);
+        cd_sha256_hex(tokens[i], t.token_hash[i]);
+    }
+    t.st = st;
+    t.setup = setup_json(&setup, json_object_get(body, "script"));
+    t.snapshot = cd_snapshot_for_store(st);
+    t.events = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN);
+    t.seed_hex = seed_hex;
+    t.seed_sha = seed_sha;
+
+    cd_db *db = cd_req_db(r);
+    if (!db) {
+        ret = MHD_YES;
+        goto out_tx;
+    }
+    bool down = false;
+    if (cd_db_tx(db, run_create, &t, &down) != CD_TX_COMMIT) {
+        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
+                               down ? "the database cannot be reached" : "the game could not be stored");
+        goto out_tx;
+    }
+    r->game_id = NULL;
+    json_t *players = json_array();
+    for (int i = 0; i < t.nplayers; i++)
+        json_array_append_new(players, json_pack("{s:i, s:s, s:s}", "seat", i, "name", t.names[i], "token",
+                                                 tokens[i]));
+    json_t *answer = json_pack("{s:s, s:i, s:s, s:o}", "id", t.id, "seq", 0, "seed_sha256", seed_sha, "players",
+                               players);
+    char location[64];
+    snprintf(location, sizeof location, "/v1/games/%s", t.id);
+    const char *headers[] = {"Location", location, NULL};
+    ret = cd_reply_json(r, 201, answer, headers);
+out_tx:
+    json_decref(t.setup);
+    json_decref(t.snapshot);
+    json_decref(t.events);
+out:
+    carc_events_free(&ev);
+    free(st);
+    json_decref(body);
+    return ret;
+}

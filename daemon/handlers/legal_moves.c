@@ -1,0 +1,49 @@
+/*
+ * legal_moves.c — GET /v1/games/{id}/legal-moves: every move the bearer's seat may make now, each one a
+ * body `move` it can post back unchanged; none when the game waits for someone else. An admin may ask on
+ * behalf of a seat with ?seat=N.
+ */
+#include <stdlib.h>
+
+#include "../games.h"
+#include "../handlers.h"
+
+enum MHD_Result h_legal_moves(cd_req *r)
+{
+    const char *id = r->params[0];
+    if (!cd_uuid_valid(id))
+        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+    r->game_id = id;
+    cd_db *db = cd_req_db(r);
+    if (!db)
+        return MHD_YES;
+    int viewer;
+    if (!cd_viewer_of(r, db, id, &viewer))
+        return MHD_YES;
+    if (viewer == CARC_VIEW_PUBLIC)
+        return cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "legal moves need a seat token");
+    cd_game g;
+    cd_load_result lr = cd_game_load(db, id, false, &g);
+    if (lr != CD_LOAD_OK) {
+        cd_game_free(&g);
+        return cd_reply_load_error(r, lr);
+    }
+    int seat = viewer;
+    if (viewer == CARC_VIEW_ADMIN) {
+        const char *s = cd_req_arg(r, "seat");
+        char *end = NULL;
+        long v = s ? strtol(s, &end, 10) : -1;
+        if (!s || *end || v < 0 || v >= g.st->nplayers) {
+            cd_game_free(&g);
+            return cd_reply_problem(r, CD_P_INVALID, "seat", "an admin names the seat: ?seat=0..%d",
+                                    g.st->nplayers - 1);
+        }
+        seat = (int)v;
+    }
+    carc_moves m = {0};
+    carc_legal_moves(g.st, seat, &m);
+    json_t *answer = json_pack("{s:i, s:i, s:o}", "seq", g.seq, "seat", seat, "moves", carc_moves_to_json(g.st, &m));
+    carc_moves_free(&m);
+    cd_game_free(&g);
+    return cd_reply_json(r, 200, answer, NULL);
+}
