@@ -110,7 +110,8 @@ static int carc_sdec_rng(carc_sdec *d, const json_t *o)
     for (int i = 0; ok && i < 32; i++) {
         int hi = carc_hexval(seed[2 * i]), lo = carc_hexval(seed[2 * i + 1]);
         ok = hi >= 0 && lo >= 0;
-        d->st->rng.key[i] = (uint8_t)(hi << 4 | lo);
+        if (ok)
+            d->st->rng.key[i] = (uint8_t)(hi << 4 | lo);
     }
     if (!ok)
         return carc_jr_fail(d->err, d->errlen, &p, "seed", "expected 64 lower-case hex digits");

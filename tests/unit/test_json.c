@@ -364,6 +364,8 @@ START_TEST(state_rejections)
     expect_state_error("rng", "{\"seed\":\"abc\"}", "rng.seed: expected 64 lower-case hex digits");
     expect_state_error("rng", "{\"seed\":\"000102030405060708090A0B0C0D0E0F101112131415161718191a1b1c1d1e1f\"}",
                        "rng.seed: expected 64 lower-case hex digits");
+    expect_state_error("rng", "{\"seed\":\"G00102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\"}",
+                       "rng.seed: expected 64 lower-case hex digits");   /* a bad high digit (fuzz find) */
     expect_state_error("rng", "{\"pos\":-1}", "rng.pos: expected an integer 0..");
     expect_state_error("", "{\"stack\":[\"D\",7]}", "stack[1]: expected a string");
     expect_state_error("", "{\"stack\":[\"D\",\"ZZ\"]}", "stack[1]: unknown tile id \"ZZ\"");
