@@ -1,0 +1,581 @@
+/*
+ * carcd-load — plays many games at once against a running carcd through its HTTP API and prints one
+ * `name: value` line per figure: moves per second and the latency percentiles of the move POSTs and of
+ * the legal-moves GETs.
+ *
+ *   carcd-load --url http://127.0.0.1:PORT --admin-token T --clients C --games G --moves M [--seed S]
+ *              [--seconds T] [--expansions a,b,...] [--no-idempotency-key] [--quiet]
+ *
+ * One thread, one libcurl multi handle, C easy handles (the clients), connections kept alive in the multi
+ * handle's pool. First the G games (2 players each) are created, C at a time; client i owns the games
+ * i, i+C, i+2C, ... Then the clock starts and every client repeatedly picks one of its games at random,
+ * GETs legal-moves with the pending seat's token, and POSTs one of them, chosen uniformly, with the
+ * game's seq as expected_seq and a fresh Idempotency-Key; until M moves were posted in total (or T
+ * seconds passed). A finished game is replaced by a new one in the same slot (that POST /v1/games is
+ * timed with the run but in neither percentile). With the admin token the games get seeds derived from
+ * --seed, so a run's choices are reproducible per client.
+ *
+ * `errors` counts answers other than 200/201 and failed transfers; a correct daemon gives 0.
+ * `seat_misses` counts legal-moves answers with no move because the seat guessed from the last answer's
+ * events was not the pending one (expected 0).
+ */
+#include <curl/curl.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NSEATS 2
+#define MAX_ERRORS_SHOWN 5
+#define MAX_CONSECUTIVE_FAILURES 200
+
+typedef struct {
+    char id[40];
+    char token[NSEATS][96];
+    int seat;        /* the seat we believe is pending */
+    int misses;      /* consecutive legal-moves answers without a move */
+    bool ready;      /* created and not finished */
+} game;
+
+typedef enum { ST_IDLE, ST_CREATE, ST_GET, ST_POST, ST_DONE } client_state;
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+} buf;
+
+typedef struct {
+    int idx;
+    CURL *h;
+    struct curl_slist *headers;
+    client_state st;
+    int slot;              /* the game slot being worked on */
+    int next_create;       /* setup phase: next own slot to create */
+    int seq;               /* seq from the last legal-moves answer */
+    char *body;            /* request body (owned) */
+    buf resp;
+    uint64_t rng;
+    uint64_t nkeys;
+} client;
+
+typedef struct {
+    double *v;
+    size_t n, cap;
+} samples;
+
+static const char *base_url;
+static const char *admin_token;
+static char expansions_json[512] = "[]";
+static bool send_idem = true, quiet;
+static int nclients, ngames;
+static long target_moves;
+static double max_seconds;
+static unsigned long long run_seed;
+static game *games;
+static client *clients;
+static CURLM *multi;
+static bool running_phase;          /* false during setup */
+static long posts_issued, moves_done, gets_done, errors, seat_misses, games_created, games_finished;
+static long consecutive_failures;
+static double t_start;
+static samples post_lat, get_lat;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (!q) {
+        fputs("carcd-load: out of memory\n", stderr);
+        exit(1);
+    }
+    return q;
+}
+
+static void usage(void)
+{
+    fputs("usage: carcd-load --url http://HOST:PORT --admin-token T --clients C --games G --moves M [--seed S]\n"
+          "                  [--seconds T] [--expansions a,b,...] [--no-idempotency-key] [--quiet]\n",
+          stderr);
+    exit(2);
+}
+
+/* splitmix64: a small fixed-seed generator, one stream per client */
+static uint64_t next_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint32_t rand_below(uint64_t *s, uint32_t n)
+{
+    return (uint32_t)(((next_rand(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+static void samples_add(samples *s, double v)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 4096;
+        s->v = xrealloc(s->v, s->cap * sizeof *s->v);
+    }
+    s->v[s->n++] = v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of sorted samples, in the samples' unit. */
+static double percentile(const samples *s, double p)
+{
+    if (s->n == 0)
+        return 0;
+    size_t rank = (size_t)(p / 100.0 * (double)s->n + 0.999999);
+    if (rank < 1)
+        rank = 1;
+    if (rank > s->n)
+        rank = s->n;
+    return s->v[rank - 1];
+}
+
+static size_t on_data(char *ptr, size_t size, size_t nmemb, void *arg)
+{
+    buf *b = arg;
+    size_t n = size * nmemb;
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2;
+        b->data = xrealloc(b->data, b->cap);
+    }
+    memcpy(b->data + b->len, ptr, n);
+    b->len += n;
+    b->data[b->len] = 0;
+    return n;
+}
+
+/* Sets up c's handle for one request and adds it to the multi handle. body NULL: GET. */
+static void start_request(client *c, const char *path, const char *token, char *body, const char *idem)
+{
+    char url[512], auth[160], key[96];
+    snprintf(url, sizeof url, "%s%s", base_url, path);
+    curl_slist_free_all(c->headers);
+    c->headers = NULL;
+    if (token) {
+        snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
+        c->headers = curl_slist_append(c->headers, auth);
+    }
+    if (idem) {
+        snprintf(key, sizeof key, "Idempotency-Key: %s", idem);
+        c->headers = curl_slist_append(c->headers, key);
+    }
+    free(c->body);
+    c->body = body;
+    curl_easy_setopt(c->h, CURLOPT_URL, url);
+    if (body) {
+        c->headers = curl_slist_append(c->headers, "Content-Type: application/json");
+        c->headers = curl_slist_append(c->headers, "Expect:");
+        curl_easy_setopt(c->h, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(c->h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+    } else {
+        curl_easy_setopt(c->h, CURLOPT_HTTPGET, 1L);
+    }
+    curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, c->headers);
+    c->resp.len = 0;
+    if (c->resp.data)
+        c->resp.data[0] = 0;
+    CURLMcode mc = curl_multi_add_handle(multi, c->h);
+    if (mc != CURLM_OK) {
+        fprintf(stderr, "carcd-load: curl_multi_add_handle: %s\n", curl_multi_strerror(mc));
+        exit(1);
+    }
+}
+
+static void start_create(client *c, int slot)
+{
+    c->st = ST_CREATE;
+    c->slot = slot;
+    games[slot].ready = false;
+    char seed[80] = "";
+    if (admin_token) {
+        uint64_t s = run_seed ^ (0x5eedull << 48) ^ (uint64_t)games_created * 0x100000001b3ull ^ (uint64_t)c->idx;
+        snprintf(seed, sizeof seed, ",\"seed\":\"%016llx%016llx%016llx%016llx\"",
+                 (unsigned long long)next_rand(&s), (unsigned long long)next_rand(&s),
+                 (unsigned long long)next_rand(&s), (unsigned long long)next_rand(&s));
+    }
+    char *body = xrealloc(NULL, 768);
+    snprintf(body, 768, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"expansions\":%s%s}", expansions_json,
+             seed);
+    start_request(c, "/v1/games", admin_token, body, NULL);
+}
+
+/* The slots client c owns: c->idx, c->idx + nclients, ... */
+static int own_slots(const client *c)
+{
+    return (ngames - c->idx + nclients - 1) / nclients;
+}
+
+static void start_get(client *c)
+{
+    game *g = &games[c->slot];
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s/legal-moves", g->id);
+    c->st = ST_GET;
+    start_request(c, path, g->token[g->seat], NULL, NULL);
+}
+
+/* The next thing client c does in the timed phase: a new move on one of its games, or nothing more. */
+static void next_move(client *c)
+{
+    if (posts_issued >= target_moves || (max_seconds > 0 && now_s() - t_start >= max_seconds)) {
+        c->st = ST_DONE;
+        return;
+    }
+    int k = (int)rand_below(&c->rng, (uint32_t)own_slots(c));
+    c->slot = c->idx + k * nclients;
+    if (!games[c->slot].ready) {
+        start_create(c, c->slot);
+        return;
+    }
+    start_get(c);
+}
+
+static void report_error(client *c, const char *what, long status, CURLcode cc)
+{
+    errors++;
+    if (errors > MAX_ERRORS_SHOWN)
+        return;
+    if (cc != CURLE_OK)
+        fprintf(stderr, "carcd-load: client %d: %s: %s\n", c->idx, what, curl_easy_strerror(cc));
+    else
+        fprintf(stderr, "carcd-load: client %d: %s: HTTP %ld: %.400s\n", c->idx, what, status,
+                c->resp.data ? c->resp.data : "");
+}
+
+static void on_created(client *c, json_t *doc)
+{
+    game *g = &games[c->slot];
+    json_t *players = json_object_get(doc, "players");
+    const char *id = json_string_value(json_object_get(doc, "id"));
+    if (!id || json_array_size(players) != NSEATS) {
+        report_error(c, "create: unexpected answer", 201, CURLE_OK);
+        return;
+    }
+    snprintf(g->id, sizeof g->id, "%s", id);
+    for (int s = 0; s < NSEATS; s++) {
+        json_t *p = json_array_get(players, (size_t)s);
+        const char *tok = json_string_value(json_object_get(p, "token"));
+        int seat = (int)json_integer_value(json_object_get(p, "seat"));
+        if (!tok || seat < 0 || seat >= NSEATS) {
+            report_error(c, "create: a player without token or seat", 201, CURLE_OK);
+            return;
+        }
+        snprintf(g->token[seat], sizeof g->token[seat], "%s", tok);
+    }
+    g->seat = 0;
+    g->misses = 0;
+    g->ready = true;
+    games_created++;
+}
+
+/* Chooses one of the legal moves and posts it; switches seats when the list is empty. */
+static void on_legal_moves(client *c, json_t *doc)
+{
+    game *g = &games[c->slot];
+    json_t *moves = json_object_get(doc, "moves");
+    size_t n = json_array_size(moves);
+    if (n == 0) {
+        seat_misses++;
+        g->seat = (g->seat + 1) % NSEATS;
+        if (++g->misses > NSEATS) {   /* no seat may move: the game is over (we missed game_over) */
+            g->ready = false;
+            games_finished++;
+        }
+        next_move(c);
+        return;
+    }
+    g->misses = 0;
+    c->seq = (int)json_integer_value(json_object_get(doc, "seq"));
+    json_t *m = json_array_get(moves, rand_below(&c->rng, (uint32_t)n));
+    char *move = json_dumps(m, JSON_COMPACT);
+    size_t cap = strlen(move) + 64;
+    char *body = xrealloc(NULL, cap);
+    snprintf(body, cap, "{\"expected_seq\":%d,\"move\":%s}", c->seq, move);
+    free(move);
+    char key[48];
+    snprintf(key, sizeof key, "ld-%d-%llu-%016llx", c->idx, (unsigned long long)++c->nkeys,
+             (unsigned long long)next_rand(&c->rng));
+    c->st = ST_POST;
+    posts_issued++;
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s/moves", g->id);
+    start_request(c, path, g->token[g->seat], body, send_idem ? key : NULL);
+}
+
+/* Follows the answer's events: a turn event names the next seat; game_over ends the game. */
+static void on_moved(client *c, json_t *doc)
+{
+    game *g = &games[c->slot];
+    moves_done++;
+    size_t i;
+    json_t *ev;
+    json_array_foreach(json_object_get(doc, "events"), i, ev) {
+        const char *type = json_string_value(json_object_get(ev, "type"));
+        if (!type)
+            continue;
+        if (strcmp(type, "turn") == 0)
+            g->seat = (int)json_integer_value(json_object_get(ev, "seat")) % NSEATS;
+        else if (strcmp(type, "game_over") == 0) {
+            g->ready = false;
+            games_finished++;
+        }
+    }
+}
+
+static void setup_next(client *c)
+{
+    if (c->next_create < own_slots(c)) {
+        start_create(c, c->idx + c->next_create++ * nclients);
+    } else {
+        c->st = ST_IDLE;
+    }
+}
+
+static void on_done(client *c, CURLcode cc)
+{
+    long status = 0;
+    curl_off_t total_us = 0;
+    curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(c->h, CURLINFO_TOTAL_TIME_T, &total_us);
+    curl_multi_remove_handle(multi, c->h);
+    double ms = (double)total_us / 1000.0;
+    int expect = c->st == ST_CREATE ? 201 : 200;
+    static const char *const what[] = {"idle", "create game", "legal-moves", "move"};
+    json_t *doc = NULL;
+    if (cc == CURLE_OK && status == expect)
+        doc = json_loads(c->resp.data ? c->resp.data : "", 0, NULL);
+    if (!doc) {
+        report_error(c, what[c->st], status, cc);
+        if (++consecutive_failures > MAX_CONSECUTIVE_FAILURES) {
+            fprintf(stderr, "carcd-load: %d requests in a row failed; giving up\n", MAX_CONSECUTIVE_FAILURES);
+            exit(1);
+        }
+        if (c->st == ST_CREATE && !running_phase)
+            start_create(c, c->slot);   /* setup must create them all */
+        else if (running_phase)
+            next_move(c);   /* re-reads legal-moves (and seq) before moving again */
+        else
+            setup_next(c);
+        return;
+    }
+    consecutive_failures = 0;
+    switch (c->st) {
+    case ST_CREATE:
+        on_created(c, doc);
+        if (running_phase)
+            next_move(c);
+        else
+            setup_next(c);
+        break;
+    case ST_GET:
+        gets_done++;
+        samples_add(&get_lat, ms);
+        on_legal_moves(c, doc);
+        break;
+    case ST_POST:
+        samples_add(&post_lat, ms);
+        on_moved(c, doc);
+        next_move(c);
+        break;
+    default:
+        break;
+    }
+    json_decref(doc);
+}
+
+/* Runs transfers until no client has one in flight. */
+static void run_loop(void)
+{
+    int still = 1;
+    while (still) {
+        CURLMcode mc = curl_multi_perform(multi, &still);
+        if (mc != CURLM_OK) {
+            fprintf(stderr, "carcd-load: curl_multi_perform: %s\n", curl_multi_strerror(mc));
+            exit(1);
+        }
+        CURLMsg *msg;
+        int left;
+        bool restarted = false;
+        while ((msg = curl_multi_info_read(multi, &left))) {
+            if (msg->msg != CURLMSG_DONE)
+                continue;
+            client *c = NULL;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&c);
+            on_done(c, msg->data.result);
+            restarted = true;
+        }
+        if (restarted) {
+            still = 0;
+            for (int i = 0; i < nclients; i++)
+                still |= clients[i].st != ST_IDLE && clients[i].st != ST_DONE;
+            continue;
+        }
+        if (still) {
+            mc = curl_multi_poll(multi, NULL, 0, 100, NULL);
+            if (mc != CURLM_OK) {
+                fprintf(stderr, "carcd-load: curl_multi_poll: %s\n", curl_multi_strerror(mc));
+                exit(1);
+            }
+        }
+    }
+}
+
+/* "hills_sheep,crop_circles" -> ["hills_sheep","crop_circles"] */
+static void set_expansions(const char *list)
+{
+    size_t k = 0;
+    k += (size_t)snprintf(expansions_json + k, sizeof expansions_json - k, "[");
+    char tmp[400];
+    snprintf(tmp, sizeof tmp, "%s", list);
+    bool first = true;
+    for (char *tok = strtok(tmp, ","); tok && k < sizeof expansions_json; tok = strtok(NULL, ",")) {
+        k += (size_t)snprintf(expansions_json + k, sizeof expansions_json - k, "%s\"%s\"", first ? "" : ",", tok);
+        first = false;
+    }
+    if (k < sizeof expansions_json)
+        snprintf(expansions_json + k, sizeof expansions_json - k, "]");
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--url") && v)
+            base_url = v, i++;
+        else if (!strcmp(a, "--admin-token") && v)
+            admin_token = v, i++;
+        else if (!strcmp(a, "--clients") && v)
+            nclients = atoi(v), i++;
+        else if (!strcmp(a, "--games") && v)
+            ngames = atoi(v), i++;
+        else if (!strcmp(a, "--moves") && v)
+            target_moves = atol(v), i++;
+        else if (!strcmp(a, "--seed") && v)
+            run_seed = strtoull(v, NULL, 10), i++;
+        else if (!strcmp(a, "--seconds") && v)
+            max_seconds = atof(v), i++;
+        else if (!strcmp(a, "--expansions") && v)
+            set_expansions(v), i++;
+        else if (!strcmp(a, "--no-idempotency-key"))
+            send_idem = false;
+        else if (!strcmp(a, "--quiet"))
+            quiet = true;
+        else
+            usage();
+    }
+    if (!base_url || nclients < 1 || ngames < nclients || target_moves < 1)
+        usage();
+    if (admin_token && !admin_token[0])
+        admin_token = NULL;
+    size_t ul = strlen(base_url);
+    if (ul > 0 && base_url[ul - 1] == '/') {
+        char *u = xrealloc(NULL, ul);
+        memcpy(u, base_url, ul - 1);
+        u[ul - 1] = 0;
+        base_url = u;
+    }
+
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        fputs("carcd-load: curl_global_init failed\n", stderr);
+        return 1;
+    }
+    multi = curl_multi_init();
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, (long)nclients);
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)nclients);
+    games = calloc((size_t)ngames, sizeof *games);
+    clients = calloc((size_t)nclients, sizeof *clients);
+    if (!games || !clients || !multi) {
+        fputs("carcd-load: out of memory\n", stderr);
+        return 1;
+    }
+    for (int i = 0; i < nclients; i++) {
+        client *c = &clients[i];
+        c->idx = i;
+        c->rng = run_seed * 0x9e3779b97f4a7c15ull + (uint64_t)i + 1;
+        c->h = curl_easy_init();
+        if (!c->h) {
+            fputs("carcd-load: curl_easy_init failed\n", stderr);
+            return 1;
+        }
+        curl_easy_setopt(c->h, CURLOPT_PRIVATE, (char *)c);
+        curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, on_data);
+        curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &c->resp);
+        curl_easy_setopt(c->h, CURLOPT_TCP_NODELAY, 1L);
+        curl_easy_setopt(c->h, CURLOPT_TIMEOUT_MS, 30000L);
+        curl_easy_setopt(c->h, CURLOPT_NOSIGNAL, 1L);
+    }
+
+    /* setup: create every game, C at a time */
+    double t_setup = now_s();
+    for (int i = 0; i < nclients; i++)
+        setup_next(&clients[i]);
+    run_loop();
+    long created_at_setup = games_created;
+    if (created_at_setup != ngames) {
+        fprintf(stderr, "carcd-load: only %ld of %d games could be created\n", created_at_setup, ngames);
+        return 1;
+    }
+    if (!quiet)
+        fprintf(stderr, "carcd-load: %d games created in %.2f s; playing\n", ngames, now_s() - t_setup);
+
+    /* the timed phase */
+    running_phase = true;
+    t_start = now_s();
+    for (int i = 0; i < nclients; i++)
+        next_move(&clients[i]);
+    run_loop();
+    double dt = now_s() - t_start;
+
+    qsort(post_lat.v, post_lat.n, sizeof *post_lat.v, cmp_double);
+    qsort(get_lat.v, get_lat.n, sizeof *get_lat.v, cmp_double);
+    printf("clients: %d\n", nclients);
+    printf("moves: %ld\n", moves_done);
+    printf("seconds: %.2f\n", dt);
+    printf("moves_per_s: %.0f\n", (double)moves_done / dt);
+    printf("post_p50_ms: %.2f\n", percentile(&post_lat, 50));
+    printf("post_p90_ms: %.2f\n", percentile(&post_lat, 90));
+    printf("post_p99_ms: %.2f\n", percentile(&post_lat, 99));
+    printf("post_max_ms: %.2f\n", post_lat.n ? post_lat.v[post_lat.n - 1] : 0.0);
+    printf("get_p50_ms: %.2f\n", percentile(&get_lat, 50));
+    printf("get_p99_ms: %.2f\n", percentile(&get_lat, 99));
+    printf("errors: %ld\n", errors);
+    printf("gets: %ld\n", gets_done);
+    printf("seat_misses: %ld\n", seat_misses);
+    printf("games: %d\n", ngames);
+    printf("games_finished: %ld\n", games_finished);
+    printf("games_created_during_run: %ld\n", games_created - created_at_setup);
+
+    for (int i = 0; i < nclients; i++) {
+        curl_easy_cleanup(clients[i].h);
+        curl_slist_free_all(clients[i].headers);
+        free(clients[i].body);
+        free(clients[i].resp.data);
+    }
+    curl_multi_cleanup(multi);
+    curl_global_cleanup();
+    free(games);
+    free(clients);
+    free(post_lat.v);
+    free(get_lat.v);
+    return errors == 0 ? 0 : 1;
+}
