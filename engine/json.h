@@ -61,6 +61,12 @@ json_t *carc_moves_to_json(const carc_state *st, const carc_moves *ms);
  *   {"type":"score","seats":[..],"points","feature","reason","spaces":[[x,y],..]}
  *   {"type":"turn","seat"}  {"type":"passed","seat","forced":bool}  {"type":"game_over","scores":[..]} */
 json_t *carc_events_to_json(const carc_state *st, const carc_events *ev, int viewer);
+/* What `viewer` may see of one event as the admin sees it (an element of carc_events_to_json(...,
+ * CARC_VIEW_ADMIN)): a new reference to the event as shown to that viewer — possibly `event` itself, so treat
+ * it as read-only — or NULL when the viewer must not learn of the event. The single place that decides what
+ * a viewer sees of an event: carc_events_to_json applies it, and the daemon can apply it to the admin
+ * rendering it stored with a move. */
+json_t *carc_event_for_viewer(const json_t *event, int viewer);
 
 /* ---- views -------------------------------------------------------------------------------------------- */
 /* Seat and public views: the snapshot minus "rng", "stack", "stack_pos" and pieces' "under", plus

@@ -1,6 +1,7 @@
 /*
  * json_event.c — events in JSON, as one viewer may see them. Every event is first rendered in full, then
  * passes through carc_event_for_viewer, the single place that redacts or drops what a viewer must not see.
+ * That filter works on the rendered JSON alone, so the daemon can apply it to events it stored earlier.
  */
 #include "json_priv.h"
 
@@ -93,27 +94,26 @@ static json_t *carc_event_to_json(const carc_state *st, const carc_events *ev, c
     return o;
 }
 
-/* What `viewer` may see of event e, given in full as `full` (owned): `full` itself, a redacted copy, or NULL
- * when the viewer must not learn of the event at all. The base game has no hidden event, so everyone sees
- * everything; expansions with hidden draws (the tile put under a hill, a sheep token, a private hand) add
- * their case here and nowhere else. */
-static json_t *carc_event_for_viewer(const carc_state *st, const carc_event *e, json_t *full, int viewer)
+json_t *carc_event_for_viewer(const json_t *event, int viewer)
 {
-    (void)st;
-    (void)e;
+    /* The base game has no hidden event, so everyone sees everything. Expansions with hidden draws (the tile
+     * put under a hill, a sheep token, a private hand) add their case here, keyed by "type", and nowhere
+     * else: return a redacted copy, or NULL to drop the event for this viewer. */
     (void)viewer;
-    return full;
+    return json_incref((json_t *)event);
 }
 
 json_t *carc_events_to_json(const carc_state *st, const carc_events *ev, int viewer)
 {
     json_t *a = carc_jb_arr();
     for (size_t i = 0; i < ev->n; i++) {
-        json_t *o = carc_event_to_json(st, ev, &ev->v[i]);
-        if (o)
-            o = carc_event_for_viewer(st, &ev->v[i], o, viewer);
-        if (o)
-            carc_jb_push(a, o);
+        json_t *full = carc_event_to_json(st, ev, &ev->v[i]);
+        if (!full)
+            continue;
+        json_t *seen = viewer == CARC_VIEW_ADMIN ? json_incref(full) : carc_event_for_viewer(full, viewer);
+        json_decref(full);
+        if (seen)
+            carc_jb_push(a, seen);
     }
     return a;
 }

@@ -61,8 +61,6 @@ typedef struct carc_jpath {
     size_t idx;
 } carc_jpath;
 
-/* Formats p (and a trailing key, if any) as "a.b[3].c"; the root is "". */
-void carc_jpath_format(const carc_jpath *p, const char *key, char *out, size_t n);
 /* Writes "<path>: <message>" (just the message at the root) and returns CARC_E_INVALID. */
 int carc_jr_fail(char *err, size_t errlen, const carc_jpath *p, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

@@ -25,7 +25,8 @@ static void carc_jpath_append(const carc_jpath *p, char *out, size_t n, size_t *
         *len += (size_t)w;
 }
 
-void carc_jpath_format(const carc_jpath *p, const char *key, char *out, size_t n)
+/* Formats p (and a trailing key, if any) as "a.b[3].c"; the root is "". */
+static void carc_jpath_format(const carc_jpath *p, const char *key, char *out, size_t n)
 {
     if (n == 0)
         return;

@@ -610,6 +610,16 @@ START_TEST(events_scripted)
     text = dump(json_object_get(score, "spaces"));
     ck_assert_msg(strcmp(text, "[[0,0],[0,-1]]") == 0 || strcmp(text, "[[0,-1],[0,0]]") == 0, "%s", text);
     free(text);
+    /* the per-viewer filter also applies to stored admin renderings; the base game hides nothing */
+    json_t *pub = carc_events_to_json(st, &ev, CARC_VIEW_PUBLIC);
+    ck_assert(json_equal(pub, j));
+    json_decref(pub);
+    for (size_t i = 0; i < json_array_size(j); i++) {
+        json_t *seen = carc_event_for_viewer(json_array_get(j, i), 1);
+        ck_assert_ptr_nonnull(seen);
+        ck_assert(json_equal(seen, json_array_get(j, i)));
+        json_decref(seen);
+    }
     json_decref(j);
     carc_events_free(&ev);
     free(st);
