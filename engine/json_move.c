@@ -92,7 +92,7 @@ int carc_move_from_json(const carc_state *st, const json_t *j, carc_move *m, cha
         m->rot = (uint8_t)rot;
         return 0;
     case CARC_MV_FIGURE: {
-        const char *part;
+        const char *part = NULL;
         CARC_TRY(carc_jr_enum(o, root, "figure", carc_j_fig_names, CARC_NFIG_KINDS, &fig, err, errlen));
         CARC_TRY(carc_jr_str(o, root, "part", &part, err, errlen));
         m->fig = (uint8_t)fig;

@@ -168,7 +168,7 @@ int carc_jr_enum(const json_t *obj, const carc_jpath *p, const char *key, const 
 int carc_jr_tile(const carc_catalog *cat, const json_t *obj, const carc_jpath *p, const char *key,
                  uint8_t *out, char *err, size_t errlen)
 {
-    const char *s;
+    const char *s = NULL;
     int rc = carc_jr_str(obj, p, key, &s, err, errlen);
     if (rc)
         return rc;
@@ -182,7 +182,7 @@ int carc_jr_tile(const carc_catalog *cat, const json_t *obj, const carc_jpath *p
 int carc_jr_part(const carc_catalog *cat, unsigned type, const json_t *obj, const carc_jpath *p,
                  const char *key, uint8_t *out, char *err, size_t errlen)
 {
-    const char *s;
+    const char *s = NULL;
     int rc = carc_jr_str(obj, p, key, &s, err, errlen);
     if (rc)
         return rc;

@@ -102,7 +102,7 @@ static int carc_sdec_rng(carc_sdec *d, const json_t *o)
     static const char *const keys[] = {"seed", "pos", NULL};
     static const carc_jpath p = {NULL, "rng", 0};
     const json_t *r;
-    const char *seed;
+    const char *seed = NULL;
     json_int_t pos;
     CARC_TRY(carc_jr_object(o, NULL, "rng", keys, &r, d->err, d->errlen));
     CARC_TRY(carc_jr_str(r, &p, "seed", &seed, d->err, d->errlen));
