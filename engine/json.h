@@ -64,9 +64,14 @@ json_t *carc_events_to_json(const carc_state *st, const carc_events *ev, int vie
 /* What `viewer` may see of one event as the admin sees it (an element of carc_events_to_json(...,
  * CARC_VIEW_ADMIN)): a new reference to the event as shown to that viewer — possibly `event` itself, so treat
  * it as read-only — or NULL when the viewer must not learn of the event. The single place that decides what
- * a viewer sees of an event: carc_events_to_json applies it, and the daemon can apply it to the admin
- * rendering it stored with a move. */
+ * a viewer sees of an event, by its "type" (and "seat", for a seat's private events): carc_events_to_json
+ * applies it, and the daemon applies it to the admin rendering it stored with a move. A type it does not
+ * know is shown to admins only. */
 json_t *carc_event_for_viewer(const json_t *event, int viewer);
+/* carc_event_for_viewer over an array of admin events (e.g. the events stored with a move): a new array of
+ * what `viewer` may see, in order. Its elements may be the input's own (treat them as read-only). Anything
+ * but an array gives an empty array; elements that are not events of a known type are admin-only. */
+json_t *carc_events_json_filter(const json_t *admin_events, int viewer);
 
 /* ---- views -------------------------------------------------------------------------------------------- */
 /* Seat and public views: the snapshot minus "rng", "stack", "stack_pos" and pieces' "under", plus

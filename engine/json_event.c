@@ -3,6 +3,9 @@
  * passes through carc_event_for_viewer, the single place that redacts or drops what a viewer must not see.
  * That filter works on the rendered JSON alone, so the daemon can apply it to events it stored earlier.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "json_priv.h"
 
 static const char *carc_fig_name(unsigned fig)
@@ -94,13 +97,65 @@ static json_t *carc_event_to_json(const carc_state *st, const carc_events *ev, c
     return o;
 }
 
+/* Who may see an event of each type. The base game has no hidden event, so everyone sees everything.
+ * Expansions with hidden draws (the tile put under a hill, a sheep token, a private hand) add their rows
+ * here and nowhere else. A type missing from the table is seen by admins only: a new event stays hidden
+ * until someone decides who may see it. */
+typedef enum {
+    CARC_SEE_ALL,    /* everyone */
+    CARC_SEE_SEAT,   /* the event's "seat" and admins in full; others without the `hidden` members, or not at
+                      * all when `hidden` is NULL */
+    CARC_SEE_ADMIN,  /* admins only */
+} carc_audience;
+
+static const struct {
+    const char *type;
+    carc_audience who;
+    const char *const *hidden;   /* CARC_SEE_SEAT: members others must not see (NULL-terminated) */
+} carc_event_rules[] = {
+    {"game_started", CARC_SEE_ALL, NULL},   {"tile_drawn", CARC_SEE_ALL, NULL},
+    {"tile_discarded", CARC_SEE_ALL, NULL}, {"piece_placed", CARC_SEE_ALL, NULL},
+    {"figure_placed", CARC_SEE_ALL, NULL},  {"figure_returned", CARC_SEE_ALL, NULL},
+    {"score", CARC_SEE_ALL, NULL},          {"turn", CARC_SEE_ALL, NULL},
+    {"game_over", CARC_SEE_ALL, NULL},      {"passed", CARC_SEE_ALL, NULL},
+};
+
 json_t *carc_event_for_viewer(const json_t *event, int viewer)
 {
-    /* The base game has no hidden event, so everyone sees everything. Expansions with hidden draws (the tile
-     * put under a hill, a sheep token, a private hand) add their case here, keyed by "type", and nowhere
-     * else: return a redacted copy, or NULL to drop the event for this viewer. */
-    (void)viewer;
-    return json_incref((json_t *)event);
+    if (viewer == CARC_VIEW_ADMIN)
+        return json_incref((json_t *)event);
+    const char *type = json_string_value(json_object_get(event, "type"));
+    size_t i = 0, n = sizeof carc_event_rules / sizeof carc_event_rules[0];
+    while (type && i < n && strcmp(carc_event_rules[i].type, type) != 0)
+        i++;
+    if (!type || i == n || carc_event_rules[i].who == CARC_SEE_ADMIN)
+        return NULL;
+    if (carc_event_rules[i].who == CARC_SEE_ALL)
+        return json_incref((json_t *)event);
+    const json_t *seat = json_object_get(event, "seat");
+    if (viewer >= 0 && json_is_integer(seat) && json_integer_value(seat) == viewer)
+        return json_incref((json_t *)event);
+    if (!carc_event_rules[i].hidden)
+        return NULL;
+    json_t *copy = json_deep_copy(event);
+    if (!copy)
+        abort();   /* the engine's policy: out of memory aborts */
+    for (const char *const *k = carc_event_rules[i].hidden; *k; k++)
+        json_object_del(copy, *k);
+    return copy;
+}
+
+json_t *carc_events_json_filter(const json_t *admin_events, int viewer)
+{
+    json_t *a = carc_jb_arr();
+    size_t i;
+    const json_t *e;
+    json_array_foreach(admin_events, i, e) {
+        json_t *seen = carc_event_for_viewer(e, viewer);
+        if (seen)
+            carc_jb_push(a, seen);
+    }
+    return a;
 }
 
 json_t *carc_events_to_json(const carc_state *st, const carc_events *ev, int viewer)
@@ -110,7 +165,7 @@ json_t *carc_events_to_json(const carc_state *st, const carc_events *ev, int vie
         json_t *full = carc_event_to_json(st, ev, &ev->v[i]);
         if (!full)
             continue;
-        json_t *seen = viewer == CARC_VIEW_ADMIN ? json_incref(full) : carc_event_for_viewer(full, viewer);
+        json_t *seen = carc_event_for_viewer(full, viewer);
         json_decref(full);
         if (seen)
             carc_jb_push(a, seen);

@@ -725,6 +725,66 @@ START_TEST(events_whole_games)
 }
 END_TEST
 
+/* The filter over stored admin events gives every viewer what carc_events_to_json gives it, at every step of
+ * whole games; events of a type the rule does not know, and anything that is not an event, are admin-only;
+ * the input is never changed. */
+START_TEST(events_json_filter)
+{
+    static const int viewers[] = {CARC_VIEW_PUBLIC, CARC_VIEW_ADMIN, 0, 1, 2, 5};
+    for (int game = 0; game < 4; game++) {
+        carc_events ev = {0};
+        carc_rng r;
+        carc_state *st = new_game(game, &ev);
+        chooser(&r, game);
+        for (;;) {
+            json_t *admin = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN);
+            char *before = dump(admin);
+            for (size_t v = 0; v < sizeof viewers / sizeof viewers[0]; v++) {
+                json_t *want = carc_events_to_json(st, &ev, viewers[v]);
+                json_t *got = carc_events_json_filter(admin, viewers[v]);
+                ck_assert_ptr_ne(got, admin);
+                ck_assert_msg(json_equal(got, want), "game %d viewer %d", game, viewers[v]);
+                json_decref(got);
+                json_decref(want);
+            }
+            char *after = dump(admin);
+            ck_assert_str_eq(before, after);
+            free(before);
+            free(after);
+            json_decref(admin);
+            if (st->status == CARC_FINISHED)
+                break;
+            carc_events_clear(&ev);
+            play_random(st, &r, &ev);
+        }
+        carc_events_free(&ev);
+        free(st);
+    }
+
+    json_t *odd = parse("[{\"type\":\"turn\",\"seat\":1},{\"type\":\"sheep_drawn\",\"seat\":0,\"token\":\"wolf\"},"
+                        "{\"seat\":0},{\"type\":7},3,\"turn\",null,{\"type\":\"game_over\",\"scores\":[1,2]}]");
+    json_t *pub = carc_events_json_filter(odd, CARC_VIEW_PUBLIC);
+    assert_json_text(pub, "[{\"type\":\"turn\",\"seat\":1},{\"type\":\"game_over\",\"scores\":[1,2]}]");
+    json_decref(pub);
+    json_t *seat0 = carc_events_json_filter(odd, 0);
+    assert_json_text(seat0, "[{\"type\":\"turn\",\"seat\":1},{\"type\":\"game_over\",\"scores\":[1,2]}]");
+    json_decref(seat0);
+    json_t *adm = carc_events_json_filter(odd, CARC_VIEW_ADMIN);
+    ck_assert(json_equal(adm, odd));
+    json_decref(adm);
+    json_decref(odd);
+
+    json_t *not_array = parse("{\"type\":\"turn\",\"seat\":0}");
+    json_t *none = carc_events_json_filter(not_array, CARC_VIEW_ADMIN);
+    assert_json_text(none, "[]");
+    json_decref(none);
+    json_decref(not_array);
+    none = carc_events_json_filter(NULL, CARC_VIEW_PUBLIC);
+    assert_json_text(none, "[]");
+    json_decref(none);
+}
+END_TEST
+
 /* ---- views -------------------------------------------------------------------------------------------- */
 static void seed_hex(const carc_state *st, char out[65])
 {
@@ -936,6 +996,7 @@ static Suite *json_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, events_scripted);
     tcase_add_test(tc, events_whole_games);
+    tcase_add_test(tc, events_json_filter);
     suite_add_tcase(s, tc);
     tc = tcase_create("views");
     tcase_add_test(tc, views_hide_secrets);
