@@ -30,8 +30,12 @@ extern const int cd_nstmts;
 /* This thread's connection: connected (and statements prepared) on first use, reconnected when it has
  * broken. NULL when the database cannot be reached (err says why; answer 503). */
 cd_db *cd_db_thread(const cd_config *cfg, char *err, size_t errlen);
-/* Closes this thread's connection (thread exit, shutdown). */
+/* Closes this thread's connection (shutdown; a thread that exits without it has it closed for it). */
 void cd_db_thread_close(void);
+/* A new connection of its own (not the thread's), with carcd's defaults: application_name carcd and a
+ * 5 s connect_timeout, unless the URL says otherwise. Never NULL: check PQstatus. The caller PQfinish()es
+ * it. For migrations, the notify listener and tools; requests use cd_db_thread. */
+PGconn *cd_db_connect(const char *url);
 
 /* Runs a prepared statement with text parameters (NULL = SQL NULL). Never returns NULL: on failure the
  * result has an error status; cd_db_ok tells. The caller PQclear()s it. */
