@@ -1,0 +1,813 @@
+/*
+ * test_db.c — db.c and migrate.c against a real PostgreSQL: migrations (empty database, twice, several at
+ * once), the schema check (missing, behind, ahead, renamed), the statement table preparing on a migrated
+ * database, the transaction runner (commit, rollback, errors, retries on simulated and real serialization
+ * failures and deadlocks) and reconnecting after the server ends a connection.
+ *
+ * The server is the throwaway cluster of scripts/test.sh, named by CARCD_TEST_DATABASE_URL. Each test makes
+ * its own database (a random name, created through the `postgres` database) and drops it afterwards, so
+ * tests do not see each other and may run in parallel with other test programs.
+ */
+#include <check.h>
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "embedded.h"
+#include "store.h"
+
+static const char *base_url;   /* CARCD_TEST_DATABASE_URL */
+static char test_db[64];       /* this test's database */
+static cd_config cfg;          /* database_url names test_db */
+
+/* ---- helpers ------------------------------------------------------------------------------------------ */
+
+/* base_url with its database replaced by `dbname`, as a key=value connection string. */
+static void url_for(const char *dbname, char *out, size_t outlen)
+{
+    char *errmsg = NULL;
+    PQconninfoOption *opts = PQconninfoParse(base_url, &errmsg);
+    ck_assert_msg(opts != NULL, "CARCD_TEST_DATABASE_URL does not parse: %s", errmsg ? errmsg : "?");
+    size_t len = 0;
+    out[0] = '\0';
+    for (PQconninfoOption *o = opts; o->keyword; o++) {
+        const char *v = strcmp(o->keyword, "dbname") == 0 ? dbname : o->val;
+        if (!v)
+            continue;
+        len += (size_t)snprintf(out + len, outlen - len, "%s%s='", len ? " " : "", o->keyword);
+        for (const char *p = v; *p; p++) {
+            if (*p == '\'' || *p == '\\')
+                out[len++] = '\\';
+            out[len++] = *p;
+        }
+        len += (size_t)snprintf(out + len, outlen - len, "'");
+        ck_assert_uint_lt(len, outlen - 8);
+    }
+    PQconninfoFree(opts);
+}
+
+static PGconn *connect_to(const char *dbname)
+{
+    char url[2048];
+    url_for(dbname, url, sizeof url);
+    const char *const keys[] = {"dbname", "application_name", NULL};
+    const char *const vals[] = {url, "carcd_test", NULL};
+    PGconn *c = PQconnectdbParams(keys, vals, 1);
+    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "connecting to %s: %s", dbname, PQerrorMessage(c));
+    return c;
+}
+
+/* Runs SQL that must succeed; returns the result (caller clears). */
+static PGresult *sqlf(PGconn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static PGresult *sqlf(PGconn *c, const char *fmt, ...)
+{
+    char sql[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sql, sizeof sql, fmt, ap);
+    va_end(ap);
+    PGresult *res = PQexec(c, sql);
+    ck_assert_msg(cd_db_ok(res), "%s: %s", sql, PQresultErrorMessage(res));
+    return res;
+}
+
+static void sql_do(PGconn *c, const char *sql)
+{
+    PQclear(sqlf(c, "%s", sql));
+}
+
+/* The first column of the first row of a query, as an integer. */
+static long sql_int(PGconn *c, const char *sql)
+{
+    PGresult *res = sqlf(c, "%s", sql);
+    ck_assert_int_eq(PQntuples(res), 1);
+    long v = atol(PQgetvalue(res, 0, 0));
+    PQclear(res);
+    return v;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int newest_version(void)
+{
+    int v = 0;
+    for (size_t i = 0; i < cd_sql_nfiles; i++) {
+        const char *base = strrchr(cd_sql_files[i].name, '/');
+        base = base ? base + 1 : cd_sql_files[i].name;
+        int n = atoi(base);
+        if (n > v)
+            v = n;
+    }
+    return v;
+}
+
+static void migrate_ok(void)
+{
+    char err[512] = "";
+    ck_assert_msg(cd_migrate(&cfg, err, sizeof err) == 0, "cd_migrate: %s", err);
+}
+
+/* The backend pid of this process's cd_db connection (application_name carcd) to the test database. */
+static long carcd_backend_pid(PGconn *c)
+{
+    return sql_int(c, "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                      "AND application_name = 'carcd' ORDER BY backend_start DESC LIMIT 1");
+}
+
+static void terminate_backend(long pid)
+{
+    PGconn *c = connect_to("postgres");
+    /* with a timeout, pg_terminate_backend waits until the backend has gone */
+    PGresult *res = sqlf(c, "SELECT pg_terminate_backend(%ld, 5000)", pid);
+    ck_assert_str_eq(PQgetvalue(res, 0, 0), "t");
+    PQclear(res);
+    PQfinish(c);
+}
+
+static long game_count(void)
+{
+    PGconn *c = connect_to(test_db);
+    long n = sql_int(c, "SELECT count(*) FROM games");
+    PQfinish(c);
+    return n;
+}
+
+/* Inserts a game and its secret directly; returns its id in `id` (37 bytes). */
+static void insert_game(PGconn *c, char *id)
+{
+    PGresult *res = sqlf(c, "INSERT INTO games (setup, snapshot, seed_sha256, pending_seat) "
+                            "VALUES ('{}', '{}', 'x', 0) RETURNING id");
+    snprintf(id, 37, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    PQclear(sqlf(c, "INSERT INTO game_secrets (game_id, seed) VALUES ('%s', 'seed')", id));
+}
+
+static cd_db *thread_db(void)
+{
+    char err[512] = "";
+    cd_db *db = cd_db_thread(&cfg, err, sizeof err);
+    ck_assert_msg(db != NULL, "cd_db_thread: %s", err);
+    return db;
+}
+
+/* ---- fixture: one fresh database per test --------------------------------------------------------------- */
+
+static void setup(void)
+{
+    unsigned char rnd[8];
+    FILE *f = fopen("/dev/urandom", "rb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fread(rnd, 1, sizeof rnd, f), sizeof rnd);
+    fclose(f);
+    int n = snprintf(test_db, sizeof test_db, "carcd_t_");
+    for (size_t i = 0; i < sizeof rnd; i++)
+        n += snprintf(test_db + n, sizeof test_db - (size_t)n, "%02x", rnd[i]);
+
+    PGconn *c = connect_to("postgres");
+    PQclear(sqlf(c, "CREATE DATABASE %s", test_db));
+    PQfinish(c);
+
+    memset(&cfg, 0, sizeof cfg);
+    cfg.command = CD_CMD_MIGRATE;
+    url_for(test_db, cfg.database_url, sizeof cfg.database_url);
+    cfg.threads = 1;
+}
+
+static void teardown(void)
+{
+    cd_db_thread_close();
+    PGconn *c = connect_to("postgres");
+    PQclear(sqlf(c, "DROP DATABASE IF EXISTS %s WITH (FORCE)", test_db));
+    PQfinish(c);
+}
+
+/* ---- migrations ------------------------------------------------------------------------------------------ */
+
+START_TEST(migrate_empty_database)
+{
+    ck_assert_uint_gt(cd_sql_nfiles, 0);
+    migrate_ok();
+    PGconn *c = connect_to(test_db);
+    ck_assert_int_eq(sql_int(c, "SELECT count(*) FROM schema_versions"), (long)cd_sql_nfiles);
+    ck_assert_int_eq(sql_int(c, "SELECT max(version) FROM schema_versions"), newest_version());
+    ck_assert_int_eq(sql_int(c, "SELECT count(*) FROM schema_versions WHERE version = 1 AND name = '001_init.sql'"),
+                     1);
+    /* 001's tables are there */
+    ck_assert_int_eq(sql_int(c, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND "
+                                "tablename IN ('games', 'game_secrets', 'seats', 'moves')"),
+                     4);
+    PQfinish(c);
+}
+END_TEST
+
+START_TEST(migrate_twice_is_idempotent)
+{
+    migrate_ok();
+    PGconn *c = connect_to(test_db);
+    PGresult *before = sqlf(c, "SELECT version, name, applied_at FROM schema_versions ORDER BY version");
+    char game[37];
+    insert_game(c, game);
+    migrate_ok();
+    PGresult *after = sqlf(c, "SELECT version, name, applied_at FROM schema_versions ORDER BY version");
+    ck_assert_int_eq(PQntuples(before), PQntuples(after));
+    for (int i = 0; i < PQntuples(before); i++)
+        for (int j = 0; j < 3; j++)
+            ck_assert_str_eq(PQgetvalue(before, i, j), PQgetvalue(after, i, j));
+    PQclear(before);
+    PQclear(after);
+    ck_assert_int_eq(sql_int(c, "SELECT count(*) FROM games"), 1);   /* data untouched */
+    PQfinish(c);
+}
+END_TEST
+
+#define NMIGRATORS 4
+static pthread_barrier_t barrier;
+
+typedef struct {
+    int rc;
+    char err[512];
+} migrator;
+
+static void *migrate_thread(void *p)
+{
+    migrator *m = p;
+    pthread_barrier_wait(&barrier);
+    m->rc = cd_migrate(&cfg, m->err, sizeof m->err);
+    return NULL;
+}
+
+/* Several `carcd migrate` at once: the advisory lock queues them, every one succeeds, each file once. */
+START_TEST(migrate_concurrently)
+{
+    pthread_t t[NMIGRATORS];
+    migrator m[NMIGRATORS];
+    pthread_barrier_init(&barrier, NULL, NMIGRATORS);
+    for (int i = 0; i < NMIGRATORS; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, migrate_thread, &m[i]), 0);
+    for (int i = 0; i < NMIGRATORS; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&barrier);
+    for (int i = 0; i < NMIGRATORS; i++)
+        ck_assert_msg(m[i].rc == 0, "migrator %d: %s", i, m[i].err);
+    PGconn *c = connect_to(test_db);
+    ck_assert_int_eq(sql_int(c, "SELECT count(*) FROM schema_versions"), (long)cd_sql_nfiles);
+    ck_assert_int_eq(sql_int(c, "SELECT count(DISTINCT version) FROM schema_versions"), (long)cd_sql_nfiles);
+    PQfinish(c);
+    char err[512] = "";
+    ck_assert_msg(cd_schema_check(&cfg, err, sizeof err) == 0, "%s", err);
+}
+END_TEST
+
+/* ---- schema check ------------------------------------------------------------------------------------------ */
+
+START_TEST(schema_check_passes_after_migrate)
+{
+    migrate_ok();
+    char err[512] = "";
+    ck_assert_msg(cd_schema_check(&cfg, err, sizeof err) == 0, "%s", err);
+}
+END_TEST
+
+START_TEST(schema_check_fails_without_table)
+{
+    char err[512] = "", want[128];
+    ck_assert_int_eq(cd_schema_check(&cfg, err, sizeof err), -1);
+    snprintf(want, sizeof want, "this carcd needs %d: run carcd migrate", newest_version());
+    ck_assert_msg(strstr(err, "database schema is at version 0") && strstr(err, want), "message: %s", err);
+}
+END_TEST
+
+START_TEST(schema_check_fails_behind)
+{
+    migrate_ok();
+    int m = newest_version();
+    PGconn *c = connect_to(test_db);
+    PQclear(sqlf(c, "DELETE FROM schema_versions WHERE version = %d", m));
+    long behind = sql_int(c, "SELECT coalesce(max(version), 0) FROM schema_versions");
+    PQfinish(c);
+    char err[512] = "", want[160];
+    ck_assert_int_eq(cd_schema_check(&cfg, err, sizeof err), -1);
+    snprintf(want, sizeof want, "database schema is at version %ld, this carcd needs %d: run carcd migrate", behind,
+             m);
+    ck_assert_msg(strstr(err, want), "message: %s", err);
+}
+END_TEST
+
+START_TEST(schema_check_fails_ahead)
+{
+    migrate_ok();
+    int m = newest_version();
+    PGconn *c = connect_to(test_db);
+    PQclear(sqlf(c, "INSERT INTO schema_versions (version, name) VALUES (%d, 'from_the_future.sql')", m + 1));
+    PQfinish(c);
+    char err[512] = "", want[160];
+    ck_assert_int_eq(cd_schema_check(&cfg, err, sizeof err), -1);
+    snprintf(want, sizeof want, "database schema is at version %d, newer than this carcd", m + 1);
+    ck_assert_msg(strstr(err, want), "message: %s", err);
+    /* and migrate does not touch a database that is ahead */
+    migrate_ok();
+    ck_assert_int_eq(cd_schema_check(&cfg, err, sizeof err), -1);
+}
+END_TEST
+
+START_TEST(schema_check_fails_renamed)
+{
+    migrate_ok();
+    PGconn *c = connect_to(test_db);
+    sql_do(c, "UPDATE schema_versions SET name = '001_other.sql' WHERE version = 1");
+    PQfinish(c);
+    char err[512] = "";
+    ck_assert_int_eq(cd_schema_check(&cfg, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "001_other.sql") && strstr(err, "001_init.sql"), "message: %s", err);
+}
+END_TEST
+
+START_TEST(unreachable_database)
+{
+    snprintf(cfg.database_url, sizeof cfg.database_url,
+             "host=/nonexistent/carcd-socket-dir port=1 dbname=x user=postgres connect_timeout=2");
+    char err[512] = "";
+    ck_assert_int_eq(cd_schema_check(&cfg, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "cannot connect to the database"), "message: %s", err);
+    err[0] = '\0';
+    ck_assert_int_eq(cd_migrate(&cfg, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "cannot connect to the database"), "message: %s", err);
+    err[0] = '\0';
+    ck_assert_ptr_null(cd_db_thread(&cfg, err, sizeof err));
+    ck_assert_msg(strstr(err, "cannot connect to the database"), "message: %s", err);
+}
+END_TEST
+
+/* ---- the statement table ------------------------------------------------------------------------------------ */
+
+/* Every statement prepares on a migrated database with the number of parameters its row says: catches SQL
+ * typos and schema drift in store.c. */
+START_TEST(every_statement_prepares)
+{
+    migrate_ok();
+    PGconn *c = connect_to(test_db);
+    ck_assert_int_eq(cd_nstmts, CD_NSTMTS);
+    for (int i = 0; i < cd_nstmts; i++) {
+        const cd_stmt_info *s = &cd_stmts[i];
+        ck_assert_msg(s->name && s->sql, "statement %d has no row", i);
+        for (int j = 0; j < i; j++)
+            ck_assert_msg(strcmp(s->name, cd_stmts[j].name) != 0, "two statements are named %s", s->name);
+        PGresult *res = PQprepare(c, s->name, s->sql, s->nparams, NULL);
+        ck_assert_msg(PQresultStatus(res) == PGRES_COMMAND_OK, "statement %s does not prepare: %s", s->name,
+                      PQresultErrorMessage(res));
+        PQclear(res);
+        res = PQdescribePrepared(c, s->name);
+        ck_assert_msg(PQresultStatus(res) == PGRES_COMMAND_OK, "describe %s", s->name);
+        ck_assert_msg(PQnparams(res) == s->nparams, "statement %s uses %d parameters, its row says %d", s->name,
+                      PQnparams(res), s->nparams);
+        PQclear(res);
+    }
+    PQfinish(c);
+    /* and through db.c */
+    cd_db *db = thread_db();
+    PGresult *res = cd_db_exec(db, ST_PING, 0, NULL);
+    ck_assert(cd_db_ok(res));
+    ck_assert_str_eq(PQgetvalue(res, 0, 0), "1");
+    PQclear(res);
+}
+END_TEST
+
+/* Statements name tables: on an unmigrated database the thread connection fails, naming the statement. */
+START_TEST(thread_db_on_unmigrated_database)
+{
+    char err[512] = "";
+    ck_assert_ptr_null(cd_db_thread(&cfg, err, sizeof err));
+    ck_assert_msg(strstr(err, "preparing statement"), "message: %s", err);
+    migrate_ok();
+    nanosleep(&(struct timespec){0, 150 * 1000 * 1000}, NULL);   /* past the hold-off after a failed connect */
+    thread_db();
+}
+END_TEST
+
+START_TEST(exec_null_parameter_and_error_result)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    /* a statement failing on the server: an error result, not a dead database */
+    const char *p[2] = {"00000000-0000-0000-0000-000000000000", "seed"};
+    PGresult *res = cd_db_exec(db, ST_SECRET_INSERT, 2, p);
+    ck_assert(!cd_db_ok(res));
+    ck_assert_str_eq(PQresultErrorField(res, PG_DIAG_SQLSTATE), "23503");
+    ck_assert(!cd_db_unavailable(db, res));
+    PQclear(res);
+    /* NULL is SQL NULL: the seed column is NOT NULL */
+    p[1] = NULL;
+    res = cd_db_exec(db, ST_SECRET_INSERT, 2, p);
+    ck_assert_str_eq(PQresultErrorField(res, PG_DIAG_SQLSTATE), "23502");
+    PQclear(res);
+    /* the connection is fine afterwards */
+    res = cd_db_exec(db, ST_PING, 0, NULL);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+}
+END_TEST
+
+/* ---- the transaction runner --------------------------------------------------------------------------------- */
+
+typedef struct {
+    int attempts;
+    cd_tx_result ret;        /* what fn returns when its statements succeed */
+    bool fk_violation;       /* also insert a secret for a game that does not exist */
+    bool ignore_failure;     /* return ret even when a statement failed */
+    char id[37];
+} tx_arg;
+
+static cd_tx_result insert_game_fn(cd_db *db, void *p)
+{
+    tx_arg *a = p;
+    a->attempts++;
+    const char *g[5] = {"{}", "{}", "sha", "0", "active"};
+    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 5, g);
+    if (!cd_db_ok(res)) {
+        PQclear(res);
+        return CD_TX_ERROR;
+    }
+    snprintf(a->id, sizeof a->id, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    const char *s[2] = {a->fk_violation ? "00000000-0000-0000-0000-000000000000" : a->id, "seed"};
+    res = cd_db_exec(db, ST_SECRET_INSERT, 2, s);
+    bool ok = cd_db_ok(res);
+    PQclear(res);
+    if (!ok && !a->ignore_failure)
+        return CD_TX_ERROR;
+    return a->ret;
+}
+
+/* The connection is idle (no transaction open) according to the server. */
+static void assert_idle(void)
+{
+    PGconn *c = connect_to(test_db);
+    PGresult *res = sqlf(c, "SELECT state FROM pg_stat_activity WHERE datname = current_database() "
+                            "AND application_name = 'carcd' ORDER BY backend_start DESC LIMIT 1");
+    ck_assert_int_eq(PQntuples(res), 1);
+    ck_assert_str_eq(PQgetvalue(res, 0, 0), "idle");
+    PQclear(res);
+    PQfinish(c);
+}
+
+START_TEST(tx_commits)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    tx_arg a = {.ret = CD_TX_COMMIT};
+    bool down = true;
+    ck_assert_int_eq(cd_db_tx(db, insert_game_fn, &a, &down), CD_TX_COMMIT);
+    ck_assert(!down);
+    ck_assert_int_eq(a.attempts, 1);
+    ck_assert_int_eq(game_count(), 1);
+    assert_idle();
+}
+END_TEST
+
+START_TEST(tx_rolls_back)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    tx_arg a = {.ret = CD_TX_ROLLBACK};
+    bool down = true;
+    ck_assert_int_eq(cd_db_tx(db, insert_game_fn, &a, &down), CD_TX_ROLLBACK);
+    ck_assert(!down);
+    ck_assert_int_eq(a.attempts, 1);
+    ck_assert_int_eq(game_count(), 0);
+    assert_idle();
+}
+END_TEST
+
+/* A statement error that is not a serialization failure: rolled back, not retried. */
+START_TEST(tx_error_not_retried)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    tx_arg a = {.ret = CD_TX_COMMIT, .fk_violation = true};
+    bool down = true;
+    ck_assert_int_eq(cd_db_tx(db, insert_game_fn, &a, &down), CD_TX_ERROR);
+    ck_assert(!down);
+    ck_assert_int_eq(a.attempts, 1);
+    ck_assert_int_eq(game_count(), 0);
+    assert_idle();
+}
+END_TEST
+
+/* fn asks to commit after a statement failed: COMMIT would roll back silently; the runner reports an error. */
+START_TEST(tx_commit_after_failed_statement)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    tx_arg a = {.ret = CD_TX_COMMIT, .fk_violation = true, .ignore_failure = true};
+    ck_assert_int_eq(cd_db_tx(db, insert_game_fn, &a, NULL), CD_TX_ERROR);
+    ck_assert_int_eq(a.attempts, 1);
+    ck_assert_int_eq(game_count(), 0);
+    assert_idle();
+}
+END_TEST
+
+/* A trigger on game_secrets raises SQLSTATE 40001 on the first `fail_first` inserts (a sequence counts them,
+ * outside any transaction): the runner must retry from scratch. */
+static void install_failing_trigger(int fail_first)
+{
+    PGconn *c = connect_to(test_db);
+    sql_do(c, "CREATE SEQUENCE t_secret_inserts");
+    PQclear(sqlf(c,
+                 "CREATE FUNCTION t_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                 "IF nextval('t_secret_inserts') <= %d THEN "
+                 "RAISE EXCEPTION 'simulated serialization failure' USING ERRCODE = '40001'; END IF; "
+                 "RETURN NEW; END $$",
+                 fail_first));
+    sql_do(c, "CREATE TRIGGER t_fail BEFORE INSERT ON game_secrets FOR EACH ROW EXECUTE FUNCTION t_fail()");
+    PQfinish(c);
+}
+
+START_TEST(tx_retries_simulated_40001)
+{
+    migrate_ok();
+    install_failing_trigger(1);
+    cd_db *db = thread_db();
+    tx_arg a = {.ret = CD_TX_COMMIT};
+    bool down = true;
+    ck_assert_int_eq(cd_db_tx(db, insert_game_fn, &a, &down), CD_TX_COMMIT);
+    ck_assert(!down);
+    ck_assert_int_eq(a.attempts, 2);
+    ck_assert_int_eq(game_count(), 1);   /* the first attempt's game was rolled back */
+    assert_idle();
+}
+END_TEST
+
+START_TEST(tx_gives_up_after_5_retries)
+{
+    migrate_ok();
+    install_failing_trigger(1000);
+    cd_db *db = thread_db();
+    tx_arg a = {.ret = CD_TX_COMMIT};
+    bool down = true;
+    ck_assert_int_eq(cd_db_tx(db, insert_game_fn, &a, &down), CD_TX_ERROR);
+    ck_assert(!down);
+    ck_assert_int_eq(a.attempts, 6);
+    ck_assert_int_eq(game_count(), 0);
+    assert_idle();
+}
+END_TEST
+
+/* Real conflicts: two threads, each with its own cd_db connection, meet at a barrier on their first attempt. */
+typedef struct {
+    const char *first, *second;   /* games: read-and-update `first` (serialization) or lock both (deadlock) */
+    bool deadlock;
+    int attempts;
+    cd_tx_result result;
+    bool down;
+    char err[512];
+} conflict_arg;
+
+static int atoi_col(PGresult *res, int col)
+{
+    return atoi(PQgetvalue(res, 0, col));
+}
+
+static cd_tx_result conflict_fn(cd_db *db, void *p)
+{
+    conflict_arg *a = p;
+    a->attempts++;
+    if (a->deadlock) {
+        /* lock `first`, wait for the other thread to lock its first, then lock `second`: a cycle */
+        const char *p1[1] = {a->first};
+        PGresult *res = cd_db_exec(db, ST_GAME_LOCK, 1, p1);
+        bool ok = cd_db_ok(res);
+        PQclear(res);
+        if (!ok)
+            return CD_TX_ERROR;
+        if (a->attempts == 1)
+            pthread_barrier_wait(&barrier);
+        const char *p2[1] = {a->second};
+        res = cd_db_exec(db, ST_GAME_LOCK, 1, p2);
+        ok = cd_db_ok(res);
+        PQclear(res);
+        return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+    }
+    /* read the seq, wait until the other thread has read it too, write seq + 1: a lost update unless one
+     * of the two fails with 40001 and runs again */
+    const char *p1[1] = {a->first};
+    PGresult *res = cd_db_exec(db, ST_GAME_GET, 1, p1);
+    if (!cd_db_ok(res) || PQntuples(res) != 1) {
+        PQclear(res);
+        return CD_TX_ERROR;
+    }
+    int seq = atoi_col(res, 0);
+    PQclear(res);
+    if (a->attempts == 1)
+        pthread_barrier_wait(&barrier);
+    char next[16];
+    snprintf(next, sizeof next, "%d", seq + 1);
+    const char *p2[5] = {a->first, next, "{}", "active", "0"};
+    res = cd_db_exec(db, ST_GAME_UPDATE, 5, p2);
+    bool ok = cd_db_ok(res);
+    PQclear(res);
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+static void *conflict_thread(void *p)
+{
+    conflict_arg *a = p;
+    cd_db *db = cd_db_thread(&cfg, a->err, sizeof a->err);
+    if (!db) {
+        a->result = CD_TX_ERROR;
+        pthread_barrier_wait(&barrier);   /* do not leave the other thread waiting */
+        return NULL;
+    }
+    a->result = cd_db_tx(db, conflict_fn, a, &a->down);
+    cd_db_thread_close();
+    return NULL;
+}
+
+static void run_conflict(conflict_arg *a, conflict_arg *b)
+{
+    pthread_t ta, tb;
+    pthread_barrier_init(&barrier, NULL, 2);
+    ck_assert_int_eq(pthread_create(&ta, NULL, conflict_thread, a), 0);
+    ck_assert_int_eq(pthread_create(&tb, NULL, conflict_thread, b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    pthread_barrier_destroy(&barrier);
+    ck_assert_msg(a->result == CD_TX_COMMIT, "first thread: %d %s", a->result, a->err);
+    ck_assert_msg(b->result == CD_TX_COMMIT, "second thread: %d %s", b->result, b->err);
+    ck_assert(!a->down && !b->down);
+    /* exactly one of the two ran again */
+    ck_assert_int_eq(a->attempts + b->attempts, 3);
+}
+
+START_TEST(tx_retries_real_serialization_failure)
+{
+    migrate_ok();
+    PGconn *c = connect_to(test_db);
+    PQclear(sqlf(c, "ALTER DATABASE %s SET default_transaction_isolation = 'serializable'", test_db));
+    char id[37];
+    insert_game(c, id);
+    conflict_arg a = {.first = id}, b = {.first = id};
+    run_conflict(&a, &b);
+    ck_assert_int_eq(sql_int(c, "SELECT seq FROM games"), 2);   /* both increments, none lost */
+    PQfinish(c);
+}
+END_TEST
+
+START_TEST(tx_retries_real_deadlock)
+{
+    migrate_ok();
+    PGconn *c = connect_to(test_db);
+    PQclear(sqlf(c, "ALTER DATABASE %s SET deadlock_timeout = '100ms'", test_db));
+    char g1[37], g2[37];
+    insert_game(c, g1);
+    insert_game(c, g2);
+    PQfinish(c);
+    conflict_arg a = {.first = g1, .second = g2, .deadlock = true};
+    conflict_arg b = {.first = g2, .second = g1, .deadlock = true};
+    run_conflict(&a, &b);
+}
+END_TEST
+
+/* ---- reconnecting ----------------------------------------------------------------------------------------------- */
+
+START_TEST(reconnects_after_backend_terminated)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    PGconn *c = connect_to(test_db);
+    long pid = carcd_backend_pid(c);
+    terminate_backend(pid);
+
+    PGresult *res = cd_db_exec(db, ST_PING, 0, NULL);
+    ck_assert(!cd_db_ok(res));
+    ck_assert(cd_db_unavailable(db, res));
+    PQclear(res);
+
+    double t0 = now_s();
+    res = cd_db_exec(db, ST_PING, 0, NULL);   /* reconnects (and prepares everything again) first */
+    double took = now_s() - t0;
+    ck_assert_msg(cd_db_ok(res), "after reconnect: %s", PQresultErrorMessage(res));
+    PQclear(res);
+    fprintf(stderr, "test_db: reconnect + prepare + ping took %.1f ms\n", took * 1000);
+    ck_assert_int_ne(carcd_backend_pid(c), pid);
+
+    /* the same through cd_db_thread, the way requests get their connection */
+    terminate_backend(carcd_backend_pid(c));
+    res = cd_db_exec(db, ST_PING, 0, NULL);
+    ck_assert(cd_db_unavailable(db, res));
+    PQclear(res);
+    db = thread_db();
+    res = cd_db_exec(db, ST_PING, 0, NULL);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    PQfinish(c);
+}
+END_TEST
+
+typedef struct {
+    long pid;
+    int attempts;
+} kill_arg;
+
+static cd_tx_result killed_fn(cd_db *db, void *p)
+{
+    kill_arg *a = p;
+    a->attempts++;
+    terminate_backend(a->pid);
+    PGresult *res = cd_db_exec(db, ST_PING, 0, NULL);
+    bool ok = cd_db_ok(res);
+    PQclear(res);
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+/* The connection dies inside a transaction: no retry, unavailable, and the next request reconnects. */
+START_TEST(tx_connection_lost)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    PGconn *c = connect_to(test_db);
+    kill_arg a = {.pid = carcd_backend_pid(c)};
+    bool down = false;
+    ck_assert_int_eq(cd_db_tx(db, killed_fn, &a, &down), CD_TX_ERROR);
+    ck_assert(down);
+    ck_assert_int_eq(a.attempts, 1);
+    db = thread_db();
+    PGresult *res = cd_db_exec(db, ST_PING, 0, NULL);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    PQfinish(c);
+}
+END_TEST
+
+/* ---- main ---------------------------------------------------------------------------------------------------- */
+
+static Suite *db_suite(void)
+{
+    Suite *s = suite_create("db");
+    TCase *tc = tcase_create("migrate");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, migrate_empty_database);
+    tcase_add_test(tc, migrate_twice_is_idempotent);
+    tcase_add_loop_test(tc, migrate_concurrently, 0, 3);
+    tcase_add_test(tc, schema_check_passes_after_migrate);
+    tcase_add_test(tc, schema_check_fails_without_table);
+    tcase_add_test(tc, schema_check_fails_behind);
+    tcase_add_test(tc, schema_check_fails_ahead);
+    tcase_add_test(tc, schema_check_fails_renamed);
+    tcase_add_test(tc, unreachable_database);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("statements");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, every_statement_prepares);
+    tcase_add_test(tc, thread_db_on_unmigrated_database);
+    tcase_add_test(tc, exec_null_parameter_and_error_result);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("tx");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, tx_commits);
+    tcase_add_test(tc, tx_rolls_back);
+    tcase_add_test(tc, tx_error_not_retried);
+    tcase_add_test(tc, tx_commit_after_failed_statement);
+    tcase_add_test(tc, tx_retries_simulated_40001);
+    tcase_add_test(tc, tx_gives_up_after_5_retries);
+    tcase_add_test(tc, tx_retries_real_serialization_failure);
+    tcase_add_test(tc, tx_retries_real_deadlock);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("reconnect");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, reconnects_after_backend_terminated);
+    tcase_add_test(tc, tx_connection_lost);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    base_url = getenv("CARCD_TEST_DATABASE_URL");
+    if (!base_url || !*base_url) {
+        fprintf(stderr, "test_db: CARCD_TEST_DATABASE_URL is not set: these tests need a PostgreSQL server. "
+                        "Run scripts/test.sh, or `source scripts/pg-temp.sh; pg_temp_start` first.\n");
+        return EXIT_FAILURE;
+    }
+    SRunner *sr = srunner_create(db_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
