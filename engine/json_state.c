@@ -56,21 +56,19 @@ json_t *carc_state_to_json(const carc_state *st)
 /* ---- decoding ----------------------------------------------------------------------------------------- */
 /* Decoding state shared by the field readers below. */
 typedef struct {
-    carc_state *st;
-    const carc_catalog *cat;
+    carc_state *st;   /* st->cat is set first */
     char *err;
     size_t errlen;
 } carc_sdec;
 
-
 /* A tile id that also belongs to a set in play. */
 static int carc_sdec_tile(carc_sdec *d, const json_t *obj, const carc_jpath *p, const char *key, uint8_t *out)
 {
-    CARC_TRY(carc_jr_tile(d->cat, obj, p, key, out, d->err, d->errlen));
-    unsigned set = d->cat->types[*out].set;
+    CARC_TRY(carc_jr_tile(d->st->cat, obj, p, key, out, d->err, d->errlen));
+    unsigned set = d->st->cat->types[*out].set;
     if (set >= CARC_NSETS || !(d->st->expansions & (1u << set)))
         return carc_jr_fail(d->err, d->errlen, p, key, "tile \"%s\" is not in the sets of this game",
-                            d->cat->types[*out].id);
+                            d->st->cat->types[*out].id);
     return 0;
 }
 
@@ -204,7 +202,7 @@ static int carc_sdec_figures(carc_sdec *d, const json_t *o)
         if (st->npieces == 0)
             return carc_jr_fail(d->err, d->errlen, &p, "piece", "no pieces to stand on");
         CARC_TRY(carc_jr_int(fo, &p, "piece", 0, st->npieces - 1, &piece, d->err, d->errlen));
-        CARC_TRY(carc_jr_part(d->cat, st->pieces[piece].type, fo, &p, "part", &f->part, d->err, d->errlen));
+        CARC_TRY(carc_jr_part(d->st->cat, st->pieces[piece].type, fo, &p, "part", &f->part, d->err, d->errlen));
         f->seat = (uint8_t)seat;
         f->kind = (uint8_t)kind;
         f->piece = (uint8_t)piece;
@@ -256,7 +254,7 @@ int carc_state_from_json(carc_state *st, const carc_catalog *cat, const json_t *
         "version", "nplayers", "expansions", "options", "status", "active", "turn", "players", "rng",
         "stack", "stack_pos", "discarded", "pieces", "figures", "pending", NULL,
     };
-    carc_sdec d = {st, cat, err, errlen};
+    carc_sdec d = {st, err, errlen};
     const json_t *o;
     json_int_t v;
     int status;
