@@ -1,0 +1,224 @@
+/*
+ * config.c — carcd's settings from defaults, then the environment, then the command line.
+ *
+ * One table (`opts`) lists every setting once: its flag, its environment variable, how its value is parsed,
+ * its range and its help line. cd_config_load and cd_config_usage both walk it, so `carcd --help` cannot
+ * forget a setting and no setting can be read two different ways. An empty environment variable counts as
+ * unset; a flag takes its value as `--flag value` or `--flag=value`.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { OPT_STRING, OPT_LISTEN, OPT_INT, OPT_SIZE } opt_kind;
+
+typedef struct {
+    const char *flag;
+    const char *env;
+    opt_kind kind;
+    size_t offset;      /* of the field in cd_config */
+    size_t size;        /* OPT_STRING: the field's capacity */
+    long long min, max; /* OPT_INT, OPT_SIZE */
+    const char *arg;    /* what the value looks like, for --help */
+    const char *help;
+} opt;
+
+#define FIELD(f) offsetof(cd_config, f)
+#define CAPACITY(f) sizeof(((cd_config *)0)->f)
+
+static const opt opts[] = {
+    {"--database-url", "CARCD_DATABASE_URL", OPT_STRING, FIELD(database_url), CAPACITY(database_url), 0, 0,
+     "URL", "libpq connection string (default: empty, libpq's defaults and PG* variables)"},
+    {"--listen", "CARCD_LISTEN", OPT_LISTEN, 0, 0, 0, 0, "HOST:PORT",
+     "address to serve on; [::1]:8080 for IPv6, :8080 for every address (default 127.0.0.1:8080)"},
+    {"--admin-token", "CARCD_ADMIN_TOKEN", OPT_STRING, FIELD(admin_token), CAPACITY(admin_token), 0, 0, "TOKEN",
+     "bearer token of the admin endpoints (default: empty, no admin access)"},
+    {"--body-limit", "CARCD_BODY_LIMIT", OPT_SIZE, FIELD(body_limit), 0, 1, 1LL << 30, "BYTES",
+     "largest request body accepted, larger ones get 413 (default 65536)"},
+    {"--threads", "CARCD_THREADS", OPT_INT, FIELD(threads), 0, 1, 1024, "N",
+     "HTTP worker threads, each with one database connection (default 4)"},
+    {"--max-wait", "CARCD_MAX_WAIT", OPT_INT, FIELD(max_wait_s), 0, 0, 3600, "SECONDS",
+     "longest ?wait= a long-poll on the events endpoint may ask for (default 60)"},
+    {"--conn-timeout", "CARCD_CONN_TIMEOUT", OPT_INT, FIELD(conn_timeout_s), 0, 0, 86400, "SECONDS",
+     "idle connection timeout, 0 for none (default 90)"},
+    {"--max-connections", "CARCD_MAX_CONNECTIONS", OPT_INT, FIELD(max_connections), 0, 1, 1000000, "N",
+     "most simultaneous client connections (default 1024)"},
+};
+#define NOPTS (sizeof opts / sizeof opts[0])
+
+static void defaults(cd_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->command = CD_CMD_SERVE;
+    strcpy(c->listen_host, "127.0.0.1");
+    c->listen_port = 8080;
+    c->body_limit = 65536;
+    c->threads = 4;
+    c->max_wait_s = 60;
+    c->conn_timeout_s = 90;
+    c->max_connections = 1024;
+}
+
+/* "host:port", "[v6]:port" or ":port" into c. */
+static int parse_listen(cd_config *c, const char *v, const char *who, char *err, size_t errlen)
+{
+    const char *host = v, *colon;
+    size_t hostlen;
+    if (v[0] == '[') {
+        const char *close = strchr(v, ']');
+        if (!close || close[1] != ':') {
+            snprintf(err, errlen, "%s: expected [IPv6]:PORT, got \"%s\"", who, v);
+            return -1;
+        }
+        host = v + 1;
+        hostlen = (size_t)(close - host);
+        colon = close + 1;
+    } else {
+        colon = strrchr(v, ':');
+        if (!colon) {
+            snprintf(err, errlen, "%s: expected HOST:PORT, got \"%s\"", who, v);
+            return -1;
+        }
+        if (memchr(v, ':', (size_t)(colon - v))) {
+            snprintf(err, errlen, "%s: write an IPv6 address in brackets, e.g. [::1]:8080", who);
+            return -1;
+        }
+        hostlen = (size_t)(colon - v);
+    }
+    if (hostlen >= sizeof c->listen_host) {
+        snprintf(err, errlen, "%s: host name too long", who);
+        return -1;
+    }
+    const char *port = colon + 1;
+    char *end;
+    errno = 0;
+    long p = strtol(port, &end, 10);
+    if (*port < '0' || *port > '9' || *end || errno || p < 0 || p > 65535) {
+        snprintf(err, errlen, "%s: port must be a number 0..65535, got \"%s\"", who, port);
+        return -1;
+    }
+    memcpy(c->listen_host, host, hostlen);
+    c->listen_host[hostlen] = '\0';
+    c->listen_port = (int)p;
+    return 0;
+}
+
+/* Sets option o from value v; `who` names where v came from, for the message. */
+static int set_opt(cd_config *c, const opt *o, const char *v, const char *who, char *err, size_t errlen)
+{
+    char *field = (char *)c + o->offset;
+    switch (o->kind) {
+    case OPT_STRING:
+        if (strlen(v) >= o->size) {
+            snprintf(err, errlen, "%s: longer than %zu characters", who, o->size - 1);
+            return -1;
+        }
+        strcpy(field, v);
+        return 0;
+    case OPT_LISTEN:
+        return parse_listen(c, v, who, err, errlen);
+    case OPT_INT:
+    case OPT_SIZE: {
+        char *end;
+        errno = 0;
+        long long n = strtoll(v, &end, 10);
+        if (*v < '0' || *v > '9' || *end || errno || n < o->min || n > o->max) {
+            snprintf(err, errlen, "%s: expected a whole number %lld..%lld, got \"%s\"", who, o->min, o->max, v);
+            return -1;
+        }
+        if (o->kind == OPT_INT)
+            *(int *)(void *)field = (int)n;
+        else
+            *(size_t *)(void *)field = (size_t)n;
+        return 0;
+    }
+    }
+    return -1;
+}
+
+static const opt *find_flag(const char *arg, size_t namelen)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (strlen(opts[i].flag) == namelen && strncmp(opts[i].flag, arg, namelen) == 0)
+            return &opts[i];
+    return NULL;
+}
+
+int cd_config_load(cd_config *c, int argc, char **argv, char *err, size_t errlen)
+{
+    defaults(c);
+    for (size_t i = 0; i < NOPTS; i++) {
+        const char *v = getenv(opts[i].env);
+        if (v && *v && set_opt(c, &opts[i], v, opts[i].env, err, errlen) != 0)
+            return -1;
+    }
+    bool have_command = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            c->command = CD_CMD_HELP;
+            return 0;
+        }
+        if (strncmp(a, "--", 2) == 0) {
+            const char *eq = strchr(a, '=');
+            size_t namelen = eq ? (size_t)(eq - a) : strlen(a);
+            const opt *o = find_flag(a, namelen);
+            if (!o) {
+                snprintf(err, errlen, "unknown flag %.*s", (int)namelen, a);
+                return -1;
+            }
+            const char *v = eq ? eq + 1 : NULL;
+            if (!v) {
+                if (i + 1 >= argc) {
+                    snprintf(err, errlen, "%s needs a value (%s)", o->flag, o->arg);
+                    return -1;
+                }
+                v = argv[++i];
+            }
+            if (set_opt(c, o, v, o->flag, err, errlen) != 0)
+                return -1;
+            continue;
+        }
+        if (a[0] == '-') {
+            snprintf(err, errlen, "unknown flag %s", a);
+            return -1;
+        }
+        if (have_command) {
+            snprintf(err, errlen, "unexpected argument \"%s\"", a);
+            return -1;
+        }
+        have_command = true;
+        if (strcmp(a, "serve") == 0)
+            c->command = CD_CMD_SERVE;
+        else if (strcmp(a, "migrate") == 0)
+            c->command = CD_CMD_MIGRATE;
+        else if (strcmp(a, "help") == 0)
+            c->command = CD_CMD_HELP;
+        else {
+            snprintf(err, errlen, "unknown command \"%s\" (serve, migrate or help)", a);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void cd_config_usage(FILE *f)
+{
+    fputs("usage: carcd [serve|migrate] [flags]\n"
+          "\n"
+          "  serve     serve the HTTP API (the default); refuses to start on an old database schema\n"
+          "  migrate   apply the database migrations this binary carries, then exit\n"
+          "\n"
+          "Every flag has an environment variable of the same meaning; a flag wins over its variable.\n"
+          "\n",
+          f);
+    for (size_t i = 0; i < NOPTS; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s %s", opts[i].flag, opts[i].arg);
+        fprintf(f, "  %-28s %-22s %s\n", left, opts[i].env, opts[i].help);
+    }
+    fprintf(f, "  %-28s %-22s %s\n", "-h, --help", "", "print this and exit");
+}

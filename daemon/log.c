@@ -1,0 +1,76 @@
+/*
+ * log.c — one JSON object per line on stderr (see log.h).
+ */
+#include "log.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void cd_log_timestamp(char *buf, size_t len)
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+             tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+}
+
+static void write_all(const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return;   /* nowhere left to report it */
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+void cd_log_json(json_t *fields)
+{
+    char ts[40];
+    cd_log_timestamp(ts, sizeof ts);
+    json_t *line = json_object();
+    if (!line)
+        abort();
+    json_object_set_new(line, "ts", json_string(ts));
+    if (fields)
+        json_object_update(line, fields);
+    json_decref(fields);
+    char *text = json_dumps(line, JSON_COMPACT | JSON_REAL_PRECISION(6));
+    json_decref(line);
+    if (!text)
+        abort();
+    size_t n = strlen(text);
+    char *out = realloc(text, n + 2);
+    if (!out)
+        abort();
+    out[n] = '\n';
+    out[n + 1] = '\0';
+    write_all(out, n + 1);
+    free(out);
+}
+
+void cd_log(const char *level, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    json_t *o = json_object();
+    json_object_set_new(o, "level", json_string(level));
+    /* a message can carry bytes from outside (a libpq error quoting input): keep the line valid JSON */
+    json_t *m = json_string(msg);
+    json_object_set_new(o, "msg", m ? m : json_string("(message not UTF-8)"));
+    cd_log_json(o);
+}

@@ -1,0 +1,26 @@
+/*
+ * problem.c — the problem registry: for every cd_problem its stable type, HTTP status and title.
+ *
+ * The slug is part of the API (clients match on "/problems/<slug>"); never rename one. The designated
+ * initialisers and the check in tests/http keep this table complete when problem.h grows.
+ */
+#include "problem.h"
+
+const cd_problem_info cd_problems[CD_NPROBLEMS] = {
+    [CD_P_BAD_JSON] = {"bad-json", 400, "The request body is not valid JSON"},
+    [CD_P_INVALID] = {"invalid", 400, "A field of the request is invalid"},
+    [CD_P_UNAUTHENTICATED] = {"unauthenticated", 401, "A valid bearer token is needed"},
+    [CD_P_FORBIDDEN] = {"forbidden", 403, "This token may not do that"},
+    [CD_P_NOT_YOUR_TURN] = {"not-your-turn", 403, "The game waits for another seat"},
+    [CD_P_NOT_FOUND] = {"not-found", 404, "No such game"},
+    [CD_P_NO_ROUTE] = {"no-route", 404, "No such path"},
+    [CD_P_METHOD] = {"method-not-allowed", 405, "The path does not take this method"},
+    [CD_P_STALE_SEQ] = {"stale-seq", 409, "The game has moved on since expected_seq"},
+    [CD_P_PRECONDITION] = {"precondition-required", 428, "expected_seq or If-Match is needed"},
+    [CD_P_TOO_LARGE] = {"too-large", 413, "The request body is over the limit"},
+    [CD_P_UNSUPPORTED_TYPE] = {"unsupported-media-type", 415, "The request body must be application/json"},
+    [CD_P_ILLEGAL_MOVE] = {"illegal-move", 422, "The move is against the rules now"},
+    [CD_P_GAME_OVER] = {"game-over", 409, "The game is finished"},
+    [CD_P_UNAVAILABLE] = {"unavailable", 503, "The service is unavailable, try again later"},
+    [CD_P_INTERNAL] = {"internal", 500, "Internal error"},
+};
