@@ -71,16 +71,37 @@ enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, con
 enum MHD_Result cd_reply_raw(cd_req *r, int status, const char *content_type, const char *data, size_t len,
                              const char *const *headers);
 enum MHD_Result cd_reply_empty(cd_req *r, int status, const char *const *headers);
+/* A body of unknown length produced by `reader` (MHD's content reader contract: bytes written, 0 for none
+ * yet, MHD_CONTENT_READER_END_OF_STREAM); MHD calls free_cb(cls) when it is done with the response, also
+ * when it was never sent. For streams such as Server-Sent Events. */
+enum MHD_Result cd_reply_stream(cd_req *r, int status, const char *content_type, MHD_ContentReaderCallback reader,
+                                void *cls, MHD_ContentReaderFreeCallback free_cb, const char *const *headers);
 
-/* ---- suspend / resume (long-poll) ---- */
+/* ---- suspend / resume (long-poll) ----
+ * A handler calls cd_req_suspend and returns MHD_YES without replying: the worker thread is free and the
+ * connection waits. Later, from any thread, exactly one resume counts: cd_req_resume_reply answers with
+ * `body` (stolen; sent as application/problem+json when status >= 400, else application/json), while
+ * cd_req_resume calls the route's handler again on its worker thread (r->ctx still set), which then
+ * replies — any cd_reply_* — or suspends again. A resume of a request that is not suspended, or is already
+ * being resumed, does nothing (the body is released). While suspended a request is never freed, but once
+ * resumed it may be at any time: callers keep track of it under a lock that r->ctx_free also takes, and
+ * never resume it after ctx_free ran. Shutdown answers every suspended request with 503 itself; a suspend
+ * during shutdown does not suspend and the request is answered 503 when the handler returns. */
 void cd_req_suspend(cd_req *r);
 /* From any thread: resumes a suspended request and answers it. */
 void cd_req_resume_reply(cd_req *r, int status, json_t *body);
+/* From any thread: resumes a suspended request; its handler runs again and answers. */
+void cd_req_resume(cd_req *r);
 
 /* ---- the server ---- */
 typedef struct cd_server cd_server;
 cd_server *cd_server_start(const cd_config *cfg, char *err, size_t errlen);
+/* The same with another route table (same shape, NULL-terminated, outliving the server): for tests. */
+cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, char *err, size_t errlen);
+/* Resumes every suspended request with a 503, lets requests in flight finish (up to 5 s), then stops. */
 void cd_server_stop(cd_server *s);
+/* The port the server listens on (useful with listen_port 0: the kernel picked one). */
+int cd_server_port(const cd_server *s);
 
 /* The route table (routes.c), terminated by a NULL method. */
 extern const cd_route cd_routes[];
