@@ -1,0 +1,28 @@
+/*
+ * embedded.h — files compiled into carcd, so the binary needs nothing from the source tree at run time.
+ *
+ * Generated at build time by cmake/embed_files.cmake (see CMakeLists.txt): the bytes of each file exactly as
+ * in the repository, plus a terminating NUL that `len` does not count.
+ *
+ *   cd_sql_files   every sql/ *.sql file, sorted by file name; `name` is the bare file name
+ *                  ("001_init.sql", no directory); cd_sql_nfiles of them. Read by migrate.c.
+ *   cd_openapi_json  api-docs/openapi.json, served verbatim by GET /v1/openapi.json.
+ */
+#ifndef CD_EMBEDDED_H
+#define CD_EMBEDDED_H
+
+#include <stddef.h>
+
+typedef struct {
+    const char *name;   /* file name without directory */
+    const char *text;   /* the file's bytes, NUL-terminated */
+    size_t len;         /* bytes, without the NUL */
+} cd_embedded_file;
+
+extern const cd_embedded_file cd_sql_files[];
+extern const size_t cd_sql_nfiles;
+
+extern const char cd_openapi_json[];
+extern const size_t cd_openapi_json_len;
+
+#endif
