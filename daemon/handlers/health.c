@@ -1,0 +1,28 @@
+/*
+ * health.c — GET /healthz (the process answers) and GET /readyz (and can reach its database).
+ */
+#include "../db.h"
+#include "../handlers.h"
+#include "../log.h"
+#include "../store.h"
+
+enum MHD_Result h_healthz(cd_req *r)
+{
+    return cd_reply_json(r, 200, json_pack("{s:s}", "status", "ok"), NULL);
+}
+
+enum MHD_Result h_readyz(cd_req *r)
+{
+    char err[256];
+    cd_db *db = cd_db_thread(r->cfg, err, sizeof err);
+    if (!db) {
+        cd_log("warn", "readyz: %s", err);
+        return cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
+    }
+    PGresult *res = cd_db_exec(db, ST_PING, 0, NULL);
+    bool ok = cd_db_ok(res);
+    PQclear(res);
+    if (!ok)
+        return cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database does not answer");
+    return cd_reply_json(r, 200, json_pack("{s:s}", "status", "ready"), NULL);
+}
