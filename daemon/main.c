@@ -1,0 +1,105 @@
+/*
+ * main.c — the carcd program: `carcd [serve]`, `carcd migrate`, `carcd --help`.
+ *
+ * serve: checks the database schema, starts the notify thread and the HTTP server and waits for SIGINT or
+ * SIGTERM, then stops cleanly (long-polls answered, event streams ended, requests in flight finished) and
+ * exits 0. The signals are blocked in
+ * every thread (the mask is set before any thread starts, so MHD's workers inherit it) and taken with
+ * sigwait here: no signal handler, so nothing async-signal-unsafe can happen. SIGPIPE is ignored: a client
+ * that went away is an error on one socket, not a reason to die. Any fatal error is one line on stderr
+ * and exit status 1.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "db.h"
+#include "http.h"
+#include "log.h"
+#include "notify.h"
+
+/* One line on stderr, whatever msg holds (libpq's messages span lines), and the exit status 1. */
+static int fatal(const char *msg)
+{
+    char line[1024];
+    size_t n = 0;
+    for (const char *c = msg; *c && n + 1 < sizeof line; c++) {
+        bool space = *c == '\n' || *c == '\t' || *c == '\r';
+        if (space && (n == 0 || line[n - 1] == ' '))
+            continue;
+        line[n++] = space ? ' ' : *c;
+    }
+    while (n > 0 && line[n - 1] == ' ')
+        n--;
+    line[n] = '\0';
+    fprintf(stderr, "carcd: %s\n", line);
+    return 1;
+}
+
+static int serve(const cd_config *cfg)
+{
+    char err[1024];
+    if (cd_schema_check(cfg, err, sizeof err) != 0)
+        return fatal(err);
+
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    if (pthread_sigmask(SIG_BLOCK, &stop, NULL) != 0)
+        return fatal("cannot block SIGINT and SIGTERM");
+
+    /* the notify thread wakes long-polls and event streams when moves land (notify.h) */
+    if (cd_notify_start(cfg) != 0)
+        return fatal("cannot start the notify thread");
+    cd_server *srv = cd_server_start(cfg, err, sizeof err);
+    if (!srv) {
+        cd_notify_stop();
+        return fatal(err);
+    }
+    if (cfg->admin_token[0] && strlen(cfg->admin_token) < 16)
+        cd_log("warn", "the admin token is shorter than 16 characters");
+    cd_log("info", "listening on %s%s%s:%d with %d threads", strchr(cfg->listen_host, ':') ? "[" : "",
+           cfg->listen_host, strchr(cfg->listen_host, ':') ? "]" : "", cd_server_port(srv), cfg->threads);
+
+    int sig = 0;
+    if (sigwait(&stop, &sig) != 0)
+        sig = SIGTERM;
+    cd_log("info", "%s: stopping", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    /* first the waiters (they answer their long-polls and end their streams), then the server */
+    cd_notify_stop();
+    cd_server_stop(srv);
+    cd_db_thread_close();
+    cd_log("info", "stopped");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    char err[1024];
+    cd_config cfg;
+    if (cd_config_load(&cfg, argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "carcd: %s (carcd --help lists the flags)\n", err);
+        return 1;
+    }
+    struct sigaction ign = {0};
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, NULL);
+
+    switch (cfg.command) {
+    case CD_CMD_HELP:
+        cd_config_usage(stdout);
+        return 0;
+    case CD_CMD_MIGRATE:
+        if (cd_migrate(&cfg, err, sizeof err) != 0)
+            return fatal(err);
+        return 0;
+    case CD_CMD_SERVE:
+        return serve(&cfg);
+    }
+    return fatal("unknown command");
+}
