@@ -34,9 +34,9 @@ enum MHD_Result h_legal_moves(cd_req *r)
         char *end = NULL;
         long v = s ? strtol(s, &end, 10) : -1;
         if (!s || *end || v < 0 || v >= g.st->nplayers) {
+            int nplayers = g.st->nplayers;   /* cd_game_free clears g */
             cd_game_free(&g);
-            return cd_reply_problem(r, CD_P_INVALID, "seat", "an admin names the seat: ?seat=0..%d",
-                                    g.st->nplayers - 1);
+            return cd_reply_problem(r, CD_P_INVALID, "seat", "an admin names the seat: ?seat=0..%d", nplayers - 1);
         }
         seat = (int)v;
     }
