@@ -36,6 +36,9 @@
 #define CARC_MAX_FIGURES (CARC_MAX_PLAYERS * 10)
 #define CARC_NO_PIECE 0xFF
 #define CARC_NO_TYPE 0xFF
+/* piece and type indexes are uint8_t with 0xFF as "none" */
+_Static_assert(CARC_MAX_PIECES < CARC_NO_PIECE, "piece indexes fit in uint8_t below CARC_NO_PIECE");
+_Static_assert(CARC_MAX_TYPES < CARC_NO_TYPE, "type indexes fit in uint8_t below CARC_NO_TYPE");
 
 typedef enum {
     CARC_OK = 0,
