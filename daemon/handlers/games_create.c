@@ -195,7 +195,7 @@ static cd_tx_result run_create(cd_db *db, void *arg)
         goto done;
     for (int i = 0; i < t->nplayers; i++) {
         PQclear(res);
-        char seat[8];
+        char seat[12];
         snprintf(seat, sizeof seat, "%d", i);
         const char *p3[] = {t->id, seat, t->names[i], t->token_hash[i]};
         res = cd_db_exec(db, ST_SEAT_INSERT, 4, p3);
