@@ -1,0 +1,537 @@
+/*
+ * events.c — GET /v1/games/{id}/events?after=N&wait=S: the log of a game as one viewer may see it, by long
+ * poll or as Server-Sent Events.
+ *
+ * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]}: the moves
+ * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
+ * (carc_events_json_filter over the admin rendering stored in moves.events). "seq" is the last entry's seq,
+ * or `after` when there is none: a client pages and polls with after=<seq of the previous answer>.
+ *
+ * Parameters
+ *   after   an integer >= -1, default -1. Entry 0 holds the opening events (the start tile, the first draw),
+ *           so after=-1 gives the whole log and after=0 everything since the game was created.
+ *   wait    whole seconds, 0..cfg->max_wait_s, default 0 (answer at once). With wait > 0 and nothing after
+ *           `after`, the answer waits until a move lands (then it holds that move) or the wait is over (then
+ *           "entries" is empty, still 200).
+ *   The viewer is the bearer token's (a seat or the admin) or, without one, the public.
+ *
+ * Waiting without a worker thread (long poll). When there is nothing to answer yet, the handler suspends the
+ * request (cd_req_suspend: MHD stops polling the connection and the worker thread goes back to serving
+ * others) and registers a waiter with the notify thread (notify.h) for this game, after `after`, until the
+ * deadline. The waiter's callback runs on the notify thread when a move of the game is committed (its
+ * pg_notify), at the deadline, or when the listener reconnected; it reads the log again on the notify
+ * thread's own connection and resumes the request with the answer, or re-arms the waiter when there is
+ * still nothing new (a reconnect with nothing missed). The request's ctx_free cancels the waiter; cancel
+ * waits for a callback that is running, so a request is never freed under a callback and a callback never
+ * resumes a freed request. At shutdown the notify thread fires every waiter first and they answer 503.
+ *
+ * Server-Sent Events (Accept: text/event-stream). The answer is a stream: `retry: 1000`, then one event per
+ * entry — `id: <seq>`, `event: move`, `data: <entry as JSON>` — a `: keepalive` comment every
+ * SSE_KEEPALIVE_S seconds, and the end of the stream after the wait bound (?wait, else cfg->max_wait_s), so
+ * that the client reconnects, sending Last-Event-ID (taken as `after`; it overrides ?after).
+ * The stream is an MHD callback response reading from a per-stream buffer, and holds no worker thread
+ * either: when the buffer is empty the reader suspends the connection (MHD_suspend_connection from the
+ * content reader, then returns 0) and notes it. The stream's waiter fires on the notify thread for a move,
+ * for the next keepalive or for the end; its callback reads the new entries, appends their frames to the
+ * buffer, re-arms the waiter and resumes the connection if the reader had suspended it. Buffer, `ended` and
+ * `suspended` are guarded by the stream's mutex, so a resume is never lost and never applied to a
+ * connection that is not suspended. Invariant: the reader suspends only while a waiter is armed or its
+ * callback is running, i.e. something will resume it; once the stream cannot be woken (shutdown, database
+ * failure, the end) it is marked ended and the reader finishes instead of suspending. MHD frees the stream
+ * with the response (sse_free), which cancels the waiter first. A client that goes away is noticed when the
+ * stream next wakes: before suspending, the reader peeks at the socket and ends the stream on end-of-file;
+ * so a gone client costs its stream at most until the next keepalive.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "../games.h"
+#include "../handlers.h"
+#include "../log.h"
+#include "../notify.h"
+#include "../store.h"
+
+#define EV_PAGE 100              /* entries per answer, and per read of a stream */
+#define SSE_KEEPALIVE_S 15.0
+#define SSE_MAX_PAGES 20         /* a stream's backlog: more and the stream ends early (the client comes back) */
+#define SSE_MAX_BUFFER (1u << 20)   /* unsent bytes of a stream: more and it ends (the client comes back) */
+
+/* ---- reading the log ---------------------------------------------------------------------------------- */
+
+/* Parses a decimal integer within [lo, hi]: an optional '-' and digits, nothing else. */
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !(*s == '-' || isdigit((unsigned char)*s)))
+        return false;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Up to EV_PAGE entries after `after` as `viewer` sees them: *entries (new array) and *last (the last seq,
+ * or `after` when there is none). */
+static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer, json_t **entries, int *last)
+{
+    char after_s[16], limit_s[16];
+    snprintf(after_s, sizeof after_s, "%d", after);
+    snprintf(limit_s, sizeof limit_s, "%d", EV_PAGE);
+    const char *p[] = {id, after_s, limit_s};
+    PGresult *res = cd_db_exec(db, ST_MOVES_AFTER, 3, p);
+    *entries = NULL;
+    *last = after;
+    if (!cd_db_ok(res)) {
+        cd_load_result lr = cd_db_unavailable(db, res) ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
+        PQclear(res);
+        return lr;
+    }
+    json_t *a = json_array();
+    for (int i = 0; i < PQntuples(res); i++) {
+        int seq = atoi(PQgetvalue(res, i, 0));
+        json_t *admin = json_loads(PQgetvalue(res, i, 3), 0, NULL);
+        if (!json_is_array(admin)) {
+            cd_log("error", "game %s: the events of seq %d do not decode", id, seq);
+            json_decref(admin);
+            json_decref(a);
+            PQclear(res);
+            return CD_LOAD_CORRUPT;
+        }
+        json_t *e = json_object();
+        json_object_set_new(e, "seq", json_integer(seq));
+        json_object_set_new(e, "seat", PQgetisnull(res, i, 1) ? json_null() : json_integer(atoi(PQgetvalue(res, i, 1))));
+        json_object_set_new(e, "events", carc_events_json_filter(admin, viewer));
+        json_decref(admin);
+        json_array_append_new(a, e);
+        *last = seq;
+    }
+    PQclear(res);
+    *entries = a;
+    return CD_LOAD_OK;
+}
+
+static json_t *answer(const char *id, int last, json_t *entries)
+{
+    return json_pack("{s:s, s:i, s:o}", "game", id, "seq", last, "entries", entries ? entries : json_array());
+}
+
+/* A problem body for a reply made from the notify thread (cd_req_resume_reply). */
+static json_t *problem_body(cd_problem pr, const char *detail)
+{
+    char type[64];
+    snprintf(type, sizeof type, "/problems/%s", cd_problems[pr].slug);
+    return json_pack("{s:s, s:s, s:i, s:s}", "type", type, "title", cd_problems[pr].title, "status",
+                     cd_problems[pr].status, "detail", detail);
+}
+
+static cd_problem load_problem(cd_load_result lr, const char **detail)
+{
+    if (lr == CD_LOAD_UNAVAILABLE) {
+        *detail = "the database cannot be reached";
+        return CD_P_UNAVAILABLE;
+    }
+    *detail = "an internal error occurred; it has been logged";
+    return CD_P_INTERNAL;
+}
+
+/* Whether the game exists (its seats: every game has at least two). 1, 0, or -1 with *lr. */
+static int game_exists(cd_db *db, const char *id, cd_load_result *lr)
+{
+    const char *p[] = {id};
+    PGresult *res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p);
+    if (!cd_db_ok(res)) {
+        *lr = cd_db_unavailable(db, res) ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
+        PQclear(res);
+        return -1;
+    }
+    int n = PQntuples(res);
+    PQclear(res);
+    return n > 0;
+}
+
+/* ---- long poll ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    cd_req *r;
+    const cd_config *cfg;
+    char id[37];
+    int after, viewer;
+    double deadline;
+    cd_notify_waiter w;
+} poll_ctx;
+
+/* On the notify thread. After cd_req_resume_reply the request may be freed at any time: c is not touched
+ * again (its ctx_free waits in cd_notify_cancel until this returns). */
+static void poll_fire(void *arg, cd_notify_why why)
+{
+    poll_ctx *c = arg;
+    if (why == CD_NOTIFY_SHUTDOWN) {
+        cd_req_resume_reply(c->r, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+        return;
+    }
+    char err[256];
+    cd_db *db = cd_db_thread(c->cfg, err, sizeof err);
+    json_t *entries = NULL;
+    int last = c->after;
+    cd_load_result lr = db ? read_page(db, c->id, c->after, c->viewer, &entries, &last) : CD_LOAD_UNAVAILABLE;
+    if (lr != CD_LOAD_OK) {
+        const char *detail;
+        cd_problem pr = load_problem(lr, &detail);
+        cd_req_resume_reply(c->r, cd_problems[pr].status, problem_body(pr, detail));
+        return;
+    }
+    if (json_array_size(entries) > 0 || why == CD_NOTIFY_DEADLINE || cd_now() >= c->deadline) {
+        cd_req_resume_reply(c->r, 200, answer(c->id, last, entries));
+        return;
+    }
+    /* woken with nothing new (the listener reconnected): wait on */
+    json_decref(entries);
+    if (cd_notify_wait(&c->w, c->id, c->after, c->deadline, poll_fire, c) != 0)
+        cd_req_resume_reply(c->r, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+}
+
+static void poll_free(void *ctx)
+{
+    poll_ctx *c = ctx;
+    cd_notify_cancel(&c->w);
+    free(c);
+}
+
+static enum MHD_Result long_poll(cd_req *r, const char *id, int after, int viewer, long wait)
+{
+    poll_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
+    c->r = r;
+    c->cfg = r->cfg;
+    memcpy(c->id, id, sizeof c->id);
+    c->after = after;
+    c->viewer = viewer;
+    c->deadline = cd_now() + (double)wait;
+    r->ctx = c;
+    r->ctx_free = poll_free;
+    cd_req_suspend(r);
+    if (!r->suspended)
+        return MHD_YES;   /* shutting down: the HTTP layer answers 503 */
+    if (cd_notify_wait(&c->w, c->id, after, c->deadline, poll_fire, c) != 0)
+        cd_req_resume_reply(r, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+    return MHD_YES;
+}
+
+/* ---- Server-Sent Events ------------------------------------------------------------------------------- */
+
+typedef struct {
+    pthread_mutex_t mu;
+    struct MHD_Connection *conn;
+    const cd_config *cfg;
+    char id[37];
+    int viewer;
+    /* the notify thread's (set by the handler before the waiter is armed) */
+    int after;
+    double end, next_keepalive;
+    cd_notify_waiter w;
+    /* guarded by mu */
+    char *buf;
+    size_t len, off, cap;
+    bool ended;       /* nothing more will come: finish once the buffer is sent */
+    bool suspended;   /* the reader suspended the connection and nobody resumed it yet */
+} sse_stream;
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+} sbuf;
+
+static void sbuf_add(sbuf *b, const char *s, size_t n)
+{
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap < b->len + n)
+            cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p)
+            abort();   /* out of memory: carcd's policy is to stop */
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+}
+
+static void sbuf_str(sbuf *b, const char *s)
+{
+    sbuf_add(b, s, strlen(s));
+}
+
+/* One SSE event per entry. */
+static void add_frames(sbuf *b, json_t *entries)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(entries, i, e) {
+        char head[64];
+        snprintf(head, sizeof head, "id: %lld\nevent: move\ndata: ",
+                 (long long)json_integer_value(json_object_get(e, "seq")));
+        char *data = json_dumps(e, JSON_COMPACT);   /* compact JSON has no newline */
+        if (!data)
+            abort();
+        sbuf_str(b, head);
+        sbuf_str(b, data);
+        sbuf_str(b, "\n\n");
+        free(data);
+    }
+}
+
+/* Appends to the stream's buffer (under s->mu). False when that would pass SSE_MAX_BUFFER. */
+static bool stream_append_locked(sse_stream *s, const char *data, size_t n)
+{
+    if (n == 0)
+        return true;
+    if (s->len - s->off + n > SSE_MAX_BUFFER)
+        return false;
+    if (s->off > 0) {
+        memmove(s->buf, s->buf + s->off, s->len - s->off);
+        s->len -= s->off;
+        s->off = 0;
+    }
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 4096;
+        while (cap < s->len + n)
+            cap *= 2;
+        char *p = realloc(s->buf, cap);
+        if (!p)
+            abort();
+        s->buf = p;
+        s->cap = cap;
+    }
+    memcpy(s->buf + s->len, data, n);
+    s->len += n;
+    return true;
+}
+
+/* MHD's content reader, on the connection's worker thread. */
+static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    sse_stream *s = cls;
+    pthread_mutex_lock(&s->mu);
+    if (s->off < s->len) {
+        size_t n = s->len - s->off < max ? s->len - s->off : max;
+        memcpy(buf, s->buf + s->off, n);
+        s->off += n;
+        if (s->off == s->len)
+            s->off = s->len = 0;
+        pthread_mutex_unlock(&s->mu);
+        return (ssize_t)n;
+    }
+    if (s->ended) {
+        pthread_mutex_unlock(&s->mu);
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    }
+    /* A client that has hung up (end of file waiting on its socket) is let go now rather than at the next
+     * write that fails, which could be a keepalive away. */
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(s->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (ci) {
+        char c;
+        ssize_t k = recv(ci->connect_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+            s->ended = true;
+            pthread_mutex_unlock(&s->mu);
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+        }
+    }
+    /* nothing to send yet: give the worker thread back until the notify thread has something */
+    s->suspended = true;
+    MHD_suspend_connection(s->conn);
+    pthread_mutex_unlock(&s->mu);
+    return 0;
+}
+
+/* MHD is done with the response (sent, client gone, or never queued). */
+static void sse_free(void *cls)
+{
+    sse_stream *s = cls;
+    cd_notify_cancel(&s->w);
+    pthread_mutex_destroy(&s->mu);
+    free(s->buf);
+    free(s);
+}
+
+/* On the notify thread: new entries, a keepalive, or the end. */
+static void sse_fire(void *arg, cd_notify_why why)
+{
+    sse_stream *s = arg;
+    sbuf out = {0};
+    bool end = why == CD_NOTIFY_SHUTDOWN;
+    if (why == CD_NOTIFY_MOVE || why == CD_NOTIFY_RECONNECT) {
+        char err[256];
+        cd_db *db = cd_db_thread(s->cfg, err, sizeof err);
+        for (int page = 0; !end && page < SSE_MAX_PAGES; page++) {
+            json_t *entries = NULL;
+            int last = s->after;
+            if (!db || read_page(db, s->id, s->after, s->viewer, &entries, &last) != CD_LOAD_OK) {
+                end = true;   /* the client comes back with Last-Event-ID */
+                break;
+            }
+            add_frames(&out, entries);
+            size_t n = json_array_size(entries);
+            json_decref(entries);
+            s->after = last;
+            if (n < EV_PAGE)
+                break;
+            if (page == SSE_MAX_PAGES - 1)
+                end = true;   /* more than one wake can carry: the client comes back for the rest */
+        }
+    }
+    double now = cd_now();
+    if (now >= s->end)
+        end = true;
+    if (!end && now >= s->next_keepalive)
+        sbuf_str(&out, ": keepalive\n\n");
+    if (out.len > 0)
+        s->next_keepalive = now + SSE_KEEPALIVE_S;   /* anything sent keeps the connection warm */
+
+    pthread_mutex_lock(&s->mu);
+    if (!stream_append_locked(s, out.p, out.len))
+        end = true;   /* the client does not read: end, it reconnects from its last event */
+    pthread_mutex_unlock(&s->mu);
+    free(out.p);
+
+    if (!end) {
+        double deadline = s->next_keepalive < s->end ? s->next_keepalive : s->end;
+        if (cd_notify_wait(&s->w, s->id, s->after, deadline, sse_fire, s) != 0)
+            end = true;
+    }
+    pthread_mutex_lock(&s->mu);
+    if (end)
+        s->ended = true;
+    if (s->suspended) {
+        s->suspended = false;
+        MHD_resume_connection(s->conn);
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+static bool wants_sse(cd_req *r)
+{
+    const char *accept = cd_req_header(r, MHD_HTTP_HEADER_ACCEPT);
+    if (!accept)
+        return false;
+    char low[256];
+    size_t n = 0;
+    for (; accept[n] && n < sizeof low - 1; n++)
+        low[n] = (char)tolower((unsigned char)accept[n]);
+    low[n] = 0;
+    return strstr(low, "text/event-stream") != NULL;
+}
+
+static enum MHD_Result stream(cd_req *r, cd_db *db, const char *id, int viewer, json_t *entries, int last,
+                              long wait)
+{
+    sse_stream *s = calloc(1, sizeof *s);
+    if (!s) {
+        json_decref(entries);
+        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
+    }
+    pthread_mutex_init(&s->mu, NULL);
+    s->conn = r->conn;
+    s->cfg = r->cfg;
+    memcpy(s->id, id, sizeof s->id);
+    s->viewer = viewer;
+    s->after = last;
+
+    sbuf out = {0};
+    sbuf_str(&out, "retry: 1000\n\n");
+    int pages = 1;
+    size_t n = json_array_size(entries);
+    add_frames(&out, entries);
+    json_decref(entries);
+    cd_load_result lr = CD_LOAD_OK;
+    while (n == EV_PAGE && pages < SSE_MAX_PAGES) {   /* the backlog, on this worker's connection */
+        lr = read_page(db, s->id, s->after, viewer, &entries, &s->after);
+        if (lr != CD_LOAD_OK)
+            break;
+        n = json_array_size(entries);
+        add_frames(&out, entries);
+        json_decref(entries);
+        pages++;
+    }
+    if (lr != CD_LOAD_OK) {
+        free(out.p);
+        sse_free(s);
+        return cd_reply_load_error(r, lr);
+    }
+    stream_append_locked(s, out.p, out.len);   /* nobody else knows s yet */
+    free(out.p);
+
+    double now = cd_now();
+    s->end = now + (double)wait;
+    s->next_keepalive = now + SSE_KEEPALIVE_S;
+    s->ended = wait == 0 || n == EV_PAGE;   /* a backlog too long for one stream: the client comes back */
+    if (!s->ended) {
+        double deadline = s->next_keepalive < s->end ? s->next_keepalive : s->end;
+        if (cd_notify_wait(&s->w, s->id, s->after, deadline, sse_fire, s) != 0)
+            s->ended = true;
+    }
+    static const char *const headers[] = {"Cache-Control", "no-cache", "X-Accel-Buffering", "no", NULL};
+    return cd_reply_stream(r, 200, "text/event-stream", sse_read, s, sse_free, headers);
+}
+
+/* ---- the handler -------------------------------------------------------------------------------------- */
+
+enum MHD_Result h_events(cd_req *r)
+{
+    const char *raw_id = r->params[0];
+    if (!cd_uuid_valid(raw_id))
+        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+    r->game_id = raw_id;
+    char id[37];
+    for (int i = 0; i < 37; i++)
+        id[i] = (char)tolower((unsigned char)raw_id[i]);
+
+    bool sse = wants_sse(r);
+    long after = -1, wait = sse ? r->cfg->max_wait_s : 0;
+    const char *a = cd_req_arg(r, "after");
+    if (a && !parse_int(a, -1, INT32_MAX, &after))
+        return cd_reply_problem(r, CD_P_INVALID, "after",
+                                "after: expected an integer >= -1 (the seq of the last entry seen; -1 for all)");
+    const char *last_id = sse ? cd_req_header(r, "Last-Event-ID") : NULL;
+    if (last_id && !parse_int(last_id, -1, INT32_MAX, &after))
+        return cd_reply_problem(r, CD_P_INVALID, "Last-Event-ID", "Last-Event-ID: expected the id of an event");
+    const char *w = cd_req_arg(r, "wait");
+    if (w && !parse_int(w, 0, r->cfg->max_wait_s, &wait))
+        return cd_reply_problem(r, CD_P_INVALID, "wait", "wait: expected whole seconds from 0 to %d",
+                                r->cfg->max_wait_s);
+
+    cd_db *db = cd_req_db(r);
+    if (!db)
+        return MHD_YES;
+    int viewer;
+    if (!cd_viewer_of(r, db, id, &viewer))
+        return MHD_YES;
+    json_t *entries;
+    int last;
+    cd_load_result lr = read_page(db, id, (int)after, viewer, &entries, &last);
+    if (lr != CD_LOAD_OK)
+        return cd_reply_load_error(r, lr);
+    if (json_array_size(entries) == 0 && viewer < 0) {   /* a seat's token already proved the game exists */
+        int e = game_exists(db, id, &lr);
+        if (e <= 0) {
+            json_decref(entries);
+            return cd_reply_load_error(r, e < 0 ? lr : CD_LOAD_NOT_FOUND);
+        }
+    }
+    if (sse)
+        return stream(r, db, id, viewer, entries, last, wait);
+    if (json_array_size(entries) > 0 || wait == 0)
+        return cd_reply_json(r, 200, answer(id, last, entries), NULL);
+    json_decref(entries);
+    return long_poll(r, id, (int)after, viewer, wait);
+}
