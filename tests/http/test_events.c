@@ -1,0 +1,950 @@
+/*
+ * test_events.c — GET /v1/games/{id}/events through real sockets against real PostgreSQL: the opening
+ * events, paging, long polls woken by a move or by their deadline, many long polls on a two-thread server
+ * (no worker is held), Server-Sent Events (a move as an event, Last-Event-ID, keepalives, the end of the
+ * stream), bad parameters, tokens, clients that hang up while waiting, the listener losing its connection,
+ * shutdown with requests waiting, and the notify latency (move committed -> long poll answered).
+ *
+ * Each test runs in its own process (Check's fork mode) with its own database (a random name, created
+ * through the `postgres` database of CARCD_TEST_DATABASE_URL, migrated, dropped afterwards), its own carcd
+ * server on 127.0.0.1 (a port the kernel picks, two worker threads) and its own notify thread.
+ */
+#include <check.h>
+#include <curl/curl.h>
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "config.h"
+#include "db.h"
+#include "http.h"
+#include "notify.h"
+
+#define ADMIN_TOKEN "events-test-admin-token-0123456789"
+#define NPOLLS 50
+
+static const char *base_url;   /* CARCD_TEST_DATABASE_URL */
+static char test_db[64];
+static cd_config cfg;
+static cd_server *srv;
+static int port;
+
+/* ---- PostgreSQL helpers ------------------------------------------------------------------------------- */
+
+/* base_url with its database replaced by `dbname`, as a key=value connection string. */
+static void url_for(const char *dbname, char *out, size_t outlen)
+{
+    char *errmsg = NULL;
+    PQconninfoOption *opts = PQconninfoParse(base_url, &errmsg);
+    ck_assert_msg(opts != NULL, "CARCD_TEST_DATABASE_URL does not parse: %s", errmsg ? errmsg : "?");
+    size_t len = 0;
+    out[0] = '\0';
+    for (PQconninfoOption *o = opts; o->keyword; o++) {
+        const char *v = strcmp(o->keyword, "dbname") == 0 ? dbname : o->val;
+        if (!v)
+            continue;
+        len += (size_t)snprintf(out + len, outlen - len, "%s%s='", len ? " " : "", o->keyword);
+        for (const char *p = v; *p; p++) {
+            if (*p == '\'' || *p == '\\')
+                out[len++] = '\\';
+            out[len++] = *p;
+        }
+        len += (size_t)snprintf(out + len, outlen - len, "'");
+        ck_assert_uint_lt(len, outlen - 8);
+    }
+    PQconninfoFree(opts);
+}
+
+static PGconn *connect_to(const char *dbname)
+{
+    char url[2048];
+    url_for(dbname, url, sizeof url);
+    PGconn *c = PQconnectdb(url);
+    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "connecting to %s: %s", dbname, PQerrorMessage(c));
+    return c;
+}
+
+static void sql_do(PGconn *c, const char *sql)
+{
+    PGresult *res = PQexec(c, sql);
+    ck_assert_msg(PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK, "%s: %s",
+                  sql, PQresultErrorMessage(res));
+    PQclear(res);
+}
+
+static double now_s(void)
+{
+    return cd_now();
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static cd_notify_stats notify_stats(void)
+{
+    cd_notify_stats s;
+    cd_notify_get_stats(&s);
+    return s;
+}
+
+/* Waits up to `ms` for `n` waiters to be registered. */
+static void await_waiting(long n, long ms)
+{
+    for (long t = 0; t < ms && notify_stats().waiting != n; t += 5)
+        sleep_ms(5);
+    ck_assert_int_eq(notify_stats().waiting, n);
+}
+
+/* ---- fixture ------------------------------------------------------------------------------------------ */
+
+static void setup(void)
+{
+    base_url = getenv("CARCD_TEST_DATABASE_URL");
+    ck_assert_msg(base_url && *base_url, "CARCD_TEST_DATABASE_URL is not set (scripts/test.sh sets it)");
+    unsigned char rnd[8];
+    FILE *f = fopen("/dev/urandom", "rb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fread(rnd, 1, sizeof rnd, f), sizeof rnd);
+    fclose(f);
+    int n = snprintf(test_db, sizeof test_db, "carcd_ev_");
+    for (size_t i = 0; i < sizeof rnd; i++)
+        n += snprintf(test_db + n, sizeof test_db - (size_t)n, "%02x", rnd[i]);
+    PGconn *c = connect_to("postgres");
+    char sql[128];
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", test_db);
+    sql_do(c, sql);
+    PQfinish(c);
+
+    char err[1024] = "";
+    char *argv[] = {"carcd", NULL};
+    ck_assert_msg(cd_config_load(&cfg, 1, argv, err, sizeof err) == 0, "config: %s", err);
+    url_for(test_db, cfg.database_url, sizeof cfg.database_url);
+    snprintf(cfg.listen_host, sizeof cfg.listen_host, "127.0.0.1");
+    cfg.listen_port = 0;
+    snprintf(cfg.admin_token, sizeof cfg.admin_token, "%s", ADMIN_TOKEN);
+    cfg.threads = 2;
+    cfg.max_wait_s = 60;
+    ck_assert_msg(cd_migrate(&cfg, err, sizeof err) == 0, "migrate: %s", err);
+    srv = cd_server_start(&cfg, err, sizeof err);
+    ck_assert_msg(srv != NULL, "server: %s", err);
+    port = cd_server_port(srv);
+    ck_assert_int_eq(cd_notify_start(&cfg), 0);
+    for (int i = 0; i < 500 && !notify_stats().listening; i++)
+        sleep_ms(10);
+    ck_assert(notify_stats().listening);
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+static void stop_all(void)
+{
+    cd_notify_stop();   /* first: it answers the waiting requests, and MHD must not stop with one suspended */
+    cd_server_stop(srv);
+    srv = NULL;
+}
+
+static void teardown(void)
+{
+    if (srv)
+        stop_all();
+    cd_db_thread_close();
+    PGconn *c = connect_to("postgres");
+    char sql[128];
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", test_db);
+    sql_do(c, sql);
+    PQfinish(c);
+}
+
+/* ---- an HTTP client (libcurl) --------------------------------------------------------------------------- */
+
+typedef struct {
+    long status;
+    char *body;
+    size_t len;
+    json_t *json;
+    char content_type[128];
+    CURLcode rc;
+    double seconds;            /* request to end of answer */
+    /* streams: when `mark` first appeared in the body */
+    const char *mark;
+    double mark_at;
+    pthread_mutex_t *mu;       /* guards body/len while a test thread peeks */
+} answer;
+
+typedef struct {
+    const char *method;
+    const char *path;
+    const char *token;
+    const char *body;
+    const char *const *headers;   /* "Name: value", NULL-terminated */
+    long timeout_ms;
+    const char *mark;
+    pthread_mutex_t *mu;
+} request;
+
+static size_t on_body(char *data, size_t size, size_t n, void *arg)
+{
+    answer *a = arg;
+    size_t len = size * n;
+    if (a->mu)
+        pthread_mutex_lock(a->mu);
+    char *b = realloc(a->body, a->len + len + 1);
+    ck_assert_ptr_nonnull(b);
+    a->body = b;
+    memcpy(a->body + a->len, data, len);
+    a->len += len;
+    a->body[a->len] = '\0';
+    if (a->mark && a->mark_at == 0 && strstr(a->body, a->mark))
+        a->mark_at = now_s();
+    if (a->mu)
+        pthread_mutex_unlock(a->mu);
+    return len;
+}
+
+static size_t on_header(char *data, size_t size, size_t n, void *arg)
+{
+    answer *a = arg;
+    size_t len = size * n;
+    if (len > 13 && strncasecmp(data, "Content-Type:", 13) == 0) {
+        const char *v = data + 13;
+        size_t vl = len - 13;
+        while (vl && *v == ' ')
+            v++, vl--;
+        while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n'))
+            vl--;
+        snprintf(a->content_type, sizeof a->content_type, "%.*s", (int)vl, v);
+    }
+    return len;
+}
+
+/* Makes the request; the answer is written into *out as it arrives (under q.mu when given, so that another
+ * thread can watch a stream). */
+static void http_into(request q, answer *out)
+{
+    if (q.mu)
+        pthread_mutex_lock(q.mu);
+    *out = (answer){.mark = q.mark, .mu = q.mu};
+    if (q.mu)
+        pthread_mutex_unlock(q.mu);
+    answer *ap = out;
+    CURL *c = curl_easy_init();
+    ck_assert_ptr_nonnull(c);
+    char url[1024];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d%s", port, q.path);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, q.method ? q.method : "GET");
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, ap);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, ap);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, q.timeout_ms ? q.timeout_ms : 20000L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    struct curl_slist *hl = NULL;
+    char auth[256];
+    if (q.token) {
+        snprintf(auth, sizeof auth, "Authorization: Bearer %s", q.token);
+        hl = curl_slist_append(hl, auth);
+    }
+    for (const char *const *h = q.headers; h && *h; h++)
+        hl = curl_slist_append(hl, *h);
+    if (q.body) {
+        hl = curl_slist_append(hl, "Content-Type: application/json");
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, q.body);
+    }
+    hl = curl_slist_append(hl, "Expect:");
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+    double t0 = now_s();
+    CURLcode rc = curl_easy_perform(c);
+    double seconds = now_s() - t0;
+    long status = 0;
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    curl_slist_free_all(hl);
+    curl_easy_cleanup(c);
+    if (q.mu)
+        pthread_mutex_lock(q.mu);
+    ap->rc = rc;
+    ap->seconds = seconds;
+    ap->status = status;
+    if (ap->body)
+        ap->json = json_loadb(ap->body, ap->len, 0, NULL);
+    if (q.mu)
+        pthread_mutex_unlock(q.mu);
+}
+
+static answer http(request q)
+{
+    answer a;
+    http_into(q, &a);
+    return a;
+}
+
+static void answer_free(answer *a)
+{
+    free(a->body);
+    json_decref(a->json);
+    memset(a, 0, sizeof *a);
+}
+
+static answer get(const char *token, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static answer get(const char *token, const char *fmt, ...)
+{
+    char path[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(path, sizeof path, fmt, ap);
+    va_end(ap);
+    return http((request){.path = path, .token = token});
+}
+
+/* ---- games and moves ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    char id[37];
+    char token[2][64];
+    int seq;
+} game;
+
+static game new_game(void)
+{
+    game g = {0};
+    answer a = http((request){.method = "POST", .path = "/v1/games",
+                              .body = "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}"});
+    ck_assert_msg(a.status == 201, "create: %ld %s", a.status, a.body ? a.body : "");
+    snprintf(g.id, sizeof g.id, "%s", json_string_value(json_object_get(a.json, "id")));
+    json_t *players = json_object_get(a.json, "players");
+    for (int i = 0; i < 2; i++)
+        snprintf(g.token[i], sizeof g.token[i], "%s",
+                 json_string_value(json_object_get(json_array_get(players, (size_t)i), "token")));
+    answer_free(&a);
+    return g;
+}
+
+/* The next move of g (the first legal move of the seat to play), as a POST body; *seat gets the seat. */
+static char *next_move(game *g, int *seat)
+{
+    answer v = get(NULL, "/v1/games/%s", g->id);
+    ck_assert_int_eq(v.status, 200);
+    *seat = (int)json_integer_value(json_object_get(json_object_get(v.json, "pending"), "seat"));
+    g->seq = (int)json_integer_value(json_object_get(v.json, "seq"));
+    answer_free(&v);
+    ck_assert(*seat == 0 || *seat == 1);
+    answer l = get(g->token[*seat], "/v1/games/%s/legal-moves", g->id);
+    ck_assert_int_eq(l.status, 200);
+    json_t *m = json_array_get(json_object_get(l.json, "moves"), 0);
+    ck_assert_ptr_nonnull(m);
+    json_t *body = json_pack("{s:i, s:O}", "expected_seq", g->seq, "move", m);
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    answer_free(&l);
+    return text;
+}
+
+static void post_move(game *g, int seat, const char *body)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s/moves", g->id);
+    answer a = http((request){.method = "POST", .path = path, .token = g->token[seat], .body = body});
+    ck_assert_msg(a.status == 200, "move: %ld %s", a.status, a.body ? a.body : "");
+    g->seq = (int)json_integer_value(json_object_get(a.json, "seq"));
+    answer_free(&a);
+}
+
+static void play_one(game *g)
+{
+    int seat;
+    char *body = next_move(g, &seat);
+    post_move(g, seat, body);
+    free(body);
+}
+
+/* Checks an events answer's shape; returns its entries. */
+static json_t *entries_of(const answer *a, const game *g, int seq)
+{
+    ck_assert_msg(a->status == 200, "events: %ld %s", a->status, a->body ? a->body : "");
+    ck_assert_str_eq(a->content_type, "application/json");
+    ck_assert_str_eq(json_string_value(json_object_get(a->json, "game")), g->id);
+    ck_assert_int_eq(json_integer_value(json_object_get(a->json, "seq")), seq);
+    json_t *e = json_object_get(a->json, "entries");
+    ck_assert(json_is_array(e));
+    return e;
+}
+
+static bool has_event(const json_t *entry, const char *type)
+{
+    size_t i;
+    json_t *ev;
+    json_array_foreach(json_object_get(entry, "events"), i, ev) {
+        if (strcmp(json_string_value(json_object_get(ev, "type")), type) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* ---- reading ------------------------------------------------------------------------------------------ */
+
+START_TEST(opening_events_and_paging)
+{
+    game g = new_game();
+    answer a = get(NULL, "/v1/games/%s/events?after=-1", g.id);
+    json_t *e = entries_of(&a, &g, 0);
+    ck_assert_uint_eq(json_array_size(e), 1);
+    json_t *first = json_array_get(e, 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(first, "seq")), 0);
+    ck_assert(json_is_null(json_object_get(first, "seat")));
+    ck_assert(has_event(first, "game_started"));
+    ck_assert(has_event(first, "tile_drawn"));
+    answer d = get(NULL, "/v1/games/%s/events", g.id);   /* after defaults to -1 */
+    ck_assert(json_equal(d.json, a.json));
+    answer_free(&d);
+    answer_free(&a);
+
+    a = get(NULL, "/v1/games/%s/events?after=0", g.id);
+    ck_assert_uint_eq(json_array_size(entries_of(&a, &g, 0)), 0);
+    answer_free(&a);
+
+    play_one(&g);
+    a = get(NULL, "/v1/games/%s/events?after=0&wait=0", g.id);
+    e = entries_of(&a, &g, 1);
+    ck_assert_uint_eq(json_array_size(e), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(e, 0), "seq")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(e, 0), "seat")), 0);
+    ck_assert(has_event(json_array_get(e, 0), "piece_placed"));
+    /* a seat and the admin see the same in the base game; an upper-case id is the same game */
+    answer s = get(g.token[1], "/v1/games/%s/events?after=0", g.id);
+    ck_assert(json_equal(s.json, a.json));
+    answer_free(&s);
+    s = get(ADMIN_TOKEN, "/v1/games/%s/events?after=0", g.id);
+    ck_assert(json_equal(s.json, a.json));
+    answer_free(&s);
+    char upper[37];
+    for (int i = 0; i < 37; i++)
+        upper[i] = (char)(g.id[i] >= 'a' && g.id[i] <= 'f' ? g.id[i] - 32 : g.id[i]);
+    s = get(NULL, "/v1/games/%s/events?after=0", upper);
+    ck_assert(json_equal(s.json, a.json));
+    answer_free(&s);
+    answer_free(&a);
+
+    /* ahead of the game: nothing, and seq is `after` */
+    a = get(NULL, "/v1/games/%s/events?after=100", g.id);
+    ck_assert_uint_eq(json_array_size(entries_of(&a, &g, 100)), 0);
+    answer_free(&a);
+
+    /* paging: 100 entries per answer */
+    while (g.seq < 104)
+        play_one(&g);
+    a = get(NULL, "/v1/games/%s/events?after=-1", g.id);
+    e = entries_of(&a, &g, 99);
+    ck_assert_uint_eq(json_array_size(e), 100);
+    for (size_t i = 0; i < 100; i++)
+        ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(e, i), "seq")), (json_int_t)i);
+    answer_free(&a);
+    a = get(NULL, "/v1/games/%s/events?after=99", g.id);
+    e = entries_of(&a, &g, 104);
+    ck_assert_uint_eq(json_array_size(e), 5);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(e, 0), "seq")), 100);
+    answer_free(&a);
+}
+END_TEST
+
+START_TEST(bad_parameters)
+{
+    game g = new_game();
+    static const struct {
+        const char *query;
+        const char *field;
+    } bad[] = {
+        {"after=abc", "after"},  {"after=-2", "after"},      {"after=1.5", "after"},
+        {"after=", "after"},     {"after=+1", "after"},      {"after=%201", "after"},
+        {"after=99999999999", "after"}, {"after=1x", "after"}, {"wait=61", "wait"},
+        {"wait=-1", "wait"},     {"wait=x", "wait"},         {"wait=", "wait"},
+        {"after=0&wait=1e1", "wait"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        answer a = get(NULL, "/v1/games/%s/events?%s", g.id, bad[i].query);
+        ck_assert_msg(a.status == 400, "%s: %ld", bad[i].query, a.status);
+        ck_assert_str_eq(a.content_type, "application/problem+json");
+        ck_assert_str_eq(json_string_value(json_object_get(a.json, "field")), bad[i].field);
+        answer_free(&a);
+    }
+    /* the bound is the configuration's: wait=60 is fine */
+    answer a = get(NULL, "/v1/games/%s/events?after=-1&wait=60", g.id);
+    ck_assert_int_eq(a.status, 200);
+    answer_free(&a);
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s/events", g.id);
+    const char *const hdr[] = {"Accept: text/event-stream", "Last-Event-ID: seven", NULL};
+    a = http((request){.path = path, .headers = hdr});
+    ck_assert_int_eq(a.status, 400);
+    ck_assert_str_eq(json_string_value(json_object_get(a.json, "field")), "Last-Event-ID");
+    answer_free(&a);
+}
+END_TEST
+
+START_TEST(tokens_and_unknown_games)
+{
+    game g = new_game(), other = new_game();
+    answer a = get(other.token[0], "/v1/games/%s/events", g.id);
+    ck_assert_int_eq(a.status, 403);
+    answer_free(&a);
+    a = get("cs_nobody_has_this_token_00000000000000000000", "/v1/games/%s/events", g.id);
+    ck_assert_int_eq(a.status, 401);
+    answer_free(&a);
+    a = get(NULL, "/v1/games/%s/events", "6f1c9a52-0000-4000-8000-000000000000");
+    ck_assert_int_eq(a.status, 404);
+    ck_assert_str_eq(a.content_type, "application/problem+json");
+    answer_free(&a);
+    a = get(ADMIN_TOKEN, "/v1/games/%s/events?after=3&wait=2", "6f1c9a52-0000-4000-8000-000000000000");
+    ck_assert_int_eq(a.status, 404);
+    ck_assert_double_lt(a.seconds, 1.0);   /* no waiting on a game that does not exist */
+    answer_free(&a);
+    a = get(NULL, "/v1/games/%s/events", "not-a-uuid");
+    ck_assert_int_eq(a.status, 404);
+    answer_free(&a);
+    a = get(g.token[0], "/v1/games/%s/events", g.id);
+    ck_assert_int_eq(a.status, 200);
+    answer_free(&a);
+}
+END_TEST
+
+/* ---- long polls --------------------------------------------------------------------------------------- */
+
+typedef struct {
+    game *g;
+    long delay_ms;
+    double posted_at;    /* when the move's answer came back */
+} mover;
+
+static void *move_later(void *arg)
+{
+    mover *m = arg;
+    sleep_ms(m->delay_ms);
+    play_one(m->g);
+    m->posted_at = now_s();
+    return NULL;
+}
+
+START_TEST(long_poll_woken_by_a_move)
+{
+    game g = new_game();
+    game g2 = g;   /* the mover's copy */
+    mover m = {&g2, 300, 0};
+    pthread_t t;
+    pthread_create(&t, NULL, move_later, &m);
+    answer a = get(NULL, "/v1/games/%s/events?after=0&wait=5", g.id);
+    double answered = now_s();
+    pthread_join(t, NULL);
+    json_t *e = entries_of(&a, &g, 1);
+    ck_assert_uint_eq(json_array_size(e), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(e, 0), "seq")), 1);
+    ck_assert_double_ge(a.seconds, 0.25);
+    ck_assert_double_lt(a.seconds, 2.0);   /* well before the 5 s deadline */
+    printf("long poll woken by a move: answered %.1f ms after the move's own answer, %.0f ms after it began\n",
+           (answered - m.posted_at) * 1e3, a.seconds * 1e3);
+    answer_free(&a);
+    ck_assert_int_eq(notify_stats().waiting, 0);
+}
+END_TEST
+
+START_TEST(long_poll_deadline)
+{
+    game g = new_game();
+    answer a = get(NULL, "/v1/games/%s/events?after=0&wait=1", g.id);
+    ck_assert_uint_eq(json_array_size(entries_of(&a, &g, 0)), 0);
+    ck_assert_double_ge(a.seconds, 0.95);
+    ck_assert_double_lt(a.seconds, 2.5);
+    answer_free(&a);
+    /* a seat's long poll the same */
+    a = get(g.token[0], "/v1/games/%s/events?after=0&wait=1", g.id);
+    ck_assert_uint_eq(json_array_size(entries_of(&a, &g, 0)), 0);
+    ck_assert_double_ge(a.seconds, 0.95);
+    answer_free(&a);
+    ck_assert_int_eq(notify_stats().waiting, 0);
+}
+END_TEST
+
+typedef struct {
+    const char *id;
+    answer a;
+} poller;
+
+static void *poll_thread(void *arg)
+{
+    poller *p = arg;
+    char path[256];
+    snprintf(path, sizeof path, "/v1/games/%s/events?after=0&wait=20", p->id);
+    p->a = http((request){.path = path, .timeout_ms = 30000});
+    return NULL;
+}
+
+/* 50 long polls on a server with two worker threads: if a waiting poll held a worker, the move could not
+ * get through until they gave up. */
+START_TEST(many_long_polls_hold_no_worker)
+{
+    game g = new_game();
+    static poller p[NPOLLS];
+    pthread_t t[NPOLLS];
+    for (int i = 0; i < NPOLLS; i++) {
+        p[i].id = g.id;
+        pthread_create(&t[i], NULL, poll_thread, &p[i]);
+    }
+    await_waiting(NPOLLS, 10000);
+    /* other requests are served while they wait */
+    answer v = get(NULL, "/v1/games/%s", g.id);
+    ck_assert_int_eq(v.status, 200);
+    ck_assert_double_lt(v.seconds, 1.0);
+    answer_free(&v);
+    double t0 = now_s();
+    play_one(&g);
+    double moved = now_s() - t0;
+    ck_assert_double_lt(moved, 1.0);
+    double slowest = 0;
+    for (int i = 0; i < NPOLLS; i++) {
+        pthread_join(t[i], NULL);
+        json_t *e = entries_of(&p[i].a, &g, 1);
+        ck_assert_uint_eq(json_array_size(e), 1);
+        ck_assert_double_lt(p[i].a.seconds, 12.0);
+        double done = p[i].a.seconds;
+        if (done > slowest)
+            slowest = done;
+        answer_free(&p[i].a);
+    }
+    printf("%d long polls on 2 workers: the move took %.1f ms (3 requests), every poll answered\n", NPOLLS,
+           moved * 1e3);
+    ck_assert_int_eq(notify_stats().waiting, 0);
+}
+END_TEST
+
+/* A client that hangs up while its long poll waits: nothing leaks or breaks (ASan builds check). */
+START_TEST(client_gone_while_waiting)
+{
+    game g = new_game();
+    char path[256];
+    snprintf(path, sizeof path, "/v1/games/%s/events?after=0&wait=20", g.id);
+    answer a = http((request){.path = path, .timeout_ms = 300});
+    ck_assert_int_eq(a.rc, CURLE_OPERATION_TIMEDOUT);
+    answer_free(&a);
+    const char *const sse[] = {"Accept: text/event-stream", NULL};
+    a = http((request){.path = path, .headers = sse, .timeout_ms = 300});
+    ck_assert_int_eq(a.rc, CURLE_OPERATION_TIMEDOUT);
+    answer_free(&a);
+    /* the server notices when it answers: the move wakes both */
+    ck_assert_int_eq(notify_stats().waiting, 2);
+    play_one(&g);
+    for (int i = 0; i < 200 && notify_stats().waiting > 0; i++)
+        sleep_ms(10);
+    ck_assert_int_eq(notify_stats().waiting, 0);
+    /* and serves on */
+    a = get(NULL, "/v1/games/%s/events?after=0&wait=5", g.id);
+    ck_assert_uint_eq(json_array_size(entries_of(&a, &g, 1)), 1);
+    answer_free(&a);
+}
+END_TEST
+
+/* The listening connection is killed: the listener reconnects, wakes the waiters (which find nothing and
+ * wait on), and the next move is delivered as before. */
+START_TEST(listener_reconnects)
+{
+    game g = new_game();
+    game g2 = g;
+    mover m = {&g2, 1500, 0};
+    pthread_t t;
+    pthread_create(&t, NULL, move_later, &m);
+    poller p = {.id = g.id};
+    pthread_t pt;
+    pthread_create(&pt, NULL, poll_thread, &p);
+    await_waiting(1, 5000);
+    PGconn *c = connect_to("postgres");
+    sql_do(c, "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = 'carcd-notify'");
+    PQfinish(c);
+    for (int i = 0; i < 300 && notify_stats().reconnects < 1; i++)
+        sleep_ms(10);
+    ck_assert_int_ge(notify_stats().reconnects, 1);
+    ck_assert(notify_stats().listening);
+    pthread_join(pt, NULL);
+    pthread_join(t, NULL);
+    json_t *e = entries_of(&p.a, &g, 1);
+    ck_assert_uint_eq(json_array_size(e), 1);
+    ck_assert_double_lt(p.a.seconds, 5.0);
+    answer_free(&p.a);
+}
+END_TEST
+
+/* ---- Server-Sent Events ------------------------------------------------------------------------------- */
+
+typedef struct {
+    const char *id;
+    const char *query;
+    const char *last_event_id;
+    const char *mark;
+    pthread_mutex_t mu;
+    answer a;
+} streamer;
+
+static void *stream_thread(void *arg)
+{
+    streamer *s = arg;
+    char path[256], lei[64];
+    snprintf(path, sizeof path, "/v1/games/%s/events?%s", s->id, s->query);
+    const char *hdr[3] = {"Accept: text/event-stream", NULL, NULL};
+    if (s->last_event_id) {
+        snprintf(lei, sizeof lei, "Last-Event-ID: %s", s->last_event_id);
+        hdr[1] = lei;
+    }
+    http_into((request){.path = path, .headers = hdr, .timeout_ms = 40000, .mark = s->mark, .mu = &s->mu}, &s->a);
+    return NULL;
+}
+
+static bool body_has(streamer *s, const char *what)
+{
+    pthread_mutex_lock(&s->mu);
+    bool has = s->a.body && strstr(s->a.body, what);
+    pthread_mutex_unlock(&s->mu);
+    return has;
+}
+
+/* The JSON of the data line of the event with id `seq`. */
+static json_t *event_data(const char *body, int seq)
+{
+    char head[64];
+    snprintf(head, sizeof head, "id: %d\nevent: move\ndata: ", seq);
+    const char *p = strstr(body, head);
+    if (!p)
+        return NULL;
+    p += strlen(head);
+    const char *end = strstr(p, "\n\n");
+    ck_assert_ptr_nonnull(end);
+    return json_loadb(p, (size_t)(end - p), 0, NULL);
+}
+
+START_TEST(sse_delivers_a_move)
+{
+    game g = new_game();
+    streamer s = {.id = g.id, .query = "after=0&wait=3", .mark = "id: 1\n"};
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_t t;
+    pthread_create(&t, NULL, stream_thread, &s);
+    for (int i = 0; i < 500 && !body_has(&s, "retry: "); i++)
+        sleep_ms(10);
+    ck_assert(body_has(&s, "retry: 1000\n\n"));
+    await_waiting(1, 2000);
+    int seat;
+    char *body = next_move(&g, &seat);
+    double t0 = now_s();
+    post_move(&g, seat, body);
+    free(body);
+    pthread_join(t, NULL);   /* the stream ends by itself after wait=3 */
+    ck_assert_int_eq(s.a.rc, CURLE_OK);
+    ck_assert_int_eq(s.a.status, 200);
+    ck_assert_str_eq(s.a.content_type, "text/event-stream");
+    ck_assert_double_gt(s.a.mark_at, 0);
+    printf("event stream: the move arrived %.1f ms after it was posted; the stream ended after %.2f s\n",
+           (s.a.mark_at - t0) * 1e3, s.a.seconds);
+    ck_assert_double_lt(s.a.mark_at - t0, 1.0);
+    ck_assert_double_ge(s.a.seconds, 2.9);
+    ck_assert_double_lt(s.a.seconds, 5.0);
+    json_t *d = event_data(s.a.body, 1);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(json_integer_value(json_object_get(d, "seq")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(d, "seat")), 0);
+    ck_assert(has_event(d, "piece_placed"));
+    json_decref(d);
+    ck_assert_ptr_null(event_data(s.a.body, 0));   /* after=0: not the opening */
+    answer_free(&s.a);
+
+    /* Last-Event-ID overrides ?after; wait=0 sends what there is and ends */
+    streamer r = {.id = g.id, .query = "after=1&wait=0", .last_event_id = "-1"};
+    pthread_mutex_init(&r.mu, NULL);
+    stream_thread(&r);
+    ck_assert_int_eq(r.a.status, 200);
+    ck_assert_double_lt(r.a.seconds, 1.0);
+    d = event_data(r.a.body, 0);
+    ck_assert_ptr_nonnull(d);
+    ck_assert(json_is_null(json_object_get(d, "seat")));
+    ck_assert(has_event(d, "game_started"));
+    json_decref(d);
+    d = event_data(r.a.body, 1);
+    ck_assert_ptr_nonnull(d);
+    json_decref(d);
+    ck_assert(strstr(r.a.body, "id: 0\n") < strstr(r.a.body, "id: 1\n"));
+    answer_free(&r.a);
+    ck_assert_int_eq(notify_stats().waiting, 0);
+}
+END_TEST
+
+/* Several moves in a row arrive in order, each once. */
+START_TEST(sse_many_moves)
+{
+    game g = new_game();
+    streamer s = {.id = g.id, .query = "after=0&wait=4", .mark = "id: 12\n"};
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_t t;
+    pthread_create(&t, NULL, stream_thread, &s);
+    await_waiting(1, 3000);
+    for (int i = 0; i < 12; i++)
+        play_one(&g);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(s.a.status, 200);
+    const char *prev = s.a.body;
+    for (int seq = 1; seq <= 12; seq++) {
+        char id[32];
+        snprintf(id, sizeof id, "id: %d\n", seq);
+        const char *p = strstr(s.a.body, id);
+        ck_assert_msg(p && p > prev, "event %d missing or out of order", seq);
+        ck_assert_ptr_null(strstr(p + 1, id));
+        prev = p;
+    }
+    answer_free(&s.a);
+}
+END_TEST
+
+/* With nothing happening, a keepalive comment comes every 15 s. */
+START_TEST(sse_keepalive)
+{
+    game g = new_game();
+    streamer s = {.id = g.id, .query = "after=0&wait=17", .mark = ": keepalive\n\n"};
+    pthread_mutex_init(&s.mu, NULL);
+    double t0 = now_s();
+    stream_thread(&s);
+    ck_assert_int_eq(s.a.status, 200);
+    ck_assert_double_gt(s.a.mark_at, 0);
+    ck_assert_double_ge(s.a.mark_at - t0, 14.5);
+    ck_assert_double_lt(s.a.mark_at - t0, 16.5);
+    ck_assert_double_ge(s.a.seconds, 16.9);
+    ck_assert_ptr_null(strstr(s.a.body, "event: move"));
+    answer_free(&s.a);
+}
+END_TEST
+
+/* ---- shutdown and latency ----------------------------------------------------------------------------- */
+
+START_TEST(shutdown_answers_waiters)
+{
+    game g = new_game();
+    poller p = {.id = g.id};
+    streamer s = {.id = g.id, .query = "after=0&wait=30"};
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_t pt, st;
+    pthread_create(&pt, NULL, poll_thread, &p);
+    pthread_create(&st, NULL, stream_thread, &s);
+    await_waiting(2, 5000);
+    sleep_ms(100);   /* let the stream's reader suspend */
+    double t0 = now_s();
+    stop_all();
+    ck_assert_double_lt(now_s() - t0, 3.0);
+    pthread_join(pt, NULL);
+    pthread_join(st, NULL);
+    ck_assert_int_eq(p.a.status, 503);
+    ck_assert_int_eq(s.a.status, 200);
+    ck_assert_double_lt(s.a.seconds, 5.0);
+    answer_free(&p.a);
+    answer_free(&s.a);
+}
+END_TEST
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct {
+    const char *id;
+    int after;
+    answer a;
+    double done;
+} latency_poll;
+
+static void *latency_thread(void *arg)
+{
+    latency_poll *l = arg;
+    char path[256];
+    snprintf(path, sizeof path, "/v1/games/%s/events?after=%d&wait=10", l->id, l->after);
+    l->a = http((request){.path = path});
+    l->done = now_s();
+    return NULL;
+}
+
+/* Move committed -> long poll answered, over 30 moves. */
+START_TEST(notify_latency)
+{
+    enum { N = 30 };
+    game g = new_game();
+    double since_post[N], since_answer[N];
+    for (int i = 0; i < N; i++) {
+        int seat;
+        char *body = next_move(&g, &seat);
+        latency_poll l = {.id = g.id, .after = g.seq};
+        pthread_t t;
+        pthread_create(&t, NULL, latency_thread, &l);
+        await_waiting(1, 3000);
+        double t0 = now_s();
+        post_move(&g, seat, body);
+        double t1 = now_s();
+        free(body);
+        pthread_join(t, NULL);
+        ck_assert_uint_eq(json_array_size(entries_of(&l.a, &g, g.seq)), 1);
+        answer_free(&l.a);
+        since_post[i] = (l.done - t0) * 1e3;
+        since_answer[i] = (l.done - t1) * 1e3;
+    }
+    qsort(since_post, N, sizeof since_post[0], cmp_double);
+    qsort(since_answer, N, sizeof since_answer[0], cmp_double);
+    printf("notify latency over %d moves: POST sent -> poll answered median %.2f ms, p90 %.2f ms, max %.2f ms; "
+           "move answered -> poll answered median %.2f ms, max %.2f ms\n",
+           N, since_post[N / 2], since_post[N * 9 / 10], since_post[N - 1], since_answer[N / 2],
+           since_answer[N - 1]);
+    ck_assert_double_lt(since_post[N / 2], 250.0);
+}
+END_TEST
+
+static Suite *events_suite(void)
+{
+    Suite *s = suite_create("events");
+    TCase *tc = tcase_create("read");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, opening_events_and_paging);
+    tcase_add_test(tc, bad_parameters);
+    tcase_add_test(tc, tokens_and_unknown_games);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("long_poll");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, long_poll_woken_by_a_move);
+    tcase_add_test(tc, long_poll_deadline);
+    tcase_add_test(tc, many_long_polls_hold_no_worker);
+    tcase_add_test(tc, client_gone_while_waiting);
+    tcase_add_test(tc, listener_reconnects);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sse");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, sse_delivers_a_move);
+    tcase_add_test(tc, sse_many_moves);
+    tcase_add_test(tc, sse_keepalive);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("lifecycle");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, shutdown_answers_waiters);
+    tcase_add_test(tc, notify_latency);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(events_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
