@@ -46,6 +46,12 @@ static int serve(const cd_config *cfg)
     if (cd_schema_check(cfg, err, sizeof err) != 0)
         return fatal(err);
 
+    /* a shell starting carcd in the background hands it SIGINT ignored, and an ignored signal is dropped
+     * rather than left pending for sigwait: take both back to their default first */
+    struct sigaction dfl = {0};
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGINT, &dfl, NULL);
+    sigaction(SIGTERM, &dfl, NULL);
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
