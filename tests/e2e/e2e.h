@@ -1,0 +1,173 @@
+/*
+ * e2e.h — helpers shared by the end-to-end tests: the real `carcd` binary run as a child process on a free
+ * 127.0.0.1 port against a fresh database of the throwaway PostgreSQL (CARCD_TEST_DATABASE_URL), HTTP calls
+ * through libcurl, and game helpers (create a game, play a move picked from legal-moves).
+ *
+ * Threads: e2e_daemon_* and e2e_pg_* are for the test's main thread (they may ck_assert). An e2e_client
+ * belongs to one thread; e2e_req and the e2e_play_* helpers never ck_assert, so client threads may call
+ * them. Every answer is checked against api-docs/openapi.json (see openapi.h) when the document exists;
+ * mismatches are counted, and e2e_daemon_down fails the test when any was seen.
+ *
+ * Ownership: an e2e_resp owns its body, headers and parsed JSON; e2e_resp_free releases them.
+ */
+#ifndef E2E_H
+#define E2E_H
+
+#include <check.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- the daemon ------------------------------------------------------------------------------------------ */
+typedef struct {
+    pid_t pid;                 /* 0 when not running */
+    int port;
+    char base[64];             /* http://127.0.0.1:<port> */
+    char admin[80];            /* the admin token it was started with */
+    char dbname[64];
+    char dburl[1200];          /* libpq key/value connection string of the fresh database */
+    char dir[256];             /* its scratch dir: logs */
+    char log_path[300];        /* stderr of every `carcd serve` of this daemon, appended */
+    const char *extra_env[8];  /* "NAME=value" added to the child's environment (NULL-terminated) */
+} e2e_daemon;
+
+/* Creates a fresh database, runs `carcd migrate`, starts `carcd serve` and waits for /readyz.
+ * `extra_env` (may be NULL) is a NULL-terminated list of "NAME=value" for the child. Exits the test process
+ * with code 77 (skip) when CARCD_TEST_DATABASE_URL is not set. */
+e2e_daemon *e2e_daemon_up(const char *const *extra_env);
+/* Stops the daemon (SIGTERM, then SIGKILL after 10 s), drops its database and fails the test when any answer
+ * failed schema validation. Returns the daemon's wait status. */
+int e2e_daemon_down(e2e_daemon *d);
+/* Starts `carcd serve` again on the same database (a new port when the old one is taken); waits for /readyz. */
+void e2e_daemon_start(e2e_daemon *d);
+/* SIGTERM and wait: the wait status. */
+int e2e_daemon_stop(e2e_daemon *d);
+/* SIGKILL and reap. */
+void e2e_daemon_kill9(e2e_daemon *d);
+/* Whether the child is still running (reaps it when it is not; *status gets its wait status). */
+bool e2e_daemon_alive(e2e_daemon *d, int *status);
+/* The whole stderr log so far (malloc'd, NUL-terminated). */
+char *e2e_daemon_log(const e2e_daemon *d);
+
+/* Fails the test when any answer so far did not match api-docs/openapi.json (e2e_daemon_down does this too;
+ * tests that share a daemon started by a fixture call it themselves). */
+void e2e_check_answers(void);
+
+/* ---- the throwaway PostgreSQL cluster (test 5) ----------------------------------------------------------- */
+/* Learns the cluster's data directory, bindir, socket dir, port and settings from the server itself. */
+void e2e_pg_discover(void);
+void e2e_pg_stop(void);    /* pg_ctl -m fast -w stop */
+void e2e_pg_start(void);   /* pg_ctl -w start with the same settings; restarted at exit too if still down */
+
+/* ---- HTTP ------------------------------------------------------------------------------------------------ */
+typedef struct e2e_client e2e_client;
+
+struct e2e_resp {
+    long status;           /* 0: no HTTP answer (transport error: see curl_error) */
+    char *body;            /* NUL-terminated, never NULL after e2e_req */
+    size_t len;
+    char *headers;         /* the last header block, raw */
+    json_t *json;          /* the body parsed, or NULL */
+    char content_type[128];
+    double seconds;        /* total time of the exchange */
+    char curl_error[256];
+};
+
+e2e_client *e2e_client_new(const e2e_daemon *d);
+void e2e_client_free(e2e_client *c);
+/* Points the client at a restarted daemon (a new port). */
+void e2e_client_retarget(e2e_client *c, const e2e_daemon *d);
+/* Sets the per-request timeout (default 20 s). */
+void e2e_client_timeout(e2e_client *c, long ms);
+
+typedef struct e2e_resp e2e_resp;
+/* Called after every request of this client with its method, path, start and end time (e2e_now) and answer. */
+typedef void (*e2e_observer)(void *arg, const char *method, const char *path, double t0, double t1,
+                             const e2e_resp *r);
+void e2e_client_observe(e2e_client *c, e2e_observer fn, void *arg);
+
+/* One request. `token` (NULL: none) goes into Authorization: Bearer; `body` (NULL: none) is sent as
+ * application/json unless `headers` names a Content-Type; `headers` is a NULL-terminated list of full header
+ * lines ("If-Match: 3"), may be NULL. Returns r->status. */
+long e2e_req(e2e_client *c, const char *method, const char *path, const char *token, const char *body,
+             const char *const *headers, e2e_resp *r);
+long e2e_reqn(e2e_client *c, const char *method, const char *path, const char *token, const char *body,
+              size_t body_len, const char *const *headers, e2e_resp *r);
+void e2e_resp_free(e2e_resp *r);
+/* A header's value (case-insensitive name) copied into buf, or NULL. */
+const char *e2e_header(const e2e_resp *r, const char *name, char *buf, size_t n);
+
+/* A GET that must answer `want`: the parsed body (owned by the caller). Asserts (main thread only). */
+json_t *e2e_get_ok(e2e_client *c, const char *path, const char *token, long want);
+
+/* ---- JSON ------------------------------------------------------------------------------------------------ */
+/* Follows a dotted path ("players.0.score", "pending.seat"); NULL when absent. Borrowed. */
+json_t *e2e_jget(const json_t *j, const char *path);
+long long e2e_jint(const json_t *j, const char *path);   /* -1 when absent or not an integer */
+const char *e2e_jstr(const json_t *j, const char *path); /* "" when absent */
+/* Asserts that r is an RFC 9457 problem of `status`: content type application/problem+json, a body with
+ * type/title/status(= the HTTP status)/detail, and `field` equal to want_field (NULL: any or none). */
+void e2e_assert_problem(const e2e_resp *r, long status, const char *want_field, const char *what);
+/* Whether r is a problem whose type ends in "/problems/<slug>" (e.g. "stale-seq"). */
+bool e2e_problem_is(const e2e_resp *r, const char *slug);
+
+/* ---- randomness (our own, fixed seeds: test runs are repeatable) ---------------------------------------- */
+typedef struct { uint64_t s; } e2e_rng;
+uint64_t e2e_rng_next(e2e_rng *r);
+uint32_t e2e_rng_below(e2e_rng *r, uint32_t n);   /* uniform in [0, n), n > 0 */
+
+/* ---- games ----------------------------------------------------------------------------------------------- */
+typedef struct {
+    char id[40];
+    int nplayers;
+    char token[6][80];
+    char seed_sha256[80];
+} e2e_game;
+
+/* POST /v1/games with n players ("P0".."P5") and `expansions` (a JSON array text; NULL = none); asserts 201
+ * and the answer's shape. */
+void e2e_game_create(e2e_client *c, int nplayers, const char *expansions, e2e_game *g);
+/* The same from any thread: the HTTP status (201 on success). `extra` (may be NULL) is JSON object text whose
+ * members are added to the request body; `admin` sends the admin token. */
+long e2e_game_create_raw(e2e_client *c, const e2e_daemon *d, int nplayers, const char *expansions,
+                         const char *extra, bool admin, e2e_game *g);
+
+/* The admin view (asserts 200). */
+json_t *e2e_admin_view(e2e_client *c, const e2e_daemon *d, const char *id);
+/* POST verify: asserts 200 and ok=true, returns the game's seq. */
+int e2e_verify_ok(e2e_client *c, const e2e_daemon *d, const char *id);
+
+/* One random move, picked uniformly from legal-moves. */
+typedef struct {
+    long status;        /* of the POST; 0 transport error; E2E_FINISHED; or -(status) of a failed GET */
+    int seat;
+    int expected_seq;
+    json_t *move;       /* owned: what was posted */
+    e2e_resp post;      /* the answer */
+    int nlegal;         /* moves offered */
+} e2e_play;
+#define E2E_FINISHED 1000
+
+/* Reads the public view for the pending seat, that seat's legal moves, picks one with rng and posts it
+ * (with Idempotency-Key `idem` unless NULL). Never asserts. Free with e2e_play_free. */
+long e2e_play_random(e2e_client *c, const e2e_game *g, e2e_rng *rng, const char *idem, e2e_play *p);
+void e2e_play_free(e2e_play *p);
+
+/* The game's log as `token` (NULL: public) may see it, read page by page from GET /events?after=-1: a new
+ * array of entries {"seq","seat","events"} in order, or NULL when a page is not a 200 (*status tells). Never
+ * asserts. */
+json_t *e2e_events_log(e2e_client *c, const char *id, const char *token, long *status);
+/* Asserts that a log holds every seq from 0 to last exactly once, in order. */
+void e2e_assert_log_complete(const json_t *log, int last, const char *what);
+
+/* ---- misc ------------------------------------------------------------------------------------------------ */
+double e2e_now(void);   /* monotonic seconds */
+void e2e_sha256_hex(const uint8_t *data, size_t n, char out[65]);
+/* Runs a Check suite: fork mode, the exit status for main(). */
+int e2e_run(Suite *s);
+/* A test case with a generous timeout (multiplied by CK_TIMEOUT_MULTIPLIER as usual). */
+TCase *e2e_tcase(const char *name, double seconds);
+
+#endif
