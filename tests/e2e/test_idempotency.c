@@ -1,0 +1,201 @@
+/*
+ * test_idempotency.c — Idempotency-Key and If-Match on POST /moves. The same key twice gives the first
+ * answer twice and moves the game once; a different key with the same (now stale) expected_seq is a 409; the
+ * first key still gives its first answer after the game moved on. If-Match stands in for expected_seq.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+
+typedef struct {
+    e2e_daemon *d;
+    e2e_client *c;
+    e2e_game g;
+    char path[160], lpath[160], mpath[160];
+} fx;
+
+static void fx_up(fx *f, int nplayers)
+{
+    f->d = e2e_daemon_up(NULL);
+    f->c = e2e_client_new(f->d);
+    e2e_game_create(f->c, nplayers, NULL, &f->g);
+    snprintf(f->path, sizeof f->path, "/v1/games/%s", f->g.id);
+    snprintf(f->lpath, sizeof f->lpath, "/v1/games/%s/legal-moves", f->g.id);
+    snprintf(f->mpath, sizeof f->mpath, "/v1/games/%s/moves", f->g.id);
+}
+
+static void fx_down(fx *f)
+{
+    e2e_client_free(f->c);
+    e2e_daemon_down(f->d);
+}
+
+/* The pending seat and the body of its first legal move at the current seq (malloc'd). */
+static char *first_move_body(fx *f, int *seat, int *seq)
+{
+    json_t *v = e2e_get_ok(f->c, f->path, NULL, 200);
+    *seat = (int)e2e_jint(v, "pending.seat");
+    json_decref(v);
+    json_t *lm = e2e_get_ok(f->c, f->lpath, f->g.token[*seat], 200);
+    *seq = (int)e2e_jint(lm, "seq");
+    json_t *b = json_pack("{s:i, s:O}", "expected_seq", *seq, "move", json_array_get(json_object_get(lm, "moves"), 0));
+    char *text = json_dumps(b, JSON_COMPACT);
+    json_decref(b);
+    json_decref(lm);
+    return text;
+}
+
+static long post_key(fx *f, int seat, const char *body, const char *key, e2e_resp *r)
+{
+    char h[300];
+    snprintf(h, sizeof h, "Idempotency-Key: %s", key ? key : "");
+    const char *hdrs[] = {h, NULL};
+    return e2e_req(f->c, "POST", f->mpath, f->g.token[seat], body, key ? hdrs : NULL, r);
+}
+
+static int game_seq(fx *f)
+{
+    json_t *av = e2e_admin_view(f->c, f->d, f->g.id);
+    int seq = (int)e2e_jint(av, "seq");
+    json_decref(av);
+    return seq;
+}
+
+START_TEST(same_key_same_answer)
+{
+    fx f;
+    fx_up(&f, 2);
+    int seat, seq;
+    char *body = first_move_body(&f, &seat, &seq);
+    ck_assert_int_eq(seq, 0);
+    e2e_resp r1, r2, r3;
+    ck_assert_int_eq(post_key(&f, seat, body, "key-one", &r1), 200);
+    ck_assert_int_eq(e2e_jint(r1.json, "seq"), 1);
+    ck_assert_int_eq(post_key(&f, seat, body, "key-one", &r2), 200);
+    ck_assert_msg(json_equal(r1.json, r2.json), "a repeated key gave another answer:\n%s\n%s", r1.body, r2.body);
+    if (strcmp(r1.body, r2.body) != 0)
+        fprintf(stderr, "e2e idempotency: the replayed answer is the same JSON but not the same bytes:\n%s\n%s\n",
+                r1.body, r2.body);
+    ck_assert_int_eq(game_seq(&f), 1);
+
+    /* another key with the now stale expected_seq */
+    ck_assert_int_eq(post_key(&f, seat, body, "key-two", &r3), 409);
+    e2e_assert_problem(&r3, 409, "expected_seq", "a new key with a stale expected_seq");
+    ck_assert(e2e_problem_is(&r3, "stale-seq"));
+    ck_assert_int_eq(game_seq(&f), 1);
+    e2e_resp_free(&r3);
+
+    /* the game moves on; the first key still answers its first answer and moves nothing */
+    int seat2, seq2;
+    char *body2 = first_move_body(&f, &seat2, &seq2);
+    ck_assert_int_eq(seq2, 1);
+    ck_assert_int_eq(post_key(&f, seat2, body2, "key-three", &r3), 200);
+    ck_assert_int_eq(e2e_jint(r3.json, "seq"), 2);
+    e2e_resp_free(&r3);
+    ck_assert_int_eq(post_key(&f, seat, body, "key-one", &r3), 200);
+    ck_assert_msg(json_equal(r1.json, r3.json), "key-one after the game moved on:\n%s\n%s", r1.body, r3.body);
+    ck_assert_int_eq(game_seq(&f), 2);
+    e2e_resp_free(&r3);
+
+    /* the same key again without it: an ordinary stale post */
+    ck_assert_int_eq(post_key(&f, seat, body, NULL, &r3), 409);
+    e2e_resp_free(&r3);
+    ck_assert_int_eq(e2e_verify_ok(f.c, f.d, f.g.id), 2);
+
+    e2e_resp_free(&r1);
+    e2e_resp_free(&r2);
+    free(body);
+    free(body2);
+    fx_down(&f);
+}
+END_TEST
+
+START_TEST(keys_are_per_seat_and_game)
+{
+    /* a key one seat used does not answer for another seat's move */
+    fx f;
+    fx_up(&f, 2);
+    int seat, seq;
+    char *body = first_move_body(&f, &seat, &seq);
+    e2e_resp r;
+    ck_assert_int_eq(post_key(&f, seat, body, "shared", &r), 200);
+    e2e_resp_free(&r);
+    free(body);
+    int first = seat;
+    bool reached = false;
+    /* play until the other seat is pending, then use the same key for it */
+    for (int guard = 0; guard < 10; guard++) {
+        body = first_move_body(&f, &seat, &seq);
+        if (seat != first) {
+            ck_assert_int_eq(post_key(&f, seat, body, "shared", &r), 200);
+            ck_assert_int_eq(e2e_jint(r.json, "seq"), seq + 1);
+            e2e_resp_free(&r);
+            free(body);
+            reached = true;
+            break;
+        }
+        ck_assert_int_eq(post_key(&f, seat, body, NULL, &r), 200);
+        e2e_resp_free(&r);
+        free(body);
+    }
+    ck_assert_msg(reached, "the other seat never became pending");
+    ck_assert_int_eq(e2e_verify_ok(f.c, f.d, f.g.id), game_seq(&f));
+    fx_down(&f);
+}
+END_TEST
+
+START_TEST(if_match_instead_of_expected_seq)
+{
+    fx f;
+    fx_up(&f, 2);
+    int seat, seq;
+    char *body = first_move_body(&f, &seat, &seq);
+    json_t *b = json_loads(body, 0, NULL);
+    json_object_del(b, "expected_seq");
+    char *no_seq = json_dumps(b, JSON_COMPACT);
+    json_decref(b);
+    e2e_resp r;
+    /* the ETag of the view is the seq */
+    ck_assert_int_eq(e2e_req(f.c, "GET", f.path, NULL, NULL, NULL, &r), 200);
+    char etag[40];
+    ck_assert_ptr_nonnull(e2e_header(&r, "ETag", etag, sizeof etag));
+    e2e_resp_free(&r);
+    char h[80];
+    snprintf(h, sizeof h, "If-None-Match: %s", etag);
+    const char *inm[] = {h, NULL};
+    ck_assert_int_eq(e2e_req(f.c, "GET", f.path, NULL, NULL, inm, &r), 304);
+    ck_assert_int_eq(r.len, 0);
+    e2e_resp_free(&r);
+
+    snprintf(h, sizeof h, "If-Match: \"%d\"", seq + 5);
+    const char *stale[] = {h, NULL};
+    ck_assert_int_eq(e2e_req(f.c, "POST", f.mpath, f.g.token[seat], no_seq, stale, &r), 409);
+    e2e_assert_problem(&r, 409, NULL, "a stale If-Match");
+    e2e_resp_free(&r);
+    snprintf(h, sizeof h, "If-Match: %s", etag);
+    const char *good[] = {h, NULL};
+    ck_assert_int_eq(e2e_req(f.c, "POST", f.mpath, f.g.token[seat], no_seq, good, &r), 200);
+    ck_assert_int_eq(e2e_jint(r.json, "seq"), seq + 1);
+    e2e_resp_free(&r);
+    /* the old ETag no longer matches */
+    snprintf(h, sizeof h, "If-None-Match: %s", etag);
+    ck_assert_int_eq(e2e_req(f.c, "GET", f.path, NULL, NULL, inm, &r), 200);
+    e2e_resp_free(&r);
+    free(body);
+    free(no_seq);
+    fx_down(&f);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("e2e_idempotency");
+    TCase *tc = e2e_tcase("idempotency", 120);
+    tcase_add_test(tc, same_key_same_answer);
+    tcase_add_test(tc, keys_are_per_seat_and_game);
+    tcase_add_test(tc, if_match_instead_of_expected_seq);
+    suite_add_tcase(s, tc);
+    return e2e_run(s);
+}
