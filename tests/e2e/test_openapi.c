@@ -1,0 +1,325 @@
+/*
+ * test_openapi.c — every JSON answer validates against api-docs/openapi.json's schema for its route and
+ * status. The harness checks every answer of every e2e test; this test makes sure the document exists, is
+ * what /v1/openapi.json serves, and that each documented operation was answered (and checked) at least once
+ * with success and with the errors it documents that a client can provoke.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+#include "openapi.h"
+
+#define MAX_SEEN 512
+
+typedef struct {
+    char key[200];   /* "get /v1/games/{id} 200" */
+} seen_t;
+
+static seen_t seen[MAX_SEEN];
+static int nseen;
+
+static void observe(void *arg, const char *method, const char *path, double t0, double t1, const e2e_resp *r)
+{
+    (void)arg, (void)t0, (void)t1;
+    const char *tmpl = NULL;
+    e2e_openapi_operation(method, path, &tmpl);
+    char key[200];
+    snprintf(key, sizeof key, "%s %s %ld", method, tmpl ? tmpl : "(none)", r->status);
+    for (int i = 0; i < nseen; i++)
+        if (strcmp(seen[i].key, key) == 0)
+            return;
+    if (nseen < MAX_SEEN)
+        snprintf(seen[nseen++].key, sizeof seen[0].key, "%s", key);
+}
+
+static bool was_seen(const char *method_upper, const char *tmpl, const char *status)
+{
+    char key[200];
+    snprintf(key, sizeof key, "%s %s %s", method_upper, tmpl, status);
+    for (int i = 0; i < nseen; i++)
+        if (strcmp(seen[i].key, key) == 0)
+            return true;
+    return false;
+}
+
+static void req(e2e_client *c, const char *method, const char *path, const char *token, const char *body,
+                const char *const *headers, long want)
+{
+    e2e_resp r;
+    long st = e2e_req(c, method, path, token, body, headers, &r);
+    ck_assert_msg(st == want, "%s %s: %ld, want %ld: %s %.300s", method, path, st, want, r.curl_error, r.body);
+    e2e_resp_free(&r);
+}
+
+START_TEST(answers_match_the_document)
+{
+    ck_assert_msg(e2e_openapi_load(), "api-docs/openapi.json does not exist");
+    const json_t *doc = e2e_openapi_doc();
+    ck_assert_msg(strncmp(e2e_jstr(doc, "openapi"), "3.1", 3) == 0, "openapi: '%s', want 3.1.x",
+                  e2e_jstr(doc, "openapi"));
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_client_observe(c, observe, NULL);
+
+    /* the document served is the document in the tree */
+    json_t *served = e2e_get_ok(c, "/v1/openapi.json", NULL, 200);
+    ck_assert_msg(json_equal(served, (json_t *)doc), "GET /v1/openapi.json is not api-docs/openapi.json");
+    json_decref(served);
+
+    req(c, "GET", "/healthz", NULL, NULL, NULL, 200);
+    req(c, "GET", "/readyz", NULL, NULL, NULL, 200);
+    req(c, "GET", "/metrics", NULL, NULL, NULL, 200);
+
+    /* games, 2 to 6 players, and a scripted one */
+    e2e_game g[5];
+    for (int n = 2; n <= 6; n++)
+        e2e_game_create(c, n, NULL, &g[n - 2]);
+    e2e_game scripted;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, "[]",
+                                         "{\"seed\":\"ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100\","
+                                         "\"script\":{\"stack\":[\"D\",\"U\"]}}",
+                                         true, &scripted),
+                     201);
+    req(c, "POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"A\"}]}", NULL, 400);
+    req(c, "POST", "/v1/games", NULL, "{\"players\":", NULL, 400);
+    req(c, "POST", "/v1/games", g[0].token[0],
+        "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"seed\":"
+        "\"0000000000000000000000000000000000000000000000000000000000000000\"}",
+        NULL, 403);
+    const char *text_ct[] = {"Content-Type: text/plain", NULL};
+    req(c, "POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}", text_ct, 415);
+
+    /* play a few moves in every game, reading everything on the way */
+    e2e_rng rng = {77};
+    char p[240];
+    for (int k = 0; k < 5; k++) {
+        e2e_game *x = &g[k];
+        for (int m = 0; m < 6; m++) {
+            e2e_play pl;
+            ck_assert_int_eq(e2e_play_random(c, x, &rng, m == 0 ? "first" : NULL, &pl), 200);
+            e2e_play_free(&pl);
+        }
+        snprintf(p, sizeof p, "/v1/games/%.36s", x->id);
+        req(c, "GET", p, NULL, NULL, NULL, 200);
+        req(c, "GET", p, x->token[0], NULL, NULL, 200);
+        req(c, "GET", p, d->admin, NULL, NULL, 200);
+        const char *inm[] = {"If-None-Match: \"6\"", NULL};
+        req(c, "GET", p, NULL, NULL, inm, 304);
+        req(c, "GET", p, "cs_nobody", NULL, NULL, 401);
+        req(c, "GET", p, g[(k + 1) % 5].token[0], NULL, NULL, 403);
+        snprintf(p, sizeof p, "/v1/games/%.36s/legal-moves", x->id);
+        for (int s = 0; s < x->nplayers; s++)
+            req(c, "GET", p, x->token[s], NULL, NULL, 200);
+        req(c, "GET", p, NULL, NULL, NULL, 401);
+        req(c, "GET", p, g[(k + 1) % 5].token[0], NULL, NULL, 403);
+        req(c, "GET", p, d->admin, NULL, NULL, 400);
+        snprintf(p, sizeof p, "/v1/games/%.36s/legal-moves?seat=1", x->id);
+        req(c, "GET", p, d->admin, NULL, NULL, 200);
+        snprintf(p, sizeof p, "/v1/games/%.36s/events?after=0", x->id);
+        req(c, "GET", p, NULL, NULL, NULL, 200);
+        req(c, "GET", p, x->token[1], NULL, NULL, 200);
+        snprintf(p, sizeof p, "/v1/games/%.36s/events?after=3", x->id);
+        req(c, "GET", p, d->admin, NULL, NULL, 200);
+        snprintf(p, sizeof p, "/v1/games/%.36s/events?after=6&wait=1", x->id);
+        req(c, "GET", p, NULL, NULL, NULL, 200);
+        snprintf(p, sizeof p, "/v1/games/%.36s/events?after=x", x->id);
+        req(c, "GET", p, NULL, NULL, NULL, 400);
+        snprintf(p, sizeof p, "/v1/admin/games/%.36s", x->id);
+        req(c, "GET", p, d->admin, NULL, NULL, 200);
+        req(c, "GET", p, NULL, NULL, NULL, 401);
+        req(c, "GET", p, x->token[0], NULL, NULL, 403);
+        snprintf(p, sizeof p, "/v1/admin/games/%.36s/verify", x->id);
+        req(c, "POST", p, d->admin, NULL, NULL, 200);
+        req(c, "POST", p, NULL, NULL, NULL, 401);
+        req(c, "POST", p, x->token[0], NULL, NULL, 403);
+    }
+    /* the errors of a move */
+    e2e_game *x = &g[0];
+    char mp[200];
+    snprintf(mp, sizeof mp, "/v1/games/%.36s/moves", x->id);
+    json_t *v = e2e_get_ok(c, "/v1/games/", NULL, 404);   /* no route */
+    json_decref(v);
+    snprintf(p, sizeof p, "/v1/games/%.36s", x->id);
+    v = e2e_get_ok(c, p, NULL, 200);
+    int seat = (int)e2e_jint(v, "pending.seat"), seq = (int)e2e_jint(v, "seq");
+    json_decref(v);
+    snprintf(p, sizeof p, "/v1/games/%.36s/legal-moves", x->id);
+    json_t *lm = e2e_get_ok(c, p, x->token[seat], 200);
+    char *mv = json_dumps(json_array_get(json_object_get(lm, "moves"), 0), JSON_COMPACT);
+    json_decref(lm);
+    char body[1000];
+    snprintf(body, sizeof body, "{\"expected_seq\":%d,\"move\":%s}", seq + 1, mv);
+    req(c, "POST", mp, x->token[seat], body, NULL, 409);
+    snprintf(body, sizeof body, "{\"move\":%s}", mv);
+    req(c, "POST", mp, x->token[seat], body, NULL, 428);
+    snprintf(body, sizeof body, "{\"expected_seq\":%d,\"move\":%s,\"x\":1}", seq, mv);
+    req(c, "POST", mp, x->token[seat], body, NULL, 400);
+    req(c, "POST", mp, x->token[seat], "{\"expected_seq\":", NULL, 400);
+    snprintf(body, sizeof body, "{\"expected_seq\":%d,\"move\":%s}", seq, mv);
+    req(c, "POST", mp, x->token[(seat + 1) % 2], body, NULL, 403);
+    req(c, "POST", mp, NULL, body, NULL, 401);
+    req(c, "POST", mp, x->token[seat], body, text_ct, 415);
+    snprintf(body, sizeof body, "{\"expected_seq\":%d,\"move\":{\"type\":\"abbot_return\"}}", seq);
+    req(c, "POST", mp, x->token[seat], body, NULL, 422);
+    char *big = malloc(70000);
+    memset(big, ' ', 69999);
+    big[0] = '{';
+    big[69998] = '}';
+    big[69999] = 0;
+    req(c, "POST", mp, x->token[seat], big, NULL, 413);
+    free(big);
+    snprintf(body, sizeof body, "{\"expected_seq\":%d,\"move\":%s}", seq, mv);
+    req(c, "POST", mp, x->token[seat], body, NULL, 200);
+    free(mv);
+    /* the scripted game to its end, then a move after it */
+    for (int m = 0; m < 20; m++) {
+        e2e_play pl;
+        long st = e2e_play_random(c, &scripted, &rng, NULL, &pl);
+        e2e_play_free(&pl);
+        if (st == E2E_FINISHED)
+            break;
+        ck_assert_int_eq(st, 200);
+    }
+    snprintf(p, sizeof p, "/v1/games/%s", scripted.id);
+    v = e2e_get_ok(c, p, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "finished");
+    snprintf(body, sizeof body, "{\"expected_seq\":%d,\"move\":{\"type\":\"pass\"}}", (int)e2e_jint(v, "seq"));
+    json_decref(v);
+    snprintf(mp, sizeof mp, "/v1/games/%s/moves", scripted.id);
+    req(c, "POST", mp, scripted.token[0], body, NULL, 409);
+    /* unknown games */
+    const char *nobody = "00000000-0000-4000-8000-000000000000";
+    snprintf(p, sizeof p, "/v1/games/%s", nobody);
+    req(c, "GET", p, NULL, NULL, NULL, 404);
+    snprintf(p, sizeof p, "/v1/games/%s/legal-moves?seat=0", nobody);
+    req(c, "GET", p, d->admin, NULL, NULL, 404);
+    snprintf(p, sizeof p, "/v1/games/%s/events?after=0", nobody);
+    req(c, "GET", p, NULL, NULL, NULL, 404);
+    req(c, "POST", "/v1/games/nope/moves", x->token[0], "{}", NULL, 404);
+    snprintf(p, sizeof p, "/v1/admin/games/%s", nobody);
+    req(c, "GET", p, d->admin, NULL, NULL, 404);
+    snprintf(p, sizeof p, "/v1/admin/games/%s/verify", nobody);
+    req(c, "POST", p, d->admin, NULL, NULL, 404);
+    /* no route, wrong method */
+    req(c, "GET", "/v1/nope", NULL, NULL, NULL, 404);
+    req(c, "DELETE", "/v1/games", NULL, NULL, NULL, 405);
+
+    /* the admin list, page by page: every game exactly once */
+    req(c, "GET", "/v1/admin/games", NULL, NULL, NULL, 401);
+    req(c, "GET", "/v1/admin/games", x->token[0], NULL, NULL, 403);
+    req(c, "GET", "/v1/admin/games?limit=0", d->admin, NULL, NULL, 400);
+    req(c, "GET", "/v1/admin/games?status=sleeping", d->admin, NULL, NULL, 400);
+    req(c, "GET", "/v1/admin/games?cursor=zzz", d->admin, NULL, NULL, 400);
+    json_t *all = json_array();
+    char cursor[80] = "";
+    for (int page = 0; page < 10; page++) {
+        snprintf(p, sizeof p, "/v1/admin/games?limit=2%s%s", cursor[0] ? "&cursor=" : "", cursor);
+        json_t *pg = e2e_get_ok(c, p, d->admin, 200);
+        json_t *games = json_object_get(pg, "games");
+        ck_assert_int_le(json_array_size(games), 2);
+        json_array_extend(all, games);
+        json_t *next = json_object_get(pg, "next_cursor");
+        if (json_is_string(next))
+            snprintf(cursor, sizeof cursor, "%s", json_string_value(next));
+        else
+            cursor[0] = 0;
+        json_decref(pg);
+        if (!cursor[0])
+            break;
+    }
+    ck_assert_msg(cursor[0] == 0, "the admin list did not end");
+    ck_assert_int_eq(json_array_size(all), 6);
+    for (size_t i = 0; i < 6; i++)
+        for (size_t k = 0; k < i; k++)
+            ck_assert_str_ne(e2e_jstr(json_array_get(all, i), "id"), e2e_jstr(json_array_get(all, k), "id"));
+    json_decref(all);
+    json_t *fin = e2e_get_ok(c, "/v1/admin/games?status=finished", d->admin, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(fin, "games")), 1);
+    ck_assert_str_eq(e2e_jstr(fin, "games.0.id"), scripted.id);
+    json_decref(fin);
+
+    /* coverage: every documented operation answered with success at least once */
+    const json_t *paths = json_object_get(doc, "paths");
+    const char *tmpl;
+    json_t *item;
+    int missing = 0;
+    char report[2000] = "";
+    json_object_foreach((json_t *)paths, tmpl, item) {
+        const char *method;
+        json_t *op;
+        json_object_foreach(item, method, op) {
+            char upper[16];
+            size_t i;
+            for (i = 0; method[i] && i + 1 < sizeof upper; i++)
+                upper[i] = (char)(method[i] >= 'a' && method[i] <= 'z' ? method[i] - 32 : method[i]);
+            upper[i] = 0;
+            if (strcmp(upper, "GET") && strcmp(upper, "POST") && strcmp(upper, "PUT") && strcmp(upper, "DELETE") &&
+                strcmp(upper, "PATCH"))
+                continue;   /* "parameters", "summary", ... */
+            bool ok = false;
+            const char *code;
+            json_t *resp;
+            json_object_foreach(json_object_get(op, "responses"), code, resp) {
+                if (code[0] == '2' && was_seen(upper, tmpl, code))
+                    ok = true;
+            }
+            if (!ok) {
+                missing++;
+                size_t n = strlen(report);
+                snprintf(report + n, sizeof report - n, " %s %s;", upper, tmpl);
+            }
+        }
+    }
+    ck_assert_msg(missing == 0, "documented operations never answered with success here:%s", report);
+    fprintf(stderr, "e2e openapi: %d distinct (method, route, status) answers checked against the document\n",
+            nseen);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+START_TEST(validator_rejects_what_it_should)
+{
+    /* the validator itself, on a hand-written schema: so a passing suite means something */
+    json_t *s = json_loads("{\"type\":\"object\",\"required\":[\"a\"],\"additionalProperties\":false,"
+                           "\"properties\":{\"a\":{\"type\":\"integer\",\"minimum\":0},"
+                           "\"b\":{\"type\":\"array\",\"items\":{\"enum\":[\"x\",\"y\"]}},"
+                           "\"c\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},"
+                           "\"d\":{\"type\":[\"string\",\"null\"],\"pattern\":\"^[0-9a-f]{4}$\"}}}",
+                           0, NULL);
+    ck_assert_ptr_nonnull(s);
+    const char *good[] = {"{\"a\":0}", "{\"a\":5,\"b\":[\"x\",\"y\"],\"c\":null,\"d\":\"00ff\"}", "{\"a\":1,\"d\":null}",
+                          NULL};
+    const char *bad[] = {"{}", "{\"a\":-1}", "{\"a\":1.5}", "{\"a\":1,\"z\":1}", "{\"a\":1,\"b\":[\"q\"]}",
+                         "{\"a\":1,\"c\":3}", "{\"a\":1,\"d\":\"00FG\"}", "[]", "{\"a\":\"1\"}", NULL};
+    char why[400];
+    for (int i = 0; good[i]; i++) {
+        json_t *v = json_loads(good[i], 0, NULL);
+        ck_assert_msg(e2e_schema_validate(s, v, "$", why, sizeof why), "%s rejected: %s", good[i], why);
+        json_decref(v);
+    }
+    for (int i = 0; bad[i]; i++) {
+        json_t *v = json_loads(bad[i], 0, NULL);
+        ck_assert_msg(!e2e_schema_validate(s, v, "$", why, sizeof why), "%s accepted", bad[i]);
+        json_decref(v);
+    }
+    json_t *unknown = json_loads("{\"type\":\"object\",\"dependentRequired\":{}}", 0, NULL);
+    json_t *v = json_loads("{}", 0, NULL);
+    ck_assert_msg(!e2e_schema_validate(unknown, v, "$", why, sizeof why), "an unknown keyword was ignored");
+    json_decref(v);
+    json_decref(unknown);
+    json_decref(s);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("e2e_openapi");
+    TCase *tc = e2e_tcase("openapi", 120);
+    tcase_add_test(tc, validator_rejects_what_it_should);
+    tcase_add_test(tc, answers_match_the_document);
+    suite_add_tcase(s, tc);
+    return e2e_run(s);
+}
