@@ -6,13 +6,15 @@
  *   uri_log      MHD has read the request line: the cd_req is allocated here (MHD passes our return value
  *                to every later callback as *req_cls), holding the raw path as sent (before MHD
  *                percent-decodes it, so an encoded "/" inside a path parameter stays inside it).
- *   on_request   called repeatedly. First call (headers read): method, bearer token, routing; a 404/405
- *                for a request carrying a body, and a declared Content-Length over the limit (413), are
- *                answered at once (MHD then closes the connection instead of reading the body). Calls
- *                with data: the body is appended, never past the limit: past it the request is marked
- *                too large and the rest is read and dropped (MHD 0.9.75 cannot answer in the middle of an
- *                upload), hanging up once the dropped part passes DISCARD_CAP. Last call (no data): the
- *                413, a deferred 404/405, or the route's handler, once, with the whole body.
+ *   on_request   called repeatedly. First call (headers read): method, bearer token, routing, the declared
+ *                Content-Length against the limit. Calls with data: the body is appended, never past the
+ *                limit; past it (or for a request already known to fail) the rest is read and dropped.
+ *                Last call (no data): the 404/405/413, or the route's handler, once, with the whole body.
+ *   Answering before the body is read (MHD then closes the connection without reading it) is only done
+ *   when the client waits for it (Expect: 100-continue) or declared a body past DISCARD_CAP: a client
+ *   still sending when the connection closes gets a broken pipe, not the answer, so a refused body up to
+ *   DISCARD_CAP is read and dropped, and answered after. A chunked body is dropped up to DISCARD_CAP too
+ *   (MHD 0.9.75 cannot answer in the middle of an upload); past it the client is hung up on.
  *   on_completed MHD is done with the request (answered, or the connection died): one log line, the
  *                metrics, and everything the request owns is freed — the only place a cd_req is freed.
  *
@@ -48,9 +50,9 @@
 #include "log.h"
 #include "metrics.h"
 
-/* After the limit, a chunked body is read and dropped (to be able to answer 413) up to this many bytes
- * beyond it; past that the client is hung up on. */
-#define DISCARD_CAP(limit) ((limit) * 16 > (1u << 20) ? (limit) * 16 : (size_t)(1u << 20))
+/* A body that will be refused is read and dropped (to answer after it) up to this many bytes: 64 times the
+ * limit, at least 8 MiB. Past that the client is answered at once or hung up on. */
+#define DISCARD_CAP(limit) ((limit) * 64 > ((size_t)8 << 20) ? (limit) * 64 : ((size_t)8 << 20))
 /* cd_server_stop waits this long for requests in flight to finish before stopping MHD. */
 #define DRAIN_MS 5000
 
@@ -563,6 +565,17 @@ static bool body_expected(cd_req *r)
     return cd_req_header(r, MHD_HTTP_HEADER_TRANSFER_ENCODING) || (cl && strcmp(cl, "0") != 0);
 }
 
+/* Whether a request to be refused may be answered before its body is read (see the top of the file). */
+static bool answer_at_once(cd_req *r)
+{
+    const char *expect = cd_req_header(r, MHD_HTTP_HEADER_EXPECT);
+    if (expect && strcasecmp(expect, "100-continue") == 0)
+        return true;
+    const char *cl = cd_req_header(r, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    unsigned long long n = cl ? strtoull(cl, NULL, 10) : 0;
+    return n > DISCARD_CAP(r->cfg->body_limit);
+}
+
 static enum MHD_Result reply_routing_error(req_priv *p)
 {
     cd_req *r = &p->r;
@@ -601,8 +614,8 @@ static enum MHD_Result begin(req_priv *p, const char *method)
     if (p->routing != RT_TOO_LONG)
         route(p, method);
     if (p->routing != RT_FOUND)
-        /* answer now only when a body is on its way: MHD then drops it and closes the connection */
-        return body_expected(r) ? reply_routing_error(p) : MHD_YES;
+        /* without a body, answered at the last call (the connection stays open); with one, see the top */
+        return body_expected(r) && answer_at_once(r) ? reply_routing_error(p) : MHD_YES;
 
     const char *cl = cd_req_header(r, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (cl) {
@@ -611,7 +624,7 @@ static enum MHD_Result begin(req_priv *p, const char *method)
         unsigned long long n = strtoull(cl, &end, 10);
         if (errno || end == cl || *end || n > r->cfg->body_limit) {
             r->too_large = true;
-            return reply_too_large(p);
+            return answer_at_once(r) ? reply_too_large(p) : MHD_YES;
         }
         if (n > 0) {
             p->body_cap = (size_t)n + 1;
@@ -635,7 +648,7 @@ static enum MHD_Result body_append(req_priv *p, const char *data, size_t n)
             r->body_len = 0;
         }
         p->discarded += n;
-        return p->discarded > limit + DISCARD_CAP(limit) ? MHD_NO : MHD_YES;
+        return p->discarded > DISCARD_CAP(limit) ? MHD_NO : MHD_YES;
     }
     if (r->body_len + n + 1 > p->body_cap) {
         size_t cap = p->body_cap ? p->body_cap : 1024;
