@@ -38,6 +38,7 @@
 #include "db.h"
 #include "http.h"
 #include "log.h"
+#include "store.h"
 
 #define NBUCKETS 1024
 #define POLL_MAX_MS 1000
@@ -521,7 +522,9 @@ static void *notify_main(void *unused)
                  * first woken request, which would wait for the connect and the statements' PREPARE */
                 pthread_mutex_unlock(&mu);
                 char err[256];
-                cd_db_thread(ncfg, err, sizeof err);
+                cd_db *db = cd_db_thread(ncfg, err, sizeof err);
+                if (db)   /* after a server restart it is stale: a failed ping marks it for reconnecting */
+                    PQclear(cd_db_exec(db, ST_PING, 0, NULL));
                 pthread_mutex_lock(&mu);
             } else {
                 l.next_connect = now + RECONNECT_S;

@@ -117,6 +117,20 @@ static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer
     return CD_LOAD_OK;
 }
 
+/* read_page on the notify thread's own connection. A connection that went stale (the server restarted since
+ * its last use) fails once and is remade by the next call: one retry. */
+static cd_load_result read_page_notify(const cd_config *cfg, const char *id, int after, int viewer,
+                                       json_t **entries, int *last)
+{
+    cd_load_result lr = CD_LOAD_UNAVAILABLE;
+    for (int attempt = 0; attempt < 2 && lr == CD_LOAD_UNAVAILABLE; attempt++) {
+        char err[256];
+        cd_db *db = cd_db_thread(cfg, err, sizeof err);
+        lr = db ? read_page(db, id, after, viewer, entries, last) : CD_LOAD_UNAVAILABLE;
+    }
+    return lr;
+}
+
 static json_t *answer(const char *id, int last, json_t *entries)
 {
     return json_pack("{s:s, s:i, s:o}", "game", id, "seq", last, "entries", entries ? entries : json_array());
@@ -176,11 +190,9 @@ static void poll_fire(void *arg, cd_notify_why why)
         cd_req_resume_reply(c->r, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
         return;
     }
-    char err[256];
-    cd_db *db = cd_db_thread(c->cfg, err, sizeof err);
     json_t *entries = NULL;
     int last = c->after;
-    cd_load_result lr = db ? read_page(db, c->id, c->after, c->viewer, &entries, &last) : CD_LOAD_UNAVAILABLE;
+    cd_load_result lr = read_page_notify(c->cfg, c->id, c->after, c->viewer, &entries, &last);
     if (lr != CD_LOAD_OK) {
         const char *detail;
         cd_problem pr = load_problem(lr, &detail);
@@ -371,12 +383,10 @@ static void sse_fire(void *arg, cd_notify_why why)
     sbuf out = {0};
     bool end = why == CD_NOTIFY_SHUTDOWN;
     if (why == CD_NOTIFY_MOVE || why == CD_NOTIFY_RECONNECT) {
-        char err[256];
-        cd_db *db = cd_db_thread(s->cfg, err, sizeof err);
         for (int page = 0; !end && page < SSE_MAX_PAGES; page++) {
             json_t *entries = NULL;
             int last = s->after;
-            if (!db || read_page(db, s->id, s->after, s->viewer, &entries, &last) != CD_LOAD_OK) {
+            if (read_page_notify(s->cfg, s->id, s->after, s->viewer, &entries, &last) != CD_LOAD_OK) {
                 end = true;   /* the client comes back with Last-Event-ID */
                 break;
             }
