@@ -17,10 +17,11 @@
  * comes within 10 s. Results of the ping are drained on the same connection; notifications that arrive
  * meanwhile are kept by libpq and read with PQnotifies as usual, so nothing is lost.
  *
- * Cancel against a firing callback: a waiter's state moves idle → waiting → due → firing → idle under the
- * lock. cd_notify_cancel on a waiting or due waiter unlinks it; on a firing one it waits on a condition
- * variable until the callback has returned (unless called from the callback itself), so the caller may free
- * the storage as soon as cancel returns.
+ * Cancel against a firing callback: a waiter's state moves idle → waiting → due → idle under the lock, and
+ * `firing_now` names the waiter whose callback is running. cd_notify_cancel waits on a condition variable
+ * while its waiter's callback runs (unless called from that callback), then unlinks the waiter if it is
+ * waiting or due — the callback may have re-armed it — so the caller may free the storage as soon as cancel
+ * returns. The loop does not touch a waiter after its callback has returned.
  */
 #include "notify.h"
 
@@ -47,7 +48,7 @@
 #define PING_TIMEOUT_S 10.0
 #define HOUSEKEEP_S 5.0
 
-enum { W_IDLE = 0, W_WAITING, W_DUE, W_FIRING };
+enum { W_IDLE = 0, W_WAITING, W_DUE };
 
 /* One game the registry knows: its waiters, and the newest seq notified for it lately. */
 typedef struct game_node {
@@ -73,6 +74,9 @@ static size_t heap_n, heap_cap;
 static cd_notify_waiter *due_head, *due_tail;
 static cd_notify_stats stats;
 static _Thread_local bool tl_notify_thread;   /* this is the notify thread */
+/* The waiter whose callback is running. It is tracked apart from the waiter's state: the callback may re-arm
+ * its waiter (state waiting again) and still be using the memory the waiter lives in. */
+static cd_notify_waiter *firing_now;
 
 /* ---- helpers ------------------------------------------------------------------------------------------ */
 
@@ -277,8 +281,7 @@ int cd_notify_wait(cd_notify_waiter *w, const char *game_id, int after_seq, doub
         unlink_waiting(w);
     else if (w->state == W_DUE)
         unlink_due(w);
-    else if (w->state != W_FIRING)
-        w->state = W_IDLE;
+    w->state = W_IDLE;
     memcpy(w->game, id, sizeof id);
     w->after_seq = after_seq;
     w->deadline = deadline;
@@ -302,8 +305,6 @@ int cd_notify_wait(cd_notify_waiter *w, const char *game_id, int after_seq, doub
         stats.waiting++;
     } else {
         rc = -1;   /* out of memory */
-        if (w->state != W_FIRING)
-            w->state = W_IDLE;
     }
     pthread_mutex_unlock(&mu);
     if (rc == 0 && !self)
@@ -316,7 +317,7 @@ bool cd_notify_cancel(cd_notify_waiter *w)
     bool self = on_notify_thread();
     bool removed = false;
     pthread_mutex_lock(&mu);
-    while (w->state == W_FIRING && !self)
+    while (firing_now == w && !self)
         pthread_cond_wait(&fired_cv, &mu);
     if (w->state == W_WAITING) {
         unlink_waiting(w);
@@ -354,15 +355,15 @@ static void run_due(void)
     while (due_head) {
         cd_notify_waiter *w = due_head;
         unlink_due(w);
-        w->state = W_FIRING;
+        w->state = W_IDLE;
+        firing_now = w;
         cd_notify_fn fn = w->fn;
         void *arg = w->arg;
         cd_notify_why why = w->why;
         pthread_mutex_unlock(&mu);
-        fn(arg, why);
+        fn(arg, why);   /* may re-arm w; w's memory is not touched again after this returns */
         pthread_mutex_lock(&mu);
-        if (w->state == W_FIRING)   /* not re-armed by the callback */
-            w->state = W_IDLE;
+        firing_now = NULL;
         stats.fired++;
         pthread_cond_broadcast(&fired_cv);
     }

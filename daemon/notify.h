@@ -51,7 +51,7 @@ typedef struct cd_notify_waiter {
     double deadline;               /* cd_now() seconds */
     cd_notify_fn fn;
     void *arg;
-    int state;                     /* idle, waiting, due, firing */
+    int state;                     /* idle, waiting, due */
     cd_notify_why why;             /* when due */
     struct cd_notify_waiter *prev, *next;   /* in its game's list, or in the due queue */
     void *node;                    /* its game's registry entry while waiting */

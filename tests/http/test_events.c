@@ -648,6 +648,69 @@ START_TEST(client_gone_while_waiting)
 }
 END_TEST
 
+/* Clients that give up at random moments while moves land: waiters fire, time out and are cancelled in every
+ * order (ASan and the end state check that none is freed under another or leaked). */
+typedef struct {
+    game *g;
+    int id;
+    volatile bool *stop;
+    int answered;
+} churner;
+
+static void *churn_thread(void *arg)
+{
+    churner *c = arg;
+    unsigned seed = (unsigned)c->id * 2654435761u;
+    char path[256];
+    const char *const sse[] = {"Accept: text/event-stream", NULL};
+    while (!*c->stop) {
+        seed = seed * 1103515245u + 12345u;
+        int after = (int)(seed >> 8) % 4 == 0 ? -1 : c->g->seq;
+        snprintf(path, sizeof path, "/v1/games/%s/events?after=%d&wait=1", c->g->id, after);
+        answer a = http((request){.path = path, .headers = (seed >> 4) % 3 == 0 ? sse : NULL,
+                                  .timeout_ms = 20 + (long)((seed >> 12) % 500)});
+        if (a.status == 200)
+            c->answered++;
+        answer_free(&a);
+    }
+    return NULL;
+}
+
+START_TEST(churn)
+{
+    enum { NCHURN = 16 };
+    game g = new_game();
+    volatile bool stop = false;
+    churner c[NCHURN];
+    pthread_t t[NCHURN];
+    for (int i = 0; i < NCHURN; i++) {
+        c[i] = (churner){.g = &g, .id = i, .stop = &stop};
+        pthread_create(&t[i], NULL, churn_thread, &c[i]);
+    }
+    double until = now_s() + 3.0;
+    int moves = 0;
+    while (now_s() < until) {
+        play_one(&g);
+        moves++;
+        sleep_ms(20);
+    }
+    stop = true;
+    int answered = 0;
+    for (int i = 0; i < NCHURN; i++) {
+        pthread_join(t[i], NULL);
+        answered += c[i].answered;
+    }
+    /* every wait is at most 1 s (a stream's, at most a keepalive once its client left) */
+    for (int i = 0; i < 300 && notify_stats().waiting > 0; i++)
+        sleep_ms(10);
+    ck_assert_int_eq(notify_stats().waiting, 0);
+    answer a = get(NULL, "/v1/games/%s/events?after=%d", g.id, g.seq - 1);
+    ck_assert_uint_eq(json_array_size(entries_of(&a, &g, g.seq)), 1);
+    answer_free(&a);
+    printf("churn: %d moves, %d answers to %d clients giving up at random\n", moves, answered, NCHURN);
+}
+END_TEST
+
 /* The listening connection is killed: the listener reconnects, wakes the waiters (which find nothing and
  * wait on), and the next move is delivered as before. */
 START_TEST(listener_reconnects)
@@ -923,6 +986,7 @@ static Suite *events_suite(void)
     tcase_add_test(tc, many_long_polls_hold_no_worker);
     tcase_add_test(tc, client_gone_while_waiting);
     tcase_add_test(tc, listener_reconnects);
+    tcase_add_test(tc, churn);
     suite_add_tcase(s, tc);
     tc = tcase_create("sse");
     tcase_add_checked_fixture(tc, setup, teardown);
