@@ -112,7 +112,7 @@ START_TEST(same_key_same_answer)
 }
 END_TEST
 
-START_TEST(keys_are_per_seat_and_game)
+START_TEST(keys_are_per_seat)
 {
     /* a key one seat used does not answer for another seat's move */
     fx f;
@@ -194,7 +194,7 @@ int main(void)
     Suite *s = suite_create("e2e_idempotency");
     TCase *tc = e2e_tcase("idempotency", 120);
     tcase_add_test(tc, same_key_same_answer);
-    tcase_add_test(tc, keys_are_per_seat_and_game);
+    tcase_add_test(tc, keys_are_per_seat);
     tcase_add_test(tc, if_match_instead_of_expected_seq);
     suite_add_tcase(s, tc);
     return e2e_run(s);
