@@ -482,23 +482,29 @@ void e2e_pg_discover(void)
     pg.known = true;
 }
 
-/* pg_ctl with args, as the cluster's owner (postgres when we are root). Returns its exit status. */
-static int pg_ctl(const char *const *args)
+/* argv for pg_ctl with args, as the cluster's owner (postgres when we are root), into out[24]. */
+static void pg_ctl_argv(const char *const *args, const char **out)
 {
-    char pgctl[600];
+    static char pgctl[600];
     snprintf(pgctl, sizeof pgctl, "%s/pg_ctl", pg.bindir);
-    const char *argv[24];
     int n = 0;
     if (geteuid() == 0) {
-        argv[n++] = "/usr/sbin/runuser";
-        argv[n++] = "-u";
-        argv[n++] = "postgres";
-        argv[n++] = "--";
+        out[n++] = "/usr/sbin/runuser";
+        out[n++] = "-u";
+        out[n++] = "postgres";
+        out[n++] = "--";
     }
-    argv[n++] = pgctl;
+    out[n++] = pgctl;
     for (int i = 0; args[i] && n < 23; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
+        out[n++] = args[i];
+    out[n] = NULL;
+}
+
+/* Runs pg_ctl with args; returns its exit status. */
+static int pg_ctl(const char *const *args)
+{
+    const char *argv[24];
+    pg_ctl_argv(args, argv);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -518,10 +524,86 @@ static int pg_ctl(const char *const *args)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+/* The command that starts the cluster again with the settings it had. */
+static struct {
+    char opts[1600], log[600];
+    const char *args[12];
+    const char *argv[24];
+} start_cmd;
+
+static void build_start_cmd(void)
+{
+    snprintf(start_cmd.opts, sizeof start_cmd.opts,
+             "-c listen_addresses='%s' -k %s -p %s -c fsync=%s -c synchronous_commit=%s -c full_page_writes=%s",
+             pg.listen, pg.sockdir, pg.port, pg.fsync, pg.sync_commit, pg.fpw);
+    /* the log beside the data dir, where scripts/pg-temp.sh puts server.log */
+    snprintf(start_cmd.log, sizeof start_cmd.log, "%s", pg.datadir);
+    char *slash = strrchr(start_cmd.log, '/');
+    if (slash)
+        snprintf(slash, sizeof start_cmd.log - (size_t)(slash - start_cmd.log), "/server.log");
+    const char *args[] = {"-D", pg.datadir, "-l", start_cmd.log, "-w", "-t", "60", "-o", start_cmd.opts, "start",
+                          NULL};
+    memcpy(start_cmd.args, args, sizeof args);
+    pg_ctl_argv(start_cmd.args, start_cmd.argv);
+}
+
+/* While the cluster is down, a guardian process (in a session of its own, so that Check killing the test's
+ * process group on a timeout spares it) waits on a pipe: a byte means the test started the cluster again;
+ * end of file without one means the test died, and the guardian starts the cluster itself, so one test's
+ * death does not take the database away from the rest of the suite. */
+static int guardian_fd = -1;
+static pid_t guardian_pid;
+
+static void guardian_spawn(void)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);   /* no daemon or postmaster keeps the test's end open */
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        setsid();
+        close(fds[1]);
+        char b;
+        ssize_t k;
+        do
+            k = read(fds[0], &b, 1);
+        while (k < 0 && errno == EINTR);
+        if (k == 1)
+            _exit(0);
+        int fn = open("/dev/null", O_RDWR);
+        if (fn >= 0) {
+            dup2(fn, 0);
+            dup2(fn, 1);
+            dup2(fn, 2);
+            close(fn);
+        }
+        execv(start_cmd.argv[0], (char *const *)start_cmd.argv);
+        _exit(127);
+    }
+    close(fds[0]);
+    guardian_fd = fds[1];
+    guardian_pid = pid;
+}
+
+static void guardian_dismiss(void)
+{
+    if (guardian_fd < 0)
+        return;
+    ssize_t k = write(guardian_fd, "k", 1);
+    (void)k;
+    close(guardian_fd);
+    waitpid(guardian_pid, NULL, 0);
+    guardian_fd = -1;
+}
+
 void e2e_pg_stop(void)
 {
     ck_assert_msg(pg.known, "e2e: e2e_pg_discover first");
     ensure_exit_handler();
+    build_start_cmd();
+    guardian_spawn();
     pg_stopped_by_us = true;
     const char *args[] = {"-D", pg.datadir, "-m", "fast", "-w", "-t", "60", "stop", NULL};
     int rc = pg_ctl(args);
@@ -532,21 +614,13 @@ void e2e_pg_start(void)
 {
     if (!pg.known)
         return;
-    char opts[1600], log[600];
-    snprintf(opts, sizeof opts, "-c listen_addresses='%s' -k %s -p %s -c fsync=%s -c synchronous_commit=%s "
-                                "-c full_page_writes=%s",
-             pg.listen, pg.sockdir, pg.port, pg.fsync, pg.sync_commit, pg.fpw);
-    /* the log beside the data dir, where scripts/pg-temp.sh puts server.log */
-    snprintf(log, sizeof log, "%s", pg.datadir);
-    char *slash = strrchr(log, '/');
-    if (slash)
-        snprintf(slash, sizeof log - (size_t)(slash - log), "/server.log");
-    const char *args[] = {"-D", pg.datadir, "-l", log, "-w", "-t", "60", "-o", opts, "start", NULL};
-    int rc = pg_ctl(args);
-    if (rc == 0)
+    int rc = pg_ctl(start_cmd.args);
+    if (rc == 0) {
         pg_stopped_by_us = false;
-    else
+        guardian_dismiss();
+    } else {
         fprintf(stderr, "e2e: pg_ctl start failed (%d)\n", rc);
+    }
 }
 
 /* ---- HTTP ------------------------------------------------------------------------------------------------- */
