@@ -179,7 +179,7 @@ static cd_tx_result run_create(cd_db *db, void *arg)
     create_tx *t = arg;
     char *setup = json_dumps(t->setup, JSON_COMPACT), *snap = json_dumps(t->snapshot, JSON_COMPACT);
     char *events = json_dumps(t->events, JSON_COMPACT);
-    char pending[8];
+    char pending[16];
     snprintf(pending, sizeof pending, "%d", t->st->pending.seat);
     const char *status = t->st->status == CARC_FINISHED ? "finished" : "active";
     const char *p1[] = {setup, snap, t->seed_sha, t->st->status == CARC_FINISHED ? NULL : pending, status};

@@ -42,7 +42,7 @@ static cd_tx_result refuse(move_tx *t, cd_problem p, const char *field, const ch
 /* A stored answer for this seat's key: the first answer again. */
 static bool replay_idempotent(cd_db *db, move_tx *t, cd_tx_result *out)
 {
-    char seat[8];
+    char seat[16];
     snprintf(seat, sizeof seat, "%d", t->seat);
     const char *p[] = {t->id, seat, t->idem};
     PGresult *res = cd_db_exec(db, ST_MOVE_BY_IDEM, 3, p);
@@ -65,7 +65,7 @@ static bool replay_idempotent(cd_db *db, move_tx *t, cd_tx_result *out)
 
 static cd_tx_result store_move(cd_db *db, move_tx *t, const carc_state *st, json_t *events_admin)
 {
-    char seq[16], seat[8], pending[8];
+    char seq[16], seat[16], pending[16];
     snprintf(seq, sizeof seq, "%d", t->answer ? (int)json_integer_value(json_object_get(t->answer, "seq")) : 0);
     snprintf(seat, sizeof seat, "%d", t->seat);
     snprintf(pending, sizeof pending, "%d", st->pending.seat);
