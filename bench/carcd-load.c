@@ -4,14 +4,22 @@
  * the legal-moves GETs.
  *
  *   carcd-load --url http://127.0.0.1:PORT --admin-token T --clients C --games G --moves M [--seed S]
- *              [--seconds T] [--expansions a,b,...] [--no-idempotency-key] [--quiet]
+ *              [--seconds T] [--warmup-moves W] [--rate R] [--expansions a,b,...] [--no-idempotency-key]
+ *              [--quiet]
  *
- * One thread, one libcurl multi handle, C easy handles (the clients), connections kept alive in the multi
- * handle's pool. First the G games (2 players each) are created, C at a time; client i owns the games
+ * One thread, one libcurl multi handle driven through its socket interface and epoll (cheaper than polling
+ * every connection each round, and this program shares the machine with what it measures), C easy handles
+ * (the clients), connections kept alive in the multi handle's pool. First the G games (2 players each) are created, C at a time; client i owns the games
  * i, i+C, i+2C, ... Then the clock starts and every client repeatedly picks one of its games at random,
  * GETs legal-moves with the pending seat's token, and POSTs one of them, chosen uniformly, with the
  * game's seq as expected_seq and a fresh Idempotency-Key; until M moves were posted in total (or T
- * seconds passed). A finished game is replaced by a new one in the same slot (that POST /v1/games is
+ * seconds passed). --warmup-moves W first plays about W moves the same way, unmeasured, giving each game a
+ * random number of them (uniform in 0..2W/G), so that the timed phase finds the games spread over all
+ * stages of play, as on a server that has been up for a while, rather than all fresh (or all of an age).
+ * --rate R paces the timed phase: client i starts its moves at i/R, i/R + C/R, ... (or at once when it is
+ * late), so that the latencies are those of a server at R moves/s rather than of a saturated one; without
+ * it every client starts its next move as soon as the last one is answered (closed loop).
+ * A finished game is replaced by a new one in the same slot (that POST /v1/games is
  * timed with the run but in neither percentile). With the admin token the games get seeds derived from
  * --seed, so a run's choices are reproducible per client.
  *
@@ -21,11 +29,14 @@
  */
 #include <curl/curl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #define NSEATS 2
@@ -38,9 +49,10 @@ typedef struct {
     int seat;        /* the seat we believe is pending */
     int misses;      /* consecutive legal-moves answers without a move */
     bool ready;      /* created and not finished */
+    long quota;      /* warm-up moves left for this slot */
 } game;
 
-typedef enum { ST_IDLE, ST_CREATE, ST_GET, ST_POST, ST_DONE } client_state;
+typedef enum { ST_IDLE, ST_CREATE, ST_GET, ST_POST, ST_WAIT, ST_DONE } client_state;
 
 typedef struct {
     char *data;
@@ -59,6 +71,8 @@ typedef struct {
     buf resp;
     uint64_t rng;
     uint64_t nkeys;
+    double next_start;     /* --rate: when the next move is scheduled */
+    double wake;           /* ST_WAIT: when to start it */
 } client;
 
 typedef struct {
@@ -73,11 +87,18 @@ static bool send_idem = true, quiet;
 static int nclients, ngames;
 static long target_moves;
 static double max_seconds;
+static long warmup_moves;
+static bool warming;
+static double rate;                    /* --rate: moves per second for all clients together; 0: as fast as possible */                   /* the warm-up phase: clients play their slots' quotas */
 static unsigned long long run_seed;
 static game *games;
 static client *clients;
 static CURLM *multi;
+static int epfd;
+static double curl_deadline = -1;      /* when libcurl's single-shot timer expires; -1: no timer */
 static bool running_phase;          /* false during setup */
+static long phase_target;             /* POSTs to issue in the current phase */
+static double phase_seconds;           /* its time limit (0: none) */
 static long posts_issued, moves_done, gets_done, errors, seat_misses, games_created, games_finished;
 static long consecutive_failures;
 static double t_start;
@@ -88,6 +109,15 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds (user + system) this process has used. */
+static double cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 static void *xrealloc(void *p, size_t n)
@@ -103,7 +133,8 @@ static void *xrealloc(void *p, size_t n)
 static void usage(void)
 {
     fputs("usage: carcd-load --url http://HOST:PORT --admin-token T --clients C --games G --moves M [--seed S]\n"
-          "                  [--seconds T] [--expansions a,b,...] [--no-idempotency-key] [--quiet]\n",
+          "                  [--seconds T] [--warmup-moves W] [--rate R] [--expansions a,b,...]\n"
+          "                  [--no-idempotency-key] [--quiet]\n",
           stderr);
     exit(2);
 }
@@ -234,14 +265,41 @@ static void start_get(client *c)
     start_request(c, path, g->token[g->seat], NULL, NULL);
 }
 
-/* The next thing client c does in the timed phase: a new move on one of its games, or nothing more. */
+static void begin_move(client *c);
+
+/* The next thing client c does: a new move on one of its games (now, or when --rate says), or nothing more. */
 static void next_move(client *c)
 {
-    if (posts_issued >= target_moves || (max_seconds > 0 && now_s() - t_start >= max_seconds)) {
+    double now = now_s();
+    if (posts_issued >= phase_target || (phase_seconds > 0 && now - t_start >= phase_seconds)) {
         c->st = ST_DONE;
         return;
     }
-    int k = (int)rand_below(&c->rng, (uint32_t)own_slots(c));
+    if (rate > 0 && !warming) {
+        double start = c->next_start;
+        c->next_start += (double)nclients / rate;
+        if (now < start) {
+            c->wake = start;
+            c->st = ST_WAIT;
+            return;
+        }
+    }
+    begin_move(c);
+}
+
+static void begin_move(client *c)
+{
+    int n = own_slots(c), k = (int)rand_below(&c->rng, (uint32_t)n);
+    if (warming) {   /* the next own slot, from a random one on, with warm-up moves left */
+        int i = 0;
+        while (i < n && games[c->idx + (k + i) % n * nclients].quota <= 0)
+            i++;
+        if (i == n) {
+            c->st = ST_DONE;
+            return;
+        }
+        k = (k + i) % n;
+    }
     c->slot = c->idx + k * nclients;
     if (!games[c->slot].ready) {
         start_create(c, c->slot);
@@ -305,6 +363,10 @@ static void on_legal_moves(client *c, json_t *doc)
         return;
     }
     g->misses = 0;
+    if (posts_issued >= phase_target) {   /* others posted the last moves while this GET was in flight */
+        c->st = ST_DONE;
+        return;
+    }
     c->seq = (int)json_integer_value(json_object_get(doc, "seq"));
     json_t *m = json_array_get(moves, rand_below(&c->rng, (uint32_t)n));
     char *move = json_dumps(m, JSON_COMPACT);
@@ -317,6 +379,8 @@ static void on_legal_moves(client *c, json_t *doc)
              (unsigned long long)next_rand(&c->rng));
     c->st = ST_POST;
     posts_issued++;
+    if (warming)
+        g->quota--;
     char path[128];
     snprintf(path, sizeof path, "/v1/games/%s/moves", g->id);
     start_request(c, path, g->token[g->seat], body, send_idem ? key : NULL);
@@ -403,41 +467,105 @@ static void on_done(client *c, CURLcode cc)
     json_decref(doc);
 }
 
-/* Runs transfers until no client has one in flight. */
+/* libcurl tells which sockets to watch for what: kept in epoll. */
+static int on_socket(CURL *easy, curl_socket_t fd, int what, void *userp, void *socketp)
+{
+    (void)easy;
+    (void)userp;
+    struct epoll_event ev = {.data.fd = fd};
+    if (what == CURL_POLL_REMOVE) {
+        epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
+        return 0;
+    }
+    ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
+    if (!socketp) {   /* first time: remember that it is registered */
+        curl_multi_assign(multi, fd, (void *)1);
+        if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0)
+            return 0;
+    }
+    if (epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) != 0)
+        epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+    return 0;
+}
+
+static int on_timer(CURLM *m, long timeout_ms, void *userp)
+{
+    (void)m;
+    (void)userp;
+    curl_deadline = timeout_ms < 0 ? -1 : now_s() + (double)timeout_ms / 1000;
+    return 0;
+}
+
+static void socket_action(curl_socket_t fd, int flags)
+{
+    int running;
+    CURLMcode mc = curl_multi_socket_action(multi, fd, flags, &running);
+    if (mc != CURLM_OK) {
+        fprintf(stderr, "carcd-load: curl_multi_socket_action: %s\n", curl_multi_strerror(mc));
+        exit(1);
+    }
+}
+
+/* Runs transfers until no client has one in flight or waiting. */
 static void run_loop(void)
 {
-    int still = 1;
-    while (still) {
-        CURLMcode mc = curl_multi_perform(multi, &still);
-        if (mc != CURLM_OK) {
-            fprintf(stderr, "carcd-load: curl_multi_perform: %s\n", curl_multi_strerror(mc));
-            exit(1);
-        }
+    for (;;) {
         CURLMsg *msg;
         int left;
-        bool restarted = false;
         while ((msg = curl_multi_info_read(multi, &left))) {
             if (msg->msg != CURLMSG_DONE)
                 continue;
             client *c = NULL;
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&c);
             on_done(c, msg->data.result);
-            restarted = true;
         }
-        if (restarted) {
-            still = 0;
-            for (int i = 0; i < nclients; i++)
-                still |= clients[i].st != ST_IDLE && clients[i].st != ST_DONE;
-            continue;
-        }
-        if (still) {
-            mc = curl_multi_poll(multi, NULL, 0, 100, NULL);
-            if (mc != CURLM_OK) {
-                fprintf(stderr, "carcd-load: curl_multi_poll: %s\n", curl_multi_strerror(mc));
-                exit(1);
+        /* paced clients whose time has come start their move; the others say when to look again */
+        double now = now_s(), next_due = -1;
+        bool active = false;
+        for (int i = 0; i < nclients; i++) {
+            client *c = &clients[i];
+            if (c->st == ST_WAIT) {
+                if (c->wake <= now)
+                    begin_move(c);
+                else if (next_due < 0 || c->wake < next_due)
+                    next_due = c->wake;
             }
+            active |= c->st != ST_IDLE && c->st != ST_DONE;
+        }
+        if (!active)
+            return;
+        /* wait for a socket, libcurl's timer or the next paced start */
+        int wait_ms = 100;
+        if (curl_deadline >= 0 && (curl_deadline - now) * 1000 < wait_ms)
+            wait_ms = curl_deadline <= now ? 0 : (int)((curl_deadline - now) * 1000) + 1;
+        if (next_due >= 0 && (next_due - now) * 1000 < wait_ms)
+            wait_ms = (int)((next_due - now) * 1000);
+        struct epoll_event evs[64];
+        int n = wait_ms == 0 ? 0 : epoll_wait(epfd, evs, 64, wait_ms);
+        for (int i = 0; i < n; i++)
+            socket_action(evs[i].data.fd, (evs[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
+                                              (evs[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+                                              (evs[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0));
+        if (curl_deadline >= 0 && curl_deadline <= now_s()) {
+            curl_deadline = -1;   /* single shot: libcurl sets a new one when it needs one */
+            socket_action(CURL_SOCKET_TIMEOUT, 0);
         }
     }
+}
+
+/* One phase of play: every client moves until `target` POSTs were issued or `seconds` passed. Its duration. */
+static double play(long target, double seconds)
+{
+    phase_target = target;
+    phase_seconds = seconds;
+    posts_issued = 0;
+    t_start = now_s();
+    for (int i = 0; i < nclients; i++)   /* --rate: staggered starts */
+        clients[i].next_start = t_start + (rate > 0 ? (double)i / rate : 0);
+    for (int i = 0; i < nclients; i++)
+        next_move(&clients[i]);
+    run_loop();
+    return now_s() - t_start;
 }
 
 /* "hills_sheep,crop_circles" -> ["hills_sheep","crop_circles"] */
@@ -474,6 +602,10 @@ int main(int argc, char **argv)
             run_seed = strtoull(v, NULL, 10), i++;
         else if (!strcmp(a, "--seconds") && v)
             max_seconds = atof(v), i++;
+        else if (!strcmp(a, "--rate") && v)
+            rate = atof(v), i++;
+        else if (!strcmp(a, "--warmup-moves") && v)
+            warmup_moves = atol(v), i++;
         else if (!strcmp(a, "--expansions") && v)
             set_expansions(v), i++;
         else if (!strcmp(a, "--no-idempotency-key"))
@@ -500,6 +632,13 @@ int main(int argc, char **argv)
         return 1;
     }
     multi = curl_multi_init();
+    epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (epfd < 0) {
+        perror("carcd-load: epoll_create1");
+        return 1;
+    }
+    curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+    curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, on_timer);
     curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, (long)nclients);
     curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)nclients);
     games = calloc((size_t)ngames, sizeof *games);
@@ -538,17 +677,34 @@ int main(int argc, char **argv)
     if (!quiet)
         fprintf(stderr, "carcd-load: %d games created in %.2f s; playing\n", ngames, now_s() - t_setup);
 
-    /* the timed phase */
     running_phase = true;
-    t_start = now_s();
-    for (int i = 0; i < nclients; i++)
-        next_move(&clients[i]);
-    run_loop();
-    double dt = now_s() - t_start;
+    if (warmup_moves > 0) {
+        double t_warm = now_s();
+        for (int i = 0; i < nclients; i++)
+            for (int j = i; j < ngames; j += nclients)
+                games[j].quota = (long)rand_below(&clients[i].rng, (uint32_t)(2 * warmup_moves / ngames + 1));
+        warming = true;
+        play(LONG_MAX, 0);
+        warming = false;
+        if (!quiet)
+            fprintf(stderr, "carcd-load: warm-up: %ld moves in %.2f s, %ld games finished\n", moves_done,
+                    now_s() - t_warm, games_finished);
+        posts_issued = moves_done = gets_done = seat_misses = games_finished = 0;
+        post_lat.n = get_lat.n = 0;
+    }
+    long created_before = games_created;
+    if (!quiet)
+        fprintf(stderr, "carcd-load: timed phase: %d clients\n", nclients);
+    /* the timed phase */
+    double cpu0 = cpu_s();
+    double dt = play(target_moves, max_seconds);
+    double cpu = cpu_s() - cpu0;
 
     qsort(post_lat.v, post_lat.n, sizeof *post_lat.v, cmp_double);
     qsort(get_lat.v, get_lat.n, sizeof *get_lat.v, cmp_double);
     printf("clients: %d\n", nclients);
+    if (rate > 0)
+        printf("rate_target: %.0f\n", rate);
     printf("moves: %ld\n", moves_done);
     printf("seconds: %.2f\n", dt);
     printf("moves_per_s: %.0f\n", (double)moves_done / dt);
@@ -563,7 +719,8 @@ int main(int argc, char **argv)
     printf("seat_misses: %ld\n", seat_misses);
     printf("games: %d\n", ngames);
     printf("games_finished: %ld\n", games_finished);
-    printf("games_created_during_run: %ld\n", games_created - created_at_setup);
+    printf("games_created_during_run: %ld\n", games_created - created_before);
+    printf("load_cpu_ms_per_move: %.3f\n", moves_done ? 1000.0 * cpu / (double)moves_done : 0.0);
 
     for (int i = 0; i < nclients; i++) {
         curl_easy_cleanup(clients[i].h);

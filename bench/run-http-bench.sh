@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# run-http-bench.sh — carcd through HTTP against the same SQL through pgbench, in one run, on one database.
+#
+#   bench/run-http-bench.sh
+#
+# 1. builds carcd and carcd-load (Release) in build-bench/;
+# 2. starts a throwaway PostgreSQL (scripts/pg-temp.sh), migrates it, starts carcd on 127.0.0.1:$PORT;
+# 3. carcd-load: $GAMES games, $WARMUP_MOVES moves of warm-up (games spread over all stages), then
+#    $CLIENTS clients for $DURATION seconds; carcd is stopped afterwards (so its LISTENer costs pgbench
+#    nothing);
+# 4. bench/pgbench-setup.sql clones the games carcd-load left into $PGB_GAMES games, and pgbench plays
+#    bench/move.pgbench with the same number of clients for the same duration;
+# 5. then both again at a fixed pace, $PACED_RATE moves/s (default: half of what carcd managed) for
+#    $PACED_SECONDS, to show the latencies of a server that is not saturated: with 32 clients in a closed loop
+#    on 2 cores every request queues behind the others, pgbench's included;
+# 6. prints both moves/s, their ratio, the latency percentiles of both, and the CPU each side used per move
+#    (carcd, PostgreSQL, the client) as `name: value` lines.
+# Everything it started is stopped on exit; the logs stay in $BENCH_OUT (printed at the end).
+#
+# Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (8), GAMES (128), WARMUP_MOVES (50 per game),
+# PGB_GAMES (3000), PACED_RATE (half of carcd's moves/s), PACED_SECONDS (15), PORT (18090), PGTEMP_PORT (54390), SEED (1), BUILD_DIR (build-bench),
+# BENCH_OUT (a new temp dir), PERF=1 to perf-record carcd during the timed load (perf.data in BENCH_OUT),
+# CMAKE_C_FLAGS (extra compiler flags for the build dir).
+#
+# Timing is not a test: nothing here is part of the test command. Everything shares the machine's cores.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+CLIENTS=${CLIENTS:-32}
+DURATION=${DURATION:-25}
+THREADS=${CARCD_THREADS:-8}
+GAMES=${GAMES:-128}
+WARMUP_MOVES=${WARMUP_MOVES:-$((GAMES * 50))}
+PGB_GAMES=${PGB_GAMES:-3000}
+PACED_SECONDS=${PACED_SECONDS:-15}
+PORT=${PORT:-18090}
+SEED=${SEED:-1}
+BUILD_DIR=${BUILD_DIR:-$root/build-bench}
+export PGTEMP_PORT=${PGTEMP_PORT:-54390}
+export PGTEMP_DB=carcd_bench
+BENCH_OUT=${BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/carcd-bench.XXXXXX")}
+mkdir -p "$BENCH_OUT"
+ADMIN_TOKEN=bench-admin-$RANDOM$RANDOM
+
+say() { echo "run-http-bench: $*" >&2; }
+
+# ---- CPU accounting (clock ticks from /proc): who used how much CPU during a phase ---------------------------
+# the fields after the ")" of /proc/PID/stat: utime is the 12th, stime 13th, cutime 14th, cstime 15th
+ticks_of() {
+    local st
+    st=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
+    awk -v kids="${2:-0}" '{ sub(/.*\) /, ""); print $12 + $13 + (kids ? $14 + $15 : 0) }' <<<"$st"
+}
+# the whole cluster: the postmaster with its reaped children, plus the live ones
+pg_ticks() {
+    local pm t c
+    pm=$(head -n 1 "$PGTEMP_DIR/data/postmaster.pid")
+    t=$(ticks_of "$pm" 1)
+    for c in $(pgrep -P "$pm"); do t=$((t + $(ticks_of "$c"))); done
+    echo "$t"
+}
+# busy and total ticks of the machine
+machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+# one line: carcd pg busy total
+cpu_sample() { echo "$( [[ -n $carcd_pid ]] && ticks_of "$carcd_pid" || echo 0) $(pg_ticks) $(machine_ticks)"; }
+
+# ---- build --------------------------------------------------------------------------------------------
+say "building (Release) in $BUILD_DIR"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DCARC_SANITIZE=OFF -DCARC_FUZZ=OFF \
+    ${CMAKE_C_FLAGS:+"-DCMAKE_C_FLAGS=$CMAKE_C_FLAGS"} >"$BENCH_OUT/cmake.log"
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target carcd carcd-load >>"$BENCH_OUT/cmake.log" 2>&1 || {
+    tail -n 30 "$BENCH_OUT/cmake.log" >&2
+    exit 1
+}
+
+# ---- database and daemon, stopped on exit -----------------------------------------------------------
+carcd_pid=""
+perf_pid=""
+stop_carcd() {
+    if [[ -n $carcd_pid ]] && kill -0 "$carcd_pid" 2>/dev/null; then
+        kill -TERM "$carcd_pid" 2>/dev/null || true
+        for _ in $(seq 50); do
+            kill -0 "$carcd_pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL "$carcd_pid" 2>/dev/null || true
+        wait "$carcd_pid" 2>/dev/null || true
+    fi
+    carcd_pid=""
+}
+cleanup() {
+    if [[ -n $perf_pid ]] && kill -0 "$perf_pid" 2>/dev/null; then
+        kill -INT "$perf_pid" 2>/dev/null || true
+        wait "$perf_pid" 2>/dev/null || true
+    fi
+    stop_carcd
+    pg_temp_stop
+}
+# shellcheck source=../scripts/pg-temp.sh
+source "$root/scripts/pg-temp.sh"
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "starting PostgreSQL"
+pg_temp_start
+URL=$CARCD_TEST_DATABASE_URL
+export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN CARCD_THREADS=$THREADS
+
+"$BUILD_DIR/carcd" migrate >"$BENCH_OUT/migrate.log" 2>&1 || { cat "$BENCH_OUT/migrate.log" >&2; exit 1; }
+"$BUILD_DIR/carcd" serve >"$BENCH_OUT/carcd.log" 2>&1 &
+carcd_pid=$!
+for _ in $(seq 100); do
+    curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
+    kill -0 "$carcd_pid" 2>/dev/null || { say "carcd exited:"; tail -n 20 "$BENCH_OUT/carcd.log" >&2; exit 1; }
+    sleep 0.1
+done
+curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null || { say "carcd is not ready"; exit 1; }
+
+psql -qX "$URL" -c CHECKPOINT >/dev/null
+
+# ---- carcd through HTTP -----------------------------------------------------------------------------------
+say "carcd-load: $GAMES games, $WARMUP_MOVES warm-up moves, then $CLIENTS clients for $DURATION s (carcd: $THREADS threads)"
+if [[ ${PERF:-0} == 1 ]]; then
+    # start recording once the warm-up is over: carcd-load announces the timed phase on stderr
+    (
+        while ! grep -q "timed phase" "$BENCH_OUT/load.err" 2>/dev/null; do sleep 0.05; done
+        exec perf record -F 499 -g -p "$carcd_pid" -o "$BENCH_OUT/perf.data" -- sleep "$DURATION"
+    ) >"$BENCH_OUT/perf.log" 2>&1 &
+    perf_pid=$!
+fi
+(   # the timed phase starts after the warm-up: carcd-load says so on stderr
+    while ! grep -q "timed phase" "$BENCH_OUT/load.err" 2>/dev/null; do sleep 0.05; done
+    cpu_sample >"$BENCH_OUT/cpu.load0"
+) &
+sampler_pid=$!
+load_rc=0
+"$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
+    --games "$GAMES" --moves 1000000000 --seconds "$DURATION" --warmup-moves "$WARMUP_MOVES" --seed "$SEED" \
+    >"$BENCH_OUT/load.out" 2>"$BENCH_OUT/load.err" || load_rc=$?
+cpu_sample >"$BENCH_OUT/cpu.load1"
+kill "$sampler_pid" 2>/dev/null || true
+wait "$sampler_pid" 2>/dev/null || true
+if [[ -n $perf_pid ]]; then
+    for _ in $(seq 100); do   # perf stops by itself at the end of its sleep; a failed load never started it
+        kill -0 "$perf_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -INT "$perf_pid" 2>/dev/null || true
+    wait "$perf_pid" 2>/dev/null || true
+    perf_pid=""
+fi
+cat "$BENCH_OUT/load.err" >&2
+if ((load_rc != 0)); then
+    say "carcd-load failed (exit $load_rc):"
+    cat "$BENCH_OUT/load.out" >&2
+    exit 1
+fi
+field() { sed -n "s/^$1: //p" "$BENCH_OUT/${2:-load}.out"; }
+PACED_RATE=${PACED_RATE:-$(($(field moves_per_s) / 2))}
+((PACED_RATE > 0)) || PACED_RATE=1
+say "carcd-load, paced: $CLIENTS clients at $PACED_RATE moves/s for $PACED_SECONDS s (new games, warmed up the same way)"
+"$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
+    --games "$GAMES" --moves 1000000000 --seconds "$PACED_SECONDS" --warmup-moves "$WARMUP_MOVES" \
+    --rate "$PACED_RATE" --seed "$((SEED + 1))" >"$BENCH_OUT/paced.out" 2>"$BENCH_OUT/paced.err" || {
+    say "paced carcd-load failed:"
+    cat "$BENCH_OUT/paced.err" "$BENCH_OUT/paced.out" >&2
+    exit 1
+}
+curl -fsS "http://127.0.0.1:$PORT/metrics" >"$BENCH_OUT/metrics.txt" 2>/dev/null || true
+stop_carcd
+
+# ---- the same SQL through pgbench -------------------------------------------------------------------------
+say "pgbench-setup: $PGB_GAMES games cloned from the ones carcd-load played"
+psql -qX "$URL" -v ngames="$PGB_GAMES" -f bench/pgbench-setup.sql >"$BENCH_OUT/pgbench-setup.out" 2>&1 || {
+    cat "$BENCH_OUT/pgbench-setup.out" >&2
+    exit 1
+}
+psql -qX "$URL" -c CHECKPOINT >/dev/null
+say "pgbench: $CLIENTS clients for $DURATION s"
+cpu_sample >"$BENCH_OUT/cpu.pgb0"
+TIMEFORMAT='%U %S'
+{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" \
+    -l --log-prefix="$BENCH_OUT/pgblog" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench.out" 2>&1 || {
+    cat "$BENCH_OUT/pgbench.out" >&2
+    exit 1
+}; } 2>"$BENCH_OUT/pgbench.time"
+cpu_sample >"$BENCH_OUT/cpu.pgb1"
+say "pgbench, paced: $CLIENTS clients at $PACED_RATE moves/s for $PACED_SECONDS s"
+pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$PACED_RATE" -D ngames="$PGB_GAMES" \
+    -l --log-prefix="$BENCH_OUT/pgbpaced" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench-paced.out" 2>&1 || {
+    cat "$BENCH_OUT/pgbench-paced.out" >&2
+    exit 1
+}
+# latency percentiles (ms) from pgbench's per-transaction logs: the 3rd column is the latency in microseconds,
+# counted from the scheduled start under -R; minus the 7th, the schedule lag, it is the service time that
+# carcd-load measures too
+pgb_percentiles() {
+    cat "$BENCH_OUT/$1".* | awk '{ print $3 - (NF >= 7 ? $7 : 0) }' | sort -n | awk '{ v[NR] = $1 }
+        END { n = NR; split("50 99", ps, " "); for (i = 1; i <= 2; i++) { r = int(ps[i] / 100 * n + 0.999999);
+              if (r < 1) r = 1; printf "%.2f ", v[r] / 1000 } printf "%.2f\n", v[n] / 1000 }'
+}
+read -r pgb_p50 pgb_p99 pgb_max < <(pgb_percentiles pgblog)
+read -r pgbp_p50 pgbp_p99 pgbp_max < <(pgb_percentiles pgbpaced)
+
+# ---- figures ----------------------------------------------------------------------------------------------
+carcd_mps=$(field moves_per_s)
+pgb_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$BENCH_OUT/pgbench.out" | tail -n 1)
+pgb_lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' "$BENCH_OUT/pgbench.out")
+snap_bytes=$(psql -AtX "$URL" -c "SELECT round(avg(octet_length(snapshot::text))) FROM games WHERE status = 'active' AND id NOT IN (SELECT game_id FROM bench_pick)")
+pgb_snap_bytes=$(psql -AtX "$URL" -c "SELECT round(avg(octet_length(g.snapshot::text))) FROM bench_pick p JOIN games g ON g.id = p.game_id")
+[[ -n $carcd_mps && -n $pgb_tps ]] || { say "could not read the figures (see $BENCH_OUT)"; exit 1; }
+pgb_moves=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$BENCH_OUT/pgbench.out")
+hz=$(getconf CLK_TCK)
+# ms of CPU per move: carcd, PostgreSQL; and the share of the machine's busy time that was neither ours
+read -r c0 p0 b0 t0 <"$BENCH_OUT/cpu.load0"
+read -r c1 p1 b1 t1 <"$BENCH_OUT/cpu.load1"
+read -r _ q0 d0 u0 <"$BENCH_OUT/cpu.pgb0"
+read -r _ q1 d1 u1 <"$BENCH_OUT/cpu.pgb1"
+read -r pu ps <"$BENCH_OUT/pgbench.time"
+load_moves=$(field moves)
+load_cpu=$(field load_cpu_ms_per_move)
+per_move() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.2f", (n > 0 ? 1000 * t / hz / n : 0) }'; }
+carcd_cpu=$(per_move $((c1 - c0)) "$load_moves")
+carcd_pg_cpu=$(per_move $((p1 - p0)) "$load_moves")
+pgb_pg_cpu=$(per_move $((q1 - q0)) "$pgb_moves")
+pgb_client_cpu=$(awk -v u="$pu" -v s="$ps" -v n="$pgb_moves" 'BEGIN { printf "%.2f", 1000 * (u + s) / n }')
+# CPU that went neither to carcd, PostgreSQL nor the client, in cores (other work on the machine)
+load_other=$(awk -v b=$((b1 - b0)) -v c=$((c1 - c0)) -v p=$((p1 - p0)) -v t=$((t1 - t0)) -v n="$load_moves" \
+    -v lc="$load_cpu" -v hz="$hz" -v cores="$(nproc)" \
+    'BEGIN { o = b - c - p - lc * n / 1000 * hz; printf "%.2f", (t > 0 ? cores * o / t : 0) }')
+pgb_other=$(awk -v b=$((d1 - d0)) -v p=$((q1 - q0)) -v t=$((u1 - u0)) -v u="$pu" -v s="$ps" -v hz="$hz" \
+    -v cores="$(nproc)" 'BEGIN { o = b - p - (u + s) * hz; printf "%.2f", (t > 0 ? cores * o / t : 0) }')
+ratio=$(awk -v a="$carcd_mps" -v b="$pgb_tps" 'BEGIN { printf "%.1f", 100 * a / b }')
+
+echo "cores: $(nproc) (carcd, PostgreSQL and the load generator share them)"
+echo "clients: $CLIENTS"
+echo "carcd_threads: $THREADS"
+echo "duration_s: $DURATION"
+echo "carcd_moves: $(field moves)"
+echo "carcd_moves_per_s: $carcd_mps"
+echo "pgbench_moves_per_s: $(printf '%.0f' "$pgb_tps")"
+echo "ratio_percent: $ratio"
+echo "carcd_post_p50_ms: $(field post_p50_ms)"
+echo "carcd_post_p90_ms: $(field post_p90_ms)"
+echo "carcd_post_p99_ms: $(field post_p99_ms)"
+echo "carcd_post_max_ms: $(field post_max_ms)"
+echo "carcd_get_p50_ms: $(field get_p50_ms)"
+echo "carcd_get_p99_ms: $(field get_p99_ms)"
+echo "pgbench_latency_avg_ms: $pgb_lat"
+echo "pgbench_p50_ms: $pgb_p50"
+echo "pgbench_p99_ms: $pgb_p99"
+echo "pgbench_max_ms: $pgb_max"
+echo "paced_rate: $PACED_RATE"
+echo "paced_carcd_moves_per_s: $(field moves_per_s paced)"
+echo "paced_carcd_post_p50_ms: $(field post_p50_ms paced)"
+echo "paced_carcd_post_p99_ms: $(field post_p99_ms paced)"
+echo "paced_carcd_post_max_ms: $(field post_max_ms paced)"
+echo "paced_carcd_get_p99_ms: $(field get_p99_ms paced)"
+echo "paced_carcd_errors: $(field errors paced)"
+echo "paced_pgbench_p50_ms: $pgbp_p50"
+echo "paced_pgbench_p99_ms: $pgbp_p99"
+echo "paced_pgbench_max_ms: $pgbp_max"
+echo "errors: $(field errors)"
+echo "carcd_cpu_ms_per_move: $carcd_cpu"
+echo "carcd_postgres_cpu_ms_per_move: $carcd_pg_cpu"
+echo "carcd_load_cpu_ms_per_move: $load_cpu"
+echo "pgbench_postgres_cpu_ms_per_move: $pgb_pg_cpu"
+echo "pgbench_client_cpu_ms_per_move: $pgb_client_cpu"
+echo "other_work_cores_during_carcd: $load_other"
+echo "other_work_cores_during_pgbench: $pgb_other"
+echo "carcd_games_avg_snapshot_bytes: $snap_bytes"
+echo "pgbench_games_avg_snapshot_bytes: $pgb_snap_bytes"
+echo "logs: $BENCH_OUT"
