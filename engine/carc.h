@@ -34,6 +34,12 @@
 #define CARC_MAX_TILES 128   /* tiles in one game (stack + start) */
 #define CARC_MAX_PIECES 160  /* pieces on the board: tiles and triangles */
 #define CARC_MAX_FIGURES (CARC_MAX_PLAYERS * 10)
+#define CARC_BAG_TOKENS 18   /* Hills & Sheep: 4x1 5x2 5x3 2x4 sheep, 2 wolves */
+#define CARC_WOLF 0          /* a bag token's value: 0 wolf, 1..4 sheep */
+#define CARC_MAX_SCRIPT 64   /* scripted bag draws */
+#define CARC_FRUIT_TYPES 6   /* Fruit Trees: one type per tree, in the order trees are placed */
+#define CARC_FRUIT_STACK 4   /* tokens per tree, values 2..5 */
+#define CARC_MAX_HAND 12     /* Halb so wild II: triangles in one hand (at most all of them) */
 #define CARC_NO_PIECE 0xFF
 #define CARC_NO_TYPE 0xFF
 /* piece and type indexes are uint8_t with 0xFF as "none" */
@@ -166,9 +172,16 @@ typedef struct {
 } carc_player;
 
 typedef enum {
-    CARC_PENDING_NONE,     /* game over */
-    CARC_PENDING_PLACE,    /* place the drawn tile */
-    CARC_PENDING_FIGURE,   /* figure on the piece just placed, or pass */
+    CARC_PENDING_NONE,             /* game over */
+    CARC_PENDING_PLACE,            /* place the drawn tile */
+    CARC_PENDING_FIGURE,           /* figure on the piece just placed, or pass */
+    CARC_PENDING_DRAW_OR_TRIANGLE, /* halflings: draw a tile, or place a triangle from the hand */
+    CARC_PENDING_FRUIT,            /* fruit trees: harvest, sell or pass */
+    CARC_PENDING_FLOCK,            /* hills & sheep: grow or stable the flock */
+    CARC_PENDING_CC_CHOICE,        /* crop circles: the active player chooses add (A) or remove (B) */
+    CARC_PENDING_CC_ACTION,        /* crop circles: `seat` adds or removes one follower */
+    CARC_PENDING_DRAFT,            /* halflings draft: `seat` takes one face-up triangle */
+    CARC_NPENDING
 } carc_pending_kind;
 
 typedef struct {
@@ -209,6 +222,63 @@ typedef struct {
 
 typedef enum { CARC_ACTIVE, CARC_FINISHED } carc_status;
 
+/* Where the turn machine stands (game.c runs the phases in this order, RULES.md §6). */
+typedef enum {
+    CARC_PH_START,    /* draw (or choose draw / triangle) */
+    CARC_PH_PLACE,    /* a drawn tile waits to be placed */
+    CARC_PH_FIGURE,   /* the piece is placed: figure step */
+    CARC_PH_FRUIT,    /* fruit action, if eligible */
+    CARC_PH_FLOCK,    /* flock action, if eligible */
+    CARC_PH_SCORE,    /* completed features, closed fields with shepherds */
+    CARC_PH_CROP,     /* crop circle action, if the piece shows one */
+    CARC_PH_NEXT,     /* pass the turn on */
+    CARC_PH_DRAFT,    /* before the first turn: halflings draft */
+} carc_phase;
+
+typedef struct {
+    uint8_t phase;        /* carc_phase */
+    uint8_t piece;        /* piece placed this turn, or CARC_NO_PIECE */
+    uint8_t figure;       /* carc_fig_kind the active player put on it this turn, or 0xFF */
+    uint8_t fruit_done;   /* fruit actions taken this turn: bit per tree index */
+} carc_turn;
+
+/* Hills & Sheep. Draws from the bag are uniform over what it holds (or follow the admin's script). */
+typedef struct {
+    uint8_t bag_n;
+    uint8_t bag[CARC_BAG_TOKENS];                              /* hidden: what is still in the bag */
+    uint8_t flock_n[CARC_MAX_PLAYERS];
+    uint8_t flock[CARC_MAX_PLAYERS][CARC_BAG_TOKENS];          /* tokens beside each seat's shepherd */
+    uint8_t script_n, script_pos;
+    uint8_t script[CARC_MAX_SCRIPT];                           /* hidden: scripted draws, values as bag */
+} carc_hills;
+
+/* Fruit Trees. Tree i (placed i-th) carries fruit type i; its stack was shuffled at set-up. */
+typedef struct {
+    uint8_t ntrees;
+    uint8_t tree_piece[CARC_FRUIT_TYPES];
+    uint8_t tree_n[CARC_FRUIT_TYPES];                          /* tokens left: public */
+    uint8_t stack[CARC_FRUIT_TYPES][CARC_FRUIT_STACK];         /* hidden: values, top = [tree_n - 1] */
+    uint8_t held_n[CARC_MAX_PLAYERS];
+    uint8_t held[CARC_MAX_PLAYERS][CARC_FRUIT_TYPES * CARC_FRUIT_STACK];   /* fruit << 4 | value: public */
+} carc_fruit;
+
+/* Crop Circles: the action being resolved. */
+typedef struct {
+    uint8_t kind;    /* carc_cc_kind, CARC_CC_NONE when no action is in progress */
+    uint8_t mode;    /* 0 add (A), 1 remove (B) */
+    uint8_t piece;   /* the circle's piece */
+    uint8_t step;    /* players already asked or skipped, counting from the active player's left */
+} carc_crop;
+
+/* Halb so wild II. */
+typedef struct {
+    uint8_t hand_n[CARC_MAX_PLAYERS];
+    uint8_t hand[CARC_MAX_PLAYERS][CARC_MAX_HAND];             /* private (random deal) or public (draft) */
+    uint8_t pool_n;
+    uint8_t pool[CARC_MAX_HAND];                               /* draft: still face up */
+    uint8_t draft_step;                                        /* picks made */
+} carc_halflings;
+
 typedef struct carc_state {
     const carc_catalog *cat;
     uint8_t opt[CARC_NOPTS];      /* value index per option, see carc_opt_table */
@@ -228,6 +298,12 @@ typedef struct carc_state {
     uint8_t nfigures;
     carc_figure figures[CARC_MAX_FIGURES];
     carc_pending pending;
+    carc_turn tn;                 /* the turn in progress */
+    uint8_t left;                 /* bit per seat that left the game (resigned, forfeited) */
+    carc_hills hills;
+    carc_fruit fruit;
+    carc_crop crop;
+    carc_halflings half;
     carc_board board;             /* derived */
 } carc_state;
 
@@ -239,25 +315,48 @@ typedef struct {
     /* scripted games: when nstack > 0 the stack is exactly these types in draw order (start tile excluded) */
     int nstack;
     uint8_t stack[CARC_MAX_TILES];
+    /* Hills & Sheep: the bag draws in order (values as carc_hills.bag), checked against what the bag holds */
+    int nsheep;
+    uint8_t sheep[CARC_MAX_SCRIPT];
+    /* Fruit Trees: each fruit type's stack, top first (fruit_scripted = 1 when given) */
+    uint8_t fruit_scripted;
+    uint8_t fruit[CARC_FRUIT_TYPES][CARC_FRUIT_STACK];
+    /* Halb so wild II: each seat's triangles (hands_scripted = 1 when given) */
+    uint8_t hands_scripted;
+    uint8_t hand_n[CARC_MAX_PLAYERS];
+    uint8_t hand[CARC_MAX_PLAYERS][CARC_MAX_HAND];
 } carc_setup;
 
 void carc_setup_defaults(carc_setup *s);
 
 /* ---- moves and events ------------------------------------------------------------------------------- */
 typedef enum {
-    CARC_MV_PLACE,         /* tile at x, y, rot */
-    CARC_MV_FIGURE,        /* figure kind on part of the piece just placed */
-    CARC_MV_PASS,          /* no figure */
+    CARC_MV_PLACE,         /* tile at x, y, rot (a triangle from the hand: rot = corner) */
+    CARC_MV_FIGURE,        /* figure kind on part of the piece just placed (shepherd too) */
+    CARC_MV_PASS,          /* no figure / no fruit action */
     CARC_MV_ABBOT_RETURN,  /* instead of a figure: take the abbot back and score it */
+    CARC_MV_DRAW,          /* halflings: draw a tile instead of placing a triangle */
+    CARC_MV_HARVEST,       /* fruit: take the top token of tree `piece` */
+    CARC_MV_SELL,          /* fruit: sell one held token of each fruit type in `set` (bitmask) */
+    CARC_MV_GROW,          /* flock: draw a token */
+    CARC_MV_STABLE,        /* flock: score and return the flock */
+    CARC_MV_CC_ADD,        /* crop circle choice A */
+    CARC_MV_CC_REMOVE,     /* crop circle choice B */
+    CARC_MV_CC_FIGURE,     /* crop circle action: add a follower on (piece, part) / return the one there */
+    CARC_MV_CC_SKIP,       /* crop circle action A when adding is optional: add nothing */
+    CARC_MV_DRAFT,         /* halflings draft: take triangle `tile` */
+    CARC_NMOVE_KINDS
 } carc_move_kind;
 
 typedef struct {
     uint8_t kind;   /* carc_move_kind */
-    uint8_t tile;   /* PLACE */
+    uint8_t tile;   /* PLACE, DRAFT */
     uint8_t rot;    /* PLACE */
     uint8_t fig;    /* FIGURE: carc_fig_kind */
-    uint8_t part;   /* FIGURE */
-    uint8_t pad[3];
+    uint8_t part;   /* FIGURE, CC_FIGURE */
+    uint8_t piece;  /* HARVEST (tree's piece), CC_FIGURE */
+    uint8_t set;    /* SELL: bit per fruit type */
+    uint8_t pad;
     int16_t x, y;   /* PLACE */
 } carc_move;
 
@@ -275,9 +374,28 @@ typedef enum {
     CARC_EV_TURN,             /* seat: the next turn begins */
     CARC_EV_GAME_OVER,        /* final scores are in players[] */
     CARC_EV_PASSED,           /* seat made no figure move (chosen or forced) */
+    CARC_EV_HILL_COVERED,     /* hills: a tile went under the hill at x,y; `tile` is the hidden one */
+    CARC_EV_TOKEN_DRAWN,      /* hills: seat drew `value` (0 wolf) for its shepherd */
+    CARC_EV_FLOCK_SCATTERED,  /* hills: a wolf scattered the flocks of the field at x,y */
+    CARC_EV_TREE_STOCKED,     /* fruit: tree at x,y got fruit type `value` (4 hidden tokens) */
+    CARC_EV_HARVESTED,        /* fruit: seat took fruit `aux` worth `value` from the tree at x,y */
+    CARC_EV_SOLD,             /* fruit: seat sold the set `aux` (bit per fruit type) */
+    CARC_EV_CC_CHOSEN,        /* crop circle: seat chose `value` 0 add / 1 remove for kind `aux` */
+    CARC_EV_CC_SKIPPED,       /* crop circle: seat had no choice and was skipped */
+    CARC_EV_TRIANGLE_DEALT,   /* halflings: seat got triangle `tile` (private to that seat) */
+    CARC_EV_TRIANGLE_DRAFTED, /* halflings: seat took triangle `tile` */
+    CARC_EV_SEAT_LEFT,        /* seat left the game */
+    CARC_NEVENT_KINDS
 } carc_event_kind;
 
-typedef enum { CARC_REASON_COMPLETED, CARC_REASON_FINAL, CARC_REASON_ABBOT } carc_reason;
+typedef enum {
+    CARC_REASON_COMPLETED, CARC_REASON_FINAL, CARC_REASON_ABBOT,
+    CARC_REASON_FLOCK,       /* hills: a flock stabled (every shepherd there scores the whole flock) */
+    CARC_REASON_HARVEST,     /* fruit: a harvested token's value */
+    CARC_REASON_SELL,        /* fruit: a sold set */
+    CARC_REASON_FRUIT_FINAL, /* fruit: 1 per token still held */
+    CARC_NREASONS
+} carc_reason;
 
 typedef struct {
     uint8_t kind;        /* carc_event_kind */
@@ -291,6 +409,8 @@ typedef struct {
     uint8_t reason;      /* carc_reason */
     uint8_t seats;       /* bit per seat that scores `points` */
     uint8_t forced;      /* PASSED: 1 when there was no choice */
+    uint8_t aux;         /* expansion events: see carc_event_kind */
+    int16_t value;       /* expansion events: see carc_event_kind */
     int32_t points;
     uint32_t spaces_at;  /* index of the first (x, y) pair in carc_events.xy */
     uint16_t nspaces;
@@ -319,5 +439,7 @@ int carc_state_rebuild(carc_state *st, char *err, size_t errlen);
 
 /* Remaining followers in a seat's supply. */
 int carc_supply(const carc_state *st, int seat, carc_fig_kind kind);
+/* Whether an expansion set is in play. */
+static inline bool carc_has(const carc_state *st, carc_set set) { return st->expansions >> set & 1; }
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules.h"
+#include "expansions.h"
 
 static int fail(char *err, size_t errlen, int code, const char *msg)
 {
@@ -125,8 +125,7 @@ static void finish_game(carc_state *st, carc_events *ev)
     carc_ev_push(ev, CARC_EV_GAME_OVER);
 }
 
-/* Draws until a tile fits somewhere; tiles that fit nowhere are shown and removed. */
-static void draw_tile(carc_state *st, carc_events *ev)
+void carc_draw_tile(carc_state *st, carc_events *ev)
 {
     while (st->stack_pos < st->stack_len) {
         int t = st->stack[st->stack_pos++];
@@ -138,6 +137,7 @@ static void draw_tile(carc_state *st, carc_events *ev)
         if (carc_fits_anywhere(st, t)) {
             st->pending = (carc_pending){.kind = CARC_PENDING_PLACE, .seat = st->active, .tile = (uint8_t)t,
                                          .piece = CARC_NO_PIECE};
+            st->tn.phase = CARC_PH_PLACE;
             return;
         }
         st->discarded[st->ndiscarded++] = (uint8_t)t;
@@ -148,18 +148,98 @@ static void draw_tile(carc_state *st, carc_events *ev)
     finish_game(st, ev);
 }
 
-static void begin_turn(carc_state *st, int seat, carc_events *ev)
+int carc_next_seat(const carc_state *st, int seat)
 {
-    if (st->stack_pos >= st->stack_len) {
-        finish_game(st, ev);
-        return;
+    for (int k = 1; k <= st->nplayers; k++) {
+        int s = (seat + k) % st->nplayers;
+        if (!(st->left >> s & 1))
+            return s;
     }
-    st->active = (uint8_t)seat;
+    return seat;
+}
+
+/* A new turn for st->active; false when the stack is empty and the game is over instead. */
+static bool begin_turn(carc_state *st, carc_events *ev)
+{
+    if (st->stack_pos >= st->stack_len) {   /* no tile can be drawn: the game ends (triangles in hands too) */
+        finish_game(st, ev);
+        return false;
+    }
     st->turn++;
+    st->tn = (carc_turn){.phase = CARC_PH_START, .piece = CARC_NO_PIECE, .figure = 0xFF, .fruit_done = 0};
     carc_event *x = carc_ev_push(ev, CARC_EV_TURN);
     if (x)
-        x->seat = (uint8_t)seat;
-    draw_tile(st, ev);
+        x->seat = st->active;
+    return true;
+}
+
+/* The figure step: ask, unless "no figure" is the only choice. */
+static bool figure_begin(carc_state *st, carc_events *ev)
+{
+    carc_moves m = {0};
+    carc_legal_figure_moves(st, st->active, &m);
+    size_t n = m.n;
+    carc_moves_free(&m);
+    if (n > 1) {
+        st->pending = (carc_pending){.kind = CARC_PENDING_FIGURE, .seat = st->active, .tile = CARC_NO_TYPE,
+                                     .piece = st->tn.piece};
+        return true;
+    }
+    carc_event *x = carc_ev_push(ev, CARC_EV_PASSED);
+    if (x) {
+        x->seat = st->active;
+        x->forced = 1;
+    }
+    return false;
+}
+
+void carc_advance(carc_state *st, carc_events *ev)
+{
+    while (st->status == CARC_ACTIVE) {
+        switch (st->tn.phase) {
+        case CARC_PH_DRAFT:
+            if (carc_halflings_draft_begin(st, ev))
+                return;
+            st->tn.phase = CARC_PH_START;
+            break;
+        case CARC_PH_START:
+            if (!begin_turn(st, ev) || carc_halflings_begin(st, ev))
+                return;
+            carc_draw_tile(st, ev);   /* pending PLACE, or the game is over */
+            return;
+        case CARC_PH_PLACE:           /* waiting for the drawn tile */
+            return;
+        case CARC_PH_FIGURE:
+            if (figure_begin(st, ev))
+                return;
+            st->tn.phase = CARC_PH_FRUIT;
+            break;
+        case CARC_PH_FRUIT:
+            if (carc_fruit_begin(st, ev))
+                return;
+            st->tn.phase = CARC_PH_FLOCK;
+            break;
+        case CARC_PH_FLOCK:
+            if (carc_hills_flock_begin(st, ev))
+                return;
+            st->tn.phase = CARC_PH_SCORE;
+            break;
+        case CARC_PH_SCORE:
+            carc_score_completed(st, st->tn.piece, ev);
+            carc_hills_score_closed_fields(st, ev);
+            st->tn.phase = CARC_PH_CROP;
+            break;
+        case CARC_PH_CROP:
+            if (carc_crop_begin(st, ev))
+                return;
+            st->tn.phase = CARC_PH_NEXT;
+            break;
+        default:   /* CARC_PH_NEXT */
+            st->active = (uint8_t)carc_next_seat(st, st->active);
+            st->tn.phase = CARC_PH_START;
+            break;
+        }
+    }
 }
 
 int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *setup, carc_events *ev,
@@ -190,6 +270,9 @@ int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *set
     if (rc)
         return rc;
 
+    if ((rc = carc_hills_setup(st, setup, err, errlen)) != 0 || (rc = carc_fruit_setup(st, setup, err, errlen)) != 0)
+        return rc;
+
     carc_board_clear(&st->board);
     st->pieces[0] = (carc_piece){.x = 0, .y = 0, .type = (uint8_t)start, .rot = 0, .under = CARC_NO_TYPE};
     st->npieces = 1;
@@ -197,7 +280,11 @@ int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *set
     carc_event *x = carc_ev_push(ev, CARC_EV_GAME_STARTED);
     if (x)
         x->tile = (uint8_t)start;
-    begin_turn(st, 0, ev);
+    st->active = 0;
+    st->tn = (carc_turn){.phase = CARC_PH_START, .piece = CARC_NO_PIECE, .figure = 0xFF, .fruit_done = 0};
+    if ((rc = carc_halflings_setup(st, setup, ev, err, errlen)) != 0)   /* may start a draft first */
+        return rc;
+    carc_advance(st, ev);
     return 0;
 }
 
@@ -228,29 +315,24 @@ int carc_state_rebuild(carc_state *st, char *err, size_t errlen)
 
 /* ---- moves ---- */
 
-static void end_turn(carc_state *st, carc_events *ev)
+void carc_place_piece(carc_state *st, const carc_move *mv, carc_events *ev)
 {
-    carc_score_completed(st, st->pending.piece, ev);
-    begin_turn(st, (st->active + 1) % st->nplayers, ev);
-}
-
-/* After the piece is placed: ask for a figure, unless pass is the only choice. */
-static void after_place(carc_state *st, int piece, carc_events *ev)
-{
-    st->pending = (carc_pending){.kind = CARC_PENDING_FIGURE, .seat = st->active, .tile = CARC_NO_TYPE,
-                                 .piece = (uint8_t)piece};
-    carc_moves m = {0};
-    carc_legal_figure_moves(st, st->active, &m);
-    size_t n = m.n;
-    carc_moves_free(&m);
-    if (n > 1)
-        return;
-    carc_event *x = carc_ev_push(ev, CARC_EV_PASSED);
+    int p = st->npieces++;
+    st->pieces[p] = (carc_piece){.x = mv->x, .y = mv->y, .type = mv->tile, .rot = mv->rot,
+                                 .under = CARC_NO_TYPE};
+    carc_board_add(st, p);   /* cannot fail: the caller checked CARC_MAX_PIECES and the fit */
+    carc_event *x = carc_ev_push(ev, CARC_EV_PIECE_PLACED);
     if (x) {
         x->seat = st->active;
-        x->forced = 1;
+        x->tile = mv->tile;
+        x->x = mv->x;
+        x->y = mv->y;
+        x->rot = mv->rot;
     }
-    end_turn(st, ev);
+    st->tn.piece = (uint8_t)p;
+    st->tn.phase = CARC_PH_FIGURE;
+    carc_hills_on_placed(st, p, ev);
+    carc_fruit_on_placed(st, p, ev);
 }
 
 static int apply_place(carc_state *st, const carc_move *mv, carc_events *ev, char *err, size_t errlen)
@@ -270,46 +352,34 @@ static int apply_place(carc_state *st, const carc_move *mv, carc_events *ev, cha
     }
     if (st->npieces >= CARC_MAX_PIECES)
         return fail(err, errlen, CARC_E_ILLEGAL, "board is full");
-    int p = st->npieces++;
-    st->pieces[p] = (carc_piece){.x = mv->x, .y = mv->y, .type = mv->tile, .rot = mv->rot,
-                                 .under = CARC_NO_TYPE};
-    if (carc_board_add(st, p) != 0) {   /* cannot happen below CARC_MAX_PIECES; keep the state sane */
-        st->npieces--;
-        carc_state_rebuild(st, NULL, 0);
-        return fail(err, errlen, CARC_E_ILLEGAL, "board is full");
-    }
-    carc_event *x = carc_ev_push(ev, CARC_EV_PIECE_PLACED);
-    if (x) {
-        x->seat = st->active;
-        x->tile = mv->tile;
-        x->x = mv->x;
-        x->y = mv->y;
-        x->rot = mv->rot;
-    }
-    after_place(st, p, ev);
+    carc_place_piece(st, mv, ev);
+    carc_advance(st, ev);
     return 0;
 }
 
-static int apply_figure(carc_state *st, const carc_move *mv, carc_events *ev, char *err, size_t errlen)
+/* Whether mv is one of the seat's legal moves now (every decision but the hot PLACE checks this way). */
+static bool is_legal(const carc_state *st, int seat, const carc_move *mv)
 {
     carc_moves m = {0};
-    carc_legal_figure_moves(st, st->active, &m);
+    carc_legal_moves(st, seat, &m);
     bool ok = false;
     for (size_t i = 0; i < m.n && !ok; i++)
         ok = carc_move_equal(&m.v[i], mv);
     carc_moves_free(&m);
-    if (!ok)
-        return fail(err, errlen, CARC_E_ILLEGAL,
-                    mv->kind == CARC_MV_PLACE ? "move: the tile is placed; the game waits for a figure or a pass"
-                                              : "figure: not allowed on that segment now");
+    return ok;
+}
+
+static void apply_figure(carc_state *st, const carc_move *mv, carc_events *ev)
+{
     carc_event *x;
     switch (mv->kind) {
     case CARC_MV_FIGURE:
         st->figures[st->nfigures++] = (carc_figure){.seat = st->active, .kind = mv->fig,
-                                                    .piece = st->pending.piece, .part = mv->part};
+                                                    .piece = st->tn.piece, .part = mv->part};
+        st->tn.figure = mv->fig;
         x = carc_ev_push(ev, CARC_EV_FIGURE_PLACED);
         if (x) {
-            const carc_piece *pc = &st->pieces[st->pending.piece];
+            const carc_piece *pc = &st->pieces[st->tn.piece];
             x->seat = st->active;
             x->fig = mv->fig;
             x->part = mv->part;
@@ -317,6 +387,7 @@ static int apply_figure(carc_state *st, const carc_move *mv, carc_events *ev, ch
             x->x = pc->x;
             x->y = pc->y;
         }
+        carc_hills_after_figure(st, mv, ev);
         break;
     case CARC_MV_ABBOT_RETURN:
         carc_score_abbot_return(st, st->active, ev);
@@ -327,9 +398,19 @@ static int apply_figure(carc_state *st, const carc_move *mv, carc_events *ev, ch
             x->seat = st->active;
         break;
     }
-    end_turn(st, ev);
-    return 0;
+    st->tn.phase = CARC_PH_FRUIT;
 }
+
+static const char *const waits_for[CARC_NPENDING] = {
+    [CARC_PENDING_PLACE] = "the drawn tile to be placed",
+    [CARC_PENDING_FIGURE] = "a figure or a pass",
+    [CARC_PENDING_DRAW_OR_TRIANGLE] = "a draw or a triangle",
+    [CARC_PENDING_FRUIT] = "a harvest, a sale or a pass",
+    [CARC_PENDING_FLOCK] = "grow or stable",
+    [CARC_PENDING_CC_CHOICE] = "the crop circle choice",
+    [CARC_PENDING_CC_ACTION] = "a crop circle action",
+    [CARC_PENDING_DRAFT] = "a triangle to be drafted",
+};
 
 int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, char *err, size_t errlen)
 {
@@ -340,9 +421,27 @@ int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, c
             snprintf(err, errlen, "not your turn: the game waits for seat %d", st->pending.seat);
         return CARC_E_NOT_TURN;
     }
-    switch (st->pending.kind) {
-    case CARC_PENDING_PLACE: return apply_place(st, mv, ev, err, errlen);
-    case CARC_PENDING_FIGURE: return apply_figure(st, mv, ev, err, errlen);
-    default: return fail(err, errlen, CARC_E_ILLEGAL, "no decision is pending");
+    int kind = st->pending.kind;
+    if (kind == CARC_PENDING_PLACE)
+        return apply_place(st, mv, ev, err, errlen);
+    if (kind <= CARC_PENDING_NONE || kind >= CARC_NPENDING)
+        return fail(err, errlen, CARC_E_ILLEGAL, "no decision is pending");
+    if (!is_legal(st, seat, mv)) {
+        if (err && errlen)
+            snprintf(err, errlen, "move: not a legal move now; the game waits for %s", waits_for[kind]);
+        return CARC_E_ILLEGAL;
     }
+    switch (kind) {
+    case CARC_PENDING_FIGURE: apply_figure(st, mv, ev); break;
+    case CARC_PENDING_DRAW_OR_TRIANGLE: carc_halflings_apply_start(st, mv, ev); break;
+    case CARC_PENDING_FRUIT: carc_fruit_apply(st, mv, ev); break;
+    case CARC_PENDING_FLOCK: carc_hills_flock_apply(st, mv, ev); break;
+    case CARC_PENDING_DRAFT: carc_halflings_apply_draft(st, mv, ev); break;
+    default:   /* crop circle choice and actions */
+        if (carc_crop_apply(st, mv, ev))
+            return 0;
+        break;
+    }
+    carc_advance(st, ev);
+    return 0;
 }

@@ -9,21 +9,34 @@
 
 const char *const carc_j_status_names[2] = {"active", "finished"};
 const char *const carc_j_fig_names[CARC_NFIG_KINDS] = {"meeple", "abbot", "shepherd"};
-const char *const carc_j_pending_names[3] = {"none", "place", "figure"};
+const char *const carc_j_pending_names[CARC_NPENDING] = {
+    "none", "place", "figure", "draw_or_triangle", "fruit", "flock", "crop_circle_choice",
+    "crop_circle_action", "draft",
+};
 const char *const carc_j_feature_names[CARC_NPART_KINDS] = {"city", "road", "field", "cloister", "garden"};
-const char *const carc_j_reason_names[3] = {"completed", "final", "abbot"};
-const char *const carc_j_move_names[4] = {"place", "figure", "pass", "abbot_return"};
-const char *const carc_j_event_names[10] = {
+const char *const carc_j_reason_names[CARC_NREASONS] = {
+    "completed", "final", "abbot", "flock", "harvest", "sell", "fruit_final",
+};
+const char *const carc_j_move_names[CARC_NMOVE_KINDS] = {
+    "place", "figure", "pass", "abbot_return", "draw", "harvest", "sell", "grow", "stable",
+    "crop_circle_add", "crop_circle_remove", "crop_circle_figure", "crop_circle_skip", "draft",
+};
+const char *const carc_j_event_names[CARC_NEVENT_KINDS] = {
     "game_started", "tile_drawn", "tile_discarded", "piece_placed", "figure_placed",
     "figure_returned", "score", "turn", "game_over", "passed",
+    "hill_covered", "token_drawn", "flock_scattered", "tree_stocked", "harvested", "sold",
+    "crop_circle_chosen", "crop_circle_skipped", "triangle_dealt", "triangle_drafted", "seat_left",
+};
+const char *const carc_j_phase_names[CARC_PH_DRAFT + 1] = {
+    "start", "place", "figure", "fruit", "flock", "score", "crop_circle", "next", "draft",
 };
 
 _Static_assert(CARC_ACTIVE == 0 && CARC_FINISHED == 1, "carc_j_status_names follows carc_status");
-_Static_assert(CARC_PENDING_NONE == 0 && CARC_PENDING_PLACE == 1 && CARC_PENDING_FIGURE == 2,
-               "carc_j_pending_names follows carc_pending_kind");
-_Static_assert(CARC_REASON_ABBOT == 2, "carc_j_reason_names follows carc_reason");
-_Static_assert(CARC_MV_ABBOT_RETURN == 3, "carc_j_move_names follows carc_move_kind");
-_Static_assert(CARC_EV_PASSED == 9, "carc_j_event_names follows carc_event_kind");
+_Static_assert(CARC_NPENDING == 9, "carc_j_pending_names follows carc_pending_kind");
+_Static_assert(CARC_NREASONS == 7, "carc_j_reason_names follows carc_reason");
+_Static_assert(CARC_NMOVE_KINDS == 14, "carc_j_move_names follows carc_move_kind");
+_Static_assert(CARC_NEVENT_KINDS == 21, "carc_j_event_names follows carc_event_kind");
+_Static_assert(CARC_PH_DRAFT == 8, "carc_j_phase_names follows carc_phase");
 
 static json_t *carc_jb_check(json_t *v)
 {
@@ -93,8 +106,12 @@ json_t *carc_jb_pending(const carc_state *st)
         carc_jb_set_int(o, "seat", pd->seat);
         carc_jb_set_int(o, "piece", pd->piece);
         break;
-    default:
+    case CARC_PENDING_NONE:
         carc_jb_set_str(o, "kind", "none");
+        break;
+    default:   /* the expansion decisions name only the seat; the rest is in the state */
+        carc_jb_set_str(o, "kind", pd->kind < CARC_NPENDING ? carc_j_pending_names[pd->kind] : "none");
+        carc_jb_set_int(o, "seat", pd->seat);
         break;
     }
     return o;

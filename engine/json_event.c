@@ -75,7 +75,7 @@ static json_t *carc_event_to_json(const carc_state *st, const carc_events *ev, c
         carc_jb_set(o, "seats", seats);
         carc_jb_set_int(o, "points", e->points);
         carc_jb_set_str(o, "feature", e->feature < CARC_NPART_KINDS ? carc_j_feature_names[e->feature] : "?");
-        carc_jb_set_str(o, "reason", e->reason <= CARC_REASON_ABBOT ? carc_j_reason_names[e->reason] : "?");
+        carc_jb_set_str(o, "reason", e->reason < CARC_NREASONS ? carc_j_reason_names[e->reason] : "?");
         carc_jb_set(o, "spaces", carc_score_spaces(ev, e));
         break;
     }
@@ -93,6 +93,17 @@ static json_t *carc_event_to_json(const carc_state *st, const carc_events *ev, c
         carc_jb_set(o, "scores", scores);
         break;
     }
+    case CARC_EV_HILL_COVERED:
+    case CARC_EV_TOKEN_DRAWN:
+    case CARC_EV_FLOCK_SCATTERED: carc_je_hills(st, e, o); break;
+    case CARC_EV_TREE_STOCKED:
+    case CARC_EV_HARVESTED:
+    case CARC_EV_SOLD: carc_je_fruit(st, e, o); break;
+    case CARC_EV_CC_CHOSEN:
+    case CARC_EV_CC_SKIPPED: carc_je_crop(st, e, o); break;
+    case CARC_EV_TRIANGLE_DEALT:
+    case CARC_EV_TRIANGLE_DRAFTED: carc_je_halflings(st, e, o); break;
+    case CARC_EV_SEAT_LEFT: carc_jb_set_int(o, "seat", e->seat); break;
     }
     return o;
 }
@@ -118,6 +129,8 @@ static const struct {
     {"figure_placed", CARC_SEE_ALL, NULL},  {"figure_returned", CARC_SEE_ALL, NULL},
     {"score", CARC_SEE_ALL, NULL},          {"turn", CARC_SEE_ALL, NULL},
     {"game_over", CARC_SEE_ALL, NULL},      {"passed", CARC_SEE_ALL, NULL},
+    {"seat_left", CARC_SEE_ALL, NULL},
+    /* expansions: add a row per event type (exp files own the encoding, this table the audience) */
 };
 
 json_t *carc_event_for_viewer(const json_t *event, int viewer)

@@ -47,8 +47,27 @@ json_t *carc_move_to_json(const carc_state *st, const carc_move *m)
         carc_jb_set_str(o, "type", carc_j_move_names[m->kind]);
         return o;
     default:
+        break;
+    }
+    if (m->kind >= CARC_NMOVE_KINDS)
+        return NULL;
+    o = carc_jb_obj();
+    carc_jb_set_str(o, "type", carc_j_move_names[m->kind]);
+    bool named;
+    switch (m->kind) {
+    case CARC_MV_DRAW:
+    case CARC_MV_DRAFT: named = carc_jm_halflings_to(st, m, o); break;
+    case CARC_MV_HARVEST:
+    case CARC_MV_SELL: named = carc_jm_fruit_to(st, m, o); break;
+    case CARC_MV_GROW:
+    case CARC_MV_STABLE: named = carc_jm_hills_to(st, m, o); break;
+    default: named = carc_jm_crop_to(st, m, o); break;
+    }
+    if (!named) {
+        json_decref(o);
         return NULL;
     }
+    return o;
 }
 
 json_t *carc_moves_to_json(const carc_state *st, const carc_moves *ms)
@@ -77,10 +96,25 @@ int carc_move_from_json(const carc_state *st, const json_t *j, carc_move *m, cha
     int kind, fig;
 
     memset(m, 0, sizeof *m);
-    CARC_TRY(carc_jr_object(j, root, NULL, any, &o, err, errlen));
-    CARC_TRY(carc_jr_enum(o, root, "type", carc_j_move_names, 4, &kind, err, errlen));
-    CARC_TRY(carc_jr_object(o, root, NULL, keys[kind], &o, err, errlen));
+    if (!json_is_object(j))
+        return carc_jr_fail(err, errlen, root, NULL, "expected an object");
+    CARC_TRY(carc_jr_enum(j, root, "type", carc_j_move_names, CARC_NMOVE_KINDS, &kind, err, errlen));
     m->kind = (uint8_t)kind;
+    switch (kind) {   /* the expansions' moves: each checks its own members */
+    case CARC_MV_DRAW:
+    case CARC_MV_DRAFT: return carc_jm_halflings_from(st, j, m, err, errlen);
+    case CARC_MV_HARVEST:
+    case CARC_MV_SELL: return carc_jm_fruit_from(st, j, m, err, errlen);
+    case CARC_MV_GROW:
+    case CARC_MV_STABLE: return carc_jm_hills_from(st, j, m, err, errlen);
+    case CARC_MV_CC_ADD:
+    case CARC_MV_CC_REMOVE:
+    case CARC_MV_CC_FIGURE:
+    case CARC_MV_CC_SKIP: return carc_jm_crop_from(st, j, m, err, errlen);
+    default: break;
+    }
+    CARC_TRY(carc_jr_object(j, root, NULL, any, &o, err, errlen));
+    CARC_TRY(carc_jr_object(o, root, NULL, keys[kind], &o, err, errlen));
     switch (kind) {
     case CARC_MV_PLACE:
         CARC_TRY(carc_jr_tile(st->cat, o, root, "tile", &m->tile, err, errlen));

@@ -17,11 +17,12 @@
 /* ---- names the JSON uses for engine enums (indexed by the enum) --------------------------------------- */
 extern const char *const carc_j_status_names[2];            /* carc_status */
 extern const char *const carc_j_fig_names[CARC_NFIG_KINDS]; /* carc_fig_kind */
-extern const char *const carc_j_pending_names[3];           /* carc_pending_kind */
+extern const char *const carc_j_pending_names[CARC_NPENDING];     /* carc_pending_kind */
 extern const char *const carc_j_feature_names[CARC_NPART_KINDS]; /* carc_part_kind */
-extern const char *const carc_j_reason_names[3];            /* carc_reason */
-extern const char *const carc_j_move_names[4];              /* carc_move_kind */
-extern const char *const carc_j_event_names[10];            /* carc_event_kind */
+extern const char *const carc_j_reason_names[CARC_NREASONS];     /* carc_reason */
+extern const char *const carc_j_move_names[CARC_NMOVE_KINDS];    /* carc_move_kind */
+extern const char *const carc_j_event_names[CARC_NEVENT_KINDS];  /* carc_event_kind */
+extern const char *const carc_j_phase_names[CARC_PH_DRAFT + 1];  /* carc_phase */
 
 /* ---- building ----------------------------------------------------------------------------------------- */
 json_t *carc_jb_obj(void);
@@ -85,5 +86,42 @@ int carc_jr_tile(const carc_catalog *cat, const json_t *obj, const carc_jpath *p
 /* A part name of tile type `type`: *out = its part index. */
 int carc_jr_part(const carc_catalog *cat, unsigned type, const json_t *obj, const carc_jpath *p,
                  const char *key, uint8_t *out, char *err, size_t errlen);
+
+/* ---- expansions: each in its own file (json_hills.c, json_fruit.c, json_crop.c, json_halflings.c) -------- */
+/* Snapshot: the expansion's member of the snapshot (its name is the set's: "hills_sheep", ...), NULL when
+ * the expansion is not in play. The decoder reads snapshot[name], which must be present exactly when the
+ * expansion is in play, into st (called after pieces and figures are decoded). */
+json_t *carc_jx_hills_to(const carc_state *st);
+int carc_jx_hills_from(carc_state *st, const json_t *snapshot, char *err, size_t errlen);
+json_t *carc_jx_fruit_to(const carc_state *st);
+int carc_jx_fruit_from(carc_state *st, const json_t *snapshot, char *err, size_t errlen);
+json_t *carc_jx_crop_to(const carc_state *st);
+int carc_jx_crop_from(carc_state *st, const json_t *snapshot, char *err, size_t errlen);
+json_t *carc_jx_halflings_to(const carc_state *st);
+int carc_jx_halflings_from(carc_state *st, const json_t *snapshot, char *err, size_t errlen);
+/* Views: adds what `viewer` may know of the expansion (CARC_VIEW_PUBLIC or a seat; the admin view is the
+ * snapshot's member) to a view under the set's name. Nothing when the expansion is not in play. */
+void carc_jv_hills(json_t *view, const carc_state *st, int viewer);
+void carc_jv_fruit(json_t *view, const carc_state *st, int viewer);
+void carc_jv_crop(json_t *view, const carc_state *st, int viewer);
+void carc_jv_halflings(json_t *view, const carc_state *st, int viewer);
+/* Moves of the expansion kinds (CARC_MV_DRAW and after), dispatched by json_move.c to the expansion that
+ * owns the kind: the encoder adds the members beyond "type" to o (false: it cannot name the move); the
+ * decoder checks every member strictly (carc_jr_object with its own key list, "type" included) and fills m
+ * (m->kind is already set). */
+bool carc_jm_hills_to(const carc_state *st, const carc_move *m, json_t *o);
+int carc_jm_hills_from(const carc_state *st, const json_t *o, carc_move *m, char *err, size_t errlen);
+bool carc_jm_fruit_to(const carc_state *st, const carc_move *m, json_t *o);
+int carc_jm_fruit_from(const carc_state *st, const json_t *o, carc_move *m, char *err, size_t errlen);
+bool carc_jm_crop_to(const carc_state *st, const carc_move *m, json_t *o);
+int carc_jm_crop_from(const carc_state *st, const json_t *o, carc_move *m, char *err, size_t errlen);
+bool carc_jm_halflings_to(const carc_state *st, const carc_move *m, json_t *o);
+int carc_jm_halflings_from(const carc_state *st, const json_t *o, carc_move *m, char *err, size_t errlen);
+/* Events of the expansion kinds (CARC_EV_HILL_COVERED and after), dispatched by json_event.c: the
+ * members beyond "type". Who may see them is json_event.c's table (add a row per type there). */
+void carc_je_hills(const carc_state *st, const carc_event *e, json_t *o);
+void carc_je_fruit(const carc_state *st, const carc_event *e, json_t *o);
+void carc_je_crop(const carc_state *st, const carc_event *e, json_t *o);
+void carc_je_halflings(const carc_state *st, const carc_event *e, json_t *o);
 
 #endif

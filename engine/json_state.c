@@ -50,6 +50,26 @@ json_t *carc_state_to_json(const carc_state *st)
     carc_jb_set(o, "pieces", pieces);
     carc_jb_set(o, "figures", carc_jb_figures(st));
     carc_jb_set(o, "pending", carc_jb_pending(st));
+    json_t *tn = carc_jb_obj();
+    carc_jb_set_str(tn, "phase", st->tn.phase <= CARC_PH_DRAFT ? carc_j_phase_names[st->tn.phase] : "?");
+    carc_jb_set_int(tn, "piece", st->tn.piece == CARC_NO_PIECE ? -1 : st->tn.piece);
+    carc_jb_set_int(tn, "figure", st->tn.figure == 0xFF ? -1 : st->tn.figure);
+    carc_jb_set_int(tn, "fruit_done", st->tn.fruit_done);
+    carc_jb_set(o, "turn_state", tn);
+    json_t *left = carc_jb_arr();
+    for (int s = 0; s < st->nplayers; s++)
+        if (st->left >> s & 1)
+            carc_jb_push(left, carc_jb_int(s));
+    carc_jb_set(o, "left", left);
+    /* each expansion in play adds its own member, named after its set */
+    json_t *(*const parts[])(const carc_state *) = {carc_jx_hills_to, carc_jx_fruit_to, carc_jx_crop_to,
+                                                    carc_jx_halflings_to};
+    const carc_set sets[] = {CARC_SET_HILLS_SHEEP, CARC_SET_FRUIT_TREES, CARC_SET_CROP_CIRCLES, CARC_SET_HALFLINGS};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        json_t *part = carc_has(st, sets[i]) ? parts[i](st) : NULL;
+        if (part)
+            carc_jb_set(o, carc_set_names[sets[i]], part);
+    }
     return o;
 }
 
@@ -215,10 +235,17 @@ static int carc_sdec_pending(carc_sdec *d, const json_t *o)
 {
     /* the members each kind uses; any other is an error, so that one state has one encoding */
     static const char *const any[] = {"kind", "seat", "tile", "piece", NULL};
-    static const char *const keys[3][4] = {
-        [CARC_PENDING_NONE] = {"kind", NULL},
-        [CARC_PENDING_PLACE] = {"kind", "seat", "tile", NULL},
-        [CARC_PENDING_FIGURE] = {"kind", "seat", "piece", NULL},
+    static const char *const none_keys[] = {"kind", NULL};
+    static const char *const place_keys[] = {"kind", "seat", "tile", NULL};
+    static const char *const figure_keys[] = {"kind", "seat", "piece", NULL};
+    static const char *const seat_only[] = {"kind", "seat", NULL};
+    const char *const *const keys[CARC_NPENDING] = {
+        [CARC_PENDING_NONE] = none_keys,
+        [CARC_PENDING_PLACE] = place_keys,
+        [CARC_PENDING_FIGURE] = figure_keys,
+        [CARC_PENDING_DRAW_OR_TRIANGLE] = seat_only, [CARC_PENDING_FRUIT] = seat_only,
+        [CARC_PENDING_FLOCK] = seat_only, [CARC_PENDING_CC_CHOICE] = seat_only,
+        [CARC_PENDING_CC_ACTION] = seat_only, [CARC_PENDING_DRAFT] = seat_only,
     };
     static const carc_jpath p = {NULL, "pending", 0};
     carc_state *st = d->st;
@@ -227,7 +254,7 @@ static int carc_sdec_pending(carc_sdec *d, const json_t *o)
     json_int_t seat, piece;
     int kind;
     CARC_TRY(carc_jr_object(o, NULL, "pending", any, &po, d->err, d->errlen));
-    CARC_TRY(carc_jr_enum(po, &p, "kind", carc_j_pending_names, 3, &kind, d->err, d->errlen));
+    CARC_TRY(carc_jr_enum(po, &p, "kind", carc_j_pending_names, CARC_NPENDING, &kind, d->err, d->errlen));
     CARC_TRY(carc_jr_object(o, NULL, "pending", keys[kind], &po, d->err, d->errlen));
     pd->kind = (uint8_t)kind;
     pd->seat = 0;
@@ -241,6 +268,8 @@ static int carc_sdec_pending(carc_sdec *d, const json_t *o)
     pd->seat = (uint8_t)seat;
     if (kind == CARC_PENDING_PLACE)
         return carc_sdec_tile(d, po, &p, "tile", &pd->tile);
+    if (kind != CARC_PENDING_FIGURE)
+        return 0;
     if (st->npieces == 0)
         return carc_jr_fail(d->err, d->errlen, &p, "piece", "no piece was placed");
     CARC_TRY(carc_jr_int(po, &p, "piece", 0, st->npieces - 1, &piece, d->err, d->errlen));
@@ -248,11 +277,46 @@ static int carc_sdec_pending(carc_sdec *d, const json_t *o)
     return 0;
 }
 
+static int carc_sdec_turn_state(carc_sdec *d, const json_t *o)
+{
+    static const char *const keys[] = {"phase", "piece", "figure", "fruit_done", NULL};
+    static const carc_jpath p = {NULL, "turn_state", 0};
+    carc_state *st = d->st;
+    const json_t *to;
+    int phase;
+    json_int_t piece, figure, fruit;
+    CARC_TRY(carc_jr_object(o, NULL, "turn_state", keys, &to, d->err, d->errlen));
+    CARC_TRY(carc_jr_enum(to, &p, "phase", carc_j_phase_names, CARC_PH_DRAFT + 1, &phase, d->err, d->errlen));
+    CARC_TRY(carc_jr_int(to, &p, "piece", -1, st->npieces - 1, &piece, d->err, d->errlen));
+    CARC_TRY(carc_jr_int(to, &p, "figure", -1, CARC_NFIG_KINDS - 1, &figure, d->err, d->errlen));
+    CARC_TRY(carc_jr_int(to, &p, "fruit_done", 0, (1 << CARC_FRUIT_TYPES) - 1, &fruit, d->err, d->errlen));
+    st->tn.phase = (uint8_t)phase;
+    st->tn.piece = piece < 0 ? CARC_NO_PIECE : (uint8_t)piece;
+    st->tn.figure = figure < 0 ? 0xFF : (uint8_t)figure;
+    st->tn.fruit_done = (uint8_t)fruit;
+    return 0;
+}
+
+static int carc_sdec_left(carc_sdec *d, const json_t *o)
+{
+    static const carc_jpath p = {NULL, "left", 0};
+    const json_t *a;
+    CARC_TRY(carc_jr_array(o, NULL, "left", CARC_MAX_PLAYERS, &a, d->err, d->errlen));
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        const carc_jpath pi = {&p, NULL, i};
+        json_int_t seat;
+        CARC_TRY(carc_jr_int(json_array_get(a, i), &pi, NULL, 0, d->st->nplayers - 1, &seat, d->err, d->errlen));
+        d->st->left |= (uint8_t)(1u << seat);
+    }
+    return 0;
+}
+
 int carc_state_from_json(carc_state *st, const carc_catalog *cat, const json_t *j, char *err, size_t errlen)
 {
     static const char *const keys[] = {
         "version", "nplayers", "expansions", "options", "status", "active", "turn", "players", "rng",
-        "stack", "stack_pos", "discarded", "pieces", "figures", "pending", NULL,
+        "stack", "stack_pos", "discarded", "pieces", "figures", "pending", "turn_state", "left",
+        "hills_sheep", "fruit_trees", "crop_circles", "halflings", NULL,
     };
     carc_sdec d = {st, err, errlen};
     const json_t *o;
@@ -286,5 +350,17 @@ int carc_state_from_json(carc_state *st, const carc_catalog *cat, const json_t *
     CARC_TRY(carc_sdec_pieces(&d, o));
     CARC_TRY(carc_sdec_figures(&d, o));
     CARC_TRY(carc_sdec_pending(&d, o));
+    CARC_TRY(carc_sdec_turn_state(&d, o));
+    CARC_TRY(carc_sdec_left(&d, o));
+    int (*const parts[])(carc_state *, const json_t *, char *, size_t) = {
+        carc_jx_hills_from, carc_jx_fruit_from, carc_jx_crop_from, carc_jx_halflings_from};
+    const carc_set sets[] = {CARC_SET_HILLS_SHEEP, CARC_SET_FRUIT_TREES, CARC_SET_CROP_CIRCLES, CARC_SET_HALFLINGS};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        const char *name = carc_set_names[sets[i]];
+        if (!carc_has(st, sets[i]) && json_object_get(o, name))
+            return carc_jr_fail(err, errlen, NULL, name, "present but the expansion is not in play");
+        if (carc_has(st, sets[i]))
+            CARC_TRY(parts[i](st, o, err, errlen));
+    }
     return carc_state_rebuild(st, err, errlen);
 }

@@ -78,8 +78,20 @@ json_t *carc_view_to_json(const carc_state *st, int viewer)
 {
     if (viewer == CARC_VIEW_ADMIN)
         return carc_view_admin(st);
+    if (viewer >= st->nplayers)
+        viewer = CARC_VIEW_PUBLIC;
     json_t *o = carc_view_public(st);
-    if (viewer >= 0 && viewer < st->nplayers) {
+    json_t *left = carc_jb_arr();
+    for (int s = 0; s < st->nplayers; s++)
+        if (st->left >> s & 1)
+            carc_jb_push(left, carc_jb_int(s));
+    carc_jb_set(o, "left", left);
+    /* each expansion adds what this viewer may know of it (allow-list, like the rest of this view) */
+    carc_jv_hills(o, st, viewer);
+    carc_jv_fruit(o, st, viewer);
+    carc_jv_crop(o, st, viewer);
+    carc_jv_halflings(o, st, viewer);
+    if (viewer >= 0) {
         /* a seat's own private information (a hand of triangles, later) goes here */
         json_t *you = carc_jb_obj();
         carc_jb_set_int(you, "seat", viewer);

@@ -4,20 +4,13 @@
  * the same every time.
  */
 #include "alloc.h"
-#include "rules.h"
+#include "expansions.h"
 
 bool carc_move_equal(const carc_move *a, const carc_move *b)
 {
-    if (a->kind != b->kind)
-        return false;
-    switch (a->kind) {
-    case CARC_MV_PLACE:
-        return a->tile == b->tile && a->x == b->x && a->y == b->y && a->rot == b->rot;
-    case CARC_MV_FIGURE:
-        return a->fig == b->fig && a->part == b->part;
-    default:
-        return true;
-    }
+    /* every field: moves are built with unused fields zero (legal lists, the JSON decoder) */
+    return a->kind == b->kind && a->tile == b->tile && a->rot == b->rot && a->fig == b->fig &&
+           a->part == b->part && a->piece == b->piece && a->set == b->set && a->x == b->x && a->y == b->y;
 }
 
 static void legal_places(const carc_state *st, carc_moves *out)
@@ -49,7 +42,7 @@ void carc_legal_figure_moves(const carc_state *st, int seat, carc_moves *out)
 {
     carc_move pass = {.kind = CARC_MV_PASS};
     carc_moves_push(out, &pass);
-    int piece = st->pending.piece;
+    int piece = st->tn.piece;
     const carc_tile_type *t = carc_type_of(st, piece);
     bool meeple = carc_supply(st, seat, CARC_FIG_MEEPLE) > 0;
     bool abbot = carc_supply(st, seat, CARC_FIG_ABBOT) > 0;
@@ -71,6 +64,7 @@ void carc_legal_figure_moves(const carc_state *st, int seat, carc_moves *out)
         carc_move m = {.kind = CARC_MV_ABBOT_RETURN};
         carc_moves_push(out, &m);
     }
+    carc_hills_figure_moves(st, seat, out);
 }
 
 void carc_legal_moves(const carc_state *st, int seat, carc_moves *out)
@@ -81,6 +75,12 @@ void carc_legal_moves(const carc_state *st, int seat, carc_moves *out)
     switch (st->pending.kind) {
     case CARC_PENDING_PLACE: legal_places(st, out); break;
     case CARC_PENDING_FIGURE: carc_legal_figure_moves(st, seat, out); break;
+    case CARC_PENDING_DRAW_OR_TRIANGLE: carc_halflings_start_moves(st, out); break;
+    case CARC_PENDING_FRUIT: carc_fruit_moves(st, out); break;
+    case CARC_PENDING_FLOCK: carc_hills_flock_moves(st, out); break;
+    case CARC_PENDING_CC_CHOICE:
+    case CARC_PENDING_CC_ACTION: carc_crop_moves(st, out); break;
+    case CARC_PENDING_DRAFT: carc_halflings_draft_moves(st, out); break;
     default: break;
     }
 }

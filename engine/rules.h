@@ -43,7 +43,7 @@ int carc_figure_find(const carc_state *st, int seat, int kind);
 void carc_figure_remove(carc_state *st, int fi, carc_events *ev);
 
 /* ---- legal.c ---- */
-/* Figure moves (and pass) for the piece just placed; the first is always pass. */
+/* Figure moves (and pass) for the piece just placed (st->tn.piece), shepherd included; pass first. */
 void carc_legal_figure_moves(const carc_state *st, int seat, carc_moves *out);
 bool carc_move_equal(const carc_move *a, const carc_move *b);
 

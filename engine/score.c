@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "rules.h"
+#include "expansions.h"
 
 void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
 {
@@ -60,6 +60,8 @@ static unsigned majority(const carc_state *st, const carc_feature *f)
             seats |= 1u << s;
         }
     }
+    if (seats & (seats - 1))   /* a tie: hills may break it */
+        seats = carc_hills_tiebreak(st, f, seats);
     return seats;
 }
 
@@ -145,8 +147,11 @@ static void score_cloister_if_complete(carc_state *st, int piece, int part, carc
     int root = carc_node(piece, part);   /* a cloister or garden is a feature of its own */
     carc_feature f;
     carc_feature_collect(st, root, &f);
+    int points = 9;
+    if (f.kind == CARC_PART_CLOISTER)
+        points += carc_hills_vineyard_bonus(st, piece);
     carc_event *x;
-    award(st, majority(st, &f), 9, f.kind, CARC_REASON_COMPLETED, ev, &x);
+    award(st, majority(st, &f), points, f.kind, CARC_REASON_COMPLETED, ev, &x);
     if (x)
         add_cloister_spaces(st, piece, ev, x);
     return_followers(st, &f, ev);
@@ -282,4 +287,5 @@ void carc_score_final(carc_state *st, carc_events *ev)
                     add_feature_spaces(st, root, ev, x);
             }
         }
+    carc_fruit_score_final(st, ev);
 }

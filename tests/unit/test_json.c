@@ -247,7 +247,8 @@ START_TEST(state_shape)
              "\"rng\":{\"seed\":\"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\",\"pos\":%llu},"
              "\"stack\":[\"E\",\"U\"],\"stack_pos\":1,\"discarded\":[],"
              "\"pieces\":[{\"tile\":\"D\",\"x\":0,\"y\":0,\"rot\":0}],\"figures\":[],"
-             "\"pending\":{\"kind\":\"place\",\"seat\":0,\"tile\":\"E\"}}",
+             "\"pending\":{\"kind\":\"place\",\"seat\":0,\"tile\":\"E\"},"
+             "\"turn_state\":{\"phase\":\"place\",\"piece\":-1,\"figure\":-1,\"fruit_done\":0},\"left\":[]}",
              (unsigned long long)st->rng.pos);
     assert_json_text(j, want);
     json_decref(j);
@@ -859,10 +860,10 @@ START_TEST(views_shape)
     json_t *snap = mid_game_snapshot(&st);
     json_t *pub = carc_view_to_json(st, CARC_VIEW_PUBLIC);
     static const char *const same[] = {"version", "nplayers", "expansions", "options", "status", "active",
-                                       "turn", "discarded", "figures", "pending", NULL};
+                                       "turn", "discarded", "figures", "pending", "left", NULL};
     for (const char *const *k = same; *k; k++)
         ck_assert_msg(json_equal(json_object_get(pub, *k), json_object_get(snap, *k)), "%s differs", *k);
-    ck_assert_uint_eq(json_object_size(pub), 13);
+    ck_assert_uint_eq(json_object_size(pub), 14);
     json_t *pieces = json_object_get(pub, "pieces");
     ck_assert_uint_eq(json_array_size(pieces), st->npieces);
     json_t *p1 = json_array_get(pieces, 1);
