@@ -36,6 +36,7 @@ void carc_figure_remove(carc_state *st, int fi, carc_events *ev)
         x->tile = st->pieces[g.piece].type;
         x->x = st->pieces[g.piece].x;
         x->y = st->pieces[g.piece].y;
+        x->rot = st->pieces[g.piece].rot;   /* names the triangle when two share the space */
     }
     memmove(&st->figures[fi], &st->figures[fi + 1], (size_t)(st->nfigures - fi - 1) * sizeof g);
     st->nfigures--;
@@ -386,6 +387,7 @@ static void apply_figure(carc_state *st, const carc_move *mv, carc_events *ev)
             x->tile = pc->type;
             x->x = pc->x;
             x->y = pc->y;
+            x->rot = pc->rot;
         }
         carc_hills_after_figure(st, mv, ev);
         break;

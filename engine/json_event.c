@@ -66,6 +66,8 @@ static json_t *carc_event_to_json(const carc_state *st, const carc_events *ev, c
         carc_jb_set_int(o, "x", e->x);
         carc_jb_set_int(o, "y", e->y);
         carc_jb_set_str(o, "part", carc_jb_part_name(st->cat, e->tile, e->part));
+        if (e->tile < st->cat->ntypes && st->cat->types[e->tile].shape == CARC_TRIANGLE)
+            carc_jb_set_int(o, "corner", e->rot);   /* which half of the space */
         break;
     case CARC_EV_SCORE: {
         json_t *seats = carc_jb_arr();
