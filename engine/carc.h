@@ -437,6 +437,15 @@ int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, c
 /* Recomputes st->board from st->pieces (after decoding a state). */
 int carc_state_rebuild(carc_state *st, char *err, size_t errlen);
 
+/* The move a turn clock makes for the seat the game waits for when its time runs out: the first legal
+ * move, except that "no" is preferred wherever it is legal (pass, skip an optional crop circle add, draw
+ * rather than place a triangle) — the smallest change, the same every time. -1 when nobody is waited for. */
+int carc_default_move(const carc_state *st, carc_move *out);
+/* Seat leaves the game (resigns or forfeits): decisions it owes now are made with carc_default_move, its
+ * followers stay on the board, it takes no further turns; when one seat remains the game ends with final
+ * scoring. CARC_E_ILLEGAL when it already left, CARC_E_FINISHED after the end. */
+int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen);
+
 /* Remaining followers in a seat's supply. */
 int carc_supply(const carc_state *st, int seat, carc_fig_kind kind);
 /* Whether an expansion set is in play. */

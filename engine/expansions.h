@@ -76,6 +76,8 @@ void carc_advance(carc_state *st, carc_events *ev);
 void carc_place_piece(carc_state *st, const carc_move *mv, carc_events *ev);
 /* Draws for the active player until a tile fits (pending PLACE), or ends the game. */
 void carc_draw_tile(carc_state *st, carc_events *ev);
+/* Final scoring; the game is over. */
+void carc_finish_game(carc_state *st, carc_events *ev);
 /* The seat after `seat` that has not left the game. */
 int carc_next_seat(const carc_state *st, int seat);
 

@@ -117,7 +117,7 @@ static int build_stack(carc_state *st, const carc_setup *setup, int start, char 
     return 0;
 }
 
-static void finish_game(carc_state *st, carc_events *ev)
+void carc_finish_game(carc_state *st, carc_events *ev)
 {
     carc_score_final(st, ev);
     st->status = CARC_FINISHED;
@@ -146,7 +146,7 @@ void carc_draw_tile(carc_state *st, carc_events *ev)
         if (x)
             x->tile = (uint8_t)t;
     }
-    finish_game(st, ev);
+    carc_finish_game(st, ev);
 }
 
 int carc_next_seat(const carc_state *st, int seat)
@@ -163,7 +163,7 @@ int carc_next_seat(const carc_state *st, int seat)
 static bool begin_turn(carc_state *st, carc_events *ev)
 {
     if (st->stack_pos >= st->stack_len) {   /* no tile can be drawn: the game ends (triangles in hands too) */
-        finish_game(st, ev);
+        carc_finish_game(st, ev);
         return false;
     }
     st->turn++;
