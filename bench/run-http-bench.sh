@@ -9,7 +9,9 @@
 #    $CLIENTS clients for $DURATION seconds; carcd is stopped afterwards (so its LISTENer costs pgbench
 #    nothing);
 # 4. bench/pgbench-setup.sql clones the games carcd-load left into $PGB_GAMES games, and pgbench plays
-#    bench/move.pgbench with the same number of clients for the same duration;
+#    bench/move.pgbench with the same number of clients for the same duration; then, as much again, the
+#    "move cycle": bench/legal-moves.pgbench followed by move.pgbench on the same game, which is all the SQL
+#    carcd issues per move of carcd-load (it GETs legal-moves before every move);
 # 5. then both again at a fixed pace, $PACED_RATE moves/s (default: half of what carcd managed) for
 #    $PACED_SECONDS, to show the latencies of a server that is not saturated: with 32 clients in a closed loop
 #    on 2 cores every request queues behind the others, pgbench's included;
@@ -18,8 +20,9 @@
 # Everything it started is stopped on exit; the logs stay in $BENCH_OUT (printed at the end).
 #
 # Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (8), GAMES (128), WARMUP_MOVES (50 per game),
-# PGB_GAMES (3000), PACED_RATE (half of carcd's moves/s), PACED_SECONDS (15), PORT (18090), PGTEMP_PORT (54390), SEED (1), BUILD_DIR (build-bench),
-# BENCH_OUT (a new temp dir), PERF=1 to perf-record carcd during the timed load (perf.data in BENCH_OUT),
+# PGB_GAMES (3000), PACED_RATE (half of carcd's moves/s), PACED_SECONDS (15), PORT (18090), PGTEMP_PORT
+# (54390), SEED (1), BUILD_DIR (build-bench), BENCH_OUT (a new temp dir), PERF=1 to perf-record carcd during
+# the timed load (DWARF call graphs: add -g to CMAKE_C_FLAGS; perf.data in BENCH_OUT; costs carcd some speed),
 # CMAKE_C_FLAGS (extra compiler flags for the build dir).
 #
 # Timing is not a test: nothing here is part of the test command. Everything shares the machine's cores.
@@ -126,7 +129,7 @@ if [[ ${PERF:-0} == 1 ]]; then
     # start recording once the warm-up is over: carcd-load announces the timed phase on stderr
     (
         while ! grep -q "timed phase" "$BENCH_OUT/load.err" 2>/dev/null; do sleep 0.05; done
-        exec perf record -F 499 -g -p "$carcd_pid" -o "$BENCH_OUT/perf.data" -- sleep "$DURATION"
+        exec perf record -F 249 --call-graph dwarf,16384 -p "$carcd_pid" -o "$BENCH_OUT/perf.data" -- sleep "$DURATION"
     ) >"$BENCH_OUT/perf.log" 2>&1 &
     perf_pid=$!
 fi
@@ -187,6 +190,15 @@ TIMEFORMAT='%U %S'
     exit 1
 }; } 2>"$BENCH_OUT/pgbench.time"
 cpu_sample >"$BENCH_OUT/cpu.pgb1"
+say "pgbench, move cycle (legal-moves + move SQL): $CLIENTS clients for $DURATION s"
+{ cat bench/legal-moves.pgbench; grep -v '^\\set k ' bench/move.pgbench; } >"$BENCH_OUT/cycle.pgbench"
+cpu_sample >"$BENCH_OUT/cpu.cyc0"
+pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" \
+    -f "$BENCH_OUT/cycle.pgbench" "$URL" >"$BENCH_OUT/pgbench-cycle.out" 2>&1 || {
+    cat "$BENCH_OUT/pgbench-cycle.out" >&2
+    exit 1
+}
+cpu_sample >"$BENCH_OUT/cpu.cyc1"
 say "pgbench, paced: $CLIENTS clients at $PACED_RATE moves/s for $PACED_SECONDS s"
 pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$PACED_RATE" -D ngames="$PGB_GAMES" \
     -l --log-prefix="$BENCH_OUT/pgbpaced" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench-paced.out" 2>&1 || {
@@ -207,6 +219,8 @@ read -r pgbp_p50 pgbp_p99 pgbp_max < <(pgb_percentiles pgbpaced)
 # ---- figures ----------------------------------------------------------------------------------------------
 carcd_mps=$(field moves_per_s)
 pgb_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$BENCH_OUT/pgbench.out" | tail -n 1)
+cyc_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$BENCH_OUT/pgbench-cycle.out" | tail -n 1)
+cyc_moves=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$BENCH_OUT/pgbench-cycle.out")
 pgb_lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' "$BENCH_OUT/pgbench.out")
 snap_bytes=$(psql -AtX "$URL" -c "SELECT round(avg(octet_length(snapshot::text))) FROM games WHERE status = 'active' AND id NOT IN (SELECT game_id FROM bench_pick)")
 pgb_snap_bytes=$(psql -AtX "$URL" -c "SELECT round(avg(octet_length(g.snapshot::text))) FROM bench_pick p JOIN games g ON g.id = p.game_id")
@@ -219,12 +233,15 @@ read -r c1 p1 b1 t1 <"$BENCH_OUT/cpu.load1"
 read -r _ q0 d0 u0 <"$BENCH_OUT/cpu.pgb0"
 read -r _ q1 d1 u1 <"$BENCH_OUT/cpu.pgb1"
 read -r pu ps <"$BENCH_OUT/pgbench.time"
+read -r _ y0 _ _ <"$BENCH_OUT/cpu.cyc0"
+read -r _ y1 _ _ <"$BENCH_OUT/cpu.cyc1"
 load_moves=$(field moves)
 load_cpu=$(field load_cpu_ms_per_move)
 per_move() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.2f", (n > 0 ? 1000 * t / hz / n : 0) }'; }
 carcd_cpu=$(per_move $((c1 - c0)) "$load_moves")
 carcd_pg_cpu=$(per_move $((p1 - p0)) "$load_moves")
 pgb_pg_cpu=$(per_move $((q1 - q0)) "$pgb_moves")
+cyc_pg_cpu=$(per_move $((y1 - y0)) "$cyc_moves")
 pgb_client_cpu=$(awk -v u="$pu" -v s="$ps" -v n="$pgb_moves" 'BEGIN { printf "%.2f", 1000 * (u + s) / n }')
 # CPU that went neither to carcd, PostgreSQL nor the client, in cores (other work on the machine)
 load_other=$(awk -v b=$((b1 - b0)) -v c=$((c1 - c0)) -v p=$((p1 - p0)) -v t=$((t1 - t0)) -v n="$load_moves" \
@@ -242,6 +259,8 @@ echo "carcd_moves: $(field moves)"
 echo "carcd_moves_per_s: $carcd_mps"
 echo "pgbench_moves_per_s: $(printf '%.0f' "$pgb_tps")"
 echo "ratio_percent: $ratio"
+echo "pgbench_cycle_moves_per_s: $(printf '%.0f' "$cyc_tps")"
+echo "ratio_vs_cycle_percent: $(awk -v a="$carcd_mps" -v b="$cyc_tps" 'BEGIN { printf "%.1f", 100 * a / b }')"
 echo "carcd_post_p50_ms: $(field post_p50_ms)"
 echo "carcd_post_p90_ms: $(field post_p90_ms)"
 echo "carcd_post_p99_ms: $(field post_p99_ms)"
@@ -268,6 +287,7 @@ echo "carcd_postgres_cpu_ms_per_move: $carcd_pg_cpu"
 echo "carcd_load_cpu_ms_per_move: $load_cpu"
 echo "pgbench_postgres_cpu_ms_per_move: $pgb_pg_cpu"
 echo "pgbench_client_cpu_ms_per_move: $pgb_client_cpu"
+echo "pgbench_cycle_postgres_cpu_ms_per_move: $cyc_pg_cpu"
 echo "other_work_cores_during_carcd: $load_other"
 echo "other_work_cores_during_pgbench: $pgb_other"
 echo "carcd_games_avg_snapshot_bytes: $snap_bytes"
