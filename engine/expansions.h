@@ -37,6 +37,9 @@ void carc_halflings_apply_start(carc_state *st, const carc_move *mv, carc_events
 bool carc_halflings_draft_begin(carc_state *st, carc_events *ev);
 void carc_halflings_draft_moves(const carc_state *st, carc_moves *out);
 void carc_halflings_apply_draft(carc_state *st, const carc_move *mv, carc_events *ev);
+/* Hills & Sheep: whether a piece stands on a hill (it, or the other triangle of its space, shows an active
+ * hill mark); the hill tie-break counts followers on such pieces */
+bool carc_hills_on_hill(const carc_state *st, int piece);
 /* whether a triangle type's marks count (its expansion is in play) */
 bool carc_mark_active(const carc_state *st, int type, int mark);
 

@@ -121,6 +121,8 @@ typedef enum {
     CARC_SEE_ADMIN,  /* admins only */
 } carc_audience;
 
+static const char *const carc_hide_tile[] = {"tile", NULL};   /* hills: the tile under a hill */
+
 static const struct {
     const char *type;
     carc_audience who;
@@ -133,6 +135,9 @@ static const struct {
     {"game_over", CARC_SEE_ALL, NULL},      {"passed", CARC_SEE_ALL, NULL},
     {"seat_left", CARC_SEE_ALL, NULL},
     /* expansions: add a row per event type (exp files own the encoding, this table the audience) */
+    {"hill_covered", CARC_SEE_SEAT, carc_hide_tile},   /* hills: no "seat", so only admins see the tile */
+    {"token_drawn", CARC_SEE_ALL, NULL},               /* hills: flocks are public */
+    {"flock_scattered", CARC_SEE_ALL, NULL},
 };
 
 json_t *carc_event_for_viewer(const json_t *event, int viewer)

@@ -55,7 +55,7 @@ typedef struct {
     } while (0)
 
 static const char *const part_kinds[] = {"city", "road", "field", "cloister", "garden"};
-static const char *const reasons[] = {"completed", "final", "abbot"};
+static const char *const reasons[] = {"completed", "final", "abbot", "flock", "harvest", "sell", "fruit_final"};
 
 static int lookup(const char *const *names, int n, const char *s)
 {
@@ -126,6 +126,21 @@ static bool parse_move(scn *s, char **w, int nw, carc_move *m)
         m->kind = CARC_MV_ABBOT_RETURN;
         return true;
     }
+    if (strcmp(w[0], "shepherd") == 0 && nw == 2) {   /* hills & sheep: the shepherd on a field segment */
+        if (s->st->pending.kind != CARC_PENDING_FIGURE)
+            SCN_FAIL(s, "no figure decision is pending");
+        int part = carc_part_find(&s->st->cat->types[s->st->pieces[s->st->pending.piece].type], w[1]);
+        if (part < 0)
+            SCN_FAIL(s, "no segment %s on the tile just placed", w[1]);
+        m->kind = CARC_MV_FIGURE;
+        m->fig = CARC_FIG_SHEPHERD;
+        m->part = (uint8_t)part;
+        return true;
+    }
+    if ((strcmp(w[0], "grow") == 0 || strcmp(w[0], "stable") == 0) && nw == 1) {   /* hills & sheep: flock */
+        m->kind = w[0][0] == 'g' ? CARC_MV_GROW : CARC_MV_STABLE;
+        return true;
+    }
     return false;
 }
 
@@ -190,7 +205,7 @@ static void check_score(scn *s, char **w, int nw)
         SCN_FAIL(s, "expected another score event (%s %s %s), the move made only %zu", w[1], w[2], w[3],
                  s->ev_checked);
     const carc_event *x = &s->ev.v[idx];
-    int feature = lookup(part_kinds, 5, w[1]), reason = lookup(reasons, 3, w[2]);
+    int feature = lookup(part_kinds, 5, w[1]), reason = lookup(reasons, (int)(sizeof reasons / sizeof *reasons), w[2]);
     int points = atoi(w[3]), seats = parse_seats(s, w[4]);
     if (feature < 0 || reason < 0)
         SCN_FAIL(s, "unknown feature or reason");
@@ -218,14 +233,54 @@ static void check_score(scn *s, char **w, int nw)
 
 static void check_pending(scn *s, char **w, int nw)
 {
-    static const char *const kinds[] = {"none", "place", "figure"};
+    static const char *const kinds[] = {"none", "place", "figure", "draw_or_triangle", "fruit", "flock",
+                                        "crop_circle_choice", "crop_circle_action", "draft"};
     if (nw < 2)
         SCN_FAIL(s, "pending <kind> [seat]");
-    int kind = lookup(kinds, 3, w[1]);
+    int kind = lookup(kinds, 9, w[1]);
     if (kind < 0 || s->st->pending.kind != kind)
         SCN_FAIL(s, "pending is %s, expected %s", kinds[s->st->pending.kind], w[1]);
     if (nw > 2 && s->st->pending.seat != atoi(w[2]))
         SCN_FAIL(s, "pending seat is %d, expected %s", s->st->pending.seat, w[2]);
+}
+
+/* hills & sheep: tokens <v>... (the last move's token draws, in order; v 1..4 or wolf), under <tile|none>
+ * (the tile the last move put under a hill), bag <n> (tokens in the bag), flock <seat> <v>... (that seat's
+ * tokens, in the order drawn) */
+static void check_hills(scn *s, char **w, int nw)
+{
+    char got[256] = "", want[256] = "";
+    size_t gl = 0, wl = 0;
+    for (int i = w[0][0] == 'f' ? 2 : 1; i < nw && wl < sizeof want; i++)
+        wl += (size_t)snprintf(want + wl, sizeof want - wl, " %s", w[i]);
+    if (w[0][0] == 't') {
+        for (size_t i = 0; i < s->ev.n && gl < sizeof got; i++)
+            if (s->ev.v[i].kind == CARC_EV_TOKEN_DRAWN) {
+                int v = s->ev.v[i].value;
+                gl += v == CARC_WOLF ? (size_t)snprintf(got + gl, sizeof got - gl, " wolf")
+                                     : (size_t)snprintf(got + gl, sizeof got - gl, " %d", v);
+            }
+    } else if (w[0][0] == 'u') {
+        for (size_t i = 0; i < s->ev.n && gl < sizeof got; i++)
+            if (s->ev.v[i].kind == CARC_EV_HILL_COVERED)
+                gl += (size_t)snprintf(got + gl, sizeof got - gl, " %s", s->st->cat->types[s->ev.v[i].tile].id);
+        if (!gl)
+            snprintf(got, sizeof got, " none");
+    } else if (w[0][0] == 'b') {
+        snprintf(got, sizeof got, " %d", s->st->hills.bag_n);
+    } else {
+        int seat = nw > 1 ? atoi(w[1]) : -1;
+        if (seat < 0 || seat >= s->st->nplayers)
+            SCN_FAIL(s, "flock <seat> <token>...");
+        for (int i = 0; i < s->st->hills.flock_n[seat] && gl < sizeof got; i++) {
+            int v = s->st->hills.flock[seat][i];
+            gl += v == CARC_WOLF ? (size_t)snprintf(got + gl, sizeof got - gl, " wolf")
+                                 : (size_t)snprintf(got + gl, sizeof got - gl, " %d", v);
+        }
+    }
+    if (strcmp(got, want) != 0)
+        SCN_FAIL(s, "%.10s is%.200s, expected%.200s", w[0], got[0] ? got : " (nothing)",
+                 want[0] ? want : " (nothing)");
 }
 
 static void line_words(char *line, char **w, int *nw, int max)
@@ -272,6 +327,9 @@ static void setup_line(scn *s, char **w, int nw)
     } else if (strcmp(w[0], "stack") == 0) {
         for (int i = 1; i < nw; i++)
             s->setup.stack[s->setup.nstack++] = (uint8_t)tile_id(s, w[i]);
+    } else if (strcmp(w[0], "sheep") == 0) {   /* hills & sheep: the bag draws in order, 1..4 or wolf */
+        for (int i = 1; i < nw && s->setup.nsheep < CARC_MAX_SCRIPT; i++)
+            s->setup.sheep[s->setup.nsheep++] = (uint8_t)(strcmp(w[i], "wolf") == 0 ? CARC_WOLF : atoi(w[i]));
     } else {
         SCN_FAIL(s, "unknown line");
     }
@@ -296,6 +354,9 @@ static void check_line(scn *s, char **w, int nw)
                 SCN_FAIL(s, "seat %d has %d points, expected %s", i - 1, s->st->players[i - 1].score, w[i]);
     } else if (strcmp(w[0], "pending") == 0) {
         check_pending(s, w, nw);
+    } else if (strcmp(w[0], "tokens") == 0 || strcmp(w[0], "under") == 0 || strcmp(w[0], "bag") == 0 ||
+               strcmp(w[0], "flock") == 0) {
+        check_hills(s, w, nw);
     } else if (strcmp(w[0], "finished") == 0) {
         if (s->st->status != CARC_FINISHED)
             SCN_FAIL(s, "the game is not over");
@@ -322,7 +383,7 @@ static void run_file(const char *path)
         if (nw == 0)
             continue;
         bool setup_word = !strcmp(w[0], "players") || !strcmp(w[0], "expansions") || !strcmp(w[0], "option") ||
-                          !strcmp(w[0], "stack");
+                          !strcmp(w[0], "stack") || !strcmp(w[0], "sheep");
         if (setup_word) {
             if (s.started)
                 SCN_FAIL(&s, "set-up lines come before the first move");
