@@ -138,6 +138,8 @@ static const struct {
     {"hill_covered", CARC_SEE_SEAT, carc_hide_tile},   /* hills: no "seat", so only admins see the tile */
     {"token_drawn", CARC_SEE_ALL, NULL},               /* hills: flocks are public */
     {"flock_scattered", CARC_SEE_ALL, NULL},
+    {"crop_circle_chosen", CARC_SEE_ALL, NULL},   /* crop circles: nothing hidden */
+    {"crop_circle_skipped", CARC_SEE_ALL, NULL},
 };
 
 json_t *carc_event_for_viewer(const json_t *event, int viewer)

@@ -141,6 +141,26 @@ static bool parse_move(scn *s, char **w, int nw, carc_move *m)
         m->kind = w[0][0] == 'g' ? CARC_MV_GROW : CARC_MV_STABLE;
         return true;
     }
+    if ((!strcmp(w[0], "cc_add") || !strcmp(w[0], "cc_remove") || !strcmp(w[0], "cc_skip")) && nw == 1) {
+        m->kind = w[0][3] == 'a' ? CARC_MV_CC_ADD : w[0][3] == 'r' ? CARC_MV_CC_REMOVE : CARC_MV_CC_SKIP;
+        return true;
+    }
+    if (strcmp(w[0], "cc_figure") == 0 && (nw == 4 || nw == 5)) {   /* crop circles: x y part [corner] */
+        int x = atoi(w[1]), y = atoi(w[2]), corner = nw == 5 ? atoi(w[4]) : -1, piece = -1;
+        for (int p = 0; p < s->st->npieces && piece < 0; p++)
+            if (s->st->pieces[p].x == x && s->st->pieces[p].y == y &&
+                (corner < 0 || s->st->pieces[p].rot == corner))
+                piece = p;
+        if (piece < 0)
+            SCN_FAIL(s, "no piece at %d,%d", x, y);
+        int part = carc_part_find(&s->st->cat->types[s->st->pieces[piece].type], w[3]);
+        if (part < 0)
+            SCN_FAIL(s, "no segment %s on the piece at %d,%d", w[3], x, y);
+        m->kind = CARC_MV_CC_FIGURE;
+        m->piece = (uint8_t)piece;
+        m->part = (uint8_t)part;
+        return true;
+    }
     return false;
 }
 
@@ -148,6 +168,12 @@ static void do_move(scn *s, char **w, int nw, bool expect_illegal)
 {
     start(s);
     carc_move m;
+    int seat = s->st->pending.seat;
+    if (strcmp(w[0], "as") == 0 && nw > 2) {   /* as <seat> <move>: the move made by another seat */
+        seat = atoi(w[1]);
+        w += 2;
+        nw -= 2;
+    }
     if (!parse_move(s, w, nw, &m))
         SCN_FAIL(s, "unknown line");
     check_scores_consumed(s);
@@ -156,7 +182,7 @@ static void do_move(scn *s, char **w, int nw, bool expect_illegal)
     s->ev_checked = 0;
     carc_state *before = malloc(sizeof *before);
     memcpy(before, s->st, sizeof *before);
-    int rc = carc_apply(s->st, s->st->pending.seat, &m, &s->ev, err, sizeof err);
+    int rc = carc_apply(s->st, seat, &m, &s->ev, err, sizeof err);
     if (expect_illegal) {
         if (rc == 0)
             SCN_FAIL(s, "the move was accepted");
@@ -357,6 +383,16 @@ static void check_line(scn *s, char **w, int nw)
     } else if (strcmp(w[0], "tokens") == 0 || strcmp(w[0], "under") == 0 || strcmp(w[0], "bag") == 0 ||
                strcmp(w[0], "flock") == 0) {
         check_hills(s, w, nw);
+    } else if (strcmp(w[0], "cc_skipped") == 0 && (nw == 2 || nw == 3)) {   /* crop circles */
+        int seat = atoi(w[1]), whole = nw == 3 && strcmp(w[2], "all") == 0;
+        bool found = false;
+        for (size_t i = 0; i < s->ev.n; i++)
+            found |= s->ev.v[i].kind == CARC_EV_CC_SKIPPED && s->ev.v[i].seat == seat && s->ev.v[i].value == whole;
+        if (!found)
+            SCN_FAIL(s, "no crop_circle_skipped event for seat %d%s", seat, whole ? " (whole action)" : "");
+    } else if (strcmp(w[0], "figures") == 0 && nw == 2) {   /* followers and other figures on the board */
+        if (s->st->nfigures != atoi(w[1]))
+            SCN_FAIL(s, "%d figures on the board, expected %s", s->st->nfigures, w[1]);
     } else if (strcmp(w[0], "finished") == 0) {
         if (s->st->status != CARC_FINISHED)
             SCN_FAIL(s, "the game is not over");
