@@ -9,19 +9,24 @@
  *
  * One thread, one libcurl multi handle driven through its socket interface and epoll (cheaper than polling
  * every connection each round, and this program shares the machine with what it measures), C easy handles
- * (the clients), connections kept alive in the multi handle's pool. First the G games (2 players each) are created, C at a time; client i owns the games
- * i, i+C, i+2C, ... Then the clock starts and every client repeatedly picks one of its games at random,
- * GETs legal-moves with the pending seat's token, and POSTs one of them, chosen uniformly, with the
- * game's seq as expected_seq and a fresh Idempotency-Key; until M moves were posted in total (or T
- * seconds passed). --warmup-moves W first plays about W moves the same way, unmeasured, giving each game a
- * random number of them (uniform in 0..2W/G), so that the timed phase finds the games spread over all
- * stages of play, as on a server that has been up for a while, rather than all fresh (or all of an age).
+ * (the clients), connections kept alive in the multi handle's pool. First the G games (2 players each)
+ * are created, C at a time; client i owns the games i, i+C, i+2C, ... Then the clock starts and every
+ * client repeatedly picks one of its games at random, GETs legal-moves with the pending seat's token, and
+ * POSTs one of them, chosen uniformly, with the game's seq as expected_seq and a fresh Idempotency-Key;
+ * until M moves were posted in total (or T seconds passed).
+ *
+ * --warmup-moves W first plays about W moves the same way, unmeasured, giving each game a random number of
+ * them (uniform in 0..2W/G), so that the timed phase finds the games spread over all stages of play, as on
+ * a server that has been up for a while, rather than all fresh (or all of an age).
  * --rate R paces the timed phase: client i starts its moves at i/R, i/R + C/R, ... (or at once when it is
  * late), so that the latencies are those of a server at R moves/s rather than of a saturated one; without
  * it every client starts its next move as soon as the last one is answered (closed loop).
- * A finished game is replaced by a new one in the same slot (that POST /v1/games is
- * timed with the run but in neither percentile). With the admin token the games get seeds derived from
- * --seed, so a run's choices are reproducible per client.
+ * A finished game is replaced by a new one in the same slot (that POST /v1/games is timed with the run but
+ * in neither percentile). With the admin token the games get seeds derived from --seed, so a run's choices
+ * are reproducible per client.
+ *
+ * Latencies are libcurl's total time of each request. `load_cpu_ms_per_move` is this program's own CPU
+ * (user + system) per move in the timed phase: on a small machine it is taken from carcd and PostgreSQL.
  *
  * `errors` counts answers other than 200/201 and failed transfers; a correct daemon gives 0.
  * `seat_misses` counts legal-moves answers with no move because the seat guessed from the last answer's
