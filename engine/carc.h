@@ -261,6 +261,8 @@ typedef struct {
     uint8_t held_n[CARC_MAX_PLAYERS];
     uint8_t held[CARC_MAX_PLAYERS][CARC_FRUIT_TYPES * CARC_FRUIT_STACK];   /* fruit << 4 | value: public */
 } carc_fruit;
+/* Fruit type names, in the order trees are stocked: quince, apple, apricot, cherry, plum, elderberry. */
+extern const char *const carc_fruit_names[CARC_FRUIT_TYPES];
 
 /* Crop Circles: the action being resolved. */
 typedef struct {

@@ -94,4 +94,10 @@ json_t *carc_expansions_to_json(uint8_t sets);
  * Messages name `expansions[i]`. */
 int carc_expansions_from_json(uint8_t *sets, const json_t *j, char *err, size_t errlen);
 
+/* ---- admin scripts (game creation and replays) ------------------------------------------------------- */
+/* script.fruit (Fruit Trees): {"apple": [5, 2, 4, 3], ...}, each named fruit type's stack top first, a
+ * permutation of 2..5; types not named are shuffled. Into s->fruit with fruit_scripted = 1. Messages name
+ * `script.fruit.<name>[i]`. */
+int carc_script_fruit_from_json(const json_t *j, carc_setup *s, char *err, size_t errlen);
+
 #endif

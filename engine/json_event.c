@@ -135,6 +135,9 @@ static const struct {
     {"game_over", CARC_SEE_ALL, NULL},      {"passed", CARC_SEE_ALL, NULL},
     {"seat_left", CARC_SEE_ALL, NULL},
     /* expansions: add a row per event type (exp files own the encoding, this table the audience) */
+    {"tree_stocked", CARC_SEE_ALL, NULL},   /* fruit: where and which fruit; the values are never in events */
+    {"harvested", CARC_SEE_ALL, NULL},      /* fruit: a harvested token's value is public */
+    {"sold", CARC_SEE_ALL, NULL},
     {"hill_covered", CARC_SEE_SEAT, carc_hide_tile},   /* hills: no "seat", so only admins see the tile */
     {"token_drawn", CARC_SEE_ALL, NULL},               /* hills: flocks are public */
     {"flock_scattered", CARC_SEE_ALL, NULL},

@@ -37,6 +37,10 @@ static void setup_game(carc_setup *s, int game)
     carc_setup_defaults(s);
     s->nplayers = 2 + game % 5;
     s->opt[CARC_OPT_ABBOT] = (uint8_t)(game % 2);
+    if (game % 4 == 2) {   /* crop circles, both add options flipped every other such game */
+        s->expansions |= 1u << CARC_SET_CROP_CIRCLES;
+        s->opt[CARC_OPT_CC_ADD_WHERE] = s->opt[CARC_OPT_CC_ADD] = (uint8_t)(game / 4 % 2);
+    }
     for (int i = 0; i < 32; i++)
         s->seed[i] = (uint8_t)(game * 31 + i * 7);
 }
@@ -146,7 +150,8 @@ static void roundtrip_state(const carc_state *st, carc_state *out)
 }
 
 /* Every legal move of st encodes, decodes to the identical carc_move, and reads the same against dec. */
-static void roundtrip_moves(const carc_state *st, const carc_state *dec, const carc_moves *ms, int seen[4])
+static void roundtrip_moves(const carc_state *st, const carc_state *dec, const carc_moves *ms,
+                            int seen[CARC_NMOVE_KINDS])
 {
     char err[256];
     for (size_t i = 0; i < ms->n; i++) {
@@ -171,7 +176,7 @@ static void roundtrip_moves(const carc_state *st, const carc_state *dec, const c
  * state as the original. */
 START_TEST(state_roundtrip_whole_games)
 {
-    int seen[4] = {0};
+    int seen[CARC_NMOVE_KINDS] = {0};
     for (int game = 0; game < 40; game++) {
         carc_events eva = {0}, evb = {0};
         carc_state *a = new_game(game, &eva);
@@ -217,6 +222,8 @@ START_TEST(state_roundtrip_whole_games)
     for (int k = 0; k < 4; k++)
         ck_assert_msg(seen[k] > 0, "no %s move seen in 40 games", k == 0 ? "place" : k == 1 ? "figure"
                                                                   : k == 2 ? "pass" : "abbot_return");
+    for (int k = CARC_MV_CC_ADD; k <= CARC_MV_CC_SKIP; k++)   /* games 2, 6, 10, ... play crop circles */
+        ck_assert_msg(seen[k] > 0, "no crop circle move of kind %d seen in 40 games", k);
 }
 END_TEST
 
@@ -693,6 +700,12 @@ START_TEST(events_whole_games)
                     for (int s = 0; s < st->nplayers; s++)
                         ck_assert_int_eq(json_integer_value(json_array_get(sc, (size_t)s)), sum[s]);
                     over++;
+                } else if (!strcmp(type, "crop_circle_chosen")) {
+                    static const char *const k_cc_chosen[] = {"seat", "choice", "kind", NULL};
+                    assert_event_shape(e, k_cc_chosen, "iss");
+                } else if (!strcmp(type, "crop_circle_skipped")) {
+                    static const char *const k_cc_skipped[] = {"seat", "kind", "whole_action", NULL};
+                    assert_event_shape(e, k_cc_skipped, "isb");
                 } else {
                     ck_assert_str_eq(type, "score");
                     assert_event_shape(e, k_score, "aissa");
