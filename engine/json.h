@@ -95,6 +95,10 @@ json_t *carc_expansions_to_json(uint8_t sets);
 int carc_expansions_from_json(uint8_t *sets, const json_t *j, char *err, size_t errlen);
 
 /* ---- admin scripts (game creation and replays) ------------------------------------------------------- */
+/* script.hands (Halb so wild II): [["HW01","HW08"],["HW04","HW12"]], one array of tile ids per seat of
+ * s->nplayers, into s->hand / hand_n with hands_scripted = 1. carc_game_new checks that every id is a
+ * triangle of the game, used once. Messages name `script.hands[i][j]`. */
+int carc_script_hands_from_json(const carc_catalog *cat, const json_t *j, carc_setup *s, char *err, size_t errlen);
 /* script.fruit (Fruit Trees): {"apple": [5, 2, 4, 3], ...}, each named fruit type's stack top first, a
  * permutation of 2..5; types not named are shuffled. Into s->fruit with fruit_scripted = 1. Messages name
  * `script.fruit.<name>[i]`. */

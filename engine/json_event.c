@@ -143,6 +143,8 @@ static const struct {
     {"flock_scattered", CARC_SEE_ALL, NULL},
     {"crop_circle_chosen", CARC_SEE_ALL, NULL},   /* crop circles: nothing hidden */
     {"crop_circle_skipped", CARC_SEE_ALL, NULL},
+    {"triangle_dealt", CARC_SEE_SEAT, NULL},   /* a private hand: its owner and admins only */
+    {"triangle_drafted", CARC_SEE_ALL, NULL},  /* picked face up */
 };
 
 json_t *carc_event_for_viewer(const json_t *event, int viewer)

@@ -93,9 +93,12 @@ json_t *carc_view_to_json(const carc_state *st, int viewer)
     carc_jv_halflings(o, st, viewer);
     if (viewer >= 0) {
         /* a seat's own private information (a hand of triangles, later) goes here */
-        json_t *you = carc_jb_obj();
+        json_t *you = json_object_get(o, "you");   /* an expansion may have added to it (a hand) */
+        if (!you) {
+            you = carc_jb_obj();
+            carc_jb_set(o, "you", you);
+        }
         carc_jb_set_int(you, "seat", viewer);
-        carc_jb_set(o, "you", you);
     }
     return o;
 }

@@ -161,6 +161,15 @@ static bool parse_move(scn *s, char **w, int nw, carc_move *m)
         m->part = (uint8_t)part;
         return true;
     }
+    if (strcmp(w[0], "draw") == 0 && nw == 1) {   /* halflings: draw instead of a triangle */
+        m->kind = CARC_MV_DRAW;
+        return true;
+    }
+    if (strcmp(w[0], "draft") == 0 && nw == 2) {  /* halflings: take a face-up triangle */
+        m->kind = CARC_MV_DRAFT;
+        m->tile = (uint8_t)tile_id(s, w[1]);
+        return true;
+    }
     return false;
 }
 
@@ -356,6 +365,13 @@ static void setup_line(scn *s, char **w, int nw)
     } else if (strcmp(w[0], "sheep") == 0) {   /* hills & sheep: the bag draws in order, 1..4 or wolf */
         for (int i = 1; i < nw && s->setup.nsheep < CARC_MAX_SCRIPT; i++)
             s->setup.sheep[s->setup.nsheep++] = (uint8_t)(strcmp(w[i], "wolf") == 0 ? CARC_WOLF : atoi(w[i]));
+    } else if (strcmp(w[0], "hands") == 0 && nw >= 2) {   /* halflings: hands <seat> <ids...> */
+        int seat = atoi(w[1]);
+        if (seat < 0 || seat >= CARC_MAX_PLAYERS)
+            SCN_FAIL(s, "bad seat %s", w[1]);
+        s->setup.hands_scripted = 1;
+        for (int i = 2; i < nw; i++)
+            s->setup.hand[seat][s->setup.hand_n[seat]++] = (uint8_t)tile_id(s, w[i]);
     } else {
         SCN_FAIL(s, "unknown line");
     }
@@ -380,6 +396,15 @@ static void check_line(scn *s, char **w, int nw)
                 SCN_FAIL(s, "seat %d has %d points, expected %s", i - 1, s->st->players[i - 1].score, w[i]);
     } else if (strcmp(w[0], "pending") == 0) {
         check_pending(s, w, nw);
+    } else if (strcmp(w[0], "hand") == 0 && nw >= 2) {   /* halflings: a seat's hand now, in order */
+        int seat = atoi(w[1]);
+        if (seat < 0 || seat >= s->st->nplayers)
+            SCN_FAIL(s, "bad seat %s", w[1]);
+        bool same = s->st->half.hand_n[seat] == nw - 2;
+        for (int i = 2; i < nw && same; i++)
+            same = s->st->half.hand[seat][i - 2] == tile_id(s, w[i]);
+        if (!same)
+            SCN_FAIL(s, "seat %d holds %d triangles, not the ones listed", seat, s->st->half.hand_n[seat]);
     } else if (strcmp(w[0], "tokens") == 0 || strcmp(w[0], "under") == 0 || strcmp(w[0], "bag") == 0 ||
                strcmp(w[0], "flock") == 0) {
         check_hills(s, w, nw);
@@ -419,7 +444,8 @@ static void run_file(const char *path)
         if (nw == 0)
             continue;
         bool setup_word = !strcmp(w[0], "players") || !strcmp(w[0], "expansions") || !strcmp(w[0], "option") ||
-                          !strcmp(w[0], "stack") || !strcmp(w[0], "sheep");
+                          !strcmp(w[0], "stack") || !strcmp(w[0], "hands") ||
+                          !strcmp(w[0], "sheep");
         if (setup_word) {
             if (s.started)
                 SCN_FAIL(&s, "set-up lines come before the first move");
