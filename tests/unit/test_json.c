@@ -41,6 +41,10 @@ static void setup_game(carc_setup *s, int game)
         s->expansions |= 1u << CARC_SET_CROP_CIRCLES;
         s->opt[CARC_OPT_CC_ADD_WHERE] = s->opt[CARC_OPT_CC_ADD] = (uint8_t)(game / 4 % 2);
     }
+    if (game % 4 == 0)   /* hills & sheep, the house rule and the count tie-break every other such game */
+        s->expansions |= 1u << CARC_SET_HILLS_SHEEP;
+    if (game % 8 == 4)
+        s->opt[CARC_OPT_HILL_TAKES_TILE] = 0, s->opt[CARC_OPT_HILL_TIEBREAK] = 1;
     for (int i = 0; i < 32; i++)
         s->seed[i] = (uint8_t)(game * 31 + i * 7);
 }
@@ -224,6 +228,7 @@ START_TEST(state_roundtrip_whole_games)
                                                                   : k == 2 ? "pass" : "abbot_return");
     for (int k = CARC_MV_CC_ADD; k <= CARC_MV_CC_SKIP; k++)   /* games 2, 6, 10, ... play crop circles */
         ck_assert_msg(seen[k] > 0, "no crop circle move of kind %d seen in 40 games", k);
+    ck_assert_msg(seen[CARC_MV_GROW] > 0 && seen[CARC_MV_STABLE] > 0, "no grow or stable seen in 40 games");
 }
 END_TEST
 
@@ -700,6 +705,16 @@ START_TEST(events_whole_games)
                     for (int s = 0; s < st->nplayers; s++)
                         ck_assert_int_eq(json_integer_value(json_array_get(sc, (size_t)s)), sum[s]);
                     over++;
+                } else if (!strcmp(type, "hill_covered")) {   /* the tile under it: admins only */
+                    static const char *const k_hill[] = {"x", "y", NULL};
+                    assert_event_shape(e, k_hill, "ii");
+                } else if (!strcmp(type, "token_drawn")) {
+                    const json_t *t = json_object_get(e, "token");
+                    ck_assert(json_is_integer(t) || (json_is_string(t) && !strcmp(json_string_value(t), "wolf")));
+                    ck_assert(json_is_integer(json_object_get(e, "seat")) && json_object_size(e) == 5);
+                } else if (!strcmp(type, "flock_scattered")) {
+                    static const char *const k_scat[] = {"seat", "x", "y", NULL};
+                    assert_event_shape(e, k_scat, "iii");
                 } else if (!strcmp(type, "crop_circle_chosen")) {
                     static const char *const k_cc_chosen[] = {"seat", "choice", "kind", NULL};
                     assert_event_shape(e, k_cc_chosen, "iss");
