@@ -45,6 +45,10 @@ static void setup_game(carc_setup *s, int game)
         s->expansions |= 1u << CARC_SET_HILLS_SHEEP;
     if (game % 8 == 4)
         s->opt[CARC_OPT_HILL_TAKES_TILE] = 0, s->opt[CARC_OPT_HILL_TIEBREAK] = 1;
+    if (game % 4 == 3 || game % 8 == 0) {   /* halflings (with hills every 8th game), the draft every other one */
+        s->expansions |= 1u << CARC_SET_HALFLINGS;
+        s->opt[CARC_OPT_HALFLINGS_DEAL] = (uint8_t)(game / 4 % 2);
+    }
     for (int i = 0; i < 32; i++)
         s->seed[i] = (uint8_t)(game * 31 + i * 7);
 }
@@ -229,6 +233,7 @@ START_TEST(state_roundtrip_whole_games)
     for (int k = CARC_MV_CC_ADD; k <= CARC_MV_CC_SKIP; k++)   /* games 2, 6, 10, ... play crop circles */
         ck_assert_msg(seen[k] > 0, "no crop circle move of kind %d seen in 40 games", k);
     ck_assert_msg(seen[CARC_MV_GROW] > 0 && seen[CARC_MV_STABLE] > 0, "no grow or stable seen in 40 games");
+    ck_assert_msg(seen[CARC_MV_DRAW] > 0 && seen[CARC_MV_DRAFT] > 0, "no draw or draft seen in 40 games");
 }
 END_TEST
 
@@ -678,8 +683,12 @@ START_TEST(events_whole_games)
         int over = 0;
         chooser(&r, game);
         for (;;) {
-            json_t *a = carc_events_to_json(st, &ev, game % 3 == 0 ? CARC_VIEW_PUBLIC : game % 3 - 1);
-            ck_assert_uint_eq(json_array_size(a), ev.n);   /* the base game hides no event */
+            int viewer = game % 3 == 0 ? CARC_VIEW_PUBLIC : game % 3 - 1;
+            json_t *a = carc_events_to_json(st, &ev, viewer);
+            size_t dropped = 0;   /* a triangle dealt to another seat is not shown at all */
+            for (size_t i = 0; i < ev.n; i++)
+                dropped += ev.v[i].kind == CARC_EV_TRIANGLE_DEALT && ev.v[i].seat != viewer;
+            ck_assert_uint_eq(json_array_size(a) + dropped, ev.n);   /* the rest is shown, maybe redacted */
             for (size_t i = 0; i < json_array_size(a); i++) {
                 const json_t *e = json_array_get(a, i);
                 const char *type = json_string_value(json_object_get(e, "type"));
@@ -692,7 +701,11 @@ START_TEST(events_whole_games)
                     assert_event_shape(e, k_disc, "s");
                 else if (!strcmp(type, "piece_placed"))
                     assert_event_shape(e, k_placed, "isiii");
-                else if (!strcmp(type, "figure_placed") || !strcmp(type, "figure_returned"))
+                else if ((!strcmp(type, "figure_placed") || !strcmp(type, "figure_returned")) &&
+                         json_object_get(e, "corner")) {   /* on a triangle: which half of the space */
+                    static const char *const k_fig_tri[] = {"seat", "figure", "x", "y", "part", "corner", NULL};
+                    assert_event_shape(e, k_fig_tri, "isiisi");
+                } else if (!strcmp(type, "figure_placed") || !strcmp(type, "figure_returned"))
                     assert_event_shape(e, k_fig, "isiis");
                 else if (!strcmp(type, "turn"))
                     assert_event_shape(e, k_seat, "i");
@@ -715,6 +728,9 @@ START_TEST(events_whole_games)
                 } else if (!strcmp(type, "flock_scattered")) {
                     static const char *const k_scat[] = {"seat", "x", "y", NULL};
                     assert_event_shape(e, k_scat, "iii");
+                } else if (!strcmp(type, "triangle_dealt") || !strcmp(type, "triangle_drafted")) {
+                    assert_event_shape(e, k_drawn, "is");
+                    ck_assert(strcmp(type, "triangle_dealt") || json_integer_value(json_object_get(e, "seat")) == viewer);
                 } else if (!strcmp(type, "crop_circle_chosen")) {
                     static const char *const k_cc_chosen[] = {"seat", "choice", "kind", NULL};
                     assert_event_shape(e, k_cc_chosen, "iss");
