@@ -170,6 +170,25 @@ static bool parse_move(scn *s, char **w, int nw, carc_move *m)
         m->tile = (uint8_t)tile_id(s, w[1]);
         return true;
     }
+    if (strcmp(w[0], "harvest") == 0 && nw == 3) {   /* fruit trees: harvest x y (the tree's space) */
+        int x = atoi(w[1]), y = atoi(w[2]);
+        m->kind = CARC_MV_HARVEST;
+        m->piece = CARC_NO_PIECE;
+        for (int p = 0; p < s->st->npieces; p++)
+            if (s->st->pieces[p].x == x && s->st->pieces[p].y == y)
+                m->piece = (uint8_t)p;
+        return true;
+    }
+    if (strcmp(w[0], "sell") == 0) {   /* fruit trees: sell <fruit> ... (distinct types) */
+        m->kind = CARC_MV_SELL;
+        for (int i = 1; i < nw; i++) {
+            int t = lookup(carc_fruit_names, CARC_FRUIT_TYPES, w[i]);
+            if (t < 0)
+                SCN_FAIL(s, "unknown fruit %s", w[i]);
+            m->set |= (uint8_t)(1u << t);
+        }
+        return true;
+    }
     return false;
 }
 
@@ -372,6 +391,13 @@ static void setup_line(scn *s, char **w, int nw)
         s->setup.hands_scripted = 1;
         for (int i = 2; i < nw; i++)
             s->setup.hand[seat][s->setup.hand_n[seat]++] = (uint8_t)tile_id(s, w[i]);
+    } else if (strcmp(w[0], "fruit") == 0 && nw == 6) {   /* fruit trees: fruit <type> <4 values, top first> */
+        int t = lookup(carc_fruit_names, CARC_FRUIT_TYPES, w[1]);
+        if (t < 0)
+            SCN_FAIL(s, "unknown fruit %s", w[1]);
+        s->setup.fruit_scripted = 1;
+        for (int i = 0; i < CARC_FRUIT_STACK; i++)
+            s->setup.fruit[t][i] = (uint8_t)atoi(w[2 + i]);
     } else {
         SCN_FAIL(s, "unknown line");
     }
@@ -415,6 +441,28 @@ static void check_line(scn *s, char **w, int nw)
             found |= s->ev.v[i].kind == CARC_EV_CC_SKIPPED && s->ev.v[i].seat == seat && s->ev.v[i].value == whole;
         if (!found)
             SCN_FAIL(s, "no crop_circle_skipped event for seat %d%s", seat, whole ? " (whole action)" : "");
+    } else if (strcmp(w[0], "held") == 0 && nw >= 2) {   /* fruit trees: held <seat> <fruit:value> ... */
+        int seat = atoi(w[1]);
+        if (seat < 0 || seat >= s->st->nplayers)
+            SCN_FAIL(s, "bad seat %s", w[1]);
+        bool same = s->st->fruit.held_n[seat] == nw - 2;
+        for (int i = 2; i < nw && same; i++) {
+            char name[16];
+            int v;
+            same = sscanf(w[i], "%15[a-z]:%d", name, &v) == 2 &&
+                   s->st->fruit.held[seat][i - 2] == (lookup(carc_fruit_names, CARC_FRUIT_TYPES, name) << 4 | v);
+        }
+        if (!same)
+            SCN_FAIL(s, "seat %d holds %d fruit tokens, not the ones listed", seat, s->st->fruit.held_n[seat]);
+    } else if (strcmp(w[0], "tree") == 0 && nw == 4) {   /* fruit trees: tree x y <tokens left> */
+        int x = atoi(w[1]), y = atoi(w[2]), left = -1;
+        for (int t = 0; t < s->st->fruit.ntrees; t++) {
+            const carc_piece *pc = &s->st->pieces[s->st->fruit.tree_piece[t]];
+            if (pc->x == x && pc->y == y)
+                left = s->st->fruit.tree_n[t];
+        }
+        if (left != atoi(w[3]))
+            SCN_FAIL(s, "the tree at %d,%d has %d tokens left (-1: no tree), expected %s", x, y, left, w[3]);
     } else if (strcmp(w[0], "figures") == 0 && nw == 2) {   /* followers and other figures on the board */
         if (s->st->nfigures != atoi(w[1]))
             SCN_FAIL(s, "%d figures on the board, expected %s", s->st->nfigures, w[1]);
@@ -444,7 +492,7 @@ static void run_file(const char *path)
         if (nw == 0)
             continue;
         bool setup_word = !strcmp(w[0], "players") || !strcmp(w[0], "expansions") || !strcmp(w[0], "option") ||
-                          !strcmp(w[0], "stack") || !strcmp(w[0], "hands") ||
+                          !strcmp(w[0], "stack") || !strcmp(w[0], "hands") || !strcmp(w[0], "fruit") ||
                           !strcmp(w[0], "sheep");
         if (setup_word) {
             if (s.started)
