@@ -49,6 +49,11 @@ static void setup_game(carc_setup *s, int game)
         s->expansions |= 1u << CARC_SET_HALFLINGS;
         s->opt[CARC_OPT_HALFLINGS_DEAL] = (uint8_t)(game / 4 % 2);
     }
+    if (game % 8 == 5 || game % 8 == 0 || game % 8 == 2) {   /* fruit trees, alone or with the others */
+        s->expansions |= 1u << CARC_SET_FRUIT_TREES;
+        s->opt[CARC_OPT_FRUIT_ACTIONS] = (uint8_t)(game / 8 % 2);
+        s->opt[CARC_OPT_FRUIT_MAX_SET] = (uint8_t)(game / 16 % 2);
+    }
     for (int i = 0; i < 32; i++)
         s->seed[i] = (uint8_t)(game * 31 + i * 7);
 }
@@ -234,6 +239,7 @@ START_TEST(state_roundtrip_whole_games)
         ck_assert_msg(seen[k] > 0, "no crop circle move of kind %d seen in 40 games", k);
     ck_assert_msg(seen[CARC_MV_GROW] > 0 && seen[CARC_MV_STABLE] > 0, "no grow or stable seen in 40 games");
     ck_assert_msg(seen[CARC_MV_DRAW] > 0 && seen[CARC_MV_DRAFT] > 0, "no draw or draft seen in 40 games");
+    ck_assert_msg(seen[CARC_MV_HARVEST] > 0 && seen[CARC_MV_SELL] > 0, "no harvest or sale seen in 40 games");
 }
 END_TEST
 
@@ -737,12 +743,23 @@ START_TEST(events_whole_games)
                 } else if (!strcmp(type, "crop_circle_skipped")) {
                     static const char *const k_cc_skipped[] = {"seat", "kind", "whole_action", NULL};
                     assert_event_shape(e, k_cc_skipped, "isb");
+                } else if (!strcmp(type, "tree_stocked")) {   /* fruit: never the values */
+                    static const char *const k_tree[] = {"seat", "x", "y", "fruit", NULL};
+                    assert_event_shape(e, k_tree, "iiis");
+                } else if (!strcmp(type, "harvested")) {
+                    static const char *const k_harv[] = {"seat", "fruit", "value", "x", "y", NULL};
+                    assert_event_shape(e, k_harv, "isiii");
+                } else if (!strcmp(type, "sold")) {
+                    static const char *const k_sold[] = {"seat", "fruits", "points", NULL};
+                    assert_event_shape(e, k_sold, "iai");
                 } else {
                     ck_assert_str_eq(type, "score");
                     assert_event_shape(e, k_score, "aissa");
                     const json_t *seats = json_object_get(e, "seats"), *sp = json_object_get(e, "spaces");
+                    const char *why = json_string_value(json_object_get(e, "reason"));
                     ck_assert_uint_gt(json_array_size(seats), 0);
-                    ck_assert_uint_gt(json_array_size(sp), 0);
+                    if (strcmp(why, "sell") && strcmp(why, "fruit_final"))   /* fruit sales and the final count: no space */
+                        ck_assert_uint_gt(json_array_size(sp), 0);
                     for (size_t k = 0; k < json_array_size(sp); k++) {
                         const json_t *xy = json_array_get(sp, k);
                         ck_assert(json_is_array(xy) && json_array_size(xy) == 2);
