@@ -103,5 +103,9 @@ int carc_script_hands_from_json(const carc_catalog *cat, const json_t *j, carc_s
  * permutation of 2..5; types not named are shuffled. Into s->fruit with fruit_scripted = 1. Messages name
  * `script.fruit.<name>[i]`. */
 int carc_script_fruit_from_json(const json_t *j, carc_setup *s, char *err, size_t errlen);
+/* script.sheep (Hills & Sheep): [2, 3, "wolf", 1], the bag draws in order, each 1..4 (sheep) or "wolf", at most
+ * CARC_MAX_SCRIPT, into s->sheep / nsheep. Whether each draw is possible is checked when it is drawn (a draw
+ * the bag cannot give is uniform, exp_hills.c). Messages name `script.sheep[i]`. */
+int carc_script_sheep_from_json(const json_t *j, carc_setup *s, char *err, size_t errlen);
 
 #endif

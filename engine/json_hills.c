@@ -177,3 +177,13 @@ void carc_je_hills(const carc_state *st, const carc_event *e, json_t *o)
         break;
     }
 }
+
+int carc_script_sheep_from_json(const json_t *j, carc_setup *s, char *err, size_t errlen)
+{
+    static const carc_jpath root = {NULL, "script", 0};
+    static const carc_jpath sp = {&root, "sheep", 0};
+    uint8_t n = 0;
+    CARC_TRY(carc_tokens_read(j, &sp, NULL, CARC_MAX_SCRIPT, s->sheep, &n, err, errlen));
+    s->nsheep = n;
+    return 0;
+}

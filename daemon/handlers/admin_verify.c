@@ -35,6 +35,9 @@ static bool setup_from_json(const json_t *j, carc_setup *s, char *err, size_t er
         }
         s->stack[s->nstack++] = (uint8_t)t;
     }
+    json_t *sheep = json_object_get(json_object_get(j, "script"), "sheep");   /* hills & sheep: the bag draws */
+    if (sheep && carc_script_sheep_from_json(sheep, s, err, errlen) != 0)
+        return false;
     return true;
 }
 

@@ -94,16 +94,22 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
     return true;
 }
 
-/* script: {"stack": ["D", "U", ...]} (admins only) */
+/* script: {"stack": ["D", "U", ...], "sheep": [2, "wolf", ...]} (admins only) */
 static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
 {
-    static const char *const keys[] = {"stack", NULL};
+    static const char *const keys[] = {"stack", "sheep", NULL};
     if (!json_is_object(script)) {
         cd_reply_problem(r, CD_P_INVALID, "script", "script: expected an object");
         return false;
     }
     if (!only_keys(r, script, keys, "script."))
         return false;
+    json_t *sheep = json_object_get(script, "sheep");   /* hills & sheep: the bag draws, [2, 3, "wolf", 1] */
+    char sheep_err[256];
+    if (sheep && carc_script_sheep_from_json(sheep, s, sheep_err, sizeof sheep_err) != 0) {
+        reply_field_error(r, "", sheep_err);
+        return false;
+    }
     json_t *stack = json_object_get(script, "stack");
     if (!stack)
         return true;
