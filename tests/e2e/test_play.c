@@ -16,6 +16,10 @@ static const struct {
     const char *json;   /* the request's "expansions" */
 } expansion_sets[] = {
     {"base", "[]"},
+    {"hills_sheep", "[\"hills_sheep\"]"},
+    {"halflings", "[\"halflings\"]"},
+    {"all_four", "[\"hills_sheep\",\"crop_circles\",\"fruit_trees\",\"halflings\"]"},
+    {"crop_circles", "[\"crop_circles\"]"},
 };
 #define NSETS ((int)(sizeof expansion_sets / sizeof expansion_sets[0]))
 #define MIN_PLAYERS 2
