@@ -175,7 +175,7 @@ static int held_from(carc_state *st, const json_t *o, const carc_jpath *fp, unsi
             const carc_jpath tp = {&p, NULL, i};
             const json_t *tok;
             int fruit;
-            uint8_t v;
+            uint8_t v = 0;
             CARC_TRY(carc_jr_object(json_array_get(h, i), &tp, NULL, keys, &tok, err, errlen));
             CARC_TRY(carc_jr_enum(tok, &tp, "fruit", carc_fruit_names, CARC_FRUIT_TYPES, &fruit, err, errlen));
             if (fruit >= f->ntrees)
