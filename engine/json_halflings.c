@@ -143,7 +143,7 @@ int carc_script_hands_from_json(const carc_catalog *cat, const json_t *j, carc_s
     static const carc_jpath root = {NULL, "script", 0};
     static const carc_jpath hp = {&root, "hands", 0};
     const json_t *hands;
-    CARC_TRY(carc_jr_array(j, NULL, NULL, CARC_MAX_PLAYERS, &hands, err, errlen));
+    CARC_TRY(carc_jr_array(j, &hp, NULL, CARC_MAX_PLAYERS, &hands, err, errlen));
     if (json_array_size(hands) != (size_t)s->nplayers)
         return carc_jr_fail(err, errlen, &hp, NULL, "expected %d entries, one per seat", s->nplayers);
     for (size_t seat = 0; seat < json_array_size(hands); seat++) {

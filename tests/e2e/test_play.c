@@ -17,7 +17,6 @@ static const struct {
 } expansion_sets[] = {
     {"base", "[]"},
     {"hills_sheep", "[\"hills_sheep\"]"},
-    {"hills_sheep", "[\"hills_sheep\"]"},
     {"halflings", "[\"halflings\"]"},
     {"all_four", "[\"hills_sheep\",\"crop_circles\",\"fruit_trees\",\"halflings\"]"},
     {"crop_circles", "[\"crop_circles\"]"},
