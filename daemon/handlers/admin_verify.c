@@ -38,6 +38,9 @@ static bool setup_from_json(const json_t *j, carc_setup *s, char *err, size_t er
     json_t *sheep = json_object_get(json_object_get(j, "script"), "sheep");   /* hills & sheep: the bag draws */
     if (sheep && carc_script_sheep_from_json(sheep, s, err, errlen) != 0)
         return false;
+    json_t *fruit = json_object_get(json_object_get(j, "script"), "fruit");   /* fruit trees: the stacks */
+    if (fruit && carc_script_fruit_from_json(fruit, s, err, errlen) != 0)
+        return false;
     json_t *hands = json_object_get(json_object_get(j, "script"), "hands");   /* halflings: each seat's triangles */
     if (hands && carc_script_hands_from_json(cd_catalog(), hands, s, err, errlen) != 0)
         return false;

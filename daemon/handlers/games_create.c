@@ -97,7 +97,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
 /* script: {"stack": ["D", "U", ...], "sheep": [2, "wolf", ...], "hands": [["HW01", "HW08"], ...]} (admins only) */
 static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
 {
-    static const char *const keys[] = {"stack", "sheep", "hands", NULL};
+    static const char *const keys[] = {"stack", "sheep", "hands", "fruit", NULL};
     if (!json_is_object(script)) {
         cd_reply_problem(r, CD_P_INVALID, "script", "script: expected an object");
         return false;
@@ -108,6 +108,12 @@ static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
     char sheep_err[256];
     if (sheep && carc_script_sheep_from_json(sheep, s, sheep_err, sizeof sheep_err) != 0) {
         reply_field_error(r, "", sheep_err);
+        return false;
+    }
+    json_t *fruit = json_object_get(script, "fruit");   /* fruit trees: each fruit's stack, {"apple": [5, 2, 4, 3]} */
+    char fruit_err[256];
+    if (fruit && carc_script_fruit_from_json(fruit, s, fruit_err, sizeof fruit_err) != 0) {
+        reply_field_error(r, "", fruit_err);
         return false;
     }
     json_t *hands = json_object_get(script, "hands");   /* halflings: each seat's triangles, [["HW01"], ...] */
