@@ -11,11 +11,17 @@
  *  - A random deal gives 2 triangles to each seat; with fewer than 6 players the rest stay out of the game,
  *    unseen (the seed: "shuffling all triangle tiles face down and giving each player 2 of them").
  *  - The draft takes 2 rounds in reverse seat order (seats that left are skipped); the triangles nobody
- *    picked stay face up in the pool, out of play.
+ *    picked stay face up in the pool, out of play. A pick with only one kind of triangle left (the 12th
+ *    with 6 players) is forced: made by the engine, shown as triangle_drafted, nobody is asked.
  *  - A scripted deal (setup->hands) replaces the deal and the draft alike; each seat may get any number
  *    of triangles, each triangle at most once. Hands are then private unless the option is `draft`.
  *  - A player whose triangles fit nowhere is not asked: the draw is forced (RULES.md §6.8), and only the
  *    tile_drawn event shows it.
+ *  - A turn begins only while a tile can be drawn (game.c): with the stack empty the game ends even for a
+ *    player who would place a triangle rather than draw (the seed: "as soon as a player can no longer draw
+ *    a landscape tile, the game ends immediately").
+ *  - Legal moves at the choice: "draw" first, then each distinct triangle of the hand (hand order) at each
+ *    space (board order) and corner 0..3 where carc_fits_space holds.
  */
 #include <stdio.h>
 
