@@ -31,7 +31,7 @@ static carc_setup setup_for(int players, int game, unsigned sets)
 
 /* What a whole game saw. */
 typedef struct {
-    int choices, actions, adds, removes, skips, skipped, whole;
+    int choices, actions, adds, removes, skips, skipped, whole, corners;
 } crop_counts;
 
 static int apply_copy(const carc_state *st, int seat, const carc_move *mv)
@@ -102,10 +102,34 @@ static void play(carc_state *st, const carc_setup *s, uint8_t chooser, carc_even
                 if (m.n < 1u + skip)
                     ck_abort_msg("a seat with nothing to do was asked");
             }
-            /* every listed move is accepted; junk is refused without a trace */
-            for (size_t i = 0; i < m.n; i++)
+            /* every listed move is accepted and reads back from its JSON (triangles name their corner);
+             * junk is refused without a trace */
+            for (size_t i = 0; i < m.n; i++) {
                 if (apply_copy(st, seat, &m.v[i]) != 0)
                     ck_abort_msg("listed move %zu refused", i);
+                json_t *j = carc_move_to_json(st, &m.v[i]);
+                carc_move back;
+                if (!j || carc_move_from_json(st, j, &back, err, sizeof err) != 0 ||
+                    memcmp(&back, &m.v[i], sizeof back) != 0)
+                    ck_abort_msg("listed move %zu does not round-trip: %s", i, err);
+                if (json_object_get(j, "corner"))
+                    cc->corners++;
+                json_decref(j);
+            }
+            /* the snapshot round-trips mid-action and offers the same moves */
+            json_t *snap = carc_state_to_json(st);
+            carc_state *back = malloc(sizeof *back);
+            if (carc_state_from_json(back, st->cat, snap, err, sizeof err) != 0)
+                ck_abort_msg("snapshot decode: %s", err);
+            json_t *again = carc_state_to_json(back);
+            if (!json_equal(snap, again) || memcmp(&back->crop, &st->crop, sizeof st->crop) != 0)
+                ck_abort_msg("snapshot differs after a round trip");
+            carc_legal_moves(back, seat, &other);
+            if (other.n != m.n || memcmp(other.v, m.v, m.n * sizeof *m.v) != 0)
+                ck_abort_msg("the decoded state offers other moves");
+            json_decref(snap);
+            json_decref(again);
+            free(back);
             carc_move junk = {.kind = CARC_MV_CC_FIGURE, .piece = 0, .part = CARC_MAX_PARTS - 1};
             if (apply_copy(st, seat, &junk) != CARC_E_ILLEGAL)
                 ck_abort_msg("junk crop move accepted");
@@ -177,6 +201,8 @@ static void whole_games(unsigned sets, int ngames)
     ck_assert_int_gt(cc.skips, 0);
     ck_assert_int_gt(cc.skipped, 0);
     ck_assert_int_gt(cc.whole, 0);
+    if (sets & 1u << CARC_SET_HALFLINGS)
+        ck_assert_int_gt(cc.corners, 0);
 }
 
 START_TEST(random_games_crop_alone) { whole_games(1u << CARC_SET_CROP_CIRCLES, 40); }
