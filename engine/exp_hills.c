@@ -6,7 +6,7 @@
  * picks a uniform index with carc_rng_below and removes that token; a token going back is inserted in order.
  * A wolf never leaves the bag: drawing it is picking its index and leaving it there.
  *
- * Rulings (engine/RULINGS.md has the list, each pinned by a scenario in tests/scenarios/hills_sheep/):
+ * Rulings (pinned by scenarios in tests/scenarios/hills_sheep/ and by tests/unit/test_hills.c):
  * - The admin's script (setup->sheep) fixes the values of the bag draws in order. At creation only the
  *   values are checked (0..4, at most CARC_MAX_SCRIPT): counts cannot be, because stabled and scattered
  *   tokens go back into the bag. At a draw whose scripted value the bag no longer holds, that script entry is
