@@ -7,6 +7,7 @@
  *   cd_sql_files   every sql/ *.sql file, sorted by file name; `name` is the bare file name
  *                  ("001_init.sql", no directory); cd_sql_nfiles of them. Read by migrate.c.
  *   cd_openapi_json  api-docs/openapi.json, served verbatim by GET /v1/openapi.json.
+ *   cd_page_game_html  daemon/page/game.html, the template of GET /games/{id} (game_page.c).
  */
 #ifndef CD_EMBEDDED_H
 #define CD_EMBEDDED_H
@@ -24,5 +25,8 @@ extern const size_t cd_sql_nfiles;
 
 extern const char cd_openapi_json[];
 extern const size_t cd_openapi_json_len;
+
+extern const char cd_page_game_html[];
+extern const size_t cd_page_game_html_len;
 
 #endif

@@ -18,5 +18,10 @@ enum MHD_Result h_events(cd_req *r);           /* events.c */
 enum MHD_Result h_admin_games_list(cd_req *r); /* admin_games.c */
 enum MHD_Result h_admin_game_get(cd_req *r);   /* admin_games.c */
 enum MHD_Result h_admin_verify(cd_req *r);     /* admin_verify.c */
+enum MHD_Result h_board_svg(cd_req *r);        /* board.c */
+enum MHD_Result h_board_png(cd_req *r);        /* board.c */
+enum MHD_Result h_game_page(cd_req *r);        /* game_page.c */
+enum MHD_Result h_admin_export(cd_req *r);     /* admin_export.c */
+enum MHD_Result h_admin_audit(cd_req *r);      /* admin_audit.c */
 
 #endif

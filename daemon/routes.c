@@ -17,5 +17,11 @@ const cd_route cd_routes[] = {
     {"GET", "/v1/admin/games", h_admin_games_list, "admin.games.list"},
     {"GET", "/v1/admin/games/{id}", h_admin_game_get, "admin.games.get"},
     {"POST", "/v1/admin/games/{id}/verify", h_admin_verify, "admin.games.verify"},
+    /* admin inspection: pictures, the game page, export, the audit log */
+    {"GET", "/v1/games/{id}/board.svg", h_board_svg, "games.board.svg"},
+    {"GET", "/v1/games/{id}/board.png", h_board_png, "games.board.png"},
+    {"GET", "/games/{id}", h_game_page, "games.page"},
+    {"GET", "/v1/admin/games/{id}/export", h_admin_export, "admin.games.export"},
+    {"GET", "/v1/admin/audit", h_admin_audit, "admin.audit.list"},
     {NULL, NULL, NULL, NULL},
 };

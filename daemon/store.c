@@ -65,5 +65,16 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                        "ORDER BY created_at, id LIMIT $3::integer",
                        3},
     [ST_NOTIFY_MOVE] = {"notify_move", "SELECT pg_notify('carcd_moves', $1)", 1},
+    [ST_AUDIT_INSERT] = {"audit_insert",
+                         "INSERT INTO admin_audit (action, game_id, actor, actor_name, remote_addr, user_agent, "
+                         "detail) VALUES ($1, $2::uuid, $3, $4, $5, $6, $7::jsonb) RETURNING id",
+                         7},
+    /* the cursor is the last id of the previous page: newest first */
+    [ST_AUDIT_LIST] = {"audit_list",
+                       "SELECT id, " ISO("at") ", action, game_id, actor, actor_name, remote_addr, user_agent, "
+                       "detail FROM admin_audit WHERE ($1::bigint IS NULL OR id < $1::bigint) "
+                       "AND ($2::uuid IS NULL OR game_id = $2::uuid) AND ($3::text IS NULL OR action = $3) "
+                       "ORDER BY id DESC LIMIT $4::integer",
+                       4},
 };
 const int cd_nstmts = CD_NSTMTS;

@@ -24,6 +24,10 @@ typedef enum {
     ST_GAMES_LIST,       /* (status|NULL, after_id|NULL, limit) -> id, status, seq, created_at, updated_at,
                                          nplayers, pending_seat */
     ST_NOTIFY_MOVE,      /* (payload) */
+    ST_AUDIT_INSERT,     /* (action, game_id|NULL, actor, actor_name|NULL, remote_addr|NULL, user_agent|NULL,
+                             detail) -> id */
+    ST_AUDIT_LIST,       /* (before_id|NULL, game_id|NULL, action|NULL, limit) -> id, at, action, game_id,
+                             actor, actor_name, remote_addr, user_agent, detail   (newest first) */
     CD_NSTMTS
 } cd_stmt;
 

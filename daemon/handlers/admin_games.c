@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
 #include "../store.h"
@@ -56,6 +57,8 @@ enum MHD_Result h_admin_games_list(cd_req *r)
     cd_db *db = cd_req_db(r);
     if (!db)
         return MHD_YES;
+    if (!cd_audit(r, db, NULL, NULL, status ? json_pack("{s:s}", "status", status) : NULL))
+        return MHD_YES;
     char lim[16];
     snprintf(lim, sizeof lim, "%ld", limit + 1);   /* one more tells whether a next page exists */
     const char *p[] = {status, cursor, lim};
@@ -90,6 +93,10 @@ enum MHD_Result h_admin_game_get(cd_req *r)
     if (lr != CD_LOAD_OK) {
         cd_game_free(&g);
         return cd_reply_load_error(r, lr);
+    }
+    if (!cd_audit(r, db, NULL, id, json_pack("{s:i}", "seq", g.seq))) {
+        cd_game_free(&g);
+        return MHD_YES;
     }
     json_t *v = cd_game_view(&g, CARC_VIEW_ADMIN);
     json_object_set_new(v, "seed", json_string(g.seed));

@@ -7,85 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
-#include "../store.h"
-
-/* The stored set-up back into a carc_setup (the same shape games_create.c writes). */
-static bool setup_from_json(const json_t *j, carc_setup *s, char *err, size_t errlen)
-{
-    carc_setup_defaults(s);
-    json_t *n = json_object_get(j, "nplayers");
-    if (!json_is_integer(n)) {
-        snprintf(err, errlen, "setup.nplayers missing");
-        return false;
-    }
-    s->nplayers = (int)json_integer_value(n);
-    if (carc_expansions_from_json(&s->expansions, json_object_get(j, "expansions"), err, errlen) != 0 ||
-        carc_options_from_json(s->opt, json_object_get(j, "options"), false, err, errlen) != 0)
-        return false;
-    json_t *stack = json_object_get(json_object_get(j, "script"), "stack");
-    size_t i;
-    json_t *id;
-    json_array_foreach(stack, i, id) {
-        int t = carc_catalog_find(cd_catalog(), json_string_value(id) ? json_string_value(id) : "");
-        if (t < 0 || i >= CARC_MAX_TILES) {
-            snprintf(err, errlen, "setup.script.stack[%zu] unknown", i);
-            return false;
-        }
-        s->stack[s->nstack++] = (uint8_t)t;
-    }
-    json_t *sheep = json_object_get(json_object_get(j, "script"), "sheep");   /* hills & sheep: the bag draws */
-    if (sheep && carc_script_sheep_from_json(sheep, s, err, errlen) != 0)
-        return false;
-    json_t *fruit = json_object_get(json_object_get(j, "script"), "fruit");   /* fruit trees: the stacks */
-    if (fruit && carc_script_fruit_from_json(fruit, s, err, errlen) != 0)
-        return false;
-    json_t *hands = json_object_get(json_object_get(j, "script"), "hands");   /* halflings: each seat's triangles */
-    if (hands && carc_script_hands_from_json(cd_catalog(), hands, s, err, errlen) != 0)
-        return false;
-    return true;
-}
+#include "../replay.h"
 
 /* Replays; returns the seq at which it went wrong, or -1 when the replay matches the snapshot. */
 static int replay(cd_db *db, const cd_game *g, char *why, size_t whylen, bool *db_error)
 {
-    carc_setup s;
-    if (!setup_from_json(g->setup, &s, why, whylen) || !cd_unhex(g->seed, s.seed, sizeof s.seed)) {
-        if (!why[0])
-            snprintf(why, whylen, "stored seed is not 64 hex digits");
-        return 0;
-    }
     carc_state *st = malloc(sizeof *st);
-    int bad = -1;
-    if (!st || carc_game_new(st, cd_catalog(), &s, NULL, why, whylen) != 0) {
-        free(st);
+    if (!st) {
+        snprintf(why, whylen, "out of memory");
         return 0;
     }
-    const char *p[] = {g->id};
-    PGresult *res = cd_db_exec(db, ST_MOVES_ALL, 1, p);
-    if (!cd_db_ok(res)) {
-        *db_error = true;
-        PQclear(res);
-        free(st);
-        return 0;
-    }
-    for (int i = 0; i < PQntuples(res) && bad < 0; i++) {
-        int seq = atoi(PQgetvalue(res, i, 0)), seat = atoi(PQgetvalue(res, i, 1));
-        json_t *mv = json_loads(PQgetvalue(res, i, 2), 0, NULL);
-        carc_move m;
-        if (seq != i + 1) {
-            snprintf(why, whylen, "the log has a gap before seq %d", seq);
-            bad = seq;
-        } else if (!mv || carc_move_from_json(st, mv, &m, why, whylen) != 0 ||
-                   carc_apply(st, seat, &m, NULL, why, whylen) != 0) {
-            bad = seq;
-        }
-        json_decref(mv);
-    }
-    int nmoves = PQntuples(res);
-    PQclear(res);
-    if (bad < 0) {
+    int nmoves = 0;
+    int bad = cd_replay(db, g, -1, st, &nmoves, NULL, why, whylen, db_error);
+    if (bad < 0 && !*db_error) {
         json_t *snap = cd_snapshot_for_store(st);
         if (nmoves != g->seq) {
             snprintf(why, whylen, "the log has %d moves, the game says seq %d", nmoves, g->seq);
@@ -125,6 +62,11 @@ enum MHD_Result h_admin_verify(cd_req *r)
     cd_game_free(&g);
     if (db_error)
         return cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the move log could not be read");
+    json_t *outcome = json_pack("{s:i, s:b}", "seq", seq, "ok", bad < 0);
+    if (bad >= 0)
+        json_object_set_new(outcome, "failed_at_seq", json_integer(bad));
+    if (!cd_audit(r, db, NULL, id, outcome))
+        return MHD_YES;
     json_t *answer = json_pack("{s:s, s:i, s:b}", "id", id, "seq", seq, "ok", bad < 0);
     if (bad >= 0) {
         json_object_set_new(answer, "failed_at_seq", json_integer(bad));

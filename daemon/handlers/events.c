@@ -50,6 +50,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
 #include "../log.h"
@@ -525,6 +526,8 @@ enum MHD_Result h_events(cd_req *r)
         return MHD_YES;
     int viewer;
     if (!cd_viewer_of(r, db, id, &viewer))
+        return MHD_YES;
+    if (viewer == CARC_VIEW_ADMIN && !cd_audit(r, db, NULL, id, json_pack("{s:i}", "after", (int)after)))
         return MHD_YES;
     json_t *entries;
     int last;

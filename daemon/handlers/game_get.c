@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
 
@@ -29,6 +30,8 @@ enum MHD_Result h_game_get(cd_req *r)
         return MHD_YES;
     int viewer;
     if (!cd_viewer_of(r, db, id, &viewer))
+        return MHD_YES;
+    if (viewer == CARC_VIEW_ADMIN && !cd_audit(r, db, NULL, id, NULL))
         return MHD_YES;
     cd_game g;
     cd_load_result lr = cd_game_load(db, id, viewer == CARC_VIEW_ADMIN, &g);

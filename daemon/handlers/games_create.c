@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
 #include "../store.h"
@@ -22,6 +23,8 @@ typedef struct {
     const char *names[CARC_MAX_PLAYERS];
     char token_hash[CARC_MAX_PLAYERS][CD_HEX256_LEN];
     char id[37];   /* out */
+    cd_req *req;   /* an admin's creation is written to the audit log in the same transaction */
+    bool seeded;
 } create_tx;
 
 /* Replies 400 naming the field of an engine/codec message "<field>: <what>"; `prefix` is prepended. */
@@ -225,6 +228,12 @@ static cd_tx_result run_create(cd_db *db, void *arg)
     res = cd_db_exec(db, ST_MOVE_INSERT, 7, p4);
     if (cd_db_ok(res))
         out = CD_TX_COMMIT;
+    if (out == CD_TX_COMMIT && t->req->is_admin &&
+        !cd_audit_write(t->req, db, NULL, t->id,
+                        json_pack("{s:b, s:b}", "seed_chosen", t->seeded,
+                                  "scripted", json_object_get(t->setup, "script") != NULL),
+                        NULL))
+        out = CD_TX_ERROR;
 done:
     PQclear(res);
     free(setup);
@@ -269,6 +278,8 @@ enum MHD_Result h_games_create(cd_req *r)
         cd_sha256_hex(tokens[i], t.token_hash[i]);
     }
     t.st = st;
+    t.req = r;
+    t.seeded = json_object_get(body, "seed") != NULL;
     t.setup = setup_json(&setup, json_object_get(body, "script"));
     t.snapshot = cd_snapshot_for_store(st);
     t.events = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN);

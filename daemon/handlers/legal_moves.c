@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
 
@@ -39,6 +40,10 @@ enum MHD_Result h_legal_moves(cd_req *r)
             return cd_reply_problem(r, CD_P_INVALID, "seat", "an admin names the seat: ?seat=0..%d", nplayers - 1);
         }
         seat = (int)v;
+        if (!cd_audit(r, db, NULL, id, json_pack("{s:i}", "seat", seat))) {
+            cd_game_free(&g);
+            return MHD_YES;
+        }
     }
     carc_moves m = {0};
     carc_legal_moves(g.st, seat, &m);
