@@ -744,6 +744,8 @@ static int flock_of(const json_t *view, const json_t *fig, int seat)
     const json_t *f = json_object_get(fig, "flock");
     if (!f)
         f = json_object_get(json_array_get(json_object_get(view, "players"), (size_t)seat), "flock");
+    if (!f)   /* Hills & Sheep: {"hills_sheep":{"flocks":[[3,1],[],...]}}, sheep tokens by seat */
+        f = json_array_get(json_object_get(json_object_get(view, "hills_sheep"), "flocks"), (size_t)seat);
     if (json_is_integer(f))
         return (int)json_integer_value(f);
     if (json_is_array(f)) {

@@ -1,10 +1,838 @@
 /*
- * carcctl.c — the admins' command-line client of carcd (being written: see the next commits).
+ * carcctl.c — the admins' command-line client of carcd (libcurl, jansson; libcarc for the tile data and for
+ * replaying a game locally).
+ *
+ *   carcctl [--server URL] [--token TOKEN] [--as NAME] COMMAND [ARGS]
+ *
+ *   list [--status active|finished] [--players N] [--waiting-for SEAT] [--limit N]
+ *                        games, oldest first, every page of GET /v1/admin/games, filtered
+ *   show ID [--seq N] [--public]
+ *                        an ASCII board and the scores (the admin's view; --public: what anyone sees)
+ *   hidden ID            the hidden state: seed, the stack still to draw in order, tiles under hills
+ *   verify ID            POST verify; exit status 0 when the replay matches, 1 when it does not
+ *   replay ID [--to N] [--each]
+ *                        exports the game and replays it here with libcarc, printing the board after move
+ *                        N (default: the last) or after --each move; checks the end against the snapshot
+ *   export ID [-o FILE]  the game's export (setup, seed, stack, players, moves) as JSON
+ *   import FILE          creates the game on --server (admin token: the seed and the stack as a script) and
+ *                        posts every move with the new seats' tokens; prints the new id and the tokens
+ *   audit [--game ID] [--action NAME] [--limit N]
+ *                        the audit log of admin actions, newest first
+ *
+ * The server and token come from --server / --token, else CARCCTL_SERVER (default http://127.0.0.1:8080)
+ * and CARCD_ADMIN_TOKEN. Every request carries X-Carcd-Actor: --as, else $USER, for the audit log.
+ * Exit status: 0 success, 1 a check failed (verify, replay), 2 usage, 3 an HTTP or network error.
  */
+#include <curl/curl.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-int main(void)
+#include "carc.h"
+#include "json.h"
+
+#define EXIT_CHECK 1
+#define EXIT_USAGE 2
+#define EXIT_HTTP 3
+
+static const char *server = "http://127.0.0.1:8080";
+static const char *token;
+static const char *actor;
+static carc_catalog cat;
+
+/* ---- HTTP ------------------------------------------------------------------------------------------------ */
+typedef struct {
+    char *p;
+    size_t len;
+} buf_t;
+
+static size_t on_body(char *data, size_t size, size_t n, void *arg)
 {
-    fprintf(stderr, "carcctl: not written yet\n");
-    return 2;
+    buf_t *b = arg;
+    char *q = realloc(b->p, b->len + size * n + 1);
+    if (!q)
+        return 0;
+    memcpy(q + b->len, data, size * n);
+    b->p = q;
+    b->len += size * n;
+    b->p[b->len] = 0;
+    return size * n;
+}
+
+/* One request to `base` with bearer `tok` (may be NULL); *status gets the HTTP status (0: no answer). The body
+ * parsed as JSON, or NULL (then *raw, when given, gets the text). */
+static json_t *http(const char *base, const char *tok, const char *method, const char *path, const json_t *body,
+                    long *status, char **raw)
+{
+    CURL *h = curl_easy_init();
+    if (!h) {
+        fprintf(stderr, "carcctl: curl_easy_init failed\n");
+        exit(EXIT_HTTP);
+    }
+    char url[2048];
+    snprintf(url, sizeof url, "%s%s", base, path);
+    buf_t b = {calloc(1, 1), 0};
+    struct curl_slist *hl = NULL;
+    char hdr[600];
+    if (tok) {
+        snprintf(hdr, sizeof hdr, "Authorization: Bearer %s", tok);
+        hl = curl_slist_append(hl, hdr);
+    }
+    if (actor) {
+        snprintf(hdr, sizeof hdr, "X-Carcd-Actor: %s", actor);
+        hl = curl_slist_append(hl, hdr);
+    }
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    if (text)
+        hl = curl_slist_append(hl, "Content-Type: application/json");
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
+    curl_easy_setopt(h, CURLOPT_USERAGENT, "carcctl/1");
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT, 60L);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    if (strcmp(method, "POST") == 0) {
+        curl_easy_setopt(h, CURLOPT_POST, 1L);
+        curl_easy_setopt(h, CURLOPT_POSTFIELDS, text ? text : "");
+    }
+    CURLcode rc = curl_easy_perform(h);
+    *status = 0;
+    if (rc == CURLE_OK)
+        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+    else
+        fprintf(stderr, "carcctl: %s %s: %s\n", method, url, curl_easy_strerror(rc));
+    curl_slist_free_all(hl);
+    curl_easy_cleanup(h);
+    free(text);
+    json_t *j = b.len ? json_loadb(b.p, b.len, 0, NULL) : NULL;
+    if (raw)
+        *raw = b.p;
+    else
+        free(b.p);
+    return j;
+}
+
+/* A request that must answer `want`; otherwise prints the problem and exits. */
+static json_t *must(const char *base, const char *tok, const char *method, const char *path, const json_t *body,
+                    long want)
+{
+    long st;
+    json_t *j = http(base, tok, method, path, body, &st, NULL);
+    if (st != want) {
+        const char *detail = json_string_value(json_object_get(j, "detail"));
+        fprintf(stderr, "carcctl: %s %s: HTTP %ld%s%s\n", method, path, st, detail ? ": " : "", detail ? detail : "");
+        exit(EXIT_HTTP);
+    }
+    if (!j) {
+        fprintf(stderr, "carcctl: %s %s: the answer is not JSON\n", method, path);
+        exit(EXIT_HTTP);
+    }
+    return j;
+}
+
+static void usage(void) __attribute__((noreturn));
+static void usage(void)
+{
+    fputs("usage: carcctl [--server URL] [--token TOKEN] [--as NAME] COMMAND [ARGS]\n"
+          "  list [--status active|finished] [--players N] [--waiting-for SEAT] [--limit N]\n"
+          "  show ID [--seq N] [--public]\n"
+          "  hidden ID\n"
+          "  verify ID\n"
+          "  replay ID [--to N] [--each]\n"
+          "  export ID [-o FILE]\n"
+          "  import FILE\n"
+          "  audit [--game ID] [--action NAME] [--limit N]\n",
+          stderr);
+    exit(EXIT_USAGE);
+}
+
+static void need_token(void)
+{
+    if (!token || !*token) {
+        fprintf(stderr, "carcctl: this needs the admin token (--token or CARCD_ADMIN_TOKEN)\n");
+        exit(EXIT_USAGE);
+    }
+}
+
+static long int_arg(const char *s, const char *what)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end) {
+        fprintf(stderr, "carcctl: %s: not a number: %s\n", what, s);
+        exit(EXIT_USAGE);
+    }
+    return v;
+}
+
+static const char *str_or(const json_t *j, const char *dflt)
+{
+    const char *s = json_string_value(j);
+    return s ? s : dflt;
+}
+
+/* ---- the ASCII board ------------------------------------------------------------------------------------- */
+/* Each space is a cell of 7 x 4 characters:
+ *   +--C--+     the side types on the borders: C city, R road, F field (blank: no side there)
+ *   R HS12R     the tile id
+ *   | 0m 1s|    figures: seat digit and kind (m meeple, a abbot, s shepherd); marks: c cloister, g garden,
+ *   +--F--+     h hill, v vineyard, t tree, o crop circle
+ * Triangles share a space: both ids are shown, with the corner of each one's right angle. */
+#define CW 7
+#define CH 4
+
+static char side_char(int type)
+{
+    return type == CARC_SIDE_CITY ? 'C' : type == CARC_SIDE_ROAD ? 'R' : type == CARC_SIDE_FIELD ? 'F' : ' ';
+}
+
+typedef struct {
+    int minx, miny, w, h;
+    char *grid;   /* h*CH rows of w*CW chars */
+} canvas_t;
+
+static void put(canvas_t *c, int x, int y, int dx, int dy, char ch)
+{
+    int col = (x - c->minx) * CW + dx, row = (y - c->miny) * CH + dy;
+    if (col >= 0 && col < c->w * CW && row >= 0 && row < c->h * CH)
+        c->grid[row * c->w * CW + col] = ch;
+}
+
+static void puts_at(canvas_t *c, int x, int y, int dx, int dy, const char *s)
+{
+    for (int i = 0; s[i] && dx + i < CW - 1; i++)
+        put(c, x, y, dx + i, dy, s[i]);
+}
+
+static void print_board(const json_t *view)
+{
+    const json_t *pieces = json_object_get(view, "board");
+    if (!pieces)
+        pieces = json_object_get(view, "pieces");
+    canvas_t c = {0};
+    int maxx = 0, maxy = 0;
+    size_t i;
+    json_t *pc;
+    json_array_foreach(pieces, i, pc) {
+        int x = (int)json_integer_value(json_object_get(pc, "x")), y = (int)json_integer_value(json_object_get(pc, "y"));
+        if (i == 0 || x < c.minx)
+            c.minx = x;
+        if (i == 0 || y < c.miny)
+            c.miny = y;
+        if (i == 0 || x > maxx)
+            maxx = x;
+        if (i == 0 || y > maxy)
+            maxy = y;
+    }
+    c.w = maxx - c.minx + 1, c.h = maxy - c.miny + 1;
+    c.grid = malloc((size_t)(c.w * CW * c.h * CH));
+    if (!c.grid)
+        abort();
+    memset(c.grid, ' ', (size_t)(c.w * CW * c.h * CH));
+    int *tri_count = calloc((size_t)(c.w * c.h), sizeof *tri_count);
+    json_array_foreach(pieces, i, pc) {
+        int x = (int)json_integer_value(json_object_get(pc, "x")), y = (int)json_integer_value(json_object_get(pc, "y"));
+        int rot = (int)json_integer_value(json_object_get(pc, "rot"));
+        const char *id = json_string_value(json_object_get(pc, "tile"));
+        int ti = id ? carc_catalog_find(&cat, id) : -1;
+        if (ti < 0)
+            continue;
+        const carc_tile_type *t = &cat.types[ti];
+        if (t->shape == CARC_TRIANGLE) {
+            static const char *const corner[] = {"nw", "ne", "se", "sw"};
+            int k = tri_count[(y - c.miny) * c.w + (x - c.minx)]++;
+            char s[16];
+            snprintf(s, sizeof s, "%.4s%s", id, corner[rot & 3]);
+            puts_at(&c, x, y, 1, 1 + (k & 1), s);
+            for (int d = 0; d < CW; d++)
+                put(&c, x, y, d, 0, d == 0 || d == CW - 1 ? '+' : '-'), put(&c, x, y, d, CH - 1, d == 0 || d == CW - 1 ? '+' : '-');
+            continue;
+        }
+        for (int d = 0; d < CW; d++) {
+            put(&c, x, y, d, 0, d == 0 || d == CW - 1 ? '+' : '-');
+            put(&c, x, y, d, CH - 1, d == 0 || d == CW - 1 ? '+' : '-');
+        }
+        for (int r = 1; r < CH - 1; r++)
+            put(&c, x, y, 0, r, '|'), put(&c, x, y, CW - 1, r, '|');
+        /* board direction d shows the piece's local side (d - rot) & 3 */
+        put(&c, x, y, CW / 2, 0, side_char(t->side[(0 - rot) & 3].type));
+        put(&c, x, y, CW - 1, 1, side_char(t->side[(1 - rot) & 3].type));
+        put(&c, x, y, CW / 2, CH - 1, side_char(t->side[(2 - rot) & 3].type));
+        put(&c, x, y, 0, 1, side_char(t->side[(3 - rot) & 3].type));
+        puts_at(&c, x, y, 1, 1, id);
+        char marks[8] = "";
+        size_t m = 0;
+        for (int p = 0; p < t->nparts; p++) {
+            if (t->parts[p].kind == CARC_PART_CLOISTER)
+                marks[m++] = 'c';
+            if (t->parts[p].kind == CARC_PART_GARDEN)
+                marks[m++] = 'g';
+        }
+        if (t->marks & CARC_MARK_HILL || json_is_true(json_object_get(pc, "hill")))
+            marks[m++] = 'h';
+        if (t->marks & CARC_MARK_VINEYARD)
+            marks[m++] = 'v';
+        if (t->marks & CARC_MARK_TREE)
+            marks[m++] = 't';
+        if (t->marks & CARC_MARK_CC)
+            marks[m++] = 'o';
+        marks[m] = 0;
+        puts_at(&c, x, y, CW - 1 - (int)m, 2, marks);
+    }
+    /* figures: seat digit and kind letter on the third line of their piece */
+    int *nfig = calloc((size_t)(c.w * c.h), sizeof *nfig);
+    json_t *f;
+    json_array_foreach(json_object_get(view, "figures"), i, f) {
+        json_t *p = json_array_get(pieces, (size_t)json_integer_value(json_object_get(f, "piece")));
+        if (!p)
+            continue;
+        int x = (int)json_integer_value(json_object_get(p, "x")), y = (int)json_integer_value(json_object_get(p, "y"));
+        const char *kind = json_string_value(json_object_get(f, "figure"));
+        int k = nfig[(y - c.miny) * c.w + (x - c.minx)]++;
+        if (k < 2) {
+            put(&c, x, y, 1 + 2 * k, 2, (char)('0' + json_integer_value(json_object_get(f, "seat"))));
+            put(&c, x, y, 2 + 2 * k, 2, kind ? kind[0] : '?');
+        }
+    }
+    /* coordinates on the margin */
+    printf("     ");
+    for (int x = 0; x < c.w; x++)
+        printf("  %3d  ", c.minx + x);
+    printf("\n");
+    for (int row = 0; row < c.h * CH; row++) {
+        if (row % CH == 1)
+            printf("%4d ", c.miny + row / CH);
+        else
+            printf("     ");
+        fwrite(c.grid + row * c.w * CW, 1, (size_t)(c.w * CW), stdout);
+        printf("\n");
+    }
+    free(c.grid);
+    free(tri_count);
+    free(nfig);
+}
+
+static void print_scores(const json_t *view)
+{
+    const json_t *pending = json_object_get(view, "pending");
+    bool finished = strcmp(str_or(json_object_get(view, "status"), ""), "finished") == 0;
+    printf("\nseq %lld, turn %lld, %s, %lld tiles left\n", (long long)json_integer_value(json_object_get(view, "seq")),
+           (long long)json_integer_value(json_object_get(view, "turn")), finished ? "finished" : "active",
+           (long long)json_integer_value(json_object_get(view, "stack_left")));
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(view, "players"), i, p) {
+        bool turn = !finished && json_integer_value(json_object_get(pending, "seat")) == (json_int_t)i;
+        printf("%s seat %zu  %-20s %4lld points  meeples %lld\n", turn ? ">" : " ", i,
+               str_or(json_object_get(p, "name"), ""),
+               (long long)json_integer_value(json_object_get(p, "score")),
+               (long long)json_integer_value(json_object_get(json_object_get(p, "supply"), "meeple")));
+    }
+    if (!finished) {
+        const char *kind = json_string_value(json_object_get(pending, "kind"));
+        const char *tile = json_string_value(json_object_get(pending, "tile"));
+        printf("waiting for seat %lld: %s%s%s\n", (long long)json_integer_value(json_object_get(pending, "seat")),
+               kind ? kind : "?", tile ? " " : "", tile ? tile : "");
+    }
+}
+
+/* ---- local replay ---------------------------------------------------------------------------------------- */
+/* An export's set-up and seed as a carc_setup; with `stack_script`, the export's whole stack is the script. */
+static void setup_of(const json_t *ex, bool stack_script, carc_setup *s)
+{
+    char err[256];
+    const json_t *setup = json_object_get(ex, "setup"), *script = json_object_get(setup, "script");
+    carc_setup_defaults(s);
+    s->nplayers = (int)json_integer_value(json_object_get(setup, "nplayers"));
+    if (carc_expansions_from_json(&s->expansions, json_object_get(setup, "expansions"), err, sizeof err) ||
+        carc_options_from_json(s->opt, json_object_get(setup, "options"), false, err, sizeof err)) {
+        fprintf(stderr, "carcctl: the export's set-up: %s\n", err);
+        exit(EXIT_CHECK);
+    }
+    const json_t *stack = stack_script ? json_object_get(ex, "stack") : json_object_get(script, "stack");
+    size_t i;
+    json_t *id;
+    json_array_foreach(stack, i, id) {
+        int t = carc_catalog_find(&cat, str_or(id, ""));
+        if (t < 0 || i >= CARC_MAX_TILES) {
+            fprintf(stderr, "carcctl: the export's stack[%zu]: unknown tile\n", i);
+            exit(EXIT_CHECK);
+        }
+        s->stack[s->nstack++] = (uint8_t)t;
+    }
+    const json_t *sheep = json_object_get(script, "sheep"), *hands = json_object_get(script, "hands");
+    if ((sheep && carc_script_sheep_from_json(sheep, s, err, sizeof err)) ||
+        (hands && carc_script_hands_from_json(&cat, hands, s, err, sizeof err))) {
+        fprintf(stderr, "carcctl: the export's script: %s\n", err);
+        exit(EXIT_CHECK);
+    }
+    const char *hex = str_or(json_object_get(ex, "seed"), "");
+    for (int k = 0; k < 32; k++) {
+        unsigned v;
+        if (strlen(hex) != 64 || sscanf(hex + 2 * k, "%2x", &v) != 1) {
+            fprintf(stderr, "carcctl: the export's seed is not 64 hex digits\n");
+            exit(EXIT_CHECK);
+        }
+        s->seed[k] = (uint8_t)v;
+    }
+}
+
+/* The admin view of a local state with the export's names and `seq`, for printing. */
+static json_t *local_view(const carc_state *st, const json_t *ex, int seq)
+{
+    json_t *v = carc_view_to_json(st, CARC_VIEW_ADMIN);
+    json_object_set_new(v, "seq", json_integer(seq));
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(v, "players"), i, p) {
+        json_t *name = json_object_get(json_array_get(json_object_get(ex, "players"), i), "name");
+        if (name)
+            json_object_set(p, "name", name);
+    }
+    return v;
+}
+
+static json_t *fetch_export(const char *id)
+{
+    char path[200];
+    snprintf(path, sizeof path, "/v1/admin/games/%s/export", id);
+    return must(server, token, "GET", path, NULL, 200);
+}
+
+/* Replays the export up to seq `to` (-1: all) into *st; prints the board after every move with `each`.
+ * Returns the seq reached. */
+static int replay_local(const json_t *ex, int to, bool each, carc_state *st)
+{
+    carc_setup s;
+    setup_of(ex, false, &s);
+    char err[256];
+    if (carc_game_new(st, &cat, &s, NULL, err, sizeof err)) {
+        fprintf(stderr, "carcctl: the set-up does not start a game: %s\n", err);
+        exit(EXIT_CHECK);
+    }
+    int seq = 0;
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(ex, "moves"), i, m) {
+        int mseq = (int)json_integer_value(json_object_get(m, "seq"));
+        if (to >= 0 && mseq > to)
+            break;
+        carc_move mv;
+        int seat = (int)json_integer_value(json_object_get(m, "seat"));
+        if (carc_move_from_json(st, json_object_get(m, "move"), &mv, err, sizeof err) ||
+            carc_apply(st, seat, &mv, NULL, err, sizeof err)) {
+            fprintf(stderr, "carcctl: move %d (seat %d) does not apply: %s\n", mseq, seat, err);
+            exit(EXIT_CHECK);
+        }
+        seq = mseq;
+        if (each) {
+            json_t *v = local_view(st, ex, seq);
+            printf("==== after move %d\n", seq);
+            print_board(v);
+            json_decref(v);
+        }
+    }
+    return seq;
+}
+
+/* ---- commands -------------------------------------------------------------------------------------------- */
+static int cmd_list(int argc, char **argv)
+{
+    const char *status = NULL;
+    long players = -1, waiting = -1, limit = -1;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--status") == 0 && i + 1 < argc)
+            status = argv[++i];
+        else if (strcmp(argv[i], "--players") == 0 && i + 1 < argc)
+            players = int_arg(argv[++i], "--players");
+        else if (strcmp(argv[i], "--waiting-for") == 0 && i + 1 < argc)
+            waiting = int_arg(argv[++i], "--waiting-for");
+        else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc)
+            limit = int_arg(argv[++i], "--limit");
+        else
+            usage();
+    }
+    need_token();
+    char cursor[80] = "";
+    long shown = 0;
+    printf("%-36s  %-8s %5s %7s %7s  %s\n", "id", "status", "seq", "players", "waiting", "created");
+    for (int page = 0; page < 100000; page++) {
+        char path[300];
+        snprintf(path, sizeof path, "/v1/admin/games?limit=200%s%s%s%s", status ? "&status=" : "", status ? status : "",
+                 cursor[0] ? "&cursor=" : "", cursor);
+        json_t *pg = must(server, token, "GET", path, NULL, 200);
+        size_t i;
+        json_t *g;
+        json_array_foreach(json_object_get(pg, "games"), i, g) {
+            json_t *pend = json_object_get(g, "pending_seat");
+            if (players >= 0 && json_integer_value(json_object_get(g, "nplayers")) != players)
+                continue;
+            if (waiting >= 0 && (!json_is_integer(pend) || json_integer_value(pend) != waiting))
+                continue;
+            if (limit >= 0 && shown >= limit)
+                break;
+            char wait[16] = "-";
+            if (json_is_integer(pend))
+                snprintf(wait, sizeof wait, "%lld", (long long)json_integer_value(pend));
+            printf("%-36s  %-8s %5lld %7lld %7s  %s\n", str_or(json_object_get(g, "id"), ""),
+                   str_or(json_object_get(g, "status"), ""), (long long)json_integer_value(json_object_get(g, "seq")),
+                   (long long)json_integer_value(json_object_get(g, "nplayers")), wait,
+                   str_or(json_object_get(g, "created_at"), ""));
+            shown++;
+        }
+        const char *next = json_string_value(json_object_get(pg, "next_cursor"));
+        snprintf(cursor, sizeof cursor, "%s", next ? next : "");
+        json_decref(pg);
+        if (!cursor[0] || (limit >= 0 && shown >= limit))
+            break;
+    }
+    return 0;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+    if (argc < 1)
+        usage();
+    const char *id = argv[0];
+    long seq = -1;
+    bool public_view = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--seq") == 0 && i + 1 < argc)
+            seq = int_arg(argv[++i], "--seq");
+        else if (strcmp(argv[i], "--public") == 0)
+            public_view = true;
+        else
+            usage();
+    }
+    json_t *v;
+    char path[200];
+    if (seq >= 0) {
+        need_token();
+        json_t *ex = fetch_export(id);
+        carc_state *st = malloc(sizeof *st);
+        if (!st)
+            abort();
+        int reached = replay_local(ex, (int)seq, false, st);
+        v = local_view(st, ex, reached);
+        if (public_view) {   /* the public view of the same state */
+            json_t *pub = carc_view_to_json(st, CARC_VIEW_PUBLIC);
+            json_object_set(pub, "seq", json_object_get(v, "seq"));
+            json_object_set(pub, "players", json_object_get(v, "players"));
+            json_decref(v);
+            v = pub;
+        }
+        free(st);
+        json_decref(ex);
+    } else if (public_view) {
+        snprintf(path, sizeof path, "/v1/games/%s", id);
+        v = must(server, NULL, "GET", path, NULL, 200);
+    } else {
+        need_token();
+        snprintf(path, sizeof path, "/v1/admin/games/%s", id);
+        v = must(server, token, "GET", path, NULL, 200);
+    }
+    print_board(v);
+    print_scores(v);
+    json_decref(v);
+    return 0;
+}
+
+static int cmd_hidden(int argc, char **argv)
+{
+    if (argc != 1)
+        usage();
+    need_token();
+    char path[200];
+    snprintf(path, sizeof path, "/v1/admin/games/%s", argv[0]);
+    json_t *v = must(server, token, "GET", path, NULL, 200);
+    printf("seed         %s\n", str_or(json_object_get(v, "seed"), "?"));
+    printf("seed_sha256  %s\n", str_or(json_object_get(v, "seed_sha256"), "?"));
+    json_t *rng = json_object_get(v, "rng");
+    printf("rng position %lld\n", (long long)json_integer_value(json_object_get(rng, "pos")));
+    printf("stack, in draw order (%zu):", json_array_size(json_object_get(v, "stack_remaining")));
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(v, "stack_remaining"), i, t) printf(" %s", str_or(t, "?"));
+    printf("\n");
+    json_t *pieces = json_object_get(v, "board");
+    int under = 0;
+    json_array_foreach(pieces, i, t) {
+        const char *u = json_string_value(json_object_get(t, "under"));
+        if (u) {
+            printf("under the hill %s at (%lld, %lld): %s\n", str_or(json_object_get(t, "tile"), "?"),
+                   (long long)json_integer_value(json_object_get(t, "x")),
+                   (long long)json_integer_value(json_object_get(t, "y")), u);
+            under++;
+        }
+    }
+    if (!under)
+        printf("no tile under a hill\n");
+    /* anything else the admin view holds that the public one does not (expansion state) */
+    static const char *const shown_keys[] = {"seed", "seed_sha256", "rng", "stack", "stack_remaining", "stack_pos",
+                                             "board", "players", "figures", "pending", "setup", "options",
+                                             "expansions", "id", "seq", "status", "turn", "active", "nplayers",
+                                             "version", "discarded", "stack_left", "created_at", "updated_at",
+                                             "finished_at", "winners", NULL};
+    const char *key;
+    json_t *val;
+    json_object_foreach(v, key, val) {
+        bool known = false;
+        for (int k = 0; shown_keys[k] && !known; k++)
+            known = strcmp(key, shown_keys[k]) == 0;
+        if (!known) {
+            char *txt = json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY);
+            printf("%s: %s\n", key, txt ? txt : "?");
+            free(txt);
+        }
+    }
+    json_decref(v);
+    return 0;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+    if (argc != 1)
+        usage();
+    need_token();
+    char path[200];
+    snprintf(path, sizeof path, "/v1/admin/games/%s/verify", argv[0]);
+    json_t *v = must(server, token, "POST", path, NULL, 200);
+    bool ok = json_is_true(json_object_get(v, "ok"));
+    if (ok)
+        printf("ok: the log replays to the stored state (seq %lld)\n", (long long)json_integer_value(json_object_get(v, "seq")));
+    else
+        printf("MISMATCH at seq %lld: %s\n", (long long)json_integer_value(json_object_get(v, "failed_at_seq")),
+               str_or(json_object_get(v, "reason"), "?"));
+    json_decref(v);
+    return ok ? 0 : EXIT_CHECK;
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+    if (argc < 1)
+        usage();
+    long to = -1;
+    bool each = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--to") == 0 && i + 1 < argc)
+            to = int_arg(argv[++i], "--to");
+        else if (strcmp(argv[i], "--each") == 0)
+            each = true;
+        else
+            usage();
+    }
+    need_token();
+    json_t *ex = fetch_export(argv[0]);
+    carc_state *st = malloc(sizeof *st);
+    if (!st)
+        abort();
+    int seq = replay_local(ex, (int)to, each, st);
+    int rc = 0;
+    if (!each) {
+        json_t *v = local_view(st, ex, seq);
+        print_board(v);
+        print_scores(v);
+        json_decref(v);
+    }
+    if (to < 0 || to >= json_integer_value(json_object_get(ex, "seq"))) {
+        json_t *snap = carc_state_to_json(st);
+        json_object_del(json_object_get(snap, "rng"), "seed");
+        rc = json_equal(snap, json_object_get(ex, "snapshot")) ? 0 : EXIT_CHECK;
+        printf(rc ? "MISMATCH: the local replay differs from the server's state\n"
+                  : "ok: the local replay reaches the server's state\n");
+        json_decref(snap);
+    }
+    free(st);
+    json_decref(ex);
+    return rc;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+    if (argc != 1 && !(argc == 3 && strcmp(argv[1], "-o") == 0))
+        usage();
+    need_token();
+    json_t *ex = fetch_export(argv[0]);
+    FILE *f = argc == 3 ? fopen(argv[2], "w") : stdout;
+    if (!f) {
+        perror(argv[2]);
+        return EXIT_USAGE;
+    }
+    json_dumpf(ex, f, JSON_INDENT(2));
+    fputc('\n', f);
+    if (f != stdout)
+        fclose(f);
+    json_decref(ex);
+    return 0;
+}
+
+static int cmd_import(int argc, char **argv)
+{
+    if (argc < 1)
+        usage();
+    bool stack_script = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--stack-script") == 0)
+            stack_script = true;
+        else
+            usage();
+    }
+    need_token();
+    json_error_t e;
+    json_t *ex = json_load_file(argv[0], 0, &e);
+    if (!ex || strcmp(str_or(json_object_get(ex, "format"), ""), "carcd-export/1") != 0) {
+        fprintf(stderr, "carcctl: %s: not a carcd export (%s)\n", argv[0], ex ? "format" : e.text);
+        return EXIT_USAGE;
+    }
+    const json_t *setup = json_object_get(ex, "setup");
+    json_t *req = json_object();
+    json_t *players = json_array();
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(ex, "players"), i, p)
+        json_array_append_new(players, json_pack("{s:O}", "name", json_object_get(p, "name")));
+    json_object_set_new(req, "players", players);
+    json_object_set(req, "expansions", json_object_get(setup, "expansions"));
+    json_object_set(req, "options", json_object_get(setup, "options"));
+    json_object_set(req, "seed", json_object_get(ex, "seed"));
+    /* the original's script (or none: the seed alone deals the same stack); --stack-script: the whole stack */
+    json_t *script = json_deep_copy(json_object_get(setup, "script"));
+    if (stack_script) {
+        if (!script)
+            script = json_object();
+        json_object_set(script, "stack", json_object_get(ex, "stack"));
+    }
+    if (script)
+        json_object_set_new(req, "script", script);
+    json_t *created = must(server, token, "POST", "/v1/games", req, 201);
+    json_decref(req);
+    const char *id = str_or(json_object_get(created, "id"), "");
+    json_t *toks = json_object_get(created, "players");
+    json_t *m;
+    json_array_foreach(json_object_get(ex, "moves"), i, m) {
+        int seq = (int)json_integer_value(json_object_get(m, "seq"));
+        int seat = (int)json_integer_value(json_object_get(m, "seat"));
+        const char *tok = json_string_value(json_object_get(json_array_get(toks, (size_t)seat), "token"));
+        json_t *body = json_pack("{s:i, s:O}", "expected_seq", seq - 1, "move", json_object_get(m, "move"));
+        char path[200];
+        snprintf(path, sizeof path, "/v1/games/%s/moves", id);
+        long st;
+        json_t *ans = http(server, tok, "POST", path, body, &st, NULL);
+        json_decref(body);
+        if (st != 200) {
+            fprintf(stderr, "carcctl: move %d of the export was refused (HTTP %ld): %s\n", seq, st,
+                    str_or(json_object_get(ans, "detail"), "?"));
+            json_decref(ans);
+            return EXIT_CHECK;
+        }
+        json_decref(ans);
+    }
+    /* the same final state? (with a stack script the random stream stands elsewhere: rng not compared) */
+    json_t *mine = fetch_export(id);
+    json_t *a = json_deep_copy(json_object_get(mine, "snapshot")), *b = json_deep_copy(json_object_get(ex, "snapshot"));
+    if (stack_script) {
+        json_object_del(a, "rng");
+        json_object_del(b, "rng");
+    }
+    bool same = json_equal(a, b);
+    json_decref(a);
+    json_decref(b);
+    json_decref(mine);
+    json_t *out = json_pack("{s:s, s:O, s:b}", "id", id, "players", toks, "same_state", same);
+    json_dumpf(out, stdout, JSON_INDENT(2));
+    fputc('\n', stdout);
+    fprintf(stderr, "carcctl: imported as %s, %zu moves, %s\n", id, json_array_size(json_object_get(ex, "moves")),
+            same ? "same final state" : "the final state DIFFERS");
+    json_decref(out);
+    json_decref(created);
+    json_decref(ex);
+    return same ? 0 : EXIT_CHECK;
+}
+
+static int cmd_audit(int argc, char **argv)
+{
+    const char *game = NULL, *action = NULL;
+    long limit = 50;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--game") == 0 && i + 1 < argc)
+            game = argv[++i];
+        else if (strcmp(argv[i], "--action") == 0 && i + 1 < argc)
+            action = argv[++i];
+        else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc)
+            limit = int_arg(argv[++i], "--limit");
+        else
+            usage();
+    }
+    need_token();
+    char path[400];
+    snprintf(path, sizeof path, "/v1/admin/audit?limit=%ld%s%s%s%s", limit, game ? "&game=" : "", game ? game : "",
+             action ? "&action=" : "", action ? action : "");
+    json_t *v = must(server, token, "GET", path, NULL, 200);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(v, "entries"), i, e) {
+        const json_t *a = json_object_get(e, "actor");
+        printf("%6s  %s  %-20s %-36s %s%s%s %s\n", str_or(json_object_get(e, "id"), ""), str_or(json_object_get(e, "at"), ""),
+               str_or(json_object_get(e, "action"), ""), str_or(json_object_get(e, "game_id"), "-"),
+               str_or(json_object_get(a, "id"), ""), json_is_string(json_object_get(a, "name")) ? " " : "",
+               str_or(json_object_get(a, "name"), ""), str_or(json_object_get(a, "address"), ""));
+    }
+    json_decref(v);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *env = getenv("CARCCTL_SERVER");
+    if (env && *env)
+        server = env;
+    token = getenv("CARCD_ADMIN_TOKEN");
+    actor = getenv("USER");
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "--server") == 0 && i + 1 < argc)
+            server = argv[++i];
+        else if (strcmp(argv[i], "--token") == 0 && i + 1 < argc)
+            token = argv[++i];
+        else if (strcmp(argv[i], "--as") == 0 && i + 1 < argc)
+            actor = argv[++i];
+        else
+            usage();
+    }
+    if (i >= argc)
+        usage();
+    char err[256];
+    if (carc_catalog_load(&cat, err, sizeof err)) {
+        fprintf(stderr, "carcctl: tile data: %s\n", err);
+        return EXIT_CHECK;
+    }
+    curl_global_init(CURL_GLOBAL_ALL);
+    const char *cmd = argv[i];
+    int n = argc - i - 1;
+    char **rest = argv + i + 1;
+    int rc;
+    if (strcmp(cmd, "list") == 0)
+        rc = cmd_list(n, rest);
+    else if (strcmp(cmd, "show") == 0)
+        rc = cmd_show(n, rest);
+    else if (strcmp(cmd, "hidden") == 0)
+        rc = cmd_hidden(n, rest);
+    else if (strcmp(cmd, "verify") == 0)
+        rc = cmd_verify(n, rest);
+    else if (strcmp(cmd, "replay") == 0)
+        rc = cmd_replay(n, rest);
+    else if (strcmp(cmd, "export") == 0)
+        rc = cmd_export(n, rest);
+    else if (strcmp(cmd, "import") == 0)
+        rc = cmd_import(n, rest);
+    else if (strcmp(cmd, "audit") == 0)
+        rc = cmd_audit(n, rest);
+    else
+        usage();
+    curl_global_cleanup();
+    return rc;
 }
