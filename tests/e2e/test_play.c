@@ -20,6 +20,7 @@ static const struct {
     {"halflings", "[\"halflings\"]"},
     {"all_four", "[\"hills_sheep\",\"crop_circles\",\"fruit_trees\",\"halflings\"]"},
     {"crop_circles", "[\"crop_circles\"]"},
+    {"fruit_trees", "[\"fruit_trees\"]"},
 };
 #define NSETS ((int)(sizeof expansion_sets / sizeof expansion_sets[0]))
 #define MIN_PLAYERS 2
