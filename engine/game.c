@@ -121,6 +121,7 @@ void carc_finish_game(carc_state *st, carc_events *ev)
 {
     carc_score_final(st, ev);
     st->status = CARC_FINISHED;
+    memset(&st->crop, 0, sizeof st->crop);   /* no crop circle action outlives the game */
     st->pending = (carc_pending){.kind = CARC_PENDING_NONE, .seat = 0, .tile = CARC_NO_TYPE,
                                  .piece = CARC_NO_PIECE};
     carc_ev_push(ev, CARC_EV_GAME_OVER);

@@ -59,7 +59,7 @@ enum MHD_Result h_admin_games_list(cd_req *r)
         return MHD_YES;
     if (!cd_audit(r, db, NULL, NULL, status ? json_pack("{s:s}", "status", status) : NULL))
         return MHD_YES;
-    char lim[16];
+    char lim[24];
     snprintf(lim, sizeof lim, "%ld", limit + 1);   /* one more tells whether a next page exists */
     const char *p[] = {status, cursor, lim};
     PGresult *res = cd_db_exec(db, ST_GAMES_LIST, 3, p);
