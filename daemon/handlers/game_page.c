@@ -175,7 +175,8 @@ enum MHD_Result h_game_page(cd_req *r)
         else if (end && n == 7 && memcmp(at + 1, "SUMMARY", 7) == 0)
             hb_str(&out, sum.p);
         else if (end && n == 4 && memcmp(at + 1, "DATA", 4) == 0)
-            hb_str(&out, data_text);
+            for (const char *q = data_text; *q; q++)   /* '<' only occurs in strings: \u003c there */
+                *q == '<' ? hb_str(&out, "\\u003c") : hb_add(&out, q, 1);
         else if (end && n == 5 && memcmp(at + 1, "NONCE", 5) == 0)
             hb_str(&out, nonce);
         else {   /* not a placeholder: keep the '@' */
