@@ -345,7 +345,9 @@ START_TEST(view_shape)
     s.nstack = 2;
     s.stack[0] = (uint8_t)carc_catalog_find(tu_catalog(), "FT04");
     s.stack[1] = (uint8_t)carc_catalog_find(tu_catalog(), "FT01");
-    ck_assert_int_eq(carc_script_fruit_from_json(json_pack("{s:[iiii]}", "quince", 5, 2, 4, 3), &s, NULL, 0), 0);
+    json_t *script = json_pack("{s:[iiii]}", "quince", 5, 2, 4, 3);
+    ck_assert_int_eq(carc_script_fruit_from_json(script, &s, NULL, 0), 0);
+    json_decref(script);
     carc_state *st = malloc(sizeof *st);
     char err[256];
     ck_assert_int_eq(carc_game_new(st, tu_catalog(), &s, NULL, err, sizeof err), 0);
