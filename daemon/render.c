@@ -381,25 +381,31 @@ static void draw_road(piece_ctx *p, int part)
     p->c->path(p->c, pa.c, pa.n, &fill);
 }
 
-/* A local-frame polygon given as flat coordinates around (cx, cy), `scale` of the tile. */
+/* Symbols stand upright whatever the piece's rotation: only their place `at` (local frame) turns with the
+ * piece; their shape is drawn in screen directions, in units of the tile. */
+
+/* A polygon given as flat coordinates round `at`, `scale` of the tile. */
 static void draw_shape(piece_ctx *p, pt at, double scale, const double *xy, int n, const cd_style *s)
 {
-    path_t pa = {.n = 0};
-    for (int i = 0; i < n; i++) {
-        pt q = {at.x + xy[2 * i] * scale, at.y + xy[2 * i + 1] * scale};
-        if (i == 0)
-            pmove(&pa, p, q);
-        else
-            pline(&pa, p, q);
-    }
-    pend(&pa);
-    p->c->path(p->c, pa.c, pa.n, s);
+    pt c = to_px(p, at);
+    cd_pcmd cmd[40];
+    int k = 0;
+    for (int i = 0; i < n && k < 39; i++)
+        cmd[k++] = (cd_pcmd){i ? 'L' : 'M', c.x + xy[2 * i] * scale * p->T, c.y + xy[2 * i + 1] * scale * p->T, 0, 0};
+    cmd[k++] = (cd_pcmd){'Z', 0, 0, 0, 0};
+    p->c->path(p->c, cmd, k, s);
+}
+
+/* A disc of radius r at `at` moved by (dx, dy) on the screen (tile units). */
+static void dot_off(piece_ctx *p, pt at, double dx, double dy, double r, const cd_style *s)
+{
+    pt q = to_px(p, at);
+    p->c->circle(p->c, q.x + dx * p->T, q.y + dy * p->T, r * p->T, s);
 }
 
 static void dot(piece_ctx *p, pt at, double r, const cd_style *s)
 {
-    pt q = to_px(p, at);
-    p->c->circle(p->c, q.x, q.y, r * p->T, s);
+    dot_off(p, at, 0, 0, r, s);
 }
 
 static void draw_cloister(piece_ctx *p, pt at)
@@ -411,7 +417,7 @@ static void draw_cloister(piece_ctx *p, pt at)
                                    0.15, 0.6,   -0.15, 0.6,   -0.15, -0.15, -0.45, -0.15, -0.45, -0.45, -0.15,
                                    -0.45};
     cd_style w = fill_style(0xfff6e0, 0xfff6e0, 0);
-    draw_shape(p, (pt){at.x, at.y + 0.02}, 0.1, cross, 12, &w);
+    draw_shape(p, at, 0.1, cross, 12, &w);
 }
 
 static void draw_garden(piece_ctx *p, pt at)
@@ -421,7 +427,7 @@ static void draw_garden(piece_ctx *p, pt at)
     cd_style flower = fill_style(0xf7d6e0, 0xb23a6a, p->T * 0.01);
     for (int i = 0; i < 5; i++) {
         double a = i * 2 * PI / 5;
-        dot(p, (pt){at.x + 0.065 * cos(a), at.y + 0.065 * sin(a)}, 0.025, &flower);
+        dot_off(p, at, 0.065 * cos(a), 0.065 * sin(a), 0.025, &flower);
     }
 }
 
@@ -442,12 +448,13 @@ static void draw_pennant(piece_ctx *p, pt at)
 /* ---- marks -------------------------------------------------------------------------------------------- */
 static void draw_hill(piece_ctx *p, pt at)
 {
-    path_t pa = {.n = 0};
-    pmove(&pa, p, (pt){at.x - 0.22, at.y + 0.1});
-    pquad(&pa, p, (pt){at.x, at.y - 0.3}, (pt){at.x + 0.22, at.y + 0.1});
-    pend(&pa);
-    cd_style s = fill_style(C_HILL, 0x6e5630, p->T * 0.02);
-    p->c->path(p->c, pa.c, pa.n, &s);
+    pt c = to_px(p, at);
+    double T = p->T;
+    cd_pcmd cmd[3] = {{'M', c.x - 0.22 * T, c.y + 0.1 * T, 0, 0},
+                      {'Q', c.x + 0.22 * T, c.y + 0.1 * T, c.x, c.y - 0.3 * T},
+                      {'Z', 0, 0, 0, 0}};
+    cd_style s = fill_style(C_HILL, 0x6e5630, T * 0.02);
+    p->c->path(p->c, cmd, 3, &s);
 }
 
 static void draw_vineyard(piece_ctx *p, pt at)
@@ -455,9 +462,9 @@ static void draw_vineyard(piece_ctx *p, pt at)
     cd_style s = fill_style(C_GRAPE, 0x3b1450, p->T * 0.01);
     static const double g[][2] = {{-1, -1}, {0, -1}, {1, -1}, {-0.5, 0}, {0.5, 0}, {0, 1}};
     for (int i = 0; i < 6; i++)
-        dot(p, (pt){at.x + g[i][0] * 0.06, at.y + g[i][1] * 0.06}, 0.04, &s);
+        dot_off(p, at, g[i][0] * 0.06, g[i][1] * 0.06, 0.04, &s);
     cd_style leaf = fill_style(0x4f8f2f, 0x2e5a1b, p->T * 0.01);
-    dot(p, (pt){at.x + 0.08, at.y - 0.12}, 0.04, &leaf);
+    dot_off(p, at, 0.08, -0.12, 0.04, &leaf);
 }
 
 static void draw_tree(piece_ctx *p, pt at)
@@ -466,11 +473,11 @@ static void draw_tree(piece_ctx *p, pt at)
     cd_style t = fill_style(C_TRUNK, C_TRUNK, 0);
     draw_shape(p, at, 0.13, trunk, 4, &t);
     cd_style leaves = fill_style(C_LEAVES, 0x1d4219, p->T * 0.015);
-    dot(p, (pt){at.x, at.y - 0.04}, 0.13, &leaves);
+    dot_off(p, at, 0, -0.04, 0.13, &leaves);
     cd_style fruit = fill_style(C_FRUIT, 0x8c1c0c, p->T * 0.008);
-    dot(p, (pt){at.x - 0.05, at.y - 0.06}, 0.028, &fruit);
-    dot(p, (pt){at.x + 0.06, at.y - 0.01}, 0.028, &fruit);
-    dot(p, (pt){at.x + 0.005, at.y - 0.12}, 0.028, &fruit);
+    dot_off(p, at, -0.05, -0.06, 0.028, &fruit);
+    dot_off(p, at, 0.06, -0.01, 0.028, &fruit);
+    dot_off(p, at, 0.005, -0.12, 0.028, &fruit);
 }
 
 static void draw_crop_circle(piece_ctx *p, pt at, int kind)
