@@ -132,7 +132,7 @@ typedef struct {
     atomic_bool done[NGAMES];       /* budget reached or game over */
     atomic_int stale, other;
     pthread_mutex_t mu;
-    char first_other[600];
+    char first_other[1024];   /* room for status, curl error (256) and 400 bytes of body */
     e2e_daemon *d;
 } load_t;
 

@@ -31,7 +31,7 @@ typedef struct {
     done_move *ok;
     int nok, cap;
     int unexpected;
-    char first_unexpected[600];
+    char first_unexpected[1024];   /* room for status, curl error (256) and 400 bytes of body */
     int transport_errors;
 } load_t;
 
