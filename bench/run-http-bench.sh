@@ -16,7 +16,8 @@
 #    $PACED_SECONDS, to show the latencies of a server that is not saturated: with 32 clients in a closed loop
 #    on 2 cores every request queues behind the others, pgbench's included;
 # 6. prints both moves/s, their ratio, the latency percentiles of both, and the CPU each side used per move
-#    (carcd, PostgreSQL, the client) as `name: value` lines.
+#    (carcd, PostgreSQL, the client) as `name: value` lines. The machine may be busy with other work (printed
+#    as other_work_cores_*): cpu_ratio_* then tell what the ratio would be with the machine to itself.
 # Everything it started is stopped on exit; the logs stay in $BENCH_OUT (printed at the end).
 #
 # Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (8), GAMES (128), WARMUP_MOVES (50 per game),
@@ -63,6 +64,15 @@ pg_ticks() {
     t=$(ticks_of "$pm" 1)
     for c in $(pgrep -P "$pm"); do t=$((t + $(ticks_of "$c"))); done
     echo "$t"
+}
+# after a pgbench run: until its backends have exited and been reaped (their CPU is then in the postmaster's
+# cutime), at most 5 s
+pg_children() { pgrep -P "$(head -n 1 "$PGTEMP_DIR/data/postmaster.pid")" | wc -l; }
+wait_backends_gone() {
+    for _ in $(seq 50); do
+        (($(pg_children) <= $1)) && return 0
+        sleep 0.1
+    done
 }
 # busy and total ticks of the machine
 machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
@@ -112,6 +122,7 @@ URL=$CARCD_TEST_DATABASE_URL
 export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN CARCD_THREADS=$THREADS
 
 "$BUILD_DIR/carcd" migrate >"$BENCH_OUT/migrate.log" 2>&1 || { cat "$BENCH_OUT/migrate.log" >&2; exit 1; }
+idle_children=$(pg_children)   # the server's own processes
 "$BUILD_DIR/carcd" serve >"$BENCH_OUT/carcd.log" 2>&1 &
 carcd_pid=$!
 for _ in $(seq 100); do
@@ -182,6 +193,7 @@ psql -qX "$URL" -v ngames="$PGB_GAMES" -f bench/pgbench-setup.sql >"$BENCH_OUT/p
 }
 psql -qX "$URL" -c CHECKPOINT >/dev/null
 say "pgbench: $CLIENTS clients for $DURATION s"
+wait_backends_gone "$idle_children"   # carcd's, so that their CPU does not count for pgbench
 cpu_sample >"$BENCH_OUT/cpu.pgb0"
 TIMEFORMAT='%U %S'
 { time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" \
@@ -189,15 +201,17 @@ TIMEFORMAT='%U %S'
     cat "$BENCH_OUT/pgbench.out" >&2
     exit 1
 }; } 2>"$BENCH_OUT/pgbench.time"
+wait_backends_gone "$idle_children"
 cpu_sample >"$BENCH_OUT/cpu.pgb1"
 say "pgbench, move cycle (legal-moves + move SQL): $CLIENTS clients for $DURATION s"
 { cat bench/legal-moves.pgbench; grep -v '^\\set k ' bench/move.pgbench; } >"$BENCH_OUT/cycle.pgbench"
 cpu_sample >"$BENCH_OUT/cpu.cyc0"
-pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" \
+{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" \
     -f "$BENCH_OUT/cycle.pgbench" "$URL" >"$BENCH_OUT/pgbench-cycle.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-cycle.out" >&2
     exit 1
-}
+}; } 2>"$BENCH_OUT/pgbench-cycle.time"
+wait_backends_gone "$idle_children"
 cpu_sample >"$BENCH_OUT/cpu.cyc1"
 say "pgbench, paced: $CLIENTS clients at $PACED_RATE moves/s for $PACED_SECONDS s"
 pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$PACED_RATE" -D ngames="$PGB_GAMES" \
@@ -233,6 +247,7 @@ read -r c1 p1 b1 t1 <"$BENCH_OUT/cpu.load1"
 read -r _ q0 d0 u0 <"$BENCH_OUT/cpu.pgb0"
 read -r _ q1 d1 u1 <"$BENCH_OUT/cpu.pgb1"
 read -r pu ps <"$BENCH_OUT/pgbench.time"
+read -r cu cs <"$BENCH_OUT/pgbench-cycle.time"
 read -r _ y0 _ _ <"$BENCH_OUT/cpu.cyc0"
 read -r _ y1 _ _ <"$BENCH_OUT/cpu.cyc1"
 load_moves=$(field moves)
@@ -243,6 +258,10 @@ carcd_pg_cpu=$(per_move $((p1 - p0)) "$load_moves")
 pgb_pg_cpu=$(per_move $((q1 - q0)) "$pgb_moves")
 cyc_pg_cpu=$(per_move $((y1 - y0)) "$cyc_moves")
 pgb_client_cpu=$(awk -v u="$pu" -v s="$ps" -v n="$pgb_moves" 'BEGIN { printf "%.2f", 1000 * (u + s) / n }')
+cyc_client_cpu=$(awk -v u="$cu" -v s="$cs" -v n="$cyc_moves" 'BEGIN { printf "%.2f", 1000 * (u + s) / n }')
+# what the ratios would be if each side had the whole machine: CPU per move of pgbench's side over carcd's
+# (carcd + its PostgreSQL + carcd-load); on a busy machine steadier than the measured ratio
+cpu_ratio() { awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" 'BEGIN { printf "%.1f", 100 * (a + b) / (c + d + e) }'; }
 # CPU that went neither to carcd, PostgreSQL nor the client, in cores (other work on the machine)
 load_other=$(awk -v b=$((b1 - b0)) -v c=$((c1 - c0)) -v p=$((p1 - p0)) -v t=$((t1 - t0)) -v n="$load_moves" \
     -v lc="$load_cpu" -v hz="$hz" -v cores="$(nproc)" \
@@ -261,6 +280,8 @@ echo "pgbench_moves_per_s: $(printf '%.0f' "$pgb_tps")"
 echo "ratio_percent: $ratio"
 echo "pgbench_cycle_moves_per_s: $(printf '%.0f' "$cyc_tps")"
 echo "ratio_vs_cycle_percent: $(awk -v a="$carcd_mps" -v b="$cyc_tps" 'BEGIN { printf "%.1f", 100 * a / b }')"
+echo "cpu_ratio_percent: $(cpu_ratio "$pgb_pg_cpu" "$pgb_client_cpu" "$carcd_cpu" "$carcd_pg_cpu" "$load_cpu")"
+echo "cpu_ratio_vs_cycle_percent: $(cpu_ratio "$cyc_pg_cpu" "$cyc_client_cpu" "$carcd_cpu" "$carcd_pg_cpu" "$load_cpu")"
 echo "carcd_post_p50_ms: $(field post_p50_ms)"
 echo "carcd_post_p90_ms: $(field post_p90_ms)"
 echo "carcd_post_p99_ms: $(field post_p99_ms)"
@@ -288,6 +309,7 @@ echo "carcd_load_cpu_ms_per_move: $load_cpu"
 echo "pgbench_postgres_cpu_ms_per_move: $pgb_pg_cpu"
 echo "pgbench_client_cpu_ms_per_move: $pgb_client_cpu"
 echo "pgbench_cycle_postgres_cpu_ms_per_move: $cyc_pg_cpu"
+echo "pgbench_cycle_client_cpu_ms_per_move: $cyc_client_cpu"
 echo "other_work_cores_during_carcd: $load_other"
 echo "other_work_cores_during_pgbench: $pgb_other"
 echo "carcd_games_avg_snapshot_bytes: $snap_bytes"
