@@ -13,6 +13,7 @@
 #include <sys/random.h>
 
 #include "games.h"
+#include "state_cache.h"
 #include "store.h"
 
 static carc_catalog *catalog;   /* read-only once loaded */
@@ -116,11 +117,22 @@ void cd_token_new(char token[CD_TOKEN_LEN + 1])
     token[k] = 0;
 }
 
+static EVP_MD *sha256;   /* fetched once: EVP_sha256() in EVP_Digest looks the algorithm up every call */
+static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
+
+static void sha256_fetch(void)
+{
+    sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+    if (!sha256)
+        abort();
+}
+
 void cd_sha256_hex(const char *text, char out[CD_HEX256_LEN])
 {
     uint8_t md[32];
     unsigned int len = 0;
-    EVP_Digest(text, strlen(text), md, &len, EVP_sha256(), NULL);
+    pthread_once(&sha256_once, sha256_fetch);
+    EVP_Digest(text, strlen(text), md, &len, sha256, NULL);
     cd_hex(md, sizeof md, out);
 }
 
@@ -138,23 +150,21 @@ static void copy_field(char *dst, size_t cap, const PGresult *res, int col)
     snprintf(dst, cap, "%s", PQgetisnull(res, 0, col) ? "" : PQgetvalue(res, 0, col));
 }
 
-/* Decodes the stored snapshot with `seed_hex` joined back in (zeros when the reader may not know it). */
+/* Decodes the stored snapshot with `seed_hex` joined back in (zeros when the reader may not know it). The
+ * seed goes into g->snapshot only for the decode and is taken out again: g->snapshot stays as stored. */
 static cd_load_result decode_state(cd_game *g, const char *seed_hex)
 {
-    json_t *snap = json_deep_copy(g->snapshot);
-    json_t *rng = json_object_get(snap, "rng");
-    if (!rng) {
-        json_decref(snap);
+    json_t *rng = json_object_get(g->snapshot, "rng");
+    if (!json_is_object(rng))
         return CD_LOAD_CORRUPT;
-    }
     static const char zeros[] = "0000000000000000000000000000000000000000000000000000000000000000";
     json_object_set_new(rng, "seed", json_string(seed_hex[0] ? seed_hex : zeros));
     g->st = malloc(sizeof *g->st);
     char err[256];
-    int rc = g->st ? carc_state_from_json(g->st, cd_catalog(), snap, err, sizeof err) : -1;
-    json_decref(snap);
+    int rc = g->st ? carc_state_from_json(g->st, cd_catalog(), g->snapshot, err, sizeof err) : -1;
+    json_object_del(rng, "seed");
     if (rc != 0) {
-        fprintf(stderr, "carcd: game %s: stored snapshot does not decode: %s\n", g->id, err);
+        fprintf(stderr, "carcd: game %s: stored snapshot does not decode: %s\n", g->id, g->st ? err : "no memory");
         return CD_LOAD_CORRUPT;
     }
     return CD_LOAD_OK;
@@ -194,8 +204,19 @@ cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g)
     }
     g->seq = atoi(PQgetvalue(res, 0, 0));
     g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
-    g->setup = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
-    g->snapshot = json_loads(PQgetvalue(res, 0, 3), 0, NULL);
+    /* only admin readers (replays, export) use the set-up; players' reads skip parsing it, and take the
+     * decoded state from the cache when this seq is there (admins read the stored snapshot itself) */
+    g->setup = admin ? json_loads(PQgetvalue(res, 0, 2), 0, NULL) : json_object();
+    bool cached = false;
+    if (!admin) {
+        g->st = malloc(sizeof *g->st);
+        cached = g->st && cd_cache_get(id, g->seq, g->st);
+        if (!cached) {
+            free(g->st);
+            g->st = NULL;
+        }
+    }
+    g->snapshot = cached ? json_object() : json_loads(PQgetvalue(res, 0, 3), 0, NULL);
     copy_field(g->seed_sha256, sizeof g->seed_sha256, res, 4);
     copy_field(g->created_at, sizeof g->created_at, res, 5);
     copy_field(g->updated_at, sizeof g->updated_at, res, 6);
@@ -205,7 +226,9 @@ cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g)
     if (!g->setup || !g->snapshot)
         return CD_LOAD_CORRUPT;
     cd_load_result lr = load_names(db, g);
-    return lr == CD_LOAD_OK ? decode_state(g, g->seed) : lr;
+    if (lr != CD_LOAD_OK || cached)
+        return lr;
+    return decode_state(g, g->seed);
 }
 
 cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g)
@@ -222,9 +245,17 @@ cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g)
     }
     g->seq = atoi(PQgetvalue(res, 0, 0));
     g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
-    g->setup = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
-    g->snapshot = json_loads(PQgetvalue(res, 0, 3), 0, NULL);
-    copy_field(g->seed, sizeof g->seed, res, 4);
+    g->setup = json_object();   /* a move needs no set-up */
+    copy_field(g->seed, sizeof g->seed, res, 3);
+    g->st = malloc(sizeof *g->st);
+    if (g->st && cd_cache_get(id, g->seq, g->st)) {   /* the state this process stored after the last move */
+        PQclear(res);
+        g->snapshot = json_object();
+        return CD_LOAD_OK;
+    }
+    free(g->st);
+    g->st = NULL;
+    g->snapshot = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
     PQclear(res);
     if (!g->setup || !g->snapshot)
         return CD_LOAD_CORRUPT;

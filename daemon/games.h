@@ -33,7 +33,8 @@ typedef struct {
     int seq;
     bool finished;
     json_t *setup;        /* owned */
-    json_t *snapshot;     /* owned: the stored snapshot (no seed) */
+    json_t *snapshot;     /* owned: the stored snapshot (no seed); an empty object when st came from the
+                             state cache (only admin loads promise the stored snapshot) */
     char seed_sha256[CD_HEX256_LEN];
     char seed[CD_HEX256_LEN];   /* "" unless the query may read it (admin, locked for a move, finished) */
     char created_at[40], updated_at[40], finished_at[40];

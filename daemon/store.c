@@ -26,7 +26,7 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                         "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb)",
                         7},
     [ST_GAME_LOCK] = {"game_lock",
-                      "SELECT g.seq, g.status, g.setup, g.snapshot, s.seed FROM games g "
+                      "SELECT g.seq, g.status, g.snapshot, s.seed FROM games g "
                       "JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
                       1},
     /* the seed leaves game_secrets only once the game is over: it is revealed then */

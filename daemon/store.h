@@ -11,7 +11,7 @@ typedef enum {
     ST_SECRET_INSERT,    /* (game_id, seed) */
     ST_SEAT_INSERT,      /* (game_id, seat, name, token_hash) */
     ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response) */
-    ST_GAME_LOCK,        /* (game_id) -> seq, status, setup, snapshot, seed   FOR UPDATE */
+    ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed   FOR UPDATE */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished) */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */

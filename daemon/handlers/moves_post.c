@@ -11,6 +11,7 @@
 #include "../games.h"
 #include "../handlers.h"
 #include "../metrics.h"
+#include "../state_cache.h"
 #include "../store.h"
 
 #define MAX_IDEM_KEY 200
@@ -28,6 +29,8 @@ typedef struct {
     char detail[300];
     json_t *answer;       /* owned */
     bool replayed;        /* the answer is a repeated key's first answer */
+    carc_state *after;    /* owned: the state after the move, for the cache once committed */
+    int after_seq;
 } move_tx;
 
 static cd_tx_result refuse(move_tx *t, cd_problem p, const char *field, const char *detail)
@@ -105,6 +108,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     move_tx *t = arg;
     json_decref(t->answer);   /* a retried attempt starts from scratch */
     t->answer = NULL;
+    free(t->after);
+    t->after = NULL;
     t->status = 0;
     t->replayed = false;
     cd_game g;
@@ -148,6 +153,12 @@ static cd_tx_result run_move(cd_db *db, void *arg)
             out = store_move(db, t, g.st, events_admin);
             json_decref(events_admin);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
+            if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
+                free(t->after);
+                t->after = g.st;
+                t->after_seq = g.seq + 1;
+                g.st = NULL;
+            }
         }
         carc_events_free(&ev);
     }
@@ -246,8 +257,11 @@ enum MHD_Result h_moves_post(cd_req *r)
     cd_tx_result tr = cd_db_tx(db, run_move, &t, &down);
     /* 200 only for a committed move or a replayed answer: a failed COMMIT is no move */
     if (t.status == 200 && t.answer && (tr == CD_TX_COMMIT || (t.replayed && tr == CD_TX_ROLLBACK))) {
-        if (!t.replayed)
+        if (!t.replayed) {
             cd_metrics_move_applied();
+            if (t.after)
+                cd_cache_put(id, t.after_seq, t.after);
+        }
         ret = cd_reply_json(r, 200, t.answer, NULL);
         t.answer = NULL;
     } else if (t.status != 0 && t.status != 200) {
@@ -257,6 +271,7 @@ enum MHD_Result h_moves_post(cd_req *r)
                                down ? "the database cannot be reached" : "the move could not be stored");
     }
 out:
+    free(t.after);
     json_decref(t.answer);
     json_decref(body);
     return ret;
