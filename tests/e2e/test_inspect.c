@@ -233,6 +233,40 @@ START_TEST(svg_shows_the_view_and_nothing_hidden)
 }
 END_TEST
 
+/* A tile under a hill is hidden from seats and the public: no picture names it, the admin's JSON does. */
+START_TEST(no_tile_under_a_hill_is_shown)
+{
+    fixture f;
+    f.d = e2e_daemon_up(NULL);
+    f.c = e2e_client_new(f.d);
+    long st = e2e_game_create_raw(f.c, f.d, 2, "[\"hills_sheep\",\"fruit_trees\"]",
+                                  "{\"script\":{\"stack\":[\"HS03\",\"FT01\",\"U\",\"V\",\"E\",\"B\"]}}", true, &f.g);
+    ck_assert_msg(st == 201, "create: %ld", st);
+    e2e_rng rng = {9};
+    e2e_play p;
+    ck_assert_int_eq(e2e_play_random(f.c, &f.g, &rng, NULL, &p), 200);   /* HS03 placed: FT01 goes under it */
+    e2e_play_free(&p);
+    json_t *admin = e2e_admin_view(f.c, f.d, f.g.id);
+    ck_assert_str_eq(e2e_jstr(admin, "board.1.tile"), "HS03");
+    ck_assert_str_eq(e2e_jstr(admin, "board.1.under"), "FT01");
+    json_decref(admin);
+    char path[200];
+    const char *tokens[] = {NULL, f.g.token[0], f.g.token[1], f.d->admin};
+    for (int k = 0; k < 4; k++)
+        for (int png = 0; png < 3; png++) {
+            snprintf(path, sizeof path, png == 2 ? "/games/%s" : "/v1/games/%s/board.svg%s", f.g.id,
+                     png ? "?seq=1" : "");
+            if (png == 2 && k == 3)
+                continue;
+            e2e_resp r = get(&f, path, tokens[k], 200);
+            ck_assert_msg(strstr(r.body, "data-tile=\"HS03\""), "viewer %d: the hill piece is not drawn", k);
+            ck_assert_msg(!strstr(r.body, "FT01"), "viewer %d: %s names the tile under the hill", k, path);
+            e2e_resp_free(&r);
+        }
+    teardown(&f);
+}
+END_TEST
+
 START_TEST(svg_at_seq_replays_the_past)
 {
     fixture f;
@@ -559,6 +593,7 @@ int main(void)
     Suite *s = suite_create("e2e_inspect");
     TCase *tc = e2e_tcase("inspect", 120);
     tcase_add_test(tc, svg_shows_the_view_and_nothing_hidden);
+    tcase_add_test(tc, no_tile_under_a_hill_is_shown);
     tcase_add_test(tc, svg_at_seq_replays_the_past);
     tcase_add_test(tc, png_is_a_picture);
     tcase_add_test(tc, page_is_served);
