@@ -14,8 +14,13 @@
  *                        exports the game and replays it here with libcarc, printing the board after move
  *                        N (default: the last) or after --each move; checks the end against the snapshot
  *   export ID [-o FILE]  the game's export (setup, seed, stack, players, moves) as JSON
- *   import FILE          creates the game on --server (admin token: the seed and the stack as a script) and
- *                        posts every move with the new seats' tokens; prints the new id and the tokens
+ *   import FILE [--stack-script]
+ *                        creates the game on --server with the admin token (the seed and the original's script,
+ *                        or with --stack-script the export's whole stack as the script, so the same tiles come
+ *                        in the same order even where the shuffle changed; other draws, such as Hills & Sheep's
+ *                        bag, then come from another point of the random stream and may not follow), posts every
+ *                        move with the new seats' tokens, prints the new id and the tokens, and compares the final state with the
+ *                        export's (exit 1 when it differs)
  *   audit [--game ID] [--action NAME] [--limit N]
  *                        the audit log of admin actions, newest first
  *
@@ -144,7 +149,7 @@ static void usage(void)
           "  verify ID\n"
           "  replay ID [--to N] [--each]\n"
           "  export ID [-o FILE]\n"
-          "  import FILE\n"
+          "  import FILE [--stack-script]\n"
           "  audit [--game ID] [--action NAME] [--limit N]\n",
           stderr);
     exit(EXIT_USAGE);
@@ -727,6 +732,8 @@ static int cmd_import(int argc, char **argv)
             fprintf(stderr, "carcctl: move %d of the export was refused (HTTP %ld): %s\n", seq, st,
                     str_or(json_object_get(ans, "detail"), "?"));
             json_decref(ans);
+            json_decref(created);
+            json_decref(ex);
             return EXIT_CHECK;
         }
         json_decref(ans);
