@@ -338,6 +338,32 @@ json_t *cd_game_view(const cd_game *g, int viewer)
     return v;
 }
 
+bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g)
+{
+    memset(g, 0, sizeof *g);
+    if (mode == CD_OPEN_ADMIN && !r->is_admin) {
+        cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
+                         "this needs the admin token");
+        return false;
+    }
+    const char *id = r->params[0];
+    if (!cd_uuid_valid(id)) {
+        cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+        return false;
+    }
+    r->game_id = id;
+    *db = cd_req_db(r);
+    if (!*db || !cd_viewer_of(r, *db, id, viewer))
+        return false;
+    cd_load_result lr = cd_game_load(*db, id, *viewer == CARC_VIEW_ADMIN, g);
+    if (lr != CD_LOAD_OK) {
+        cd_game_free(g);
+        cd_reply_load_error(r, lr);
+        return false;
+    }
+    return true;
+}
+
 cd_db *cd_req_db(cd_req *r)
 {
     char err[256];

@@ -61,6 +61,13 @@ bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer);
  * the seed once the game is over (with the winners). */
 json_t *cd_game_view(const cd_game *g, int viewer);
 
+typedef enum { CD_OPEN_ANYONE, CD_OPEN_ADMIN } cd_open_mode;
+/* The start every endpoint on one game shares: a well-formed id (else 404), this thread's database (else
+ * 503), who is asking (CD_OPEN_ADMIN: only the admin token, else 401/403; CD_OPEN_ANYONE: admin, a seat of
+ * this game or the public, else 401/403), and the game loaded for that viewer (404/503/500). On false the
+ * request has been answered and g holds nothing to free. */
+bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g);
+
 /* The database connection for this request, or a 503 reply and NULL. */
 cd_db *cd_req_db(cd_req *r);
 /* Answers for a failed load (404, 503, 500) and returns the MHD result. */

@@ -79,21 +79,12 @@ enum MHD_Result h_admin_games_list(cd_req *r)
 
 enum MHD_Result h_admin_game_get(cd_req *r)
 {
-    if (!require_admin(r))
+    cd_db *db;
+    cd_game g;
+    int viewer;
+    if (!cd_game_open(r, CD_OPEN_ADMIN, &db, &viewer, &g))
         return MHD_YES;
     const char *id = r->params[0];
-    if (!cd_uuid_valid(id))
-        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
-    r->game_id = id;
-    cd_db *db = cd_req_db(r);
-    if (!db)
-        return MHD_YES;
-    cd_game g;
-    cd_load_result lr = cd_game_load(db, id, true, &g);
-    if (lr != CD_LOAD_OK) {
-        cd_game_free(&g);
-        return cd_reply_load_error(r, lr);
-    }
     if (!cd_audit(r, db, NULL, id, json_pack("{s:i}", "seq", g.seq))) {
         cd_game_free(&g);
         return MHD_YES;

@@ -39,22 +39,12 @@ static int replay(cd_db *db, const cd_game *g, char *why, size_t whylen, bool *d
 
 enum MHD_Result h_admin_verify(cd_req *r)
 {
-    if (!r->is_admin)
-        return cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
-                                "this needs the admin token");
-    const char *id = r->params[0];
-    if (!cd_uuid_valid(id))
-        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
-    r->game_id = id;
-    cd_db *db = cd_req_db(r);
-    if (!db)
-        return MHD_YES;
+    cd_db *db;
     cd_game g;
-    cd_load_result lr = cd_game_load(db, id, true, &g);
-    if (lr != CD_LOAD_OK) {
-        cd_game_free(&g);
-        return cd_reply_load_error(r, lr);
-    }
+    int viewer;
+    if (!cd_game_open(r, CD_OPEN_ADMIN, &db, &viewer, &g))
+        return MHD_YES;
+    const char *id = r->params[0];
     char why[256] = "";
     bool db_error = false;
     int bad = replay(db, &g, why, sizeof why, &db_error);

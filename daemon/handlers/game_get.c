@@ -21,23 +21,14 @@ static bool etag_matches(const char *header, const char *etag)
 
 enum MHD_Result h_game_get(cd_req *r)
 {
-    const char *id = r->params[0];
-    if (!cd_uuid_valid(id))
-        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
-    r->game_id = id;
-    cd_db *db = cd_req_db(r);
-    if (!db)
-        return MHD_YES;
-    int viewer;
-    if (!cd_viewer_of(r, db, id, &viewer))
-        return MHD_YES;
-    if (viewer == CARC_VIEW_ADMIN && !cd_audit(r, db, NULL, id, NULL))
-        return MHD_YES;
+    cd_db *db;
     cd_game g;
-    cd_load_result lr = cd_game_load(db, id, viewer == CARC_VIEW_ADMIN, &g);
-    if (lr != CD_LOAD_OK) {
+    int viewer;
+    if (!cd_game_open(r, CD_OPEN_ANYONE, &db, &viewer, &g))
+        return MHD_YES;
+    if (viewer == CARC_VIEW_ADMIN && !cd_audit(r, db, NULL, g.id, NULL)) {
         cd_game_free(&g);
-        return cd_reply_load_error(r, lr);
+        return MHD_YES;
     }
     char etag[24];
     snprintf(etag, sizeof etag, "\"%d\"", g.seq);
