@@ -341,10 +341,9 @@ static void draw_city(piece_ctx *p, int part)
             }
         }
         pend(&pa);
+        /* a knight stands inside the wall, or where several stretches of wall meet (the middle) */
         pt edge = {sum.x / n, sum.y / n};
-        p->anchor[part] = lerp(edge, p->mid, n == 1 ? 0.42 : 0.2);
-        if (n > 1)
-            p->anchor[part] = lerp(p->mid, edge, 0.0);
+        p->anchor[part] = n == 1 ? lerp(edge, p->mid, 0.42) : p->mid;
     }
     p->polyn[p->npoly++] = np;
     cd_style s = fill_style(C_CITY, C_WALL, p->T * 0.035);
