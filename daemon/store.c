@@ -11,6 +11,24 @@
     "g.seq, g.status, g.setup, g.snapshot, g.seed_sha256, " ISO("g.created_at") ", " ISO("g.updated_at")     \
     ", " ISO("g.finished_at")
 
+#define WH_ENDPOINT_COLUMNS                                                                                  \
+    "id, seat, url, format, array_to_string(events, ','), " ISO("created_at") ", " ISO("disabled_at")          \
+    ", disabled_reason"
+/* a delivery: its state ("sending" while a worker holds its lease), and every attempt as a JSON array */
+#define WH_DELIVERY_COLUMNS                                                                                  \
+    "o.id, o.msg_id, o.event, o.seq, "                                                                       \
+    "CASE WHEN o.state = 'pending' AND o.lease IS NOT NULL AND o.due_at > now() THEN 'sending' ELSE o.state END, " \
+    ISO("o.created_at") ", CASE WHEN o.state = 'pending' THEN " ISO("o.due_at") " END, " ISO("o.delivered_at")     \
+    ", o.last_status, o.last_error, "                                                                        \
+    "COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'worker', a.worker, 'started_at', "   \
+    ISO("a.started_at") ", 'finished_at', " ISO("a.finished_at") ", 'duration_ms', a.duration_ms, 'status', "   \
+    "a.status, 'error', a.error) ORDER BY a.attempt) FROM webhook_attempts a WHERE a.outbox_id = o.id), '[]')"
+
+/* an older message of row o's endpoint is being sent, or due: o waits its turn */
+#define WH_OLDER_BUSY                                                                                        \
+    "SELECT 1 FROM webhook_outbox p WHERE p.endpoint_id = o.endpoint_id AND p.state = 'pending' "            \
+    "AND p.id < o.id AND (p.lease IS NOT NULL OR p.due_at <= now())"
+
 const cd_stmt_info cd_stmts[CD_NSTMTS] = {
     [ST_PING] = {"ping", "SELECT 1", 0},
     [ST_GAME_INSERT] = {"game_insert",
@@ -76,5 +94,88 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                        "AND ($2::uuid IS NULL OR game_id = $2::uuid) AND ($3::text IS NULL OR action = $3) "
                        "ORDER BY id DESC LIMIT $4::integer",
                        4},
+    /* ---- webhooks ---- */
+    [ST_WH_ENDPOINTS_ACTIVE] = {"wh_endpoints_active",
+                                "SELECT id, seat, format, array_to_string(events, ',') FROM webhook_endpoints "
+                                "WHERE game_id = $1::uuid AND disabled_at IS NULL ORDER BY created_at, id",
+                                1},
+    [ST_WH_ENDPOINT_INSERT] = {"wh_endpoint_insert",
+                               "INSERT INTO webhook_endpoints (game_id, seat, url, format, events, secret) "
+                               "VALUES ($1::uuid, $2::integer, $3, $4, $5::text[], $6) RETURNING id, " ISO("created_at"),
+                               6},
+    [ST_WH_OUTBOX_INSERT] = {"wh_outbox_insert",
+                             "INSERT INTO webhook_outbox (endpoint_id, msg_id, event, game_id, seq, body, due_at) "
+                             "VALUES ($1::uuid, $2, $3, $4::uuid, $5::integer, $6, "
+                             "now() + $7::double precision * interval '1 second')",
+                             7},
+    [ST_WH_NOTIFY] = {"wh_notify", "SELECT pg_notify('carcd_webhooks', $1)", 1},
+    [ST_WH_GAME_FOR_HOOK] = {"wh_game_for_hook",
+                             "SELECT g.status, (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = g.id) "
+                             "FROM games g WHERE g.id = $1::uuid FOR NO KEY UPDATE OF g",
+                             1},
+    [ST_WH_ENDPOINT_GET] = {"wh_endpoint_get",
+                            "SELECT " WH_ENDPOINT_COLUMNS " FROM webhook_endpoints "
+                            "WHERE game_id = $1::uuid AND id = $2::uuid",
+                            2},
+    [ST_WH_ENDPOINTS_LIST] = {"wh_endpoints_list",
+                              "SELECT " WH_ENDPOINT_COLUMNS " FROM webhook_endpoints WHERE game_id = $1::uuid "
+                              "AND ($2::integer IS NULL OR seat = $2::integer) ORDER BY created_at, id",
+                              2},
+    [ST_WH_ENDPOINT_DELETE] = {"wh_endpoint_delete",
+                               "DELETE FROM webhook_endpoints WHERE game_id = $1::uuid AND id = $2::uuid", 2},
+    [ST_WH_DELIVERIES] = {"wh_deliveries",
+                          "SELECT " WH_DELIVERY_COLUMNS " FROM webhook_outbox o WHERE o.endpoint_id = $1::uuid "
+                          "AND ($2::bigint IS NULL OR o.id < $2::bigint) ORDER BY o.id DESC LIMIT $3::integer",
+                          3},
+    [ST_WH_DELIVERY_GET] = {"wh_delivery_get",
+                            "SELECT " WH_DELIVERY_COLUMNS " FROM webhook_outbox o "
+                            "WHERE o.endpoint_id = $1::uuid AND o.id = $2::bigint",
+                            2},
+    /* a new round: the schedule starts again, the message keeps its webhook-id and body */
+    [ST_WH_REDELIVER] = {"wh_redeliver",
+                         "UPDATE webhook_outbox SET state = 'pending', tries = 0, due_at = now(), lease = NULL, "
+                         "delivered_at = NULL WHERE endpoint_id = $1::uuid AND id = $2::bigint RETURNING id",
+                         2},
+    /* Takes up to $1 due rows no other worker holds (SKIP LOCKED), leases them for $2 seconds (due_at moves
+     * past the lease, `lease` gets a fresh id that the outcome must present) and records the attempt. A row
+     * waits while an older row of its endpoint is being sent or is due itself, so one endpoint gets its
+     * messages one at a time and in order (unless an older one is waiting for a retry). */
+    [ST_WH_CLAIM] = {"wh_claim",
+                     "WITH due AS (SELECT o.id FROM webhook_outbox o WHERE o.state = 'pending' AND o.due_at <= now() "
+                     "AND NOT EXISTS (" WH_OLDER_BUSY ") "
+                     "ORDER BY o.due_at, o.id LIMIT $1::integer FOR UPDATE OF o SKIP LOCKED), "
+                     "claimed AS (UPDATE webhook_outbox o SET due_at = now() + $2::integer * interval '1 second', "
+                     "lease = gen_random_uuid(), attempts = o.attempts + 1, tries = o.tries + 1 FROM due "
+                     "WHERE o.id = due.id RETURNING o.id, o.lease, o.msg_id, o.body, o.attempts, o.tries, "
+                     "o.endpoint_id), "
+                     "logged AS (INSERT INTO webhook_attempts (outbox_id, attempt, worker) "
+                     "SELECT id, attempts, $3 FROM claimed) "
+                     "SELECT c.id, c.lease, c.msg_id, c.body, c.attempts, c.tries, e.url, e.secret, e.id, "
+                     "e.disabled_at IS NOT NULL FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id",
+                     3},
+    [ST_WH_NEXT_DUE] = {"wh_next_due",
+                        "SELECT EXTRACT(EPOCH FROM min(o.due_at) - now())::float8 FROM webhook_outbox o "
+                        "WHERE o.state = 'pending' AND NOT EXISTS (" WH_OLDER_BUSY ")",
+                        0},
+    [ST_WH_ATTEMPT_DONE] = {"wh_attempt_done",
+                            "UPDATE webhook_attempts SET finished_at = now(), duration_ms = $3::integer, "
+                            "status = $4::integer, error = $5 WHERE outbox_id = $1::bigint AND attempt = $2::integer",
+                            5},
+    /* only the lease holder's outcome counts: a worker whose lease ran out (and was taken over) changes
+     * nothing but its own attempt row */
+    [ST_WH_OUTBOX_DONE] = {"wh_outbox_done",
+                           "UPDATE webhook_outbox SET state = $3, due_at = CASE WHEN $3 = 'pending' THEN "
+                           "now() + $4::double precision * interval '1 second' ELSE due_at END, lease = NULL, "
+                           "tries = tries - $7::integer, last_status = $5::integer, last_error = $6, "
+                           "delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END "
+                           "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id",
+                           7},
+    [ST_WH_ENDPOINT_GONE] = {"wh_endpoint_gone",
+                             "WITH e AS (UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $2 "
+                             "WHERE id = $1::uuid AND disabled_at IS NULL RETURNING id) "
+                             "UPDATE webhook_outbox o SET state = 'failed', lease = NULL, "
+                             "last_error = 'not sent: the endpoint was disabled' "
+                             "FROM e WHERE o.endpoint_id = e.id AND o.state = 'pending'",
+                             2},
 };
 const int cd_nstmts = CD_NSTMTS;

@@ -28,6 +28,24 @@ typedef enum {
                              detail) -> id */
     ST_AUDIT_LIST,       /* (before_id|NULL, game_id|NULL, action|NULL, limit) -> id, at, action, game_id,
                              actor, actor_name, remote_addr, user_agent, detail   (newest first) */
+    /* webhooks (outbox.c, deliver.c, handlers/webhooks.c, handlers/webhook_deliveries.c) */
+    ST_WH_ENDPOINTS_ACTIVE,  /* (game_id) -> id, seat, format, events   (not disabled) */
+    ST_WH_ENDPOINT_INSERT,   /* (game_id, seat, url, format, events, secret) -> id, created_at */
+    ST_WH_OUTBOX_INSERT,     /* (endpoint_id, msg_id, event, game_id, seq, body, delay_s) */
+    ST_WH_NOTIFY,            /* (payload): wakes the delivery workers */
+    ST_WH_GAME_FOR_HOOK,     /* (game_id) -> status, endpoints   FOR NO KEY UPDATE of the game */
+    ST_WH_ENDPOINT_GET,      /* (game_id, id) -> WH_ENDPOINT columns */
+    ST_WH_ENDPOINTS_LIST,    /* (game_id, seat|NULL = all) -> WH_ENDPOINT columns */
+    ST_WH_ENDPOINT_DELETE,   /* (game_id, id) */
+    ST_WH_DELIVERIES,        /* (endpoint_id, before_id|NULL, limit) -> WH_DELIVERY columns, newest first */
+    ST_WH_DELIVERY_GET,      /* (endpoint_id, id) -> WH_DELIVERY columns */
+    ST_WH_REDELIVER,         /* (endpoint_id, id) -> id */
+    ST_WH_CLAIM,             /* (limit, lease_s, worker) -> id, lease, msg_id, body, attempt, tries, url, secret,
+                                                         endpoint_id, disabled */
+    ST_WH_NEXT_DUE,          /* () -> seconds until the next pending row is due (NULL: none) */
+    ST_WH_ATTEMPT_DONE,      /* (outbox_id, attempt, duration_ms, status, error) */
+    ST_WH_OUTBOX_DONE,       /* (id, lease, state, delay_s, status, error, refund) -> id */
+    ST_WH_ENDPOINT_GONE,     /* (endpoint_id, reason): disable it, fail its pending rows */
     CD_NSTMTS
 } cd_stmt;
 
