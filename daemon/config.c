@@ -46,6 +46,19 @@ static const opt opts[] = {
      "idle connection timeout, 0 for none (default 90)"},
     {"--max-connections", "CARCD_MAX_CONNECTIONS", OPT_INT, FIELD(max_connections), 0, 1, 1000000, "N",
      "most simultaneous client connections (default 1024)"},
+    {"--public-url", "CARCD_PUBLIC_URL", OPT_STRING, FIELD(public_url), CAPACITY(public_url), 0, 0, "URL",
+     "base URL of the links in webhook payloads, e.g. https://carc.example.org (default: empty, relative links)"},
+    {"--webhook-allow", "CARCD_WEBHOOK_ALLOW", OPT_STRING, FIELD(webhook_allow), CAPACITY(webhook_allow), 0, 0,
+     "CIDRS", "comma-separated ranges webhooks may reach although loopback, private or link-local (default none)"},
+    {"--webhook-backoff", "CARCD_WEBHOOK_BACKOFF", OPT_STRING, FIELD(webhook_backoff), CAPACITY(webhook_backoff), 0,
+     0, "SECONDS,...", "delay before each webhook attempt, the first after the event (default "
+     CD_WEBHOOK_BACKOFF_DEFAULT ")"},
+    {"--webhook-timeout", "CARCD_WEBHOOK_TIMEOUT", OPT_INT, FIELD(webhook_timeout_s), 0, 1, 300, "SECONDS",
+     "longest webhook attempt, connecting included (default 15)"},
+    {"--webhook-connect-timeout", "CARCD_WEBHOOK_CONNECT_TIMEOUT", OPT_INT, FIELD(webhook_connect_s), 0, 1, 300,
+     "SECONDS", "longest wait for a webhook receiver to accept the connection (default 5)"},
+    {"--webhook-concurrency", "CARCD_WEBHOOK_CONCURRENCY", OPT_INT, FIELD(webhook_concurrency), 0, 0, 1024, "N",
+     "webhook attempts in flight at once; 0: this carcd delivers none (default 32)"},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -60,6 +73,10 @@ static void defaults(cd_config *c)
     c->max_wait_s = 60;
     c->conn_timeout_s = 90;
     c->max_connections = 1024;
+    strcpy(c->webhook_backoff, CD_WEBHOOK_BACKOFF_DEFAULT);
+    c->webhook_timeout_s = 15;
+    c->webhook_connect_s = 5;
+    c->webhook_concurrency = 32;
 }
 
 /* "host:port", "[v6]:port" or ":port" into c. */

@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* the Standard Webhooks schedule: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h */
+#define CD_WEBHOOK_BACKOFF_DEFAULT "0,5,300,1800,7200,18000,36000,86400"
+
 typedef enum { CD_CMD_SERVE, CD_CMD_MIGRATE, CD_CMD_HELP } cd_command;
 
 typedef struct {
@@ -21,6 +24,13 @@ typedef struct {
     int max_wait_s;           /* CARCD_MAX_WAIT / --max-wait: cap of ?wait= on events, default 60 */
     int conn_timeout_s;       /* CARCD_CONN_TIMEOUT / --conn-timeout: idle connection timeout, default 90 */
     int max_connections;      /* CARCD_MAX_CONNECTIONS / --max-connections, default 1024 */
+    /* webhooks (webhooks.h, deliver.h) */
+    char public_url[512];     /* CARCD_PUBLIC_URL / --public-url: base of the links in webhook payloads */
+    char webhook_allow[1024]; /* CARCD_WEBHOOK_ALLOW / --webhook-allow: CIDR ranges opened to deliveries */
+    char webhook_backoff[256];/* CARCD_WEBHOOK_BACKOFF / --webhook-backoff: seconds before each attempt */
+    int webhook_timeout_s;    /* CARCD_WEBHOOK_TIMEOUT / --webhook-timeout: one attempt, in all, default 15 */
+    int webhook_connect_s;    /* CARCD_WEBHOOK_CONNECT_TIMEOUT / --webhook-connect-timeout, default 5 */
+    int webhook_concurrency;  /* CARCD_WEBHOOK_CONCURRENCY / --webhook-concurrency: sends at once, 0 = none */
 } cd_config;
 
 /* Fills c from defaults, then the environment, then argv ("carcd [serve|migrate] [flags]").

@@ -1,0 +1,36 @@
+/*
+ * whpayload.h — the bodies of webhook messages, rendered once per event and format when the event happens
+ * (outbox.c) and stored, so every attempt sends, and signs, the same bytes.
+ *
+ *   json     {"type": "turn.started", "timestamp": "...", "data": {...}}: structured fields a bot acts on
+ *   discord  {"content": "...", "allowed_mentions": {"parse": []}}: Markdown, mentions switched off
+ *   slack    {"text": "..."}: Slack's escaping of &, < and >
+ * The texts name the player who must act (turn.started), who moved and what happened (move.made), or the
+ * final scores (game.finished); player names are escaped for the format, so a name cannot ping a channel
+ * or inject markup.
+ *
+ * Everything comes from the context, which the caller fills from the PUBLIC view and the public events
+ * (CARC_VIEW_PUBLIC), and the seed only for game.finished: nothing here can see hidden information.
+ */
+#ifndef CD_WHPAYLOAD_H
+#define CD_WHPAYLOAD_H
+
+#include <jansson.h>
+
+typedef struct {
+    const char *game_id;
+    int seq;                  /* the game's seq after the event */
+    const json_t *names;      /* ["Ann", "Bob"] by seat */
+    const json_t *view;       /* the public view after the event: "pending", "players" (scores), "status" */
+    const json_t *events;     /* move.made: the move's public events */
+    int seat;                 /* move.made: the seat that moved */
+    const char *seed;         /* game.finished: the revealed seed (hex) */
+    const char *seed_sha256;  /* game.finished: the commitment published at creation */
+    const char *timestamp;    /* when it happened, ISO 8601 UTC */
+    const char *base_url;     /* link base without a trailing '/'; "" for relative links */
+} cd_whp_ctx;
+
+/* The body for event `ev` (one cd_wh_event bit) in `format` (cd_wh_format): compact JSON, malloc'd. */
+char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c);
+
+#endif
