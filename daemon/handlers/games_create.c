@@ -11,6 +11,7 @@
 #include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
+#include "../outbox.h"
 #include "../store.h"
 
 #define MAX_NAME 64
@@ -25,6 +26,7 @@ typedef struct {
     char id[37];   /* out */
     cd_req *req;   /* an admin's creation is written to the audit log in the same transaction */
     bool seeded;
+    cd_player_hooks hooks;   /* players[].webhook (webhooks.h) */
 } create_tx;
 
 /* Replies 400 naming the field of an engine/codec message "<field>: <what>"; `prefix` is prepended. */
@@ -73,7 +75,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         cd_reply_problem(r, CD_P_INVALID, "players", "players: expected an array of 2 to 6 players");
         return false;
     }
-    static const char *const keys[] = {"name", NULL};
+    static const char *const keys[] = {"name", "webhook", NULL};
     size_t i;
     json_t *p;
     json_array_foreach(players, i, p) {
@@ -157,6 +159,8 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
     carc_setup_defaults(s);
     if (!parse_players(r, json_object_get(body, "players"), t))
         return false;
+    if (!cd_player_hooks_parse(r, json_object_get(body, "players"), &t->hooks))
+        return false;
     s->nplayers = t->nplayers;
     json_t *exp = json_object_get(body, "expansions");
     if (exp && carc_expansions_from_json(&s->expansions, exp, err, sizeof err) != 0) {
@@ -234,6 +238,8 @@ static cd_tx_result run_create(cd_db *db, void *arg)
                                   "scripted", json_object_get(t->setup, "script") != NULL),
                         NULL))
         out = CD_TX_ERROR;
+    if (out == CD_TX_COMMIT)   /* webhooks: the players' endpoints and the first turn.started (outbox.h) */
+        out = cd_outbox_game_created(db, t->id, t->st, t->seed_hex, &t->hooks);
 done:
     PQclear(res);
     free(setup);
@@ -304,6 +310,7 @@ enum MHD_Result h_games_create(cd_req *r)
                                                  tokens[i]));
     json_t *answer = json_pack("{s:s, s:i, s:s, s:o}", "id", t.id, "seq", 0, "seed_sha256", seed_sha, "players",
                                players);
+    cd_player_hooks_answer(&t.hooks, answer);
     char location[64];
     snprintf(location, sizeof location, "/v1/games/%s", t.id);
     const char *headers[] = {"Location", location, NULL};

@@ -12,6 +12,7 @@
 #include "../handlers.h"
 #include "../metrics.h"
 #include "../state_cache.h"
+#include "../outbox.h"
 #include "../store.h"
 
 #define MAX_IDEM_KEY 200
@@ -151,6 +152,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
                                   carc_events_to_json(g.st, &ev, t->seat));
             json_t *events_admin = carc_events_to_json(g.st, &ev, CARC_VIEW_ADMIN);
             out = store_move(db, t, g.st, events_admin);
+            if (out == CD_TX_COMMIT)   /* webhooks: their outbox rows commit with the move (outbox.h) */
+                out = cd_outbox_enqueue_move(db, &g, g.seq + 1, t->seat, events_admin);
             json_decref(events_admin);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
             if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
