@@ -21,6 +21,8 @@
 #include "http.h"
 #include "log.h"
 #include "notify.h"
+#include "deliver.h"
+#include "webhooks.h"
 
 /* One line on stderr, whatever msg holds (libpq's messages span lines), and the exit status 1. */
 static int fatal(const char *msg)
@@ -45,6 +47,8 @@ static int serve(const cd_config *cfg)
     char err[1024];
     if (cd_schema_check(cfg, err, sizeof err) != 0)
         return fatal(err);
+    if (cd_webhooks_configure(cfg, err, sizeof err) != 0)
+        return fatal(err);
 
     /* a shell starting carcd in the background hands it SIGINT ignored, and an ignored signal is dropped
      * rather than left pending for sigwait: take both back to their default first */
@@ -62,8 +66,14 @@ static int serve(const cd_config *cfg)
     /* the notify thread wakes long-polls and event streams when moves land (notify.h) */
     if (cd_notify_start(cfg) != 0)
         return fatal("cannot start the notify thread");
+    /* the webhook delivery worker sends what moves leave in the outbox (deliver.h) */
+    if (cd_deliver_start(cfg, err, sizeof err) != 0) {
+        cd_notify_stop();
+        return fatal(err);
+    }
     cd_server *srv = cd_server_start(cfg, err, sizeof err);
     if (!srv) {
+        cd_deliver_stop();
         cd_notify_stop();
         return fatal(err);
     }
@@ -79,6 +89,7 @@ static int serve(const cd_config *cfg)
     /* first the waiters (they answer their long-polls and end their streams), then the server */
     cd_notify_stop();
     cd_server_stop(srv);
+    cd_deliver_stop();
     cd_db_thread_close();
     cd_log("info", "stopped");
     return 0;
