@@ -23,5 +23,11 @@ enum MHD_Result h_board_png(cd_req *r);        /* board.c */
 enum MHD_Result h_game_page(cd_req *r);        /* game_page.c */
 enum MHD_Result h_admin_export(cd_req *r);     /* admin_export.c */
 enum MHD_Result h_admin_audit(cd_req *r);      /* admin_audit.c */
+enum MHD_Result h_webhooks_create(cd_req *r);  /* webhooks.c */
+enum MHD_Result h_webhooks_list(cd_req *r);    /* webhooks.c */
+enum MHD_Result h_webhook_get(cd_req *r);      /* webhooks.c */
+enum MHD_Result h_webhook_delete(cd_req *r);   /* webhooks.c */
+enum MHD_Result h_webhook_deliveries(cd_req *r);   /* webhook_deliveries.c */
+enum MHD_Result h_webhook_redeliver(cd_req *r);    /* webhook_deliveries.c */
 
 #endif

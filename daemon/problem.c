@@ -21,6 +21,8 @@ const cd_problem_info cd_problems[CD_NPROBLEMS] = {
     [CD_P_UNSUPPORTED_TYPE] = {"unsupported-media-type", 415, "The request body must be application/json"},
     [CD_P_ILLEGAL_MOVE] = {"illegal-move", 422, "The move is against the rules now"},
     [CD_P_GAME_OVER] = {"game-over", 409, "The game is finished"},
+    [CD_P_WEBHOOK_DISABLED] = {"webhook-disabled", 409, "The webhook endpoint is disabled"},
+    [CD_P_TOO_MANY_WEBHOOKS] = {"too-many-webhooks", 409, "The game has as many webhook endpoints as it may"},
     [CD_P_UNAVAILABLE] = {"unavailable", 503, "The service is unavailable, try again later"},
     [CD_P_INTERNAL] = {"internal", 500, "Internal error"},
 };

@@ -21,6 +21,8 @@ typedef enum {
     CD_P_UNSUPPORTED_TYPE,  /* 415 body is not application/json */
     CD_P_ILLEGAL_MOVE,      /* 422 against the rules now */
     CD_P_GAME_OVER,         /* 409 the game is finished */
+    CD_P_WEBHOOK_DISABLED,  /* 409 the webhook endpoint was disabled (its receiver answered 410) */
+    CD_P_TOO_MANY_WEBHOOKS, /* 409 the game has as many webhook endpoints as it may */
     CD_P_UNAVAILABLE,       /* 503 the database cannot be reached */
     CD_P_INTERNAL,          /* 500 a bug; details go to the log, never to the client */
     CD_NPROBLEMS

@@ -23,5 +23,11 @@ const cd_route cd_routes[] = {
     {"GET", "/games/{id}", h_game_page, "games.page"},
     {"GET", "/v1/admin/games/{id}/export", h_admin_export, "admin.games.export"},
     {"GET", "/v1/admin/audit", h_admin_audit, "admin.audit.list"},
+    {"POST", "/v1/games/{id}/webhooks", h_webhooks_create, "webhooks.create"},
+    {"GET", "/v1/games/{id}/webhooks", h_webhooks_list, "webhooks.list"},
+    {"GET", "/v1/games/{id}/webhooks/{wid}", h_webhook_get, "webhooks.get"},
+    {"DELETE", "/v1/games/{id}/webhooks/{wid}", h_webhook_delete, "webhooks.delete"},
+    {"GET", "/v1/games/{id}/webhooks/{wid}/deliveries", h_webhook_deliveries, "webhooks.deliveries"},
+    {"POST", "/v1/games/{id}/webhooks/{wid}/deliveries/{did}/redeliver", h_webhook_redeliver, "webhooks.redeliver"},
     {NULL, NULL, NULL, NULL},
 };

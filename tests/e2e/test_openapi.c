@@ -59,7 +59,8 @@ START_TEST(answers_match_the_document)
     const json_t *doc = e2e_openapi_doc();
     ck_assert_msg(strncmp(e2e_jstr(doc, "openapi"), "3.1", 3) == 0, "openapi: '%s', want 3.1.x",
                   e2e_jstr(doc, "openapi"));
-    e2e_daemon *d = e2e_daemon_up(NULL);
+    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", NULL};   /* webhooks to 127.0.0.1:1 (refused) */
+    e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
     e2e_client_observe(c, observe, NULL);
 
@@ -202,6 +203,50 @@ START_TEST(answers_match_the_document)
     req(c, "GET", p, d->admin, NULL, NULL, 404);
     snprintf(p, sizeof p, "/v1/admin/games/%s/verify", nobody);
     req(c, "POST", p, d->admin, NULL, NULL, 404);
+    /* webhooks: a game's endpoint and a seat's, their deliveries, a redelivery, and the errors */
+    {
+        e2e_game *w = &g[1];
+        char wp[240], hook[100], did[32];
+        snprintf(p, sizeof p, "/v1/games/%.36s/webhooks", w->id);
+        e2e_resp r;
+        ck_assert_int_eq(e2e_req(c, "POST", p, d->admin, "{\"url\":\"http://127.0.0.1:1/game\"}", NULL, &r), 201);
+        snprintf(hook, sizeof hook, "%s", e2e_jstr(r.json, "id"));
+        e2e_resp_free(&r);
+        req(c, "POST", p, w->token[0], "{\"url\":\"http://127.0.0.1:1/seat\",\"format\":\"slack\"}", NULL, 201);
+        req(c, "POST", p, w->token[0], "{\"url\":\"http://10.0.0.1/private\"}", NULL, 400);
+        req(c, "POST", p, NULL, "{\"url\":\"http://127.0.0.1:1/x\"}", NULL, 401);
+        req(c, "POST", p, g[0].token[0], "{\"url\":\"http://127.0.0.1:1/x\"}", NULL, 403);
+        req(c, "POST", p, w->token[0], "{\"url\":", NULL, 400);
+        req(c, "GET", p, d->admin, NULL, NULL, 200);
+        req(c, "GET", p, w->token[1], NULL, NULL, 200);
+        snprintf(wp, sizeof wp, "/v1/games/%.36s/webhooks", scripted.id);
+        req(c, "POST", wp, d->admin, "{\"url\":\"http://127.0.0.1:1/over\"}", NULL, 409);
+        snprintf(wp, sizeof wp, "/v1/games/%s/webhooks", nobody);
+        req(c, "POST", wp, d->admin, "{\"url\":\"http://127.0.0.1:1/x\"}", NULL, 404);
+        e2e_play pl;
+        ck_assert_int_eq(e2e_play_random(c, w, &rng, NULL, &pl), 200);
+        e2e_play_free(&pl);
+        snprintf(wp, sizeof wp, "/v1/games/%.36s/webhooks/%s", w->id, hook);
+        req(c, "GET", wp, d->admin, NULL, NULL, 200);
+        req(c, "GET", wp, w->token[0], NULL, NULL, 404);   /* the game's endpoint is not a seat's */
+        snprintf(wp, sizeof wp, "/v1/games/%.36s/webhooks/%s/deliveries", w->id, hook);
+        json_t *dl = e2e_get_ok(c, wp, d->admin, 200);
+        ck_assert_int_ge(json_array_size(json_object_get(dl, "deliveries")), 1);
+        snprintf(did, sizeof did, "%lld", e2e_jint(dl, "deliveries.0.id"));
+        json_decref(dl);
+        snprintf(wp, sizeof wp, "/v1/games/%.36s/webhooks/%s/deliveries?limit=0", w->id, hook);
+        req(c, "GET", wp, d->admin, NULL, NULL, 400);
+        snprintf(wp, sizeof wp, "/v1/games/%.36s/webhooks/%s/deliveries/%s/redeliver", w->id, hook, did);
+        req(c, "POST", wp, d->admin, NULL, NULL, 202);
+        req(c, "POST", wp, w->token[0], NULL, NULL, 404);
+        snprintf(wp, sizeof wp, "/v1/games/%.36s/webhooks/%s/deliveries/999999999/redeliver", w->id, hook);
+        req(c, "POST", wp, d->admin, NULL, NULL, 404);
+        snprintf(wp, sizeof wp, "/v1/games/%.36s/webhooks/%s", w->id, hook);
+        req(c, "DELETE", wp, w->token[0], NULL, NULL, 404);
+        req(c, "DELETE", wp, d->admin, NULL, NULL, 204);
+        req(c, "GET", wp, d->admin, NULL, NULL, 404);
+    }
+
     /* no route, wrong method */
     req(c, "GET", "/v1/nope", NULL, NULL, NULL, 404);
     req(c, "DELETE", "/v1/games", NULL, NULL, NULL, 405);
