@@ -1,0 +1,925 @@
+/*
+ * test_webhooks.c — webhooks end to end: the real carcd against a real receiver on 127.0.0.1 (libmicrohttpd,
+ * in the test process) that records every request and answers by its path:
+ *   /ok...     200                          /flaky...  500 twice per webhook-id, then 200
+ *   /gone...   410                          /slow...   sleeps 5 s, then 200
+ *   /retry...  503 with Retry-After: 2 the first time per webhook-id, then 200
+ *   /hang...   the first time per webhook-id sleeps 3 s before its 200 (carcd is killed meanwhile)
+ *   /moved...  302 to /ok-redirected (which must never be asked: redirects are not followed)
+ *
+ * Checked: signatures verify with the secret; a message answered 500 twice arrives three times with one
+ * webhook-id; Retry-After is honoured; 410 disables the endpoint; a move whose messages were not sent yet
+ * when carcd was killed gets them sent after the restart, and so does one killed in the middle of sending
+ * (when its lease runs out); two carcd processes on one database send every message exactly once; a slow
+ * receiver delays no move and no other endpoint; loopback and private URLs are refused at creation without
+ * the allowlist, and not delivered when the allowlist is gone later; payloads match the document's
+ * `webhooks` schemas and hold no hidden stack, hand, bag or seed. Also measures the latency from a move's
+ * answer to its move.made at the receiver over 100 moves (printed: p50, p99).
+ */
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <libpq-fe.h>
+
+#include "e2e.h"
+#include "openapi.h"
+
+/* ---- the receiver ------------------------------------------------------------------------------------------ */
+typedef struct {
+    char path[128], id[80], ts[32], sig[200];
+    char *body;
+    double t;          /* e2e_now() when the request had arrived in full */
+    int answered;      /* the status we gave */
+} hit;
+
+typedef struct {
+    struct MHD_Daemon *mhd;
+    int port;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    hit *hits;
+    int n, cap;
+} receiver;
+
+typedef struct {
+    char *p;
+    size_t n;
+} upload;
+
+static void nap(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* Earlier requests with this path and webhook-id (mu held). */
+static int seen_before(receiver *R, const char *path, const char *id)
+{
+    int k = 0;
+    for (int i = 0; i < R->n; i++)
+        k += strcmp(R->hits[i].path, path) == 0 && strcmp(R->hits[i].id, id) == 0;
+    return k;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url, const char *method,
+                                  const char *version, const char *data, size_t *size, void **ctx)
+{
+    (void)version;
+    receiver *R = cls;
+    upload *u = *ctx;
+    if (!u) {
+        *ctx = calloc(1, sizeof(upload));
+        return MHD_YES;
+    }
+    if (*size) {
+        u->p = realloc(u->p, u->n + *size + 1);
+        memcpy(u->p + u->n, data, *size);
+        u->n += *size;
+        u->p[u->n] = 0;
+        *size = 0;
+        return MHD_YES;
+    }
+    hit h = {0};
+    h.t = e2e_now();
+    snprintf(h.path, sizeof h.path, "%s", url);
+    const char *v;
+    if ((v = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "webhook-id")))
+        snprintf(h.id, sizeof h.id, "%s", v);
+    if ((v = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "webhook-timestamp")))
+        snprintf(h.ts, sizeof h.ts, "%s", v);
+    if ((v = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "webhook-signature")))
+        snprintf(h.sig, sizeof h.sig, "%s", v);
+    h.body = u->p ? strdup(u->p) : strdup("");
+    int status = 200;
+    double sleep_s = 0;
+    const char *retry_after = NULL;
+    pthread_mutex_lock(&R->mu);
+    int before = seen_before(R, h.path, h.id);
+    if (strcmp(method, "POST") != 0)
+        status = 405;
+    else if (strncmp(url, "/flaky", 6) == 0)
+        status = before < 2 ? 500 : 200;
+    else if (strncmp(url, "/gone", 5) == 0)
+        status = 410;
+    else if (strncmp(url, "/slow", 5) == 0)
+        sleep_s = 5;
+    else if (strncmp(url, "/retry", 6) == 0 && before == 0) {
+        status = 503;
+        retry_after = "2";
+    } else if (strncmp(url, "/hang", 5) == 0 && before == 0)
+        sleep_s = 3;
+    else if (strncmp(url, "/moved", 6) == 0)
+        status = 302;
+    h.answered = status;
+    if (R->n == R->cap) {
+        R->cap = R->cap ? 2 * R->cap : 256;
+        R->hits = realloc(R->hits, (size_t)R->cap * sizeof *R->hits);
+    }
+    R->hits[R->n++] = h;
+    pthread_cond_broadcast(&R->cv);
+    pthread_mutex_unlock(&R->mu);
+    if (sleep_s > 0)
+        nap(sleep_s);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(2, (void *)"ok", MHD_RESPMEM_PERSISTENT);
+    if (retry_after)
+        MHD_add_response_header(resp, "Retry-After", retry_after);
+    if (status == 302)
+        MHD_add_response_header(resp, "Location", "/ok-redirected");
+    enum MHD_Result r = MHD_queue_response(con, (unsigned)status, resp);
+    MHD_destroy_response(resp);
+    return r;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *con, void **ctx, enum MHD_RequestTerminationCode why)
+{
+    (void)cls, (void)con, (void)why;
+    upload *u = *ctx;
+    if (u) {
+        free(u->p);
+        free(u);
+    }
+    *ctx = NULL;
+}
+
+static receiver *receiver_start(void)
+{
+    receiver *R = calloc(1, sizeof *R);
+    pthread_mutex_init(&R->mu, NULL);
+    pthread_cond_init(&R->cv, NULL);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    R->mhd = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0,
+                              NULL, NULL, on_request, R, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a,
+                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, R, MHD_OPTION_CONNECTION_TIMEOUT,
+                              (unsigned)30, MHD_OPTION_END);
+    ck_assert_msg(R->mhd != NULL, "the receiver did not start");
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(R->mhd, MHD_DAEMON_INFO_BIND_PORT);
+    R->port = info->port;
+    return R;
+}
+
+static void receiver_stop(receiver *R)
+{
+    MHD_stop_daemon(R->mhd);
+    for (int i = 0; i < R->n; i++)
+        free(R->hits[i].body);
+    free(R->hits);
+    free(R);
+}
+
+/* Requests to paths starting with `prefix` so far. */
+static int count_prefix(receiver *R, const char *prefix)
+{
+    pthread_mutex_lock(&R->mu);
+    int k = 0;
+    for (int i = 0; i < R->n; i++)
+        k += strncmp(R->hits[i].path, prefix, strlen(prefix)) == 0;
+    pthread_mutex_unlock(&R->mu);
+    return k;
+}
+
+/* Waits until at least `want` requests to `prefix` arrived, or `seconds` passed; the count. */
+static int wait_prefix(receiver *R, const char *prefix, int want, double seconds)
+{
+    double end = e2e_now() + seconds;
+    int k;
+    while ((k = count_prefix(R, prefix)) < want && e2e_now() < end)
+        nap(0.02);
+    return k;
+}
+
+/* ---- signatures ---------------------------------------------------------------------------------------------- */
+/* Whether h's webhook-signature is v1,<base64 HMAC-SHA256(secret, id.ts.body)> (the verifier's own code). */
+static bool signature_ok(const hit *h, const char *secret)
+{
+    if (strncmp(secret, "whsec_", 6) != 0)
+        return false;
+    unsigned char key[128];
+    size_t blen = strlen(secret + 6);
+    int klen = EVP_DecodeBlock(key, (const unsigned char *)secret + 6, (int)blen);
+    if (klen < 0)
+        return false;
+    klen -= (secret[5 + blen] == '=') + (secret[4 + blen] == '=');
+    size_t n = strlen(h->id) + strlen(h->ts) + strlen(h->body) + 3;
+    char *content = malloc(n);
+    snprintf(content, n, "%s.%s.%s", h->id, h->ts, h->body);
+    unsigned char mac[32];
+    unsigned int maclen = 0;
+    HMAC(EVP_sha256(), key, klen, (unsigned char *)content, strlen(content), mac, &maclen);
+    free(content);
+    char want[64] = "v1,";
+    EVP_EncodeBlock((unsigned char *)want + 3, mac, 32);
+    return CRYPTO_memcmp(want, h->sig, strlen(want) + 1) == 0;
+}
+
+/* ---- carcd side helpers ------------------------------------------------------------------------------------------ */
+typedef struct {
+    char id[40];
+    char secret[80];
+} hook;
+
+/* POST /v1/games/{id}/webhooks with `token` for url path `path` on the receiver; asserts 201. */
+static hook hook_create(e2e_client *c, const e2e_game *g, const char *token, receiver *R, const char *path,
+                        const char *format, const char *events)
+{
+    char body[400], p[120];
+    snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%d%s\",\"format\":\"%s\"%s%s}", R->port, path, format,
+             events ? ",\"events\":" : "", events ? events : "");
+    snprintf(p, sizeof p, "/v1/games/%s/webhooks", g->id);
+    e2e_resp r;
+    long st = e2e_req(c, "POST", p, token, body, NULL, &r);
+    ck_assert_msg(st == 201, "POST %s %s: %ld %.300s", p, body, st, r.body);
+    hook h;
+    snprintf(h.id, sizeof h.id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(h.secret, sizeof h.secret, "%s", e2e_jstr(r.json, "secret"));
+    ck_assert_msg(strncmp(h.secret, "whsec_", 6) == 0, "secret %s", h.secret);
+    e2e_resp_free(&r);
+    /* shown once: never again */
+    snprintf(p, sizeof p, "/v1/games/%s/webhooks/%s", g->id, h.id);
+    json_t *again = e2e_get_ok(c, p, token, 200);
+    ck_assert_msg(json_object_get(again, "secret") == NULL, "the secret was answered again");
+    json_decref(again);
+    return h;
+}
+
+static long db_long(const e2e_daemon *d, const char *sql)
+{
+    PGconn *c = PQconnectdb(d->dburl);
+    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *res = PQexec(c, sql);
+    ck_assert_msg(PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1, "%s: %s", sql, PQerrorMessage(c));
+    long v = atol(PQgetvalue(res, 0, 0));
+    PQclear(res);
+    PQfinish(c);
+    return v;
+}
+
+/* Waits until no message is pending (or `seconds` passed); the number still pending. */
+static long settle(const e2e_daemon *d, double seconds)
+{
+    double end = e2e_now() + seconds;
+    long pending;
+    while ((pending = db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state = 'pending'")) > 0 && e2e_now() < end)
+        nap(0.05);
+    return pending;
+}
+
+/* Plays one random move; asserts 200. */
+static void move_ok(e2e_client *c, const e2e_game *g, e2e_rng *rng, double *answered_at, int *seq)
+{
+    e2e_play p;
+    long st = e2e_play_random(c, g, rng, NULL, &p);
+    ck_assert_msg(st == 200, "move: %ld %.300s", st, p.post.body ? p.post.body : "");
+    if (answered_at)
+        *answered_at = e2e_now();
+    if (seq)
+        *seq = p.expected_seq + 1;
+    e2e_play_free(&p);
+}
+
+static json_t *deliveries(e2e_client *c, const e2e_daemon *d, const e2e_game *g, const hook *h)
+{
+    char p[200];
+    snprintf(p, sizeof p, "/v1/games/%s/webhooks/%s/deliveries?limit=200", g->id, h->id);
+    return e2e_get_ok(c, p, d->admin, 200);
+}
+
+/* ---- tests ------------------------------------------------------------------------------------------------------ */
+static const char *env_fast[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1", NULL};
+
+/* The signature verifies; 500, 500, 200 is three attempts with one webhook-id; Retry-After is honoured. */
+START_TEST(signed_and_retried)
+{
+    receiver *R = receiver_start();
+    e2e_daemon *d = e2e_daemon_up(env_fast);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    char extra[400];
+    snprintf(extra, sizeof extra,
+             "{\"players\":[{\"name\":\"Ann\",\"webhook\":{\"url\":\"http://127.0.0.1:%d/flaky\"}},"
+             "{\"name\":\"Bob\",\"webhook\":{\"url\":\"http://127.0.0.1:%d/retry\",\"events\":[\"move.made\"]}}]}",
+             R->port, R->port);
+    /* e2e_game_create_raw adds P0, P1 as players: replace them with ours through `extra` */
+    e2e_resp r;
+    long st = e2e_req(c, "POST", "/v1/games", NULL, extra, NULL, &r);
+    ck_assert_msg(st == 201, "create: %ld %.300s", st, r.body);
+    memset(&g, 0, sizeof g);
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    g.nplayers = 2;
+    char secret[2][80];
+    hook seat_hook[2];
+    for (int s = 0; s < 2; s++) {
+        json_t *p = json_array_get(json_object_get(r.json, "players"), (size_t)s);
+        snprintf(g.token[s], sizeof g.token[s], "%s", e2e_jstr(p, "token"));
+        snprintf(secret[s], sizeof secret[s], "%s", e2e_jstr(p, "webhook.secret"));
+        snprintf(seat_hook[s].id, sizeof seat_hook[s].id, "%s", e2e_jstr(p, "webhook.id"));
+        ck_assert_msg(strncmp(secret[s], "whsec_", 6) == 0, "players[%d].webhook: %s", s, r.body);
+    }
+    e2e_resp_free(&r);
+
+    /* the opening turn.started goes to seat 0 (/flaky): 500, 500, then 200, about a second apart */
+    ck_assert_int_eq(wait_prefix(R, "/flaky", 3, 15), 3);
+    pthread_mutex_lock(&R->mu);
+    hit *f[3];
+    int nf = 0;
+    for (int i = 0; i < R->n && nf < 3; i++)
+        if (strcmp(R->hits[i].path, "/flaky") == 0)
+            f[nf++] = &R->hits[i];
+    ck_assert_int_eq(f[0]->answered, 500);
+    ck_assert_int_eq(f[1]->answered, 500);
+    ck_assert_int_eq(f[2]->answered, 200);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_str_eq(f[i]->id, f[0]->id);
+        ck_assert_msg(signature_ok(f[i], secret[0]), "attempt %d: the signature does not verify", i + 1);
+        ck_assert_msg(!signature_ok(f[i], secret[1]), "verifies with another endpoint's secret");
+        ck_assert_str_eq(f[i]->body, f[0]->body);
+    }
+    ck_assert_msg(f[1]->t - f[0]->t > 0.8 && f[2]->t - f[1]->t > 0.8, "retries too soon: %.2f s, %.2f s",
+                  f[1]->t - f[0]->t, f[2]->t - f[1]->t);
+    json_t *body = json_loads(f[0]->body, 0, NULL);
+    ck_assert_str_eq(e2e_jstr(body, "type"), "turn.started");
+    ck_assert_int_eq(e2e_jint(body, "data.seat"), 0);
+    ck_assert_str_eq(e2e_jstr(body, "data.player"), "Ann");
+    ck_assert(json_is_null(e2e_jget(body, "data.deadline")));
+    json_decref(body);
+    pthread_mutex_unlock(&R->mu);
+
+    /* every attempt is recorded */
+    ck_assert_int_eq(settle(d, 10), 0);
+    json_t *dl = deliveries(c, d, &g, &seat_hook[0]);
+    ck_assert_str_eq(e2e_jstr(dl, "deliveries.0.state"), "delivered");
+    ck_assert_int_eq(json_array_size(e2e_jget(dl, "deliveries.0.attempts")), 3);
+    ck_assert_int_eq(e2e_jint(dl, "deliveries.0.attempts.0.status"), 500);
+    ck_assert_int_eq(e2e_jint(dl, "deliveries.0.attempts.2.status"), 200);
+    ck_assert_str_eq(e2e_jstr(dl, "deliveries.0.webhook_id"), f[0]->id);
+    json_decref(dl);
+
+    /* seat 1 wants move.made only: 503 with Retry-After: 2 (the schedule says 1 s) */
+    e2e_rng rng = {5};
+    move_ok(c, &g, &rng, NULL, NULL);
+    ck_assert_int_eq(wait_prefix(R, "/retry", 2, 15), 2);
+    pthread_mutex_lock(&R->mu);
+    hit *rt[2];
+    int nr = 0;
+    for (int i = 0; i < R->n && nr < 2; i++)
+        if (strcmp(R->hits[i].path, "/retry") == 0)
+            rt[nr++] = &R->hits[i];
+    ck_assert_int_eq(rt[0]->answered, 503);
+    ck_assert_str_eq(rt[0]->id, rt[1]->id);
+    ck_assert_msg(rt[1]->t - rt[0]->t > 1.9, "Retry-After: 2 was not honoured: %.2f s", rt[1]->t - rt[0]->t);
+    ck_assert(signature_ok(rt[1], secret[1]));
+    pthread_mutex_unlock(&R->mu);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
+/* 410 disables the endpoint: nothing more is sent to it, and it cannot be redelivered to. */
+START_TEST(gone_disables)
+{
+    receiver *R = receiver_start();
+    e2e_daemon *d = e2e_daemon_up(env_fast);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    hook gone = hook_create(c, &g, d->admin, R, "/gone", "json", NULL);
+    hook ok = hook_create(c, &g, d->admin, R, "/ok", "json", "[\"move.made\"]");
+    e2e_rng rng = {11};
+    move_ok(c, &g, &rng, NULL, NULL);
+    ck_assert_int_eq(wait_prefix(R, "/gone", 1, 10), 1);
+    char p[200];
+    snprintf(p, sizeof p, "/v1/games/%s/webhooks/%s", g.id, gone.id);
+    double t0 = e2e_now();
+    json_t *w = NULL;
+    do {
+        json_decref(w);
+        nap(0.05);
+        w = e2e_get_ok(c, p, d->admin, 200);
+    } while (json_is_true(json_object_get(w, "enabled")) && e2e_now() - t0 < 10);
+    ck_assert_msg(json_is_false(json_object_get(w, "enabled")), "still enabled after a 410");
+    ck_assert(json_is_string(json_object_get(w, "disabled_at")));
+    json_decref(w);
+    for (int i = 0; i < 4; i++)
+        move_ok(c, &g, &rng, NULL, NULL);
+    ck_assert_int_eq(wait_prefix(R, "/ok", 5, 10), 5);
+    ck_assert_int_eq(settle(d, 10), 0);
+    ck_assert_int_eq(count_prefix(R, "/gone"), 1);
+    json_t *dl = deliveries(c, d, &g, &gone);
+    long long did = e2e_jint(dl, "deliveries.0.id");
+    json_decref(dl);
+    snprintf(p, sizeof p, "/v1/games/%s/webhooks/%s/deliveries/%lld/redeliver", g.id, gone.id, did);
+    e2e_resp r;
+    e2e_req(c, "POST", p, d->admin, NULL, NULL, &r);
+    e2e_assert_problem(&r, 409, NULL, "redeliver to a disabled endpoint");
+    ck_assert(e2e_problem_is(&r, "webhook-disabled"));
+    e2e_resp_free(&r);
+    /* while the healthy endpoint can be redelivered to: the same webhook-id again */
+    dl = deliveries(c, d, &g, &ok);
+    did = e2e_jint(dl, "deliveries.0.id");
+    char msg_id[80];
+    snprintf(msg_id, sizeof msg_id, "%s", e2e_jstr(dl, "deliveries.0.webhook_id"));
+    json_decref(dl);
+    snprintf(p, sizeof p, "/v1/games/%s/webhooks/%s/deliveries/%lld/redeliver", g.id, ok.id, did);
+    ck_assert_int_eq(e2e_req(c, "POST", p, d->admin, NULL, NULL, &r), 202);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(wait_prefix(R, "/ok", 6, 10), 6);
+    pthread_mutex_lock(&R->mu);
+    ck_assert_str_eq(R->hits[R->n - 1].id, msg_id);
+    pthread_mutex_unlock(&R->mu);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
+/* Killed after the move and before the delivery: delivered after the restart. Killed in the middle of a
+ * delivery: sent again (same webhook-id) once the lease has run out. */
+START_TEST(killed_between_move_and_delivery)
+{
+    receiver *R = receiver_start();
+    /* the first attempt waits 2 s: time to kill carcd with the message only in its outbox */
+    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=2,1,1", "CARCD_WEBHOOK_TIMEOUT=3",
+                         NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    hook h = hook_create(c, &g, d->admin, R, "/ok", "json", "[\"move.made\"]");
+    e2e_rng rng = {21};
+    int seq;
+    move_ok(c, &g, &rng, NULL, &seq);
+    e2e_daemon_kill9(d);
+    nap(3);
+    ck_assert_int_eq(count_prefix(R, "/ok"), 0);
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+    ck_assert_int_eq(wait_prefix(R, "/ok", 1, 15), 1);
+    pthread_mutex_lock(&R->mu);
+    json_t *b = json_loads(R->hits[0].body, 0, NULL);
+    ck_assert_int_eq(e2e_jint(b, "data.seq"), seq);
+    ck_assert(signature_ok(&R->hits[0], h.secret));
+    json_decref(b);
+    pthread_mutex_unlock(&R->mu);
+
+    /* now in the middle of sending: /hang holds the first attempt 3 s, carcd dies meanwhile */
+    hook hang = hook_create(c, &g, d->admin, R, "/hang", "json", "[\"move.made\"]");
+    move_ok(c, &g, &rng, NULL, &seq);
+    ck_assert_int_eq(wait_prefix(R, "/hang", 1, 15), 1);
+    e2e_daemon_kill9(d);
+    double killed = e2e_now();
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+    /* the lease is the timeout (3 s) and a 10 s margin, counted from the claim */
+    ck_assert_int_eq(wait_prefix(R, "/hang", 2, 30), 2);
+    pthread_mutex_lock(&R->mu);
+    hit *a = NULL, *z = NULL;
+    for (int i = 0; i < R->n; i++)
+        if (strcmp(R->hits[i].path, "/hang") == 0)
+            *(a ? &z : &a) = &R->hits[i];
+    ck_assert_str_eq(a->id, z->id);
+    ck_assert(signature_ok(z, hang.secret));
+    fprintf(stderr, "e2e webhooks: the message whose sender was killed was sent again %.1f s after the kill\n",
+            z->t - killed);
+    pthread_mutex_unlock(&R->mu);
+    ck_assert_int_eq(settle(d, 20), 0);
+    /* the first attempt shows as unfinished (its sender died), the second as delivered */
+    json_t *dl = deliveries(c, d, &g, &hang);
+    ck_assert_str_eq(e2e_jstr(dl, "deliveries.0.state"), "delivered");
+    ck_assert_int_eq(json_array_size(e2e_jget(dl, "deliveries.0.attempts")), 2);
+    ck_assert(json_is_null(e2e_jget(dl, "deliveries.0.attempts.0.finished_at")));
+    ck_assert_int_eq(e2e_jint(dl, "deliveries.0.attempts.1.status"), 200);
+    json_decref(dl);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
+/* Two carcd processes on one database: every message sent exactly once, by one or the other. */
+START_TEST(two_processes_exactly_once)
+{
+    receiver *R = receiver_start();
+    e2e_daemon *d1 = e2e_daemon_up(env_fast);
+    e2e_daemon *d2 = calloc(1, sizeof *d2);
+    *d2 = *d1;
+    d2->pid = 0;
+    d2->port = 0;
+    e2e_daemon_start(d2);
+    e2e_client *c1 = e2e_client_new(d1), *c2 = e2e_client_new(d2);
+    enum { NG = 4, NMOVES = 25 };
+    e2e_game g[NG];
+    for (int i = 0; i < NG; i++) {
+        e2e_game_create(i % 2 ? c2 : c1, 2 + i % 3, NULL, &g[i]);
+        hook_create(c1, &g[i], d1->admin, R, "/ok", i % 2 ? "discord" : "json", NULL);
+    }
+    e2e_rng rng = {31};
+    for (int m = 0; m < NMOVES; m++)
+        for (int i = 0; i < NG; i++)
+            move_ok((m + i) % 2 ? c2 : c1, &g[i], &rng, NULL, NULL);
+    ck_assert_int_eq(settle(d1, 30), 0);
+    long rows = db_long(d1, "SELECT count(*) FROM webhook_outbox");
+    long delivered = db_long(d1, "SELECT count(*) FROM webhook_outbox WHERE state = 'delivered'");
+    long by1 = db_long(d1, "SELECT count(DISTINCT worker) FROM webhook_attempts");
+    ck_assert_int_eq(delivered, rows);
+    ck_assert_int_eq(wait_prefix(R, "/ok", (int)rows, 10), (int)rows);
+    nap(0.5);   /* anything sent twice would have arrived by now */
+    pthread_mutex_lock(&R->mu);
+    ck_assert_int_eq(R->n, rows);
+    for (int i = 0; i < R->n; i++)
+        for (int k = 0; k < i; k++)
+            ck_assert_msg(strcmp(R->hits[i].id, R->hits[k].id) != 0, "%s arrived twice", R->hits[i].id);
+    pthread_mutex_unlock(&R->mu);
+    fprintf(stderr, "e2e webhooks: %ld messages, each once, sent by %ld carcd processes\n", rows, by1);
+    ck_assert_msg(by1 == 2, "only %ld of the 2 processes sent anything", by1);
+    e2e_client_free(c1);
+    e2e_client_free(c2);
+    e2e_daemon_stop(d2);
+    free(d2);
+    e2e_daemon_down(d1);
+    receiver_stop(R);
+}
+END_TEST
+
+/* A receiver that takes 5 s per request delays no move's answer and no other endpoint. */
+START_TEST(slow_receiver_delays_nothing)
+{
+    receiver *R = receiver_start();
+    e2e_daemon *d = e2e_daemon_up(env_fast);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    hook_create(c, &g, d->admin, R, "/slow", "json", NULL);
+    hook_create(c, &g, d->admin, R, "/ok", "slack", "[\"move.made\"]");
+    e2e_rng rng = {41};
+    double worst = 0, last = 0;
+    for (int m = 0; m < 12; m++) {
+        e2e_play p;
+        long st = e2e_play_random(c, &g, &rng, NULL, &p);
+        ck_assert_int_eq(st, 200);
+        if (p.post.seconds > worst)
+            worst = p.post.seconds;
+        e2e_play_free(&p);
+        last = e2e_now();
+    }
+    ck_assert_int_eq(wait_prefix(R, "/ok", 12, 10), 12);
+    double ok_done = e2e_now() - last;
+    fprintf(stderr, "e2e webhooks: with a 5 s receiver, the slowest move answer took %.0f ms; the other endpoint had "
+                    "all 12 messages %.0f ms after the last move; the slow one %d\n",
+            worst * 1000, ok_done * 1000, count_prefix(R, "/slow"));
+    ck_assert_msg(worst < 1.0, "a move took %.2f s with a slow receiver", worst);
+    ck_assert_msg(ok_done < 3.0, "the other endpoint waited %.2f s", ok_done);
+    ck_assert_int_le(count_prefix(R, "/slow"), 3);   /* one at a time, in order, 5 s each */
+    e2e_client_free(c);
+    double t0 = e2e_now();
+    e2e_daemon_down(d);   /* stops at once: the attempts in flight are handed back */
+    ck_assert_msg(e2e_now() - t0 < 5, "carcd took %.1f s to stop", e2e_now() - t0);
+    receiver_stop(R);
+}
+END_TEST
+
+/* Loopback and private URLs are refused at creation without the allowlist; an endpoint created while the
+ * allowlist opened loopback is not delivered to once it is gone (the check is made again, after resolution,
+ * on every delivery). Redirects are not followed. */
+START_TEST(addresses_guarded)
+{
+    receiver *R = receiver_start();
+    const char *env_none[] = {"CARCD_WEBHOOK_BACKOFF=0,1,1", NULL};
+    e2e_daemon *d = e2e_daemon_up(env_none);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    char p[200], body[300];
+    snprintf(p, sizeof p, "/v1/games/%s/webhooks", g.id);
+    const char *urls[] = {"http://127.0.0.1:%d/ok", "http://localhost:%d/ok", "http://[::1]:%d/ok",
+                          "http://0x7f000001:%d/ok", "http://10.0.0.1:%d/ok", "http://169.254.169.254:%d/ok",
+                          "http://[::ffff:127.0.0.1]:%d/ok", "ftp://127.0.0.1:%d/ok", NULL};
+    for (int i = 0; urls[i]; i++) {
+        char url[120];
+        snprintf(url, sizeof url, urls[i], R->port);
+        snprintf(body, sizeof body, "{\"url\":\"%s\"}", url);
+        e2e_resp r;
+        e2e_req(c, "POST", p, d->admin, body, NULL, &r);
+        e2e_assert_problem(&r, 400, "url", url);
+        e2e_resp_free(&r);
+    }
+    snprintf(body, sizeof body,
+             "{\"players\":[{\"name\":\"A\",\"webhook\":{\"url\":\"http://127.0.0.1:%d/ok\"}},{\"name\":\"B\"}]}",
+             R->port);
+    e2e_resp r;
+    e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r);
+    e2e_assert_problem(&r, 400, "players[0].webhook.url", "a loopback players[].webhook");
+    e2e_resp_free(&r);
+    e2e_daemon_stop(d);
+
+    /* with loopback open, an endpoint by name (localhost) and one that redirects */
+    const char *env_open[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32,::1/128", "CARCD_WEBHOOK_BACKOFF=0,1,1", NULL};
+    for (int i = 0; env_open[i]; i++)
+        d->extra_env[i] = env_open[i];
+    d->extra_env[2] = NULL;
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+    snprintf(body, sizeof body, "{\"url\":\"http://localhost:%d/later\"}", R->port);
+    ck_assert_int_eq(e2e_req(c, "POST", p, d->admin, body, NULL, &r), 201);
+    hook later = {0};
+    snprintf(later.id, sizeof later.id, "%s", e2e_jstr(r.json, "id"));
+    e2e_resp_free(&r);
+    hook moved = hook_create(c, &g, d->admin, R, "/moved", "json", "[\"move.made\"]");
+    e2e_rng rng = {51};
+    move_ok(c, &g, &rng, NULL, NULL);
+    ck_assert_int_eq(wait_prefix(R, "/later", 2, 10), 2);   /* move.made, turn.started: delivered while open */
+    ck_assert_int_eq(settle(d, 15), 0);
+    ck_assert_int_eq(count_prefix(R, "/moved"), 3);          /* a 302 is a failure, tried three times */
+    ck_assert_int_eq(count_prefix(R, "/ok-redirected"), 0);  /* and never followed */
+    json_t *ml = deliveries(c, d, &g, &moved);
+    ck_assert_str_eq(e2e_jstr(ml, "deliveries.0.state"), "failed");
+    ck_assert_int_eq(e2e_jint(ml, "deliveries.0.last_status"), 302);
+    json_decref(ml);
+    e2e_daemon_stop(d);
+
+    /* the allowlist gone: the name still resolves to loopback, and nothing is delivered there */
+    d->extra_env[0] = "CARCD_WEBHOOK_BACKOFF=0,1,1";
+    d->extra_env[1] = NULL;
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+    move_ok(c, &g, &rng, NULL, NULL);
+    ck_assert_int_eq(settle(d, 15), 0);   /* three attempts each, then failed */
+    ck_assert_int_eq(count_prefix(R, "/later"), 2);
+    json_t *dl = deliveries(c, d, &g, &later);
+    ck_assert_str_eq(e2e_jstr(dl, "deliveries.0.state"), "failed");
+    ck_assert_int_eq(json_array_size(e2e_jget(dl, "deliveries.0.attempts")), 3);
+    const char *err = e2e_jstr(dl, "deliveries.0.last_error");
+    ck_assert_msg(strstr(err, "loopback") && strstr(err, "gave up after 3 attempts"), "last_error: %s", err);
+    json_decref(dl);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
+/* ---- no hidden information, and the document's schemas -------------------------------------------------------- */
+#define MAX_SEQ 1500
+
+typedef struct {
+    char *frag;              /* the next tiles in draw order after this seq, as a JSON fragment ("" if few) */
+    char *hands;             /* every triangle in a hand after this seq, space-separated (" HW01 HW08 ") */
+} after_seq;
+
+static void no_hidden_keys(const json_t *j, const char *what, bool over)
+{
+    if (json_is_object(j)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)j, k, v) {
+            static const char *const hidden[] = {"stack", "stack_remaining", "stack_pos", "rng", "under", "bag",
+                                                 "script", "script_pos", "hands", "hand", NULL};
+            for (int i = 0; hidden[i]; i++)
+                ck_assert_msg(strcmp(k, hidden[i]) != 0, "%s: hidden key \"%s\"", what, k);
+            ck_assert_msg(over || strcmp(k, "seed") != 0, "%s: a seed before the end", what);
+            no_hidden_keys(v, what, over);
+        }
+    } else if (json_is_array(j)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach((json_t *)j, i, v) no_hidden_keys(v, what, over);
+    }
+}
+
+static void record_after(e2e_client *c, const e2e_daemon *d, const e2e_game *g, after_seq *a, int *seq)
+{
+    json_t *av = e2e_admin_view(c, d, g->id);
+    *seq = (int)e2e_jint(av, "seq");
+    ck_assert_int_lt(*seq, MAX_SEQ);
+    json_t *stack = json_object_get(av, "stack_remaining");
+    char frag[200] = "";
+    size_t n = json_array_size(stack), len = 0;
+    for (size_t i = 0; i < n && i < 5 && n >= 2; i++)
+        len += (size_t)snprintf(frag + len, sizeof frag - len, "%s\"%s\"", i ? "," : "",
+                                json_string_value(json_array_get(stack, i)));
+    char hands[600] = " ";
+    len = 1;
+    size_t s, k;
+    json_t *hand, *t;
+    json_array_foreach(e2e_jget(av, "halflings.hands"), s, hand) json_array_foreach(hand, k, t) if (len < 560)
+        len += (size_t)snprintf(hands + len, sizeof hands - len, "%s ", json_string_value(t));
+    a[*seq].frag = strdup(frag);
+    a[*seq].hands = strdup(hands);
+    json_decref(av);
+}
+
+START_TEST(payloads_public_and_documented)
+{
+    receiver *R = receiver_start();
+    e2e_daemon *d = e2e_daemon_up(env_fast);
+    e2e_client *c = e2e_client_new(d);
+    e2e_openapi_load();
+    const json_t *schemas = e2e_jget(e2e_openapi_doc(), "components.schemas");
+    ck_assert_msg(json_is_object(json_object_get(json_object_get(e2e_openapi_doc(), "webhooks"), "turn.started")),
+                  "the document has no webhooks section");
+    char body[800];
+    snprintf(body, sizeof body,
+             "{\"players\":[{\"name\":\"Ann\",\"webhook\":{\"url\":\"http://127.0.0.1:%d/seat0\","
+             "\"events\":[\"turn.started\",\"move.made\",\"game.finished\"]}},"
+             "{\"name\":\"Bob\",\"webhook\":{\"url\":\"http://127.0.0.1:%d/seat1\",\"format\":\"discord\"}},"
+             "{\"name\":\"Cy\",\"webhook\":{\"url\":\"http://127.0.0.1:%d/seat2\",\"format\":\"slack\"}}],"
+             "\"expansions\":[\"hills_sheep\",\"crop_circles\",\"fruit_trees\",\"halflings\"]}",
+             R->port, R->port, R->port);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r), 201);
+    e2e_game g = {0};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    g.nplayers = 3;
+    char secrets[4][80];
+    for (int s = 0; s < 3; s++) {
+        json_t *p = json_array_get(json_object_get(r.json, "players"), (size_t)s);
+        snprintf(g.token[s], sizeof g.token[s], "%s", e2e_jstr(p, "token"));
+        snprintf(secrets[s], sizeof secrets[s], "%s", e2e_jstr(p, "webhook.secret"));
+    }
+    e2e_resp_free(&r);
+    hook game_hook = hook_create(c, &g, d->admin, R, "/game", "json", NULL);
+    snprintf(secrets[3], sizeof secrets[3], "%s", game_hook.secret);
+
+    after_seq *after = calloc(MAX_SEQ, sizeof *after);
+    int seq;
+    record_after(c, d, &g, after, &seq);
+    e2e_rng rng = {61};
+    int moves = 0;
+    for (; moves < 1200; moves++) {
+        e2e_play p;
+        long st = e2e_play_random(c, &g, &rng, NULL, &p);
+        e2e_play_free(&p);
+        if (st == E2E_FINISHED)
+            break;
+        ck_assert_int_eq(st, 200);
+        record_after(c, d, &g, after, &seq);
+    }
+    int last = seq;
+    ck_assert_int_eq(settle(d, 30), 0);
+    pthread_mutex_lock(&R->mu);
+    int counts[4] = {0}, finished = 0;
+    for (int i = 0; i < R->n; i++) {
+        hit *h = &R->hits[i];
+        int who = strcmp(h->path, "/seat0") == 0 ? 0 : strcmp(h->path, "/seat1") == 0 ? 1 : strcmp(h->path, "/seat2") == 0 ? 2 : 3;
+        counts[who]++;
+        ck_assert_msg(signature_ok(h, secrets[who]), "%s: the signature does not verify", h->path);
+        json_t *j = json_loads(h->body, 0, NULL);
+        ck_assert_msg(j != NULL, "%s: not JSON: %.200s", h->path, h->body);
+        const char *type = e2e_jstr(j, "type");
+        bool over = strcmp(type, "game.finished") == 0;
+        finished += over;
+        /* the schema of its event (json) or its format (discord, slack) */
+        char why[600], what[300];
+        snprintf(what, sizeof what, "%.100s %.40s", h->path, type[0] ? type : "(chat)");
+        const char *schema = who == 1 ? "DiscordPayload" : who == 2 ? "SlackPayload"
+                             : strcmp(type, "turn.started") == 0 ? "TurnStartedPayload"
+                             : strcmp(type, "move.made") == 0 ? "MoveMadePayload" : "GameFinishedPayload";
+        ck_assert_msg(e2e_schema_validate(json_object_get(schemas, schema), j, "$", why, sizeof why),
+                      "%s does not match %s: %s\n%.400s", what, schema, why, h->body);
+        no_hidden_keys(j, what, over);
+        /* no run of the stack, no triangle of a hand, as they stood after its seq */
+        int s = who == 1 || who == 2 ? last : (int)e2e_jint(j, "data.seq");
+        ck_assert_msg(s >= 0 && s <= last, "%s: seq %d", what, s);
+        /* chat texts carry no seq: check them against every state of the game */
+        for (int q = who == 1 || who == 2 ? 0 : s; q <= s; q++) {
+            if (after[q].frag && after[q].frag[0])
+                ck_assert_msg(!strstr(h->body, after[q].frag), "%s reveals the stack order %s", what, after[q].frag);
+            if (who == 1 || who == 2 || !after[q].hands)
+                continue;
+            char *hs = strdup(after[q].hands);
+            for (char *tok = strtok(hs, " "); tok; tok = strtok(NULL, " ")) {
+                char quoted[40];
+                snprintf(quoted, sizeof quoted, "\"%s\"", tok);
+                ck_assert_msg(!strstr(h->body, quoted), "%s (seq %d) names %s, in a hand", what, s, tok);
+            }
+            free(hs);
+        }
+        json_decref(j);
+    }
+    pthread_mutex_unlock(&R->mu);
+    /* no seed anywhere before the end: the seed, from the finished game's admin view */
+    json_t *av = e2e_admin_view(c, d, g.id);
+    const char *seed = e2e_jstr(av, "seed");
+    bool game_over = strcmp(e2e_jstr(av, "status"), "finished") == 0;
+    pthread_mutex_lock(&R->mu);
+    for (int i = 0; i < R->n; i++) {
+        json_t *j = json_loads(R->hits[i].body, 0, NULL);
+        bool over = strcmp(e2e_jstr(j, "type"), "game.finished") == 0 || strstr(R->hits[i].body, "is over");
+        ck_assert_msg(over || !strstr(R->hits[i].body, seed), "%s: the seed before the end", R->hits[i].path);
+        json_decref(j);
+    }
+    pthread_mutex_unlock(&R->mu);
+    json_decref(av);
+    fprintf(stderr, "e2e webhooks: %d moves (%s), %d + %d + %d + %d messages checked (seat 0 json, seat 1 discord, "
+                    "seat 2 slack, the game's json)\n",
+            moves, game_over ? "to the end" : "not finished", counts[0], counts[1], counts[2], counts[3]);
+    /* the game's endpoint (made after the opening): two per move, move.made and turn.started or game.finished */
+    ck_assert_int_eq(counts[3], 2 * last);
+    if (game_over)
+        ck_assert_int_eq(finished, 2);   /* the json endpoints: seat 0's and the game's */
+    for (int q = 0; q < MAX_SEQ; q++) {
+        free(after[q].frag);
+        free(after[q].hands);
+    }
+    free(after);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
+/* ---- latency --------------------------------------------------------------------------------------------------------- */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+START_TEST(latency_report)
+{
+    receiver *R = receiver_start();
+    e2e_daemon *d = e2e_daemon_up(env_fast);
+    e2e_client *c = e2e_client_new(d);
+    enum { N = 100, NG = 3 };
+    e2e_game g[NG];
+    double answered[NG][200] = {{0}}, sent[NG][200] = {{0}};
+    e2e_rng rng = {71};
+    int n = 0, gi = 0;
+    e2e_game_create(c, 2, NULL, &g[0]);
+    hook_create(c, &g[0], d->admin, R, "/ok", "json", "[\"move.made\"]");
+    while (n < N) {
+        e2e_play p;
+        long st = e2e_play_random(c, &g[gi], &rng, NULL, &p);
+        if (st == E2E_FINISHED) {   /* a game has fewer moves than we want: another one */
+            e2e_play_free(&p);
+            ck_assert_int_lt(++gi, NG);
+            e2e_game_create(c, 2, NULL, &g[gi]);
+            hook_create(c, &g[gi], d->admin, R, "/ok", "json", "[\"move.made\"]");
+            continue;
+        }
+        ck_assert_int_eq(st, 200);
+        int seq = p.expected_seq + 1;
+        double post_took = p.post.seconds;
+        e2e_play_free(&p);
+        ck_assert_int_lt(seq, 200);
+        answered[gi][seq] = e2e_now();
+        sent[gi][seq] = answered[gi][seq] - post_took;   /* the POST's start: before the commit */
+        n++;
+        nap(0.02);   /* moves as people make them: one at a time, not back to back */
+    }
+    ck_assert_int_eq(wait_prefix(R, "/ok", n, 20), n);
+    double lat[N], upper[N];
+    int k = 0;
+    pthread_mutex_lock(&R->mu);
+    for (int i = 0; i < R->n && k < N; i++) {
+        json_t *j = json_loads(R->hits[i].body, 0, NULL);
+        int seq = (int)e2e_jint(j, "data.seq"), which = -1;
+        for (int q = 0; q <= gi; q++)
+            if (strcmp(e2e_jstr(j, "data.game"), g[q].id) == 0)
+                which = q;
+        json_decref(j);
+        if (which < 0 || seq < 1 || seq >= 200 || answered[which][seq] == 0)
+            continue;
+        lat[k] = R->hits[i].t - answered[which][seq];
+        upper[k] = R->hits[i].t - sent[which][seq];
+        k++;
+    }
+    pthread_mutex_unlock(&R->mu);
+    ck_assert_int_eq(k, n);
+    qsort(lat, (size_t)k, sizeof lat[0], cmp_double);
+    qsort(upper, (size_t)k, sizeof upper[0], cmp_double);
+    int p99 = (int)(0.99 * (k - 1) + 0.5);
+    fprintf(stderr, "e2e webhooks latency over %d moves, move.made at the receiver minus the move's answer: "
+                    "p50 %.2f ms, p99 %.2f ms, max %.2f ms (minus the POST's start, an upper bound of commit → "
+                    "receiver: p50 %.2f ms, p99 %.2f ms)\n",
+            k, lat[k / 2] * 1000, lat[p99] * 1000, lat[k - 1] * 1000, upper[k / 2] * 1000, upper[p99] * 1000);
+    ck_assert_msg(upper[p99] < 2.0, "p99 latency %.2f s", upper[p99]);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("e2e_webhooks");
+    TCase *tc = e2e_tcase("webhooks", 120);
+    tcase_add_test(tc, signed_and_retried);
+    tcase_add_test(tc, gone_disables);
+    tcase_add_test(tc, killed_between_move_and_delivery);
+    tcase_add_test(tc, two_processes_exactly_once);
+    tcase_add_test(tc, slow_receiver_delays_nothing);
+    tcase_add_test(tc, addresses_guarded);
+    tcase_add_test(tc, payloads_public_and_documented);
+    tcase_add_test(tc, latency_report);
+    suite_add_tcase(s, tc);
+    return e2e_run(s);
+}
