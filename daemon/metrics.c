@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "deliver.h"
+
 #define CD_METRICS_ROUTES 32          /* route table rows counted separately; later ones count as "none" */
 #define NONE CD_METRICS_ROUTES        /* the slot of requests no route matched */
 #define CODE_MIN 100
@@ -168,6 +170,20 @@ char *cd_metrics_render(size_t *len)
             atomic_load_explicit(&in_flight, memory_order_relaxed),
             atomic_load_explicit(&suspended, memory_order_relaxed), (unsigned long long)load(&moves_applied),
             (unsigned long long)load(&db_errors));
+    cd_deliver_stats w;   /* webhooks: this process's delivery worker (deliver.h) */
+    cd_deliver_get_stats(&w);
+    fprintf(f,
+            "# HELP carcd_webhook_attempts_total Webhook delivery attempts made by this process, by outcome.\n"
+            "# TYPE carcd_webhook_attempts_total counter\n"
+            "carcd_webhook_attempts_total{outcome=\"delivered\"} %ld\n"
+            "carcd_webhook_attempts_total{outcome=\"failed\"} %ld\n"
+            "# HELP carcd_webhook_attempts_in_flight Webhook attempts under way in this process.\n"
+            "# TYPE carcd_webhook_attempts_in_flight gauge\n"
+            "carcd_webhook_attempts_in_flight %ld\n"
+            "# HELP carcd_webhook_endpoints_disabled_total Endpoints this process disabled after a 410 Gone.\n"
+            "# TYPE carcd_webhook_endpoints_disabled_total counter\n"
+            "carcd_webhook_endpoints_disabled_total %ld\n",
+            w.delivered, w.failed, w.claimed - w.delivered - w.failed, w.gone);
     if (fclose(f) != 0)
         abort();
     *len = size;

@@ -15,6 +15,10 @@
  *   carcd_moves_applied_total                       moves committed (the moves handler calls
  *                                                   cd_metrics_move_applied after COMMIT)
  *   carcd_db_errors_total                           failed statements, connects and commits (db.c)
+ *   carcd_webhook_attempts_total{outcome}           webhook attempts of this process's delivery worker,
+ *                                                   delivered or failed (deliver.h)
+ *   carcd_webhook_attempts_in_flight                of its attempts, those under way
+ *   carcd_webhook_endpoints_disabled_total          endpoints it disabled after a 410 Gone
  */
 #ifndef CD_METRICS_H
 #define CD_METRICS_H

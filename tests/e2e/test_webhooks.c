@@ -436,6 +436,15 @@ START_TEST(gone_disables)
     pthread_mutex_lock(&R->mu);
     ck_assert_str_eq(R->hits[R->n - 1].id, msg_id);
     pthread_mutex_unlock(&R->mu);
+    /* and /metrics counts them: 6 delivered, the 410, the one endpoint disabled */
+    ck_assert_int_eq(settle(d, 10), 0);
+    ck_assert_int_eq(e2e_req(c, "GET", "/metrics", NULL, NULL, NULL, &r), 200);
+    ck_assert_msg(strstr(r.body, "carcd_webhook_attempts_total{outcome=\"delivered\"} 6\n") &&
+                      strstr(r.body, "carcd_webhook_attempts_total{outcome=\"failed\"} 1\n") &&
+                      strstr(r.body, "carcd_webhook_endpoints_disabled_total 1\n") &&
+                      strstr(r.body, "carcd_webhook_attempts_in_flight 0\n"),
+                  "/metrics: %s", strstr(r.body, "carcd_webhook") ? strstr(r.body, "carcd_webhook") : r.body);
+    e2e_resp_free(&r);
     e2e_client_free(c);
     e2e_daemon_down(d);
     receiver_stop(R);
