@@ -7,9 +7,10 @@
  *
  * cd_migrate works on a connection of its own, in one transaction: it takes a transaction-level advisory
  * lock first, so concurrent `carcd migrate`s queue up behind each other and the later ones find nothing
- * left to do; then it applies, in order, every file numbered above the highest applied version, each
+ * left to do; then it applies, in order, every file whose number schema_versions does not hold yet, each
  * followed by its row in schema_versions, and commits. Everything or nothing: a failing file leaves the
- * database as it was.
+ * database as it was. "Not held yet" rather than "above the highest": two branches may add 002 and 003 and
+ * land in either order, and a database migrated with 003 first still gets 002.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +146,23 @@ static int applied_version(PGconn *c, char *err, size_t errlen)
     return v;
 }
 
+/* Whether schema_versions holds `version` (false when it cannot be read: err says why, *failed is set). */
+static bool version_applied(PGconn *c, int version, bool *failed, char *err, size_t errlen)
+{
+    char vbuf[16];
+    snprintf(vbuf, sizeof vbuf, "%d", version);
+    const char *params[1] = {vbuf};
+    PGresult *res;
+    if (run(c, "reading schema_versions", "SELECT 1 FROM schema_versions WHERE version = $1::integer", 1, params,
+            &res, err, errlen) != 0) {
+        *failed = true;
+        return false;
+    }
+    bool held = PQntuples(res) > 0;
+    PQclear(res);
+    return held;
+}
+
 /* ---- cd_migrate -------------------------------------------------------------------------------------- */
 
 int cd_migrate(const cd_config *cfg, char *err, size_t errlen)
@@ -174,29 +192,47 @@ int cd_migrate(const cd_config *cfg, char *err, size_t errlen)
     if ((from = applied_version(c, err, errlen)) < 0)
         goto out;
 
+    bool *todo = calloc(n ? n : 1, sizeof *todo);
+    if (!todo)
+        abort();
     for (size_t i = 0; i < n; i++) {
-        if (m[i].version <= from)
+        bool failed = false;
+        todo[i] = !version_applied(c, m[i].version, &failed, err, errlen);
+        if (failed) {
+            free(todo);
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!todo[i])
             continue;
         char what[300];
         snprintf(what, sizeof what, "applying %s", m[i].name);
-        if (run(c, what, m[i].text, 0, NULL, NULL, err, errlen) != 0)
+        if (run(c, what, m[i].text, 0, NULL, NULL, err, errlen) != 0) {
+            free(todo);
             goto out;
+        }
         char vbuf[16];
         snprintf(vbuf, sizeof vbuf, "%d", m[i].version);
         const char *params[2] = {vbuf, m[i].name};
         if (run(c, "recording the migration", "INSERT INTO schema_versions (version, name) VALUES ($1, $2)", 2,
-                params, NULL, err, errlen) != 0)
+                params, NULL, err, errlen) != 0) {
+            free(todo);
             goto out;
+        }
         applied++;
     }
-    if (run(c, "COMMIT", "COMMIT", 0, NULL, NULL, err, errlen) != 0)
+    if (run(c, "COMMIT", "COMMIT", 0, NULL, NULL, err, errlen) != 0) {
+        free(todo);
         goto out;
+    }
     rc = 0;
 
     /* reported after COMMIT, so every line printed is a file that is in the database */
     for (size_t i = 0; i < n; i++)
-        if (m[i].version > from)
+        if (todo[i])
             fprintf(stderr, "carcd migrate: applied %s\n", m[i].name);
+    free(todo);
     int newest = n ? m[n - 1].version : 0;
     if (applied == 0 && from > newest)
         fprintf(stderr, "carcd migrate: database at version %d, newer than this carcd (%d): nothing to apply\n",
@@ -254,6 +290,16 @@ int cd_schema_check(const cd_config *cfg, char *err, size_t errlen)
         snprintf(err, errlen, "database schema is at version %d, newer than this carcd knows (%d): "
                  "run the carcd that migrated it, or a newer one", have, need);
         goto out;
+    }
+    /* every file applied: one numbered below a later one may have landed after it (cd_migrate applies it) */
+    for (size_t i = 0; i < n; i++) {
+        bool failed = false;
+        if (!version_applied(c, m[i].version, &failed, err, errlen)) {
+            if (!failed)
+                snprintf(err, errlen, "database schema lacks migration %s (it came after a later one): "
+                         "run carcd migrate", m[i].name);
+            goto out;
+        }
     }
     /* same number, same file: a renumbered or renamed migration would otherwise go unnoticed */
     if (run(c, "reading schema_versions", "SELECT version, name FROM schema_versions ORDER BY version", 0, NULL,
