@@ -666,8 +666,11 @@ static void run_conflict(conflict_arg *a, conflict_arg *b)
     ck_assert_msg(a->result == CD_TX_COMMIT, "first thread: %d %s", a->result, a->err);
     ck_assert_msg(b->result == CD_TX_COMMIT, "second thread: %d %s", b->result, b->err);
     ck_assert(!a->down && !b->down);
-    /* exactly one of the two ran again */
-    ck_assert_int_eq(a->attempts + b->attempts, 3);
+    /* at least one of the two ran again (under load the retried one can collide once more: the runner's
+     * point is that both end committed, within its retry budget) */
+    ck_assert_int_ge(a->attempts + b->attempts, 3);
+    ck_assert_int_le(a->attempts, 6);
+    ck_assert_int_le(b->attempts, 6);
 }
 
 START_TEST(tx_retries_real_serialization_failure)
