@@ -7,6 +7,7 @@
  * rotation r is its local frame turned r quarter turns clockwise about the middle of its space, which is
  * also what a triangle's rotation (the corner of its right angle) means.
  */
+#include "buf.h"
 #include "render.h"
 
 #include <math.h>
@@ -901,85 +902,40 @@ void cd_render_board(cd_canvas *c, const carc_catalog *cat, const json_t *view, 
 }
 
 /* ---- the SVG canvas ----------------------------------------------------------------------------------- */
-typedef struct {
-    char *p;
-    size_t len, cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 8192;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q)
-            abort();
-        b->p = q, b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof tmp) {
-        sb_add(b, tmp, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big)
-        abort();
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    sb_add(b, big, (size_t)n);
-    free(big);
-}
-
 /* Text as XML character data / attribute value: & < > " ' escaped, control characters dropped. */
-static void sb_escaped(sbuf *b, const char *s)
+static void sb_escaped(cd_buf *b, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '&': sb_add(b, "&amp;", 5); break;
-        case '<': sb_add(b, "&lt;", 4); break;
-        case '>': sb_add(b, "&gt;", 4); break;
-        case '"': sb_add(b, "&quot;", 6); break;
-        case '\'': sb_add(b, "&#39;", 5); break;
+        case '&': cd_buf_add(b, "&amp;", 5); break;
+        case '<': cd_buf_add(b, "&lt;", 4); break;
+        case '>': cd_buf_add(b, "&gt;", 4); break;
+        case '"': cd_buf_add(b, "&quot;", 6); break;
+        case '\'': cd_buf_add(b, "&#39;", 5); break;
         default:
             if ((unsigned char)*s >= 0x20)
-                sb_add(b, s, 1);
+                cd_buf_add(b, s, 1);
         }
     }
 }
 
-static void svg_style(sbuf *b, const cd_style *s)
+static void svg_style(cd_buf *b, const cd_style *s)
 {
     if (s->has_fill)
-        sb_printf(b, " fill=\"#%06x\"", (unsigned)s->fill);
+        cd_buf_printf(b, " fill=\"#%06x\"", (unsigned)s->fill);
     else
-        sb_add(b, " fill=\"none\"", 12);
+        cd_buf_add(b, " fill=\"none\"", 12);
     if (s->has_fill && s->opacity > 0 && s->opacity < 1)
-        sb_printf(b, " fill-opacity=\"%.2f\"", s->opacity);
+        cd_buf_printf(b, " fill-opacity=\"%.2f\"", s->opacity);
     if (s->width > 0)
-        sb_printf(b, " stroke=\"#%06x\" stroke-width=\"%.2f\" stroke-linejoin=\"round\" stroke-linecap=\"round\"",
+        cd_buf_printf(b, " stroke=\"#%06x\" stroke-width=\"%.2f\" stroke-linejoin=\"round\" stroke-linecap=\"round\"",
                   (unsigned)s->stroke, s->width);
 }
 
 static void svg_begin(cd_canvas *c, double w, double h, const char *attrs)
 {
-    sbuf *b = c->impl;
-    sb_printf(b,
+    cd_buf *b = c->impl;
+    cd_buf_printf(b,
               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
               "role=\"img\" font-family=\"DejaVu Sans, Verdana, sans-serif\" %s>\n",
               w, h, w, h, attrs);
@@ -987,63 +943,63 @@ static void svg_begin(cd_canvas *c, double w, double h, const char *attrs)
 
 static void svg_path(cd_canvas *c, const cd_pcmd *cmd, int n, const cd_style *s)
 {
-    sbuf *b = c->impl;
-    sb_add(b, "<path d=\"", 9);
+    cd_buf *b = c->impl;
+    cd_buf_add(b, "<path d=\"", 9);
     for (int i = 0; i < n; i++) {
         switch (cmd[i].op) {
         case 'M':
-        case 'L': sb_printf(b, "%c%.1f %.1f", cmd[i].op, cmd[i].x, cmd[i].y); break;
-        case 'Q': sb_printf(b, "Q%.1f %.1f %.1f %.1f", cmd[i].cx, cmd[i].cy, cmd[i].x, cmd[i].y); break;
-        default: sb_add(b, "Z", 1);
+        case 'L': cd_buf_printf(b, "%c%.1f %.1f", cmd[i].op, cmd[i].x, cmd[i].y); break;
+        case 'Q': cd_buf_printf(b, "Q%.1f %.1f %.1f %.1f", cmd[i].cx, cmd[i].cy, cmd[i].x, cmd[i].y); break;
+        default: cd_buf_add(b, "Z", 1);
         }
     }
-    sb_add(b, "\"", 1);
+    cd_buf_add(b, "\"", 1);
     svg_style(b, s);
-    sb_add(b, "/>\n", 3);
+    cd_buf_add(b, "/>\n", 3);
 }
 
 static void svg_circle(cd_canvas *c, double cx, double cy, double r, const cd_style *s)
 {
-    sbuf *b = c->impl;
-    sb_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"", cx, cy, r);
+    cd_buf *b = c->impl;
+    cd_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"", cx, cy, r);
     svg_style(b, s);
-    sb_add(b, "/>\n", 3);
+    cd_buf_add(b, "/>\n", 3);
 }
 
 static void svg_text(cd_canvas *c, double x, double y, double size, uint32_t color, int anchor, int bold,
                      const char *utf8)
 {
-    sbuf *b = c->impl;
+    cd_buf *b = c->impl;
     static const char *const anchors[] = {"start", "middle", "end"};
-    sb_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" fill=\"#%06x\" text-anchor=\"%s\"%s>", x, y, size,
+    cd_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" fill=\"#%06x\" text-anchor=\"%s\"%s>", x, y, size,
               (unsigned)color, anchors[anchor], bold ? " font-weight=\"bold\"" : "");
     sb_escaped(b, utf8);
-    sb_add(b, "</text>\n", 8);
+    cd_buf_add(b, "</text>\n", 8);
 }
 
 static void svg_group(cd_canvas *c, const char *attrs, const char *title)
 {
-    sbuf *b = c->impl;
-    sb_printf(b, "<g %s>", attrs);
+    cd_buf *b = c->impl;
+    cd_buf_printf(b, "<g %s>", attrs);
     if (title) {
-        sb_add(b, "<title>", 7);
+        cd_buf_add(b, "<title>", 7);
         sb_escaped(b, title);
-        sb_add(b, "</title>", 8);
+        cd_buf_add(b, "</title>", 8);
     }
-    sb_add(b, "\n", 1);
+    cd_buf_add(b, "\n", 1);
 }
 
 static void svg_end_group(cd_canvas *c)
 {
-    sb_add(c->impl, "</g>\n", 5);
+    cd_buf_add(c->impl, "</g>\n", 5);
 }
 
 char *cd_render_svg(const carc_catalog *cat, const json_t *view, size_t *len)
 {
-    sbuf b = {0};
+    cd_buf b = {0};
     cd_canvas c = {svg_begin, svg_path, svg_circle, svg_text, svg_group, svg_end_group, &b};
     cd_render_board(&c, cat, view, 64);
-    sb_add(&b, "</svg>\n", 7);
+    cd_buf_add(&b, "</svg>\n", 7);
     *len = b.len;
     return b.p;
 }

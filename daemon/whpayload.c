@@ -9,29 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "webhooks.h"
 
 /* ---- a growing string ------------------------------------------------------------------------------------- */
-typedef struct {
-    char *p;
-    size_t len, cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        b->cap = (b->len + n + 1) * 2 + 64;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p)
-            abort();   /* out of memory: carcd stops (STYLE.md) */
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
+/* Formats at most 511 bytes: every webhook text piece is short, and a capped piece cannot blow a chat
+ * message past its platform limit. */
+static void sb_printf(cd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(cd_buf *b, const char *fmt, ...)
 {
     char tmp[512];
     va_list ap;
@@ -39,23 +24,23 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     if (n > 0)
-        sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+        cd_buf_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
 /* Text from a player (a name) made inert for the format: Discord Markdown escaped with backslashes,
  * Slack's three control characters as entities. */
-static void sb_user_text(sbuf *b, int format, const char *s)
+static void sb_user_text(cd_buf *b, int format, const char *s)
 {
     for (; *s; s++) {
         char c = *s;
         if (format == CD_WH_DISCORD && strchr("\\*_~`|>#[]()<@:", c)) {
             char esc[2] = {'\\', c};
-            sb_add(b, esc, 2);
+            cd_buf_add(b, esc, 2);
         } else if (format == CD_WH_SLACK && (c == '&' || c == '<' || c == '>')) {
             const char *ent = c == '&' ? "&amp;" : c == '<' ? "&lt;" : "&gt;";
-            sb_add(b, ent, strlen(ent));
+            cd_buf_add(b, ent, strlen(ent));
         } else {
-            sb_add(b, &c, 1);
+            cd_buf_add(b, &c, 1);
         }
     }
 }
@@ -115,20 +100,20 @@ static json_t *winners(const cd_whp_ctx *c)
 }
 
 /* ---- the texts ------------------------------------------------------------------------------------------ */
-static void bold_name(sbuf *b, int format, const char *name)
+static void bold_name(cd_buf *b, int format, const char *name)
 {
     const char *mark = format == CD_WH_DISCORD ? "**" : "*";
-    sb_add(b, mark, strlen(mark));
+    cd_buf_add(b, mark, strlen(mark));
     sb_user_text(b, format, name);
-    sb_add(b, mark, strlen(mark));
+    cd_buf_add(b, mark, strlen(mark));
 }
 
-static void short_game(sbuf *b, int format, const cd_whp_ctx *c)
+static void short_game(cd_buf *b, int format, const cd_whp_ctx *c)
 {
     sb_printf(b, format == CD_WH_JSON ? "%.8s" : "`%.8s`", c->game_id);
 }
 
-static void what_to_do(sbuf *b, const json_t *pending)
+static void what_to_do(cd_buf *b, const json_t *pending)
 {
     const char *kind = jstr(pending, "kind");
     if (strcmp(kind, "place") == 0)
@@ -151,7 +136,7 @@ static void what_to_do(sbuf *b, const json_t *pending)
         sb_printf(b, "make your choice (%.40s)", kind);
 }
 
-static void text_turn(sbuf *b, int format, const cd_whp_ctx *c)
+static void text_turn(cd_buf *b, int format, const cd_whp_ctx *c)
 {
     const json_t *pending = json_object_get(c->view, "pending");
     int seat = (int)json_integer_value(json_object_get(pending, "seat"));
@@ -165,7 +150,7 @@ static void text_turn(sbuf *b, int format, const cd_whp_ctx *c)
         sb_printf(b, " Legal moves: %.500s/v1/games/%s/legal-moves", c->base_url, c->game_id);
 }
 
-static void names_of_seats(sbuf *b, int format, const cd_whp_ctx *c, const json_t *seats)
+static void names_of_seats(cd_buf *b, int format, const cd_whp_ctx *c, const json_t *seats)
 {
     size_t i, n = json_array_size(seats);
     json_t *s;
@@ -177,7 +162,7 @@ static void names_of_seats(sbuf *b, int format, const cd_whp_ctx *c, const json_
 }
 
 /* One clause per event a reader cares about; *n counts the clauses so far. */
-static void text_event(sbuf *b, int format, const cd_whp_ctx *c, const json_t *e, int *n)
+static void text_event(cd_buf *b, int format, const cd_whp_ctx *c, const json_t *e, int *n)
 {
     const char *type = jstr(e, "type");
     const char *sep = *n ? "; " : "";
@@ -207,7 +192,7 @@ static void text_event(sbuf *b, int format, const cd_whp_ctx *c, const json_t *e
     (*n)++;
 }
 
-static void text_move(sbuf *b, int format, const cd_whp_ctx *c)
+static void text_move(cd_buf *b, int format, const cd_whp_ctx *c)
 {
     sb_printf(b, "Game ");
     short_game(b, format, c);
@@ -223,7 +208,7 @@ static void text_move(sbuf *b, int format, const cd_whp_ctx *c)
     sb_printf(b, ".");
 }
 
-static void text_finished(sbuf *b, int format, const cd_whp_ctx *c)
+static void text_finished(cd_buf *b, int format, const cd_whp_ctx *c)
 {
     sb_printf(b, "Game ");
     short_game(b, format, c);
@@ -261,7 +246,7 @@ static json_t *data_turn(const cd_whp_ctx *c)
 
 static json_t *data_move(const cd_whp_ctx *c)
 {
-    sbuf summary = {0};
+    cd_buf summary = {0};
     text_move(&summary, CD_WH_JSON, c);
     json_t *pending = json_object_get(c->view, "pending");
     json_t *next = strcmp(jstr(pending, "kind"), "none") == 0 || !pending ? json_null() : json_incref(pending);
@@ -287,7 +272,7 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
         json_t *data = ev == CD_WH_TURN_STARTED ? data_turn(c) : ev == CD_WH_MOVE_MADE ? data_move(c) : data_finished(c);
         body = json_pack("{s:s, s:s, s:o}", "type", cd_wh_event_name(ev), "timestamp", c->timestamp, "data", data);
     } else {
-        sbuf t = {0};
+        cd_buf t = {0};
         if (ev == CD_WH_TURN_STARTED)
             text_turn(&t, format, c);
         else if (ev == CD_WH_MOVE_MADE)

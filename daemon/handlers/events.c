@@ -51,6 +51,7 @@
 #include <sys/socket.h>
 
 #include "../audit.h"
+#include "../buf.h"
 #include "../games.h"
 #include "../handlers.h"
 #include "../log.h"
@@ -257,34 +258,8 @@ typedef struct {
     bool suspended;   /* the reader suspended the connection and nobody resumed it yet */
 } sse_stream;
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-} sbuf;
-
-static void sbuf_add(sbuf *b, const char *s, size_t n)
-{
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p)
-            abort();   /* out of memory: carcd's policy is to stop */
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-}
-
-static void sbuf_str(sbuf *b, const char *s)
-{
-    sbuf_add(b, s, strlen(s));
-}
-
 /* One SSE event per entry. */
-static void add_frames(sbuf *b, json_t *entries)
+static void add_frames(cd_buf *b, json_t *entries)
 {
     size_t i;
     json_t *e;
@@ -295,9 +270,9 @@ static void add_frames(sbuf *b, json_t *entries)
         char *data = json_dumps(e, JSON_COMPACT);   /* compact JSON has no newline */
         if (!data)
             abort();
-        sbuf_str(b, head);
-        sbuf_str(b, data);
-        sbuf_str(b, "\n\n");
+        cd_buf_str(b, head);
+        cd_buf_str(b, data);
+        cd_buf_str(b, "\n\n");
         free(data);
     }
 }
@@ -381,7 +356,7 @@ static void sse_free(void *cls)
 static void sse_fire(void *arg, cd_notify_why why)
 {
     sse_stream *s = arg;
-    sbuf out = {0};
+    cd_buf out = {0};
     bool end = why == CD_NOTIFY_SHUTDOWN;
     if (why == CD_NOTIFY_MOVE || why == CD_NOTIFY_RECONNECT) {
         for (int page = 0; !end && page < SSE_MAX_PAGES; page++) {
@@ -405,7 +380,7 @@ static void sse_fire(void *arg, cd_notify_why why)
     if (now >= s->end)
         end = true;
     if (!end && now >= s->next_keepalive)
-        sbuf_str(&out, ": keepalive\n\n");
+        cd_buf_str(&out, ": keepalive\n\n");
     if (out.len > 0)
         s->next_keepalive = now + SSE_KEEPALIVE_S;   /* anything sent keeps the connection warm */
 
@@ -458,8 +433,8 @@ static enum MHD_Result stream(cd_req *r, cd_db *db, const char *id, int viewer, 
     s->viewer = viewer;
     s->after = last;
 
-    sbuf out = {0};
-    sbuf_str(&out, "retry: 1000\n\n");
+    cd_buf out = {0};
+    cd_buf_str(&out, "retry: 1000\n\n");
     int pages = 1;
     size_t n = json_array_size(entries);
     add_frames(&out, entries);

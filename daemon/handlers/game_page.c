@@ -15,48 +15,23 @@
 #include <string.h>
 
 #include "../embedded.h"
+#include "../buf.h"
 #include "../games.h"
 #include "../handlers.h"
 #include "../render.h"
 #include "../replay.h"
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-} hbuf;
-
-static void hb_add(hbuf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 16384;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q)
-            abort();
-        b->p = q, b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void hb_str(hbuf *b, const char *s)
-{
-    hb_add(b, s, strlen(s));
-}
-
 /* Text into HTML (element content or a quoted attribute). */
-static void hb_esc(hbuf *b, const char *s)
+static void hb_esc(cd_buf *b, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '&': hb_str(b, "&amp;"); break;
-        case '<': hb_str(b, "&lt;"); break;
-        case '>': hb_str(b, "&gt;"); break;
-        case '"': hb_str(b, "&quot;"); break;
-        case '\'': hb_str(b, "&#39;"); break;
-        default: hb_add(b, s, 1);
+        case '&': cd_buf_str(b, "&amp;"); break;
+        case '<': cd_buf_str(b, "&lt;"); break;
+        case '>': cd_buf_str(b, "&gt;"); break;
+        case '"': cd_buf_str(b, "&quot;"); break;
+        case '\'': cd_buf_str(b, "&#39;"); break;
+        default: cd_buf_add(b, s, 1);
         }
     }
 }
@@ -69,56 +44,56 @@ static const char *name_of(const json_t *view, int seat)
 }
 
 /* Scores, whose turn, what is left: the page's summary as HTML. */
-static void summary(hbuf *b, const json_t *view)
+static void summary(cd_buf *b, const json_t *view)
 {
     const json_t *pending = json_object_get(view, "pending");
     int pseat = json_is_integer(json_object_get(pending, "seat")) ? (int)json_integer_value(json_object_get(pending, "seat"))
                                                                    : -1;
     const char *status = json_string_value(json_object_get(view, "status"));
     bool finished = status && strcmp(status, "finished") == 0;
-    hb_str(b, "<h2>Scores</h2><table id=\"scores\">");
+    cd_buf_str(b, "<h2>Scores</h2><table id=\"scores\">");
     size_t i;
     json_t *pl;
     json_array_foreach(json_object_get(view, "players"), i, pl) {
         char row[160];
         snprintf(row, sizeof row, "<tr data-seat=\"%zu\"%s><td><span class=\"chip\" style=\"background:#%06x\"></span></td><td>",
                  i, !finished && (int)i == pseat ? " class=\"turn\"" : "", (unsigned)cd_seat_color((int)i));
-        hb_str(b, row);
+        cd_buf_str(b, row);
         hb_esc(b, name_of(view, (int)i));
         snprintf(row, sizeof row, "</td><td class=\"score\">%lld</td></tr>",
                  (long long)json_integer_value(json_object_get(pl, "score")));
-        hb_str(b, row);
+        cd_buf_str(b, row);
     }
-    hb_str(b, "</table><p id=\"turn\">");
+    cd_buf_str(b, "</table><p id=\"turn\">");
     char line[200];
     if (finished) {
-        hb_str(b, "The game is over.");
+        cd_buf_str(b, "The game is over.");
     } else {
         const char *kind = json_string_value(json_object_get(pending, "kind"));
         const char *tile = json_string_value(json_object_get(pending, "tile"));
-        hb_str(b, "Turn ");
+        cd_buf_str(b, "Turn ");
         snprintf(line, sizeof line, "%lld: ", (long long)json_integer_value(json_object_get(view, "turn")));
-        hb_str(b, line);
-        hb_str(b, "<b>");
+        cd_buf_str(b, line);
+        cd_buf_str(b, "<b>");
         hb_esc(b, name_of(view, pseat));
-        hb_str(b, "</b> ");
+        cd_buf_str(b, "</b> ");
         if (kind && strcmp(kind, "place") == 0 && tile) {
-            hb_str(b, "places tile ");
+            cd_buf_str(b, "places tile ");
             hb_esc(b, tile);
         } else if (kind && strcmp(kind, "figure") == 0) {
-            hb_str(b, "may put a figure on the tile just placed");
+            cd_buf_str(b, "may put a figure on the tile just placed");
         } else {
-            hb_str(b, "is to move");
+            cd_buf_str(b, "is to move");
             if (kind) {
-                hb_str(b, " (");
+                cd_buf_str(b, " (");
                 hb_esc(b, kind);
-                hb_str(b, ")");
+                cd_buf_str(b, ")");
             }
         }
-        hb_str(b, ".");
+        cd_buf_str(b, ".");
     }
     snprintf(line, sizeof line, " %lld tiles left.</p>", (long long)json_integer_value(json_object_get(view, "stack_left")));
-    hb_str(b, line);
+    cd_buf_str(b, line);
 }
 
 enum MHD_Result h_game_page(cd_req *r)
@@ -145,12 +120,12 @@ enum MHD_Result h_game_page(cd_req *r)
     char seq[24];
     snprintf(seq, sizeof seq, "%lld", (long long)json_integer_value(json_object_get(view, "seq")));
 
-    hbuf title = {0}, sum = {0}, out = {0};
-    hb_str(&title, "Carcassonne: ");
+    cd_buf title = {0}, sum = {0}, out = {0};
+    cd_buf_str(&title, "Carcassonne: ");
     for (size_t k = 0; k < json_array_size(json_object_get(view, "players")); k++) {
         if (k)
-            hb_str(&title, ", ");
-        hb_str(&title, name_of(view, (int)k));
+            cd_buf_str(&title, ", ");
+        cd_buf_str(&title, name_of(view, (int)k));
     }
     summary(&sum, view);
 
@@ -158,10 +133,10 @@ enum MHD_Result h_game_page(cd_req *r)
     while (*t) {
         const char *at = strchr(t, '@');
         if (!at) {
-            hb_str(&out, t);
+            cd_buf_str(&out, t);
             break;
         }
-        hb_add(&out, t, (size_t)(at - t));
+        cd_buf_add(&out, t, (size_t)(at - t));
         const char *end = strchr(at + 1, '@');
         size_t n = end ? (size_t)(end - at - 1) : 0;
         if (end && n == 5 && memcmp(at + 1, "TITLE", 5) == 0)
@@ -169,18 +144,18 @@ enum MHD_Result h_game_page(cd_req *r)
         else if (end && n == 2 && memcmp(at + 1, "ID", 2) == 0)
             hb_esc(&out, r->params[0]);
         else if (end && n == 3 && memcmp(at + 1, "SEQ", 3) == 0)
-            hb_str(&out, seq);
+            cd_buf_str(&out, seq);
         else if (end && n == 3 && memcmp(at + 1, "SVG", 3) == 0)
-            hb_add(&out, svg, svg_len);
+            cd_buf_add(&out, svg, svg_len);
         else if (end && n == 7 && memcmp(at + 1, "SUMMARY", 7) == 0)
-            hb_str(&out, sum.p);
+            cd_buf_str(&out, sum.p);
         else if (end && n == 4 && memcmp(at + 1, "DATA", 4) == 0)
             for (const char *q = data_text; *q; q++)   /* '<' only occurs in strings: \u003c there */
-                *q == '<' ? hb_str(&out, "\\u003c") : hb_add(&out, q, 1);
+                *q == '<' ? cd_buf_str(&out, "\\u003c") : cd_buf_add(&out, q, 1);
         else if (end && n == 5 && memcmp(at + 1, "NONCE", 5) == 0)
-            hb_str(&out, nonce);
+            cd_buf_str(&out, nonce);
         else {   /* not a placeholder: keep the '@' */
-            hb_add(&out, "@", 1);
+            cd_buf_add(&out, "@", 1);
             t = at + 1;
             continue;
         }
