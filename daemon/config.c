@@ -59,6 +59,12 @@ static const opt opts[] = {
      "SECONDS", "longest wait for a webhook receiver to accept the connection (default 5)"},
     {"--webhook-concurrency", "CARCD_WEBHOOK_CONCURRENCY", OPT_INT, FIELD(webhook_concurrency), 0, 0, 1024, "N",
      "webhook attempts in flight at once; 0: this carcd delivers none (default 32)"},
+    {"--clock-interval-ms", "CARCD_CLOCK_INTERVAL_MS", OPT_INT, FIELD(clock_interval_ms), 0, 0, 3600000, "MS",
+     "how often the clock worker looks for due reminders and timeouts; 0: this carcd applies none "
+     "(default 1000)"},
+    {"--time-file", "CARCD_TIME_FILE", OPT_STRING, FIELD(time_file), CAPACITY(time_file), 0, 0, "PATH",
+     "for tests: the clocks' time is read from this file (seconds since the epoch) at every use "
+     "(default: empty, the real clock)"},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -77,6 +83,7 @@ static void defaults(cd_config *c)
     c->webhook_timeout_s = 15;
     c->webhook_connect_s = 5;
     c->webhook_concurrency = 32;
+    c->clock_interval_ms = 1000;
 }
 
 /* "host:port", "[v6]:port" or ":port" into c. */

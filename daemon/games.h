@@ -40,12 +40,14 @@ typedef struct {
     char created_at[40], updated_at[40], finished_at[40];
     carc_state *st;       /* owned, decoded from snapshot + seed (seed zero when unknown) */
     json_t *names;        /* owned: ["Ann","Bob"] by seat */
+    char deadline[32];    /* the turn clock's deadline after a move (ISO), for its webhooks; "" for none */
 } cd_game;
 
 void cd_game_free(cd_game *g);
 
 typedef enum { CD_LOAD_OK, CD_LOAD_NOT_FOUND, CD_LOAD_DB_ERROR, CD_LOAD_UNAVAILABLE, CD_LOAD_CORRUPT } cd_load_result;
-/* Loads a game for viewing (ST_GAME_GET, or ST_GAME_GET_ADMIN with `admin`), its seats' names included. */
+/* Loads a game for viewing (ST_GAME_GET, or ST_GAME_GET_ADMIN with `admin`), its seats' names included, in
+ * one statement. */
 cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g);
 /* Loads and locks a game inside a transaction (ST_GAME_LOCK): the state to apply a move to. */
 cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g);
@@ -60,6 +62,13 @@ bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer);
 /* The view of g for viewer: the engine's view plus id, seq, status, names, created/updated/finished, and
  * the seed once the game is over (with the winners). */
 json_t *cd_game_view(const cd_game *g, int viewer);
+
+/* For a request with a seat token (not the admin token): who the token is and game `id` loaded for that
+ * seat, in one statement (ST_GAME_GET_SEAT; with `names` false ST_GAME_GET_PLAY, which leaves out the set-up,
+ * the times and the names). Replies itself and returns false, g holding nothing to free, for a token nobody
+ * has (401), another game's token (403), no such game (404) or a database failure (503/500), in that order
+ * of precedence, as cd_viewer_of and then cd_game_load would. */
+bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g);
 
 typedef enum { CD_OPEN_ANYONE, CD_OPEN_ADMIN } cd_open_mode;
 /* The start every endpoint on one game shares: a well-formed id (else 404), this thread's database (else

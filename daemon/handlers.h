@@ -29,5 +29,13 @@ enum MHD_Result h_webhook_get(cd_req *r);      /* webhooks.c */
 enum MHD_Result h_webhook_delete(cd_req *r);   /* webhooks.c */
 enum MHD_Result h_webhook_deliveries(cd_req *r);   /* webhook_deliveries.c */
 enum MHD_Result h_webhook_redeliver(cd_req *r);    /* webhook_deliveries.c */
+/* play over days: turn clocks, resigning, players across games */
+enum MHD_Result h_game_pause(cd_req *r);       /* pause.c */
+enum MHD_Result h_game_resume(cd_req *r);      /* resume.c */
+enum MHD_Result h_game_vacation(cd_req *r);    /* vacation.c */
+enum MHD_Result h_game_resign(cd_req *r);      /* resign.c */
+enum MHD_Result h_game_link(cd_req *r);        /* link.c */
+enum MHD_Result h_players_create(cd_req *r);   /* players_create.c */
+enum MHD_Result h_me_games(cd_req *r);         /* me_games.c */
 
 #endif

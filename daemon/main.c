@@ -21,7 +21,9 @@
 #include "http.h"
 #include "log.h"
 #include "notify.h"
+#include "clock_worker.h"
 #include "deliver.h"
+#include "timesrc.h"
 #include "webhooks.h"
 
 /* One line on stderr, whatever msg holds (libpq's messages span lines), and the exit status 1. */
@@ -71,8 +73,16 @@ static int serve(const cd_config *cfg)
         cd_notify_stop();
         return fatal(err);
     }
+    /* the clock worker sends reminders and applies timeouts (clock_worker.h) */
+    cd_time_source(cfg->time_file);
+    if (cd_clock_worker_start(cfg, err, sizeof err) != 0) {
+        cd_deliver_stop();
+        cd_notify_stop();
+        return fatal(err);
+    }
     cd_server *srv = cd_server_start(cfg, err, sizeof err);
     if (!srv) {
+        cd_clock_worker_stop();
         cd_deliver_stop();
         cd_notify_stop();
         return fatal(err);
@@ -89,6 +99,7 @@ static int serve(const cd_config *cfg)
     /* first the waiters (they answer their long-polls and end their streams), then the server */
     cd_notify_stop();
     cd_server_stop(srv);
+    cd_clock_worker_stop();
     cd_deliver_stop();
     cd_db_thread_close();
     cd_log("info", "stopped");

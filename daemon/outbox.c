@@ -28,7 +28,8 @@ static bool wants(const endpoint_row *e, unsigned ev, int pending_seat)
 {
     if (!(e->events & ev))
         return false;
-    return ev != CD_WH_TURN_STARTED || e->seat < 0 || e->seat == pending_seat;
+    bool turn = ev == CD_WH_TURN_STARTED || ev == CD_WH_TURN_REMINDER;
+    return !turn || e->seat < 0 || e->seat == pending_seat;
 }
 
 static json_t *load_names(cd_db *db, const char *game_id)
@@ -58,12 +59,13 @@ static void seed_commitment(const char *seed_hex, char out[CD_HEX256_LEN])
 
 static int event_index(unsigned ev)
 {
-    return ev == CD_WH_TURN_STARTED ? 0 : ev == CD_WH_MOVE_MADE ? 1 : 2;
+    return ev == CD_WH_TURN_STARTED ? 0 : ev == CD_WH_MOVE_MADE ? 1 : ev == CD_WH_GAME_FINISHED ? 2 : 3;
 }
 
 /* The messages `which` (cd_wh_event bits) of game_id at seq, for every endpoint that wants them. */
 static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_state *st, int seat,
-                           const json_t *events_admin, const char *seed_hex, unsigned which)
+                           const json_t *events_admin, const char *seed_hex, unsigned which, const char *deadline,
+                           double time_left_s)
 {
     const char *p1[] = {game_id};
     PGresult *res = cd_db_exec(db, ST_WH_ENDPOINTS_ACTIVE, 1, p1);
@@ -89,7 +91,7 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
         if (e->format < 0)
             e->format = CD_WH_JSON;
         e->events = cd_wh_events_from_pg(PQgetvalue(res, i, 3));
-        for (unsigned ev = 1; ev <= CD_WH_GAME_FINISHED; ev <<= 1)
+        for (unsigned ev = 1; ev <= CD_WH_TURN_REMINDER; ev <<= 1)
             any = any || ((which & ev) && wants(e, ev, pending_seat));
     }
     PQclear(res);
@@ -111,16 +113,18 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
     snprintf(delay, sizeof delay, "%.3f", cd_webhooks_settings()->backoff[0]);
     cd_whp_ctx ctx = {.game_id = game_id, .seq = seq, .names = names, .view = view, .events = events,
                       .seat = seat, .seed = over ? seed_hex : NULL, .seed_sha256 = commitment,
-                      .timestamp = stamp, .base_url = cd_webhooks_settings()->public_url};
-    char *body[3][CD_WH_NFORMATS] = {{NULL}};
+                      .timestamp = stamp, .base_url = cd_webhooks_settings()->public_url,
+                      .deadline = deadline, .time_left_s = time_left_s};
+    char *body[CD_WH_NEVENTS][CD_WH_NFORMATS] = {{NULL}};
     int written = 0;
     if (!names)
         goto done;
     for (int i = 0; i < n; i++) {
         const endpoint_row *e = &eps[i];
         /* in the order a reader expects: what happened, then what comes next */
-        static const unsigned order[] = {CD_WH_MOVE_MADE, CD_WH_GAME_FINISHED, CD_WH_TURN_STARTED};
-        for (int k = 0; k < 3; k++) {
+        static const unsigned order[] = {CD_WH_MOVE_MADE, CD_WH_GAME_FINISHED, CD_WH_TURN_STARTED,
+                                         CD_WH_TURN_REMINDER};
+        for (int k = 0; k < CD_WH_NEVENTS; k++) {
             unsigned ev = order[k];
             if (!(which & ev) || !wants(e, ev, pending_seat))
                 continue;
@@ -148,7 +152,7 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
     }
     out = CD_TX_COMMIT;
 done:
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < CD_WH_NEVENTS; k++)
         for (int f = 0; f < CD_WH_NFORMATS; f++)
             free(body[k][f]);
     json_decref(names);
@@ -161,11 +165,16 @@ done:
 cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_game *g, int seq, int seat, const json_t *events_admin)
 {
     unsigned which = CD_WH_MOVE_MADE | (g->st->status == CARC_FINISHED ? CD_WH_GAME_FINISHED : CD_WH_TURN_STARTED);
-    return enqueue(db, g->id, seq, g->st, seat, events_admin, g->seed, which);
+    return enqueue(db, g->id, seq, g->st, seat, events_admin, g->seed, which, g->deadline[0] ? g->deadline : NULL, 0);
+}
+
+cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_game *g, const char *deadline, double time_left_s)
+{
+    return enqueue(db, g->id, g->seq, g->st, -1, NULL, g->seed, CD_WH_TURN_REMINDER, deadline, time_left_s);
 }
 
 cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_state *st, const char *seed_hex,
-                                    cd_player_hooks *hooks)
+                                    const char *deadline, cd_player_hooks *hooks)
 {
     for (int i = 0; hooks && i < hooks->nplayers; i++) {
         if (!hooks->has[i])
@@ -184,5 +193,5 @@ cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_s
             return CD_TX_ERROR;
     }
     unsigned which = st->status == CARC_FINISHED ? CD_WH_GAME_FINISHED : CD_WH_TURN_STARTED;
-    return enqueue(db, game_id, 0, st, -1, NULL, seed_hex, which);
+    return enqueue(db, game_id, 0, st, -1, NULL, seed_hex, which, deadline, 0);
 }

@@ -23,6 +23,9 @@ const cd_problem_info cd_problems[CD_NPROBLEMS] = {
     [CD_P_GAME_OVER] = {"game-over", 409, "The game is finished"},
     [CD_P_WEBHOOK_DISABLED] = {"webhook-disabled", 409, "The webhook endpoint is disabled"},
     [CD_P_TOO_MANY_WEBHOOKS] = {"too-many-webhooks", 409, "The game has as many webhook endpoints as it may"},
+    [CD_P_NO_CLOCK] = {"no-clock", 409, "The game has no turn clock"},
+    [CD_P_SEAT_LEFT] = {"seat-left", 409, "The seat has left the game"},
+    [CD_P_NO_VACATION] = {"vacation-allowance", 422, "Not that many vacation days left"},
     [CD_P_UNAVAILABLE] = {"unavailable", 503, "The service is unavailable, try again later"},
     [CD_P_INTERNAL] = {"internal", 500, "Internal error"},
 };

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock_moves.h"
 #include "replay.h"
 #include "store.h"
 
@@ -82,6 +83,13 @@ int cd_replay(cd_db *db, const cd_game *g, int upto, carc_state *st, int *nmoves
         if (seq != i + 1) {
             snprintf(why, whylen, "the log has a gap before seq %d", seq);
             bad = seq;
+        } else if (cd_move_is_leave(mv)) {   /* a resignation or a forfeit (clock_moves.h) */
+            if (carc_leave(st, seat, NULL, why, whylen) != 0)
+                bad = seq;
+            else
+                (*nmoves)++;
+            if (bad < 0 && moves)
+                json_array_append_new(*moves, json_pack("{s:i, s:i, s:O}", "seq", seq, "seat", seat, "move", mv));
         } else if (!mv || carc_move_from_json(st, mv, &m, why, whylen) != 0 ||
                    carc_apply(st, seat, &m, NULL, why, whylen) != 0) {
             bad = seq;

@@ -29,5 +29,13 @@ const cd_route cd_routes[] = {
     {"DELETE", "/v1/games/{id}/webhooks/{wid}", h_webhook_delete, "webhooks.delete"},
     {"GET", "/v1/games/{id}/webhooks/{wid}/deliveries", h_webhook_deliveries, "webhooks.deliveries"},
     {"POST", "/v1/games/{id}/webhooks/{wid}/deliveries/{did}/redeliver", h_webhook_redeliver, "webhooks.redeliver"},
+    /* play over days (clock.h) */
+    {"POST", "/v1/games/{id}/pause", h_game_pause, "games.pause"},
+    {"POST", "/v1/games/{id}/resume", h_game_resume, "games.resume"},
+    {"POST", "/v1/games/{id}/vacation", h_game_vacation, "games.vacation"},
+    {"POST", "/v1/games/{id}/resign", h_game_resign, "games.resign"},
+    {"POST", "/v1/games/{id}/link", h_game_link, "games.link"},
+    {"POST", "/v1/players", h_players_create, "players.create"},
+    {"GET", "/v1/me/games", h_me_games, "me.games"},
     {NULL, NULL, NULL, NULL},
 };

@@ -11,6 +11,15 @@
     "g.seq, g.status, g.setup, g.snapshot, g.seed_sha256, " ISO("g.created_at") ", " ISO("g.updated_at")     \
     ", " ISO("g.finished_at")
 
+/* the seats' names in seat order, as a JSON array (one index scan of seats' primary key) */
+#define SEAT_NAMES "COALESCE((SELECT json_agg(n.name ORDER BY n.seat) FROM seats n WHERE n.game_id = g.id), '[]')"
+/* The reads of a request with a seat token: who the token is (whether its game is $2, its seat) and the game
+ * joined to it, in one statement. No row: the token belongs to no seat; the game's columns are NULL when the
+ * token is another game's. */
+#define BY_TOKEN                                                                                             \
+    ", t.game_id = $2::uuid, t.seat FROM seats t LEFT JOIN (games g JOIN game_secrets s ON s.game_id = g.id) " \
+    "ON g.id = t.game_id AND g.id = $2::uuid WHERE t.token_hash = $1"
+
 #define WH_ENDPOINT_COLUMNS                                                                                  \
     "id, seat, url, format, array_to_string(events, ','), " ISO("created_at") ", " ISO("disabled_at")          \
     ", disabled_reason"
@@ -32,13 +41,16 @@
 const cd_stmt_info cd_stmts[CD_NSTMTS] = {
     [ST_PING] = {"ping", "SELECT 1", 0},
     [ST_GAME_INSERT] = {"game_insert",
-                        "INSERT INTO games (setup, snapshot, seed_sha256, pending_seat, status) "
-                        "VALUES ($1::jsonb, $2::jsonb, $3, $4::integer, $5) RETURNING id",
-                        5},
+                        "INSERT INTO games (setup, snapshot, seed_sha256, pending_seat, status, clock, clock_deadline, "
+                        "clock_due) VALUES ($1::jsonb, $2::jsonb, $3, $4::integer, $5, $6::jsonb, "
+                        "to_timestamp($7::float8), to_timestamp($8::float8)) RETURNING id",
+                        8},
     [ST_SECRET_INSERT] = {"secret_insert", "INSERT INTO game_secrets (game_id, seed) VALUES ($1::uuid, $2)", 2},
     [ST_SEAT_INSERT] = {"seat_insert",
-                        "INSERT INTO seats (game_id, seat, name, token_hash) VALUES ($1::uuid, $2::integer, $3, $4)",
-                        4},
+                        "INSERT INTO seats (game_id, seat, name, token_hash, player_id) VALUES ($1::uuid, $2::integer, "
+                        "$3, $4, (SELECT id FROM players WHERE key_hash = $5)) "
+                        "RETURNING $5::text IS NULL OR player_id IS NOT NULL",
+                        5},
     [ST_MOVE_INSERT] = {"move_insert",
                         "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response) "
                         "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb)",
@@ -49,13 +61,22 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                       1},
     /* the seed leaves game_secrets only once the game is over: it is revealed then */
     [ST_GAME_GET] = {"game_get",
-                     "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END "
+                     "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES " "
                      "FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
                      1},
     [ST_GAME_GET_ADMIN] = {"game_get_admin",
-                           "SELECT " GAME_COLUMNS ", s.seed "
+                           "SELECT " GAME_COLUMNS ", s.seed, " SEAT_NAMES " "
                            "FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
                            1},
+    [ST_GAME_GET_SEAT] = {"game_get_seat",
+                          "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES
+                          BY_TOKEN,
+                          2},
+    /* what legal-moves reads: the columns of game_get it uses (no set-up, times or names), the others NULL */
+    [ST_GAME_GET_PLAY] = {"game_get_play",
+                          "SELECT g.seq, g.status, NULL, g.snapshot, g.seed_sha256, NULL, NULL, NULL, "
+                          "CASE WHEN g.status = 'finished' THEN s.seed END, NULL" BY_TOKEN,
+                          2},
     [ST_SEATS_OF_GAME] = {"seats_of_game", "SELECT seat, name FROM seats WHERE game_id = $1::uuid ORDER BY seat",
                           1},
     [ST_TOKEN_LOOKUP] = {"token_lookup", "SELECT game_id, seat FROM seats WHERE token_hash = $1", 1},
@@ -177,5 +198,42 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                              "last_error = 'not sent: the endpoint was disabled' "
                              "FROM e WHERE o.endpoint_id = e.id AND o.state = 'pending'",
                              2},
+    /* ---- turn clocks and players ---- */
+    [ST_CLOCK_GET] = {"clock_get", "SELECT clock FROM games WHERE id = $1::uuid", 1},
+    [ST_CLOCK_UPDATE] = {"clock_update",
+                         "UPDATE games SET clock = $2::jsonb, clock_deadline = to_timestamp($3::float8), "
+                         "clock_due = to_timestamp($4::float8) WHERE id = $1::uuid",
+                         4},
+    [ST_MOVE_INSERT_ORIGIN] = {"move_insert_origin",
+                               "INSERT INTO moves (game_id, seq, seat, move, events, origin, response) "
+                               "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb)",
+                               7},
+    [ST_GAME_UPDATE_CLOCK] = {"game_update_clock",
+                              "UPDATE games SET seq = $2::integer, snapshot = $3::jsonb, status = $4, "
+                              "pending_seat = $5::integer, updated_at = now(), "
+                              "finished_at = CASE WHEN $4 = 'finished' THEN now() END, clock = $6::jsonb, "
+                              "clock_deadline = to_timestamp($7::float8), clock_due = to_timestamp($8::float8) "
+                              "WHERE id = $1::uuid",
+                              8},
+    /* one due game per transaction: the worker holds its row until the timeout or reminder is stored */
+    [ST_CLOCK_CLAIM] = {"clock_claim",
+                        "SELECT id FROM games WHERE clock_due <= to_timestamp($1::float8) AND status = 'active' "
+                        "ORDER BY clock_due LIMIT 1 FOR UPDATE SKIP LOCKED",
+                        1},
+    [ST_PLAYER_INSERT] = {"player_insert",
+                          "INSERT INTO players (name, key_hash) VALUES ($1, $2) RETURNING id", 2},
+    [ST_PLAYER_BY_KEY] = {"player_by_key", "SELECT id FROM players WHERE key_hash = $1", 1},
+    [ST_SEAT_LINK] = {"seat_link",
+                      "UPDATE seats SET player_id = p.id FROM players p WHERE p.key_hash = $3 "
+                      "AND seats.game_id = $1::uuid AND seats.seat = $2::integer RETURNING p.id",
+                      3},
+    [ST_ME_GAMES] = {"me_games",
+                     "SELECT g.id, s.seat, g.status, g.seq, g.pending_seat, g.snapshot->'pending'->>'kind', "
+                     "EXTRACT(EPOCH FROM g.clock_deadline)::float8, " ISO("g.updated_at") ", g.clock "
+                     "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1::uuid "
+                     "AND ($2::text IS NULL OR g.status = $2) "
+                     "ORDER BY (g.status = 'active' AND g.pending_seat = s.seat) DESC, "
+                     "g.clock_deadline ASC NULLS LAST, g.updated_at DESC LIMIT $3::integer",
+                     3},
 };
 const int cd_nstmts = CD_NSTMTS;

@@ -7,14 +7,21 @@
 
 typedef enum {
     ST_PING,             /* () -> 1 */
-    ST_GAME_INSERT,      /* (setup, snapshot, seed_sha256, pending_seat, status) -> id */
+    ST_GAME_INSERT,      /* (setup, snapshot, seed_sha256, pending_seat, status, clock|NULL, clock_deadline|NULL,
+                             clock_due|NULL: epoch seconds) -> id */
     ST_SECRET_INSERT,    /* (game_id, seed) */
-    ST_SEAT_INSERT,      /* (game_id, seat, name, token_hash) */
+    ST_SEAT_INSERT,      /* (game_id, seat, name, token_hash, player key_hash|NULL) -> whether the key (if any)
+                             named a player */
     ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response) */
     ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed   FOR UPDATE */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
-                                         finished_at, seed (only once finished) */
+                                         finished_at, seed (only once finished), names (JSON array) */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */
+    ST_GAME_GET_SEAT,    /* (token_hash, game_id) -> the columns of ST_GAME_GET, then whether the token's game is
+                             game_id and its seat; no row for an unknown token, NULL game columns for another
+                             game's token */
+    ST_GAME_GET_PLAY,    /* (token_hash, game_id) -> the same with only seq, status, snapshot, seed_sha256 and
+                             seed (legal-moves), the other game columns NULL */
     ST_SEATS_OF_GAME,    /* (game_id) -> seat, name */
     ST_TOKEN_LOOKUP,     /* (token_hash) -> game_id, seat */
     ST_GAME_UPDATE,      /* (game_id, seq, snapshot, status, pending_seat) */
@@ -46,6 +53,19 @@ typedef enum {
     ST_WH_ATTEMPT_DONE,      /* (outbox_id, attempt, duration_ms, status, error) */
     ST_WH_OUTBOX_DONE,       /* (id, lease, state, delay_s, status, error, refund) -> id */
     ST_WH_ENDPOINT_GONE,     /* (endpoint_id, reason): disable it, fail its pending rows */
+    /* turn clocks, players (clock_tx.c, clock_worker.c, handlers/ pause, resume, vacation, resign, players,
+     * link, me_games) */
+    ST_CLOCK_GET,            /* (game_id) -> clock   (the caller holds the game's row lock) */
+    ST_CLOCK_UPDATE,         /* (game_id, clock, clock_deadline|NULL, clock_due|NULL) */
+    ST_MOVE_INSERT_ORIGIN,   /* (game_id, seq, seat, move, events, origin, response) */
+    ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot, status, pending_seat, clock|NULL, clock_deadline|NULL,
+                                 clock_due|NULL) */
+    ST_CLOCK_CLAIM,          /* (now) -> game_id of one game whose clock is due, locked (SKIP LOCKED) */
+    ST_PLAYER_INSERT,        /* (name|NULL, key_hash) -> id */
+    ST_PLAYER_BY_KEY,        /* (key_hash) -> id */
+    ST_SEAT_LINK,            /* (game_id, seat, key_hash) -> player_id   (no row: no such player) */
+    ST_ME_GAMES,             /* (player_id, status|NULL, limit) -> id, seat, status, seq, pending_seat,
+                                 pending kind, clock_deadline (epoch), updated_at, clock */
     CD_NSTMTS
 } cd_stmt;
 

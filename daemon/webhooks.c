@@ -16,7 +16,8 @@
 
 #include "games.h"
 
-static const char *const event_names[CD_WH_NEVENTS] = {"turn.started", "move.made", "game.finished"};
+static const char *const event_names[CD_WH_NEVENTS] = {"turn.started", "move.made", "game.finished",
+                                                              "turn.reminder"};
 static const char *const format_names[CD_WH_NFORMATS] = {"json", "discord", "slack"};
 
 const char *cd_wh_event_name(unsigned ev)
@@ -200,7 +201,7 @@ bool cd_wh_spec_parse(cd_req *r, const json_t *j, const char *where, unsigned de
     if (evs) {
         if (!json_is_array(evs) || json_array_size(evs) == 0)
             return field_error(r, where, "events",
-                               "events: expected a non-empty array of turn.started, move.made, game.finished");
+                               "events: expected a non-empty array of turn.started, move.made, game.finished, turn.reminder");
         out->events = 0;
         size_t i;
         json_t *e;
@@ -208,7 +209,7 @@ bool cd_wh_spec_parse(cd_req *r, const json_t *j, const char *where, unsigned de
             unsigned bit = json_is_string(e) ? cd_wh_event_parse(json_string_value(e)) : 0;
             if (!bit || (out->events & bit))
                 return field_error(r, where, "events",
-                                   "events: each one of turn.started, move.made, game.finished, once");
+                                   "events: each one of turn.started, move.made, game.finished, turn.reminder, once");
             out->events |= bit;
         }
     }

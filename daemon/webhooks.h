@@ -13,8 +13,8 @@
  *
  * Events. `turn.started` whenever the game starts waiting for a decision (every move that does not end the
  * game starts one, and game creation starts the first), `move.made` after every move, `game.finished`
- * once. An endpoint made with the admin token receives them for the whole game; one made with a seat token
- * (or in players[].webhook) is that seat's: it receives turn.started only when that seat must act, and
+ * once, `turn.reminder` when a seat has used its clock's remind_at share (once per turn). An endpoint made with the admin token receives them for the whole game; one made with a seat token
+ * (or in players[].webhook) is that seat's: it receives turn.started and turn.reminder only when that seat must act, and
  * move.made and game.finished (public facts every player is concerned by) if it asked for them.
  * Payloads carry public information only (CARC_VIEW_PUBLIC), the seed only once the game is over.
  */
@@ -35,11 +35,12 @@ typedef enum {
     CD_WH_TURN_STARTED = 1,
     CD_WH_MOVE_MADE = 2,
     CD_WH_GAME_FINISHED = 4,
+    CD_WH_TURN_REMINDER = 8,   /* the seat has used remind_at of its time (clock.h); games with a clock only */
 } cd_wh_event;
-#define CD_WH_ALL_EVENTS 7u
+#define CD_WH_ALL_EVENTS 15u
 /* players[].webhook without "events": what a player's chat needs to know */
-#define CD_WH_PLAYER_EVENTS (CD_WH_TURN_STARTED | CD_WH_GAME_FINISHED)
-#define CD_WH_NEVENTS 3
+#define CD_WH_PLAYER_EVENTS (CD_WH_TURN_STARTED | CD_WH_GAME_FINISHED | CD_WH_TURN_REMINDER)
+#define CD_WH_NEVENTS 4
 
 /* "turn.started", ... for one bit; NULL for anything else. */
 const char *cd_wh_event_name(unsigned ev);

@@ -146,6 +146,22 @@ static void text_turn(cd_buf *b, int format, const cd_whp_ctx *c)
     sb_printf(b, ": ");
     what_to_do(b, pending);
     sb_printf(b, ".");
+    if (c->deadline)
+        sb_printf(b, " Deadline: %.40s.", c->deadline);
+    if (c->base_url[0])
+        sb_printf(b, " Legal moves: %.500s/v1/games/%s/legal-moves", c->base_url, c->game_id);
+}
+
+static void text_reminder(cd_buf *b, int format, const cd_whp_ctx *c)
+{
+    const json_t *pending = json_object_get(c->view, "pending");
+    int seat = (int)json_integer_value(json_object_get(pending, "seat"));
+    long left = c->time_left_s > 0 ? (long)c->time_left_s : 0;
+    bold_name(b, format, player_name(c, seat));
+    sb_printf(b, ", game ");
+    short_game(b, format, c);
+    sb_printf(b, " is waiting for you: %ldh %02ldm left (until %.40s).", left / 3600, left / 60 % 60,
+              c->deadline ? c->deadline : "");
     if (c->base_url[0])
         sb_printf(b, " Legal moves: %.500s/v1/games/%s/legal-moves", c->base_url, c->game_id);
 }
@@ -239,9 +255,20 @@ static json_t *data_turn(const cd_whp_ctx *c)
 {
     json_t *pending = json_object_get(c->view, "pending");
     int seat = (int)json_integer_value(json_object_get(pending, "seat"));
-    return json_pack("{s:s, s:i, s:i, s:s, s:O?, s:n, s:{s:o, s:o, s:o}}", "game", c->game_id, "seq", c->seq, "seat",
-                     seat, "player", player_name(c, seat), "decision", pending, "deadline", "links", "game",
-                     game_link(c, ""), "legal_moves", game_link(c, "/legal-moves"), "moves", game_link(c, "/moves"));
+    return json_pack("{s:s, s:i, s:i, s:s, s:O?, s:o, s:{s:o, s:o, s:o}}", "game", c->game_id, "seq", c->seq,
+                     "seat", seat, "player", player_name(c, seat), "decision", pending, "deadline",
+                     c->deadline ? json_string(c->deadline) : json_null(), "links", "game", game_link(c, ""),
+                     "legal_moves", game_link(c, "/legal-moves"), "moves", game_link(c, "/moves"));
+}
+
+static json_t *data_reminder(const cd_whp_ctx *c)
+{
+    json_t *pending = json_object_get(c->view, "pending");
+    int seat = (int)json_integer_value(json_object_get(pending, "seat"));
+    return json_pack("{s:s, s:i, s:i, s:s, s:O?, s:s, s:f, s:{s:o, s:o}}", "game", c->game_id, "seq", c->seq,
+                     "seat", seat, "player", player_name(c, seat), "decision", pending, "deadline",
+                     c->deadline ? c->deadline : "", "time_left_s", c->time_left_s, "links", "game",
+                     game_link(c, ""), "legal_moves", game_link(c, "/legal-moves"));
 }
 
 static json_t *data_move(const cd_whp_ctx *c)
@@ -269,7 +296,10 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
 {
     json_t *body;
     if (format == CD_WH_JSON) {
-        json_t *data = ev == CD_WH_TURN_STARTED ? data_turn(c) : ev == CD_WH_MOVE_MADE ? data_move(c) : data_finished(c);
+        json_t *data = ev == CD_WH_TURN_STARTED   ? data_turn(c)
+                       : ev == CD_WH_MOVE_MADE    ? data_move(c)
+                       : ev == CD_WH_TURN_REMINDER ? data_reminder(c)
+                                                   : data_finished(c);
         body = json_pack("{s:s, s:s, s:o}", "type", cd_wh_event_name(ev), "timestamp", c->timestamp, "data", data);
     } else {
         cd_buf t = {0};
@@ -277,6 +307,8 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
             text_turn(&t, format, c);
         else if (ev == CD_WH_MOVE_MADE)
             text_move(&t, format, c);
+        else if (ev == CD_WH_TURN_REMINDER)
+            text_reminder(&t, format, c);
         else
             text_finished(&t, format, c);
         if (format == CD_WH_DISCORD)

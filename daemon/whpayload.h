@@ -28,6 +28,8 @@ typedef struct {
     const char *seed_sha256;  /* game.finished: the commitment published at creation */
     const char *timestamp;    /* when it happened, ISO 8601 UTC */
     const char *base_url;     /* link base without a trailing '/'; "" for relative links */
+    const char *deadline;     /* turn.started, turn.reminder: the turn clock's deadline (ISO); NULL: no clock */
+    double time_left_s;       /* turn.reminder: seconds left until the deadline */
 } cd_whp_ctx;
 
 /* The body for event `ev` (one cd_wh_event bit) in `format` (cd_wh_format): compact JSON, malloc'd. */

@@ -9,10 +9,12 @@
 #include <string.h>
 
 #include "../audit.h"
+#include "../clock.h"
 #include "../games.h"
 #include "../handlers.h"
 #include "../outbox.h"
 #include "../store.h"
+#include "../timesrc.h"
 
 #define MAX_NAME 64
 
@@ -23,6 +25,11 @@ typedef struct {
     int nplayers;
     const char *names[CARC_MAX_PLAYERS];
     char token_hash[CARC_MAX_PLAYERS][CD_HEX256_LEN];
+    char key_hash[CARC_MAX_PLAYERS][CD_HEX256_LEN];   /* players[].player_key hashed; "" when none */
+    bool clocked;
+    cd_clock clock;   /* "clock": started once the game is */
+    char deadline_iso[32];
+    int bad_key;      /* out: the seat whose player_key names nobody, -1 */
     char id[37];   /* out */
     cd_req *req;   /* an admin's creation is written to the audit log in the same transaction */
     bool seeded;
@@ -75,7 +82,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         cd_reply_problem(r, CD_P_INVALID, "players", "players: expected an array of 2 to 6 players");
         return false;
     }
-    static const char *const keys[] = {"name", "webhook", NULL};
+    static const char *const keys[] = {"name", "webhook", "player_key", NULL};
     size_t i;
     json_t *p;
     json_array_foreach(players, i, p) {
@@ -94,6 +101,15 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             return false;
         }
         t->names[i] = json_string_value(name);
+        json_t *key = json_object_get(p, "player_key");
+        if (key && !json_is_string(key)) {
+            char field[40];
+            snprintf(field, sizeof field, "players[%zu].player_key", i);
+            cd_reply_problem(r, CD_P_INVALID, field, "%s: expected a player key (POST /v1/players)", field);
+            return false;
+        }
+        if (key)
+            cd_sha256_hex(json_string_value(key), t->key_hash[i]);
     }
     t->nplayers = (int)json_array_size(players);
     return true;
@@ -152,7 +168,7 @@ static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
 /* The request into a carc_setup; replies itself and returns false on any error. */
 static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
 {
-    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", NULL};
+    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock", NULL};
     char err[256];
     if (!only_keys(r, body, keys, ""))
         return false;
@@ -162,6 +178,15 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
     if (!cd_player_hooks_parse(r, json_object_get(body, "players"), &t->hooks))
         return false;
     s->nplayers = t->nplayers;
+    json_t *clock = json_object_get(body, "clock");
+    if (clock && !json_is_null(clock)) {
+        char field[64], detail[200];
+        if (!cd_clock_from_request(clock, &t->clock, field, sizeof field, detail, sizeof detail)) {
+            cd_reply_problem(r, CD_P_INVALID, field, "%s", detail);
+            return false;
+        }
+        t->clocked = true;
+    }
     json_t *exp = json_object_get(body, "expansions");
     if (exp && carc_expansions_from_json(&s->expansions, exp, err, sizeof err) != 0) {
         reply_field_error(r, "", err);
@@ -207,8 +232,18 @@ static cd_tx_result run_create(cd_db *db, void *arg)
     char pending[16];
     snprintf(pending, sizeof pending, "%d", t->st->pending.seat);
     const char *status = t->st->status == CARC_FINISHED ? "finished" : "active";
-    const char *p1[] = {setup, snap, t->seed_sha, t->st->status == CARC_FINISHED ? NULL : pending, status};
-    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 5, p1);
+    char *clock = NULL, deadline[32], due[32];
+    if (t->clocked) {
+        json_t *cj = cd_clock_to_json(&t->clock);
+        clock = json_dumps(cj, JSON_COMPACT);
+        json_decref(cj);
+        snprintf(deadline, sizeof deadline, "%.3f", cd_clock_deadline(&t->clock));
+        snprintf(due, sizeof due, "%.3f", cd_clock_due(&t->clock));
+    }
+    const char *p1[] = {setup, snap, t->seed_sha, t->st->status == CARC_FINISHED ? NULL : pending, status, clock,
+                        clock && cd_clock_deadline(&t->clock) >= 0 ? deadline : NULL,
+                        clock && cd_clock_due(&t->clock) >= 0 ? due : NULL};
+    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, p1);
     cd_tx_result out = CD_TX_ERROR;
     if (!cd_db_ok(res) || PQntuples(res) != 1)
         goto done;
@@ -222,10 +257,15 @@ static cd_tx_result run_create(cd_db *db, void *arg)
         PQclear(res);
         char seat[12];
         snprintf(seat, sizeof seat, "%d", i);
-        const char *p3[] = {t->id, seat, t->names[i], t->token_hash[i]};
-        res = cd_db_exec(db, ST_SEAT_INSERT, 4, p3);
-        if (!cd_db_ok(res))
+        const char *p3[] = {t->id, seat, t->names[i], t->token_hash[i], t->key_hash[i][0] ? t->key_hash[i] : NULL};
+        res = cd_db_exec(db, ST_SEAT_INSERT, 5, p3);
+        if (!cd_db_ok(res) || PQntuples(res) != 1)
             goto done;
+        if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {   /* a player key that names nobody */
+            t->bad_key = i;
+            out = CD_TX_ROLLBACK;
+            goto done;
+        }
     }
     PQclear(res);
     const char *p4[] = {t->id, "0", NULL, NULL, events, NULL, NULL};
@@ -239,12 +279,14 @@ static cd_tx_result run_create(cd_db *db, void *arg)
                         NULL))
         out = CD_TX_ERROR;
     if (out == CD_TX_COMMIT)   /* webhooks: the players' endpoints and the first turn.started (outbox.h) */
-        out = cd_outbox_game_created(db, t->id, t->st, t->seed_hex, &t->hooks);
+        out = cd_outbox_game_created(db, t->id, t->st, t->seed_hex, t->deadline_iso[0] ? t->deadline_iso : NULL,
+                                     &t->hooks);
 done:
     PQclear(res);
     free(setup);
     free(snap);
     free(events);
+    free(clock);
     return out;
 }
 
@@ -291,6 +333,12 @@ enum MHD_Result h_games_create(cd_req *r)
     t.events = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN);
     t.seed_hex = seed_hex;
     t.seed_sha = seed_sha;
+    t.bad_key = -1;
+    if (t.clocked) {
+        cd_clock_start(&t.clock, st, 0, cd_wall_now());
+        if (cd_clock_deadline(&t.clock) >= 0)
+            cd_iso_time(cd_clock_deadline(&t.clock), t.deadline_iso);
+    }
 
     cd_db *db = cd_req_db(r);
     if (!db) {
@@ -298,7 +346,14 @@ enum MHD_Result h_games_create(cd_req *r)
         goto out_tx;
     }
     bool down = false;
-    if (cd_db_tx(db, run_create, &t, &down) != CD_TX_COMMIT) {
+    cd_tx_result tr = cd_db_tx(db, run_create, &t, &down);
+    if (tr == CD_TX_ROLLBACK && t.bad_key >= 0) {
+        char field[40];
+        snprintf(field, sizeof field, "players[%d].player_key", t.bad_key);
+        ret = cd_reply_problem(r, CD_P_INVALID, field, "%s: no player has this key", field);
+        goto out_tx;
+    }
+    if (tr != CD_TX_COMMIT) {
         ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
                                down ? "the database cannot be reached" : "the game could not be stored");
         goto out_tx;
@@ -311,6 +366,7 @@ enum MHD_Result h_games_create(cd_req *r)
     json_t *answer = json_pack("{s:s, s:i, s:s, s:o}", "id", t.id, "seq", 0, "seed_sha256", seed_sha, "players",
                                players);
     cd_player_hooks_answer(&t.hooks, answer);
+    json_object_set_new(answer, "clock", t.clocked ? cd_clock_view(&t.clock, cd_wall_now()) : json_null());
     char location[64];
     snprintf(location, sizeof location, "/v1/games/%s", t.id);
     const char *headers[] = {"Location", location, NULL};

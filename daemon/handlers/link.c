@@ -1,0 +1,53 @@
+/*
+ * link.c — POST /v1/games/{id}/link {"player_key": "pk_..."} with a seat token: ties the seat to a player
+ * (what "joining with the key" means for a seat created without one). Linking again moves the seat to the
+ * key given last.
+ */
+#include <string.h>
+
+#include "../clock_tx.h"
+#include "../handlers.h"
+#include "../store.h"
+
+enum MHD_Result h_game_link(cd_req *r)
+{
+    json_t *body = cd_req_json_body(r);
+    if (!body)
+        return MHD_YES;
+    enum MHD_Result ret = MHD_YES;
+    const char *key;
+    json_t *v;
+    json_object_foreach(body, key, v) {
+        if (strcmp(key, "player_key") != 0) {
+            ret = cd_reply_problem(r, CD_P_INVALID, key, "unknown field %s", key);
+            goto out;
+        }
+    }
+    const char *pkey = json_string_value(json_object_get(body, "player_key"));
+    if (!pkey) {
+        ret = cd_reply_problem(r, CD_P_INVALID, "player_key", "player_key: expected a player key (POST /v1/players)");
+        goto out;
+    }
+    cd_db *db;
+    int seat = cd_req_seat(r, &db);
+    if (seat < 0)
+        goto out;
+    char hash[CD_HEX256_LEN], seat_s[16];
+    cd_sha256_hex(pkey, hash);
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    const char *p[] = {r->params[0], seat_s, hash};
+    PGresult *res = cd_db_exec(db, ST_SEAT_LINK, 3, p);
+    if (!cd_db_ok(res)) {
+        bool down = cd_db_unavailable(db, res);
+        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
+                               down ? "the database cannot be reached" : "the seat could not be linked");
+    } else if (PQntuples(res) == 0) {
+        ret = cd_reply_problem(r, CD_P_INVALID, "player_key", "player_key: no player has this key");
+    } else {
+        ret = cd_reply_json(r, 200, json_pack("{s:i, s:s}", "seat", seat, "player_id", PQgetvalue(res, 0, 0)), NULL);
+    }
+    PQclear(res);
+out:
+    json_decref(body);
+    return ret;
+}

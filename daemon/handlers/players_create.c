@@ -1,0 +1,69 @@
+/*
+ * players_create.c — POST /v1/players {"name": "Ann"}: a person's key. Creating a game with
+ * players[].player_key, or POST /v1/games/{id}/link, ties a seat to it, so GET /v1/me/games can answer
+ * "where is it my turn" across games. The key is shown once and stored hashed, like seat tokens.
+ */
+#include <string.h>
+
+#include "../games.h"
+#include "../handlers.h"
+#include "../store.h"
+
+#define MAX_NAME 64
+
+static bool name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > MAX_NAME)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return false;
+    return true;
+}
+
+enum MHD_Result h_players_create(cd_req *r)
+{
+    json_t *body = r->body_len ? cd_req_json_body(r) : json_object();
+    if (!body)
+        return MHD_YES;
+    enum MHD_Result ret;
+    const char *key;
+    json_t *v;
+    json_object_foreach(body, key, v) {
+        if (strcmp(key, "name") != 0) {
+            ret = cd_reply_problem(r, CD_P_INVALID, key, "unknown field %s", key);
+            goto out;
+        }
+    }
+    json_t *name = json_object_get(body, "name");
+    if (name && !json_is_null(name) && (!json_is_string(name) || !name_ok(json_string_value(name)))) {
+        ret = cd_reply_problem(r, CD_P_INVALID, "name", "name: expected 1 to %d printable characters", MAX_NAME);
+        goto out;
+    }
+    const char *name_s = json_string_value(name);
+    cd_db *db = cd_req_db(r);
+    if (!db) {
+        ret = MHD_YES;
+        goto out;
+    }
+    char pkey[CD_TOKEN_LEN + 1], hash[CD_HEX256_LEN];
+    cd_token_new(pkey);
+    memcpy(pkey, "pk_", 3);   /* a player key, told apart from seat tokens ("cs_") at a glance */
+    cd_sha256_hex(pkey, hash);
+    const char *p[] = {name_s, hash};
+    PGresult *res = cd_db_exec(db, ST_PLAYER_INSERT, 2, p);
+    if (!cd_db_ok(res) || PQntuples(res) != 1) {
+        bool down = cd_db_unavailable(db, res);
+        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
+                               down ? "the database cannot be reached" : "the player could not be stored");
+    } else {
+        ret = cd_reply_json(r, 201, json_pack("{s:s, s:o, s:s}", "id", PQgetvalue(res, 0, 0), "name",
+                                              name_s ? json_string(name_s) : json_null(), "key", pkey),
+                            NULL);
+    }
+    PQclear(res);
+out:
+    json_decref(body);
+    return ret;
+}

@@ -1,0 +1,88 @@
+/*
+ * resign.c — POST /v1/games/{id}/resign: the seat leaves the game at once, on its turn or not. What it owes
+ * now is decided with the default moves; its followers stay on the board and score, it takes no more turns;
+ * the game ends when one seat remains. Answers like a move: {"seq", "events"} as the seat sees them.
+ */
+#include <stdio.h>
+
+#include "../clock_moves.h"
+#include "../clock_tx.h"
+#include "../handlers.h"
+#include "../metrics.h"
+#include "../timesrc.h"
+
+typedef struct {
+    const char *id;
+    int seat;
+    double now;
+    cd_problem problem;   /* CD_NPROBLEMS: none */
+    char detail[200];
+    json_t *answer;
+} resign_tx;
+
+static cd_tx_result run_resign(cd_db *db, void *arg)
+{
+    resign_tx *t = arg;
+    t->problem = CD_NPROBLEMS;
+    json_decref(t->answer);
+    t->answer = NULL;
+    cd_game g;
+    cd_clock c;
+    bool clocked;
+    cd_load_result lr = cd_clock_game_lock(db, t->id, &g, &c, &clocked);
+    cd_tx_result out;
+    if (lr != CD_LOAD_OK) {
+        if (lr == CD_LOAD_NOT_FOUND)
+            t->problem = CD_P_NOT_FOUND;
+        out = lr == CD_LOAD_NOT_FOUND ? CD_TX_ROLLBACK : CD_TX_ERROR;
+    } else if (g.finished) {
+        t->problem = CD_P_GAME_OVER;
+        snprintf(t->detail, sizeof t->detail, "the game is over");
+        out = CD_TX_ROLLBACK;
+    } else if (g.st->left >> t->seat & 1) {
+        t->problem = CD_P_SEAT_LEFT;
+        snprintf(t->detail, sizeof t->detail, "this seat has already left the game");
+        out = CD_TX_ROLLBACK;
+    } else {
+        out = cd_clock_moves_store(db, &g, t->seat, CD_CM_LEAVE, "seat", clocked ? &c : NULL, t->now, &t->answer,
+                                   t->detail, sizeof t->detail);
+        if (out == CD_TX_ROLLBACK)
+            t->problem = CD_P_ILLEGAL_MOVE;
+    }
+    cd_game_free(&g);
+    return out;
+}
+
+enum MHD_Result h_game_resign(cd_req *r)
+{
+    json_t *body = cd_req_json_body_optional(r);
+    if (!body)
+        return MHD_YES;
+    enum MHD_Result ret = MHD_YES;
+    if (json_object_size(body) > 0) {
+        const char *key = json_object_iter_key(json_object_iter(body));
+        ret = cd_reply_problem(r, CD_P_INVALID, key, "unknown field %s", key);
+        json_decref(body);
+        return ret;
+    }
+    json_decref(body);
+    cd_db *db;
+    int seat = cd_req_seat(r, &db);
+    if (seat < 0)
+        return MHD_YES;
+    resign_tx t = {.id = r->params[0], .seat = seat, .now = cd_wall_now()};
+    bool down = false;
+    cd_tx_result tr = cd_db_tx(db, run_resign, &t, &down);
+    if (tr == CD_TX_COMMIT && t.answer) {
+        cd_metrics_move_applied();
+        ret = cd_reply_json(r, 200, t.answer, NULL);
+        t.answer = NULL;
+    } else if (tr == CD_TX_ROLLBACK && t.problem != CD_NPROBLEMS) {
+        ret = cd_reply_problem(r, t.problem, NULL, "%s", t.problem == CD_P_NOT_FOUND ? "no game with that id" : t.detail);
+    } else {
+        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
+                               down ? "the database cannot be reached" : "the resignation could not be stored");
+    }
+    json_decref(t.answer);
+    return ret;
+}
