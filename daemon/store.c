@@ -90,8 +90,8 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                          "AND idempotency_key = $3",
                          3},
     [ST_MOVES_AFTER] = {"moves_after",
-                        "SELECT seq, seat, move, events FROM moves WHERE game_id = $1::uuid AND seq > $2::integer "
-                        "ORDER BY seq LIMIT $3::integer",
+                        "SELECT seq, seat, move, events, origin FROM moves WHERE game_id = $1::uuid "
+                        "AND seq > $2::integer ORDER BY seq LIMIT $3::integer",
                         3},
     [ST_MOVES_ALL] = {"moves_all",
                       "SELECT seq, seat, move FROM moves WHERE game_id = $1::uuid AND seq > 0 ORDER BY seq", 1},

@@ -26,7 +26,7 @@ typedef enum {
     ST_TOKEN_LOOKUP,     /* (token_hash) -> game_id, seat */
     ST_GAME_UPDATE,      /* (game_id, seq, snapshot, status, pending_seat) */
     ST_MOVE_BY_IDEM,     /* (game_id, seat, key) -> response */
-    ST_MOVES_AFTER,      /* (game_id, after_seq, limit) -> seq, seat, move, events */
+    ST_MOVES_AFTER,      /* (game_id, after_seq, limit) -> seq, seat, move, events, origin */
     ST_MOVES_ALL,        /* (game_id) -> seq, seat, move   (seq > 0, in order: replay) */
     ST_GAMES_LIST,       /* (status|NULL, after_id|NULL, limit) -> id, status, seq, created_at, updated_at,
                                          nplayers, pending_seat */

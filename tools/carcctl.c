@@ -722,9 +722,13 @@ static int cmd_import(int argc, char **argv)
         int seq = (int)json_integer_value(json_object_get(m, "seq"));
         int seat = (int)json_integer_value(json_object_get(m, "seat"));
         const char *tok = json_string_value(json_object_get(json_array_get(toks, (size_t)seat), "token"));
-        json_t *body = json_pack("{s:i, s:O}", "expected_seq", seq - 1, "move", json_object_get(m, "move"));
+        /* a seat that left (resigned, or forfeited on time) is logged as {"kind":"leave"}: it resigns here */
+        const char *kind = str_or(json_object_get(json_object_get(m, "move"), "kind"), "");
+        bool leave = strcmp(kind, "leave") == 0;
+        json_t *body = leave ? json_object()
+                             : json_pack("{s:i, s:O}", "expected_seq", seq - 1, "move", json_object_get(m, "move"));
         char path[200];
-        snprintf(path, sizeof path, "/v1/games/%s/moves", id);
+        snprintf(path, sizeof path, "/v1/games/%s/%s", id, leave ? "resign" : "moves");
         long st;
         json_t *ans = http(server, tok, "POST", path, body, &st, NULL);
         json_decref(body);

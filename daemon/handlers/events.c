@@ -2,7 +2,8 @@
  * events.c — GET /v1/games/{id}/events?after=N&wait=S: the log of a game as one viewer may see it, by long
  * poll or as Server-Sent Events.
  *
- * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]}: the moves
+ * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
+ * "clock" on the moves a turn clock made for a seat that ran out of time): the moves
  * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
  * (carc_events_json_filter over the admin rendering stored in moves.events). "seq" is the last entry's seq,
  * or `after` when there is none: a client pages and polls with after=<seq of the previous answer>.
@@ -110,6 +111,8 @@ static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer
         json_object_set_new(e, "seq", json_integer(seq));
         json_object_set_new(e, "seat", PQgetisnull(res, i, 1) ? json_null() : json_integer(atoi(PQgetvalue(res, i, 1))));
         json_object_set_new(e, "events", carc_events_json_filter(admin, viewer));
+        if (strcmp(PQgetvalue(res, i, 4), "clock") == 0)   /* the turn clock moved for a seat out of time */
+            json_object_set_new(e, "by", json_string("clock"));
         json_decref(admin);
         json_array_append_new(a, e);
         *last = seq;
