@@ -305,6 +305,53 @@ START_TEST(answers_match_the_document)
     req(c, "GET", "/v1/admin/audit?cursor=x", d->admin, NULL, NULL, 400);
     req(c, "GET", "/v1/admin/audit", NULL, NULL, NULL, 401);
 
+    /* turn clocks (issue 9): a clocked game's pause, resume, vacation, a resignation, player keys, links and
+     * my games (tests/e2e/test_clock.c goes deeper) */
+    {
+        e2e_game k;
+        ck_assert_int_eq(e2e_game_create_raw(c, d, 3, NULL,
+                                             "{\"clock\":{\"per_move_s\":86400,\"reserve_s\":3600,\"timeout\":\"skip\"}}",
+                                             false, &k),
+                         201);
+        req(c, "POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"clock\":{\"per_move_s\":0}}",
+            NULL, 400);
+        snprintf(p, sizeof p, "/v1/games/%.36s", k.id);
+        req(c, "GET", p, k.token[1], NULL, NULL, 200);
+        snprintf(p, sizeof p, "/v1/games/%.36s/pause", k.id);
+        req(c, "POST", p, k.token[0], NULL, NULL, 200);
+        req(c, "POST", p, NULL, NULL, NULL, 401);
+        req(c, "POST", p, d->admin, NULL, NULL, 403);
+        snprintf(p, sizeof p, "/v1/games/%.36s/pause", g[2].id);
+        req(c, "POST", p, g[2].token[0], NULL, NULL, 409);   /* no clock */
+        req(c, "POST", "/v1/games/nope/pause", k.token[0], NULL, NULL, 404);
+        snprintf(p, sizeof p, "/v1/games/%.36s/resume", k.id);
+        req(c, "POST", p, k.token[1], NULL, NULL, 200);
+        snprintf(p, sizeof p, "/v1/games/%.36s/vacation", k.id);
+        req(c, "POST", p, k.token[1], "{\"days\":2}", NULL, 200);
+        req(c, "POST", p, k.token[1], "{\"days\":0}", NULL, 400);
+        req(c, "POST", p, k.token[1], "{\"days\":365}", NULL, 422);
+        req(c, "POST", p, k.token[1], "{\"days\":1}", text_ct, 415);
+        snprintf(p, sizeof p, "/v1/games/%.36s/resign", k.id);
+        req(c, "POST", p, k.token[2], "{}", NULL, 200);
+        req(c, "POST", p, k.token[2], NULL, NULL, 409);      /* seat-left */
+        req(c, "POST", p, k.token[1], "{\"x\":1}", NULL, 400);
+        e2e_resp r;
+        ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"Ann\"}", NULL, &r), 201);
+        char key[120], auth[160];
+        snprintf(key, sizeof key, "%s", e2e_jstr(r.json, "key"));
+        e2e_resp_free(&r);
+        req(c, "POST", "/v1/players", NULL, "{\"name\":\"\"}", NULL, 400);
+        snprintf(p, sizeof p, "/v1/games/%.36s/link", k.id);
+        snprintf(auth, sizeof auth, "{\"player_key\":\"%s\"}", key);
+        req(c, "POST", p, k.token[0], auth, NULL, 200);
+        req(c, "POST", p, k.token[1], "{\"player_key\":\"pk_nobody\"}", NULL, 400);
+        req(c, "GET", "/v1/me/games", key, NULL, NULL, 200);
+        req(c, "GET", "/v1/me/games?my_turn=true&status=active", key, NULL, NULL, 200);
+        req(c, "GET", "/v1/me/games?status=sleeping", key, NULL, NULL, 400);
+        req(c, "GET", "/v1/me/games", NULL, NULL, NULL, 401);
+        req(c, "GET", "/v1/me/games", k.token[0], NULL, NULL, 401);
+    }
+
     /* coverage: every documented operation answered with success at least once */
     const json_t *paths = json_object_get(doc, "paths");
     const char *tmpl;
