@@ -177,17 +177,37 @@ static cd_load_result result_error(cd_db *db, PGresult *res)
     return lr;
 }
 
-static cd_load_result load_names(cd_db *db, cd_game *g)
+/* Fills g from row 0 of a ST_GAME_GET-shaped result (ST_GAME_GET, _ADMIN, _SEAT, _PLAY: seq, status, setup,
+ * snapshot, seed_sha256, created_at, updated_at, finished_at, seed, names; NULL where a statement leaves a
+ * column out) and decodes the state: from the state cache for players' reads when this seq is there. */
+static cd_load_result decode_get_row(cd_game *g, const PGresult *res, bool admin)
 {
-    const char *p[] = {g->id};
-    PGresult *res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p);
-    if (!cd_db_ok(res))
-        return result_error(db, res);
-    g->names = json_array();
-    for (int i = 0; i < PQntuples(res); i++)
-        json_array_append_new(g->names, json_string(PQgetvalue(res, i, 1)));
-    PQclear(res);
-    return CD_LOAD_OK;
+    g->seq = atoi(PQgetvalue(res, 0, 0));
+    g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    /* only admin readers (replays, export) use the set-up; players' reads skip parsing it, and take the
+     * decoded state from the cache when this seq is there (admins read the stored snapshot itself) */
+    g->setup = admin ? json_loads(PQgetvalue(res, 0, 2), 0, NULL) : json_object();
+    bool cached = false;
+    if (!admin) {
+        g->st = malloc(sizeof *g->st);
+        cached = g->st && cd_cache_get(g->id, g->seq, g->st);
+        if (!cached) {
+            free(g->st);
+            g->st = NULL;
+        }
+    }
+    g->snapshot = cached ? json_object() : json_loads(PQgetvalue(res, 0, 3), 0, NULL);
+    copy_field(g->seed_sha256, sizeof g->seed_sha256, res, 4);
+    copy_field(g->created_at, sizeof g->created_at, res, 5);
+    copy_field(g->updated_at, sizeof g->updated_at, res, 6);
+    copy_field(g->finished_at, sizeof g->finished_at, res, 7);
+    copy_field(g->seed, sizeof g->seed, res, 8);
+    g->names = PQgetisnull(res, 0, 9) ? json_array() : json_loads(PQgetvalue(res, 0, 9), 0, NULL);
+    if (!g->setup || !g->snapshot || !json_is_array(g->names))
+        return CD_LOAD_CORRUPT;
+    if (cached)
+        return CD_LOAD_OK;
+    return decode_state(g, g->seed);
 }
 
 cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g)
@@ -202,33 +222,9 @@ cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g)
         PQclear(res);
         return CD_LOAD_NOT_FOUND;
     }
-    g->seq = atoi(PQgetvalue(res, 0, 0));
-    g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
-    /* only admin readers (replays, export) use the set-up; players' reads skip parsing it, and take the
-     * decoded state from the cache when this seq is there (admins read the stored snapshot itself) */
-    g->setup = admin ? json_loads(PQgetvalue(res, 0, 2), 0, NULL) : json_object();
-    bool cached = false;
-    if (!admin) {
-        g->st = malloc(sizeof *g->st);
-        cached = g->st && cd_cache_get(id, g->seq, g->st);
-        if (!cached) {
-            free(g->st);
-            g->st = NULL;
-        }
-    }
-    g->snapshot = cached ? json_object() : json_loads(PQgetvalue(res, 0, 3), 0, NULL);
-    copy_field(g->seed_sha256, sizeof g->seed_sha256, res, 4);
-    copy_field(g->created_at, sizeof g->created_at, res, 5);
-    copy_field(g->updated_at, sizeof g->updated_at, res, 6);
-    copy_field(g->finished_at, sizeof g->finished_at, res, 7);
-    copy_field(g->seed, sizeof g->seed, res, 8);
+    cd_load_result lr = decode_get_row(g, res, admin);
     PQclear(res);
-    if (!g->setup || !g->snapshot)
-        return CD_LOAD_CORRUPT;
-    cd_load_result lr = load_names(db, g);
-    if (lr != CD_LOAD_OK || cached)
-        return lr;
-    return decode_state(g, g->seed);
+    return lr;
 }
 
 cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g)
@@ -267,6 +263,43 @@ json_t *cd_snapshot_for_store(const carc_state *st)
     json_t *snap = carc_state_to_json(st);
     json_object_del(json_object_get(snap, "rng"), "seed");
     return snap;
+}
+
+bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "%s", id);
+    char hash[CD_HEX256_LEN];
+    cd_sha256_hex(r->bearer, hash);
+    const char *p[] = {hash, id};
+    PGresult *res = cd_db_exec(db, names ? ST_GAME_GET_SEAT : ST_GAME_GET_PLAY, 2, p);
+    if (!cd_db_ok(res)) {
+        bool down = cd_db_unavailable(db, res);
+        PQclear(res);
+        cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
+                         down ? "the database cannot be reached" : "token lookup failed");
+        return false;
+    }
+    if (PQntuples(res) == 0) {
+        PQclear(res);
+        cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
+        return false;
+    }
+    /* columns 10 and 11: whether the token's game is this one, and its seat (store.c: BY_TOKEN) */
+    if (strcmp(PQgetvalue(res, 0, 10), "t") != 0) {
+        PQclear(res);
+        cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
+        return false;
+    }
+    *seat = atoi(PQgetvalue(res, 0, 11));
+    cd_load_result lr = PQgetisnull(res, 0, 0) ? CD_LOAD_NOT_FOUND : decode_get_row(g, res, false);
+    PQclear(res);
+    if (lr != CD_LOAD_OK) {
+        cd_game_free(g);
+        cd_reply_load_error(r, lr);
+        return false;
+    }
+    return true;
 }
 
 bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
@@ -353,7 +386,11 @@ bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game
     }
     r->game_id = id;
     *db = cd_req_db(r);
-    if (!*db || !cd_viewer_of(r, *db, id, viewer))
+    if (!*db)
+        return false;
+    if (!r->is_admin && r->bearer)   /* a seat token: who it is and the game in one statement */
+        return cd_game_open_seat(r, *db, id, true, viewer, g);
+    if (!cd_viewer_of(r, *db, id, viewer))
         return false;
     cd_load_result lr = cd_game_load(*db, id, *viewer == CARC_VIEW_ADMIN, g);
     if (lr != CD_LOAD_OK) {
