@@ -14,6 +14,7 @@
 
 #include "games.h"
 #include "state_cache.h"
+#include "timesrc.h"
 #include "store.h"
 
 static carc_catalog *catalog;   /* read-only once loaded */
@@ -178,7 +179,7 @@ static cd_load_result result_error(cd_db *db, PGresult *res)
 }
 
 /* Fills g from row 0 of a ST_GAME_GET-shaped result (ST_GAME_GET, _ADMIN, _SEAT, _PLAY: seq, status, setup,
- * snapshot, seed_sha256, created_at, updated_at, finished_at, seed, names; NULL where a statement leaves a
+ * snapshot, seed_sha256, created_at, updated_at, finished_at, seed, names, clock; NULL where a statement leaves a
  * column out) and decodes the state: from the state cache for players' reads when this seq is there. */
 static cd_load_result decode_get_row(cd_game *g, const PGresult *res, bool admin)
 {
@@ -205,6 +206,13 @@ static cd_load_result decode_get_row(cd_game *g, const PGresult *res, bool admin
     g->names = PQgetisnull(res, 0, 9) ? json_array() : json_loads(PQgetvalue(res, 0, 9), 0, NULL);
     if (!g->setup || !g->snapshot || !json_is_array(g->names))
         return CD_LOAD_CORRUPT;
+    if (!PQgetisnull(res, 0, 10)) {
+        json_t *cj = json_loads(PQgetvalue(res, 0, 10), 0, NULL);
+        g->clocked = cj && cd_clock_from_json(cj, &g->clock);
+        json_decref(cj);
+        if (!g->clocked)
+            return CD_LOAD_CORRUPT;
+    }
     if (cached)
         return CD_LOAD_OK;
     return decode_state(g, g->seed);
@@ -285,13 +293,13 @@ bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *se
         cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
         return false;
     }
-    /* columns 10 and 11: whether the token's game is this one, and its seat (store.c: BY_TOKEN) */
-    if (strcmp(PQgetvalue(res, 0, 10), "t") != 0) {
+    /* columns 11 and 12: whether the token's game is this one, and its seat (store.c: BY_TOKEN) */
+    if (strcmp(PQgetvalue(res, 0, 11), "t") != 0) {
         PQclear(res);
         cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
         return false;
     }
-    *seat = atoi(PQgetvalue(res, 0, 11));
+    *seat = atoi(PQgetvalue(res, 0, 12));
     cd_load_result lr = PQgetisnull(res, 0, 0) ? CD_LOAD_NOT_FOUND : decode_get_row(g, res, false);
     PQclear(res);
     if (lr != CD_LOAD_OK) {
@@ -353,6 +361,7 @@ json_t *cd_game_view(const cd_game *g, int viewer)
     json_t *players = json_object_get(v, "players");
     for (size_t i = 0; i < json_array_size(players) && i < json_array_size(g->names); i++)
         json_object_set(json_array_get(players, i), "name", json_array_get(g->names, i));
+    json_object_set_new(v, "clock", g->clocked ? cd_clock_view(&g->clock, cd_wall_now()) : json_null());
     json_object_set_new(v, "created_at", json_string(g->created_at));
     json_object_set_new(v, "updated_at", json_string(g->updated_at));
     if (g->finished) {

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "carc.h"
+#include "clock.h"
 #include "db.h"
 #include "http.h"
 #include "json.h"
@@ -40,6 +41,8 @@ typedef struct {
     char created_at[40], updated_at[40], finished_at[40];
     carc_state *st;       /* owned, decoded from snapshot + seed (seed zero when unknown) */
     json_t *names;        /* owned: ["Ann","Bob"] by seat */
+    bool clocked;         /* the game has a turn clock (when the query read it: views, moves) */
+    cd_clock clock;
     char deadline[32];    /* the turn clock's deadline after a move (ISO), for its webhooks; "" for none */
 } cd_game;
 

@@ -61,21 +61,21 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                       1},
     /* the seed leaves game_secrets only once the game is over: it is revealed then */
     [ST_GAME_GET] = {"game_get",
-                     "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES " "
+                     "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES ", g.clock "
                      "FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
                      1},
     [ST_GAME_GET_ADMIN] = {"game_get_admin",
-                           "SELECT " GAME_COLUMNS ", s.seed, " SEAT_NAMES " "
+                           "SELECT " GAME_COLUMNS ", s.seed, " SEAT_NAMES ", g.clock "
                            "FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
                            1},
     [ST_GAME_GET_SEAT] = {"game_get_seat",
                           "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES
-                          BY_TOKEN,
+                          ", g.clock" BY_TOKEN,
                           2},
     /* what legal-moves reads: the columns of game_get it uses (no set-up, times or names), the others NULL */
     [ST_GAME_GET_PLAY] = {"game_get_play",
                           "SELECT g.seq, g.status, NULL, g.snapshot, g.seed_sha256, NULL, NULL, NULL, "
-                          "CASE WHEN g.status = 'finished' THEN s.seed END, NULL" BY_TOKEN,
+                          "CASE WHEN g.status = 'finished' THEN s.seed END, NULL, NULL" BY_TOKEN,
                           2},
     [ST_SEATS_OF_GAME] = {"seats_of_game", "SELECT seat, name FROM seats WHERE game_id = $1::uuid ORDER BY seat",
                           1},

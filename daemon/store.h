@@ -15,13 +15,13 @@ typedef enum {
     ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response) */
     ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed   FOR UPDATE */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
-                                         finished_at, seed (only once finished), names (JSON array) */
+                                         finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */
     ST_GAME_GET_SEAT,    /* (token_hash, game_id) -> the columns of ST_GAME_GET, then whether the token's game is
                              game_id and its seat; no row for an unknown token, NULL game columns for another
                              game's token */
     ST_GAME_GET_PLAY,    /* (token_hash, game_id) -> the same with only seq, status, snapshot, seed_sha256 and
-                             seed (legal-moves), the other game columns NULL */
+                             seed (legal-moves), the other game columns (names, clock too) NULL */
     ST_SEATS_OF_GAME,    /* (game_id) -> seat, name */
     ST_TOKEN_LOOKUP,     /* (token_hash) -> game_id, seat */
     ST_GAME_UPDATE,      /* (game_id, seq, snapshot, status, pending_seat) */
