@@ -82,6 +82,7 @@ bool cd_clock_from_request(const json_t *j, cd_clock *c, char *field, size_t fie
 
 static void begin_turn(cd_clock *c, int seat, int seq, double now)
 {
+    c->version++;
     c->seat = seat;
     c->turn_seq = seq;
     c->used = 0;
@@ -160,6 +161,7 @@ bool cd_clock_pause_vote(cd_clock *c, int seat, unsigned left, double now)
 {
     if (c->paused || c->seat < 0)
         return c->paused;
+    c->version += !(c->pause_votes >> seat & 1);
     c->pause_votes |= 1u << seat;
     for (int s = 0; s < c->nseats; s++)
         if (!(left >> s & 1) && !(c->pause_votes >> s & 1))
@@ -172,6 +174,7 @@ bool cd_clock_pause_vote(cd_clock *c, int seat, unsigned left, double now)
 
 void cd_clock_resume(cd_clock *c, double now)
 {
+    c->version += c->paused || c->pause_votes;
     c->pause_votes = 0;
     if (!c->paused)
         return;
@@ -209,6 +212,7 @@ int cd_clock_vacation(cd_clock *c, int seat, int days, double now, char *detail,
         return -1;
     }
     c->vacation_taken[seat] += days;
+    c->version++;
     double until = max2(now, c->vacation_until[seat]) + days * CD_DAY_S;
     if (seat == c->seat && !c->paused) {   /* its running clock waits for the vacation's end */
         c->used = used_by(c, now);
@@ -233,13 +237,13 @@ json_t *cd_clock_to_json(const cd_clock *c)
     json_t *taken = json_array();
     for (int s = 0; s < c->nseats; s++)
         json_array_append_new(taken, json_integer(c->vacation_taken[s]));
-    return json_pack("{s:f, s:f, s:s, s:f, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:b, s:b, s:i, s:f, s:o, s:o, s:o}",
+    return json_pack("{s:f, s:f, s:s, s:f, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:b, s:b, s:i, s:f, s:o, s:o, s:o, s:i}",
                      "per_move_s", c->per_move_s, "reserve_s", c->reserve_s, "timeout", timeout_names[c->timeout],
                      "remind_at", c->remind_at, "vacation_days", c->vacation_days, "nseats", c->nseats, "seat",
                      c->seat, "turn_seq", c->turn_seq, "since", c->since, "used", c->used, "allowed", c->allowed,
                      "reminded", c->reminded, "paused", c->paused, "pause_votes", (int)c->pause_votes,
                      "year_start", c->year_start, "reserve", doubles(c->reserve, c->nseats), "vacation_until",
-                     doubles(c->vacation_until, c->nseats), "vacation_taken", taken);
+                     doubles(c->vacation_until, c->nseats), "vacation_taken", taken, "version", c->version);
 }
 
 static bool get_num(const json_t *j, const char *key, double *out)
@@ -275,6 +279,7 @@ bool cd_clock_from_json(const json_t *j, cd_clock *c)
         return false;
     c->timeout = strcmp(t, "skip") == 0 ? CD_TIMEOUT_SKIP : strcmp(t, "forfeit") == 0 ? CD_TIMEOUT_FORFEIT : CD_TIMEOUT_NONE;
     c->reminded = json_is_true(json_object_get(j, "reminded"));
+    c->version = (int)json_integer_value(json_object_get(j, "version"));
     c->paused = json_is_true(json_object_get(j, "paused"));
     c->pause_votes = (unsigned)votes;
     json_t *res = json_object_get(j, "reserve"), *vac = json_object_get(j, "vacation_until"),

@@ -48,6 +48,7 @@ typedef struct {
     double reserve[CARC_MAX_PLAYERS];        /* seconds left */
     double vacation_until[CARC_MAX_PLAYERS]; /* 0: none */
     int vacation_taken[CARC_MAX_PLAYERS];    /* days taken in this allowance year */
+    int version;                 /* counts the changes a view shows (the view's ETag carries it) */
 } cd_clock;
 
 /* The "clock" object of a create-game request. false with the offending field ("clock.per_move_s") and a

@@ -1,6 +1,7 @@
 /*
  * game_get.c — GET /v1/games/{id}: the view the bearer may see (admin, seat or public). The ETag is the
- * game's seq, so a client polling with If-None-Match gets 304 until someone moves.
+ * game's seq (with the clock's version in a game with a turn clock), so a client polling with If-None-Match gets
+ * 304 until someone moves (or the clock is paused, resumed, or a seat takes vacation).
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,8 +31,13 @@ enum MHD_Result h_game_get(cd_req *r)
         cd_game_free(&g);
         return MHD_YES;
     }
-    char etag[24];
-    snprintf(etag, sizeof etag, "\"%d\"", g.seq);
+    /* a clock changes without a move (pause, vacation): its version joins the seq, "7.3"; POST .../moves
+     * takes such a tag in If-Match by its seq */
+    char etag[40];
+    if (g.clocked)
+        snprintf(etag, sizeof etag, "\"%d.%d\"", g.seq, g.clock.version);
+    else
+        snprintf(etag, sizeof etag, "\"%d\"", g.seq);
     const char *headers[] = {"ETag", etag, "Cache-Control", "private, no-cache", NULL};
     enum MHD_Result ret;
     if (etag_matches(cd_req_header(r, "If-None-Match"), etag))
