@@ -12,7 +12,14 @@
  *
  * Transactions go through cd_db_tx only: BEGIN, the caller's function, COMMIT; from scratch again on
  * serialization failure (40001) or deadlock (40P01), up to CD_TX_RETRIES more times with a short jittered
- * backoff. After every transaction — and whenever a thread takes its connection — the connection must be
+ * backoff.
+ *
+ * A transaction runs in libpq's pipeline mode, so that it costs as few round trips as its reads need: BEGIN is
+ * sent with the first statement, cd_db_exec_many sends several statements at once, and cd_db_defer queues a
+ * write whose result nobody reads: it goes out with the next statement or with the COMMIT, whose round trip
+ * reports it. A move is two round trips: BEGIN + its reads, its writes + COMMIT. Every statement still takes
+ * its own snapshot when it starts (read committed): a statement queued behind a lock sees what the lock
+ * holder committed. After every transaction — and whenever a thread takes its connection — the connection must be
  * idle (no transaction open). Debug builds assert it; release builds roll back and log.
  */
 #include "db.h"
@@ -28,6 +35,7 @@
 
 #include "log.h"
 #include "metrics.h"
+#include "store.h"
 
 #define CD_TX_RETRIES 5
 /* connect_timeout (seconds) when the URL names none: a request should not hang on a dead server. */
@@ -39,6 +47,10 @@ struct cd_db {
     PGconn *conn;
     bool broken;          /* the connection failed: reconnect before the next use */
     bool in_tx;           /* inside cd_db_tx: never reconnect behind fn's back */
+    bool pipe;            /* in pipeline mode: inside cd_db_tx */
+    bool need_begin;      /* in the pipeline: BEGIN is still to be sent (with the first statement) */
+    bool tx_failed;       /* a statement of this transaction failed */
+    int owed;             /* results of statements sent in the pipeline and not read yet */
     char url[sizeof ((cd_config *)0)->database_url];   /* what conn is connected to */
     char sqlstate[6];     /* SQLSTATE of the last failed statement ("" if none or unknown) */
     bool last_unavailable;   /* the last failed statement failed for want of a database */
@@ -145,6 +157,9 @@ static void db_drop(cd_db *db)
     db->conn = NULL;
     db->broken = false;
     db->in_tx = false;
+    db->pipe = false;
+    db->need_begin = false;
+    db->owed = 0;
 }
 
 static void close_at_exit(void *p)
@@ -307,6 +322,165 @@ static void note_failure(cd_db *db, const PGresult *res)
     if (db->last_unavailable)
         db->broken = true;
     cd_metrics_db_error();
+    if (db->in_tx)
+        db->tx_failed = true;
+}
+
+/* ---- the pipeline (inside cd_db_tx) ------------------------------------------------------------------- */
+
+/* The connection failed under the pipeline: it is dropped at the end of the transaction. */
+static void pipe_lost(cd_db *db)
+{
+    if (!db->broken && db->conn) {
+        char msg[300];
+        copy_msg(msg, sizeof msg, PQerrorMessage(db->conn));
+        cd_log("warn", "db: pipeline: %s", msg);
+    }
+    if (!db->tx_failed)
+        db->sqlstate[0] = '\0';
+    db->last_unavailable = true;
+    db->broken = true;
+    db->tx_failed = true;
+    cd_metrics_db_error();
+}
+
+/* Queues one statement, BEGIN first if it is still due. */
+static bool pipe_send(cd_db *db, int stmt, int nparams, const char *const *values)
+{
+    if (!db->conn || db->broken) {
+        pipe_lost(db);
+        return false;
+    }
+    if (db->need_begin) {
+        if (!PQsendQueryPrepared(db->conn, cd_stmts[ST_TX_BEGIN].name, 0, NULL, NULL, NULL, 0)) {
+            pipe_lost(db);
+            return false;
+        }
+        db->need_begin = false;
+        db->owed++;
+    }
+    if (!PQsendQueryPrepared(db->conn, cd_stmts[stmt].name, nparams, values, NULL, NULL, 0)) {
+        pipe_lost(db);
+        return false;
+    }
+    db->owed++;
+    return true;
+}
+
+/* Sends a sync and reads every owed result, in order. The last `keep` of them are the caller's, returned in
+ * out[] (never NULL); the others (BEGIN, deferred writes) are checked and freed. The first failure is noted
+ * (note_failure: its SQLSTATE); the statements after it in the pipeline come back PGRES_PIPELINE_ABORTED.
+ * true when every result was OK. */
+static bool pipe_sync(cd_db *db, int keep, PGresult **out)
+{
+    int n = db->owed;
+    bool ok = true, lost = false;
+    db->owed = 0;
+    if (!db->conn || db->broken || !PQpipelineSync(db->conn))
+        lost = true;
+    for (int i = 0; i < n; i++) {
+        PGresult *res = lost ? NULL : PQgetResult(db->conn);
+        if (!res) {
+            lost = true;
+        } else {
+            PGresult *extra;   /* one statement, one result; then NULL ends it */
+            while ((extra = PQgetResult(db->conn)) != NULL)
+                PQclear(extra);
+            if (!cd_db_ok(res)) {
+                if (ok && PQresultStatus(res) != PGRES_PIPELINE_ABORTED)
+                    note_failure(db, res);
+                ok = false;
+            }
+        }
+        int k = i - (n - keep);
+        if (k >= 0)
+            out[k] = res ? res : error_result(db);
+        else
+            PQclear(res);
+    }
+    if (!lost) {
+        PGresult *res = PQgetResult(db->conn);
+        if (!res || PQresultStatus(res) != PGRES_PIPELINE_SYNC)
+            lost = true;
+        PQclear(res);
+    }
+    if (lost || PQstatus(db->conn) != CONNECTION_OK) {
+        if (ok || !db->last_unavailable)
+            pipe_lost(db);
+        ok = false;
+    }
+    return ok;
+}
+
+/* Leaves pipeline mode at the end of a transaction; a connection that cannot is dropped (reconnected on the
+ * next use). */
+static void pipe_close(cd_db *db)
+{
+    if (!db->pipe)
+        return;
+    if (db->owed > 0)
+        pipe_sync(db, 0, NULL);
+    db->pipe = false;
+    db->need_begin = false;
+    if (!db->conn)
+        return;
+    if (db->broken || !PQexitPipelineMode(db->conn)) {
+        char url[sizeof db->url];
+        memcpy(url, db->url, sizeof url);
+        db_drop(db);
+        memcpy(db->url, url, sizeof url);
+    }
+}
+
+/* COMMIT in the pipeline, after whatever is owed. true when every result was OK (nothing was sent at all:
+ * nothing to commit). */
+static bool pipe_commit(cd_db *db)
+{
+    if (db->need_begin)
+        return true;
+    if (!pipe_send(db, ST_TX_COMMIT, 0, NULL))
+        return false;
+    return pipe_sync(db, 0, NULL);
+}
+
+bool cd_db_exec_many(cd_db *db, int n, const cd_db_call *calls, PGresult **out)
+{
+    if (!db->pipe) {   /* outside a transaction: one after another */
+        bool ok = true;
+        for (int i = 0; i < n; i++) {
+            out[i] = cd_db_exec(db, calls[i].stmt, calls[i].nparams, calls[i].values);
+            ok = cd_db_ok(out[i]) && ok;
+        }
+        return ok;
+    }
+    for (int i = 0; i < n; i++) {
+        assert(calls[i].stmt >= 0 && calls[i].stmt < cd_nstmts && calls[i].nparams == cd_stmts[calls[i].stmt].nparams);
+        if (!pipe_send(db, calls[i].stmt, calls[i].nparams, calls[i].values)) {
+            /* nothing more goes out: read what did, and fail the rest */
+            int sent = i;
+            PGresult **got = calloc((size_t)(sent > 0 ? sent : 1), sizeof *got);
+            if (!got)
+                abort();
+            pipe_sync(db, sent, got);
+            for (int k = 0; k < n; k++)
+                out[k] = k < sent ? got[k] : error_result(db);
+            free(got);
+            return false;
+        }
+    }
+    return pipe_sync(db, n, out);
+}
+
+bool cd_db_defer(cd_db *db, int stmt, int nparams, const char *const *values)
+{
+    assert(stmt >= 0 && stmt < cd_nstmts && nparams == cd_stmts[stmt].nparams);
+    if (!db->pipe) {
+        PGresult *res = cd_db_exec(db, stmt, nparams, values);
+        bool ok = cd_db_ok(res);
+        PQclear(res);
+        return ok;
+    }
+    return pipe_send(db, stmt, nparams, values);
 }
 
 PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values)
@@ -331,6 +505,12 @@ PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values
         db->sqlstate[0] = '\0';
         db->last_unavailable = true;
         return error_result(db);
+    }
+    if (db->pipe) {
+        cd_db_call call = {stmt, nparams, values};
+        PGresult *res;
+        cd_db_exec_many(db, 1, &call, &res);
+        return res;
     }
     PGresult *res = PQexecPrepared(db->conn, cd_stmts[stmt].name, nparams, values, NULL, NULL, 0);
     if (!res)
@@ -385,38 +565,45 @@ cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable)
                 return CD_TX_ERROR;
             }
         }
-        if (!tx_command(db, "BEGIN")) {
-            *unavail = db->last_unavailable;
-            ensure_idle(db, "cd_db_tx");
+        if (!PQenterPipelineMode(db->conn)) {
+            char msg[300];
+            copy_msg(msg, sizeof msg, PQerrorMessage(db->conn));
+            cd_log("error", "db: cd_db_tx: cannot enter pipeline mode: %s", msg);
+            db->broken = true;
+            *unavail = PQstatus(db->conn) != CONNECTION_OK;
             return CD_TX_ERROR;
         }
+        db->pipe = true;
+        db->need_begin = true;   /* sent with fn's first statement */
+        db->owed = 0;
+        db->tx_failed = false;
         db->in_tx = true;
         r = fn(db, arg);
-        db->in_tx = false;
 
         if (r == CD_TX_COMMIT) {
-            if (db->conn && !db->broken && PQtransactionStatus(db->conn) == PQTRANS_INERROR) {
+            if (db->tx_failed) {
                 /* fn ignored a failed statement: COMMIT would silently roll back */
                 cd_log("error", "db: cd_db_tx: a statement failed (SQLSTATE %s) but fn asked to commit",
                        db->sqlstate[0] ? db->sqlstate : "unknown");
-                tx_rollback(db);
                 r = CD_TX_ERROR;
-            } else if (tx_command(db, "COMMIT")) {
+            } else if (pipe_commit(db)) {
+                db->in_tx = false;
+                pipe_close(db);
                 ensure_idle(db, "cd_db_tx");
                 return CD_TX_COMMIT;
             } else {
-                r = CD_TX_ERROR;   /* a failed COMMIT has ended the transaction */
-                tx_rollback(db);
+                r = CD_TX_ERROR;   /* a failed COMMIT (or a deferred write before it): no commit */
             }
-        } else {
-            /* keep the statement's SQLSTATE: ROLLBACK succeeding must not hide why we roll back */
-            char state[sizeof db->sqlstate];
-            bool gone = db->last_unavailable;
-            memcpy(state, db->sqlstate, sizeof state);
-            tx_rollback(db);
-            memcpy(db->sqlstate, state, sizeof state);
-            db->last_unavailable = gone || db->last_unavailable;
         }
+        db->in_tx = false;
+        /* keep the statement's SQLSTATE: ROLLBACK succeeding must not hide why we roll back */
+        char state[sizeof db->sqlstate];
+        pipe_close(db);   /* reads what is owed: a deferred write may have failed */
+        bool gone = db->last_unavailable;
+        memcpy(state, db->sqlstate, sizeof state);
+        tx_rollback(db);
+        memcpy(db->sqlstate, state, sizeof state);
+        db->last_unavailable = gone || db->last_unavailable;
         ensure_idle(db, "cd_db_tx");
 
         if (r == CD_TX_ROLLBACK)

@@ -235,35 +235,39 @@ cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g)
     return lr;
 }
 
-cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g)
+cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res)
 {
     memset(g, 0, sizeof *g);
     snprintf(g->id, sizeof g->id, "%s", id);
-    const char *p[] = {id};
-    PGresult *res = cd_db_exec(db, ST_GAME_LOCK, 1, p);
-    if (!cd_db_ok(res))
-        return result_error(db, res);
-    if (PQntuples(res) == 0) {
-        PQclear(res);
+    if (PQntuples(res) == 0 || PQgetisnull(res, 0, 0))
         return CD_LOAD_NOT_FOUND;
-    }
     g->seq = atoi(PQgetvalue(res, 0, 0));
     g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
     g->setup = json_object();   /* a move needs no set-up */
     copy_field(g->seed, sizeof g->seed, res, 3);
     g->st = malloc(sizeof *g->st);
     if (g->st && cd_cache_get(id, g->seq, g->st)) {   /* the state this process stored after the last move */
-        PQclear(res);
         g->snapshot = json_object();
         return CD_LOAD_OK;
     }
     free(g->st);
     g->st = NULL;
     g->snapshot = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
-    PQclear(res);
     if (!g->setup || !g->snapshot)
         return CD_LOAD_CORRUPT;
     return decode_state(g, g->seed);
+}
+
+cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g)
+{
+    memset(g, 0, sizeof *g);
+    const char *p[] = {id};
+    PGresult *res = cd_db_exec(db, ST_GAME_LOCK, 1, p);
+    if (!cd_db_ok(res))
+        return result_error(db, res);
+    cd_load_result lr = cd_game_lock_row(g, id, res);
+    PQclear(res);
+    return lr;
 }
 
 json_t *cd_snapshot_for_store(const carc_state *st)

@@ -43,6 +43,9 @@ typedef struct {
     json_t *names;        /* owned: ["Ann","Bob"] by seat */
     bool clocked;         /* the game has a turn clock (when the query read it: views, moves) */
     cd_clock clock;
+    bool hooks_known;     /* hooks holds the number of the game's enabled webhook endpoints (a move's
+                             ST_MOVE_AFTER_LOCK tells); when false, cd_move_write looks them up */
+    int hooks;
     char deadline[32];    /* the turn clock's deadline after a move (ISO), for its webhooks; "" for none */
 } cd_game;
 
@@ -54,6 +57,10 @@ typedef enum { CD_LOAD_OK, CD_LOAD_NOT_FOUND, CD_LOAD_DB_ERROR, CD_LOAD_UNAVAILA
 cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g);
 /* Loads and locks a game inside a transaction (ST_GAME_LOCK): the state to apply a move to. */
 cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g);
+/* Fills g (a game `id`) from row 0 of res, a statement that starts with the lock columns (store.c:
+ * LOCK_COLUMNS: ST_GAME_LOCK, ST_MOVE_LOCK); CD_LOAD_NOT_FOUND for no row, or NULL lock columns. res stays the
+ * caller's. */
+cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res);
 
 /* The snapshot to store: the engine's, minus the seed (it lives in game_secrets). */
 json_t *cd_snapshot_for_store(const carc_state *st);

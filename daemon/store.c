@@ -20,6 +20,10 @@
     ", t.game_id = $2::uuid, t.seat FROM seats t LEFT JOIN (games g JOIN game_secrets s ON s.game_id = g.id) " \
     "ON g.id = t.game_id AND g.id = $2::uuid WHERE t.token_hash = $1"
 
+/* what a move reads from the game row it locks (game_lock, move_lock; games.c: cd_game_lock_row) */
+#define LOCK_COLUMNS "g.seq, g.status, g.snapshot, s.seed"
+#define LOCK_FROM "FROM games g JOIN game_secrets s ON s.game_id = g.id"
+
 #define WH_ENDPOINT_COLUMNS                                                                                  \
     "id, seat, url, format, array_to_string(events, ','), " ISO("created_at") ", " ISO("disabled_at")          \
     ", disabled_reason"
@@ -40,6 +44,9 @@
 
 const cd_stmt_info cd_stmts[CD_NSTMTS] = {
     [ST_PING] = {"ping", "SELECT 1", 0},
+    /* prepared like the rest: cd_db_tx sends them in its pipeline (db.c) */
+    [ST_TX_BEGIN] = {"tx_begin", "BEGIN", 0},
+    [ST_TX_COMMIT] = {"tx_commit", "COMMIT", 0},
     [ST_GAME_INSERT] = {"game_insert",
                         "INSERT INTO games (setup, snapshot, seed_sha256, pending_seat, status, clock, clock_deadline, "
                         "clock_due) VALUES ($1::jsonb, $2::jsonb, $3, $4::integer, $5, $6::jsonb, "
@@ -55,10 +62,23 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                         "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response) "
                         "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb)",
                         7},
-    [ST_GAME_LOCK] = {"game_lock",
-                      "SELECT g.seq, g.status, g.snapshot, s.seed FROM games g "
-                      "JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
-                      1},
+    [ST_GAME_LOCK] = {"game_lock", "SELECT " LOCK_COLUMNS " " LOCK_FROM " WHERE g.id = $1::uuid FOR UPDATE OF g", 1},
+    /* a move's first statement: the token's seat, and its game locked, unless the token is another game's (no
+     * row: no such token); the lock columns first, as in game_lock, then the token's two */
+    [ST_MOVE_LOCK] = {"move_lock",
+                      "SELECT l.*, t.game_id = $1::uuid, t.seat FROM seats t LEFT JOIN LATERAL (SELECT " LOCK_COLUMNS
+                      " " LOCK_FROM " WHERE g.id = t.game_id AND g.id = $1::uuid FOR UPDATE OF g) l ON true "
+                      "WHERE t.token_hash = $2",
+                      2},
+    /* the move's second, pipelined behind the lock and so reading what the lock's previous holder committed:
+     * the game's enabled webhook endpoints (none: the move skips the outbox) and the answer already stored for
+     * this seat's idempotency key (NULL key: none) */
+    [ST_MOVE_AFTER_LOCK] = {"move_after_lock",
+                            "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
+                            "AND e.disabled_at IS NULL), (SELECT m.response FROM moves m JOIN seats t "
+                            "ON t.game_id = m.game_id AND t.seat = m.seat WHERE t.token_hash = $2 "
+                            "AND m.game_id = $1::uuid AND m.idempotency_key = $3)",
+                            3},
     /* the seed leaves game_secrets only once the game is over: it is revealed then */
     [ST_GAME_GET] = {"game_get",
                      "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES ", g.clock "
@@ -85,10 +105,6 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                         "pending_seat = $5::integer, updated_at = now(), "
                         "finished_at = CASE WHEN $4 = 'finished' THEN now() END WHERE id = $1::uuid",
                         5},
-    [ST_MOVE_BY_IDEM] = {"move_by_idem",
-                         "SELECT response FROM moves WHERE game_id = $1::uuid AND seat = $2::integer "
-                         "AND idempotency_key = $3",
-                         3},
     [ST_MOVES_AFTER] = {"moves_after",
                         "SELECT seq, seat, move, events, origin FROM moves WHERE game_id = $1::uuid "
                         "AND seq > $2::integer ORDER BY seq LIMIT $3::integer",

@@ -7,6 +7,8 @@
 
 typedef enum {
     ST_PING,             /* () -> 1 */
+    ST_TX_BEGIN,         /* BEGIN (cd_db_tx) */
+    ST_TX_COMMIT,        /* COMMIT (cd_db_tx) */
     ST_GAME_INSERT,      /* (setup, snapshot, seed_sha256, pending_seat, status, clock|NULL, clock_deadline|NULL,
                              clock_due|NULL: epoch seconds) -> id */
     ST_SECRET_INSERT,    /* (game_id, seed) */
@@ -14,6 +16,10 @@ typedef enum {
                              named a player */
     ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response) */
     ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed   FOR UPDATE */
+    ST_MOVE_LOCK,        /* (game_id, token_hash) -> the columns of ST_GAME_LOCK (NULL for another game's token),
+                             whether the token's game is game_id, its seat; no row for an unknown token */
+    ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
+                             response for that seat's key (NULL: none) */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */
@@ -25,7 +31,6 @@ typedef enum {
     ST_SEATS_OF_GAME,    /* (game_id) -> seat, name */
     ST_TOKEN_LOOKUP,     /* (token_hash) -> game_id, seat */
     ST_GAME_UPDATE,      /* (game_id, seq, snapshot, status, pending_seat) */
-    ST_MOVE_BY_IDEM,     /* (game_id, seat, key) -> response */
     ST_MOVES_AFTER,      /* (game_id, after_seq, limit) -> seq, seat, move, events, origin */
     ST_MOVES_ALL,        /* (game_id) -> seq, seat, move   (seq > 0, in order: replay) */
     ST_GAMES_LIST,       /* (status|NULL, after_id|NULL, limit) -> id, status, seq, created_at, updated_at,

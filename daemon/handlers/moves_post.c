@@ -1,8 +1,12 @@
 /*
- * moves_post.c — POST /v1/games/{id}/moves: one move per request, in one transaction: lock the game row,
- * replay a repeated Idempotency-Key, check the expected seq and the seat, apply the move in the engine,
- * append it to the log, store the new snapshot, notify listeners, commit; only then answer. A move
- * answered 200 is durable; a refused one changes nothing.
+ * moves_post.c — POST /v1/games/{id}/moves: one move per request, in one transaction: check the token and
+ * lock the game row, replay a repeated Idempotency-Key, check the expected seq and the seat, apply the move in
+ * the engine, then cd_move_write (the log, the snapshot, the NOTIFY, the webhook outbox) and commit; only then
+ * answer. A move answered 200 is durable; a refused one changes nothing.
+ *
+ * Two round trips (db.c's pipeline): BEGIN + ST_MOVE_LOCK (the token's seat and the game row, locked) +
+ * ST_MOVE_AFTER_LOCK (the game's webhook endpoints, the key's stored answer: read after the lock is held);
+ * then the deferred writes + COMMIT.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,15 +15,16 @@
 #include "../games.h"
 #include "../handlers.h"
 #include "../metrics.h"
+#include "../move_write.h"
 #include "../state_cache.h"
-#include "../outbox.h"
 #include "../store.h"
 
 #define MAX_IDEM_KEY 200
 
 typedef struct {
     const char *id;
-    int seat;
+    char token_hash[CD_HEX256_LEN];
+    int seat;             /* the token's, once the lock has read it */
     long expected;        /* -1: none given */
     const char *idem;     /* NULL: none */
     json_t *move;         /* borrowed from the body */
@@ -43,67 +48,6 @@ static cd_tx_result refuse(move_tx *t, cd_problem p, const char *field, const ch
     return CD_TX_ROLLBACK;
 }
 
-/* A stored answer for this seat's key: the first answer again. */
-static bool replay_idempotent(cd_db *db, move_tx *t, cd_tx_result *out)
-{
-    char seat[16];
-    snprintf(seat, sizeof seat, "%d", t->seat);
-    const char *p[] = {t->id, seat, t->idem};
-    PGresult *res = cd_db_exec(db, ST_MOVE_BY_IDEM, 3, p);
-    if (!cd_db_ok(res)) {
-        PQclear(res);
-        *out = CD_TX_ERROR;
-        return true;
-    }
-    if (PQntuples(res) == 0) {
-        PQclear(res);
-        return false;
-    }
-    t->answer = json_loads(PQgetvalue(res, 0, 0), 0, NULL);
-    PQclear(res);
-    t->status = 200;
-    t->replayed = true;
-    *out = t->answer ? CD_TX_ROLLBACK : CD_TX_ERROR;   /* nothing to write: roll back the lock */
-    return true;
-}
-
-static cd_tx_result store_move(cd_db *db, move_tx *t, const carc_state *st, json_t *events_admin)
-{
-    char seq[16], seat[16], pending[16];
-    snprintf(seq, sizeof seq, "%d", t->answer ? (int)json_integer_value(json_object_get(t->answer, "seq")) : 0);
-    snprintf(seat, sizeof seat, "%d", t->seat);
-    snprintf(pending, sizeof pending, "%d", st->pending.seat);
-    bool over = st->status == CARC_FINISHED;
-    json_t *snap = cd_snapshot_for_store(st);
-    char *move = json_dumps(t->move, JSON_COMPACT), *events = json_dumps(events_admin, JSON_COMPACT);
-    char *answer = json_dumps(t->answer, JSON_COMPACT), *snapshot = json_dumps(snap, JSON_COMPACT);
-    json_decref(snap);
-    cd_tx_result out = CD_TX_ERROR;
-    const char *p1[] = {t->id, seq, seat, move, events, t->idem, answer};
-    PGresult *res = cd_db_exec(db, ST_MOVE_INSERT, 7, p1);
-    if (!cd_db_ok(res))
-        goto done;
-    PQclear(res);
-    const char *p2[] = {t->id, seq, snapshot, over ? "finished" : "active", over ? NULL : pending};
-    res = cd_db_exec(db, ST_GAME_UPDATE, 5, p2);
-    if (!cd_db_ok(res))
-        goto done;
-    PQclear(res);
-    char payload[64];
-    snprintf(payload, sizeof payload, "%s:%s", t->id, seq);
-    const char *p3[] = {payload};
-    res = cd_db_exec(db, ST_NOTIFY_MOVE, 1, p3);
-    if (cd_db_ok(res))
-        out = CD_TX_COMMIT;
-done:
-    PQclear(res);
-    free(move);
-    free(events);
-    free(answer);
-    free(snapshot);
-    return out;
-}
-
 static cd_tx_result run_move(cd_db *db, void *arg)
 {
     move_tx *t = arg;
@@ -113,18 +57,52 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     t->after = NULL;
     t->status = 0;
     t->replayed = false;
-    cd_game g;
-    cd_load_result lr = cd_game_lock(db, t->id, &g);
+    const char *p1[] = {t->id, t->token_hash};
+    const char *p2[] = {t->id, t->token_hash, t->idem};
+    const cd_db_call calls[] = {{ST_MOVE_LOCK, 2, p1}, {ST_MOVE_AFTER_LOCK, 3, p2}};
+    PGresult *res[2];
+    if (!cd_db_exec_many(db, 2, calls, res)) {
+        PQclear(res[0]);
+        PQclear(res[1]);
+        return CD_TX_ERROR;
+    }
+    PGresult *lock = res[0], *after = res[1];
     cd_tx_result out;
+    int nf = PQnfields(lock);   /* the token's two columns come last */
+    if (PQntuples(lock) == 0) {
+        out = refuse(t, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
+    } else if (strcmp(PQgetvalue(lock, 0, nf - 2), "t") != 0) {
+        out = refuse(t, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
+    } else {
+        t->seat = atoi(PQgetvalue(lock, 0, nf - 1));
+        out = CD_TX_COMMIT;
+    }
+    if (out != CD_TX_COMMIT) {
+        PQclear(lock);
+        PQclear(after);
+        return out;
+    }
+    cd_game g;
+    cd_load_result lr = cd_game_lock_row(&g, t->id, lock);
+    PQclear(lock);
+    g.hooks_known = true;
+    g.hooks = atoi(PQgetvalue(after, 0, 0));
+    bool replay = t->idem && !PQgetisnull(after, 0, 1);
+    if (lr == CD_LOAD_OK && replay) {   /* a stored answer for this seat's key: the first answer again */
+        t->answer = json_loads(PQgetvalue(after, 0, 1), 0, NULL);
+        t->status = 200;
+        t->replayed = true;
+    }
+    PQclear(after);
     if (lr != CD_LOAD_OK) {
         cd_game_free(&g);
         if (lr == CD_LOAD_NOT_FOUND)
             return refuse(t, CD_P_NOT_FOUND, NULL, "no game with that id");
         return CD_TX_ERROR;
     }
-    if (t->idem && replay_idempotent(db, t, &out)) {
+    if (replay) {
         cd_game_free(&g);
-        return out;
+        return t->answer ? CD_TX_ROLLBACK : CD_TX_ERROR;   /* nothing to write: roll back the lock */
     }
     char msg[256];
     if (g.finished) {
@@ -148,18 +126,15 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         } else if (rc != CARC_OK) {
             out = refuse(t, CD_P_ILLEGAL_MOVE, "move", err);
         } else {
-            t->answer = json_pack("{s:i, s:o}", "seq", g.seq + 1, "events",
-                                  carc_events_to_json(g.st, &ev, t->seat));
+            g.seq++;   /* cd_move_write takes the new seq */
+            t->answer = json_pack("{s:i, s:o}", "seq", g.seq, "events", carc_events_to_json(g.st, &ev, t->seat));
             json_t *events_admin = carc_events_to_json(g.st, &ev, CARC_VIEW_ADMIN);
-            out = store_move(db, t, g.st, events_admin);
-            if (out == CD_TX_COMMIT)   /* webhooks: their outbox rows commit with the move (outbox.h) */
-                out = cd_outbox_enqueue_move(db, &g, g.seq + 1, t->seat, events_admin);
+            out = cd_move_write(db, &g, t->seat, t->move, events_admin, t->idem, t->answer);
             json_decref(events_admin);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
             if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
-                free(t->after);
                 t->after = g.st;
-                t->after_seq = g.seq + 1;
+                t->after_seq = g.seq;
                 g.st = NULL;
             }
         }
@@ -246,16 +221,12 @@ enum MHD_Result h_moves_post(cd_req *r)
     cd_db *db = cd_req_db(r);
     if (!db)
         goto out;
-    int viewer;
-    if (!cd_viewer_of(r, db, id, &viewer))
-        goto out;
-    if (viewer < 0) {
-        ret = viewer == CARC_VIEW_ADMIN
-                  ? cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "moves are made with a seat token")
-                  : cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "moves need a seat token");
+    if (r->is_admin || !r->bearer) {
+        ret = r->is_admin ? cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "moves are made with a seat token")
+                          : cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "moves need a seat token");
         goto out;
     }
-    t.seat = viewer;
+    cd_sha256_hex(r->bearer, t.token_hash);   /* the token is checked under the lock (ST_MOVE_LOCK) */
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_move, &t, &down);
     /* 200 only for a committed move or a replayed answer: a failed COMMIT is no move */

@@ -446,6 +446,7 @@ typedef struct {
     cd_tx_result ret;        /* what fn returns when its statements succeed */
     bool fk_violation;       /* also insert a secret for a game that does not exist */
     bool ignore_failure;     /* return ret even when a statement failed */
+    bool defer_secret;       /* queue the secret's insert (cd_db_defer): it goes out with the COMMIT */
     char id[37];
 } tx_arg;
 
@@ -453,8 +454,8 @@ static cd_tx_result insert_game_fn(cd_db *db, void *p)
 {
     tx_arg *a = p;
     a->attempts++;
-    const char *g[5] = {"{}", "{}", "sha", "0", "active"};
-    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 5, g);
+    const char *g[8] = {"{}", "{}", "sha", "0", "active", NULL, NULL, NULL};
+    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, g);
     if (!cd_db_ok(res)) {
         PQclear(res);
         return CD_TX_ERROR;
@@ -462,6 +463,8 @@ static cd_tx_result insert_game_fn(cd_db *db, void *p)
     snprintf(a->id, sizeof a->id, "%s", PQgetvalue(res, 0, 0));
     PQclear(res);
     const char *s[2] = {a->fk_violation ? "00000000-0000-0000-0000-000000000000" : a->id, "seed"};
+    if (a->defer_secret)
+        return cd_db_defer(db, ST_SECRET_INSERT, 2, s) ? a->ret : CD_TX_ERROR;
     res = cd_db_exec(db, ST_SECRET_INSERT, 2, s);
     bool ok = cd_db_ok(res);
     PQclear(res);
@@ -565,6 +568,36 @@ START_TEST(tx_retries_simulated_40001)
     ck_assert(!down);
     ck_assert_int_eq(a.attempts, 2);
     ck_assert_int_eq(game_count(), 1);   /* the first attempt's game was rolled back */
+    assert_idle();
+}
+END_TEST
+
+/* A deferred write fails with the COMMIT it travels with: nothing is committed, and 40001 runs fn again. */
+START_TEST(tx_deferred_write_fails_the_commit)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    tx_arg a = {.ret = CD_TX_COMMIT, .fk_violation = true, .defer_secret = true};
+    bool down = true;
+    ck_assert_int_eq(cd_db_tx(db, insert_game_fn, &a, &down), CD_TX_ERROR);
+    ck_assert(!down);
+    ck_assert_int_eq(a.attempts, 1);
+    ck_assert_int_eq(game_count(), 0);
+    assert_idle();
+}
+END_TEST
+
+START_TEST(tx_deferred_write_retried_on_40001)
+{
+    migrate_ok();
+    install_failing_trigger(1);
+    cd_db *db = thread_db();
+    tx_arg a = {.ret = CD_TX_COMMIT, .defer_secret = true};
+    bool down = true;
+    ck_assert_int_eq(cd_db_tx(db, insert_game_fn, &a, &down), CD_TX_COMMIT);
+    ck_assert(!down);
+    ck_assert_int_eq(a.attempts, 2);
+    ck_assert_int_eq(game_count(), 1);
     assert_idle();
 }
 END_TEST
@@ -810,6 +843,8 @@ static Suite *db_suite(void)
     tcase_add_test(tc, tx_commit_after_failed_statement);
     tcase_add_test(tc, tx_retries_simulated_40001);
     tcase_add_test(tc, tx_gives_up_after_5_retries);
+    tcase_add_test(tc, tx_deferred_write_fails_the_commit);
+    tcase_add_test(tc, tx_deferred_write_retried_on_40001);
     tcase_add_test(tc, tx_retries_real_serialization_failure);
     tcase_add_test(tc, tx_retries_real_deadlock);
     suite_add_tcase(s, tc);
