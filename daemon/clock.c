@@ -147,8 +147,8 @@ double cd_clock_due(const cd_clock *c)
 
 double cd_clock_time_left(const cd_clock *c, int seat, double now)
 {
-    if (seat == c->seat)
-        return c->allowed - used_by(c, now);
+    if (seat == c->seat)   /* to its deadline, which a vacation pushes back; a pause holds what is left */
+        return c->paused ? c->allowed - c->used : cd_clock_deadline(c) - now;
     return c->per_move_s + c->reserve[seat];
 }
 

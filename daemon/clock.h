@@ -69,7 +69,8 @@ double cd_clock_deadline(const cd_clock *c);
 double cd_clock_reminder_at(const cd_clock *c);   /* -1 when none is owed this turn */
 /* The clock worker's next action: the reminder owed, or the deadline when a timeout policy applies. */
 double cd_clock_due(const cd_clock *c);
-/* Seconds the running seat has left (negative when overdue); for another seat what its next turn holds. */
+/* Seconds to the running seat's deadline (negative when overdue; while paused, what it has left); for another
+ * seat what its next turn holds. */
 double cd_clock_time_left(const cd_clock *c, int seat, double now);
 bool cd_clock_running(const cd_clock *c, double now);
 

@@ -245,6 +245,13 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res)
     g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
     g->setup = json_object();   /* a move needs no set-up */
     copy_field(g->seed, sizeof g->seed, res, 3);
+    if (!PQgetisnull(res, 0, 4)) {   /* the turn clock: a move advances it (clock.h) */
+        json_t *cj = json_loads(PQgetvalue(res, 0, 4), 0, NULL);
+        g->clocked = cj && cd_clock_from_json(cj, &g->clock);
+        json_decref(cj);
+        if (!g->clocked)
+            return CD_LOAD_CORRUPT;
+    }
     g->st = malloc(sizeof *g->st);
     if (g->st && cd_cache_get(id, g->seq, g->st)) {   /* the state this process stored after the last move */
         g->snapshot = json_object();

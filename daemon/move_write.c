@@ -29,11 +29,26 @@ cd_tx_result cd_move_write(cd_db *db, const cd_game *g, int seat, const json_t *
     if (!snapshot || !events || (move && !mv) || (answer && !ans))
         abort();   /* out of memory (STYLE.md) */
 
+    /* a game with a turn clock stores it (advanced by the caller) with its derived deadline and due time */
+    char *clock = NULL, deadline[32], due[32];
+    double d = -1, u = -1;
+    if (g->clocked) {
+        json_t *cj = cd_clock_to_json(&g->clock);
+        clock = json_dumps(cj, JSON_COMPACT);
+        json_decref(cj);
+        d = cd_clock_deadline(&g->clock);
+        u = cd_clock_due(&g->clock);
+    }
+    snprintf(deadline, sizeof deadline, "%.3f", d);
+    snprintf(due, sizeof due, "%.3f", u);
     const char *p1[] = {g->id, seq, seats, mv, events, idem, ans};
-    const char *p2[] = {g->id, seq, snapshot, over ? "finished" : "active", over ? NULL : pending};
+    const char *p2[] = {g->id, seq, snapshot, over ? "finished" : "active", over ? NULL : pending,
+                        clock, d >= 0 ? deadline : NULL, u >= 0 ? due : NULL};
     const char *p3[] = {payload};
-    bool ok = cd_db_defer(db, ST_MOVE_INSERT, 7, p1) && cd_db_defer(db, ST_GAME_UPDATE, 5, p2) &&
+    bool ok = cd_db_defer(db, ST_MOVE_INSERT, 7, p1) &&
+              cd_db_defer(db, g->clocked ? ST_GAME_UPDATE_CLOCK : ST_GAME_UPDATE, g->clocked ? 8 : 5, p2) &&
               cd_db_defer(db, ST_NOTIFY_MOVE, 1, p3);
+    free(clock);
     free(snapshot);
     free(mv);
     free(events);

@@ -19,6 +19,8 @@
  *                 stored;
  *   g->hooks_known, g->hooks   when known and 0, the outbox is skipped without a query; otherwise the game's
  *                 enabled endpoints are read and move.made + turn.started / game.finished are enqueued;
+ *   g->clocked, g->clock   a game with a turn clock: the clock as the caller advanced it
+ *                 (cd_clock_after_move), stored with its deadline and due time;
  *   g->deadline   the turn clock's deadline for turn.started ("" for none).
  * seat: who moved; move: the move as logged (NULL: none); events_admin: its events, admin view (stored, and
  * filtered to the public view for webhooks); idem: the seat's Idempotency-Key (NULL: none); answer: the 200

@@ -21,7 +21,7 @@
     "ON g.id = t.game_id AND g.id = $2::uuid WHERE t.token_hash = $1"
 
 /* what a move reads from the game row it locks (game_lock, move_lock; games.c: cd_game_lock_row) */
-#define LOCK_COLUMNS "g.seq, g.status, g.snapshot, s.seed"
+#define LOCK_COLUMNS "g.seq, g.status, g.snapshot, s.seed, g.clock"
 #define LOCK_FROM "FROM games g JOIN game_secrets s ON s.game_id = g.id"
 
 #define WH_ENDPOINT_COLUMNS                                                                                  \
@@ -215,7 +215,6 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                              "FROM e WHERE o.endpoint_id = e.id AND o.state = 'pending'",
                              2},
     /* ---- turn clocks and players ---- */
-    [ST_CLOCK_GET] = {"clock_get", "SELECT clock FROM games WHERE id = $1::uuid", 1},
     [ST_CLOCK_UPDATE] = {"clock_update",
                          "UPDATE games SET clock = $2::jsonb, clock_deadline = to_timestamp($3::float8), "
                          "clock_due = to_timestamp($4::float8) WHERE id = $1::uuid",

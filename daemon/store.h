@@ -15,7 +15,7 @@ typedef enum {
     ST_SEAT_INSERT,      /* (game_id, seat, name, token_hash, player key_hash|NULL) -> whether the key (if any)
                              named a player */
     ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response) */
-    ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed   FOR UPDATE */
+    ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed, clock   FOR UPDATE */
     ST_MOVE_LOCK,        /* (game_id, token_hash) -> the columns of ST_GAME_LOCK (NULL for another game's token),
                              whether the token's game is game_id, its seat; no row for an unknown token */
     ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
@@ -60,7 +60,6 @@ typedef enum {
     ST_WH_ENDPOINT_GONE,     /* (endpoint_id, reason): disable it, fail its pending rows */
     /* turn clocks, players (clock_tx.c, clock_worker.c, handlers/ pause, resume, vacation, resign, players,
      * link, me_games) */
-    ST_CLOCK_GET,            /* (game_id) -> clock   (the caller holds the game's row lock) */
     ST_CLOCK_UPDATE,         /* (game_id, clock, clock_deadline|NULL, clock_due|NULL) */
     ST_MOVE_INSERT_ORIGIN,   /* (game_id, seq, seat, move, events, origin, response) */
     ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot, status, pending_seat, clock|NULL, clock_deadline|NULL,

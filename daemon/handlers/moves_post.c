@@ -18,6 +18,7 @@
 #include "../move_write.h"
 #include "../state_cache.h"
 #include "../store.h"
+#include "../timesrc.h"
 
 #define MAX_IDEM_KEY 200
 
@@ -127,6 +128,11 @@ static cd_tx_result run_move(cd_db *db, void *arg)
             out = refuse(t, CD_P_ILLEGAL_MOVE, "move", err);
         } else {
             g.seq++;   /* cd_move_write takes the new seq */
+            if (g.clocked) {   /* the turn passes: the clock charges the mover and starts the next seat's */
+                cd_clock_after_move(&g.clock, g.st, g.seq, cd_wall_now());
+                if (cd_clock_deadline(&g.clock) >= 0)
+                    cd_iso_time(cd_clock_deadline(&g.clock), g.deadline);
+            }
             t->answer = json_pack("{s:i, s:o}", "seq", g.seq, "events", carc_events_to_json(g.st, &ev, t->seat));
             json_t *events_admin = carc_events_to_json(g.st, &ev, CARC_VIEW_ADMIN);
             out = cd_move_write(db, &g, t->seat, t->move, events_admin, t->idem, t->answer);

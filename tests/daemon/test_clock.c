@@ -130,6 +130,7 @@ START_TEST(vacation)
     cd_clock_after_move(&c, st, 1, T0 + 500);
     ck_assert(!cd_clock_running(&c, T0 + 600));
     ck_assert_double_eq(cd_clock_deadline(&c), T0 + 100 + 2 * CD_DAY_S + 1000);
+    ck_assert_double_eq(cd_clock_time_left(&c, 1, T0 + 600), 2 * CD_DAY_S + 500);   /* to the deadline */
     /* more than is left: refused, nothing taken */
     ck_assert_int_eq(cd_clock_vacation(&c, 1, 4, T0 + 600, detail, sizeof detail), -1);
     ck_assert_int_eq(cd_clock_vacation_left(&c, T0 + 600, 1), 3);
