@@ -4,9 +4,10 @@
 --   psql "$URL" -v ngames=3000 -f bench/pgbench-setup.sql      (after carcd-load has played there)
 --
 -- Takes every active game that has at least one move and clones it round-robin into `ngames` new games
--- (games, game_secrets, two seats with fresh token hashes). bench_pick row k (1..ngames) names clone k, the
--- hash of its pending seat's token, and that game's latest move row as text (move, events, response): the
--- JSON each pgbench transaction inserts. Running it again replaces the previous clones.
+-- (games, game_secrets, two seats). Clone k has the id lpad(k, 32, '0') and its pending seat the token hash
+-- k (text), so that a pgbench script can name both from k alone without reading them first (move.pgbench).
+-- bench_pick row k (1..ngames) names clone k, that hash, and that game's latest move row as text (move,
+-- events, response): the JSON a pgbench client inserts. Running it again replaces the previous clones.
 
 \set ON_ERROR_STOP on
 BEGIN;
@@ -37,7 +38,7 @@ WITH src AS (
     WHERE g.status = 'active'
 )
 INSERT INTO bench_pick (k, game_id, src, seat, token_hash, move, events, response)
-SELECT k, gen_random_uuid(), src.id, src.pending_seat, encode(sha256(convert_to('bench-' || k, 'UTF8')), 'hex'),
+SELECT k, lpad(k::text, 32, '0')::uuid, src.id, src.pending_seat, k::text,
        src.move, src.events, src.response
 FROM generate_series(1, :ngames) AS k
 JOIN src ON src.i = (k - 1) % src.n;

@@ -196,7 +196,7 @@ say "pgbench: $CLIENTS clients for $DURATION s"
 wait_backends_gone "$idle_children"   # carcd's, so that their CPU does not count for pgbench
 cpu_sample >"$BENCH_OUT/cpu.pgb0"
 TIMEFORMAT='%U %S'
-{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" \
+{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
     -l --log-prefix="$BENCH_OUT/pgblog" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench.out" >&2
     exit 1
@@ -206,7 +206,7 @@ cpu_sample >"$BENCH_OUT/cpu.pgb1"
 say "pgbench, move cycle (legal-moves + move SQL): $CLIENTS clients for $DURATION s"
 { cat bench/legal-moves.pgbench; grep -v '^\\set k ' bench/move.pgbench; } >"$BENCH_OUT/cycle.pgbench"
 cpu_sample >"$BENCH_OUT/cpu.cyc0"
-{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" \
+{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
     -f "$BENCH_OUT/cycle.pgbench" "$URL" >"$BENCH_OUT/pgbench-cycle.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-cycle.out" >&2
     exit 1
@@ -214,7 +214,7 @@ cpu_sample >"$BENCH_OUT/cpu.cyc0"
 wait_backends_gone "$idle_children"
 cpu_sample >"$BENCH_OUT/cpu.cyc1"
 say "pgbench, paced: $CLIENTS clients at $PACED_RATE moves/s for $PACED_SECONDS s"
-pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$PACED_RATE" -D ngames="$PGB_GAMES" \
+pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$PACED_RATE" -D ngames="$PGB_GAMES" -D loaded=0 \
     -l --log-prefix="$BENCH_OUT/pgbpaced" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench-paced.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-paced.out" >&2
     exit 1
