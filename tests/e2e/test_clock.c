@@ -585,6 +585,7 @@ START_TEST(reminder_once_per_turn)
     /* turn.started at seq 0 carries the deadline */
     json_t *started = outbox_bodies(R, w0, "turn.started");
     ck_assert_int_eq(json_array_size(started), 1);
+    ck_schema("TurnStartedPayload", json_array_get(started, 0));
     CK_ISO(json_array_get(started, 0), "data.deadline", T0 + 1000);
     json_decref(started);
 
@@ -620,6 +621,13 @@ START_TEST(reminder_once_per_turn)
 
     /* seat 0 ends its turn at T0+1100: seat 1's turn (1000 s) is reminded at T0+1600, to seat 1 and the game */
     int seq1 = finish_turn(R, &g, 0);
+    started = outbox_bodies(R, w1, "turn.started");   /* seat 1's turn began: its deadline */
+    ck_assert_int_eq(json_array_size(started), 1);
+    ck_schema("TurnStartedPayload", json_array_get(started, 0));
+    CK_NUM(json_array_get(started, 0), "data.seq", seq1);
+    CK_NUM(json_array_get(started, 0), "data.seat", 1);
+    CK_ISO(json_array_get(started, 0), "data.deadline", T0 + 2100);
+    json_decref(started);
     set_time(R, T0 + 1599);
     nap(GRACE_S);
     ck_assert_int_eq(reminders(R, &g, w1, NULL), 0);
@@ -670,6 +678,8 @@ START_TEST(timeout_skip)
     json_t *lm = legal(R, &g, 0);
     json_t *place = json_deep_copy(default_of(lm));
     json_decref(lm);
+    char wg[40];
+    hook(R, &g, R->d->admin, "/game", "[\"turn.started\"]", wg);
     /* one second before the deadline (100 + 30): nothing */
     set_time(R, T0 + 129);
     nap(GRACE_S);
@@ -693,6 +703,15 @@ START_TEST(timeout_skip)
     json_decref(v);
     ck_assert_int_eq(check_default_turn(R, &g, 0, place, false, 1), seq);
     ck_assert_int_eq(e2e_verify_ok(R->c, R->d, g.id), seq);
+    /* the clock's moves are announced like any: the last turn.started is seat 1's, with its deadline */
+    json_t *started = outbox_bodies(R, wg, "turn.started");
+    ck_assert_int_eq(json_array_size(started), (size_t)seq);
+    json_t *last = json_array_get(started, (size_t)seq - 1);
+    ck_schema("TurnStartedPayload", last);
+    CK_NUM(last, "data.seq", seq);
+    CK_NUM(last, "data.seat", 1);
+    CK_ISO(last, "data.deadline", T0 + 260);
+    json_decref(started);
     /* the game goes on: seat 1 plays by hand */
     ck_assert_int_gt(finish_turn(R, &g, 1), seq);
     json_decref(place);
