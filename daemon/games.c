@@ -58,6 +58,17 @@ bool cd_uuid_valid(const char *s)
     return true;
 }
 
+bool cd_name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > CD_NAME_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return false;
+    return true;
+}
+
 void cd_random_bytes(uint8_t *buf, size_t n)
 {
     size_t got = 0;

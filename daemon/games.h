@@ -21,6 +21,9 @@
 const carc_catalog *cd_catalog(void);
 
 bool cd_uuid_valid(const char *s);
+#define CD_NAME_MAX 64
+/* A player's name: 1 to CD_NAME_MAX bytes, no control characters. */
+bool cd_name_ok(const char *s);
 /* 32 random bytes from the kernel; aborts if the kernel cannot give them. */
 void cd_random_bytes(uint8_t *buf, size_t n);
 void cd_hex(const uint8_t *bytes, size_t n, char *out);   /* out: 2n + 1 */

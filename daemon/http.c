@@ -381,6 +381,21 @@ const char *cd_req_arg(cd_req *r, const char *name)
     return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
+bool cd_req_limit(cd_req *r, long def, long max, long *out)
+{
+    const char *v = cd_req_arg(r, "limit");
+    *out = def;
+    if (!v)
+        return true;
+    char *end;
+    *out = strtol(v, &end, 10);
+    if (*end || end == v || *out < 1 || *out > max) {
+        cd_reply_problem(r, CD_P_INVALID, "limit", "limit: an integer 1..%ld", max);
+        return false;
+    }
+    return true;
+}
+
 const char *cd_req_header(cd_req *r, const char *name)
 {
     return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);

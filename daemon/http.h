@@ -56,6 +56,8 @@ struct cd_req {
 
 /* Query-string argument, or NULL. */
 const char *cd_req_arg(cd_req *r, const char *name);
+/* ?limit= of a list: `def` when absent; false (after a 400 naming "limit") when not an integer 1..max. */
+bool cd_req_limit(cd_req *r, long def, long max, long *out);
 /* Request header, or NULL. */
 const char *cd_req_header(cd_req *r, const char *name);
 /* Parses the body as a JSON object. On failure replies 400/415 itself and returns NULL. */

@@ -48,7 +48,6 @@ enum MHD_Result h_admin_audit(cd_req *r)
         return cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
                                 "this needs the admin token");
     const char *cursor = cd_req_arg(r, "cursor"), *game = cd_req_arg(r, "game"), *action = cd_req_arg(r, "action");
-    const char *limit_s = cd_req_arg(r, "limit");
     if (cursor) {
         char *end;
         errno = 0;
@@ -60,18 +59,14 @@ enum MHD_Result h_admin_audit(cd_req *r)
         return cd_reply_problem(r, CD_P_INVALID, "game", "game: a game id");
     if (action && !valid_action(action))
         return cd_reply_problem(r, CD_P_INVALID, "action", "action: an action name such as admin.games.get");
-    long limit = AUDIT_DEFAULT;
-    if (limit_s) {
-        char *end;
-        limit = strtol(limit_s, &end, 10);
-        if (*end || end == limit_s || limit < 1 || limit > AUDIT_MAX)
-            return cd_reply_problem(r, CD_P_INVALID, "limit", "limit: an integer 1..%d", AUDIT_MAX);
-    }
+    long limit;
+    if (!cd_req_limit(r, AUDIT_DEFAULT, AUDIT_MAX, &limit))
+        return MHD_YES;
     cd_db *db = cd_req_db(r);
     if (!db)
         return MHD_YES;
     /* the page is read first, so that this look at the log is on the next page, not this one */
-    char lim[16];
+    char lim[24];
     snprintf(lim, sizeof lim, "%ld", limit + 1);
     const char *p[] = {cursor, game, action, lim};
     PGresult *res = cd_db_exec(db, ST_AUDIT_LIST, 4, p);

@@ -42,18 +42,13 @@ enum MHD_Result h_admin_games_list(cd_req *r)
     if (!require_admin(r))
         return MHD_YES;
     const char *status = cd_req_arg(r, "status"), *cursor = cd_req_arg(r, "cursor");
-    const char *limit_s = cd_req_arg(r, "limit");
     if (status && strcmp(status, "active") != 0 && strcmp(status, "finished") != 0)
         return cd_reply_problem(r, CD_P_INVALID, "status", "status: active or finished");
     if (cursor && !cd_uuid_valid(cursor))
         return cd_reply_problem(r, CD_P_INVALID, "cursor", "cursor: not a cursor this server gave out");
-    long limit = LIST_DEFAULT;
-    if (limit_s) {
-        char *end;
-        limit = strtol(limit_s, &end, 10);
-        if (*end || end == limit_s || limit < 1 || limit > LIST_MAX)
-            return cd_reply_problem(r, CD_P_INVALID, "limit", "limit: an integer 1..%d", LIST_MAX);
-    }
+    long limit;
+    if (!cd_req_limit(r, LIST_DEFAULT, LIST_MAX, &limit))
+        return MHD_YES;
     cd_db *db = cd_req_db(r);
     if (!db)
         return MHD_YES;

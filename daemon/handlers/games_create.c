@@ -16,8 +16,6 @@
 #include "../store.h"
 #include "../timesrc.h"
 
-#define MAX_NAME 64
-
 typedef struct {
     const carc_state *st;
     json_t *setup, *snapshot, *events;
@@ -64,17 +62,6 @@ static bool only_keys(cd_req *r, json_t *o, const char *const *allowed, const ch
     return true;
 }
 
-static bool name_ok(const char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > MAX_NAME)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-            return false;
-    return true;
-}
-
 static bool parse_players(cd_req *r, json_t *players, create_tx *t)
 {
     if (!json_is_array(players) || json_array_size(players) < CARC_MIN_PLAYERS ||
@@ -95,9 +82,9 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         if (!only_keys(r, p, keys, where))
             return false;
         json_t *name = json_object_get(p, "name");
-        if (!json_is_string(name) || !name_ok(json_string_value(name))) {
+        if (!json_is_string(name) || !cd_name_ok(json_string_value(name))) {
             cd_reply_problem(r, CD_P_INVALID, "players", "players[%zu].name: expected 1 to %d printable characters",
-                             i, MAX_NAME);
+                             i, CD_NAME_MAX);
             return false;
         }
         t->names[i] = json_string_value(name);

@@ -44,19 +44,15 @@ enum MHD_Result h_me_games(cd_req *r)
 {
     if (!r->bearer)
         return cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "this needs a player key (POST /v1/players)");
-    const char *status = cd_req_arg(r, "status"), *my = cd_req_arg(r, "my_turn"), *limit_s = cd_req_arg(r, "limit");
+    const char *status = cd_req_arg(r, "status"), *my = cd_req_arg(r, "my_turn");
     if (status && strcmp(status, "active") != 0 && strcmp(status, "finished") != 0)
         return cd_reply_problem(r, CD_P_INVALID, "status", "status: active or finished");
     if (my && strcmp(my, "true") != 0 && strcmp(my, "false") != 0)
         return cd_reply_problem(r, CD_P_INVALID, "my_turn", "my_turn: true or false");
     bool only_mine = my && strcmp(my, "true") == 0;
-    long limit = LIST_DEFAULT;
-    if (limit_s) {
-        char *end;
-        limit = strtol(limit_s, &end, 10);
-        if (*end || end == limit_s || limit < 1 || limit > LIST_MAX)
-            return cd_reply_problem(r, CD_P_INVALID, "limit", "limit: an integer 1..%d", LIST_MAX);
-    }
+    long limit;
+    if (!cd_req_limit(r, LIST_DEFAULT, LIST_MAX, &limit))
+        return MHD_YES;
     cd_db *db = cd_req_db(r);
     if (!db)
         return MHD_YES;
@@ -72,7 +68,7 @@ enum MHD_Result h_me_games(cd_req *r)
         return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
                                 down ? "the database cannot be reached" : "the player could not be read");
     }
-    char player[40], lim[16];
+    char player[40], lim[24];
     snprintf(player, sizeof player, "%s", PQgetvalue(res, 0, 0));
     PQclear(res);
     snprintf(lim, sizeof lim, "%ld", limit);

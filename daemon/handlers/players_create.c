@@ -9,19 +9,6 @@
 #include "../handlers.h"
 #include "../store.h"
 
-#define MAX_NAME 64
-
-static bool name_ok(const char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > MAX_NAME)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-            return false;
-    return true;
-}
-
 enum MHD_Result h_players_create(cd_req *r)
 {
     json_t *body = r->body_len ? cd_req_json_body(r) : json_object();
@@ -37,8 +24,8 @@ enum MHD_Result h_players_create(cd_req *r)
         }
     }
     json_t *name = json_object_get(body, "name");
-    if (name && !json_is_null(name) && (!json_is_string(name) || !name_ok(json_string_value(name)))) {
-        ret = cd_reply_problem(r, CD_P_INVALID, "name", "name: expected 1 to %d printable characters", MAX_NAME);
+    if (name && !json_is_null(name) && (!json_is_string(name) || !cd_name_ok(json_string_value(name)))) {
+        ret = cd_reply_problem(r, CD_P_INVALID, "name", "name: expected 1 to %d printable characters", CD_NAME_MAX);
         goto out;
     }
     const char *name_s = json_string_value(name);

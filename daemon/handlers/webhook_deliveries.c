@@ -61,23 +61,19 @@ static long long parse_id(const char *s)
 
 enum MHD_Result h_webhook_deliveries(cd_req *r)
 {
-    const char *before = cd_req_arg(r, "before"), *limit_s = cd_req_arg(r, "limit");
+    const char *before = cd_req_arg(r, "before");
     if (before && parse_id(before) < 0)
         return cd_reply_problem(r, CD_P_INVALID, "before", "before: not a cursor this server gave out");
-    long limit = LIST_DEFAULT;
-    if (limit_s) {
-        char *end;
-        limit = strtol(limit_s, &end, 10);
-        if (*end || end == limit_s || limit < 1 || limit > LIST_MAX)
-            return cd_reply_problem(r, CD_P_INVALID, "limit", "limit: an integer 1..%d", LIST_MAX);
-    }
+    long limit;
+    if (!cd_req_limit(r, LIST_DEFAULT, LIST_MAX, &limit))
+        return MHD_YES;
     cd_db *db;
     int viewer;
     cd_wh_endpoint e;
     if (!cd_wh_caller(r, r->params[0], &db, &viewer) || !cd_wh_endpoint_load(r, db, r->params[0], r->params[1], viewer, &e))
         return MHD_YES;
     json_decref(e.json);
-    char lim[16];
+    char lim[24];
     snprintf(lim, sizeof lim, "%ld", limit + 1);   /* one more tells whether a next page exists */
     const char *p[] = {e.id, before, lim};
     PGresult *res = cd_db_exec(db, ST_WH_DELIVERIES, 3, p);

@@ -219,7 +219,7 @@ static void clock_game(rig *R, int n, const char *clock, e2e_game *g)
 static json_t *view(rig *R, const e2e_game *g)
 {
     char p[120];
-    snprintf(p, sizeof p, "/v1/games/%s", g->id);
+    snprintf(p, sizeof p, "/v1/games/%.36s", g->id);
     return e2e_get_ok(R->c, p, NULL, 200);
 }
 
@@ -249,7 +249,7 @@ static int seq_of(rig *R, const e2e_game *g)
 static json_t *legal(rig *R, const e2e_game *g, int seat)
 {
     char p[160];
-    snprintf(p, sizeof p, "/v1/games/%s/legal-moves", g->id);
+    snprintf(p, sizeof p, "/v1/games/%.36s/legal-moves", g->id);
     return e2e_get_ok(R->c, p, g->token[seat], 200);
 }
 
@@ -265,7 +265,7 @@ static json_t *default_of(json_t *lm)
 static void post_move(rig *R, const e2e_game *g, int seat, int seq, const json_t *move)
 {
     char p[160];
-    snprintf(p, sizeof p, "/v1/games/%s/moves", g->id);
+    snprintf(p, sizeof p, "/v1/games/%.36s/moves", g->id);
     json_t *b = json_pack("{s:i, s:O}", "expected_seq", seq, "move", move);
     char *body = json_dumps(b, JSON_COMPACT);
     json_decref(b);
@@ -301,7 +301,7 @@ static int finish_turn(rig *R, const e2e_game *g, int seat)
 static long seat_post(rig *R, const e2e_game *g, const char *op, const char *token, const char *body, e2e_resp *r)
 {
     char p[160];
-    snprintf(p, sizeof p, "/v1/games/%s/%s", g->id, op);
+    snprintf(p, sizeof p, "/v1/games/%.36s/%s", g->id, op);
     return e2e_req(R->c, "POST", p, token, body, NULL, r);
 }
 
@@ -321,7 +321,7 @@ static json_t *clock_op(rig *R, const e2e_game *g, const char *op, int seat, con
 static json_t *log_after0(rig *R, const e2e_game *g)
 {
     char p[160];
-    snprintf(p, sizeof p, "/v1/games/%s/events?after=0", g->id);
+    snprintf(p, sizeof p, "/v1/games/%.36s/events?after=0", g->id);
     json_t *a = e2e_get_ok(R->c, p, NULL, 200);
     json_t *entries = json_incref(json_object_get(a, "entries"));
     json_decref(a);
@@ -382,7 +382,7 @@ static int check_default_turn(rig *R, const e2e_game *g, int seat, const json_t 
 static void hook(rig *R, const e2e_game *g, const char *token, const char *path, const char *events, char wid[40])
 {
     char p[160], body[300];
-    snprintf(p, sizeof p, "/v1/games/%s/webhooks", g->id);
+    snprintf(p, sizeof p, "/v1/games/%.36s/webhooks", g->id);
     snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%d%s\"%s%s}", R->closed_port, path,
              events ? ",\"events\":" : "", events ? events : "");
     e2e_resp r;
@@ -396,7 +396,7 @@ static void hook(rig *R, const e2e_game *g, const char *token, const char *path,
 static int reminders(rig *R, const e2e_game *g, const char *wid, int *seqs)
 {
     char p[240];
-    snprintf(p, sizeof p, "/v1/games/%s/webhooks/%s/deliveries?limit=200", g->id, wid);
+    snprintf(p, sizeof p, "/v1/games/%.36s/webhooks/%s/deliveries?limit=200", g->id, wid);
     json_t *dl = e2e_get_ok(R->c, p, R->d->admin, 200);
     int n = 0;
     size_t i;
@@ -497,7 +497,7 @@ START_TEST(deadline_reserve_and_none)
     CK_NUM(v, "clock.seats.1.time_left_s", 150);
     json_decref(v);
     char p[120];
-    snprintf(p, sizeof p, "/v1/games/%s", g.id);
+    snprintf(p, sizeof p, "/v1/games/%.36s", g.id);
     v = e2e_get_ok(R->c, p, g.token[1], 200);
     CK_ISO(v, "clock.deadline", T0 + 150);
     json_decref(v);
@@ -568,7 +568,7 @@ START_TEST(reminder_once_per_turn)
     /* seat 0's endpoint (players[].webhook, default events), seat 1's (made by its token, default events) and
      * the game's (admin, reminders only): seat endpoints hear of their own seat, the game's of every seat */
     char p[160];
-    snprintf(p, sizeof p, "/v1/games/%s/webhooks", g.id);
+    snprintf(p, sizeof p, "/v1/games/%.36s/webhooks", g.id);
     json_t *wl = e2e_get_ok(R->c, p, g.token[0], 200);
     char w0[40], w1[40], wg[40];
     snprintf(w0, sizeof w0, "%s", e2e_jstr(wl, "webhooks.0.id"));
@@ -1299,7 +1299,7 @@ START_TEST(two_processes_one_timeout)
                  R->closed_port, i);
         json_decref(create(R, 2, extra, &g[i]));
         char p[160];
-        snprintf(p, sizeof p, "/v1/games/%s/webhooks", g[i].id);
+        snprintf(p, sizeof p, "/v1/games/%.36s/webhooks", g[i].id);
         json_t *wl = e2e_get_ok(R->c, p, g[i].token[0], 200);
         snprintf(wid[i], sizeof wid[i], "%s", e2e_jstr(wl, "webhooks.0.id"));
         json_decref(wl);
