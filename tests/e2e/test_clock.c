@@ -77,12 +77,33 @@ static int closed_port(void)
 
 static const char *env_static[] = {"CARCD_CLOCK_INTERVAL_MS=20", "CARCD_WEBHOOK_ALLOW=127.0.0.1/32"};
 
+/* The scratch dir of this test process's rig: removed at exit too, when a failed assertion ends the test. */
+static char scratch[256];
+
+static void scratch_remove(void)
+{
+    if (!scratch[0])
+        return;
+    char p[320];
+    snprintf(p, sizeof p, "%s/now.tmp", scratch);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/now", scratch);
+    unlink(p);
+    rmdir(scratch);
+    scratch[0] = 0;
+}
+
 static rig *rig_up(void)
 {
     rig *R = calloc(1, sizeof *R);
     const char *tmp = getenv("TMPDIR");
     snprintf(R->dir, sizeof R->dir, "%s/carcd-clock.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     ck_assert_msg(mkdtemp(R->dir) != NULL, "mkdtemp: %s", strerror(errno));
+    snprintf(scratch, sizeof scratch, "%s", R->dir);
+    static bool registered;
+    if (!registered)
+        atexit(scratch_remove);
+    registered = true;
     snprintf(R->time_path, sizeof R->time_path, "%s/now", R->dir);
     snprintf(R->env_time, sizeof R->env_time, "CARCD_TIME_FILE=%s", R->time_path);
     set_time(R, T0);
@@ -97,11 +118,7 @@ static void rig_down(rig *R)
 {
     e2e_client_free(R->c);
     e2e_daemon_down(R->d);
-    char p[320];
-    snprintf(p, sizeof p, "%s.tmp", R->time_path);
-    unlink(p);
-    unlink(R->time_path);
-    rmdir(R->dir);
+    scratch_remove();
     free(R);
 }
 
