@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <libpq-fe.h>
@@ -1359,7 +1360,9 @@ START_TEST(two_processes_one_timeout)
         json_decref(place[i]);
     }
     e2e_client_free(c2);
-    e2e_daemon_stop(d2);
+    int st2 = e2e_daemon_stop(d2);
+    ck_assert_msg(WIFEXITED(st2) && WEXITSTATUS(st2) == 0, "the second carcd did not exit 0 on SIGTERM (wait status %d)",
+                  st2);
     free(d2);
     rig_down(R);
 }
