@@ -934,9 +934,42 @@ START_TEST(vacation)
     CK_NULL(v, "clock.seats.0.vacation_until");
     CK_NUM(v, "clock.seats.0.time_left_s", 1);
     json_decref(v);
-    /* its deadline: the skip */
-    set_time(R, T0 + 10 + 3 * DAY + 90);
+    /* seat 1, waiting, takes a day 40 s before seat 0's deadline: its own clock will wait for it */
+    const double T1 = T0 + 10 + 3 * DAY + 50;
+    set_time(R, T1);
+    c = clock_op(R, &g, "vacation", 1, "{\"days\":1}");
+    CK_ISO(c, "seats.1.vacation_until", T1 + DAY);
+    CK_NUM(c, "seats.1.vacation_days_left", 2);
+    CK_BOOL(c, "running", true);                    /* seat 0's clock runs on */
+    CK_ISO(c, "deadline", T0 + 10 + 3 * DAY + 90);
+    json_decref(c);
+    /* seat 0's deadline: the skip; seat 1's turn begins but its clock waits for the vacation's end */
+    set_time(R, T1 + 40);
     json_decref(wait_seq(R, &g, 1, "the timeout after a vacation"));
+    double end = e2e_now() + WAIT_S;
+    for (;;) {
+        v = view(R, &g);
+        if (e2e_jint(v, "pending.seat") == 1 || e2e_now() > end)
+            break;
+        json_decref(v);
+        nap(0.02);
+    }
+    CK_NUM(v, "clock.seat", 1);
+    CK_BOOL(v, "clock.running", false);
+    CK_ISO(v, "clock.deadline", T1 + DAY + 100);
+    CK_NUM(v, "clock.seats.1.time_left_s", DAY + 100 - 40);
+    CK_ISO(v, "clock.seats.1.vacation_until", T1 + DAY);
+    CK_NUM(v, "clock.seats.0.reserve_s", 0);
+    json_decref(v);
+    set_time(R, T1 + DAY + 99);
+    nap(GRACE_S);
+    int seq = seq_of(R, &g);
+    v = view(R, &g);
+    CK_BOOL(v, "clock.running", true);
+    CK_NUM(v, "clock.seats.1.time_left_s", 1);
+    json_decref(v);
+    set_time(R, T1 + DAY + 100);
+    json_decref(wait_seq(R, &g, seq + 1, "seat 1's timeout after its vacation"));
     rig_down(R);
 }
 END_TEST
