@@ -1,9 +1,10 @@
 /*
  * outbox.c — webhook messages written inside the transaction of the event that causes them (outbox.h).
  *
- * Cost when a game has no endpoint: one indexed SELECT per move. With endpoints: the public view and the
- * public events rendered once, each (event, format) body rendered once, one INSERT per message and
- * endpoint, one NOTIFY.
+ * Cost when a game has no endpoint: one indexed SELECT per move (none when the caller knows there is none:
+ * move_write.c). With endpoints: the public view and the public events rendered once, each (event, format)
+ * body rendered once, one INSERT per message and endpoint and one NOTIFY, deferred (cd_db_defer): they go out
+ * with the transaction's COMMIT, in its round trip.
  */
 #include "outbox.h"
 
@@ -134,20 +135,14 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
             char msg_id[CD_WH_MSGID_LEN + 1];
             cd_wh_msg_id_new(msg_id);
             const char *p2[] = {e->id, msg_id, cd_wh_event_name(ev), game_id, seqs, *b, delay};
-            res = cd_db_exec(db, ST_WH_OUTBOX_INSERT, 7, p2);
-            bool ok = cd_db_ok(res);
-            PQclear(res);
-            if (!ok)
+            if (!cd_db_defer(db, ST_WH_OUTBOX_INSERT, 7, p2))   /* sent with the COMMIT (db.h) */
                 goto done;
             written++;
         }
     }
     if (written > 0) {
         const char *p3[] = {game_id};
-        res = cd_db_exec(db, ST_WH_NOTIFY, 1, p3);
-        bool ok = cd_db_ok(res);
-        PQclear(res);
-        if (!ok)
+        if (!cd_db_defer(db, ST_WH_NOTIFY, 1, p3))
             goto done;
     }
     out = CD_TX_COMMIT;
