@@ -90,7 +90,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         t->names[i] = json_string_value(name);
         json_t *key = json_object_get(p, "player_key");
         if (key && !json_is_string(key)) {
-            char field[40];
+            char field[64];
             snprintf(field, sizeof field, "players[%zu].player_key", i);
             cd_reply_problem(r, CD_P_INVALID, field, "%s: expected a player key (POST /v1/players)", field);
             return false;
@@ -335,7 +335,7 @@ enum MHD_Result h_games_create(cd_req *r)
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_create, &t, &down);
     if (tr == CD_TX_ROLLBACK && t.bad_key >= 0) {
-        char field[40];
+        char field[64];
         snprintf(field, sizeof field, "players[%d].player_key", t.bad_key);
         ret = cd_reply_problem(r, CD_P_INVALID, field, "%s: no player has this key", field);
         goto out_tx;
