@@ -43,6 +43,29 @@ static const char *name_of(const json_t *view, int seat)
     return n ? n : "?";
 }
 
+/* The turn clock, when the game has one: paused, or the waiting seat's deadline and what is left of it. */
+static void clock_line(cd_buf *b, const json_t *clock, bool finished)
+{
+    if (!json_is_object(clock) || finished)
+        return;
+    char line[200];
+    cd_buf_str(b, "<p id=\"clock\">Clock: ");
+    if (json_is_true(json_object_get(clock, "paused"))) {
+        cd_buf_str(b, "paused by agreement.");
+    } else {
+        int seat = (int)json_integer_value(json_object_get(clock, "seat"));
+        double left = json_number_value(json_object_get(json_array_get(json_object_get(clock, "seats"), (size_t)seat),
+                                                        "time_left_s"));
+        long s = left > 0 ? (long)left : 0;
+        cd_buf_str(b, "deadline ");
+        hb_esc(b, json_string_value(json_object_get(clock, "deadline")) ? json_string_value(json_object_get(clock, "deadline")) : "-");
+        snprintf(line, sizeof line, " (%s%ldd %02ldh %02ldm left%s).", left < 0 ? "overdue, " : "", s / 86400,
+                 s / 3600 % 24, s / 60 % 60, json_is_true(json_object_get(clock, "running")) ? "" : ", on vacation");
+        cd_buf_str(b, line);
+    }
+    cd_buf_str(b, "</p>");
+}
+
 /* Scores, whose turn, what is left: the page's summary as HTML. */
 static void summary(cd_buf *b, const json_t *view)
 {
@@ -94,6 +117,7 @@ static void summary(cd_buf *b, const json_t *view)
     }
     snprintf(line, sizeof line, " %lld tiles left.</p>", (long long)json_integer_value(json_object_get(view, "stack_left")));
     cd_buf_str(b, line);
+    clock_line(b, json_object_get(view, "clock"), finished);
 }
 
 enum MHD_Result h_game_page(cd_req *r)
