@@ -351,12 +351,135 @@ static void on_created(client *c, json_t *doc)
     games_created++;
 }
 
-/* Chooses one of the legal moves and posts it; switches seats when the list is empty. */
-static void on_legal_moves(client *c, json_t *doc)
+/* ---- the legal-moves answer, read without building it: {"seq":N,"seat":N,"moves":[m0,m1,...]} ----------- */
+/* Only seq and the k-th move's text are needed; a jansson tree of every move (and json_dumps of the chosen
+ * one) cost this program more CPU than the rest of a request, on the cores carcd and PostgreSQL use. The
+ * chosen move is posted as the server's own text of it (compact JSON, as json_dumps gave). */
+
+static const char *skip_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    return p;
+}
+
+/* The end of the JSON string starting at p (at its opening quote), or NULL. */
+static const char *skip_string(const char *p)
+{
+    for (p++; *p; p++) {
+        if (*p == '\\') {
+            if (!*++p)
+                return NULL;
+        } else if (*p == '"') {
+            return p + 1;
+        }
+    }
+    return NULL;
+}
+
+/* The end of the JSON value starting at p, or NULL when the text ends first. */
+static const char *skip_value(const char *p)
+{
+    p = skip_ws(p);
+    if (*p == '"')
+        return skip_string(p);
+    if (*p == '{' || *p == '[') {
+        int depth = 0;
+        while (*p) {
+            if (*p == '"') {
+                if (!(p = skip_string(p)))
+                    return NULL;
+                continue;
+            }
+            if (*p == '{' || *p == '[')
+                depth++;
+            else if ((*p == '}' || *p == ']') && --depth == 0)
+                return p + 1;
+            p++;
+        }
+        return NULL;
+    }
+    const char *q = p;   /* a number, true, false or null */
+    while (*q && *q != ',' && *q != '}' && *q != ']' && *q != ' ' && *q != '\n')
+        q++;
+    return q > p ? q : NULL;
+}
+
+/* Finds "seq" and the "moves" array of the answer: *seq, *moves at its '['. false: not such an answer. */
+static bool scan_legal_moves(const char *p, int *seq, const char **moves)
+{
+    bool have_seq = false;
+    *moves = NULL;
+    p = skip_ws(p);
+    if (*p++ != '{')
+        return false;
+    for (p = skip_ws(p); *p != '}'; p = skip_ws(p)) {
+        if (*p != '"')
+            return false;
+        const char *k = p + 1, *e = skip_string(p);
+        if (!e)
+            return false;
+        size_t klen = (size_t)(e - 1 - k);
+        p = skip_ws(e);
+        if (*p++ != ':')
+            return false;
+        p = skip_ws(p);
+        if (klen == 3 && !memcmp(k, "seq", 3)) {
+            char *end;
+            long v = strtol(p, &end, 10);
+            if (end == p)
+                return false;
+            *seq = (int)v;
+            have_seq = true;
+        } else if (klen == 5 && !memcmp(k, "moves", 5)) {
+            if (*p != '[')
+                return false;
+            *moves = p;
+        }
+        if (!(p = skip_value(p)))
+            return false;
+        p = skip_ws(p);
+        if (*p == ',')
+            p++;
+        else if (*p != '}')
+            return false;
+    }
+    return have_seq && *moves;
+}
+
+/* Calls with arr at an array's '[': the number of its elements, and (when k < that) the k-th one's text in
+ * *start and *len. -1: malformed. */
+static long array_elements(const char *arr, long k, const char **start, size_t *len)
+{
+    const char *p = skip_ws(arr + 1);
+    long n = 0;
+    if (*p == ']')
+        return 0;
+    for (;;) {
+        const char *e = skip_value(p);
+        if (!e)
+            return -1;
+        if (n == k) {
+            *start = p;
+            *len = (size_t)(e - p);
+        }
+        n++;
+        p = skip_ws(e);
+        if (*p == ']')
+            return n;
+        if (*p++ != ',')
+            return -1;
+        p = skip_ws(p);
+    }
+}
+
+/* Chooses one of the n legal moves (the array at moves, in the answer) and posts it; switches seats when
+ * there are none. */
+static void on_legal_moves(client *c, int seq, const char *moves, size_t n)
 {
     game *g = &games[c->slot];
-    json_t *moves = json_object_get(doc, "moves");
-    size_t n = json_array_size(moves);
+    const char *mv = NULL;
+    size_t mvlen = 0;
     if (n == 0) {
         seat_misses++;
         g->seat = (g->seat + 1) % NSEATS;
@@ -372,13 +495,11 @@ static void on_legal_moves(client *c, json_t *doc)
         c->st = ST_DONE;
         return;
     }
-    c->seq = (int)json_integer_value(json_object_get(doc, "seq"));
-    json_t *m = json_array_get(moves, rand_below(&c->rng, (uint32_t)n));
-    char *move = json_dumps(m, JSON_COMPACT);
-    size_t cap = strlen(move) + 64;
+    c->seq = seq;
+    array_elements(moves, (long)rand_below(&c->rng, (uint32_t)n), &mv, &mvlen);
+    size_t cap = mvlen + 64;
     char *body = xrealloc(NULL, cap);
-    snprintf(body, cap, "{\"expected_seq\":%d,\"move\":%s}", c->seq, move);
-    free(move);
+    snprintf(body, cap, "{\"expected_seq\":%d,\"move\":%.*s}", c->seq, (int)mvlen, mv);
     char key[48];
     snprintf(key, sizeof key, "ld-%d-%llu-%016llx", c->idx, (unsigned long long)++c->nkeys,
              (unsigned long long)next_rand(&c->rng));
@@ -431,9 +552,20 @@ static void on_done(client *c, CURLcode cc)
     int expect = c->st == ST_CREATE ? 201 : 200;
     static const char *const what[] = {"idle", "create game", "legal-moves", "move"};
     json_t *doc = NULL;
-    if (cc == CURLE_OK && status == expect)
-        doc = json_loads(c->resp.data ? c->resp.data : "", 0, NULL);
-    if (!doc) {
+    const char *text = c->resp.data ? c->resp.data : "", *moves = NULL;
+    int seq = 0;
+    long nmoves = -1;
+    bool ok = cc == CURLE_OK && status == expect;
+    if (ok && c->st == ST_GET) {   /* scanned, not parsed (above) */
+        const char *mv;
+        size_t mvlen;
+        if (scan_legal_moves(text, &seq, &moves))
+            nmoves = array_elements(moves, -1, &mv, &mvlen);
+        ok = nmoves >= 0;
+    } else if (ok) {
+        ok = (doc = json_loads(text, 0, NULL)) != NULL;
+    }
+    if (!ok) {
         report_error(c, what[c->st], status, cc);
         if (++consecutive_failures > MAX_CONSECUTIVE_FAILURES) {
             fprintf(stderr, "carcd-load: %d requests in a row failed; giving up\n", MAX_CONSECUTIVE_FAILURES);
@@ -459,7 +591,7 @@ static void on_done(client *c, CURLcode cc)
     case ST_GET:
         gets_done++;
         samples_add(&get_lat, ms);
-        on_legal_moves(c, doc);
+        on_legal_moves(c, seq, moves, (size_t)nmoves);
         break;
     case ST_POST:
         samples_add(&post_lat, ms);
