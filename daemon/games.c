@@ -389,13 +389,10 @@ json_t *cd_game_view(const cd_game *g, int viewer)
     if (g->finished) {
         json_object_set_new(v, "finished_at", json_string(g->finished_at));
         json_object_set_new(v, "seed", json_string(g->seed));
-        int32_t best = INT32_MIN;
-        for (int s = 0; s < g->st->nplayers; s++)
-            if (g->st->players[s].score > best)
-                best = g->st->players[s].score;
+        unsigned won = carc_winners(g->st);
         json_t *winners = json_array();
         for (int s = 0; s < g->st->nplayers; s++)
-            if (g->st->players[s].score == best)
+            if (won >> s & 1)
                 json_array_append_new(winners, json_integer(s));
         json_object_set_new(v, "winners", winners);
     }

@@ -78,22 +78,34 @@ static json_t *scores(const cd_whp_ctx *c)
     return a;
 }
 
+/* Whether the view lists seat i among those that left the game. */
+static bool seat_left(const cd_whp_ctx *c, size_t i)
+{
+    size_t k;
+    json_t *s;
+    json_array_foreach(json_object_get(c->view, "left"), k, s) if ((size_t)json_integer_value(s) == i) return true;
+    return false;
+}
+
+/* The best score among the seats still in the game, as carc_winners decides (the view is all we have). */
 static json_t *winners(const cd_whp_ctx *c)
 {
     json_t *players = json_object_get(c->view, "players");
+    bool all_left = json_array_size(json_object_get(c->view, "left")) >= json_array_size(players);
     json_int_t best = 0;
     bool any = false;
     size_t i;
     json_t *p;
     json_array_foreach(players, i, p) {
         json_int_t s = json_integer_value(json_object_get(p, "score"));
-        if (!any || s > best)
+        if ((all_left || !seat_left(c, i)) && (!any || s > best)) {
             best = s;
-        any = true;
+            any = true;
+        }
     }
     json_t *a = json_array();
     json_array_foreach(players, i, p) {
-        if (json_integer_value(json_object_get(p, "score")) == best)
+        if ((all_left || !seat_left(c, i)) && json_integer_value(json_object_get(p, "score")) == best)
             json_array_append_new(a, json_integer((json_int_t)i));
     }
     return a;

@@ -113,6 +113,25 @@ START_TEST(last_seat_standing_ends_the_game)
 }
 END_TEST
 
+/* Winners are chosen among the seats still in the game: a seat that left wins nothing, even with the best
+ * score or a share of the best. */
+START_TEST(winners_are_seats_still_in)
+{
+    carc_state *st = new_game(3, 78, 0);
+    st->players[0].score = 20;
+    st->players[1].score = 20;
+    st->players[2].score = 5;
+    ck_assert_uint_eq(carc_winners(st), 3u);   /* a shared win */
+    st->left = 1u << 1;
+    ck_assert_uint_eq(carc_winners(st), 1u);
+    st->left = 3u;                             /* the two leaders left: the last seat in wins with 5 */
+    ck_assert_uint_eq(carc_winners(st), 4u);
+    st->players[2].score = 0;
+    ck_assert_uint_eq(carc_winners(st), 4u);   /* 0 to 20: still the only one in */
+    free(st);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("seats");
@@ -122,6 +141,7 @@ int main(void)
     tcase_add_test(tc, default_move_is_the_same_every_time);
     tcase_add_loop_test(tc, seats_that_leave_are_not_asked, 0, 12);
     tcase_add_test(tc, last_seat_standing_ends_the_game);
+    tcase_add_test(tc, winners_are_seats_still_in);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }
