@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_out.h"
+
 void cd_log_timestamp(char *buf, size_t len)
 {
     struct timespec ts;
@@ -44,7 +46,7 @@ void cd_log_json(json_t *fields)
      * first, without copying every field into a second object (this runs once per request); ts itself is
      * digits and "-:.TZ", nothing to escape, and no caller names a field "ts" */
     bool any = json_object_size(fields) > 0;
-    char *text = any ? json_dumps(fields, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+    char *text = any ? cd_json_dumps(fields, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
     json_decref(fields);
     if (any && !text)
         abort();

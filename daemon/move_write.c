@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "json_out.h"
 #include "outbox.h"
 #include "store.h"
 
@@ -21,11 +22,11 @@ cd_tx_result cd_move_write(cd_db *db, const cd_game *g, int seat, const json_t *
     snprintf(payload, sizeof payload, "%s:%d", g->id, g->seq);
     bool over = g->st->status == CARC_FINISHED;
     json_t *snap = cd_snapshot_for_store(g->st);
-    char *snapshot = json_dumps(snap, JSON_COMPACT);
+    char *snapshot = cd_json_dumps(snap, JSON_COMPACT);
     json_decref(snap);
-    char *mv = move ? json_dumps(move, JSON_COMPACT) : NULL;
-    char *events = json_dumps(events_admin, JSON_COMPACT);
-    char *ans = answer ? json_dumps(answer, JSON_COMPACT) : NULL;
+    char *mv = move ? cd_json_dumps(move, JSON_COMPACT) : NULL;
+    char *events = cd_json_dumps(events_admin, JSON_COMPACT);
+    char *ans = answer ? cd_json_dumps(answer, JSON_COMPACT) : NULL;
     if (!snapshot || !events || (move && !mv) || (answer && !ans))
         abort();   /* out of memory (STYLE.md) */
 

@@ -1,0 +1,197 @@
+/*
+ * json_out.c — json_dumps, the same bytes for the flags carcd uses, without jansson's loop-check table
+ * (json_out.h).
+ */
+#include "json_out.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+} out_buf;
+
+static bool reserve(out_buf *b, size_t n)
+{
+    if (b->len + n + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 1024;
+    while (cap < b->len + n + 1)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p)
+        return false;
+    b->p = p;
+    b->cap = cap;
+    return true;
+}
+
+static bool put(out_buf *b, const char *s, size_t n)
+{
+    if (!reserve(b, n))
+        return false;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    return true;
+}
+
+static bool put_char(out_buf *b, char c)
+{
+    return put(b, &c, 1);
+}
+
+/* What jansson writes for one value: for what this file leaves to it (reals, non-ASCII strings). */
+static bool put_jansson(out_buf *b, const json_t *json, size_t flags)
+{
+    char *text = json_dumps(json, flags | JSON_ENCODE_ANY);
+    if (!text)
+        return false;
+    bool ok = put(b, text, strlen(text));
+    free(text);
+    return ok;
+}
+
+/* A string the way jansson's dump_string writes it, for ASCII text; false for anything else (no output). */
+static bool put_ascii_string(out_buf *b, const char *s, size_t n, size_t flags, bool *ascii)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80) {
+            *ascii = false;
+            return true;
+        }
+    *ascii = true;
+    if (!put_char(b, '"'))
+        return false;
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && (flags & JSON_ESCAPE_SLASH)))
+            continue;
+        if (!put(b, s + from, i - from))
+            return false;
+        from = i + 1;
+        char esc[8] = {'\\', 0};
+        size_t k = 2;
+        switch (c) {
+        case '\\': esc[1] = '\\'; break;
+        case '"': esc[1] = '"'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        case '/': esc[1] = '/'; break;
+        default: {   /* "\\u%04X" */
+            static const char hex[] = "0123456789ABCDEF";
+            esc[1] = 'u';
+            esc[2] = '0';
+            esc[3] = '0';
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            k = 6;
+        }
+        }
+        if (!put(b, esc, k))
+            return false;
+    }
+    return put(b, s + from, n - from) && put_char(b, '"');
+}
+
+static bool put_string(out_buf *b, const char *s, size_t n, size_t flags)
+{
+    bool ascii;
+    if (!put_ascii_string(b, s, n, flags, &ascii))
+        return false;
+    if (ascii)
+        return true;
+    json_t *str = json_stringn_nocheck(s, n);   /* jansson checks the UTF-8 as it writes */
+    if (!str)
+        return false;
+    bool ok = put_jansson(b, str, flags);
+    json_decref(str);
+    return ok;
+}
+
+static bool put_integer(out_buf *b, json_int_t v)
+{
+    char tmp[24];
+    size_t k = sizeof tmp;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        tmp[--k] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        tmp[--k] = '-';
+    return put(b, tmp + k, sizeof tmp - k);
+}
+
+static bool put_value(out_buf *b, const json_t *json, size_t flags)
+{
+    switch (json_typeof(json)) {
+    case JSON_NULL:
+        return put(b, "null", 4);
+    case JSON_TRUE:
+        return put(b, "true", 4);
+    case JSON_FALSE:
+        return put(b, "false", 5);
+    case JSON_INTEGER:
+        return put_integer(b, json_integer_value(json));
+    case JSON_REAL:
+        return put_jansson(b, json, flags);
+    case JSON_STRING:
+        return put_string(b, json_string_value(json), json_string_length(json), flags);
+    case JSON_ARRAY: {
+        if (!put_char(b, '['))
+            return false;
+        size_t n = json_array_size(json);
+        for (size_t i = 0; i < n; i++)
+            if ((i > 0 && !put_char(b, ',')) || !put_value(b, json_array_get(json, i), flags))
+                return false;
+        return put_char(b, ']');
+    }
+    case JSON_OBJECT: {
+        if (!put_char(b, '{'))
+            return false;
+        bool first = true;
+        const char *key;
+        size_t klen;
+        json_t *v;
+        json_object_keylen_foreach((json_t *)json, key, klen, v) {
+            if ((!first && !put_char(b, ',')) || !put_string(b, key, klen, flags) || !put_char(b, ':') ||
+                !put_value(b, v, flags))
+                return false;
+            first = false;
+        }
+        return put_char(b, '}');
+    }
+    }
+    return false;
+}
+
+char *cd_json_dumps(const json_t *json, size_t flags)
+{
+    const size_t mine = JSON_COMPACT | JSON_ENCODE_ANY | JSON_ESCAPE_SLASH | JSON_REAL_PRECISION(31);
+    if ((flags & ~mine) || !(flags & JSON_COMPACT))
+        return json_dumps(json, flags);
+    if (!json || (!(flags & JSON_ENCODE_ANY) && !json_is_object(json) && !json_is_array(json)))
+        return NULL;
+    out_buf b = {0};
+    if (!put_value(&b, json, flags)) {
+        free(b.p);
+        return NULL;
+    }
+    b.p[b.len] = '\0';
+#ifdef CD_JSON_OUT_CHECK
+    char *ref = json_dumps(json, flags);
+    if (!ref || strcmp(ref, b.p) != 0) {
+        fprintf(stderr, "cd_json_dumps MISMATCH\n%s\n%s\n", ref ? ref : "(null)", b.p);
+        abort();
+    }
+    free(ref);
+#endif
+    return b.p;
+}
