@@ -18,7 +18,9 @@ static bool reserve(out_buf *b, size_t n)
 {
     if (b->len + n + 1 <= b->cap)
         return true;
-    size_t cap = b->cap ? b->cap : 1024;
+    /* small first: a request of 1 KiB or more is a large-bin one, and glibc runs malloc_consolidate for it
+     * whenever fastbins hold chunks; a log line or a move's answer fits below (the per-thread tcache) */
+    size_t cap = b->cap ? b->cap : 512;
     while (cap < b->len + n + 1)
         cap *= 2;
     char *p = realloc(b->p, cap);
