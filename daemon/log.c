@@ -20,8 +20,10 @@ void cd_log_timestamp(char *buf, size_t len)
     struct tm tm;
     clock_gettime(CLOCK_REALTIME, &ts);
     gmtime_r(&ts.tv_sec, &tm);
-    snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-             tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 1000000));
+    /* strftime, not "%04d-...": gcc -O3 cannot bound tm's fields and calls the snprintf truncated */
+    size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+    if (n > 0 && n < len)
+        snprintf(buf + n, len - n, ".%03uZ", (unsigned)(ts.tv_nsec / 1000000) % 1000u);
 }
 
 static void write_all(const char *p, size_t n)
