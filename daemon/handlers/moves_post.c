@@ -150,7 +150,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     return out;
 }
 
-/* expected_seq from the body, or from If-Match ("7" or "\"7\""); -1 with a reply when neither is usable. */
+/* expected_seq from the body, or from If-Match ("7" or "\"7\"", or a clocked game's view tag "\"7.3\"": its seq
+ * counts, the clock's version does not); -1 with a reply when neither is usable. */
 static long expected_seq(cd_req *r, json_t *body)
 {
     json_t *e = json_object_get(body, "expected_seq");
@@ -164,8 +165,17 @@ static long expected_seq(cd_req *r, json_t *body)
     const char *h = cd_req_header(r, "If-Match");
     if (h) {
         char *end;
-        long v = strtol(h + (h[0] == '"'), &end, 10);
-        if (end != h + (h[0] == '"') && v >= 0 && (*end == 0 || (*end == '"' && end[1] == 0)))
+        bool quoted = h[0] == '"';
+        long v = strtol(h + quoted, &end, 10);
+        bool ok = end != h + quoted && v >= 0 && v <= INT32_MAX;
+        if (ok && *end == '.') {   /* the clock's version: digits */
+            const char *d = end + 1;
+            while (*d >= '0' && *d <= '9')
+                d++;
+            ok = d > end + 1;
+            end = (char *)d;
+        }
+        if (ok && (quoted ? *end == '"' && end[1] == 0 : *end == 0))
             return v;
         cd_reply_problem(r, CD_P_INVALID, "If-Match", "If-Match: expected the game's seq as an ETag");
         return -1;

@@ -569,6 +569,25 @@ START_TEST(deadline_reserve_and_none)
     CK_ISO(v, "clock.deadline", T0 + 330 + 120);
     json_decref(v);
 
+    /* the view's tag in a game with a clock is "<seq>.<clock version>"; If-Match takes it for its seq */
+    e2e_resp vr, mr;
+    ck_assert_int_eq(e2e_req(R->c, "GET", p, NULL, NULL, NULL, &vr), 200);
+    char tag[64], hdr[96], mpath[120];
+    ck_assert_ptr_nonnull(e2e_header(&vr, "ETag", tag, sizeof tag));
+    e2e_resp_free(&vr);
+    ck_assert_msg(strchr(tag, '.') != NULL, "ETag %s has no clock version", tag);
+    json_t *lm = legal(R, &g, 0);
+    json_t *body = json_pack("{s:O}", "move", json_array_get(json_object_get(lm, "moves"), 0));
+    char *text = json_dumps(body, JSON_COMPACT);
+    snprintf(hdr, sizeof hdr, "If-Match: %s", tag);
+    snprintf(mpath, sizeof mpath, "/v1/games/%.36s/moves", g.id);
+    const char *hs[] = {hdr, NULL};
+    ck_assert_int_eq(e2e_req(R->c, "POST", mpath, g.token[0], text, hs, &mr), 200);
+    e2e_resp_free(&mr);
+    free(text);
+    json_decref(body);
+    json_decref(lm);
+
     /* a game without a clock: "clock": null in the view and the 201 */
     e2e_game n;
     json_t *nc = create(R, 2, NULL, &n);
