@@ -97,7 +97,6 @@ bool cd_audit(cd_req *r, cd_db *db, const char *action, const char *game_id, jso
     bool down = false;
     if (cd_audit_write(r, db, action, game_id, detail, &down))
         return true;
-    cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                     "the admin action could not be recorded in the audit log");
+    cd_reply_db_failure(r, down, "the admin action could not be recorded in the audit log");
     return false;
 }

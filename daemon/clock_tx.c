@@ -133,8 +133,7 @@ enum MHD_Result cd_clock_action(cd_req *r, cd_clock_fn fn, void *arg)
     } else if (tr == CD_TX_ROLLBACK && t.problem != CD_NPROBLEMS) {
         ret = cd_reply_problem(r, t.problem, t.field, "%s", t.detail);
     } else {
-        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                               down ? "the database cannot be reached" : "the clock could not be stored");
+        ret = cd_reply_db_failure(r, down, "the clock could not be stored");
     }
     json_decref(t.view);
     return ret;

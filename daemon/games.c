@@ -295,6 +295,20 @@ json_t *cd_snapshot_for_store(const carc_state *st)
     return snap;
 }
 
+/* Whether a token's statement found its seat; else answers (503/500, or 401 for a token nobody has) and
+ * clears res. */
+static bool token_found(cd_req *r, cd_db *db, PGresult *res)
+{
+    if (cd_db_ok(res) && PQntuples(res) > 0)
+        return true;
+    if (!cd_db_ok(res))
+        cd_reply_db_failure(r, cd_db_unavailable(db, res), "token lookup failed");
+    else
+        cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
+    PQclear(res);
+    return false;
+}
+
 bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g)
 {
     memset(g, 0, sizeof *g);
@@ -303,18 +317,8 @@ bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *se
     cd_sha256_hex(r->bearer, hash);
     const char *p[] = {hash, id};
     PGresult *res = cd_db_exec(db, names ? ST_GAME_GET_SEAT : ST_GAME_GET_PLAY, 2, p);
-    if (!cd_db_ok(res)) {
-        bool down = cd_db_unavailable(db, res);
-        PQclear(res);
-        cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                         down ? "the database cannot be reached" : "token lookup failed");
+    if (!token_found(r, db, res))
         return false;
-    }
-    if (PQntuples(res) == 0) {
-        PQclear(res);
-        cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
-        return false;
-    }
     /* columns 11 and 12: whether the token's game is this one, and its seat (store.c: BY_TOKEN) */
     if (strcmp(PQgetvalue(res, 0, 11), "t") != 0) {
         PQclear(res);
@@ -346,18 +350,8 @@ bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
     cd_sha256_hex(r->bearer, hash);
     const char *p[] = {hash};
     PGresult *res = cd_db_exec(db, ST_TOKEN_LOOKUP, 1, p);
-    if (!cd_db_ok(res)) {
-        bool down = cd_db_unavailable(db, res);
-        PQclear(res);
-        cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                         down ? "the database cannot be reached" : "token lookup failed");
+    if (!token_found(r, db, res))
         return false;
-    }
-    if (PQntuples(res) == 0) {
-        PQclear(res);
-        cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
-        return false;
-    }
     bool same = strcasecmp(PQgetvalue(res, 0, 0), id) == 0;
     *viewer = atoi(PQgetvalue(res, 0, 1));
     PQclear(res);
@@ -436,6 +430,12 @@ cd_db *cd_req_db(cd_req *r)
     if (!db)
         cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
     return db;
+}
+
+enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what)
+{
+    return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL, "%s",
+                            down ? "the database cannot be reached" : what);
 }
 
 enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr)

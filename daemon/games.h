@@ -92,6 +92,9 @@ bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game
 
 /* The database connection for this request, or a 503 reply and NULL. */
 cd_db *cd_req_db(cd_req *r);
+/* Answers for a failed database step: 503 when the database cannot be reached (`down`), else 500 naming
+ * `what` failed (details go to the log, never to the client). */
+enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what);
 /* Answers for a failed load (404, 503, 500) and returns the MHD result. */
 enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr);
 

@@ -73,7 +73,7 @@ enum MHD_Result h_admin_audit(cd_req *r)
     if (!cd_db_ok(res)) {
         bool down = cd_db_unavailable(db, res);
         PQclear(res);
-        return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL, "reading the audit log failed");
+        return cd_reply_db_failure(r, down, "reading the audit log failed");
     }
     int n = PQntuples(res);
     json_t *entries = json_array();

@@ -61,7 +61,7 @@ enum MHD_Result h_admin_games_list(cd_req *r)
     if (!cd_db_ok(res)) {
         bool down = cd_db_unavailable(db, res);
         PQclear(res);
-        return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL, "listing games failed");
+        return cd_reply_db_failure(r, down, "listing games failed");
     }
     int n = PQntuples(res);
     json_t *games = json_array();

@@ -341,8 +341,7 @@ enum MHD_Result h_games_create(cd_req *r)
         goto out_tx;
     }
     if (tr != CD_TX_COMMIT) {
-        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                               down ? "the database cannot be reached" : "the game could not be stored");
+        ret = cd_reply_db_failure(r, down, "the game could not be stored");
         goto out_tx;
     }
     r->game_id = NULL;

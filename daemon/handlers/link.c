@@ -39,8 +39,7 @@ enum MHD_Result h_game_link(cd_req *r)
     PGresult *res = cd_db_exec(db, ST_SEAT_LINK, 3, p);
     if (!cd_db_ok(res)) {
         bool down = cd_db_unavailable(db, res);
-        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                               down ? "the database cannot be reached" : "the seat could not be linked");
+        ret = cd_reply_db_failure(r, down, "the seat could not be linked");
     } else if (PQntuples(res) == 0) {
         ret = cd_reply_problem(r, CD_P_INVALID, "player_key", "player_key: no player has this key");
     } else {

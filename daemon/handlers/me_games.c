@@ -65,8 +65,7 @@ enum MHD_Result h_me_games(cd_req *r)
         PQclear(res);
         if (bad)
             return cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token is no player key");
-        return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                                down ? "the database cannot be reached" : "the player could not be read");
+        return cd_reply_db_failure(r, down, "the player could not be read");
     }
     char player[40], lim[24];
     snprintf(player, sizeof player, "%s", PQgetvalue(res, 0, 0));
@@ -77,8 +76,7 @@ enum MHD_Result h_me_games(cd_req *r)
     if (!cd_db_ok(res)) {
         bool down = cd_db_unavailable(db, res);
         PQclear(res);
-        return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                                down ? "the database cannot be reached" : "the games could not be read");
+        return cd_reply_db_failure(r, down, "the games could not be read");
     }
     double now = cd_wall_now();
     json_t *games = json_array();

@@ -257,8 +257,7 @@ enum MHD_Result h_moves_post(cd_req *r)
     } else if (t.status != 0 && t.status != 200) {
         ret = cd_reply_problem(r, t.problem, t.field[0] ? t.field : NULL, "%s", t.detail);
     } else {
-        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                               down ? "the database cannot be reached" : "the move could not be stored");
+        ret = cd_reply_db_failure(r, down, "the move could not be stored");
     }
 out:
     free(t.after);

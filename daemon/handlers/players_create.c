@@ -42,8 +42,7 @@ enum MHD_Result h_players_create(cd_req *r)
     PGresult *res = cd_db_exec(db, ST_PLAYER_INSERT, 2, p);
     if (!cd_db_ok(res) || PQntuples(res) != 1) {
         bool down = cd_db_unavailable(db, res);
-        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                               down ? "the database cannot be reached" : "the player could not be stored");
+        ret = cd_reply_db_failure(r, down, "the player could not be stored");
     } else {
         ret = cd_reply_json(r, 201, json_pack("{s:s, s:o, s:s}", "id", PQgetvalue(res, 0, 0), "name",
                                               name_s ? json_string(name_s) : json_null(), "key", pkey),

@@ -80,8 +80,7 @@ enum MHD_Result h_game_resign(cd_req *r)
     } else if (tr == CD_TX_ROLLBACK && t.problem != CD_NPROBLEMS) {
         ret = cd_reply_problem(r, t.problem, NULL, "%s", t.problem == CD_P_NOT_FOUND ? "no game with that id" : t.detail);
     } else {
-        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL,
-                               down ? "the database cannot be reached" : "the resignation could not be stored");
+        ret = cd_reply_db_failure(r, down, "the resignation could not be stored");
     }
     json_decref(t.answer);
     return ret;

@@ -43,8 +43,7 @@ static enum MHD_Result reply_db_error(cd_req *r, cd_db *db, PGresult *res, const
 {
     bool down = cd_db_unavailable(db, res);
     PQclear(res);
-    return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL, "%s",
-                            down ? "the database cannot be reached" : what);
+    return cd_reply_db_failure(r, down, what);
 }
 
 /* A positive integer id of at most 18 digits, or -1. */

@@ -43,8 +43,7 @@ static enum MHD_Result reply_db_error(cd_req *r, cd_db *db, PGresult *res, const
 {
     bool down = cd_db_unavailable(db, res);
     PQclear(res);
-    return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL, "%s",
-                            down ? "the database cannot be reached" : what);
+    return cd_reply_db_failure(r, down, what);
 }
 
 bool cd_wh_caller(cd_req *r, const char *game_id, cd_db **db, int *viewer)
@@ -184,8 +183,7 @@ enum MHD_Result h_webhooks_create(cd_req *r)
     } else if (tr == CD_TX_ROLLBACK && t.problem != CD_NPROBLEMS) {
         ret = cd_reply_problem(r, t.problem, NULL, "%s", t.detail);
     } else {
-        ret = cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL, "%s",
-                               down ? "the database cannot be reached" : "the webhook could not be stored");
+        ret = cd_reply_db_failure(r, down, "the webhook could not be stored");
     }
     json_decref(t.endpoint);
 out:
