@@ -38,15 +38,6 @@ json_t *cd_req_json_body_optional(cd_req *r)
     return cd_req_json_body(r);
 }
 
-cd_load_result cd_clock_game_lock(cd_db *db, const char *id, cd_game *g, cd_clock *c, bool *clocked)
-{
-    cd_load_result lr = cd_game_lock(db, id, g);   /* the lock's columns carry the clock */
-    *clocked = lr == CD_LOAD_OK && g->clocked;
-    if (*clocked)
-        *c = g->clock;
-    return lr;
-}
-
 bool cd_clock_save(cd_db *db, const char *id, const cd_clock *c)
 {
     json_t *j = cd_clock_to_json(c);
@@ -90,28 +81,26 @@ static cd_tx_result run_action(cd_db *db, void *arg)
     json_decref(t->view);   /* a retried attempt starts again */
     t->view = NULL;
     cd_game g;
-    cd_clock c;
-    bool clocked;
-    cd_load_result lr = cd_clock_game_lock(db, t->id, &g, &c, &clocked);
+    cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
     if (lr == CD_LOAD_NOT_FOUND)
         out = refuse(t, CD_P_NOT_FOUND, "no game with that id");
     else if (lr != CD_LOAD_OK)
         out = CD_TX_ERROR;
-    else if (!clocked)
+    else if (!g.clocked)
         out = refuse(t, CD_P_NO_CLOCK, "the game was created without a clock");
     else if (g.finished)
         out = refuse(t, CD_P_GAME_OVER, "the game is over");
     else if (g.st->left >> t->seat & 1)
         out = refuse(t, CD_P_SEAT_LEFT, "this seat has left the game");
     else {
-        t->problem = t->fn(&c, t->seat, g.st, t->now, t->arg, &t->field, t->detail, sizeof t->detail);
+        t->problem = t->fn(&g.clock, t->seat, g.st, t->now, t->arg, &t->field, t->detail, sizeof t->detail);
         if (t->problem != CD_NPROBLEMS)
             out = CD_TX_ROLLBACK;
         else
-            out = cd_clock_save(db, t->id, &c) ? CD_TX_COMMIT : CD_TX_ERROR;
+            out = cd_clock_save(db, t->id, &g.clock) ? CD_TX_COMMIT : CD_TX_ERROR;
         if (out == CD_TX_COMMIT)
-            t->view = cd_clock_view(&c, t->now);
+            t->view = cd_clock_view(&g.clock, t->now);
     }
     cd_game_free(&g);
     return out;

@@ -1,6 +1,6 @@
 /*
  * clock_tx.h — what the clock endpoints (pause, resume, vacation, resign) and the clock worker share: the
- * seat a request speaks for, a game locked together with its clock, and writing the clock back.
+ * seat a request speaks for, and writing a clock back (cd_game_lock reads it with the game).
  */
 #ifndef CD_CLOCK_TX_H
 #define CD_CLOCK_TX_H
@@ -16,9 +16,6 @@ int cd_req_seat(cd_req *r, cd_db **db);
  * optional). NULL when it has been answered (415, 400). */
 json_t *cd_req_json_body_optional(cd_req *r);
 
-/* Inside a transaction: the game locked for a change (cd_game_lock) and its clock (*clocked false when it
- * has none). */
-cd_load_result cd_clock_game_lock(cd_db *db, const char *id, cd_game *g, cd_clock *c, bool *clocked);
 /* Writes the clock back with its derived deadline and due time. */
 bool cd_clock_save(cd_db *db, const char *id, const cd_clock *c);
 

@@ -35,14 +35,15 @@ typedef struct {
     char err[200];
 } step_tx;
 
-static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g, cd_clock *c)
+static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
 {
+    cd_clock *c = &g->clock;
     double deadline = cd_clock_deadline(c), remind = cd_clock_reminder_at(c);
     t->seat = c->seat;
     if (c->timeout != CD_TIMEOUT_NONE && deadline >= 0 && t->now >= deadline) {
         bool skip = c->timeout == CD_TIMEOUT_SKIP;
         t->did = skip ? "timeout skip" : "timeout forfeit";
-        return cd_clock_moves_store(db, g, c->seat, skip ? CD_CM_SKIP : CD_CM_LEAVE, "clock", c, t->now, NULL, t->err,
+        return cd_clock_moves_store(db, g, c->seat, skip ? CD_CM_SKIP : CD_CM_LEAVE, "clock", t->now, NULL, t->err,
                                     sizeof t->err);
     }
     if (remind >= 0 && t->now >= remind) {
@@ -81,19 +82,17 @@ static cd_tx_result run_step(cd_db *db, void *arg)
     snprintf(t->game, sizeof t->game, "%s", PQgetvalue(res, 0, 0));
     PQclear(res);
     cd_game g;
-    cd_clock c;
-    bool clocked;
-    cd_load_result lr = cd_clock_game_lock(db, t->game, &g, &c, &clocked);
+    cd_load_result lr = cd_game_lock(db, t->game, &g);
     cd_tx_result out;
-    if (lr != CD_LOAD_OK || !clocked) {
+    if (lr != CD_LOAD_OK || !g.clocked) {
         snprintf(t->err, sizeof t->err, "the game or its clock cannot be read");
         out = CD_TX_ERROR;
-    } else if (g.finished || c.seat < 0) {
+    } else if (g.finished || g.clock.seat < 0) {
         t->did = "nothing";
-        c.seat = -1;
-        out = cd_clock_save(db, t->game, &c) ? CD_TX_COMMIT : CD_TX_ERROR;
+        g.clock.seat = -1;
+        out = cd_clock_save(db, t->game, &g.clock) ? CD_TX_COMMIT : CD_TX_ERROR;
     } else {
-        out = act(db, t, &g, &c);
+        out = act(db, t, &g);
     }
     cd_game_free(&g);
     return out;

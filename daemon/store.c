@@ -59,9 +59,9 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                         "RETURNING $5::text IS NULL OR player_id IS NOT NULL",
                         5},
     [ST_MOVE_INSERT] = {"move_insert",
-                        "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response) "
-                        "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb)",
-                        7},
+                        "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response, origin) "
+                        "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8)",
+                        8},
     [ST_GAME_LOCK] = {"game_lock", "SELECT " LOCK_COLUMNS " " LOCK_FROM " WHERE g.id = $1::uuid FOR UPDATE OF g", 1},
     /* a move's first statement: the token's seat, and its game locked, unless the token is another game's (no
      * row: no such token); the lock columns first, as in game_lock, then the token's two */
@@ -219,10 +219,6 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                          "UPDATE games SET clock = $2::jsonb, clock_deadline = to_timestamp($3::float8), "
                          "clock_due = to_timestamp($4::float8) WHERE id = $1::uuid",
                          4},
-    [ST_MOVE_INSERT_ORIGIN] = {"move_insert_origin",
-                               "INSERT INTO moves (game_id, seq, seat, move, events, origin, response) "
-                               "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb)",
-                               7},
     [ST_GAME_UPDATE_CLOCK] = {"game_update_clock",
                               "UPDATE games SET seq = $2::integer, snapshot = $3::jsonb, status = $4, "
                               "pending_seat = $5::integer, updated_at = now(), "

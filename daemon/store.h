@@ -14,7 +14,7 @@ typedef enum {
     ST_SECRET_INSERT,    /* (game_id, seed) */
     ST_SEAT_INSERT,      /* (game_id, seat, name, token_hash, player key_hash|NULL) -> whether the key (if any)
                              named a player */
-    ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response) */
+    ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response, origin: seat|clock) */
     ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed, clock   FOR UPDATE */
     ST_MOVE_LOCK,        /* (game_id, token_hash) -> the columns of ST_GAME_LOCK (NULL for another game's token),
                              whether the token's game is game_id, its seat; no row for an unknown token */
@@ -61,7 +61,6 @@ typedef enum {
     /* turn clocks, players (clock_tx.c, clock_worker.c, handlers/ pause, resume, vacation, resign, players,
      * link, me_games) */
     ST_CLOCK_UPDATE,         /* (game_id, clock, clock_deadline|NULL, clock_due|NULL) */
-    ST_MOVE_INSERT_ORIGIN,   /* (game_id, seq, seat, move, events, origin, response) */
     ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot, status, pending_seat, clock|NULL, clock_deadline|NULL,
                                  clock_due|NULL) */
     ST_CLOCK_CLAIM,          /* (now) -> game_id of one game whose clock is due, locked (SKIP LOCKED) */

@@ -135,7 +135,7 @@ static cd_tx_result run_move(cd_db *db, void *arg)
             }
             t->answer = json_pack("{s:i, s:o}", "seq", g.seq, "events", carc_events_to_json(g.st, &ev, t->seat));
             json_t *events_admin = carc_events_to_json(g.st, &ev, CARC_VIEW_ADMIN);
-            out = cd_move_write(db, &g, t->seat, t->move, events_admin, t->idem, t->answer);
+            out = cd_move_write(db, &g, t->seat, t->move, events_admin, t->idem, t->answer, "seat");
             json_decref(events_admin);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
             if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */

@@ -27,9 +27,7 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
     json_decref(t->answer);
     t->answer = NULL;
     cd_game g;
-    cd_clock c;
-    bool clocked;
-    cd_load_result lr = cd_clock_game_lock(db, t->id, &g, &c, &clocked);
+    cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
     if (lr != CD_LOAD_OK) {
         if (lr == CD_LOAD_NOT_FOUND)
@@ -44,8 +42,8 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
         snprintf(t->detail, sizeof t->detail, "this seat has already left the game");
         out = CD_TX_ROLLBACK;
     } else {
-        out = cd_clock_moves_store(db, &g, t->seat, CD_CM_LEAVE, "seat", clocked ? &c : NULL, t->now, &t->answer,
-                                   t->detail, sizeof t->detail);
+        out = cd_clock_moves_store(db, &g, t->seat, CD_CM_LEAVE, "seat", t->now, &t->answer, t->detail,
+                                   sizeof t->detail);
         if (out == CD_TX_ROLLBACK)
             t->problem = CD_P_ILLEGAL_MOVE;
     }
