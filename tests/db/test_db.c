@@ -19,47 +19,17 @@
 
 #include "db.h"
 #include "embedded.h"
+#include "pgtest.h"
 #include "store.h"
 
-static const char *base_url;   /* CARCD_TEST_DATABASE_URL */
 static char test_db[64];       /* this test's database */
 static cd_config cfg;          /* database_url names test_db */
 
 /* ---- helpers ------------------------------------------------------------------------------------------ */
 
-/* base_url with its database replaced by `dbname`, as a key=value connection string. */
-static void url_for(const char *dbname, char *out, size_t outlen)
-{
-    char *errmsg = NULL;
-    PQconninfoOption *opts = PQconninfoParse(base_url, &errmsg);
-    ck_assert_msg(opts != NULL, "CARCD_TEST_DATABASE_URL does not parse: %s", errmsg ? errmsg : "?");
-    size_t len = 0;
-    out[0] = '\0';
-    for (PQconninfoOption *o = opts; o->keyword; o++) {
-        const char *v = strcmp(o->keyword, "dbname") == 0 ? dbname : o->val;
-        if (!v)
-            continue;
-        len += (size_t)snprintf(out + len, outlen - len, "%s%s='", len ? " " : "", o->keyword);
-        for (const char *p = v; *p; p++) {
-            if (*p == '\'' || *p == '\\')
-                out[len++] = '\\';
-            out[len++] = *p;
-        }
-        len += (size_t)snprintf(out + len, outlen - len, "'");
-        ck_assert_uint_lt(len, outlen - 8);
-    }
-    PQconninfoFree(opts);
-}
-
 static PGconn *connect_to(const char *dbname)
 {
-    char url[2048];
-    url_for(dbname, url, sizeof url);
-    const char *const keys[] = {"dbname", "application_name", NULL};
-    const char *const vals[] = {url, "carcd_test", NULL};
-    PGconn *c = PQconnectdbParams(keys, vals, 1);
-    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "connecting to %s: %s", dbname, PQerrorMessage(c));
-    return c;
+    return pgt_connect(dbname, "carcd_test");
 }
 
 /* Runs SQL that must succeed; returns the result (caller clears). */
@@ -164,31 +134,17 @@ static cd_db *thread_db(void)
 
 static void setup(void)
 {
-    unsigned char rnd[8];
-    FILE *f = fopen("/dev/urandom", "rb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fread(rnd, 1, sizeof rnd, f), sizeof rnd);
-    fclose(f);
-    int n = snprintf(test_db, sizeof test_db, "carcd_t_");
-    for (size_t i = 0; i < sizeof rnd; i++)
-        n += snprintf(test_db + n, sizeof test_db - (size_t)n, "%02x", rnd[i]);
-
-    PGconn *c = connect_to("postgres");
-    PQclear(sqlf(c, "CREATE DATABASE %s", test_db));
-    PQfinish(c);
-
+    pgt_db_create("carcd_t_", test_db, sizeof test_db);
     memset(&cfg, 0, sizeof cfg);
     cfg.command = CD_CMD_MIGRATE;
-    url_for(test_db, cfg.database_url, sizeof cfg.database_url);
+    pgt_url_for(test_db, cfg.database_url, sizeof cfg.database_url);
     cfg.threads = 1;
 }
 
 static void teardown(void)
 {
     cd_db_thread_close();
-    PGconn *c = connect_to("postgres");
-    PQclear(sqlf(c, "DROP DATABASE IF EXISTS %s WITH (FORCE)", test_db));
-    PQfinish(c);
+    pgt_db_drop(test_db);
 }
 
 /* ---- migrations ------------------------------------------------------------------------------------------ */
@@ -860,7 +816,7 @@ static Suite *db_suite(void)
 
 int main(void)
 {
-    base_url = getenv("CARCD_TEST_DATABASE_URL");
+    const char *base_url = getenv("CARCD_TEST_DATABASE_URL");
     if (!base_url || !*base_url) {
         fprintf(stderr, "test_db: CARCD_TEST_DATABASE_URL is not set: these tests need a PostgreSQL server. "
                         "Run scripts/test.sh, or `source scripts/pg-temp.sh; pg_temp_start` first.\n");

@@ -25,11 +25,11 @@
 #include "db.h"
 #include "http.h"
 #include "notify.h"
+#include "pgtest.h"
 
 #define ADMIN_TOKEN "events-test-admin-token-0123456789"
 #define NPOLLS 50
 
-static const char *base_url;   /* CARCD_TEST_DATABASE_URL */
 static char test_db[64];
 static cd_config cfg;
 static cd_server *srv;
@@ -37,37 +37,9 @@ static int port;
 
 /* ---- PostgreSQL helpers ------------------------------------------------------------------------------- */
 
-/* base_url with its database replaced by `dbname`, as a key=value connection string. */
-static void url_for(const char *dbname, char *out, size_t outlen)
-{
-    char *errmsg = NULL;
-    PQconninfoOption *opts = PQconninfoParse(base_url, &errmsg);
-    ck_assert_msg(opts != NULL, "CARCD_TEST_DATABASE_URL does not parse: %s", errmsg ? errmsg : "?");
-    size_t len = 0;
-    out[0] = '\0';
-    for (PQconninfoOption *o = opts; o->keyword; o++) {
-        const char *v = strcmp(o->keyword, "dbname") == 0 ? dbname : o->val;
-        if (!v)
-            continue;
-        len += (size_t)snprintf(out + len, outlen - len, "%s%s='", len ? " " : "", o->keyword);
-        for (const char *p = v; *p; p++) {
-            if (*p == '\'' || *p == '\\')
-                out[len++] = '\\';
-            out[len++] = *p;
-        }
-        len += (size_t)snprintf(out + len, outlen - len, "'");
-        ck_assert_uint_lt(len, outlen - 8);
-    }
-    PQconninfoFree(opts);
-}
-
 static PGconn *connect_to(const char *dbname)
 {
-    char url[2048];
-    url_for(dbname, url, sizeof url);
-    PGconn *c = PQconnectdb(url);
-    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "connecting to %s: %s", dbname, PQerrorMessage(c));
-    return c;
+    return pgt_connect(dbname, NULL);
 }
 
 static void sql_do(PGconn *c, const char *sql)
@@ -108,26 +80,12 @@ static void await_waiting(long n, long ms)
 
 static void setup(void)
 {
-    base_url = getenv("CARCD_TEST_DATABASE_URL");
-    ck_assert_msg(base_url && *base_url, "CARCD_TEST_DATABASE_URL is not set (scripts/test.sh sets it)");
-    unsigned char rnd[8];
-    FILE *f = fopen("/dev/urandom", "rb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fread(rnd, 1, sizeof rnd, f), sizeof rnd);
-    fclose(f);
-    int n = snprintf(test_db, sizeof test_db, "carcd_ev_");
-    for (size_t i = 0; i < sizeof rnd; i++)
-        n += snprintf(test_db + n, sizeof test_db - (size_t)n, "%02x", rnd[i]);
-    PGconn *c = connect_to("postgres");
-    char sql[128];
-    snprintf(sql, sizeof sql, "CREATE DATABASE %s", test_db);
-    sql_do(c, sql);
-    PQfinish(c);
+    pgt_db_create("carcd_ev_", test_db, sizeof test_db);
 
     char err[1024] = "";
     char *argv[] = {"carcd", NULL};
     ck_assert_msg(cd_config_load(&cfg, 1, argv, err, sizeof err) == 0, "config: %s", err);
-    url_for(test_db, cfg.database_url, sizeof cfg.database_url);
+    pgt_url_for(test_db, cfg.database_url, sizeof cfg.database_url);
     snprintf(cfg.listen_host, sizeof cfg.listen_host, "127.0.0.1");
     cfg.listen_port = 0;
     snprintf(cfg.admin_token, sizeof cfg.admin_token, "%s", ADMIN_TOKEN);
@@ -156,11 +114,7 @@ static void teardown(void)
     if (srv)
         stop_all();
     cd_db_thread_close();
-    PGconn *c = connect_to("postgres");
-    char sql[128];
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", test_db);
-    sql_do(c, sql);
-    PQfinish(c);
+    pgt_db_drop(test_db);
 }
 
 /* ---- an HTTP client (libcurl) --------------------------------------------------------------------------- */
