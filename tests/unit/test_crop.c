@@ -34,26 +34,6 @@ typedef struct {
     int choices, actions, adds, removes, skips, skipped, whole, corners;
 } crop_counts;
 
-static int apply_copy(const carc_state *st, int seat, const carc_move *mv)
-{
-    carc_state *c = malloc(sizeof *c);
-    memcpy(c, st, sizeof *c);
-    char err[256] = "";
-    carc_events ev = {0};
-    int rc = carc_apply(c, seat, mv, &ev, err, sizeof err);
-    if (rc != 0) {
-        if (memcmp(c, st, sizeof *c) != 0)
-            ck_abort_msg("a refused move changed the state");
-        if (ev.n != 0)
-            ck_abort_msg("a refused move made events");
-        if (!err[0])
-            ck_abort_msg("a refusal names its reason");
-    }
-    carc_events_free(&ev);
-    free(c);
-    return rc;
-}
-
 /* The seat whose crop circle action is due at position `step` (from the active player's left). */
 static int crop_seat(const carc_state *st, int step) { return (st->active + 1 + step) % st->nplayers; }
 
@@ -81,7 +61,7 @@ static void play(carc_state *st, const carc_setup *s, uint8_t chooser, carc_even
             carc_legal_moves(st, o, &other);
             if (other.n != 0)
                 ck_abort_msg("seat %d has moves while the game waits for seat %d", o, seat);
-            if (apply_copy(st, o, &m.v[0]) != CARC_E_NOT_TURN)
+            if (tu_apply_copy(st, o, &m.v[0]) != CARC_E_NOT_TURN)
                 ck_abort_msg("seat %d moved in seat %d's place", o, seat);
         }
         if (kind == CARC_PENDING_CC_CHOICE || kind == CARC_PENDING_CC_ACTION) {
@@ -105,7 +85,7 @@ static void play(carc_state *st, const carc_setup *s, uint8_t chooser, carc_even
             /* every listed move is accepted and reads back from its JSON (triangles name their corner);
              * junk is refused without a trace */
             for (size_t i = 0; i < m.n; i++) {
-                if (apply_copy(st, seat, &m.v[i]) != 0)
+                if (tu_apply_copy(st, seat, &m.v[i]) != 0)
                     ck_abort_msg("listed move %zu refused", i);
                 json_t *j = carc_move_to_json(st, &m.v[i]);
                 carc_move back;
@@ -131,14 +111,14 @@ static void play(carc_state *st, const carc_setup *s, uint8_t chooser, carc_even
             json_decref(again);
             free(back);
             carc_move junk = {.kind = CARC_MV_CC_FIGURE, .piece = 0, .part = CARC_MAX_PARTS - 1};
-            if (apply_copy(st, seat, &junk) != CARC_E_ILLEGAL)
+            if (tu_apply_copy(st, seat, &junk) != CARC_E_ILLEGAL)
                 ck_abort_msg("junk crop move accepted");
             carc_move pass = {.kind = CARC_MV_PASS};
-            if (apply_copy(st, seat, &pass) != CARC_E_ILLEGAL)
+            if (tu_apply_copy(st, seat, &pass) != CARC_E_ILLEGAL)
                 ck_abort_msg("pass accepted at a crop decision");
             if (kind == CARC_PENDING_CC_ACTION) {
                 carc_move choice = {.kind = CARC_MV_CC_ADD};
-                if (apply_copy(st, seat, &choice) != CARC_E_ILLEGAL)
+                if (tu_apply_copy(st, seat, &choice) != CARC_E_ILLEGAL)
                     ck_abort_msg("a second choice accepted");
             }
         } else if (st->crop.kind != CARC_CC_NONE) {

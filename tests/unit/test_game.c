@@ -104,23 +104,6 @@ START_TEST(scores_are_the_sum_of_score_events)
 }
 END_TEST
 
-static int apply_copy(const carc_state *st, int seat, const carc_move *mv)
-{
-    carc_state *c = malloc(sizeof *c);
-    memcpy(c, st, sizeof *c);
-    char err[256] = "";
-    carc_events ev = {0};
-    int rc = carc_apply(c, seat, mv, &ev, err, sizeof err);
-    if (rc != 0) {
-        ck_assert_int_eq(memcmp(c, st, sizeof *c), 0);
-        ck_assert_uint_eq(ev.n, 0);
-        ck_assert_msg(err[0] != 0, "a refusal names its reason");
-    }
-    carc_events_free(&ev);
-    free(c);
-    return rc;
-}
-
 START_TEST(refused_moves_change_nothing)
 {
     carc_setup s = setup_for(3, 9);
@@ -134,26 +117,26 @@ START_TEST(refused_moves_change_nothing)
     for (int step = 0; st->status == CARC_ACTIVE; step++) {
         int seat = st->pending.seat;
         carc_legal_moves(st, seat, &m);
-        ck_assert_int_eq(apply_copy(st, (seat + 1) % 3, &m.v[0]), CARC_E_NOT_TURN);
+        ck_assert_int_eq(tu_apply_copy(st, (seat + 1) % 3, &m.v[0]), CARC_E_NOT_TURN);
         if (st->pending.kind == CARC_PENDING_PLACE) {
             carc_move bad = m.v[0];
             bad.x = (int16_t)(bad.x + 50);   /* far from everything */
-            ck_assert_int_eq(apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
+            ck_assert_int_eq(tu_apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
             bad = m.v[0];
             bad.tile = (uint8_t)((bad.tile + 1) % tu_catalog()->ntypes);
-            ck_assert_int_eq(apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
+            ck_assert_int_eq(tu_apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
             carc_move fig = {.kind = CARC_MV_PASS};
-            ck_assert_int_eq(apply_copy(st, seat, &fig), CARC_E_ILLEGAL);
+            ck_assert_int_eq(tu_apply_copy(st, seat, &fig), CARC_E_ILLEGAL);
         } else {
             carc_move bad = {.kind = CARC_MV_FIGURE, .fig = CARC_FIG_MEEPLE, .part = CARC_MAX_PARTS - 1};
-            ck_assert_int_eq(apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
-            ck_assert_int_eq(apply_copy(st, seat, &(carc_move){.kind = CARC_MV_ABBOT_RETURN}), CARC_E_ILLEGAL);
+            ck_assert_int_eq(tu_apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
+            ck_assert_int_eq(tu_apply_copy(st, seat, &(carc_move){.kind = CARC_MV_ABBOT_RETURN}), CARC_E_ILLEGAL);
         }
         const carc_move *mv = &m.v[carc_rng_below(&r, (uint32_t)m.n)];
         ck_assert_int_eq(carc_apply(st, seat, mv, NULL, err, sizeof err), 0);
     }
     carc_move pass = {.kind = CARC_MV_PASS};
-    ck_assert_int_eq(apply_copy(st, st->pending.seat, &pass), CARC_E_FINISHED);
+    ck_assert_int_eq(tu_apply_copy(st, st->pending.seat, &pass), CARC_E_FINISHED);
     carc_legal_moves(st, st->pending.seat, &m);
     ck_assert_uint_eq(m.n, 0);
     carc_moves_free(&m);

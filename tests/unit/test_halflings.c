@@ -27,25 +27,6 @@ static carc_setup setup_for(int players, int game, uint8_t sets, int draft)
 static const uint8_t ALL_SETS = 1u << CARC_SET_HILLS_SHEEP | 1u << CARC_SET_CROP_CIRCLES |
                                 1u << CARC_SET_FRUIT_TREES | 1u << CARC_SET_HALFLINGS;
 
-/* Applies mv to a copy: when refused, the copy must be unchanged, without events, with a reason. */
-static int apply_copy(const carc_state *st, int seat, const carc_move *mv)
-{
-    carc_state *c = malloc(sizeof *c);
-    memcpy(c, st, sizeof *c);
-    char err[256] = "";
-    carc_events ev = {0};
-    int rc = carc_apply(c, seat, mv, &ev, err, sizeof err);
-    if (rc != 0) {
-        if (memcmp(c, st, sizeof *c) != 0)
-            ck_abort_msg("a refused move changed the state");
-        ck_assert_uint_eq(ev.n, 0);
-        ck_assert_msg(err[0] != 0, "a refusal names its reason");
-    }
-    carc_events_free(&ev);
-    free(c);
-    return rc;
-}
-
 static bool listed(const carc_moves *m, const carc_move *mv)
 {
     for (size_t i = 0; i < m->n; i++)
@@ -60,25 +41,25 @@ static void check_refusals(const carc_state *st, const carc_moves *m)
     int seat = st->pending.seat;
     carc_move bad;
     if (st->nplayers > 1)
-        ck_assert_int_eq(apply_copy(st, (seat + 1) % st->nplayers, &m->v[0]), CARC_E_NOT_TURN);
+        ck_assert_int_eq(tu_apply_copy(st, (seat + 1) % st->nplayers, &m->v[0]), CARC_E_NOT_TURN);
     bad = (carc_move){.kind = CARC_MV_DRAW};
     if (!listed(m, &bad))
-        ck_assert_int_eq(apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
+        ck_assert_int_eq(tu_apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
     for (int t = 0; t < st->cat->ntypes; t++) {   /* a triangle nobody may place or pick now */
         if (st->cat->types[t].shape != CARC_TRIANGLE)
             continue;
         bad = (carc_move){.kind = CARC_MV_DRAFT, .tile = (uint8_t)t};
         if (!listed(m, &bad))
-            ck_assert_int_eq(apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
+            ck_assert_int_eq(tu_apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
         bad = (carc_move){.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .x = 1, .y = 0, .rot = 0};
         if (!listed(m, &bad))
-            ck_assert_int_ne(apply_copy(st, seat, &bad), 0);
+            ck_assert_int_ne(tu_apply_copy(st, seat, &bad), 0);
     }
     for (size_t i = 0; i < m->n; i++)   /* a listed triangle placement moved far away */
         if (m->v[i].kind == CARC_MV_PLACE && st->pending.kind == CARC_PENDING_DRAW_OR_TRIANGLE) {
             bad = m->v[i];
             bad.x = (int16_t)(bad.x + 60);
-            ck_assert_int_eq(apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
+            ck_assert_int_eq(tu_apply_copy(st, seat, &bad), CARC_E_ILLEGAL);
             break;
         }
 }

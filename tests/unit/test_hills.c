@@ -51,24 +51,6 @@ static void check_tokens(const carc_state *st)
             ck_abort_msg("%d tokens of value %d, want %d", count[v], v, full[v]);
 }
 
-static int apply_copy(const carc_state *st, int seat, const carc_move *mv)
-{
-    carc_state *c = malloc(sizeof *c);
-    memcpy(c, st, sizeof *c);
-    char err[256] = "";
-    carc_events ev = {0};
-    int rc = carc_apply(c, seat, mv, &ev, err, sizeof err);
-    if (rc != 0) {
-        if (memcmp(c, st, sizeof *c) != 0)
-            ck_abort_msg("a refused move changed the state");
-        if (ev.n != 0)
-            ck_abort_msg("a refused move made events");
-    }
-    carc_events_free(&ev);
-    free(c);
-    return rc;
-}
-
 /* Something no view or event for a seat or the public may contain. */
 static void assert_hidden(const carc_state *st, const json_t *j, const char *what)
 {
@@ -182,7 +164,7 @@ static void play(int game, bool all, tally *t)
             ck_abort_msg("game %d: no legal move while waiting", game);
         if (deep) {
             for (size_t i = 0; i < m.n; i++)   /* every listed move is accepted */
-                if (apply_copy(st, seat, &m.v[i]) != 0)
+                if (tu_apply_copy(st, seat, &m.v[i]) != 0)
                     ck_abort_msg("game %d: listed move %zu refused", game, i);
             carc_move bad[] = {{.kind = CARC_MV_GROW}, {.kind = CARC_MV_STABLE},
                                {.kind = CARC_MV_FIGURE, .fig = CARC_FIG_SHEPHERD, .part = CARC_MAX_PARTS - 1}};
@@ -190,10 +172,10 @@ static void play(int game, bool all, tally *t)
                 bool listed = false;
                 for (size_t k = 0; k < m.n; k++)
                     listed |= memcmp(&m.v[k], &bad[i], sizeof bad[i]) == 0;
-                if (!listed && apply_copy(st, seat, &bad[i]) == 0)
+                if (!listed && tu_apply_copy(st, seat, &bad[i]) == 0)
                     ck_abort_msg("game %d: an unlisted move was accepted", game);
             }
-            if (apply_copy(st, (seat + 1) % st->nplayers, &m.v[0]) == 0)
+            if (tu_apply_copy(st, (seat + 1) % st->nplayers, &m.v[0]) == 0)
                 ck_abort_msg("game %d: a move out of turn was accepted", game);
         }
         carc_move mv = m.v[carc_rng_below(&r, (uint32_t)m.n)];

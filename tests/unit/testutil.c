@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "testutil.h"
 
@@ -28,4 +29,25 @@ int tu_run(Suite *s)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+int tu_apply_copy(const carc_state *st, int seat, const carc_move *mv)
+{
+    carc_state *c = malloc(sizeof *c);
+    ck_assert_ptr_nonnull(c);
+    memcpy(c, st, sizeof *c);
+    char err[256] = "";
+    carc_events ev = {0};
+    int rc = carc_apply(c, seat, mv, &ev, err, sizeof err);
+    if (rc != 0) {
+        if (memcmp(c, st, sizeof *c) != 0)
+            ck_abort_msg("a refused move changed the state");
+        if (ev.n != 0)
+            ck_abort_msg("a refused move made events");
+        if (!err[0])
+            ck_abort_msg("a refusal names its reason");
+    }
+    carc_events_free(&ev);
+    free(c);
+    return rc;
 }
