@@ -31,13 +31,6 @@ int cd_req_seat(cd_req *r, cd_db **db)
     return viewer;
 }
 
-json_t *cd_req_json_body_optional(cd_req *r)
-{
-    if (r->body_len == 0)
-        return json_object();
-    return cd_req_json_body(r);
-}
-
 bool cd_clock_save(cd_db *db, const char *id, const cd_clock *c)
 {
     json_t *j = cd_clock_to_json(c);

@@ -12,10 +12,6 @@
  * id, 401/403 token, 503) and returns -1 when there is none. */
 int cd_req_seat(cd_req *r, cd_db **db);
 
-/* The request body as an object, or an empty object when none was sent (endpoints whose body is
- * optional). NULL when it has been answered (415, 400). */
-json_t *cd_req_json_body_optional(cd_req *r);
-
 /* Writes the clock back with its derived deadline and due time. */
 bool cd_clock_save(cd_db *db, const char *id, const cd_clock *c);
 

@@ -456,6 +456,11 @@ json_t *cd_req_json_body(cd_req *r)
     return j;
 }
 
+json_t *cd_req_json_body_optional(cd_req *r)
+{
+    return r->body_len == 0 ? json_object() : cd_req_json_body(r);
+}
+
 /* ---- suspend / resume --------------------------------------------------------------------------------- */
 
 static void list_add(cd_server *s, req_priv *p)

@@ -62,6 +62,8 @@ bool cd_req_limit(cd_req *r, long def, long max, long *out);
 const char *cd_req_header(cd_req *r, const char *name);
 /* Parses the body as a JSON object. On failure replies 400/415 itself and returns NULL. */
 json_t *cd_req_json_body(cd_req *r);
+/* The same for an endpoint whose body is optional: no body at all is an empty object. */
+json_t *cd_req_json_body_optional(cd_req *r);
 
 /* ---- replies (each queues exactly one response) ---- */
 /* JSON body (stolen); extra headers as NULL-terminated name, value pairs (may be NULL). */

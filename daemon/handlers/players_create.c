@@ -11,7 +11,7 @@
 
 enum MHD_Result h_players_create(cd_req *r)
 {
-    json_t *body = r->body_len ? cd_req_json_body(r) : json_object();
+    json_t *body = cd_req_json_body_optional(r);
     if (!body)
         return MHD_YES;
     enum MHD_Result ret;
