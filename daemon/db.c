@@ -512,11 +512,24 @@ PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values
         cd_db_exec_many(db, 1, &call, &res);
         return res;
     }
-    PGresult *res = PQexecPrepared(db->conn, cd_stmts[stmt].name, nparams, values, NULL, NULL, 0);
-    if (!res)
-        res = error_result(db);
-    if (!cd_db_ok(res))
+    /* A statement outside a transaction that lost a deadlock (or a serialization conflict) was rolled back
+     * whole, so it runs again, like a transaction in cd_db_tx: a DELETE cascading into rows another
+     * transaction locks in the other order must not fail its request. */
+    PGresult *res = NULL;
+    for (int attempt = 0; attempt <= CD_TX_RETRIES; attempt++) {
+        if (attempt > 0) {
+            PQclear(res);
+            backoff(attempt);
+        }
+        res = PQexecPrepared(db->conn, cd_stmts[stmt].name, nparams, values, NULL, NULL, 0);
+        if (!res)
+            res = error_result(db);
+        if (cd_db_ok(res))
+            break;
         note_failure(db, res);
+        if (db->in_tx || db->broken || !sqlstate_retryable(db->sqlstate))
+            break;
+    }
     return res;
 }
 

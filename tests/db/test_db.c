@@ -528,6 +528,38 @@ START_TEST(tx_retries_simulated_40001)
 }
 END_TEST
 
+/* A statement outside any transaction that fails with 40001 (or loses a deadlock) was rolled back whole: it runs
+ * again, so an autocommit request (a webhook's DELETE) does not fail on a transient conflict. Other failures
+ * are not retried. */
+START_TEST(autocommit_statement_retried_on_40001)
+{
+    migrate_ok();
+    install_failing_trigger(2);
+    cd_db *db = thread_db();
+    const char *g[8] = {"{}", "{}", "sha", "0", "active", NULL, NULL, NULL};
+    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, g);
+    ck_assert(cd_db_ok(res));
+    char id[40];
+    snprintf(id, sizeof id, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    const char *sp[2] = {id, "seed"};
+    res = cd_db_exec(db, ST_SECRET_INSERT, 2, sp);   /* fails twice with 40001, then succeeds */
+    ck_assert_msg(cd_db_ok(res), "%s", PQresultErrorMessage(res));
+    PQclear(res);
+    PGconn *c = connect_to(test_db);
+    ck_assert_int_eq(sql_int(c, "SELECT last_value FROM t_secret_inserts"), 3);
+    ck_assert_int_eq(sql_int(c, "SELECT count(*) FROM game_secrets"), 1);
+    /* a foreign key violation is no conflict: one attempt */
+    const char *bad[2] = {"00000000-0000-0000-0000-000000000000", "seed"};
+    res = cd_db_exec(db, ST_SECRET_INSERT, 2, bad);
+    ck_assert(!cd_db_ok(res));
+    PQclear(res);
+    ck_assert_int_eq(sql_int(c, "SELECT last_value FROM t_secret_inserts"), 4);
+    PQfinish(c);
+    assert_idle();
+}
+END_TEST
+
 /* A deferred write fails with the COMMIT it travels with: nothing is committed, and 40001 runs fn again. */
 START_TEST(tx_deferred_write_fails_the_commit)
 {
@@ -798,6 +830,7 @@ static Suite *db_suite(void)
     tcase_add_test(tc, tx_error_not_retried);
     tcase_add_test(tc, tx_commit_after_failed_statement);
     tcase_add_test(tc, tx_retries_simulated_40001);
+    tcase_add_test(tc, autocommit_statement_retried_on_40001);
     tcase_add_test(tc, tx_gives_up_after_5_retries);
     tcase_add_test(tc, tx_deferred_write_fails_the_commit);
     tcase_add_test(tc, tx_deferred_write_retried_on_40001);
