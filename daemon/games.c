@@ -295,6 +295,15 @@ json_t *cd_snapshot_for_store(const carc_state *st)
     return snap;
 }
 
+json_t *cd_legal_moves_json(const carc_state *st, int seq, int seat)
+{
+    carc_moves m = {0};
+    carc_legal_moves(st, seat, &m);
+    json_t *answer = json_pack("{s:i, s:i, s:o}", "seq", seq, "seat", seat, "moves", carc_moves_to_json(st, &m));
+    carc_moves_free(&m);
+    return answer;
+}
+
 /* Whether a token's statement found its seat; else answers (503/500, or 401 for a token nobody has) and
  * clears res. */
 static bool token_found(cd_req *r, cd_db *db, PGresult *res)

@@ -68,6 +68,10 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res)
 /* The snapshot to store: the engine's, minus the seed (it lives in game_secrets). */
 json_t *cd_snapshot_for_store(const carc_state *st);
 
+/* What GET legal-moves answers for `seat` in st at `seq`: {"seq","seat","moves"}, each move postable as is. A
+ * move's answer carries the same object when its mover owes the next decision too. */
+json_t *cd_legal_moves_json(const carc_state *st, int seq, int seat);
+
 /* Who is asking about game `id`: CARC_VIEW_ADMIN, a seat (>= 0) or CARC_VIEW_PUBLIC. Replies itself and
  * returns false for a token nobody has (401), another game's token (403) or a database failure. */
 bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer);

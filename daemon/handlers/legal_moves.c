@@ -50,10 +50,7 @@ enum MHD_Result h_legal_moves(cd_req *r)
             return MHD_YES;
         }
     }
-    carc_moves m = {0};
-    carc_legal_moves(g.st, seat, &m);
-    json_t *answer = json_pack("{s:i, s:i, s:o}", "seq", g.seq, "seat", seat, "moves", carc_moves_to_json(g.st, &m));
-    carc_moves_free(&m);
+    json_t *answer = cd_legal_moves_json(g.st, g.seq, seat);
     cd_game_free(&g);
     return cd_reply_json(r, 200, answer, NULL);
 }

@@ -7,6 +7,9 @@
  * Two round trips (db.c's pipeline): BEGIN + ST_MOVE_LOCK (the token's seat and the game row, locked) +
  * ST_MOVE_AFTER_LOCK (the game's webhook endpoints, the key's stored answer: read after the lock is held);
  * then the deferred writes + COMMIT.
+ *
+ * When the mover also owes the next decision, the answer carries its legal moves (`legal_moves`, as GET
+ * legal-moves would answer at the new seq): a client moving twice in a turn needs one GET, not two.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +137,10 @@ static cd_tx_result run_move(cd_db *db, void *arg)
                     cd_iso_time(cd_clock_deadline(&g.clock), g.deadline);
             }
             t->answer = json_pack("{s:i, s:o}", "seq", g.seq, "events", carc_events_to_json(g.st, &ev, t->seat));
+            /* the mover decides again (a figure after its tile, say): its legal moves come along, which saves
+             * it a GET; they are the mover's own, like the GET's, and stored with the answer for a replay */
+            if (g.st->status != CARC_FINISHED && g.st->pending.seat == t->seat)
+                json_object_set_new(t->answer, "legal_moves", cd_legal_moves_json(g.st, g.seq, t->seat));
             json_t *events_admin = carc_events_to_json(g.st, &ev, CARC_VIEW_ADMIN);
             out = cd_move_write(db, &g, t->seat, t->move, events_admin, t->idem, t->answer, "seat");
             json_decref(events_admin);

@@ -2,7 +2,8 @@
  * test_play.c — complete games through legal-moves and moves only, 2 to 6 players, for every expansion
  * combination the daemon offers: at the end the game is finished, the view's scores are the sums of the
  * score events, the seed is revealed and hashes to the seed_sha256 published at creation, the winners are
- * the seats with the best score, and the admin replay (verify) agrees.
+ * the seats with the best score, and the admin replay (verify) agrees. A move's answer carries the mover's
+ * legal moves exactly when the mover is pending again, and then they are what GET legal-moves answers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,11 +71,13 @@ static void play_full(int set, int nplayers)
 
     long long sum[MAX_PLAYERS] = {0};
     json_t *game_over = NULL;
-    int moves = 0, nscore_events = 0;
+    int moves = 0, nscore_events = 0, last_mover = -1, ninline = 0;
+    json_t *inline_lm = NULL;   /* the last move's answer's legal_moves, if it had them */
     double t0 = e2e_now();
     for (;;) {
         v = e2e_get_ok(c, path, NULL, 200);
         if (strcmp(e2e_jstr(v, "status"), "finished") == 0) {
+            ck_assert_msg(!inline_lm, "the last move's answer offered moves in a finished game");
             json_decref(v);
             break;
         }
@@ -83,6 +86,9 @@ static void play_full(int set, int nplayers)
         int seat = (int)e2e_jint(v, "pending.seat");
         ck_assert_msg(seat >= 0 && seat < nplayers, "pending.seat %d", seat);
         json_decref(v);
+        ck_assert_msg((inline_lm != NULL) == (moves > 0 && seat == last_mover),
+                      "seq %d: seat %d pending after seat %d moved, and the answer %s legal_moves", moves, seat,
+                      last_mover, inline_lm ? "had" : "had no");
         ck_assert_msg(moves < MAX_MOVES, "the game did not end within %d moves", MAX_MOVES);
 
         /* one other seat (in turn) is offered nothing */
@@ -100,6 +106,13 @@ static void play_full(int set, int nplayers)
         json_t *list = json_object_get(lm, "moves");
         size_t n = json_array_size(list);
         ck_assert_msg(n > 0, "seq %d: the pending seat %d has no legal move", moves, seat);
+        if (inline_lm) {
+            ck_assert_msg(json_equal(inline_lm, lm), "seq %d: the move's legal_moves differ from GET legal-moves'",
+                          moves);
+            ninline++;
+            json_decref(inline_lm);
+            inline_lm = NULL;
+        }
         json_t *body = json_pack("{s:i, s:O}", "expected_seq", moves, "move",
                                  json_array_get(list, e2e_rng_below(&rng, (uint32_t)n)));
         char *text = json_dumps(body, JSON_COMPACT);
@@ -110,7 +123,9 @@ static void play_full(int set, int nplayers)
         ck_assert_msg(st == 200, "seq %d: move %s: %ld %s %.400s", moves, text, st, r.curl_error, r.body);
         free(text);
         moves++;
+        last_mover = seat;
         ck_assert_int_eq(e2e_jint(r.json, "seq"), moves);
+        inline_lm = json_incref(json_object_get(r.json, "legal_moves"));
         json_t *events = json_object_get(r.json, "events");
         ck_assert_msg(json_is_array(events), "no events array: %s", r.body);
         size_t i;
@@ -138,6 +153,7 @@ static void play_full(int set, int nplayers)
         e2e_resp_free(&r);
     }
     double secs = e2e_now() - t0;
+    ck_assert_msg(ninline > 0, "no move's answer carried legal_moves in %d moves", moves);
 
     /* the end: the public view, every seat's view and the admin view agree */
     v = e2e_get_ok(c, path, NULL, 200);
