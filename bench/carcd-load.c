@@ -13,7 +13,10 @@
  * are created, C at a time; client i owns the games i, i+C, i+2C, ... Then the clock starts and every
  * client repeatedly picks one of its games at random, GETs legal-moves with the pending seat's token, and
  * POSTs one of them, chosen uniformly, with the game's seq as expected_seq and a fresh Idempotency-Key;
- * until M moves were posted in total (or T seconds passed).
+ * until M moves were posted in total (or T seconds passed). When a move's answer carries the mover's next
+ * legal moves (`legal_moves`: the mover decides again, a figure after its tile), they are kept with the game
+ * and its next move is chosen from them without a GET, as a client of the API would; --always-get ignores
+ * them (every move GETs first, as before the answers carried them).
  *
  * --warmup-moves W first plays about W moves the same way, unmeasured, giving each game a random number of
  * them (uniform in 0..2W/G), so that the timed phase finds the games spread over all stages of play, as on
@@ -55,6 +58,7 @@ typedef struct {
     int misses;      /* consecutive legal-moves answers without a move */
     bool ready;      /* created and not finished */
     long quota;      /* warm-up moves left for this slot */
+    char *next;      /* the last answer's legal_moves text ({"seq":..,"moves":[..]}, owned), or NULL */
 } game;
 
 typedef enum { ST_IDLE, ST_CREATE, ST_GET, ST_POST, ST_WAIT, ST_DONE } client_state;
@@ -88,7 +92,7 @@ typedef struct {
 static const char *base_url;
 static const char *admin_token;
 static char expansions_json[512] = "[]";
-static bool send_idem = true, quiet;
+static bool send_idem = true, quiet, always_get;
 static int nclients, ngames;
 static long target_moves;
 static double max_seconds;
@@ -104,7 +108,7 @@ static double curl_deadline = -1;      /* when libcurl's single-shot timer expir
 static bool running_phase;          /* false during setup */
 static long phase_target;             /* POSTs to issue in the current phase */
 static double phase_seconds;           /* its time limit (0: none) */
-static long posts_issued, moves_done, gets_done, errors, seat_misses, games_created, games_finished;
+static long posts_issued, moves_done, gets_done, gets_saved, errors, seat_misses, games_created, games_finished;
 static long consecutive_failures;
 static double t_start;
 static samples post_lat, get_lat;
@@ -139,7 +143,7 @@ static void usage(void)
 {
     fputs("usage: carcd-load --url http://HOST:PORT --admin-token T --clients C --games G --moves M [--seed S]\n"
           "                  [--seconds T] [--warmup-moves W] [--rate R] [--expansions a,b,...]\n"
-          "                  [--no-idempotency-key] [--quiet]\n",
+          "                  [--no-idempotency-key] [--always-get] [--quiet]\n",
           stderr);
     exit(2);
 }
@@ -271,6 +275,9 @@ static void start_get(client *c)
 }
 
 static void begin_move(client *c);
+static bool scan_legal_moves(const char *p, int *seq, const char **moves);
+static long array_elements(const char *arr, long k, const char **start, size_t *len);
+static void on_legal_moves(client *c, int seq, const char *moves, size_t n);
 
 /* The next thing client c does: a new move on one of its games (now, or when --rate says), or nothing more. */
 static void next_move(client *c)
@@ -306,9 +313,25 @@ static void begin_move(client *c)
         k = (k + i) % n;
     }
     c->slot = c->idx + k * nclients;
-    if (!games[c->slot].ready) {
+    game *g = &games[c->slot];
+    if (!g->ready) {
         start_create(c, c->slot);
         return;
+    }
+    if (g->next) {   /* the last answer said what this seat may do now: no GET */
+        char *text = g->next;
+        g->next = NULL;
+        int seq = 0;
+        const char *moves, *mv;
+        size_t mvlen;
+        long nmoves = scan_legal_moves(text, &seq, &moves) ? array_elements(moves, -1, &mv, &mvlen) : -1;
+        if (nmoves > 0) {
+            gets_saved++;
+            on_legal_moves(c, seq, moves, (size_t)nmoves);   /* copies the chosen move before text goes */
+            free(text);
+            return;
+        }
+        free(text);
     }
     start_get(c);
 }
@@ -347,6 +370,8 @@ static void on_created(client *c, json_t *doc)
     }
     g->seat = 0;
     g->misses = 0;
+    free(g->next);
+    g->next = NULL;
     g->ready = true;
     games_created++;
 }
@@ -512,11 +537,15 @@ static void on_legal_moves(client *c, int seq, const char *moves, size_t n)
     start_request(c, path, g->token[g->seat], body, send_idem ? key : NULL);
 }
 
-/* Follows the answer's events: a turn event names the next seat; game_over ends the game. */
-static void on_moved(client *c, json_t *doc)
+/* Follows the answer's events: a turn event names the next seat; game_over ends the game. Keeps the answer's
+ * legal_moves (its text, the answer's last member as carcd writes it) for the game's next move. */
+static void on_moved(client *c, json_t *doc, const char *text)
 {
     game *g = &games[c->slot];
     moves_done++;
+    const char *lm = always_get || !json_object_get(doc, "legal_moves") ? NULL : strstr(text, "\"legal_moves\":");
+    free(g->next);
+    g->next = lm ? strdup(lm + strlen("\"legal_moves\":")) : NULL;
     size_t i;
     json_t *ev;
     json_array_foreach(json_object_get(doc, "events"), i, ev) {
@@ -595,7 +624,7 @@ static void on_done(client *c, CURLcode cc)
         break;
     case ST_POST:
         samples_add(&post_lat, ms);
-        on_moved(c, doc);
+        on_moved(c, doc, text);
         next_move(c);
         break;
     default:
@@ -747,6 +776,8 @@ int main(int argc, char **argv)
             set_expansions(v), i++;
         else if (!strcmp(a, "--no-idempotency-key"))
             send_idem = false;
+        else if (!strcmp(a, "--always-get"))
+            always_get = true;
         else if (!strcmp(a, "--quiet"))
             quiet = true;
         else
@@ -826,7 +857,7 @@ int main(int argc, char **argv)
         if (!quiet)
             fprintf(stderr, "carcd-load: warm-up: %ld moves in %.2f s, %ld games finished\n", moves_done,
                     now_s() - t_warm, games_finished);
-        posts_issued = moves_done = gets_done = seat_misses = games_finished = 0;
+        posts_issued = moves_done = gets_done = gets_saved = seat_misses = games_finished = 0;
         post_lat.n = get_lat.n = 0;
     }
     long created_before = games_created;
@@ -853,6 +884,8 @@ int main(int argc, char **argv)
     printf("get_p99_ms: %.2f\n", percentile(&get_lat, 99));
     printf("errors: %ld\n", errors);
     printf("gets: %ld\n", gets_done);
+    printf("gets_saved: %ld\n", gets_saved);
+    printf("gets_per_move: %.3f\n", moves_done ? (double)gets_done / (double)moves_done : 0.0);
     printf("seat_misses: %ld\n", seat_misses);
     printf("games: %d\n", ngames);
     printf("games_finished: %ld\n", games_finished);
@@ -867,6 +900,8 @@ int main(int argc, char **argv)
     }
     curl_multi_cleanup(multi);
     curl_global_cleanup();
+    for (int i = 0; i < ngames; i++)
+        free(games[i].next);
     free(games);
     free(clients);
     free(post_lat.v);
