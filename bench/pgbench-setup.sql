@@ -46,8 +46,10 @@ JOIN src ON src.i = (k - 1) % src.n;
 -- only the ids, so that a later run can remove these clones even after bench_pick was dropped by hand
 CREATE TABLE bench_pick_ids AS SELECT game_id FROM bench_pick;
 
+-- every clone is at seq 1000000, where move.pgbench's updates leave it: the seq that move.pgbench and
+-- legal-moves.pgbench name as the one "carcd holds in its state cache" when they simulate a cache hit
 INSERT INTO games (id, status, seq, setup, snapshot, seed_sha256, pending_seat)
-SELECT p.game_id, 'active', g.seq, g.setup, g.snapshot, g.seed_sha256, g.pending_seat
+SELECT p.game_id, 'active', 1000000, g.setup, g.snapshot, g.seed_sha256, g.pending_seat
 FROM bench_pick p JOIN games g ON g.id = p.src;
 
 INSERT INTO game_secrets (game_id, seed)

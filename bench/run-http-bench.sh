@@ -10,8 +10,9 @@
 #    nothing);
 # 4. bench/pgbench-setup.sql clones the games carcd-load left into $PGB_GAMES games, and pgbench plays
 #    bench/move.pgbench with the same number of clients for the same duration; then, as much again, the
-#    "move cycle": bench/legal-moves.pgbench followed by move.pgbench on the same game, which is all the SQL
-#    carcd issues per move of carcd-load (it GETs legal-moves before every move);
+#    "move cycle": bench/legal-moves.pgbench (in the share of moves for which carcd-load GETs legal-moves:
+#    its gets_per_move; the other moves were chosen from the last answer's legal_moves) followed by
+#    move.pgbench on the same game, which is all the SQL carcd issues per move of carcd-load;
 # 5. then both again at a fixed pace, $PACED_RATE moves/s (default: half of what carcd managed) for
 #    $PACED_SECONDS, to show the latencies of a server that is not saturated: with 32 clients in a closed loop
 #    on 2 cores every request queues behind the others, pgbench's included;
@@ -184,6 +185,10 @@ say "carcd-load, paced: $CLIENTS clients at $PACED_RATE moves/s for $PACED_SECON
 }
 curl -fsS "http://127.0.0.1:$PORT/metrics" >"$BENCH_OUT/metrics.txt" 2>/dev/null || true
 stop_carcd
+# carcd's state cache hit rate, per mille: the share of moves and reads whose statement left the snapshot in
+# the database (pgbench does the same in that share: move.pgbench)
+hitpm=$(awk '/^carcd_state_cache_reads_total\{result="hit"\}/ { h = $2 } /^carcd_state_cache_reads_total\{result="miss"\}/ { m = $2 }
+             END { print (h + m > 0 ? int(1000 * h / (h + m) + 0.5) : 0) }' "$BENCH_OUT/metrics.txt")
 
 # ---- the same SQL through pgbench -------------------------------------------------------------------------
 say "pgbench-setup: $PGB_GAMES games cloned from the ones carcd-load played"
@@ -196,17 +201,26 @@ say "pgbench: $CLIENTS clients for $DURATION s"
 wait_backends_gone "$idle_children"   # carcd's, so that their CPU does not count for pgbench
 cpu_sample >"$BENCH_OUT/cpu.pgb0"
 TIMEFORMAT='%U %S'
-{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
+{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" \
     -l --log-prefix="$BENCH_OUT/pgblog" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench.out" >&2
     exit 1
 }; } 2>"$BENCH_OUT/pgbench.time"
 wait_backends_gone "$idle_children"
 cpu_sample >"$BENCH_OUT/cpu.pgb1"
-say "pgbench, move cycle (legal-moves + move SQL): $CLIENTS clients for $DURATION s"
-{ cat bench/legal-moves.pgbench; grep -v '^\\set k ' bench/move.pgbench; } >"$BENCH_OUT/cycle.pgbench"
+# per mille of moves that GET legal-moves first
+getpm=$(awk -v g="$(field gets_per_move)" 'BEGIN { v = int(1000 * g + 0.5); print (v > 1000 ? 1000 : v) }')
+say "pgbench, move cycle (legal-moves SQL for $getpm per mille of moves + move SQL): $CLIENTS clients for $DURATION s"
+{   # legal-moves.pgbench with its SELECT done in getpm per mille of the cycles, then move.pgbench on that k
+    grep -v -e '^--' -e '^SELECT' -e '^$' bench/legal-moves.pgbench
+    echo '\set getr random(1, 1000)'
+    echo '\if :getr <= :getpm'
+    grep '^SELECT' bench/legal-moves.pgbench
+    echo '\endif'
+    grep -v '^\\set k ' bench/move.pgbench
+} >"$BENCH_OUT/cycle.pgbench"
 cpu_sample >"$BENCH_OUT/cpu.cyc0"
-{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
+{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" -D getpm="$getpm" \
     -f "$BENCH_OUT/cycle.pgbench" "$URL" >"$BENCH_OUT/pgbench-cycle.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-cycle.out" >&2
     exit 1
@@ -214,7 +228,7 @@ cpu_sample >"$BENCH_OUT/cpu.cyc0"
 wait_backends_gone "$idle_children"
 cpu_sample >"$BENCH_OUT/cpu.cyc1"
 say "pgbench, paced: $CLIENTS clients at $PACED_RATE moves/s for $PACED_SECONDS s"
-pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$PACED_RATE" -D ngames="$PGB_GAMES" -D loaded=0 \
+pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$PACED_RATE" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" \
     -l --log-prefix="$BENCH_OUT/pgbpaced" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench-paced.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-paced.out" >&2
     exit 1
@@ -278,6 +292,8 @@ echo "carcd_moves: $(field moves)"
 echo "carcd_moves_per_s: $carcd_mps"
 echo "pgbench_moves_per_s: $(printf '%.0f' "$pgb_tps")"
 echo "ratio_percent: $ratio"
+echo "carcd_gets_per_move: $(field gets_per_move)"
+echo "carcd_state_cache_hit_per_mille: $hitpm"
 echo "pgbench_cycle_moves_per_s: $(printf '%.0f' "$cyc_tps")"
 echo "ratio_vs_cycle_percent: $(awk -v a="$carcd_mps" -v b="$cyc_tps" 'BEGIN { printf "%.1f", 100 * a / b }')"
 echo "cpu_ratio_percent: $(cpu_ratio "$pgb_pg_cpu" "$pgb_client_cpu" "$carcd_cpu" "$carcd_pg_cpu" "$load_cpu")"

@@ -208,6 +208,8 @@ static cd_load_result decode_get_row(cd_game *g, const PGresult *res, bool admin
             g->st = NULL;
         }
     }
+    if (!cached && PQgetisnull(res, 0, 3))   /* left out for a cached seq, whose entry went meanwhile */
+        return CD_LOAD_EVICTED;
     g->snapshot = cached ? json_object() : json_loads(PQgetvalue(res, 0, 3), 0, NULL);
     copy_field(g->seed_sha256, sizeof g->seed_sha256, res, 4);
     copy_field(g->created_at, sizeof g->created_at, res, 5);
@@ -270,6 +272,8 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res)
     }
     free(g->st);
     g->st = NULL;
+    if (PQgetisnull(res, 0, 2))   /* left out for a cached seq (ST_MOVE_LOCK), whose entry went meanwhile */
+        return CD_LOAD_EVICTED;
     g->snapshot = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
     if (!g->setup || !g->snapshot)
         return CD_LOAD_CORRUPT;
@@ -322,10 +326,11 @@ bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *se
 {
     memset(g, 0, sizeof *g);
     snprintf(g->id, sizeof g->id, "%s", id);
-    char hash[CD_HEX256_LEN];
+    char hash[CD_HEX256_LEN], cached[16];
     cd_sha256_hex(r->bearer, hash);
-    const char *p[] = {hash, id};
-    PGresult *res = cd_db_exec(db, names ? ST_GAME_GET_SEAT : ST_GAME_GET_PLAY, 2, p);
+    snprintf(cached, sizeof cached, "%d", cd_cache_seq(id));
+    const char *p[] = {hash, id, cached};
+    PGresult *res = cd_db_exec(db, names ? ST_GAME_GET_SEAT : ST_GAME_GET_PLAY, 3, p);
     if (!token_found(r, db, res))
         return false;
     /* columns 11 and 12: whether the token's game is this one, and its seat (store.c: BY_TOKEN) */
@@ -337,6 +342,16 @@ bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *se
     *seat = atoi(PQgetvalue(res, 0, 12));
     cd_load_result lr = PQgetisnull(res, 0, 0) ? CD_LOAD_NOT_FOUND : decode_get_row(g, res, false);
     PQclear(res);
+    if (lr == CD_LOAD_EVICTED) {   /* rare: read again, snapshot and all */
+        cd_game_free(g);
+        snprintf(g->id, sizeof g->id, "%s", id);
+        p[2] = "-1";
+        res = cd_db_exec(db, names ? ST_GAME_GET_SEAT : ST_GAME_GET_PLAY, 3, p);
+        if (!token_found(r, db, res))
+            return false;
+        lr = PQgetisnull(res, 0, 0) ? CD_LOAD_NOT_FOUND : decode_get_row(g, res, false);
+        PQclear(res);
+    }
     if (lr != CD_LOAD_OK) {
         cd_game_free(g);
         cd_reply_load_error(r, lr);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "deliver.h"
+#include "state_cache.h"
 
 #define CD_METRICS_ROUTES 32          /* route table rows counted separately; later ones count as "none" */
 #define NONE CD_METRICS_ROUTES        /* the slot of requests no route matched */
@@ -184,6 +185,14 @@ char *cd_metrics_render(size_t *len)
             "# TYPE carcd_webhook_endpoints_disabled_total counter\n"
             "carcd_webhook_endpoints_disabled_total %ld\n",
             w.delivered, w.failed, w.claimed - w.delivered - w.failed, w.gone);
+    unsigned long long hits, misses;
+    cd_cache_stats(&hits, &misses);
+    fprintf(f,
+            "# HELP carcd_state_cache_reads_total Reads of a decoded game state from this process's cache.\n"
+            "# TYPE carcd_state_cache_reads_total counter\n"
+            "carcd_state_cache_reads_total{result=\"hit\"} %llu\n"
+            "carcd_state_cache_reads_total{result=\"miss\"} %llu\n",
+            hits, misses);
     if (fclose(f) != 0)
         abort();
     *len = size;

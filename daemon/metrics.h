@@ -19,6 +19,8 @@
  *                                                   delivered or failed (deliver.h)
  *   carcd_webhook_attempts_in_flight                of its attempts, those under way
  *   carcd_webhook_endpoints_disabled_total          endpoints it disabled after a 410 Gone
+ *   carcd_state_cache_reads_total{result}           reads of a decoded game state from this process's state
+ *                                                   cache (state_cache.h), hit or miss
  */
 #ifndef CD_METRICS_H
 #define CD_METRICS_H

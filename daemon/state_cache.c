@@ -23,6 +23,7 @@ typedef struct {
 
 static slot slots[CACHE_SETS][CACHE_WAYS];
 static unsigned long clock_ticks;
+static unsigned long long hits, misses;   /* under `lock` too */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static unsigned set_of(const char *id)
@@ -49,8 +50,32 @@ bool cd_cache_get(const char *id, int seq, carc_state *out)
             break;
         }
     }
+    if (hit)
+        hits++;
+    else
+        misses++;
     pthread_mutex_unlock(&lock);
     return hit;
+}
+
+void cd_cache_stats(unsigned long long *h, unsigned long long *m)
+{
+    pthread_mutex_lock(&lock);
+    *h = hits;
+    *m = misses;
+    pthread_mutex_unlock(&lock);
+}
+
+int cd_cache_seq(const char *id)
+{
+    slot *set = slots[set_of(id)];
+    int seq = -1;
+    pthread_mutex_lock(&lock);
+    for (int w = 0; w < CACHE_WAYS; w++)
+        if (set[w].st && strcasecmp(set[w].id, id) == 0)
+            seq = set[w].seq;
+    pthread_mutex_unlock(&lock);
+    return seq;
 }
 
 void cd_cache_put(const char *id, int seq, const carc_state *st)

@@ -16,7 +16,12 @@
 
 /* Copies the cached state of (id, seq) into *out; false when there is none. */
 bool cd_cache_get(const char *id, int seq, carc_state *out);
+/* The seq of the state held for id, or -1: a read may then leave the snapshot in the database (store.c), and
+ * take the state from cd_cache_get, which can still miss if another thread replaced the entry meanwhile. */
+int cd_cache_seq(const char *id);
 /* Remembers st as the state of (id, seq), replacing whatever shared its slot. */
 void cd_cache_put(const char *id, int seq, const carc_state *st);
+/* cd_cache_get's answers since the process started, for /metrics. */
+void cd_cache_stats(unsigned long long *hits, unsigned long long *misses);
 
 #endif

@@ -16,18 +16,19 @@ typedef enum {
                              named a player */
     ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response, origin: seat|clock) */
     ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed, clock   FOR UPDATE */
-    ST_MOVE_LOCK,        /* (game_id, token_hash) -> the columns of ST_GAME_LOCK (NULL for another game's token),
-                             whether the token's game is game_id, its seat; no row for an unknown token */
+    ST_MOVE_LOCK,        /* (game_id, token_hash, cached_seq) -> the columns of ST_GAME_LOCK (NULL for another
+                             game's token; the snapshot NULL when the game is at cached_seq), whether the token's
+                             game is game_id, its seat; no row for an unknown token */
     ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
                              response for that seat's key (NULL: none) */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */
-    ST_GAME_GET_SEAT,    /* (token_hash, game_id) -> the columns of ST_GAME_GET, then whether the token's game is
-                             game_id and its seat; no row for an unknown token, NULL game columns for another
-                             game's token */
-    ST_GAME_GET_PLAY,    /* (token_hash, game_id) -> the same with only seq, status, snapshot, seed_sha256 and
-                             seed (legal-moves), the other game columns (names, clock too) NULL */
+    ST_GAME_GET_SEAT,    /* (token_hash, game_id, cached_seq) -> the columns of ST_GAME_GET (the snapshot NULL
+                             when the game is at cached_seq), then whether the token's game is game_id and its
+                             seat; no row for an unknown token, NULL game columns for another game's token */
+    ST_GAME_GET_PLAY,    /* (token_hash, game_id, cached_seq) -> the same with only seq, status, snapshot,
+                             seed_sha256 and seed (legal-moves), the other game columns (names, clock too) NULL */
     ST_SEATS_OF_GAME,    /* (game_id) -> seat, name */
     ST_TOKEN_LOOKUP,     /* (token_hash) -> game_id, seat */
     ST_GAME_UPDATE,      /* (game_id, seq, snapshot, status, pending_seat) */

@@ -61,9 +61,11 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     t->after = NULL;
     t->status = 0;
     t->replayed = false;
-    const char *p1[] = {t->id, t->token_hash};
+    char cached[16];
+    snprintf(cached, sizeof cached, "%d", cd_cache_seq(t->id));
+    const char *p1[] = {t->id, t->token_hash, cached};
     const char *p2[] = {t->id, t->token_hash, t->idem};
-    const cd_db_call calls[] = {{ST_MOVE_LOCK, 2, p1}, {ST_MOVE_AFTER_LOCK, 3, p2}};
+    const cd_db_call calls[] = {{ST_MOVE_LOCK, 3, p1}, {ST_MOVE_AFTER_LOCK, 3, p2}};
     PGresult *res[2];
     if (!cd_db_exec_many(db, 2, calls, res)) {
         PQclear(res[0]);
@@ -89,6 +91,10 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     cd_game g;
     cd_load_result lr = cd_game_lock_row(&g, t->id, lock);
     PQclear(lock);
+    if (lr == CD_LOAD_EVICTED) {   /* rare: the row is locked already; read it again, snapshot and all */
+        cd_game_free(&g);
+        lr = cd_game_lock(db, t->id, &g);
+    }
     g.hooks_known = true;
     g.hooks = atoi(PQgetvalue(after, 0, 0));
     bool replay = t->idem && !PQgetisnull(after, 0, 1);

@@ -395,6 +395,48 @@ START_TEST(exec_null_parameter_and_error_result)
 }
 END_TEST
 
+/* A seat's reads name the seq of the state carcd holds (state_cache.h): at that seq the snapshot stays in the
+ * database; at any other (or -1) it comes along. */
+START_TEST(seat_reads_leave_out_a_cached_snapshot)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    const char *g[8] = {"{}", "{\"x\": 1}", "sha", "0", "active", NULL, NULL, NULL};
+    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, g);
+    ck_assert(cd_db_ok(res));
+    char id[37];
+    snprintf(id, sizeof id, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    const char *sp[2] = {id, "seed"};
+    res = cd_db_exec(db, ST_SECRET_INSERT, 2, sp);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    const char *seat[5] = {id, "0", "Ann", "hash0", NULL};
+    res = cd_db_exec(db, ST_SEAT_INSERT, 5, seat);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    static const cd_stmt stmts[] = {ST_GAME_GET_PLAY, ST_GAME_GET_SEAT};
+    for (size_t i = 0; i < sizeof stmts / sizeof stmts[0]; i++) {
+        const char *cached[] = {"0", "-1", "7"};   /* the game is at seq 0 */
+        for (int k = 0; k < 3; k++) {
+            const char *p[3] = {"hash0", id, cached[k]};
+            res = cd_db_exec(db, stmts[i], 3, p);
+            ck_assert(cd_db_ok(res));
+            ck_assert_int_eq(PQntuples(res), 1);
+            ck_assert_str_eq(PQgetvalue(res, 0, 0), "0");   /* seq */
+            ck_assert_str_eq(PQgetvalue(res, 0, 11), "t");  /* the token's game */
+            if (k == 0) {
+                ck_assert_msg(PQgetisnull(res, 0, 3), "%s: the snapshot came at the cached seq", cd_stmts[stmts[i]].name);
+            } else {
+                ck_assert(!PQgetisnull(res, 0, 3));
+                ck_assert_str_eq(PQgetvalue(res, 0, 3), "{\"x\": 1}");
+            }
+            PQclear(res);
+        }
+    }
+}
+END_TEST
+
 /* ---- the transaction runner --------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -820,6 +862,7 @@ static Suite *db_suite(void)
     tcase_add_test(tc, every_statement_prepares);
     tcase_add_test(tc, thread_db_on_unmigrated_database);
     tcase_add_test(tc, exec_null_parameter_and_error_result);
+    tcase_add_test(tc, seat_reads_leave_out_a_cached_snapshot);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("tx");

@@ -154,6 +154,16 @@ static void play_full(int set, int nplayers)
     }
     double secs = e2e_now() - t0;
     ck_assert_msg(ninline > 0, "no move's answer carried legal_moves in %d moves", moves);
+    /* one process played it all: every move after the first found the state its predecessor left in the
+     * cache (and so did the reads between them, whose statements then left the snapshot in the database) */
+    e2e_resp mr;
+    ck_assert_int_eq(e2e_req(c, "GET", "/metrics", NULL, NULL, NULL, &mr), 200);
+    const char *hit = strstr(mr.body, "carcd_state_cache_reads_total{result=\"hit\"} ");
+    ck_assert_msg(hit != NULL, "no cache hits in /metrics");
+    long long hits = atoll(hit + strlen("carcd_state_cache_reads_total{result=\"hit\"} "));
+    ck_assert_msg(hits >= 3LL * (moves - 1), "%lld cache hits in %d moves (each with a view and a legal-moves read)",
+                  hits, moves);
+    e2e_resp_free(&mr);
 
     /* the end: the public view, every seat's view and the admin view agree */
     v = e2e_get_ok(c, path, NULL, 200);

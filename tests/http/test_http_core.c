@@ -610,6 +610,7 @@ START_TEST(metrics_text)
         "carcd_http_request_duration_seconds_count{route=\"games.moves\"} ",
         "# TYPE carcd_moves_applied_total counter\n",
         "# TYPE carcd_db_errors_total counter\n",
+        "# TYPE carcd_state_cache_reads_total counter\ncarcd_state_cache_reads_total{result=\"hit\"} ",
         "# TYPE carcd_http_requests_in_flight gauge\ncarcd_http_requests_in_flight 1\n",
         NULL};
     /* a request is counted when it completes, just after its answer went out: poll until the two above
