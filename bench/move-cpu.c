@@ -5,12 +5,13 @@
  * microseconds per move, so that a change to one part shows in its own figure rather than in the noise of an
  * HTTP run (bench/run-http-bench.sh).
  *
- *   move-cpu [--games N] [--seed S] [--expansions a,b,...]
+ *   move-cpu [--games N] [--seed S] [--expansions a,b,...] [--no-arena]
  *
  * Parts: apply (the engine), legal_moves (generation and its JSON, dumped: GET legal-moves and the move's
  * answer), events (both renderings, dumped), snapshot_tree (cd_snapshot_for_store), snapshot_dump (its text),
  * snapshot_parse (a cache miss: the text parsed and decoded back into a state), state_copy (a cache hit: one
- * state copied in and one out), token_hash (SHA-256 of a bearer token).
+ * state copied in and one out), token_hash (SHA-256 of a bearer token). Each move's work runs in a jansson
+ * arena scope, as the handlers do (json_arena.h); --no-arena uses malloc, as before there was one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 #include "carc.h"
 #include "games.h"
+#include "json_arena.h"
 #include "json_out.h"
 
 enum { P_APPLY, P_LEGAL, P_EVENTS, P_TREE, P_DUMP, P_PARSE, P_COPY, P_HASH, NPARTS };
@@ -35,7 +37,7 @@ static double now_s(void)
 
 static void usage(void)
 {
-    fputs("usage: move-cpu [--games N] [--seed S] [--expansions a,b,...]\n", stderr);
+    fputs("usage: move-cpu [--games N] [--seed S] [--expansions a,b,...] [--no-arena]\n", stderr);
     exit(2);
 }
 
@@ -54,6 +56,7 @@ int main(int argc, char **argv)
     long games = 20;
     unsigned long long seed = 1;
     unsigned expansions = 0;
+    bool arena = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--games") && v)
@@ -74,7 +77,9 @@ int main(int argc, char **argv)
                 expansions |= 1u << set;
             }
             i++;
-        } else
+        } else if (!strcmp(a, "--no-arena"))
+            arena = false;
+        else
             usage();
     }
     if (games < 1)
@@ -101,6 +106,8 @@ int main(int argc, char **argv)
         }
         while (st->status == CARC_ACTIVE) {
             int seat = st->pending.seat;
+            if (arena)
+                cd_json_arena_begin();
             double t0 = now_s();
             carc_legal_moves(st, seat, &moves);
             json_t *lm = cd_legal_moves_json(st, 1, seat);
@@ -157,11 +164,14 @@ int main(int argc, char **argv)
             char hash[CD_HEX256_LEN];
             cd_sha256_hex("a-bearer-token-of-the-length-carcd-hands-out-0123456789", hash);
             spent[P_HASH] += now_s() - t6;
+            if (arena)
+                cd_json_arena_end();
             total++;
         }
     }
     printf("games: %ld\n", games);
     printf("moves: %ld\n", total);
+    printf("json_arena: %s\n", arena ? "yes" : "no");
     printf("snapshot_avg_bytes: %.0f\n", (double)snapshot_bytes / (double)total);
     double sum = 0;
     for (int p = 0; p < NPARTS; p++) {

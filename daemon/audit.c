@@ -10,6 +10,7 @@
 
 #include "audit.h"
 #include "games.h"
+#include "json_out.h"
 #include "store.h"
 
 void cd_audit_actor(const char *token, char out[24])
@@ -73,7 +74,7 @@ bool cd_audit_write(cd_req *r, cd_db *db, const char *action, const char *game_i
     json_object_set_new(detail, "method", json_string(r->method));
     json_t *path = json_string(r->path);
     json_object_set_new(detail, "path", path ? path : json_string("?"));
-    char *detail_text = json_dumps(detail, JSON_COMPACT);
+    char *detail_text = cd_json_dumps(detail, JSON_COMPACT);
     json_decref(detail);
     char actor[24], addr[64];
     cd_audit_actor(r->bearer, actor);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "json_out.h"
 #include "store.h"
 #include "timesrc.h"
 
@@ -34,7 +35,7 @@ int cd_req_seat(cd_req *r, cd_db **db)
 bool cd_clock_save(cd_db *db, const char *id, const cd_clock *c)
 {
     json_t *j = cd_clock_to_json(c);
-    char *text = json_dumps(j, JSON_COMPACT), deadline[32], due[32];
+    char *text = cd_json_dumps(j, JSON_COMPACT), deadline[32], due[32];
     json_decref(j);
     double d = cd_clock_deadline(c), u = cd_clock_due(c);
     snprintf(deadline, sizeof deadline, "%.3f", d);

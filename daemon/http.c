@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_arena.h"
 #include "json_out.h"
 #include "log.h"
 #include "metrics.h"
@@ -505,6 +506,8 @@ void cd_req_suspend(cd_req *r)
 {
     req_priv *p = priv(r);
     cd_server *s = p->srv;
+    if (cd_json_arena_active())
+        abort();   /* a handler in a json arena suspended: its values would outlive the arena */
     pthread_mutex_lock(&s->lock);
     if (r->suspended || p->replied) {
         pthread_mutex_unlock(&s->lock);
@@ -919,6 +922,7 @@ cd_server *cd_server_start(const cd_config *cfg, char *err, size_t errlen)
 
 cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, char *err, size_t errlen)
 {
+    cd_json_arena_install();   /* before the worker threads: they all allocate through it */
     cd_server *s = xcalloc(1, sizeof *s);
     s->cfg = *cfg;
     s->routes = routes;

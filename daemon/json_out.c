@@ -45,15 +45,32 @@ static bool put_char(out_buf *b, char c)
     return put(b, &c, 1);
 }
 
+/* json_dumps's text, in malloc memory: json_dumps's own comes from jansson's allocator, which inside a
+ * request is the request's arena (json_arena.h), and carcd frees what cd_json_dumps returns with free(). */
+static char *dumps_malloc(const json_t *json, size_t flags)
+{
+    size_t n = json_dumpb(json, NULL, 0, flags);
+    char *p = n ? malloc(n + 1) : NULL;
+    if (!p)
+        return NULL;
+    if (json_dumpb(json, p, n, flags) != n) {
+        free(p);
+        return NULL;
+    }
+    p[n] = '\0';
+    return p;
+}
+
 /* What jansson writes for one value: for what this file leaves to it (reals, non-ASCII strings). */
 static bool put_jansson(out_buf *b, const json_t *json, size_t flags)
 {
-    char *text = json_dumps(json, flags | JSON_ENCODE_ANY);
-    if (!text)
+    size_t n = json_dumpb(json, NULL, 0, flags | JSON_ENCODE_ANY);
+    if (n == 0 || !reserve(b, n))
         return false;
-    bool ok = put(b, text, strlen(text));
-    free(text);
-    return ok;
+    if (json_dumpb(json, b->p + b->len, n, flags | JSON_ENCODE_ANY) != n)
+        return false;
+    b->len += n;
+    return true;
 }
 
 /* A string the way jansson's dump_string writes it, for ASCII text; false for anything else (no output). */
@@ -178,7 +195,7 @@ char *cd_json_dumps(const json_t *json, size_t flags)
 {
     const size_t mine = JSON_COMPACT | JSON_ENCODE_ANY | JSON_ESCAPE_SLASH | JSON_REAL_PRECISION(31);
     if ((flags & ~mine) || !(flags & JSON_COMPACT))
-        return json_dumps(json, flags);
+        return dumps_malloc(json, flags);
     if (!json || (!(flags & JSON_ENCODE_ANY) && !json_is_object(json) && !json_is_array(json)))
         return NULL;
     out_buf b = {0};
@@ -188,7 +205,7 @@ char *cd_json_dumps(const json_t *json, size_t flags)
     }
     b.p[b.len] = '\0';
 #ifdef CD_JSON_OUT_CHECK
-    char *ref = json_dumps(json, flags);
+    char *ref = dumps_malloc(json, flags);
     if (!ref || strcmp(ref, b.p) != 0) {
         fprintf(stderr, "cd_json_dumps MISMATCH\n%s\n%s\n", ref ? ref : "(null)", b.p);
         abort();

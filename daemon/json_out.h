@@ -7,8 +7,11 @@
  * writes the same bytes for the flags carcd uses (JSON_COMPACT, JSON_ENCODE_ANY, JSON_ESCAPE_SLASH,
  * JSON_REAL_PRECISION): the same escapes, keys in the same (insertion) order, integers in decimal; reals, and
  * strings holding any non-ASCII byte (jansson checks their UTF-8), are written by jansson itself. Any other
- * flag: json_dumps. The trees carcd encodes have no loops (the check only makes jansson fail on one).
- * Returns a malloc'd string (free() it), or NULL where json_dumps gives NULL. Built with
+ * flag: jansson's text (json_dumpb). The trees carcd encodes have no loops (the check only makes jansson fail
+ * on one).
+ * Returns a malloc'd string (free() it), or NULL where json_dumps gives NULL. The daemon writes JSON text
+ * only through this: json_dumps's string comes from jansson's allocator, which inside a request is the
+ * request's arena (json_arena.h), so free() must never see it. Built with
  * -DCD_JSON_OUT_CHECK, every call also runs json_dumps and aborts on any difference (the e2e tests and
  * bench/run-http-bench.sh passed that way).
  */

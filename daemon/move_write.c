@@ -35,7 +35,7 @@ cd_tx_result cd_move_write(cd_db *db, const cd_game *g, int seat, const json_t *
     double d = -1, u = -1;
     if (g->clocked) {
         json_t *cj = cd_clock_to_json(&g->clock);
-        clock = json_dumps(cj, JSON_COMPACT);
+        clock = cd_json_dumps(cj, JSON_COMPACT);
         json_decref(cj);
         d = cd_clock_deadline(&g->clock);
         u = cd_clock_due(&g->clock);

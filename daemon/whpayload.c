@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "json_out.h"
 #include "webhooks.h"
 
 /* ---- a growing string ------------------------------------------------------------------------------------- */
@@ -331,7 +332,7 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
     }
     if (!body)
         abort();   /* a pack format mistake or out of memory: never a client's doing */
-    char *text = json_dumps(body, JSON_COMPACT);
+    char *text = cd_json_dumps(body, JSON_COMPACT);
     json_decref(body);
     if (!text)
         abort();

@@ -53,6 +53,7 @@
 
 #include "../audit.h"
 #include "../buf.h"
+#include "../json_out.h"
 #include "../games.h"
 #include "../handlers.h"
 #include "../log.h"
@@ -270,7 +271,7 @@ static void add_frames(cd_buf *b, json_t *entries)
         char head[64];
         snprintf(head, sizeof head, "id: %lld\nevent: move\ndata: ",
                  (long long)json_integer_value(json_object_get(e, "seq")));
-        char *data = json_dumps(e, JSON_COMPACT);   /* compact JSON has no newline */
+        char *data = cd_json_dumps(e, JSON_COMPACT);   /* compact JSON has no newline */
         if (!data)
             abort();
         cd_buf_str(b, head);

@@ -9,6 +9,7 @@
 #include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
+#include "../json_arena.h"
 
 /* Whether an If-None-Match header names this seq ("*", "\"7\"", W/"7", or a list of them). */
 static bool etag_matches(const char *header, const char *etag)
@@ -20,7 +21,7 @@ static bool etag_matches(const char *header, const char *etag)
     return strstr(header, etag) != NULL;
 }
 
-enum MHD_Result h_game_get(cd_req *r)
+static enum MHD_Result game_get(cd_req *r)
 {
     cd_db *db;
     cd_game g;
@@ -45,5 +46,14 @@ enum MHD_Result h_game_get(cd_req *r)
     else
         ret = cd_reply_json(r, 200, cd_game_view(&g, viewer), headers);
     cd_game_free(&g);
+    return ret;
+}
+
+/* A view is read, built and answered: the JSON of it all lives in this request's arena (json_arena.h) */
+enum MHD_Result h_game_get(cd_req *r)
+{
+    cd_json_arena_begin();
+    enum MHD_Result ret = game_get(r);
+    cd_json_arena_end();
     return ret;
 }

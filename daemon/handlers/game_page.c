@@ -16,6 +16,7 @@
 
 #include "../embedded.h"
 #include "../buf.h"
+#include "../json_out.h"
 #include "../games.h"
 #include "../handlers.h"
 #include "../render.h"
@@ -135,7 +136,7 @@ enum MHD_Result h_game_page(cd_req *r)
     json_t *data = json_pack("{s:O, s:O, s:o}", "id", json_object_get(view, "id"), "seq", json_object_get(view, "seq"),
                              "names", names);
     /* JSON_ESCAPE_SLASH: no "</script>" can close the data block early */
-    char *data_text = json_dumps(data, JSON_COMPACT | JSON_ESCAPE_SLASH);
+    char *data_text = cd_json_dumps(data, JSON_COMPACT | JSON_ESCAPE_SLASH);
     json_decref(data);
     uint8_t nonce_raw[16];
     char nonce[33];

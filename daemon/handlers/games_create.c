@@ -10,6 +10,7 @@
 
 #include "../audit.h"
 #include "../clock.h"
+#include "../json_out.h"
 #include "../games.h"
 #include "../handlers.h"
 #include "../outbox.h"
@@ -214,15 +215,15 @@ static json_t *setup_json(const carc_setup *s, json_t *script)
 static cd_tx_result run_create(cd_db *db, void *arg)
 {
     create_tx *t = arg;
-    char *setup = json_dumps(t->setup, JSON_COMPACT), *snap = json_dumps(t->snapshot, JSON_COMPACT);
-    char *events = json_dumps(t->events, JSON_COMPACT);
+    char *setup = cd_json_dumps(t->setup, JSON_COMPACT), *snap = cd_json_dumps(t->snapshot, JSON_COMPACT);
+    char *events = cd_json_dumps(t->events, JSON_COMPACT);
     char pending[16];
     snprintf(pending, sizeof pending, "%d", t->st->pending.seat);
     const char *status = t->st->status == CARC_FINISHED ? "finished" : "active";
     char *clock = NULL, deadline[32], due[32];
     if (t->clocked) {
         json_t *cj = cd_clock_to_json(&t->clock);
-        clock = json_dumps(cj, JSON_COMPACT);
+        clock = cd_json_dumps(cj, JSON_COMPACT);
         json_decref(cj);
         snprintf(deadline, sizeof deadline, "%.3f", cd_clock_deadline(&t->clock));
         snprintf(due, sizeof due, "%.3f", cd_clock_due(&t->clock));

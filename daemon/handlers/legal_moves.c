@@ -8,8 +8,9 @@
 #include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
+#include "../json_arena.h"
 
-enum MHD_Result h_legal_moves(cd_req *r)
+static enum MHD_Result legal_moves(cd_req *r)
 {
     const char *id = r->params[0];
     if (!cd_uuid_valid(id))
@@ -53,4 +54,13 @@ enum MHD_Result h_legal_moves(cd_req *r)
     json_t *answer = cd_legal_moves_json(g.st, g.seq, seat);
     cd_game_free(&g);
     return cd_reply_json(r, 200, answer, NULL);
+}
+
+/* The moves are generated, encoded and answered: the JSON of it all lives in this request's arena (json_arena.h) */
+enum MHD_Result h_legal_moves(cd_req *r)
+{
+    cd_json_arena_begin();
+    enum MHD_Result ret = legal_moves(r);
+    cd_json_arena_end();
+    return ret;
 }

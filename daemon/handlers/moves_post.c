@@ -17,6 +17,7 @@
 
 #include "../games.h"
 #include "../handlers.h"
+#include "../json_arena.h"
 #include "../metrics.h"
 #include "../move_write.h"
 #include "../state_cache.h"
@@ -225,7 +226,7 @@ static bool body_keys_ok(cd_req *r, json_t *body)
     return true;
 }
 
-enum MHD_Result h_moves_post(cd_req *r)
+static enum MHD_Result moves_post(cd_req *r)
 {
     const char *id = r->params[0];
     if (!cd_uuid_valid(id))
@@ -276,5 +277,14 @@ out:
     free(t.after);
     json_decref(t.answer);
     json_decref(body);
+    return ret;
+}
+
+/* The move is parsed, applied, stored and answered: the JSON of it all lives in this request's arena (json_arena.h) */
+enum MHD_Result h_moves_post(cd_req *r)
+{
+    cd_json_arena_begin();
+    enum MHD_Result ret = moves_post(r);
+    cd_json_arena_end();
     return ret;
 }
