@@ -13,16 +13,18 @@
 #    "move cycle": bench/legal-moves.pgbench (in the share of moves for which carcd-load GETs legal-moves:
 #    its gets_per_move; the other moves were chosen from the last answer's legal_moves) followed by
 #    move.pgbench on the same game, which is all the SQL carcd issues per move of carcd-load;
-# 5. then both again at a fixed pace, $PACED_RATE moves/s (default: half of what carcd managed) for
-#    $PACED_SECONDS, to show the latencies of a server that is not saturated: with 32 clients in a closed loop
+# 5. then both again at fixed paces, $PACED_PERCENTS per cent of what carcd managed (or $PACED_RATE moves/s) for
+#    $PACED_SECONDS each, to show the latencies of a server that is not saturated: with 32 clients in a closed loop
 #    on 2 cores every request queues behind the others, pgbench's included;
 # 6. prints both moves/s, their ratio, the latency percentiles of both, and the CPU each side used per move
 #    (carcd, PostgreSQL, the client) as `name: value` lines. The machine may be busy with other work (printed
 #    as other_work_cores_*): cpu_ratio_* then tell what the ratio would be with the machine to itself.
 # Everything it started is stopped on exit; the logs stay in $BENCH_OUT (printed at the end).
 #
-# Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (8), GAMES (128), WARMUP_MOVES (50 per game),
-# PGB_GAMES (3000), PACED_RATE (half of carcd's moves/s), PACED_SECONDS (15), PORT (18090), PGTEMP_PORT
+# Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (CLIENTS: a worker thread and its database
+# connection per client, as pgbench has a connection per client; with fewer, a request waits for its
+# thread's other connections' database round trips, since MHD binds a connection to one thread), GAMES (128), WARMUP_MOVES (50 per game),
+# PGB_GAMES (3000), PACED_PERCENTS ("50 75"), PACED_RATE (one rate instead), PACED_SECONDS (15), PORT (18090), PGTEMP_PORT
 # (54390), SEED (1), BUILD_DIR (build-bench), BENCH_OUT (a new temp dir), PERF=1 to perf-record carcd during
 # the timed load (DWARF call graphs: add -g to CMAKE_C_FLAGS; perf.data in BENCH_OUT; costs carcd some speed),
 # CMAKE_C_FLAGS (extra compiler flags for the build dir).
@@ -35,7 +37,7 @@ cd "$root"
 
 CLIENTS=${CLIENTS:-32}
 DURATION=${DURATION:-25}
-THREADS=${CARCD_THREADS:-8}
+THREADS=${CARCD_THREADS:-$CLIENTS}   # a worker, and a database connection, per client: as pgbench has
 GAMES=${GAMES:-128}
 WARMUP_MOVES=${WARMUP_MOVES:-$((GAMES * 50))}
 PGB_GAMES=${PGB_GAMES:-3000}
@@ -173,16 +175,30 @@ if ((load_rc != 0)); then
     exit 1
 fi
 field() { sed -n "s/^$1: //p" "$BENCH_OUT/${2:-load}.out"; }
-PACED_RATE=${PACED_RATE:-$(($(field moves_per_s) / 2))}
-((PACED_RATE > 0)) || PACED_RATE=1
-say "carcd-load, paced: $CLIENTS clients at $PACED_RATE moves/s for $PACED_SECONDS s (new games, warmed up the same way)"
-"$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
-    --games "$GAMES" --moves 1000000000 --seconds "$PACED_SECONDS" --warmup-moves "$WARMUP_MOVES" \
-    --rate "$PACED_RATE" --seed "$((SEED + 1))" >"$BENCH_OUT/paced.out" 2>"$BENCH_OUT/paced.err" || {
-    say "paced carcd-load failed:"
-    cat "$BENCH_OUT/paced.err" "$BENCH_OUT/paced.out" >&2
-    exit 1
-}
+# the paced runs: a label (per cent of carcd's moves/s, or "rate") and a rate each
+paced_labels=()
+paced_rates=()
+if [[ -n ${PACED_RATE:-} ]]; then
+    paced_labels=(rate)
+    paced_rates=("$PACED_RATE")
+else
+    for pct in ${PACED_PERCENTS:-50 75}; do
+        r=$(($(field moves_per_s) * pct / 100))
+        paced_labels+=("$pct")
+        paced_rates+=($((r > 0 ? r : 1)))
+    done
+fi
+for i in "${!paced_labels[@]}"; do
+    label=${paced_labels[$i]} rate=${paced_rates[$i]}
+    say "carcd-load, paced ($label): $CLIENTS clients at $rate moves/s for $PACED_SECONDS s (new games, warmed up the same way)"
+    "$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
+        --games "$GAMES" --moves 1000000000 --seconds "$PACED_SECONDS" --warmup-moves "$WARMUP_MOVES" \
+        --rate "$rate" --seed "$((SEED + 1 + i))" >"$BENCH_OUT/paced-$label.out" 2>"$BENCH_OUT/paced-$label.err" || {
+        say "paced carcd-load failed:"
+        cat "$BENCH_OUT/paced-$label.err" "$BENCH_OUT/paced-$label.out" >&2
+        exit 1
+    }
+done
 curl -fsS "http://127.0.0.1:$PORT/metrics" >"$BENCH_OUT/metrics.txt" 2>/dev/null || true
 stop_carcd
 # carcd's state cache hit rate, per mille: the share of moves and reads whose statement left the snapshot in
@@ -227,12 +243,16 @@ cpu_sample >"$BENCH_OUT/cpu.cyc0"
 }; } 2>"$BENCH_OUT/pgbench-cycle.time"
 wait_backends_gone "$idle_children"
 cpu_sample >"$BENCH_OUT/cpu.cyc1"
-say "pgbench, paced: $CLIENTS clients at $PACED_RATE moves/s for $PACED_SECONDS s"
-pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$PACED_RATE" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" \
-    -l --log-prefix="$BENCH_OUT/pgbpaced" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench-paced.out" 2>&1 || {
-    cat "$BENCH_OUT/pgbench-paced.out" >&2
-    exit 1
-}
+for i in "${!paced_labels[@]}"; do
+    label=${paced_labels[$i]} rate=${paced_rates[$i]}
+    say "pgbench, paced ($label): $CLIENTS clients at $rate moves/s for $PACED_SECONDS s"
+    pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$rate" -D ngames="$PGB_GAMES" \
+        -D loaded=0 -D hitpm="$hitpm" -l --log-prefix="$BENCH_OUT/pgbpaced-$label" -f bench/move.pgbench "$URL" \
+        >"$BENCH_OUT/pgbench-paced-$label.out" 2>&1 || {
+        cat "$BENCH_OUT/pgbench-paced-$label.out" >&2
+        exit 1
+    }
+done
 # latency percentiles (ms) from pgbench's per-transaction logs: the 3rd column is the latency in microseconds,
 # counted from the scheduled start under -R; minus the 7th, the schedule lag, it is the service time that
 # carcd-load measures too
@@ -242,7 +262,6 @@ pgb_percentiles() {
               if (r < 1) r = 1; printf "%.2f ", v[r] / 1000 } printf "%.2f\n", v[n] / 1000 }'
 }
 read -r pgb_p50 pgb_p99 pgb_max < <(pgb_percentiles pgblog)
-read -r pgbp_p50 pgbp_p99 pgbp_max < <(pgb_percentiles pgbpaced)
 
 # ---- figures ----------------------------------------------------------------------------------------------
 carcd_mps=$(field moves_per_s)
@@ -308,16 +327,20 @@ echo "pgbench_latency_avg_ms: $pgb_lat"
 echo "pgbench_p50_ms: $pgb_p50"
 echo "pgbench_p99_ms: $pgb_p99"
 echo "pgbench_max_ms: $pgb_max"
-echo "paced_rate: $PACED_RATE"
-echo "paced_carcd_moves_per_s: $(field moves_per_s paced)"
-echo "paced_carcd_post_p50_ms: $(field post_p50_ms paced)"
-echo "paced_carcd_post_p99_ms: $(field post_p99_ms paced)"
-echo "paced_carcd_post_max_ms: $(field post_max_ms paced)"
-echo "paced_carcd_get_p99_ms: $(field get_p99_ms paced)"
-echo "paced_carcd_errors: $(field errors paced)"
-echo "paced_pgbench_p50_ms: $pgbp_p50"
-echo "paced_pgbench_p99_ms: $pgbp_p99"
-echo "paced_pgbench_max_ms: $pgbp_max"
+for i in "${!paced_labels[@]}"; do
+    label=${paced_labels[$i]}
+    read -r pgbp_p50 pgbp_p99 pgbp_max < <(pgb_percentiles "pgbpaced-$label")
+    echo "paced_${label}_rate: ${paced_rates[$i]}"
+    echo "paced_${label}_carcd_moves_per_s: $(field moves_per_s "paced-$label")"
+    echo "paced_${label}_carcd_post_p50_ms: $(field post_p50_ms "paced-$label")"
+    echo "paced_${label}_carcd_post_p99_ms: $(field post_p99_ms "paced-$label")"
+    echo "paced_${label}_carcd_post_max_ms: $(field post_max_ms "paced-$label")"
+    echo "paced_${label}_carcd_get_p99_ms: $(field get_p99_ms "paced-$label")"
+    echo "paced_${label}_carcd_errors: $(field errors "paced-$label")"
+    echo "paced_${label}_pgbench_p50_ms: $pgbp_p50"
+    echo "paced_${label}_pgbench_p99_ms: $pgbp_p99"
+    echo "paced_${label}_pgbench_max_ms: $pgbp_max"
+done
 echo "errors: $(field errors)"
 echo "carcd_cpu_ms_per_move: $carcd_cpu"
 echo "carcd_postgres_cpu_ms_per_move: $carcd_pg_cpu"
