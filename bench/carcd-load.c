@@ -5,7 +5,7 @@
  *
  *   carcd-load --url http://127.0.0.1:PORT --admin-token T --clients C --games G --moves M [--seed S]
  *              [--seconds T] [--warmup-moves W] [--rate R] [--expansions a,b,...] [--no-idempotency-key]
- *              [--quiet]
+ *              [--unix-socket PATH] [--always-get] [--quiet]
  *
  * One thread, one libcurl multi handle driven through its socket interface and epoll (cheaper than polling
  * every connection each round, and this program shares the machine with what it measures), C easy handles
@@ -21,6 +21,7 @@
  * --warmup-moves W first plays about W moves the same way, unmeasured, giving each game a random number of
  * them (uniform in 0..2W/G), so that the timed phase finds the games spread over all stages of play, as on
  * a server that has been up for a while, rather than all fresh (or all of an age).
+ * --unix-socket PATH talks to a carcd serving on unix:PATH (the URL then names only the Host header).
  * --rate R paces the timed phase: client i starts its moves at i/R, i/R + C/R, ... (or at once when it is
  * late), so that the latencies are those of a server at R moves/s rather than of a saturated one; without
  * it every client starts its next move as soon as the last one is answered (closed loop).
@@ -93,6 +94,7 @@ static const char *base_url;
 static const char *admin_token;
 static char expansions_json[512] = "[]";
 static bool send_idem = true, quiet, always_get;
+static const char *unix_socket;        /* --unix-socket: NULL for TCP */
 static int nclients, ngames;
 static long target_moves;
 static double max_seconds;
@@ -143,7 +145,7 @@ static void usage(void)
 {
     fputs("usage: carcd-load --url http://HOST:PORT --admin-token T --clients C --games G --moves M [--seed S]\n"
           "                  [--seconds T] [--warmup-moves W] [--rate R] [--expansions a,b,...]\n"
-          "                  [--no-idempotency-key] [--always-get] [--quiet]\n",
+          "                  [--no-idempotency-key] [--unix-socket PATH] [--always-get] [--quiet]\n",
           stderr);
     exit(2);
 }
@@ -776,6 +778,8 @@ int main(int argc, char **argv)
             set_expansions(v), i++;
         else if (!strcmp(a, "--no-idempotency-key"))
             send_idem = false;
+        else if (!strcmp(a, "--unix-socket") && v)
+            unix_socket = v, i++;
         else if (!strcmp(a, "--always-get"))
             always_get = true;
         else if (!strcmp(a, "--quiet"))
@@ -830,6 +834,8 @@ int main(int argc, char **argv)
         curl_easy_setopt(c->h, CURLOPT_TCP_NODELAY, 1L);
         curl_easy_setopt(c->h, CURLOPT_TIMEOUT_MS, 30000L);
         curl_easy_setopt(c->h, CURLOPT_NOSIGNAL, 1L);
+        if (unix_socket)
+            curl_easy_setopt(c->h, CURLOPT_UNIX_SOCKET_PATH, unix_socket);
     }
 
     /* setup: create every game, C at a time */

@@ -4,7 +4,10 @@
 #   bench/run-http-bench.sh
 #
 # 1. builds carcd and carcd-load (Release) in build-bench/;
-# 2. starts a throwaway PostgreSQL (scripts/pg-temp.sh), migrates it, starts carcd on 127.0.0.1:$PORT;
+# 2. starts a throwaway PostgreSQL (scripts/pg-temp.sh), migrates it, starts carcd on 127.0.0.1:$PORT (or, with
+#    TRANSPORT=unix, on a unix socket: the same transport pgbench has to PostgreSQL, and what a reverse proxy
+#    on the same machine would use; over TCP loopback the kernel's TCP work for both ends is charged to the
+#    two processes sharing the 2 cores with PostgreSQL);
 # 3. carcd-load: $GAMES games, $WARMUP_MOVES moves of warm-up (games spread over all stages), then
 #    $CLIENTS clients for $DURATION seconds; carcd is stopped afterwards (so its LISTENer costs pgbench
 #    nothing);
@@ -24,7 +27,7 @@
 # Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (CLIENTS: a worker thread and its database
 # connection per client, as pgbench has a connection per client; with fewer, a request waits for its
 # thread's other connections' database round trips, since MHD binds a connection to one thread), GAMES (128), WARMUP_MOVES (50 per game),
-# PGB_GAMES (3000), PACED_PERCENTS ("50 75"), PACED_RATE (one rate instead), PACED_SECONDS (15), PORT (18090), PGTEMP_PORT
+# PGB_GAMES (3000), PACED_PERCENTS ("50 75"), PACED_RATE (one rate instead), PACED_SECONDS (15), PORT (18090), TRANSPORT (tcp; or unix), PGTEMP_PORT
 # (54390), SEED (1), BUILD_DIR (build-bench), BENCH_OUT (a new temp dir), PERF=1 to perf-record carcd during
 # the timed load (DWARF call graphs: add -g to CMAKE_C_FLAGS; perf.data in BENCH_OUT; costs carcd some speed),
 # CMAKE_C_FLAGS (extra compiler flags for the build dir).
@@ -43,6 +46,7 @@ WARMUP_MOVES=${WARMUP_MOVES:-$((GAMES * 50))}
 PGB_GAMES=${PGB_GAMES:-3000}
 PACED_SECONDS=${PACED_SECONDS:-15}
 PORT=${PORT:-18090}
+TRANSPORT=${TRANSPORT:-tcp}
 SEED=${SEED:-1}
 BUILD_DIR=${BUILD_DIR:-$root/build-bench}
 export PGTEMP_PORT=${PGTEMP_PORT:-54390}
@@ -123,17 +127,29 @@ say "starting PostgreSQL"
 pg_temp_start
 URL=$CARCD_TEST_DATABASE_URL
 export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN CARCD_THREADS=$THREADS
+# how carcd-load and curl reach carcd
+load_via=()
+curl_via=()
+case $TRANSPORT in
+tcp) ;;
+unix)
+    CARCD_LISTEN=unix:$BENCH_OUT/carcd.sock
+    load_via=(--unix-socket "$BENCH_OUT/carcd.sock")
+    curl_via=(--unix-socket "$BENCH_OUT/carcd.sock")
+    ;;
+*) say "TRANSPORT must be tcp or unix"; exit 2 ;;
+esac
 
 "$BUILD_DIR/carcd" migrate >"$BENCH_OUT/migrate.log" 2>&1 || { cat "$BENCH_OUT/migrate.log" >&2; exit 1; }
 idle_children=$(pg_children)   # the server's own processes
 "$BUILD_DIR/carcd" serve >"$BENCH_OUT/carcd.log" 2>&1 &
 carcd_pid=$!
 for _ in $(seq 100); do
-    curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
+    curl -fsS "${curl_via[@]}" "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
     kill -0 "$carcd_pid" 2>/dev/null || { say "carcd exited:"; tail -n 20 "$BENCH_OUT/carcd.log" >&2; exit 1; }
     sleep 0.1
 done
-curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null || { say "carcd is not ready"; exit 1; }
+curl -fsS "${curl_via[@]}" "http://127.0.0.1:$PORT/readyz" >/dev/null || { say "carcd is not ready"; exit 1; }
 
 psql -qX "$URL" -c CHECKPOINT >/dev/null
 
@@ -153,7 +169,7 @@ fi
 ) &
 sampler_pid=$!
 load_rc=0
-"$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
+"$BUILD_DIR/carcd-load" "${load_via[@]}" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
     --games "$GAMES" --moves 1000000000 --seconds "$DURATION" --warmup-moves "$WARMUP_MOVES" --seed "$SEED" \
     >"$BENCH_OUT/load.out" 2>"$BENCH_OUT/load.err" || load_rc=$?
 cpu_sample >"$BENCH_OUT/cpu.load1"
@@ -191,7 +207,7 @@ fi
 for i in "${!paced_labels[@]}"; do
     label=${paced_labels[$i]} rate=${paced_rates[$i]}
     say "carcd-load, paced ($label): $CLIENTS clients at $rate moves/s for $PACED_SECONDS s (new games, warmed up the same way)"
-    "$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
+    "$BUILD_DIR/carcd-load" "${load_via[@]}" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
         --games "$GAMES" --moves 1000000000 --seconds "$PACED_SECONDS" --warmup-moves "$WARMUP_MOVES" \
         --rate "$rate" --seed "$((SEED + 1 + i))" >"$BENCH_OUT/paced-$label.out" 2>"$BENCH_OUT/paced-$label.err" || {
         say "paced carcd-load failed:"
@@ -199,7 +215,7 @@ for i in "${!paced_labels[@]}"; do
         exit 1
     }
 done
-curl -fsS "http://127.0.0.1:$PORT/metrics" >"$BENCH_OUT/metrics.txt" 2>/dev/null || true
+curl -fsS "${curl_via[@]}" "http://127.0.0.1:$PORT/metrics" >"$BENCH_OUT/metrics.txt" 2>/dev/null || true
 stop_carcd
 # carcd's state cache hit rate, per mille: the share of moves and reads whose statement left the snapshot in
 # the database (pgbench does the same in that share: move.pgbench)
@@ -306,6 +322,7 @@ ratio=$(awk -v a="$carcd_mps" -v b="$pgb_tps" 'BEGIN { printf "%.1f", 100 * a / 
 echo "cores: $(nproc) (carcd, PostgreSQL and the load generator share them)"
 echo "clients: $CLIENTS"
 echo "carcd_threads: $THREADS"
+echo "transport: $TRANSPORT"
 echo "duration_s: $DURATION"
 echo "carcd_moves: $(field moves)"
 echo "carcd_moves_per_s: $carcd_mps"

@@ -33,7 +33,8 @@ static const opt opts[] = {
     {"--database-url", "CARCD_DATABASE_URL", OPT_STRING, FIELD(database_url), CAPACITY(database_url), 0, 0,
      "URL", "libpq connection string (default: empty, libpq's defaults and PG* variables)"},
     {"--listen", "CARCD_LISTEN", OPT_LISTEN, 0, 0, 0, 0, "HOST:PORT",
-     "address to serve on; [::1]:8080 for IPv6, :8080 for every address (default 127.0.0.1:8080)"},
+     "address to serve on; [::1]:8080 for IPv6, :8080 for every address, unix:PATH for a unix socket (for a "
+     "reverse proxy on the same machine; a stale socket file there is replaced) (default 127.0.0.1:8080)"},
     {"--admin-token", "CARCD_ADMIN_TOKEN", OPT_STRING, FIELD(admin_token), CAPACITY(admin_token), 0, 0, "TOKEN",
      "bearer token of the admin endpoints (default: empty, no admin access)"},
     {"--body-limit", "CARCD_BODY_LIMIT", OPT_SIZE, FIELD(body_limit), 0, 1, 1LL << 30, "BYTES",
@@ -86,11 +87,20 @@ static void defaults(cd_config *c)
     c->clock_interval_ms = 1000;
 }
 
-/* "host:port", "[v6]:port" or ":port" into c. */
+/* "host:port", "[v6]:port", ":port" or "unix:PATH" into c. */
 static int parse_listen(cd_config *c, const char *v, const char *who, char *err, size_t errlen)
 {
     const char *host = v, *colon;
     size_t hostlen;
+    c->listen_unix[0] = '\0';
+    if (strncmp(v, "unix:", 5) == 0) {   /* behind a reverse proxy on the same machine */
+        if (!v[5] || strlen(v + 5) >= sizeof c->listen_unix) {
+            snprintf(err, errlen, "%s: unix:PATH needs a path of 1 to %zu bytes", who, sizeof c->listen_unix - 1);
+            return -1;
+        }
+        snprintf(c->listen_unix, sizeof c->listen_unix, "%s", v + 5);
+        return 0;
+    }
     if (v[0] == '[') {
         const char *close = strchr(v, ']');
         if (!close || close[1] != ':') {

@@ -18,6 +18,7 @@ typedef struct {
     char database_url[1024];  /* CARCD_DATABASE_URL / --database-url: a libpq connection string */
     char listen_host[256];    /* CARCD_LISTEN / --listen host:port, default 127.0.0.1:8080 */
     int listen_port;
+    char listen_unix[108];    /* CARCD_LISTEN unix:PATH: a unix socket instead (sun_path's size); "" = TCP */
     char admin_token[256];    /* CARCD_ADMIN_TOKEN / --admin-token; empty = no admin access */
     size_t body_limit;        /* CARCD_BODY_LIMIT / --body-limit bytes, default 65536 */
     int threads;              /* CARCD_THREADS / --threads: MHD worker threads = DB connections, default 4 */

@@ -29,6 +29,8 @@
  */
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 
 #include "http.h"
 
@@ -868,6 +870,29 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
     cd_log("warn", "libmicrohttpd: %s", msg);
 }
 
+/* A listening unix socket at path; a socket file already there (a previous run's) is replaced, any other
+ * file is not. -1 with err. */
+static int listen_unix(const char *path, char *err, size_t errlen)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof sa.sun_path) {
+        snprintf(err, errlen, "unix socket path too long: %s", path);
+        return -1;
+    }
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+        unlink(path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 511) != 0) {
+        snprintf(err, errlen, "cannot listen on unix:%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 /* A listening socket on host:port (host "" = every address), non-blocking. -1 with err. */
 static int listen_on(const char *host, int port, bool *ipv6, int *bound_port, char *err, size_t errlen)
 {
@@ -933,7 +958,8 @@ cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, 
     pthread_mutex_init(&s->lock, NULL);
 
     bool ipv6 = false;
-    int fd = listen_on(cfg->listen_host, cfg->listen_port, &ipv6, &s->port, err, errlen);
+    int fd = cfg->listen_unix[0] ? listen_unix(cfg->listen_unix, err, errlen)
+                                 : listen_on(cfg->listen_host, cfg->listen_port, &ipv6, &s->port, err, errlen);
     if (fd < 0)
         goto fail;
 

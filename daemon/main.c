@@ -97,8 +97,11 @@ static int serve(const cd_config *cfg)
     }
     if (cfg->admin_token[0] && strlen(cfg->admin_token) < 16)
         cd_log("warn", "the admin token is shorter than 16 characters");
-    cd_log("info", "listening on %s%s%s:%d with %d threads", strchr(cfg->listen_host, ':') ? "[" : "",
-           cfg->listen_host, strchr(cfg->listen_host, ':') ? "]" : "", cd_server_port(srv), cfg->threads);
+    if (cfg->listen_unix[0])
+        cd_log("info", "listening on unix:%s with %d threads", cfg->listen_unix, cfg->threads);
+    else
+        cd_log("info", "listening on %s%s%s:%d with %d threads", strchr(cfg->listen_host, ':') ? "[" : "",
+               cfg->listen_host, strchr(cfg->listen_host, ':') ? "]" : "", cd_server_port(srv), cfg->threads);
 
     int sig = 0;
     if (sigwait(&stop, &sig) != 0)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "db.h"
@@ -939,6 +940,61 @@ START_TEST(listen_ipv6_and_busy_port)
 }
 END_TEST
 
+/* unix:PATH: the same server on a unix socket; a stale socket file is replaced, any other file is not */
+START_TEST(listen_unix_socket)
+{
+    char dir[] = "/tmp/carcd-unix-XXXXXX", path[64], url_err[256];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/carcd.sock", dir);
+    cd_config c;
+    char *argv[] = {"carcd", "--listen", NULL, NULL};
+    char listen[160];
+    snprintf(listen, sizeof listen, "unix:%s", path);
+    argv[2] = listen;
+    char err[256];
+    ck_assert_int_eq(cd_config_load(&c, 3, argv, err, sizeof err), 0);
+    ck_assert_str_eq(c.listen_unix, path);
+    config(&c);   /* the test's settings; the socket path again after them */
+    snprintf(c.listen_unix, sizeof c.listen_unix, "%s", path);
+    for (int round = 0; round < 2; round++) {   /* the second finds the first's socket file and replaces it */
+        cd_server *s = cd_server_start(&c, err, sizeof err);
+        ck_assert_msg(s != NULL, "%s", err);
+        CURL *h = curl_easy_init();
+        curl_easy_setopt(h, CURLOPT_URL, "http://localhost/healthz");
+        curl_easy_setopt(h, CURLOPT_UNIX_SOCKET_PATH, path);
+        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+        answer a = {0};
+        curl_easy_setopt(h, CURLOPT_WRITEDATA, &a);
+        curl_easy_setopt(h, CURLOPT_ERRORBUFFER, url_err);
+        ck_assert_msg(curl_easy_perform(h) == CURLE_OK, "%s", url_err);
+        long status;
+        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+        ck_assert_int_eq(status, 200);
+        curl_easy_cleanup(h);
+        free(a.body);
+        cd_server_stop(s);
+    }
+    unlink(path);
+    FILE *f = fopen(path, "w");   /* a regular file is not a stale socket: left alone, and an error */
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    ck_assert_ptr_null(cd_server_start(&c, err, sizeof err));
+    ck_assert_msg(strstr(err, "cannot listen on unix:"), "%s", err);
+    unlink(path);
+    rmdir(dir);
+    /* too long, or empty */
+    char longer[300];
+    memset(longer, 'a', sizeof longer - 1);
+    longer[sizeof longer - 1] = 0;
+    memcpy(longer, "unix:/", 6);
+    argv[2] = longer;
+    ck_assert_int_eq(cd_config_load(&c, 3, argv, err, sizeof err), -1);
+    argv[2] = "unix:";
+    ck_assert_int_eq(cd_config_load(&c, 3, argv, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "unix:PATH"), "%s", err);
+}
+END_TEST
+
 int main(void)
 {
     curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -965,6 +1021,7 @@ int main(void)
     tcase_add_test(tc, handler_headers);
     tcase_add_test(tc, shutdown_answers_suspended);
     tcase_add_test(tc, listen_ipv6_and_busy_port);
+    tcase_add_test(tc, listen_unix_socket);
     suite_add_tcase(s, tc);
     TCase *tc2 = tcase_create("static");
     tcase_add_test(tc2, routes_match_openapi);
@@ -972,7 +1029,7 @@ int main(void)
     tcase_add_test(tc2, config_flags_env_defaults);
     suite_add_tcase(s, tc2);
     SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
+    srunner_run_all(sr, CK_ENV);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     curl_global_cleanup();
