@@ -701,11 +701,15 @@ static enum MHD_Result after_handler(req_priv *p, enum MHD_Result ret)
     if (ret != MHD_YES || p->replied)
         return ret;
     pthread_mutex_lock(&p->srv->lock);
-    bool suspended = r->suspended, pending = p->has_pending;
+    /* suspended: a reply another thread stored already (it resumed the request before this handler
+     * returned) stays for `resumed` to send; taking it here lost it, and leaked it */
+    bool suspended = r->suspended, pending = !suspended && p->has_pending;
     int status = p->pending_status;
-    json_t *body = p->pending_body;
-    p->has_pending = false;
-    p->pending_body = NULL;
+    json_t *body = pending ? p->pending_body : NULL;
+    if (pending) {
+        p->has_pending = false;
+        p->pending_body = NULL;
+    }
     pthread_mutex_unlock(&p->srv->lock);
     if (suspended)
         return MHD_YES;

@@ -254,6 +254,19 @@ static enum MHD_Result t_rerun(cd_req *r)
     return MHD_YES;
 }
 
+/* Suspends and is resumed with a reply before it returns, as a long-poll whose move lands at once: the reply
+ * is sent, and the handler does not run again. */
+static enum MHD_Result t_resume_early(cd_req *r)
+{
+    if (r->ctx)
+        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "the handler ran again and the early reply was lost");
+    r->ctx = malloc(1);
+    r->ctx_free = free;
+    cd_req_suspend(r);
+    cd_req_resume_reply(r, 200, json_pack("{s:s}", "from", "early"));
+    return MHD_YES;
+}
+
 /* Suspends and waits for nobody: only shutdown answers it. */
 static enum MHD_Result t_hang(cd_req *r)
 {
@@ -289,6 +302,7 @@ static const cd_route test_routes[] = {
     {"GET", "/p/{a}/x/{b}", t_params, "params"},
     {"GET", "/suspend", t_suspend, "suspend"},
     {"GET", "/rerun", t_rerun, "rerun"},
+    {"GET", "/resume-early", t_resume_early, "resume_early"},
     {"GET", "/hang", t_hang, "hang"},
     {"GET", "/noreply", t_noreply, "noreply"},
     {"GET", "/twice", t_twice, "twice"},
@@ -747,6 +761,19 @@ START_TEST(suspend_resume_reply)
 }
 END_TEST
 
+/* A reply stored before the handler returned (another thread resumed it at once) is the answer; it was
+ * dropped, and leaked, and the handler ran again, until after_handler left it for the resume. */
+START_TEST(suspend_resume_before_return)
+{
+    for (int i = 0; i < 20; i++) {
+        answer a = http((request){.method = "GET", .path = "/resume-early", .port = port_test});
+        ck_assert_msg(a.status == 200, "%ld %s", a.status, a.body ? a.body : "");
+        ck_assert_str_eq(json_string_value(json_object_get(a.json, "from")), "early");
+        answer_free(&a);
+    }
+}
+END_TEST
+
 START_TEST(suspend_resume_rerun)
 {
     int before = __atomic_load_n(&ctx_freed, __ATOMIC_SEQ_CST);
@@ -1015,6 +1042,7 @@ int main(void)
     tcase_add_test(tc, readyz_with_database);
     tcase_add_test(tc, json_body);
     tcase_add_test(tc, suspend_resume_reply);
+    tcase_add_test(tc, suspend_resume_before_return);
     tcase_add_test(tc, suspend_resume_rerun);
     tcase_add_test(tc, many_suspended);
     tcase_add_test(tc, handler_bugs);
