@@ -12,7 +12,9 @@
 #    $CLIENTS clients for $DURATION seconds; carcd is stopped afterwards (so its LISTENer costs pgbench
 #    nothing);
 # 4. bench/pgbench-setup.sql clones the games carcd-load left into $PGB_GAMES games, and pgbench plays
-#    bench/move.pgbench with the same number of clients for the same duration; then, as much again, the
+#    bench/move.pgbench with the same number of clients for the same duration; then carcd and carcd-load run
+#    once more as in 3, so that the two carcd runs bracket pgbench's (the machine's speed drifts, by 20 %
+#    between runs here, and the database grows): carcd_moves_per_s is their mean; then, as much again, the
 #    "move cycle": bench/legal-moves.pgbench (in the share of moves for which carcd-load GETs legal-moves:
 #    its gets_per_move; the other moves were chosen from the last answer's legal_moves) followed by
 #    move.pgbench on the same game, which is all the SQL carcd issues per move of carcd-load;
@@ -142,14 +144,17 @@ esac
 
 "$BUILD_DIR/carcd" migrate >"$BENCH_OUT/migrate.log" 2>&1 || { cat "$BENCH_OUT/migrate.log" >&2; exit 1; }
 idle_children=$(pg_children)   # the server's own processes
-"$BUILD_DIR/carcd" serve >"$BENCH_OUT/carcd.log" 2>&1 &
-carcd_pid=$!
-for _ in $(seq 100); do
-    curl -fsS "${curl_via[@]}" "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
-    kill -0 "$carcd_pid" 2>/dev/null || { say "carcd exited:"; tail -n 20 "$BENCH_OUT/carcd.log" >&2; exit 1; }
-    sleep 0.1
-done
-curl -fsS "${curl_via[@]}" "http://127.0.0.1:$PORT/readyz" >/dev/null || { say "carcd is not ready"; exit 1; }
+start_carcd() {
+    "$BUILD_DIR/carcd" serve >>"$BENCH_OUT/carcd.log" 2>&1 &
+    carcd_pid=$!
+    for _ in $(seq 100); do
+        curl -fsS "${curl_via[@]}" "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
+        kill -0 "$carcd_pid" 2>/dev/null || { say "carcd exited:"; tail -n 20 "$BENCH_OUT/carcd.log" >&2; exit 1; }
+        sleep 0.1
+    done
+    curl -fsS "${curl_via[@]}" "http://127.0.0.1:$PORT/readyz" >/dev/null || { say "carcd is not ready"; exit 1; }
+}
+start_carcd
 
 psql -qX "$URL" -c CHECKPOINT >/dev/null
 
@@ -240,6 +245,19 @@ TIMEFORMAT='%U %S'
 }; } 2>"$BENCH_OUT/pgbench.time"
 wait_backends_gone "$idle_children"
 cpu_sample >"$BENCH_OUT/cpu.pgb1"
+# carcd again, after pgbench: the two carcd runs bracket it, so that a database grown by the first run, or the
+# machine's speed drifting (it does, by 20 % between runs here), does not favour either side
+say "carcd-load again, after pgbench: $CLIENTS clients for $DURATION s"
+start_carcd
+"$BUILD_DIR/carcd-load" "${load_via[@]}" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
+    --games "$GAMES" --moves 1000000000 --seconds "$DURATION" --warmup-moves "$WARMUP_MOVES" --seed "$((SEED + 100))" \
+    >"$BENCH_OUT/load-after.out" 2>"$BENCH_OUT/load-after.err" || {
+    say "carcd-load (after) failed:"
+    cat "$BENCH_OUT/load-after.err" "$BENCH_OUT/load-after.out" >&2
+    exit 1
+}
+stop_carcd
+wait_backends_gone "$idle_children"
 # per mille of moves that GET legal-moves first
 getpm=$(awk -v g="$(field gets_per_move)" 'BEGIN { v = int(1000 * g + 0.5); print (v > 1000 ? 1000 : v) }')
 say "pgbench, move cycle (legal-moves SQL for $getpm per mille of moves + move SQL): $CLIENTS clients for $DURATION s"
@@ -280,7 +298,9 @@ pgb_percentiles() {
 read -r pgb_p50 pgb_p99 pgb_max < <(pgb_percentiles pgblog)
 
 # ---- figures ----------------------------------------------------------------------------------------------
-carcd_mps=$(field moves_per_s)
+carcd_mps_first=$(field moves_per_s)
+carcd_mps_after=$(field moves_per_s load-after)
+carcd_mps=$(awk -v a="$carcd_mps_first" -v b="$carcd_mps_after" 'BEGIN { printf "%.0f", (a + b) / 2 }')
 pgb_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$BENCH_OUT/pgbench.out" | tail -n 1)
 cyc_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$BENCH_OUT/pgbench-cycle.out" | tail -n 1)
 cyc_moves=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$BENCH_OUT/pgbench-cycle.out")
@@ -326,6 +346,8 @@ echo "transport: $TRANSPORT"
 echo "duration_s: $DURATION"
 echo "carcd_moves: $(field moves)"
 echo "carcd_moves_per_s: $carcd_mps"
+echo "carcd_moves_per_s_before_pgbench: $carcd_mps_first"
+echo "carcd_moves_per_s_after_pgbench: $carcd_mps_after"
 echo "pgbench_moves_per_s: $(printf '%.0f' "$pgb_tps")"
 echo "ratio_percent: $ratio"
 echo "carcd_gets_per_move: $(field gets_per_move)"
@@ -358,7 +380,7 @@ for i in "${!paced_labels[@]}"; do
     echo "paced_${label}_pgbench_p99_ms: $pgbp_p99"
     echo "paced_${label}_pgbench_max_ms: $pgbp_max"
 done
-echo "errors: $(field errors)"
+echo "errors: $(($(field errors) + $(field errors load-after)))"
 echo "carcd_cpu_ms_per_move: $carcd_cpu"
 echo "carcd_postgres_cpu_ms_per_move: $carcd_pg_cpu"
 echo "carcd_load_cpu_ms_per_move: $load_cpu"
