@@ -249,6 +249,11 @@ cpu_sample >"$BENCH_OUT/cpu.pgb1"
 # machine's speed drifting (it does, by 20 % between runs here), does not favour either side
 say "carcd-load again, after pgbench: $CLIENTS clients for $DURATION s"
 start_carcd
+(
+    while ! grep -q "timed phase" "$BENCH_OUT/load-after.err" 2>/dev/null; do sleep 0.05; done
+    cpu_sample >"$BENCH_OUT/cpu.after0"
+) &
+sampler_pid=$!
 "$BUILD_DIR/carcd-load" "${load_via[@]}" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
     --games "$GAMES" --moves 1000000000 --seconds "$DURATION" --warmup-moves "$WARMUP_MOVES" --seed "$((SEED + 100))" \
     >"$BENCH_OUT/load-after.out" 2>"$BENCH_OUT/load-after.err" || {
@@ -256,6 +261,8 @@ start_carcd
     cat "$BENCH_OUT/load-after.err" "$BENCH_OUT/load-after.out" >&2
     exit 1
 }
+cpu_sample >"$BENCH_OUT/cpu.after1"
+wait "$sampler_pid" 2>/dev/null || true
 stop_carcd
 wait_backends_gone "$idle_children"
 # per mille of moves that GET legal-moves first
@@ -319,11 +326,16 @@ read -r pu ps <"$BENCH_OUT/pgbench.time"
 read -r cu cs <"$BENCH_OUT/pgbench-cycle.time"
 read -r _ y0 _ _ <"$BENCH_OUT/cpu.cyc0"
 read -r _ y1 _ _ <"$BENCH_OUT/cpu.cyc1"
+read -r e0 f0 _ _ <"$BENCH_OUT/cpu.after0"
+read -r e1 f1 _ _ <"$BENCH_OUT/cpu.after1"
 load_moves=$(field moves)
-load_cpu=$(field load_cpu_ms_per_move)
+after_moves=$(field moves load-after)
+# carcd's side per move over both of its timed runs (they bracket pgbench's)
+load_cpu=$(awk -v a="$(field load_cpu_ms_per_move)" -v n="$load_moves" -v b="$(field load_cpu_ms_per_move load-after)" \
+    -v m="$after_moves" 'BEGIN { printf "%.3f", (n + m > 0 ? (a * n + b * m) / (n + m) : 0) }')
 per_move() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.2f", (n > 0 ? 1000 * t / hz / n : 0) }'; }
-carcd_cpu=$(per_move $((c1 - c0)) "$load_moves")
-carcd_pg_cpu=$(per_move $((p1 - p0)) "$load_moves")
+carcd_cpu=$(per_move $((c1 - c0 + e1 - e0)) $((load_moves + after_moves)))
+carcd_pg_cpu=$(per_move $((p1 - p0 + f1 - f0)) $((load_moves + after_moves)))
 pgb_pg_cpu=$(per_move $((q1 - q0)) "$pgb_moves")
 cyc_pg_cpu=$(per_move $((y1 - y0)) "$cyc_moves")
 pgb_client_cpu=$(awk -v u="$pu" -v s="$ps" -v n="$pgb_moves" 'BEGIN { printf "%.2f", 1000 * (u + s) / n }')
