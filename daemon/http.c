@@ -464,6 +464,32 @@ json_t *cd_req_json_body_optional(cd_req *r)
     return r->body_len == 0 ? json_object() : cd_req_json_body(r);
 }
 
+enum MHD_Result cd_in_json_arena(cd_req *r, cd_handler h)
+{
+    cd_json_arena_begin();
+    enum MHD_Result ret = h(r);
+    cd_json_arena_end();
+    return ret;
+}
+
+bool cd_req_only_keys(cd_req *r, const json_t *o, const char *const *allowed, const char *where)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)o, key, v) {
+        bool ok = false;
+        for (int i = 0; allowed[i] && !ok; i++)
+            ok = strcmp(key, allowed[i]) == 0;
+        if (!ok) {
+            char field[160];
+            snprintf(field, sizeof field, "%s%s", where, key);
+            cd_reply_problem(r, CD_P_INVALID, field, "unknown field %s", field);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* ---- suspend / resume --------------------------------------------------------------------------------- */
 
 static void list_add(cd_server *s, req_priv *p)

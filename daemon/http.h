@@ -64,6 +64,12 @@ const char *cd_req_header(cd_req *r, const char *name);
 json_t *cd_req_json_body(cd_req *r);
 /* The same for an endpoint whose body is optional: no body at all is an empty object. */
 json_t *cd_req_json_body_optional(cd_req *r);
+/* Whether every key of object o is one of `allowed` (NULL-terminated); else replies 400 naming the first other
+ * key, prefixed by `where` ("" at the top, "script." inside a member), and returns false. */
+bool cd_req_only_keys(cd_req *r, const json_t *o, const char *const *allowed, const char *where);
+/* Runs handler h with the request's jansson values in this thread's arena (json_arena.h); for handlers that
+ * answer before they return and never suspend. */
+enum MHD_Result cd_in_json_arena(cd_req *r, cd_handler h);
 
 /* ---- replies (each queues exactly one response) ---- */
 /* JSON body (stolen); extra headers as NULL-terminated name, value pairs (may be NULL). */

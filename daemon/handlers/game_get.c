@@ -9,7 +9,6 @@
 #include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
-#include "../json_arena.h"
 
 /* Whether an If-None-Match header names this seq ("*", "\"7\"", W/"7", or a list of them). */
 static bool etag_matches(const char *header, const char *etag)
@@ -52,8 +51,5 @@ static enum MHD_Result game_get(cd_req *r)
 /* A view is read, built and answered: the JSON of it all lives in this request's arena (json_arena.h) */
 enum MHD_Result h_game_get(cd_req *r)
 {
-    cd_json_arena_begin();
-    enum MHD_Result ret = game_get(r);
-    cd_json_arena_end();
-    return ret;
+    return cd_in_json_arena(r, game_get);
 }

@@ -45,24 +45,6 @@ static enum MHD_Result reply_field_error(cd_req *r, const char *prefix, const ch
     return cd_reply_problem(r, CD_P_INVALID, field[0] ? field : NULL, "%s%s", prefix, msg);
 }
 
-static bool only_keys(cd_req *r, json_t *o, const char *const *allowed, const char *where)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach(o, key, v) {
-        bool ok = false;
-        for (int i = 0; allowed[i] && !ok; i++)
-            ok = strcmp(key, allowed[i]) == 0;
-        if (!ok) {
-            char field[160];
-            snprintf(field, sizeof field, "%s%s", where, key);
-            cd_reply_problem(r, CD_P_INVALID, field, "unknown field %s", field);
-            return false;
-        }
-    }
-    return true;
-}
-
 static bool parse_players(cd_req *r, json_t *players, create_tx *t)
 {
     if (!json_is_array(players) || json_array_size(players) < CARC_MIN_PLAYERS ||
@@ -80,7 +62,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             cd_reply_problem(r, CD_P_INVALID, "players", "players[%zu]: expected an object", i);
             return false;
         }
-        if (!only_keys(r, p, keys, where))
+        if (!cd_req_only_keys(r, p, keys, where))
             return false;
         json_t *name = json_object_get(p, "name");
         if (!json_is_string(name) || !cd_name_ok(json_string_value(name))) {
@@ -111,7 +93,7 @@ static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
         cd_reply_problem(r, CD_P_INVALID, "script", "script: expected an object");
         return false;
     }
-    if (!only_keys(r, script, keys, "script."))
+    if (!cd_req_only_keys(r, script, keys, "script."))
         return false;
     json_t *sheep = json_object_get(script, "sheep");   /* hills & sheep: the bag draws, [2, 3, "wolf", 1] */
     char sheep_err[256];
@@ -158,7 +140,7 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
 {
     static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock", NULL};
     char err[256];
-    if (!only_keys(r, body, keys, ""))
+    if (!cd_req_only_keys(r, body, keys, ""))
         return false;
     carc_setup_defaults(s);
     if (!parse_players(r, json_object_get(body, "players"), t))

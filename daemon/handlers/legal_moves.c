@@ -8,7 +8,6 @@
 #include "../audit.h"
 #include "../games.h"
 #include "../handlers.h"
-#include "../json_arena.h"
 
 static enum MHD_Result legal_moves(cd_req *r)
 {
@@ -59,8 +58,5 @@ static enum MHD_Result legal_moves(cd_req *r)
 /* The moves are generated, encoded and answered: the JSON of it all lives in this request's arena (json_arena.h) */
 enum MHD_Result h_legal_moves(cd_req *r)
 {
-    cd_json_arena_begin();
-    enum MHD_Result ret = legal_moves(r);
-    cd_json_arena_end();
-    return ret;
+    return cd_in_json_arena(r, legal_moves);
 }

@@ -15,14 +15,9 @@ enum MHD_Result h_game_link(cd_req *r)
     if (!body)
         return MHD_YES;
     enum MHD_Result ret = MHD_YES;
-    const char *key;
-    json_t *v;
-    json_object_foreach(body, key, v) {
-        if (strcmp(key, "player_key") != 0) {
-            ret = cd_reply_problem(r, CD_P_INVALID, key, "unknown field %s", key);
-            goto out;
-        }
-    }
+    static const char *const keys[] = {"player_key", NULL};
+    if (!cd_req_only_keys(r, body, keys, ""))
+        goto out;
     const char *pkey = json_string_value(json_object_get(body, "player_key"));
     if (!pkey) {
         ret = cd_reply_problem(r, CD_P_INVALID, "player_key", "player_key: expected a player key (POST /v1/players)");

@@ -17,7 +17,6 @@
 
 #include "../games.h"
 #include "../handlers.h"
-#include "../json_arena.h"
 #include "../metrics.h"
 #include "../move_write.h"
 #include "../state_cache.h"
@@ -211,14 +210,9 @@ static bool idem_key_ok(const char *k)
 
 static bool body_keys_ok(cd_req *r, json_t *body)
 {
-    const char *key;
-    json_t *v;
-    json_object_foreach(body, key, v) {
-        if (strcmp(key, "expected_seq") != 0 && strcmp(key, "move") != 0) {
-            cd_reply_problem(r, CD_P_INVALID, key, "unknown field %s", key);
-            return false;
-        }
-    }
+    static const char *const keys[] = {"expected_seq", "move", NULL};
+    if (!cd_req_only_keys(r, body, keys, ""))
+        return false;
     if (!json_is_object(json_object_get(body, "move"))) {
         cd_reply_problem(r, CD_P_INVALID, "move", "move: expected an object");
         return false;
@@ -283,8 +277,5 @@ out:
 /* The move is parsed, applied, stored and answered: the JSON of it all lives in this request's arena (json_arena.h) */
 enum MHD_Result h_moves_post(cd_req *r)
 {
-    cd_json_arena_begin();
-    enum MHD_Result ret = moves_post(r);
-    cd_json_arena_end();
-    return ret;
+    return cd_in_json_arena(r, moves_post);
 }

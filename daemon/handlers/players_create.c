@@ -14,15 +14,10 @@ enum MHD_Result h_players_create(cd_req *r)
     json_t *body = cd_req_json_body_optional(r);
     if (!body)
         return MHD_YES;
-    enum MHD_Result ret;
-    const char *key;
-    json_t *v;
-    json_object_foreach(body, key, v) {
-        if (strcmp(key, "name") != 0) {
-            ret = cd_reply_problem(r, CD_P_INVALID, key, "unknown field %s", key);
-            goto out;
-        }
-    }
+    enum MHD_Result ret = MHD_YES;
+    static const char *const keys[] = {"name", NULL};
+    if (!cd_req_only_keys(r, body, keys, ""))
+        goto out;
     json_t *name = json_object_get(body, "name");
     if (name && !json_is_null(name) && (!json_is_string(name) || !cd_name_ok(json_string_value(name)))) {
         ret = cd_reply_problem(r, CD_P_INVALID, "name", "name: expected 1 to %d printable characters", CD_NAME_MAX);
@@ -30,10 +25,8 @@ enum MHD_Result h_players_create(cd_req *r)
     }
     const char *name_s = json_string_value(name);
     cd_db *db = cd_req_db(r);
-    if (!db) {
-        ret = MHD_YES;
+    if (!db)
         goto out;
-    }
     char pkey[CD_TOKEN_LEN + 1], hash[CD_HEX256_LEN];
     cd_token_new(pkey);
     memcpy(pkey, "pk_", 3);   /* a player key, told apart from seat tokens ("cs_") at a glance */

@@ -56,14 +56,11 @@ enum MHD_Result h_game_resign(cd_req *r)
     json_t *body = cd_req_json_body_optional(r);
     if (!body)
         return MHD_YES;
-    enum MHD_Result ret = MHD_YES;
-    if (json_object_size(body) > 0) {
-        const char *key = json_object_iter_key(json_object_iter(body));
-        ret = cd_reply_problem(r, CD_P_INVALID, key, "unknown field %s", key);
-        json_decref(body);
-        return ret;
-    }
+    static const char *const none[] = {NULL};   /* the body may only be empty */
+    bool ok = cd_req_only_keys(r, body, none, "");
     json_decref(body);
+    if (!ok)
+        return MHD_YES;
     cd_db *db;
     int seat = cd_req_seat(r, &db);
     if (seat < 0)
@@ -71,6 +68,7 @@ enum MHD_Result h_game_resign(cd_req *r)
     resign_tx t = {.id = r->params[0], .seat = seat, .now = cd_wall_now()};
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_resign, &t, &down);
+    enum MHD_Result ret;
     if (tr == CD_TX_COMMIT && t.answer) {
         cd_metrics_move_applied();
         ret = cd_reply_json(r, 200, t.answer, NULL);

@@ -23,14 +23,10 @@ enum MHD_Result h_game_vacation(cd_req *r)
     json_t *body = cd_req_json_body(r);
     if (!body)
         return MHD_YES;
-    const char *key;
-    json_t *v;
-    json_object_foreach(body, key, v) {
-        if (strcmp(key, "days") != 0) {
-            enum MHD_Result ret = cd_reply_problem(r, CD_P_INVALID, key, "unknown field %s", key);
-            json_decref(body);
-            return ret;
-        }
+    static const char *const keys[] = {"days", NULL};
+    if (!cd_req_only_keys(r, body, keys, "")) {
+        json_decref(body);
+        return MHD_YES;
     }
     json_t *d = json_object_get(body, "days");
     if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > 365) {
