@@ -189,27 +189,44 @@ static cd_load_result result_error(cd_db *db, PGresult *res)
     return lr;
 }
 
+cd_held cd_held_take(const char *id)
+{
+    cd_held h = {.st = malloc(sizeof(carc_state)), .seq = -1};
+    if (h.st)
+        h.seq = cd_cache_copy(id, h.st);
+    if (h.seq < 0) {
+        free(h.st);
+        h.st = NULL;
+    }
+    snprintf(h.seq_text, sizeof h.seq_text, "%d", h.seq);
+    return h;
+}
+
+/* g->st becomes held's state when that is g's seq; else it is freed. Whether it was. */
+static bool use_held(cd_game *g, cd_held *h)
+{
+    bool hit = h && h->st && h->seq == g->seq;
+    if (hit)
+        g->st = h->st;
+    else if (h)
+        free(h->st);
+    if (h)
+        h->st = NULL;
+    cd_cache_count(hit);
+    return hit;
+}
+
 /* Fills g from row 0 of a ST_GAME_GET-shaped result (ST_GAME_GET, _ADMIN, _SEAT, _PLAY: seq, status, setup,
  * snapshot, seed_sha256, created_at, updated_at, finished_at, seed, names, clock; NULL where a statement leaves a
- * column out) and decodes the state: from the state cache for players' reads when this seq is there. */
-static cd_load_result decode_get_row(cd_game *g, const PGresult *res, bool admin)
+ * column out) and decodes the state: for players' reads, held's copy when it is this seq. */
+static cd_load_result decode_get_row(cd_game *g, const PGresult *res, bool admin, cd_held *held)
 {
     g->seq = atoi(PQgetvalue(res, 0, 0));
     g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
     /* only admin readers (replays, export) use the set-up; players' reads skip parsing it, and take the
      * decoded state from the cache when this seq is there (admins read the stored snapshot itself) */
     g->setup = admin ? json_loads(PQgetvalue(res, 0, 2), 0, NULL) : json_object();
-    bool cached = false;
-    if (!admin) {
-        g->st = malloc(sizeof *g->st);
-        cached = g->st && cd_cache_get(g->id, g->seq, g->st);
-        if (!cached) {
-            free(g->st);
-            g->st = NULL;
-        }
-    }
-    if (!cached && PQgetisnull(res, 0, 3))   /* left out for a cached seq, whose entry went meanwhile */
-        return CD_LOAD_EVICTED;
+    bool cached = !admin && use_held(g, held);
     g->snapshot = cached ? json_object() : json_loads(PQgetvalue(res, 0, 3), 0, NULL);
     copy_field(g->seed_sha256, sizeof g->seed_sha256, res, 4);
     copy_field(g->created_at, sizeof g->created_at, res, 5);
@@ -236,24 +253,29 @@ cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g)
     memset(g, 0, sizeof *g);
     snprintf(g->id, sizeof g->id, "%s", id);
     const char *p[] = {id};
+    cd_held held = admin ? (cd_held){.seq = -1} : cd_held_take(id);
     PGresult *res = cd_db_exec(db, admin ? ST_GAME_GET_ADMIN : ST_GAME_GET, 1, p);
-    if (!cd_db_ok(res))
-        return result_error(db, res);
-    if (PQntuples(res) == 0) {
+    if (!cd_db_ok(res) || PQntuples(res) == 0) {
+        free(held.st);
+        if (!cd_db_ok(res))
+            return result_error(db, res);
         PQclear(res);
         return CD_LOAD_NOT_FOUND;
     }
-    cd_load_result lr = decode_get_row(g, res, admin);
+    cd_load_result lr = decode_get_row(g, res, admin, &held);
     PQclear(res);
     return lr;
 }
 
-cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res)
+cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res, cd_held *held)
 {
     memset(g, 0, sizeof *g);
     snprintf(g->id, sizeof g->id, "%s", id);
-    if (PQntuples(res) == 0 || PQgetisnull(res, 0, 0))
+    if (PQntuples(res) == 0 || PQgetisnull(res, 0, 0)) {
+        free(held->st);
+        held->st = NULL;
         return CD_LOAD_NOT_FOUND;
+    }
     g->seq = atoi(PQgetvalue(res, 0, 0));
     g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
     g->setup = json_object();   /* a move needs no set-up */
@@ -262,18 +284,16 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res)
         json_t *cj = json_loads(PQgetvalue(res, 0, 4), 0, NULL);
         g->clocked = cj && cd_clock_from_json(cj, &g->clock);
         json_decref(cj);
-        if (!g->clocked)
+        if (!g->clocked) {
+            free(held->st);
+            held->st = NULL;
             return CD_LOAD_CORRUPT;
+        }
     }
-    g->st = malloc(sizeof *g->st);
-    if (g->st && cd_cache_get(id, g->seq, g->st)) {   /* the state this process stored after the last move */
+    if (use_held(g, held)) {   /* the state this process stored after the last move */
         g->snapshot = json_object();
         return CD_LOAD_OK;
     }
-    free(g->st);
-    g->st = NULL;
-    if (PQgetisnull(res, 0, 2))   /* left out for a cached seq (ST_MOVE_LOCK), whose entry went meanwhile */
-        return CD_LOAD_EVICTED;
     g->snapshot = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
     if (!g->setup || !g->snapshot)
         return CD_LOAD_CORRUPT;
@@ -284,10 +304,13 @@ cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g)
 {
     memset(g, 0, sizeof *g);
     const char *p[] = {id};
+    cd_held held = cd_held_take(id);   /* game_lock names no seq: the copy just spares the decode */
     PGresult *res = cd_db_exec(db, ST_GAME_LOCK, 1, p);
-    if (!cd_db_ok(res))
+    if (!cd_db_ok(res)) {
+        free(held.st);
         return result_error(db, res);
-    cd_load_result lr = cd_game_lock_row(g, id, res);
+    }
+    cd_load_result lr = cd_game_lock_row(g, id, res, &held);
     PQclear(res);
     return lr;
 }
@@ -326,32 +349,26 @@ bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *se
 {
     memset(g, 0, sizeof *g);
     snprintf(g->id, sizeof g->id, "%s", id);
-    char hash[CD_HEX256_LEN], cached[16];
+    char hash[CD_HEX256_LEN];
     cd_sha256_hex(r->bearer, hash);
-    snprintf(cached, sizeof cached, "%d", cd_cache_seq(id));
-    const char *p[] = {hash, id, cached};
+    cd_held held = cd_held_take(id);
+    const char *p[] = {hash, id, held.seq_text};
     PGresult *res = cd_db_exec(db, names ? ST_GAME_GET_SEAT : ST_GAME_GET_PLAY, 3, p);
-    if (!token_found(r, db, res))
+    if (!token_found(r, db, res)) {
+        free(held.st);
         return false;
+    }
     /* columns 11 and 12: whether the token's game is this one, and its seat (store.c: BY_TOKEN) */
     if (strcmp(PQgetvalue(res, 0, 11), "t") != 0) {
+        free(held.st);
         PQclear(res);
         cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
         return false;
     }
     *seat = atoi(PQgetvalue(res, 0, 12));
-    cd_load_result lr = PQgetisnull(res, 0, 0) ? CD_LOAD_NOT_FOUND : decode_get_row(g, res, false);
+    cd_load_result lr = PQgetisnull(res, 0, 0) ? CD_LOAD_NOT_FOUND : decode_get_row(g, res, false, &held);
+    free(held.st);   /* not taken (another game's seq, or no game) */
     PQclear(res);
-    if (lr == CD_LOAD_EVICTED) {   /* rare: read again, snapshot and all */
-        cd_game_free(g);
-        snprintf(g->id, sizeof g->id, "%s", id);
-        p[2] = "-1";
-        res = cd_db_exec(db, names ? ST_GAME_GET_SEAT : ST_GAME_GET_PLAY, 3, p);
-        if (!token_found(r, db, res))
-            return false;
-        lr = PQgetisnull(res, 0, 0) ? CD_LOAD_NOT_FOUND : decode_get_row(g, res, false);
-        PQclear(res);
-    }
     if (lr != CD_LOAD_OK) {
         cd_game_free(g);
         cd_reply_load_error(r, lr);

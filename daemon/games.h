@@ -54,26 +54,26 @@ typedef struct {
 
 void cd_game_free(cd_game *g);
 
-/* CD_LOAD_EVICTED: the statement left the snapshot out for a cached state that another thread replaced before
- * it could be copied; the caller reads again without naming a cached seq. */
-typedef enum {
-    CD_LOAD_OK,
-    CD_LOAD_NOT_FOUND,
-    CD_LOAD_DB_ERROR,
-    CD_LOAD_UNAVAILABLE,
-    CD_LOAD_CORRUPT,
-    CD_LOAD_EVICTED
-} cd_load_result;
+typedef enum { CD_LOAD_OK, CD_LOAD_NOT_FOUND, CD_LOAD_DB_ERROR, CD_LOAD_UNAVAILABLE, CD_LOAD_CORRUPT } cd_load_result;
+
+/* A decoded state copied from the state cache before a read, and its seq (-1, st NULL: none held). The read
+ * names that seq (the database leaves the snapshot out when the game is still at it) and keeps the copy only
+ * then (state_cache.h). */
+typedef struct {
+    carc_state *st;
+    int seq;
+    char seq_text[16];   /* the seq as the statement's parameter */
+} cd_held;
+cd_held cd_held_take(const char *id);
 /* Loads a game for viewing (ST_GAME_GET, or ST_GAME_GET_ADMIN with `admin`), its seats' names included, in
  * one statement. */
 cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g);
 /* Loads and locks a game inside a transaction (ST_GAME_LOCK): the state to apply a move to. */
 cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g);
 /* Fills g (a game `id`) from row 0 of res, a statement that starts with the lock columns (store.c:
- * LOCK_COLUMNS: ST_GAME_LOCK, ST_MOVE_LOCK); CD_LOAD_NOT_FOUND for no row, or NULL lock columns;
- * CD_LOAD_EVICTED when the statement left out the snapshot of a state no longer cached. res stays the
- * caller's. */
-cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res);
+ * LOCK_COLUMNS: ST_GAME_LOCK, ST_MOVE_LOCK) and named held's seq; CD_LOAD_NOT_FOUND for no row, or NULL lock
+ * columns. res stays the caller's; held's state is g's or freed. */
+cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res, cd_held *held);
 
 /* The snapshot to store: the engine's, minus the seed (it lives in game_secrets). */
 json_t *cd_snapshot_for_store(const carc_state *st);

@@ -36,26 +36,32 @@ static unsigned set_of(const char *id)
     return h % CACHE_SETS;
 }
 
-bool cd_cache_get(const char *id, int seq, carc_state *out)
+int cd_cache_copy(const char *id, carc_state *out)
 {
     slot *set = slots[set_of(id)];
-    bool hit = false;
+    int seq = -1;
     pthread_mutex_lock(&lock);
     for (int w = 0; w < CACHE_WAYS; w++) {
         slot *s = &set[w];
-        if (s->st && s->seq == seq && strcasecmp(s->id, id) == 0) {
+        if (s->st && strcasecmp(s->id, id) == 0) {
             memcpy(out, s->st, sizeof *out);
             s->used = ++clock_ticks;
-            hit = true;
+            seq = s->seq;
             break;
         }
     }
+    pthread_mutex_unlock(&lock);
+    return seq;
+}
+
+void cd_cache_count(bool hit)
+{
+    pthread_mutex_lock(&lock);
     if (hit)
         hits++;
     else
         misses++;
     pthread_mutex_unlock(&lock);
-    return hit;
 }
 
 void cd_cache_stats(unsigned long long *h, unsigned long long *m)
@@ -64,18 +70,6 @@ void cd_cache_stats(unsigned long long *h, unsigned long long *m)
     *h = hits;
     *m = misses;
     pthread_mutex_unlock(&lock);
-}
-
-int cd_cache_seq(const char *id)
-{
-    slot *set = slots[set_of(id)];
-    int seq = -1;
-    pthread_mutex_lock(&lock);
-    for (int w = 0; w < CACHE_WAYS; w++)
-        if (set[w].st && strcasecmp(set[w].id, id) == 0)
-            seq = set[w].seq;
-    pthread_mutex_unlock(&lock);
-    return seq;
 }
 
 void cd_cache_put(const char *id, int seq, const carc_state *st)

@@ -3,7 +3,9 @@
  * reads that follow it, skip parsing and decoding the stored snapshot (half of a move's CPU otherwise).
  *
  * Entries are keyed by seq, which the database hands out under the game row's lock, so a stale entry is
- * never used: a state is taken only when its seq is the one just read from the database. Several carcd
+ * never used: a reader copies the held state out before it reads the game (cd_cache_copy), names its seq to
+ * the database (which then leaves the stored snapshot out: store.c), and keeps the copy only when that seq is
+ * the one just read. A copy taken first cannot be replaced under the read. Several carcd
  * processes each keep their own cache; that is safe for the same reason. Cached states carry the seed
  * (they come from moves), so only code that renders through the engine's views may read them.
  */
@@ -14,14 +16,12 @@
 
 #include "carc.h"
 
-/* Copies the cached state of (id, seq) into *out; false when there is none. */
-bool cd_cache_get(const char *id, int seq, carc_state *out);
-/* The seq of the state held for id, or -1: a read may then leave the snapshot in the database (store.c), and
- * take the state from cd_cache_get, which can still miss if another thread replaced the entry meanwhile. */
-int cd_cache_seq(const char *id);
+/* Copies the state held for id into *out and returns its seq; -1 when none is held (*out untouched). */
+int cd_cache_copy(const char *id, carc_state *out);
 /* Remembers st as the state of (id, seq), replacing whatever shared its slot. */
 void cd_cache_put(const char *id, int seq, const carc_state *st);
-/* cd_cache_get's answers since the process started, for /metrics. */
+/* A read used a held copy (hit) or decoded the stored snapshot (miss): counted for /metrics. */
+void cd_cache_count(bool hit);
 void cd_cache_stats(unsigned long long *hits, unsigned long long *misses);
 
 #endif

@@ -61,13 +61,13 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     t->after = NULL;
     t->status = 0;
     t->replayed = false;
-    char cached[16];
-    snprintf(cached, sizeof cached, "%d", cd_cache_seq(t->id));
-    const char *p1[] = {t->id, t->token_hash, cached};
+    cd_held held = cd_held_take(t->id);
+    const char *p1[] = {t->id, t->token_hash, held.seq_text};
     const char *p2[] = {t->id, t->token_hash, t->idem};
     const cd_db_call calls[] = {{ST_MOVE_LOCK, 3, p1}, {ST_MOVE_AFTER_LOCK, 3, p2}};
     PGresult *res[2];
     if (!cd_db_exec_many(db, 2, calls, res)) {
+        free(held.st);
         PQclear(res[0]);
         PQclear(res[1]);
         return CD_TX_ERROR;
@@ -84,17 +84,14 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         out = CD_TX_COMMIT;
     }
     if (out != CD_TX_COMMIT) {
+        free(held.st);
         PQclear(lock);
         PQclear(after);
         return out;
     }
     cd_game g;
-    cd_load_result lr = cd_game_lock_row(&g, t->id, lock);
+    cd_load_result lr = cd_game_lock_row(&g, t->id, lock, &held);
     PQclear(lock);
-    if (lr == CD_LOAD_EVICTED) {   /* rare: the row is locked already; read it again, snapshot and all */
-        cd_game_free(&g);
-        lr = cd_game_lock(db, t->id, &g);
-    }
     g.hooks_known = true;
     g.hooks = atoi(PQgetvalue(after, 0, 0));
     bool replay = t->idem && !PQgetisnull(after, 0, 1);
