@@ -7,9 +7,10 @@
 
 /* timestamps leave the database as ISO 8601 UTC text */
 #define ISO(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
-#define GAME_COLUMNS                                                                                         \
-    "g.seq, g.status, g.setup, g.snapshot, g.seed_sha256, " ISO("g.created_at") ", " ISO("g.updated_at")     \
+#define GAME_COLUMNS_WITH(snapshot)                                                                          \
+    "g.seq, g.status, g.setup, " snapshot ", g.seed_sha256, " ISO("g.created_at") ", " ISO("g.updated_at")   \
     ", " ISO("g.finished_at")
+#define GAME_COLUMNS GAME_COLUMNS_WITH("g.snapshot")
 
 /* the seats' names in seat order, as a JSON array (one index scan of seats' primary key) */
 #define SEAT_NAMES "COALESCE((SELECT json_agg(n.name ORDER BY n.seat) FROM seats n WHERE n.game_id = g.id), '[]')"
@@ -95,9 +96,8 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                            "FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
                            1},
     [ST_GAME_GET_SEAT] = {"game_get_seat",
-                          "SELECT g.seq, g.status, g.setup, " SNAPSHOT_UNLESS_CACHED ", g.seed_sha256, "
-                          ISO("g.created_at") ", " ISO("g.updated_at") ", " ISO("g.finished_at")
-                          ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES ", g.clock" BY_TOKEN,
+                          "SELECT " GAME_COLUMNS_WITH(SNAPSHOT_UNLESS_CACHED) ", CASE WHEN g.status = 'finished' "
+                          "THEN s.seed END, " SEAT_NAMES ", g.clock" BY_TOKEN,
                           3},
     /* what legal-moves reads: the columns of game_get it uses (no set-up, times or names), the others NULL */
     [ST_GAME_GET_PLAY] = {"game_get_play",
