@@ -64,10 +64,12 @@ static char *dumps_malloc(const json_t *json, size_t flags)
 /* What jansson writes for one value: for what this file leaves to it (reals, non-ASCII strings). */
 static bool put_jansson(out_buf *b, const json_t *json, size_t flags)
 {
-    size_t n = json_dumpb(json, NULL, 0, flags | JSON_ENCODE_ANY);
-    if (n == 0 || !reserve(b, n))
+    /* straight into the buffer's free room; only a value larger than that is written twice */
+    size_t room = b->cap > b->len ? b->cap - b->len - 1 : 0;
+    size_t n = json_dumpb(json, room ? b->p + b->len : NULL, room, flags | JSON_ENCODE_ANY);
+    if (n == 0)
         return false;
-    if (json_dumpb(json, b->p + b->len, n, flags | JSON_ENCODE_ANY) != n)
+    if (n > room && (!reserve(b, n) || json_dumpb(json, b->p + b->len, n, flags | JSON_ENCODE_ANY) != n))
         return false;
     b->len += n;
     return true;
