@@ -277,8 +277,7 @@ static void start_get(client *c)
 }
 
 static void begin_move(client *c);
-static bool scan_legal_moves(const char *p, int *seq, const char **moves);
-static long array_elements(const char *arr, long k, const char **start, size_t *len);
+static long count_legal_moves(const char *text, int *seq, const char **moves);
 static void on_legal_moves(client *c, int seq, const char *moves, size_t n);
 
 /* The next thing client c does: a new move on one of its games (now, or when --rate says), or nothing more. */
@@ -324,9 +323,8 @@ static void begin_move(client *c)
         char *text = g->next;
         g->next = NULL;
         int seq = 0;
-        const char *moves, *mv;
-        size_t mvlen;
-        long nmoves = scan_legal_moves(text, &seq, &moves) ? array_elements(moves, -1, &mv, &mvlen) : -1;
+        const char *moves;
+        long nmoves = count_legal_moves(text, &seq, &moves);
         if (nmoves > 0) {
             gets_saved++;
             on_legal_moves(c, seq, moves, (size_t)nmoves);   /* copies the chosen move before text goes */
@@ -500,6 +498,14 @@ static long array_elements(const char *arr, long k, const char **start, size_t *
     }
 }
 
+/* A legal-moves answer's seq, its "moves" array (at its '[') and their number; -1: not such an answer. */
+static long count_legal_moves(const char *text, int *seq, const char **moves)
+{
+    const char *mv;
+    size_t mvlen;
+    return scan_legal_moves(text, seq, moves) ? array_elements(*moves, -1, &mv, &mvlen) : -1;
+}
+
 /* Chooses one of the n legal moves (the array at moves, in the answer) and posts it; switches seats when
  * there are none. */
 static void on_legal_moves(client *c, int seq, const char *moves, size_t n)
@@ -588,10 +594,7 @@ static void on_done(client *c, CURLcode cc)
     long nmoves = -1;
     bool ok = cc == CURLE_OK && status == expect;
     if (ok && c->st == ST_GET) {   /* scanned, not parsed (above) */
-        const char *mv;
-        size_t mvlen;
-        if (scan_legal_moves(text, &seq, &moves))
-            nmoves = array_elements(moves, -1, &mv, &mvlen);
+        nmoves = count_legal_moves(text, &seq, &moves);
         ok = nmoves >= 0;
     } else if (ok) {
         ok = (doc = json_loads(text, 0, NULL)) != NULL;
