@@ -154,6 +154,24 @@ start_carcd() {
     done
     curl -fsS "${curl_via[@]}" "http://127.0.0.1:$PORT/readyz" >/dev/null || { say "carcd is not ready"; exit 1; }
 }
+
+# carcd-load with this run's settings and "$@" (--seconds, --seed, --rate); output in $BENCH_OUT/NAME.out, .err
+run_load() {
+    local name=$1
+    shift
+    "$BUILD_DIR/carcd-load" "${load_via[@]}" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" \
+        --clients "$CLIENTS" --games "$GAMES" --moves 1000000000 --warmup-moves "$WARMUP_MOVES" "$@" \
+        >"$BENCH_OUT/$name.out" 2>"$BENCH_OUT/$name.err"
+}
+# in the background: a CPU sample into $BENCH_OUT/FILE ($2) once carcd-load NAME ($1) announces its timed phase
+sample_at_timed_phase() {
+    (
+        while ! grep -q "timed phase" "$BENCH_OUT/$1.err" 2>/dev/null; do sleep 0.05; done
+        cpu_sample >"$BENCH_OUT/$2"
+    ) &
+    sampler_pid=$!
+}
+
 start_carcd
 
 psql -qX "$URL" -c CHECKPOINT >/dev/null
@@ -168,15 +186,9 @@ if [[ ${PERF:-0} == 1 ]]; then
     ) >"$BENCH_OUT/perf.log" 2>&1 &
     perf_pid=$!
 fi
-(   # the timed phase starts after the warm-up: carcd-load says so on stderr
-    while ! grep -q "timed phase" "$BENCH_OUT/load.err" 2>/dev/null; do sleep 0.05; done
-    cpu_sample >"$BENCH_OUT/cpu.load0"
-) &
-sampler_pid=$!
+sample_at_timed_phase load cpu.load0   # the timed phase starts after the warm-up
 load_rc=0
-"$BUILD_DIR/carcd-load" "${load_via[@]}" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
-    --games "$GAMES" --moves 1000000000 --seconds "$DURATION" --warmup-moves "$WARMUP_MOVES" --seed "$SEED" \
-    >"$BENCH_OUT/load.out" 2>"$BENCH_OUT/load.err" || load_rc=$?
+run_load load --seconds "$DURATION" --seed "$SEED" || load_rc=$?
 cpu_sample >"$BENCH_OUT/cpu.load1"
 kill "$sampler_pid" 2>/dev/null || true
 wait "$sampler_pid" 2>/dev/null || true
@@ -212,9 +224,7 @@ fi
 for i in "${!paced_labels[@]}"; do
     label=${paced_labels[$i]} rate=${paced_rates[$i]}
     say "carcd-load, paced ($label): $CLIENTS clients at $rate moves/s for $PACED_SECONDS s (new games, warmed up the same way)"
-    "$BUILD_DIR/carcd-load" "${load_via[@]}" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
-        --games "$GAMES" --moves 1000000000 --seconds "$PACED_SECONDS" --warmup-moves "$WARMUP_MOVES" \
-        --rate "$rate" --seed "$((SEED + 1 + i))" >"$BENCH_OUT/paced-$label.out" 2>"$BENCH_OUT/paced-$label.err" || {
+    run_load "paced-$label" --seconds "$PACED_SECONDS" --rate "$rate" --seed "$((SEED + 1 + i))" || {
         say "paced carcd-load failed:"
         cat "$BENCH_OUT/paced-$label.err" "$BENCH_OUT/paced-$label.out" >&2
         exit 1
@@ -249,14 +259,8 @@ cpu_sample >"$BENCH_OUT/cpu.pgb1"
 # machine's speed drifting (it does, by 20 % between runs here), does not favour either side
 say "carcd-load again, after pgbench: $CLIENTS clients for $DURATION s"
 start_carcd
-(
-    while ! grep -q "timed phase" "$BENCH_OUT/load-after.err" 2>/dev/null; do sleep 0.05; done
-    cpu_sample >"$BENCH_OUT/cpu.after0"
-) &
-sampler_pid=$!
-"$BUILD_DIR/carcd-load" "${load_via[@]}" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients "$CLIENTS" \
-    --games "$GAMES" --moves 1000000000 --seconds "$DURATION" --warmup-moves "$WARMUP_MOVES" --seed "$((SEED + 100))" \
-    >"$BENCH_OUT/load-after.out" 2>"$BENCH_OUT/load-after.err" || {
+sample_at_timed_phase load-after cpu.after0
+run_load load-after --seconds "$DURATION" --seed "$((SEED + 100))" || {
     say "carcd-load (after) failed:"
     cat "$BENCH_OUT/load-after.err" "$BENCH_OUT/load-after.out" >&2
     exit 1
