@@ -17,16 +17,6 @@
 
 typedef struct cd_db cd_db;
 
-typedef struct {
-    const char *name;   /* prepared statement name */
-    const char *sql;
-    int nparams;
-} cd_stmt_info;
-
-/* The statement table, indexed by cd_stmt (store.h). */
-extern const cd_stmt_info cd_stmts[];
-extern const int cd_nstmts;
-
 /* This thread's connection: connected (and statements prepared) on first use, reconnected when it has
  * broken. NULL when the database cannot be reached (err says why; answer 503). */
 cd_db *cd_db_thread(const cd_config *cfg, char *err, size_t errlen);

@@ -73,4 +73,14 @@ typedef enum {
     CD_NSTMTS
 } cd_stmt;
 
+typedef struct {
+    const char *name;   /* prepared statement name */
+    const char *sql;
+    int nparams;
+} cd_stmt_info;
+
+/* The statement table, indexed by cd_stmt; db.c prepares it on every connection. */
+extern const cd_stmt_info cd_stmts[];
+extern const int cd_nstmts;
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "games.h"
 #include "state_cache.h"
+#include "base/metrics.h"
 #include "base/timesrc.h"
 #include "db/store.h"
 
@@ -212,7 +213,7 @@ static bool use_held(cd_game *g, cd_held *h)
         free(h->st);
     if (h)
         h->st = NULL;
-    cd_cache_count(hit);
+    cd_metrics_state_cache_read(hit);   /* a held copy (hit) or the stored snapshot decoded (miss) */
     return hit;
 }
 

@@ -25,6 +25,7 @@
 #include "db/db.h"
 #include "http/http.h"
 #include "base/log.h"
+#include "base/metrics.h"
 #include "netguard.h"
 #include "db/store.h"
 #include "webhooks.h"
@@ -61,7 +62,6 @@ static struct {
     CURLM *multi;
     const cd_config *cfg;
     char worker[160];        /* host:pid, in every attempt row */
-    atomic_long claimed, delivered, failed, gone;
 } W;
 
 static uint64_t rng_state;
@@ -280,11 +280,11 @@ static void xfer_done(xfer *x, CURLcode rc)
     char err[600] = "";
     if (rc == CURLE_OK && status >= 200 && status < 300) {
         o.state = "delivered";
-        atomic_fetch_add(&W.delivered, 1);
+        cd_metrics_webhook_delivered();
         record(&o);
         return;
     }
-    atomic_fetch_add(&W.failed, 1);
+    cd_metrics_webhook_failed();
     if (x->refused[0] && rc != CURLE_FAILED_INIT)   /* curl may have tried another address after it */
         snprintf(err, sizeof err, "%s; %s", x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc), x->refused);
     else if (x->refused[0])
@@ -296,7 +296,7 @@ static void xfer_done(xfer *x, CURLcode rc)
     if (rc == CURLE_OK && status == 410) {
         o.state = "failed";
         o.gone = true;
-        atomic_fetch_add(&W.gone, 1);
+        cd_metrics_webhook_gone();
         cd_log("info", "webhooks: endpoint %s answered 410 Gone: disabled", x->endpoint);
     } else {
         o.delay = x->final ? -1 : next_delay(x->tries, x->retry_after);
@@ -353,7 +353,7 @@ static int claim(int limit, xfer **inflight, int *ninflight)
         x->tries = atoi(PQgetvalue(res, i, 5));
         snprintf(x->endpoint, sizeof x->endpoint, "%s", PQgetvalue(res, i, 8));
         x->retry_after = -1;
-        atomic_fetch_add(&W.claimed, 1);
+        cd_metrics_webhook_attempt();
         bool disabled = PQgetvalue(res, i, 9)[0] == 't';
         if (disabled)
             snprintf(x->refused, sizeof x->refused, "not sent: the endpoint is disabled");
@@ -557,13 +557,4 @@ void cd_deliver_stop(void)
     curl_multi_cleanup(W.multi);
     W.multi = NULL;
     W.started = false;
-}
-
-void cd_deliver_get_stats(cd_deliver_stats *s)
-{
-    s->claimed = atomic_load(&W.claimed);
-    s->delivered = atomic_load(&W.delivered);
-    s->failed = atomic_load(&W.failed);
-    s->gone = atomic_load(&W.gone);
-    s->running = W.started;
 }
