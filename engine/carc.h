@@ -447,8 +447,8 @@ int carc_default_move(const carc_state *st, carc_move *out);
  * followers stay on the board, it takes no further turns; when one seat remains the game ends with final
  * scoring. CARC_E_ILLEGAL when it already left, CARC_E_FINISHED after the end. */
 int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen);
-/* The winners, a bit per seat: the best score among the seats still in the game (a seat that resigned or
- * forfeited wins nothing, whatever its followers scored). */
+/* The winners, a bit per seat (score.c): the best score among the seats still in the game (a seat that
+ * resigned or forfeited wins nothing, whatever its followers scored). */
 unsigned carc_winners(const carc_state *st);
 
 /* Remaining followers in a seat's supply. */

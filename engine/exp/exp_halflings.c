@@ -246,18 +246,3 @@ void carc_halflings_apply_draft(carc_state *st, const carc_move *mv, carc_events
     draft_take(st, st->pending.seat, mv->tile, ev);
     st->tn.phase = CARC_PH_DRAFT;   /* carc_advance asks the next pick, or starts the first turn */
 }
-
-/* A mark counts only when its expansion is in play (a triangle's hill without Hills & Sheep is scenery). */
-bool carc_mark_active(const carc_state *st, int type, int mark)
-{
-    const carc_tile_type *t = &st->cat->types[type];
-    if (!(t->marks & mark))
-        return false;
-    switch (mark) {
-    case CARC_MARK_HILL:
-    case CARC_MARK_VINEYARD: return carc_has(st, CARC_SET_HILLS_SHEEP);
-    case CARC_MARK_CC: return carc_has(st, CARC_SET_CROP_CIRCLES);
-    case CARC_MARK_TREE: return carc_has(st, CARC_SET_FRUIT_TREES);
-    default: return false;
-    }
-}
