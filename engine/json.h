@@ -13,7 +13,7 @@
  * Views. A snapshot (carc_state_to_json) holds everything, for storage and admins. A view
  * (carc_view_to_json, carc_events_to_json) is rendered for one viewer: CARC_VIEW_ADMIN sees everything,
  * a seat (>= 0) sees what that player may know, CARC_VIEW_PUBLIC what anyone may know. The hidden fields of
- * DESIGN.md §2 (the seed and rng position, the stack order, tiles under hills) never appear in a seat or
+ * docs/DESIGN.md §2 (the seed and rng position, the stack order, tiles under hills) never appear in a seat or
  * public view; counts stay public.
  */
 #ifndef CARC_JSON_H

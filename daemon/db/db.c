@@ -146,7 +146,7 @@ PGconn *cd_db_connect(const char *url)
     const char *const vals[] = {CD_DB_CONNECT_TIMEOUT, "carcd", url, NULL};
     PGconn *c = PQconnectdbParams(keys, vals, 1);
     if (!c)
-        abort();   /* libpq could not allocate: out of memory aborts (STYLE.md) */
+        abort();   /* libpq could not allocate: out of memory aborts (docs/STYLE.md) */
     return c;
 }
 

@@ -28,7 +28,7 @@ cd_tx_result cd_move_write(cd_db *db, const cd_game *g, int seat, const json_t *
     char *events = cd_json_dumps(events_admin, JSON_COMPACT);
     char *ans = answer ? cd_json_dumps(answer, JSON_COMPACT) : NULL;
     if (!snapshot || !events || (move && !mv) || (answer && !ans))
-        abort();   /* out of memory (STYLE.md) */
+        abort();   /* out of memory (docs/STYLE.md) */
 
     /* a game with a turn clock stores it (advanced by the caller) with its derived deadline and due time */
     char *clock = NULL, deadline[32], due[32];

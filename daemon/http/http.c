@@ -105,7 +105,7 @@ static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n, size);
     if (!p)
-        abort();   /* out of memory: carcd's policy is to stop (STYLE.md) */
+        abort();   /* out of memory: carcd's policy is to stop (docs/STYLE.md) */
     return p;
 }
 
