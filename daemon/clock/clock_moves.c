@@ -10,12 +10,6 @@
 
 #define MAX_DEFAULT_MOVES 64   /* a turn has a handful of decisions; this only stops a bug from looping */
 
-bool cd_move_is_leave(const json_t *move)
-{
-    const char *k = json_string_value(json_object_get(move, "kind"));
-    return k && strcmp(k, "leave") == 0 && json_object_size(move) == 1;
-}
-
 /* One logged move, already applied to g->st: the clock passes the turn on, then cd_move_write stores it. */
 static cd_tx_result log_move(cd_db *db, cd_game *g, int seat, const json_t *move, const carc_events *ev,
                              const char *origin, double now, json_t **answer)

@@ -2,7 +2,7 @@
  * clock_moves.h — moves a seat does not choose: leaving the game (resign, or the forfeit timeout) and the
  * default moves of the skip timeout. They go into the move log like any move (origin "seat" for a
  * resignation, "clock" for a timeout), so verify and replay see them; a leave is logged as
- * {"kind": "leave"} and replayed with carc_leave.
+ * {"kind": "leave"} and replayed with carc_leave (carc_logged_move_apply).
  */
 #ifndef CD_CLOCK_MOVES_H
 #define CD_CLOCK_MOVES_H
@@ -11,8 +11,6 @@
 
 #include "clock.h"
 #include "game/games.h"
-
-bool cd_move_is_leave(const json_t *move);
 
 typedef enum { CD_CM_LEAVE, CD_CM_SKIP } cd_clock_move;
 

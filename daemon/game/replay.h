@@ -16,10 +16,8 @@
 #include "db/db.h"
 #include "games.h"
 
-/* The stored set-up (games.setup, as games_create.c writes it) back into a carc_setup, seed left zero. */
-bool cd_setup_from_json(const json_t *setup, carc_setup *s, char *err, size_t errlen);
-
-/* The state at the start of the game, before any move (seq 0). False with `why` when the set-up or seed do
+/* The state at the start of the game, before any move (seq 0): the stored set-up (games.setup, as
+ * games_create.c writes it) decoded by carc_setup_from_json, with the game's seed. False with `why` when the set-up or seed do
  * not give a game. */
 bool cd_replay_start(const cd_game *g, carc_state *st, char *why, size_t whylen);
 

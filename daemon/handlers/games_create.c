@@ -85,7 +85,9 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
     return true;
 }
 
-/* script: {"stack": ["D", "U", ...], "sheep": [2, "wolf", ...], "hands": [["HW01", "HW08"], ...]} (admins only) */
+/* script: {"stack": ["D", "U", ...], "sheep": [2, "wolf", ...], "fruit": {"apple": [5, 2, 4, 3]}, "hands":
+ * [["HW01", "HW08"], ...]} (admins only), decoded by the engine (carc_script_from_json) as replay decodes
+ * the stored copy. */
 static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
 {
     static const char *const keys[] = {"stack", "sheep", "hands", "fruit", NULL};
@@ -95,43 +97,14 @@ static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
     }
     if (!cd_req_only_keys(r, script, keys, "script."))
         return false;
-    json_t *sheep = json_object_get(script, "sheep");   /* hills & sheep: the bag draws, [2, 3, "wolf", 1] */
-    char sheep_err[256];
-    if (sheep && carc_script_sheep_from_json(sheep, s, sheep_err, sizeof sheep_err) != 0) {
-        reply_field_error(r, "", sheep_err);
+    char err[256];
+    if (carc_script_from_json(cd_catalog(), script, s, err, sizeof err) != 0) {
+        if (strncmp(err, "script.stack", 12) == 0)   /* the stack's problems name the field script.stack */
+            cd_reply_problem(r, CD_P_INVALID, "script.stack", "%s", err);
+        else
+            reply_field_error(r, "", err);
         return false;
     }
-    json_t *fruit = json_object_get(script, "fruit");   /* fruit trees: each fruit's stack, {"apple": [5, 2, 4, 3]} */
-    char fruit_err[256];
-    if (fruit && carc_script_fruit_from_json(fruit, s, fruit_err, sizeof fruit_err) != 0) {
-        reply_field_error(r, "", fruit_err);
-        return false;
-    }
-    json_t *hands = json_object_get(script, "hands");   /* halflings: each seat's triangles, [["HW01"], ...] */
-    char hands_err[256];
-    if (hands && carc_script_hands_from_json(cd_catalog(), hands, s, hands_err, sizeof hands_err) != 0) {
-        reply_field_error(r, "", hands_err);
-        return false;
-    }
-    json_t *stack = json_object_get(script, "stack");
-    if (!stack)
-        return true;
-    if (!json_is_array(stack) || json_array_size(stack) == 0 || json_array_size(stack) > CARC_MAX_TILES) {
-        cd_reply_problem(r, CD_P_INVALID, "script.stack", "script.stack: expected an array of 1 to %d tile ids",
-                         CARC_MAX_TILES);
-        return false;
-    }
-    size_t i;
-    json_t *id;
-    json_array_foreach(stack, i, id) {
-        int t = json_is_string(id) ? carc_catalog_find(cd_catalog(), json_string_value(id)) : -1;
-        if (t < 0) {
-            cd_reply_problem(r, CD_P_INVALID, "script.stack", "script.stack[%zu]: unknown tile id", i);
-            return false;
-        }
-        s->stack[i] = (uint8_t)t;
-    }
-    s->nstack = (int)json_array_size(stack);
     return true;
 }
 
