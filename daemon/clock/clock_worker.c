@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "clock_moves.h"
+#include "game/forced_moves.h"
 #include "clock_tx.h"
 #include "base/log.h"
 #include "webhooks/outbox.h"
@@ -43,8 +43,8 @@ static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
     if (c->timeout != CD_TIMEOUT_NONE && deadline >= 0 && t->now >= deadline) {
         bool skip = c->timeout == CD_TIMEOUT_SKIP;
         t->did = skip ? "timeout skip" : "timeout forfeit";
-        return cd_clock_moves_store(db, g, c->seat, skip ? CD_CM_SKIP : CD_CM_LEAVE, "clock", t->now, NULL, t->err,
-                                    sizeof t->err);
+        return cd_forced_moves_commit(db, g, c->seat, skip ? CD_FORCED_SKIP : CD_FORCED_LEAVE, "clock", t->now, NULL,
+                                      t->err, sizeof t->err);
     }
     if (remind >= 0 && t->now >= remind) {
         t->did = "reminder";

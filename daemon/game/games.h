@@ -47,7 +47,7 @@ typedef struct {
     bool clocked;         /* the game has a turn clock (when the query read it: views, moves) */
     cd_clock clock;
     bool hooks_known;     /* hooks holds the number of the game's enabled webhook endpoints (a move's
-                             ST_MOVE_AFTER_LOCK tells); when false, cd_move_write looks them up */
+                             ST_MOVE_AFTER_LOCK tells); when false, cd_move_commit looks them up */
     int hooks;
     char deadline[32];    /* the turn clock's deadline after a move (ISO), for its webhooks; "" for none */
 } cd_game;

@@ -1,8 +1,8 @@
 /*
  * moves_post.c — POST /v1/games/{id}/moves: one move per request, in one transaction: check the token and
  * lock the game row, replay a repeated Idempotency-Key, check the expected seq and the seat, apply the move in
- * the engine, then cd_move_write (the log, the snapshot, the NOTIFY, the webhook outbox) and commit; only then
- * answer. A move answered 200 is durable; a refused one changes nothing.
+ * the engine, then cd_move_commit (the clock, the log, the snapshot, the NOTIFY, the webhook outbox) and commit;
+ * only then answer. A move answered 200 is durable; a refused one changes nothing.
  *
  * Two round trips (db.c's pipeline): BEGIN + ST_MOVE_LOCK (the token's seat and the game row, locked) +
  * ST_MOVE_AFTER_LOCK (the game's webhook endpoints, the key's stored answer: read after the lock is held);
@@ -18,7 +18,7 @@
 #include "game/games.h"
 #include "handlers.h"
 #include "base/metrics.h"
-#include "game/move_write.h"
+#include "game/move_commit.h"
 #include "game/state_cache.h"
 #include "db/store.h"
 #include "base/timesrc.h"
@@ -133,20 +133,9 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         } else if (rc != CARC_OK) {
             out = refuse(t, CD_P_ILLEGAL_MOVE, "move", err);
         } else {
-            g.seq++;   /* cd_move_write takes the new seq */
-            if (g.clocked) {   /* the turn passes: the clock charges the mover and starts the next seat's */
-                cd_clock_after_move(&g.clock, g.st, g.seq, cd_wall_now());
-                if (cd_clock_deadline(&g.clock) >= 0)
-                    cd_iso_time(cd_clock_deadline(&g.clock), g.deadline);
-            }
-            t->answer = json_pack("{s:i, s:o}", "seq", g.seq, "events", carc_events_to_json(g.st, &ev, t->seat));
-            /* the mover decides again (a figure after its tile, say): its legal moves come along, which saves
-             * it a GET; they are the mover's own, like the GET's, and stored with the answer for a replay */
-            if (g.st->status != CARC_FINISHED && g.st->pending.seat == t->seat)
-                json_object_set_new(t->answer, "legal_moves", cd_legal_moves_json(g.st, g.seq, t->seat));
-            json_t *events_admin = carc_events_to_json(g.st, &ev, CARC_VIEW_ADMIN);
-            out = cd_move_write(db, &g, t->seat, t->move, events_admin, t->idem, t->answer, "seat");
-            json_decref(events_admin);
+            const cd_move_commit_args a = {.seat = t->seat, .move = t->move, .ev = &ev, .origin = "seat",
+                                           .now = g.clocked ? cd_wall_now() : 0, .idem = t->idem, .legal_moves = true};
+            out = cd_move_commit(db, &g, &a, &t->answer);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
             if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
                 t->after = g.st;

@@ -2,7 +2,7 @@
  * outbox.c — webhook messages written inside the transaction of the event that causes them (outbox.h).
  *
  * Cost when a game has no endpoint: one indexed SELECT per move (none when the caller knows there is none:
- * move_write.c). With endpoints: the public view and the public events rendered once, each (event, format)
+ * move_commit.c). With endpoints: the public view and the public events rendered once, each (event, format)
  * body rendered once, one INSERT per message and endpoint and one NOTIFY, deferred (cd_db_defer): they go out
  * with the transaction's COMMIT, in its round trip.
  */

@@ -1,9 +1,9 @@
 /*
- * move_write.c — an applied move written inside the caller's transaction (move_write.h): three deferred
- * statements (ST_MOVE_INSERT, ST_GAME_UPDATE, ST_NOTIFY_MOVE) that travel with the COMMIT, and the webhook
- * outbox when the game has endpoints.
+ * move_commit.c — a move committed inside the caller's transaction (move_commit.h): the clock passes the turn
+ * on, the events are rendered, and three deferred statements (ST_MOVE_INSERT, ST_GAME_UPDATE, ST_NOTIFY_MOVE)
+ * travel with the COMMIT, with the webhook outbox when the game has endpoints.
  */
-#include "move_write.h"
+#include "move_commit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,10 @@
 #include "webhooks/outbox.h"
 #include "db/store.h"
 
-cd_tx_result cd_move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
-                           const char *idem, const json_t *answer, const char *origin)
+/* Stores the move: seat moved, move as logged (NULL: none), events_admin its events in the admin view (stored,
+ * and filtered to the public view for webhooks), idem and answer for a repeated key. */
+static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
+                               const char *idem, const json_t *answer, const char *origin)
 {
     char seq[16], seats[16], pending[16], payload[64];
     snprintf(seq, sizeof seq, "%d", g->seq);
@@ -60,4 +62,25 @@ cd_tx_result cd_move_write(cd_db *db, const cd_game *g, int seat, const json_t *
         return CD_TX_COMMIT;
     /* webhooks: their outbox rows commit with the move (outbox.h) */
     return cd_outbox_enqueue_move(db, g, g->seq, seat, events_admin);
+}
+
+cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a, json_t **answer)
+{
+    g->seq++;
+    g->deadline[0] = 0;
+    if (g->clocked) {   /* the turn passes: the clock charges the mover and starts the next seat's */
+        cd_clock_after_move(&g->clock, g->st, g->seq, a->now);
+        if (cd_clock_deadline(&g->clock) >= 0)   /* the next turn's deadline goes into its turn.started */
+            cd_iso_time(cd_clock_deadline(&g->clock), g->deadline);
+    }
+    json_t *ans = json_pack("{s:i, s:o}", "seq", g->seq, "events", carc_events_to_json(g->st, a->ev, a->seat));
+    /* the mover decides again (a figure after its tile, say): its legal moves come along, which saves it a
+     * GET; they are the mover's own, like the GET's, and stored with the answer for a replay */
+    if (a->legal_moves && g->st->status != CARC_FINISHED && g->st->pending.seat == a->seat)
+        json_object_set_new(ans, "legal_moves", cd_legal_moves_json(g->st, g->seq, a->seat));
+    json_t *events_admin = carc_events_to_json(g->st, a->ev, CARC_VIEW_ADMIN);
+    cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, a->idem, ans, a->origin);
+    json_decref(events_admin);
+    *answer = ans;
+    return out;
 }
