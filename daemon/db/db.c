@@ -632,3 +632,11 @@ cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable)
     cd_log("warn", "db: cd_db_tx: giving up after %d retries (SQLSTATE %s)", CD_TX_RETRIES, db->sqlstate);
     return r;
 }
+
+bool cd_db_ping(cd_db *db)
+{
+    PGresult *res = cd_db_exec(db, ST_PING, 0, NULL);
+    bool ok = cd_db_ok(res);
+    PQclear(res);
+    return ok;
+}

@@ -68,6 +68,17 @@ typedef cd_tx_result (*cd_tx_fn)(cd_db *db, void *arg);
  * when the failure was the database being unreachable. */
 cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable);
 
+/* ---- the query functions (one header per query or table family in db/) ------------------------------- */
+/* Each runs its statements and hands back a typed row struct; none of them replies to anything. */
+typedef enum {
+    CD_Q_OK,       /* done (whether a row was found is the function's own out-parameter) */
+    CD_Q_FAILED,   /* a statement failed (answer 500) */
+    CD_Q_DOWN,     /* the database cannot be reached (answer 503) */
+} cd_q;
+
+/* SELECT 1 (GET /readyz). */
+bool cd_db_ping(cd_db *db);
+
 /* Migrations (migrate.c): the numbered files of sql/, compiled in. */
 /* Applies every migration newer than the database's, under an advisory lock. 0 or -1 with err. */
 int cd_migrate(const cd_config *cfg, char *err, size_t errlen);
