@@ -16,7 +16,7 @@
 #include "state_cache.h"
 #include "base/metrics.h"
 #include "base/timesrc.h"
-#include "db/store.h"
+#include "db/game_reads.h"
 
 static carc_catalog *catalog;   /* read-only once loaded */
 static pthread_once_t catalog_once = PTHREAD_ONCE_INIT;
@@ -158,9 +158,9 @@ void cd_game_free(cd_game *g)
     memset(g, 0, sizeof *g);
 }
 
-static void copy_field(char *dst, size_t cap, const PGresult *res, int col)
+static void copy_field(char *dst, size_t cap, const char *text)
 {
-    snprintf(dst, cap, "%s", PQgetisnull(res, 0, col) ? "" : PQgetvalue(res, 0, col));
+    snprintf(dst, cap, "%s", text);
 }
 
 /* Decodes the stored snapshot with `seed_hex` joined back in (zeros when the reader may not know it). The
@@ -183,11 +183,9 @@ static cd_load_result decode_state(cd_game *g, const char *seed_hex)
     return CD_LOAD_OK;
 }
 
-static cd_load_result result_error(cd_db *db, PGresult *res)
+static cd_load_result query_error(cd_q q)
 {
-    cd_load_result lr = cd_db_unavailable(db, res) ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
-    PQclear(res);
-    return lr;
+    return q == CD_Q_DOWN ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
 }
 
 cd_held cd_held_take(const char *id)
@@ -217,28 +215,27 @@ static bool use_held(cd_game *g, cd_held *h)
     return hit;
 }
 
-/* Fills g from row 0 of a ST_GAME_GET-shaped result (ST_GAME_GET, _ADMIN, _SEAT, _PLAY: seq, status, setup,
- * snapshot, seed_sha256, created_at, updated_at, finished_at, seed, names, clock; NULL where a statement leaves a
- * column out) and decodes the state: for players' reads, held's copy when it is this seq. */
-static cd_load_result decode_get_row(cd_game *g, const PGresult *res, bool admin, cd_held *held)
+/* Fills g from a game read for viewing (cd_game_read_get, cd_game_read_seat) and decodes the state: for
+ * players' reads, held's copy when it is this seq. */
+static cd_load_result decode_get_row(cd_game *g, const cd_game_read *row, bool admin, cd_held *held)
 {
-    g->seq = atoi(PQgetvalue(res, 0, 0));
-    g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    g->seq = row->seq;
+    g->finished = row->finished;
     /* only admin readers (replays, export) use the set-up; players' reads skip parsing it, and take the
      * decoded state from the cache when this seq is there (admins read the stored snapshot itself) */
-    g->setup = admin ? json_loads(PQgetvalue(res, 0, 2), 0, NULL) : json_object();
+    g->setup = admin ? json_loads(row->setup, 0, NULL) : json_object();
     bool cached = !admin && use_held(g, held);
-    g->snapshot = cached ? json_object() : json_loads(PQgetvalue(res, 0, 3), 0, NULL);
-    copy_field(g->seed_sha256, sizeof g->seed_sha256, res, 4);
-    copy_field(g->created_at, sizeof g->created_at, res, 5);
-    copy_field(g->updated_at, sizeof g->updated_at, res, 6);
-    copy_field(g->finished_at, sizeof g->finished_at, res, 7);
-    copy_field(g->seed, sizeof g->seed, res, 8);
-    g->names = PQgetisnull(res, 0, 9) ? json_array() : json_loads(PQgetvalue(res, 0, 9), 0, NULL);
+    g->snapshot = cached ? json_object() : json_loads(row->snapshot, 0, NULL);
+    copy_field(g->seed_sha256, sizeof g->seed_sha256, row->seed_sha256);
+    copy_field(g->created_at, sizeof g->created_at, row->created_at);
+    copy_field(g->updated_at, sizeof g->updated_at, row->updated_at);
+    copy_field(g->finished_at, sizeof g->finished_at, row->finished_at);
+    copy_field(g->seed, sizeof g->seed, row->seed);
+    g->names = row->names ? json_loads(row->names, 0, NULL) : json_array();
     if (!g->setup || !g->snapshot || !json_is_array(g->names))
         return CD_LOAD_CORRUPT;
-    if (!PQgetisnull(res, 0, 10)) {
-        json_t *cj = json_loads(PQgetvalue(res, 0, 10), 0, NULL);
+    if (row->clock) {
+        json_t *cj = json_loads(row->clock, 0, NULL);
         g->clocked = cj && cd_clock_from_json(cj, &g->clock);
         json_decref(cj);
         if (!g->clocked)
@@ -253,36 +250,34 @@ cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g)
 {
     memset(g, 0, sizeof *g);
     snprintf(g->id, sizeof g->id, "%s", id);
-    const char *p[] = {id};
     cd_held held = admin ? (cd_held){.seq = -1} : cd_held_take(id);
-    PGresult *res = cd_db_exec(db, admin ? ST_GAME_GET_ADMIN : ST_GAME_GET, 1, p);
-    if (!cd_db_ok(res) || PQntuples(res) == 0) {
+    cd_game_read row;
+    cd_q q = cd_game_read_get(db, id, admin, &row);
+    if (q != CD_Q_OK || !row.found) {
         free(held.st);
-        if (!cd_db_ok(res))
-            return result_error(db, res);
-        PQclear(res);
-        return CD_LOAD_NOT_FOUND;
+        cd_game_read_free(&row);
+        return q != CD_Q_OK ? query_error(q) : CD_LOAD_NOT_FOUND;
     }
-    cd_load_result lr = decode_get_row(g, res, admin, &held);
-    PQclear(res);
+    cd_load_result lr = decode_get_row(g, &row, admin, &held);
+    cd_game_read_free(&row);
     return lr;
 }
 
-cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res, cd_held *held)
+cd_load_result cd_game_lock_row(cd_game *g, const char *id, const cd_game_read *row, cd_held *held)
 {
     memset(g, 0, sizeof *g);
     snprintf(g->id, sizeof g->id, "%s", id);
-    if (PQntuples(res) == 0 || PQgetisnull(res, 0, 0)) {
+    if (!row->found) {
         free(held->st);
         held->st = NULL;
         return CD_LOAD_NOT_FOUND;
     }
-    g->seq = atoi(PQgetvalue(res, 0, 0));
-    g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    g->seq = row->seq;
+    g->finished = row->finished;
     g->setup = json_object();   /* a move needs no set-up */
-    copy_field(g->seed, sizeof g->seed, res, 3);
-    if (!PQgetisnull(res, 0, 4)) {   /* the turn clock: a move advances it (clock.h) */
-        json_t *cj = json_loads(PQgetvalue(res, 0, 4), 0, NULL);
+    copy_field(g->seed, sizeof g->seed, row->seed);
+    if (row->clock) {   /* the turn clock: a move advances it (clock.h) */
+        json_t *cj = json_loads(row->clock, 0, NULL);
         g->clocked = cj && cd_clock_from_json(cj, &g->clock);
         json_decref(cj);
         if (!g->clocked) {
@@ -295,7 +290,7 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res,
         g->snapshot = json_object();
         return CD_LOAD_OK;
     }
-    g->snapshot = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
+    g->snapshot = json_loads(row->snapshot, 0, NULL);
     if (!g->setup || !g->snapshot)
         return CD_LOAD_CORRUPT;
     return decode_state(g, g->seed);
@@ -304,15 +299,15 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res,
 cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g)
 {
     memset(g, 0, sizeof *g);
-    const char *p[] = {id};
     cd_held held = cd_held_take(id);   /* game_lock names no seq: the copy just spares the decode */
-    PGresult *res = cd_db_exec(db, ST_GAME_LOCK, 1, p);
-    if (!cd_db_ok(res)) {
+    cd_game_read row;
+    cd_q q = cd_game_read_lock(db, id, &row);
+    if (q != CD_Q_OK) {
         free(held.st);
-        return result_error(db, res);
+        return query_error(q);
     }
-    cd_load_result lr = cd_game_lock_row(g, id, res, &held);
-    PQclear(res);
+    cd_load_result lr = cd_game_lock_row(g, id, &row, &held);
+    cd_game_read_free(&row);
     return lr;
 }
 
@@ -332,17 +327,15 @@ json_t *cd_legal_moves_json(const carc_state *st, int seq, int seat)
     return answer;
 }
 
-/* Whether a token's statement found its seat; else answers (503/500, or 401 for a token nobody has) and
- * clears res. */
-static bool token_found(cd_req *r, cd_db *db, PGresult *res)
+/* Whether a token's statement found its seat; else answers (503/500, or 401 for a token nobody has). */
+static bool token_found(cd_req *r, cd_q q, const cd_token_seat *token)
 {
-    if (cd_db_ok(res) && PQntuples(res) > 0)
+    if (q == CD_Q_OK && token->found)
         return true;
-    if (!cd_db_ok(res))
-        cd_reply_db_failure(r, cd_db_unavailable(db, res), "token lookup failed");
+    if (q != CD_Q_OK)
+        cd_reply_db_failure(r, q == CD_Q_DOWN, "token lookup failed");
     else
         cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
-    PQclear(res);
     return false;
 }
 
@@ -353,23 +346,24 @@ bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *se
     char hash[CD_HEX256_LEN];
     cd_sha256_hex(r->bearer, hash);
     cd_held held = cd_held_take(id);
-    const char *p[] = {hash, id, held.seq_text};
-    PGresult *res = cd_db_exec(db, names ? ST_GAME_GET_SEAT : ST_GAME_GET_PLAY, 3, p);
-    if (!token_found(r, db, res)) {
+    cd_token_seat token;
+    cd_game_read row;
+    cd_q q = cd_game_read_seat(db, hash, id, held.seq_text, names, &token, &row);
+    if (!token_found(r, q, &token)) {
         free(held.st);
+        cd_game_read_free(&row);
         return false;
     }
-    /* columns 11 and 12: whether the token's game is this one, and its seat (store.c: BY_TOKEN) */
-    if (strcmp(PQgetvalue(res, 0, 11), "t") != 0) {
+    if (!token.same_game) {
         free(held.st);
-        PQclear(res);
+        cd_game_read_free(&row);
         cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
         return false;
     }
-    *seat = atoi(PQgetvalue(res, 0, 12));
-    cd_load_result lr = PQgetisnull(res, 0, 0) ? CD_LOAD_NOT_FOUND : decode_get_row(g, res, false, &held);
+    *seat = token.seat;
+    cd_load_result lr = !row.found ? CD_LOAD_NOT_FOUND : decode_get_row(g, &row, false, &held);
     free(held.st);   /* not taken (another game's seq, or no game) */
-    PQclear(res);
+    cd_game_read_free(&row);
     if (lr != CD_LOAD_OK) {
         cd_game_free(g);
         cd_reply_load_error(r, lr);
@@ -390,14 +384,12 @@ bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
     }
     char hash[CD_HEX256_LEN];
     cd_sha256_hex(r->bearer, hash);
-    const char *p[] = {hash};
-    PGresult *res = cd_db_exec(db, ST_TOKEN_LOOKUP, 1, p);
-    if (!token_found(r, db, res))
+    cd_token_seat token;
+    cd_q q = cd_token_lookup(db, hash, id, &token);
+    if (!token_found(r, q, &token))
         return false;
-    bool same = strcasecmp(PQgetvalue(res, 0, 0), id) == 0;
-    *viewer = atoi(PQgetvalue(res, 0, 1));
-    PQclear(res);
-    if (!same) {
+    *viewer = token.seat;
+    if (!token.same_game) {
         cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
         return false;
     }

@@ -11,6 +11,7 @@
 #include "carc.h"
 #include "clock/clock.h"
 #include "db/db.h"
+#include "db/game_reads.h"
 #include "http/http.h"
 #include "json.h"
 
@@ -70,10 +71,9 @@ cd_held cd_held_take(const char *id);
 cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g);
 /* Loads and locks a game inside a transaction (ST_GAME_LOCK): the state to apply a move to. */
 cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g);
-/* Fills g (a game `id`) from row 0 of res, a statement that starts with the lock columns (store.c:
- * LOCK_COLUMNS: ST_GAME_LOCK, ST_MOVE_LOCK) and named held's seq; CD_LOAD_NOT_FOUND for no row, or NULL lock
- * columns. res stays the caller's; held's state is g's or freed. */
-cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res, cd_held *held);
+/* Fills g (a game `id`) from a locked read (cd_game_read_lock, cd_move_lock) that named held's seq;
+ * CD_LOAD_NOT_FOUND when it found no game. row stays the caller's; held's state is g's or freed. */
+cd_load_result cd_game_lock_row(cd_game *g, const char *id, const cd_game_read *row, cd_held *held);
 
 /* The snapshot to store: the engine's, minus the seed (it lives in game_secrets). */
 json_t *cd_snapshot_for_store(const carc_state *st);
