@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "base/json_out.h"
-#include "db/store.h"
+#include "db/clocks.h"
 #include "base/timesrc.h"
 
 int cd_req_seat(cd_req *r, cd_db **db)
@@ -35,15 +35,9 @@ int cd_req_seat(cd_req *r, cd_db **db)
 bool cd_clock_save(cd_db *db, const char *id, const cd_clock *c)
 {
     json_t *j = cd_clock_to_json(c);
-    char *text = cd_json_dumps(j, JSON_COMPACT), deadline[32], due[32];
+    char *text = cd_json_dumps(j, JSON_COMPACT);
     json_decref(j);
-    double d = cd_clock_deadline(c), u = cd_clock_due(c);
-    snprintf(deadline, sizeof deadline, "%.3f", d);
-    snprintf(due, sizeof due, "%.3f", u);
-    const char *p[] = {id, text, d >= 0 ? deadline : NULL, u >= 0 ? due : NULL};
-    PGresult *res = cd_db_exec(db, ST_CLOCK_UPDATE, 4, p);
-    bool ok = cd_db_ok(res);
-    PQclear(res);
+    bool ok = cd_clock_update(db, id, text, cd_clock_deadline(c), cd_clock_due(c)) == CD_Q_OK;
     free(text);
     return ok;
 }

@@ -13,7 +13,7 @@
 #include "clock_tx.h"
 #include "base/log.h"
 #include "webhooks/outbox.h"
-#include "db/store.h"
+#include "db/clocks.h"
 #include "base/timesrc.h"
 
 #define MAX_PER_TICK 100   /* then sleep: a backlog is worked off over several ticks, never all at once */
@@ -66,21 +66,13 @@ static cd_tx_result run_step(cd_db *db, void *arg)
     t->none = false;
     t->did = NULL;
     t->err[0] = 0;
-    char now[32];
-    snprintf(now, sizeof now, "%.3f", t->now);
-    const char *p[] = {now};
-    PGresult *res = cd_db_exec(db, ST_CLOCK_CLAIM, 1, p);
-    if (!cd_db_ok(res)) {
-        PQclear(res);
+    bool found = false;
+    if (cd_clock_claim(db, t->now, &found, t->game) != CD_Q_OK)
         return CD_TX_ERROR;
-    }
-    if (PQntuples(res) == 0) {
-        PQclear(res);
+    if (!found) {
         t->none = true;
         return CD_TX_ROLLBACK;
     }
-    snprintf(t->game, sizeof t->game, "%s", PQgetvalue(res, 0, 0));
-    PQclear(res);
     cd_game g;
     cd_load_result lr = cd_game_lock(db, t->game, &g);
     cd_tx_result out;

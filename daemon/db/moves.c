@@ -51,3 +51,52 @@ void cd_log_rows_free(cd_log_rows *rows)
     PQclear(rows->res);
     *rows = (cd_log_rows){0};
 }
+
+bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after_move *g)
+{
+    char seq[16], seat[16], pending[16], payload[64], deadline[32], due[32];
+    snprintf(seq, sizeof seq, "%d", m->seq);
+    snprintf(seat, sizeof seat, "%d", m->seat);
+    snprintf(pending, sizeof pending, "%d", g->pending_seat);
+    snprintf(payload, sizeof payload, "%s:%d", m->game_id, m->seq);
+    snprintf(deadline, sizeof deadline, "%.3f", g->deadline);
+    snprintf(due, sizeof due, "%.3f", g->due);
+    const char *p1[] = {m->game_id, seq, seat, m->move, m->events, m->idem, m->response, m->origin};
+    const char *p2[] = {m->game_id, seq, g->snapshot, g->finished ? "finished" : "active", g->finished ? NULL : pending,
+                        g->clock, g->deadline >= 0 ? deadline : NULL, g->due >= 0 ? due : NULL};
+    const char *p3[] = {payload};
+    bool clocked = g->clock != NULL;
+    return cd_db_defer(db, ST_MOVE_INSERT, 8, p1) &&
+           cd_db_defer(db, clocked ? ST_GAME_UPDATE_CLOCK : ST_GAME_UPDATE, clocked ? 8 : 5, p2) &&
+           cd_db_defer(db, ST_NOTIFY_MOVE, 1, p3);
+}
+
+cd_q cd_moves_all(cd_db *db, const char *game_id, cd_replay_rows *out)
+{
+    *out = (cd_replay_rows){0};
+    const char *p[] = {game_id};
+    PGresult *res = cd_db_exec(db, ST_MOVES_ALL, 1, p);
+    if (!cd_db_ok(res)) {
+        cd_q q = cd_q_failed(db, res);
+        PQclear(res);
+        return q;
+    }
+    out->res = res;
+    out->n = PQntuples(res);
+    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
+    if (!out->v)
+        abort();   /* out of memory (docs/STYLE.md) */
+    for (int i = 0; i < out->n; i++) {
+        out->v[i].seq = atoi(PQgetvalue(res, i, 0));
+        out->v[i].seat = atoi(PQgetvalue(res, i, 1));
+        out->v[i].move = PQgetvalue(res, i, 2);
+    }
+    return CD_Q_OK;
+}
+
+void cd_replay_rows_free(cd_replay_rows *rows)
+{
+    free(rows->v);
+    PQclear(rows->res);
+    *rows = (cd_replay_rows){0};
+}

@@ -1,7 +1,7 @@
 /*
  * move_commit.c — a move committed inside the caller's transaction (move_commit.h): the clock passes the turn
- * on, the events are rendered, and three deferred statements (ST_MOVE_INSERT, ST_GAME_UPDATE, ST_NOTIFY_MOVE)
- * travel with the COMMIT, with the webhook outbox when the game has endpoints.
+ * on, the events are rendered, and the move's rows (db/moves.c: the move, the game row, the NOTIFY) travel
+ * deferred with the COMMIT, with the webhook outbox when the game has endpoints.
  */
 #include "move_commit.h"
 
@@ -10,18 +10,13 @@
 
 #include "base/json_out.h"
 #include "webhooks/outbox.h"
-#include "db/store.h"
+#include "db/moves.h"
 
 /* Stores the move: seat moved, move as logged (NULL: none), events_admin its events in the admin view (stored,
  * and filtered to the public view for webhooks), idem and answer for a repeated key. */
 static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
                                const char *idem, const json_t *answer, const char *origin)
 {
-    char seq[16], seats[16], pending[16], payload[64];
-    snprintf(seq, sizeof seq, "%d", g->seq);
-    snprintf(seats, sizeof seats, "%d", seat);
-    snprintf(pending, sizeof pending, "%d", g->st->pending.seat);
-    snprintf(payload, sizeof payload, "%s:%d", g->id, g->seq);
     bool over = g->st->status == CARC_FINISHED;
     json_t *snap = cd_snapshot_for_store(g->st);
     char *snapshot = cd_json_dumps(snap, JSON_COMPACT);
@@ -33,7 +28,7 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
         abort();   /* out of memory (docs/STYLE.md) */
 
     /* a game with a turn clock stores it (advanced by the caller) with its derived deadline and due time */
-    char *clock = NULL, deadline[32], due[32];
+    char *clock = NULL;
     double d = -1, u = -1;
     if (g->clocked) {
         json_t *cj = cd_clock_to_json(&g->clock);
@@ -42,15 +37,11 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
         d = cd_clock_deadline(&g->clock);
         u = cd_clock_due(&g->clock);
     }
-    snprintf(deadline, sizeof deadline, "%.3f", d);
-    snprintf(due, sizeof due, "%.3f", u);
-    const char *p1[] = {g->id, seq, seats, mv, events, idem, ans, origin};
-    const char *p2[] = {g->id, seq, snapshot, over ? "finished" : "active", over ? NULL : pending,
-                        clock, d >= 0 ? deadline : NULL, u >= 0 ? due : NULL};
-    const char *p3[] = {payload};
-    bool ok = cd_db_defer(db, ST_MOVE_INSERT, 8, p1) &&
-              cd_db_defer(db, g->clocked ? ST_GAME_UPDATE_CLOCK : ST_GAME_UPDATE, g->clocked ? 8 : 5, p2) &&
-              cd_db_defer(db, ST_NOTIFY_MOVE, 1, p3);
+    const cd_move_row row = {.game_id = g->id, .seq = g->seq, .seat = seat, .move = mv, .events = events,
+                             .idem = idem, .response = ans, .origin = origin};
+    const cd_game_after_move after = {.snapshot = snapshot, .finished = over, .pending_seat = g->st->pending.seat,
+                                      .clock = clock, .deadline = d, .due = u};
+    bool ok = cd_move_store_deferred(db, &row, &after);
     free(clock);
     free(snapshot);
     free(mv);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "replay.h"
-#include "db/store.h"
+#include "db/moves.h"
 
 bool cd_replay_start(const cd_game *g, carc_state *st, char *why, size_t whylen)
 {
@@ -28,21 +28,19 @@ int cd_replay(cd_db *db, const cd_game *g, int upto, carc_state *st, int *nmoves
         *moves = NULL;
     if (!cd_replay_start(g, st, why, whylen))
         return 0;
-    const char *p[] = {g->id};
-    PGresult *res = cd_db_exec(db, ST_MOVES_ALL, 1, p);
-    if (!cd_db_ok(res)) {
+    cd_replay_rows rows;
+    if (cd_moves_all(db, g->id, &rows) != CD_Q_OK) {
         *db_error = true;
-        PQclear(res);
         return 0;
     }
     if (moves)
         *moves = json_array();
     int bad = -1;
-    for (int i = 0; i < PQntuples(res) && bad < 0; i++) {
-        int seq = atoi(PQgetvalue(res, i, 0)), seat = atoi(PQgetvalue(res, i, 1));
+    for (int i = 0; i < rows.n && bad < 0; i++) {
+        int seq = rows.v[i].seq, seat = rows.v[i].seat;
         if (upto >= 0 && seq > upto)
             break;
-        json_t *mv = json_loads(PQgetvalue(res, i, 2), 0, NULL);
+        json_t *mv = json_loads(rows.v[i].move, 0, NULL);
         if (seq != i + 1) {
             snprintf(why, whylen, "the log has a gap before seq %d", seq);
             bad = seq;
@@ -55,6 +53,6 @@ int cd_replay(cd_db *db, const cd_game *g, int upto, carc_state *st, int *nmoves
         }
         json_decref(mv);
     }
-    PQclear(res);
+    cd_replay_rows_free(&rows);
     return bad;
 }
