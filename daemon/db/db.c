@@ -23,6 +23,7 @@
  * idle (no transaction open). Debug builds assert it; release builds roll back and log.
  */
 #include "db.h"
+#include "exec.h"
 
 #include <assert.h>
 #include <pthread.h>

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "db.h"
+#include "exec.h"
 
 struct cd_listener {
     PGconn *conn;

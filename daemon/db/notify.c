@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "exec.h"
 #include "http/http.h"
 #include "base/log.h"
 #include "store.h"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "db.h"
+#include "exec.h"
 #include "store.h"
 
 /* The cd_q of a statement that did not give what was wanted (failed, or the wrong number of rows). */
