@@ -19,7 +19,9 @@
 #include <time.h>
 
 #include "carc.h"
+#include "game/catalog.h"
 #include "game/games.h"
+#include "game/views.h"
 #include "base/json_arena.h"
 #include "base/json_out.h"
 

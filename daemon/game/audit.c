@@ -92,12 +92,3 @@ bool cd_audit_write(cd_req *r, cd_db *db, const char *action, const char *game_i
     free(detail_text);
     return ok;
 }
-
-bool cd_audit(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail)
-{
-    bool down = false;
-    if (cd_audit_write(r, db, action, game_id, detail, &down))
-        return true;
-    cd_reply_db_failure(r, down, "the admin action could not be recorded in the audit log");
-    return false;
-}

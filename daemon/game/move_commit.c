@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "base/json_out.h"
+#include "views.h"
 #include "webhooks/outbox.h"
 #include "db/moves.h"
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "replay.h"
 #include "db/moves.h"
 

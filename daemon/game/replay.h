@@ -28,10 +28,4 @@ bool cd_replay_start(const cd_game *g, carc_state *st, char *why, size_t whylen)
 int cd_replay(cd_db *db, const cd_game *g, int upto, carc_state *st, int *nmoves, json_t **moves, char *why,
               size_t whylen, bool *db_error);
 
-/* The view of game r->params[0] for the request's bearer (admin, seat or public), at ?seq=N when the
- * query names one (replayed, then shown with the bearer's view rules), else now: cd_game_view's shape.
- * An admin's request is written to the audit log first, as `action` (NULL: the route's name). Replies itself
- * and returns NULL on any failure; *viewer (may be NULL) gets the viewer. handlers/board.c. */
-json_t *cd_board_view(cd_req *r, const char *action, int *viewer);
-
 #endif

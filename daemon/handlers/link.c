@@ -5,7 +5,6 @@
  */
 #include <string.h>
 
-#include "clock/clock_tx.h"
 #include "handlers.h"
 #include "db/players.h"
 

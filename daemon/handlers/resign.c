@@ -6,7 +6,6 @@
 #include <stdio.h>
 
 #include "game/forced_moves.h"
-#include "clock/clock_tx.h"
 #include "handlers.h"
 #include "base/metrics.h"
 #include "base/timesrc.h"
