@@ -3,7 +3,8 @@
 
 A module is a .c file with its .h (x.c and x.h are one node). Prints the number of modules and files, every
 include circle (a strongly connected component of more than one module) and the folder-to-folder edges.
-Exits 1 when there is a circle, so ctest runs it as a check (include_graph_*)."""
+Exits 1 when there is a circle, between modules or between folders (a layer reaching itself through others),
+so ctest runs it as a check (include_graph_*)."""
 import os,re,sys,collections
 root=sys.argv[1] if len(sys.argv)>1 else 'daemon'
 files={}
@@ -50,4 +51,14 @@ for a,bs in edges.items():
         if fa!=fb: fold[fa].add(fb)
 print('folder edges:')
 for f in sorted(fold): print('  %s -> %s'%(f,' '.join(sorted(fold[f]))))
-sys.exit(1 if circ else 0)
+# the folders (layers) must form no circle either: a folder reaching itself through others
+def reach(a):
+    seen=set(); todo=list(fold[a])
+    while todo:
+        b=todo.pop()
+        if b not in seen:
+            seen.add(b); todo.extend(fold.get(b,()))
+    return seen
+fcirc=sorted(f for f in list(fold) if f in reach(f))
+print('folder circles', len(fcirc), ' '.join(fcirc))
+sys.exit(1 if circ or fcirc else 0)

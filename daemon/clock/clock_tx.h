@@ -5,7 +5,7 @@
 #ifndef CD_CLOCK_TX_H
 #define CD_CLOCK_TX_H
 
-#include "clock.h"
+#include "game/clock.h"
 #include "game/games.h"
 
 /* Writes the clock back with its derived deadline and due time. */

@@ -51,7 +51,8 @@ static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
         c->reminded = true;
         char iso[32];
         cd_iso_time(deadline, iso);
-        cd_tx_result out = cd_outbox_enqueue_reminder(db, g, iso, cd_clock_time_left(c, c->seat, t->now));
+        const cd_outbox_game og = {.id = g->id, .seq = g->seq, .st = g->st, .seed = g->seed, .deadline = g->deadline};
+        cd_tx_result out = cd_outbox_enqueue_reminder(db, &og, iso, cd_clock_time_left(c, c->seat, t->now));
         if (out != CD_TX_COMMIT)
             return out;
     } else {

@@ -38,8 +38,8 @@
 
 #include "db.h"
 #include "exec.h"
-#include "http/http.h"
 #include "base/log.h"
+#include "base/timesrc.h"
 #include "store.h"
 
 #define NBUCKETS 1024

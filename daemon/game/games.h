@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "carc.h"
-#include "clock/clock.h"
+#include "clock.h"
 #include "base/crypto.h"
 #include "db/db.h"
 #include "db/game_reads.h"

@@ -53,7 +53,8 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     if (g->hooks_known && g->hooks == 0)
         return CD_TX_COMMIT;
     /* webhooks: their outbox rows commit with the move (outbox.h) */
-    return cd_outbox_enqueue_move(db, g, g->seq, seat, events_admin);
+    const cd_outbox_game og = {.id = g->id, .seq = g->seq, .st = g->st, .seed = g->seed, .deadline = g->deadline};
+    return cd_outbox_enqueue_move(db, &og, g->seq, seat, events_admin);
 }
 
 cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a, json_t **answer)

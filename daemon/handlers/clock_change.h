@@ -5,7 +5,7 @@
 #ifndef CD_CLOCK_CHANGE_H
 #define CD_CLOCK_CHANGE_H
 
-#include "clock/clock.h"
+#include "game/clock.h"
 #include "handlers.h"
 
 /* A change to the clock alone (pause, resume, vacation): fn changes c for `seat` at `now`; it returns

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "game/audit.h"
-#include "clock/clock.h"
+#include "game/clock.h"
 #include "base/json_out.h"
 #include "game/games.h"
 #include "handlers.h"

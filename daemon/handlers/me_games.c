@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock/clock.h"
+#include "game/clock.h"
 #include "game/games.h"
 #include "handlers.h"
 #include "db/players.h"

@@ -109,13 +109,6 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
-double cd_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void sha256(const char *s, size_t n, unsigned char out[32])
 {
     unsigned int len = 32;

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "db/db.h"
-#include "http/http.h"
 #include "base/log.h"
 #include "base/metrics.h"
 #include "netguard.h"

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
+#include "base/crypto.h"
 #include "base/log.h"
 #include "db/webhook_endpoints.h"
 #include "db/webhook_outbox.h"
@@ -150,13 +152,13 @@ done:
     return out;
 }
 
-cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_game *g, int seq, int seat, const json_t *events_admin)
+cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_outbox_game *g, int seq, int seat, const json_t *events_admin)
 {
     unsigned which = CD_WH_MOVE_MADE | (g->st->status == CARC_FINISHED ? CD_WH_GAME_FINISHED : CD_WH_TURN_STARTED);
     return enqueue(db, g->id, seq, g->st, seat, events_admin, g->seed, which, g->deadline[0] ? g->deadline : NULL, 0);
 }
 
-cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_game *g, const char *deadline, double time_left_s)
+cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_outbox_game *g, const char *deadline, double time_left_s)
 {
     return enqueue(db, g->id, g->seq, g->st, -1, NULL, g->seed, CD_WH_TURN_REMINDER, deadline, time_left_s);
 }
