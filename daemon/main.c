@@ -24,6 +24,7 @@
 #include "notify.h"
 #include "clock_worker.h"
 #include "deliver.h"
+#include "tiles_doc.h"
 #include "timesrc.h"
 #include "webhooks.h"
 
@@ -88,6 +89,7 @@ static int serve(const cd_config *cfg)
         cd_notify_stop();
         return fatal(err);
     }
+    cd_tiles_document();   /* GET /v1/tiles serves these bytes; build them before the first request */
     cd_server *srv = cd_server_start(cfg, err, sizeof err);
     if (!srv) {
         cd_clock_worker_stop();
