@@ -2,9 +2,9 @@
  * problem_page.c — GET /problems/{name}: the page a problem's "type" URI points to, saying what the problem
  * means and what to do (the texts are problem_pages.c). Public, static for the life of the binary.
  */
-#include "../buf.h"
-#include "../handlers.h"
-#include "../problem_pages.h"
+#include "base/buf.h"
+#include "handlers.h"
+#include "http/problem_pages.h"
 
 #include <stdlib.h>
 

@@ -2,8 +2,8 @@
  * tiles.c — GET /v1/tiles: the tile catalog (tiles_doc.h), public and cacheable. The text is built once per
  * process from the tile data the engine plays with, so its ETag changes only with the binary.
  */
-#include "../handlers.h"
-#include "../tiles_doc.h"
+#include "handlers.h"
+#include "game/tiles_doc.h"
 
 enum MHD_Result h_tiles(cd_req *r)
 {

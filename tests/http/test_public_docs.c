@@ -18,13 +18,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config.h"
-#include "games.h"
-#include "http.h"
+#include "base/config.h"
+#include "game/games.h"
+#include "game/tiles_doc.h"
+#include "http/http.h"
+#include "http/problem.h"
+#include "http/problem_pages.h"
 #include "json.h"
-#include "problem.h"
-#include "problem_pages.h"
-#include "tiles_doc.h"
 
 /* ---- a small libcurl client ------------------------------------------------------------------------------ */
 
@@ -266,7 +266,7 @@ static void check_page(const char *slug)
     ck_assert_msg(p >= 0, "/problems/%s: no such problem in problem.c", slug);
     ck_assert_msg(cd_problem_pages[p].meaning && cd_problem_pages[p].meaning[0] && cd_problem_pages[p].todo &&
                       cd_problem_pages[p].todo[0],
-                  "/problems/%s has no page: add its row to daemon/problem_pages.c", slug);
+                  "/problems/%s has no page: add its row to daemon/http/problem_pages.c", slug);
     char path[128], type[128];
     snprintf(path, sizeof path, "/problems/%s", slug);
     answer a = get(path, NULL);
