@@ -145,7 +145,7 @@ static json_t *tile_json(const carc_catalog *cat, const carc_tile_type *t)
     if (t->replaces != CARC_NO_TYPE)
         carc_jb_set_str(o, "replaces", carc_jb_tile_id(cat, t->replaces));
     for (int s = 0; s < CARC_NSIDES; s++)
-        if (on_shape(t->shape, s) && t->side[s].type < 4)
+        if (on_shape(t->shape, s) && t->side[s].type != CARC_SIDE_NONE)
             carc_jb_set_str(sides, side_name(s), side_type_names[t->side[s].type]);
     carc_jb_set(o, "sides", sides);
     for (int i = 0; i < t->nparts; i++)
