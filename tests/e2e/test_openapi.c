@@ -417,6 +417,57 @@ START_TEST(validator_rejects_what_it_should)
         ck_assert_msg(!e2e_schema_validate(s, v, "$", why, sizeof why), "%s accepted", bad[i]);
         json_decref(v);
     }
+    /* strict: a property no schema declares fails, also where the schema says nothing about additionalProperties;
+     * allOf branches declare for each other, a oneOf only through the branch that matches (or that the
+     * discriminator picks), a map (additionalProperties: a schema) declares every name */
+    json_t *strict = json_loads(
+        "{\"type\":\"object\",\"properties\":{"
+        "\"plain\":{\"type\":\"object\",\"properties\":{\"a\":{}}},"
+        "\"both\":{\"allOf\":[{\"properties\":{\"a\":{}}},{\"properties\":{\"b\":{}}}]},"
+        "\"map\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}},"
+        "\"list\":{\"type\":\"array\",\"items\":{\"properties\":{\"a\":{}}}},"
+        "\"any\":{\"oneOf\":[{\"required\":[\"a\"],\"properties\":{\"a\":{}}},"
+        "{\"required\":[\"b\"],\"properties\":{\"b\":{}}}]}}}",
+        0, NULL);
+    ck_assert_ptr_nonnull(strict);
+    const char *strict_good[] = {"{\"plain\":{\"a\":1}}", "{\"both\":{\"a\":1,\"b\":2}}",
+                                 "{\"map\":{\"x\":1,\"y\":2}}", "{\"list\":[{\"a\":1},{}]}",
+                                 "{\"any\":{\"a\":1}}", "{\"any\":{\"b\":1}}", NULL};
+    const char *strict_bad[] = {"{\"z\":1}", "{\"plain\":{\"a\":1,\"z\":1}}", "{\"both\":{\"a\":1,\"z\":1}}",
+                                "{\"map\":{\"x\":\"1\"}}", "{\"list\":[{\"a\":1},{\"z\":1}]}",
+                                "{\"any\":{\"a\":1,\"z\":1}}", "{\"any\":{\"a\":1,\"b\":1}}", NULL};
+    for (int i = 0; strict_good[i]; i++) {
+        json_t *v = json_loads(strict_good[i], 0, NULL);
+        ck_assert_msg(e2e_schema_validate(strict, v, "$", why, sizeof why), "%s rejected: %s", strict_good[i], why);
+        json_decref(v);
+    }
+    for (int i = 0; strict_bad[i]; i++) {
+        json_t *v = json_loads(strict_bad[i], 0, NULL);
+        ck_assert_msg(!e2e_schema_validate(strict, v, "$", why, sizeof why), "%s accepted", strict_bad[i]);
+        json_decref(v);
+    }
+    json_decref(strict);
+    /* the discriminator, on the document's Move: the branch named by "type" alone, its members only */
+    if (e2e_openapi_load()) {
+        const json_t *move = json_object_get(json_object_get(json_object_get(e2e_openapi_doc(), "components"),
+                                                             "schemas"), "Move");
+        const char *moves_good[] = {"{\"type\":\"pass\"}", "{\"type\":\"place\",\"tile\":\"D\",\"x\":0,\"y\":1,\"rot\":2}",
+                                    "{\"type\":\"sell\",\"fruits\":[\"apple\"]}", NULL};
+        const char *moves_bad[] = {"{\"type\":\"pass\",\"tile\":\"D\"}", "{\"type\":\"fly\"}", "{\"tile\":\"D\"}",
+                                   "{\"type\":\"place\",\"tile\":\"D\",\"x\":0,\"y\":1}",
+                                   "{\"type\":\"harvest\",\"fruits\":[\"apple\"]}", NULL};
+        ck_assert_ptr_nonnull(move);
+        for (int i = 0; moves_good[i]; i++) {
+            json_t *v = json_loads(moves_good[i], 0, NULL);
+            ck_assert_msg(e2e_schema_validate(move, v, "$", why, sizeof why), "%s rejected: %s", moves_good[i], why);
+            json_decref(v);
+        }
+        for (int i = 0; moves_bad[i]; i++) {
+            json_t *v = json_loads(moves_bad[i], 0, NULL);
+            ck_assert_msg(!e2e_schema_validate(move, v, "$", why, sizeof why), "%s accepted", moves_bad[i]);
+            json_decref(v);
+        }
+    }
     json_t *unknown = json_loads("{\"type\":\"object\",\"dependentRequired\":{}}", 0, NULL);
     json_t *v = json_loads("{}", 0, NULL);
     ck_assert_msg(!e2e_schema_validate(unknown, v, "$", why, sizeof why), "an unknown keyword was ignored");
