@@ -14,6 +14,9 @@
 #include "json/json_priv.h"   /* the codec's name tables: what the JSON says, by construction */
 #include "testutil.h"
 
+/* Entries of a name table, by its declared size (its count constant may be renamed, the table not). */
+#define NAMES_N(a) (sizeof(a) / sizeof((a)[0]))
+
 static json_t *doc;
 
 static void load_doc(void)
@@ -93,7 +96,7 @@ static void discriminated_by_type(const char *name, const char *const *names, si
 START_TEST(one_move_schema_per_move_type)
 {
     load_doc();
-    discriminated_by_type("Move", carc_j_move_names, CARC_NMOVE_KINDS);
+    discriminated_by_type("Move", carc_j_move_names, NAMES_N(carc_j_move_names));
     free_doc();
 }
 END_TEST
@@ -101,7 +104,7 @@ END_TEST
 START_TEST(one_event_schema_per_event_type)
 {
     load_doc();
-    discriminated_by_type("Event", carc_j_event_names, CARC_NEVENT_KINDS);
+    discriminated_by_type("Event", carc_j_event_names, NAMES_N(carc_j_event_names));
     free_doc();
 }
 END_TEST
@@ -110,15 +113,15 @@ START_TEST(enums_are_the_engines)
 {
     load_doc();
     const json_t *pending = json_object_get(json_object_get(schema("Pending"), "properties"), "kind");
-    same_names(json_object_get(pending, "enum"), carc_j_pending_names, CARC_NPENDING, "Pending.kind");
-    same_names(json_object_get(schema("Feature"), "enum"), carc_j_feature_names, CARC_NPART_KINDS, "Feature");
+    same_names(json_object_get(pending, "enum"), carc_j_pending_names, NAMES_N(carc_j_pending_names), "Pending.kind");
+    same_names(json_object_get(schema("Feature"), "enum"), carc_j_feature_names, NAMES_N(carc_j_feature_names), "Feature");
     const json_t *reason = json_object_get(json_object_get(schema("EventScore"), "properties"), "reason");
-    same_names(json_object_get(reason, "enum"), carc_j_reason_names, CARC_NREASONS, "EventScore.reason");
+    same_names(json_object_get(reason, "enum"), carc_j_reason_names, NAMES_N(carc_j_reason_names), "EventScore.reason");
     const json_t *phase = json_object_get(json_object_get(schema("TurnState"), "properties"), "phase");
-    same_names(json_object_get(phase, "enum"), carc_j_phase_names, CARC_PH_DRAFT + 1, "TurnState.phase");
-    same_names(json_object_get(schema("FigureKind"), "enum"), carc_j_fig_names, CARC_NFIG_KINDS, "FigureKind");
-    same_names(json_object_get(schema("Fruit"), "enum"), carc_fruit_names, CARC_FRUIT_TYPES, "Fruit");
-    same_names(json_object_get(schema("Expansion"), "enum"), carc_set_names + 1, CARC_NSETS - 1, "Expansion");
+    same_names(json_object_get(phase, "enum"), carc_j_phase_names, NAMES_N(carc_j_phase_names), "TurnState.phase");
+    same_names(json_object_get(schema("FigureKind"), "enum"), carc_j_fig_names, NAMES_N(carc_j_fig_names), "FigureKind");
+    same_names(json_object_get(schema("Fruit"), "enum"), carc_fruit_names, NAMES_N(carc_fruit_names), "Fruit");
+    same_names(json_object_get(schema("Expansion"), "enum"), carc_set_names + 1, NAMES_N(carc_set_names) - 1, "Expansion");
     free_doc();
 }
 END_TEST
@@ -127,9 +130,9 @@ START_TEST(options_are_the_engines)
 {
     load_doc();
     const json_t *props = json_object_get(schema("Options"), "properties");
-    ck_assert_msg(json_object_size(props) == CARC_NOPTS, "Options: %zu in the document, %d in the engine",
-                  json_object_size(props), CARC_NOPTS);
-    for (int i = 0; i < CARC_NOPTS; i++) {
+    ck_assert_msg(json_object_size(props) == NAMES_N(carc_opt_table), "Options: %zu in the document, %zu in the engine",
+                  json_object_size(props), NAMES_N(carc_opt_table));
+    for (size_t i = 0; i < NAMES_N(carc_opt_table); i++) {
         const carc_opt_info *oi = &carc_opt_table[i];
         const json_t *p = json_object_get(props, oi->name);
         ck_assert_msg(p != NULL, "Options: the engine's option %s is not in the document", oi->name);
