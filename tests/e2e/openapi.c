@@ -252,10 +252,9 @@ static bool validate(const json_t *s, const json_t *v, const char *where, verr *
 /* oneOf with an OpenAPI discriminator: v[propertyName] picks the branch — through `mapping`, else the
  * branch whose $ref names a component schema of that name — and v is validated against that branch alone.
  * A value that names no branch, or a mapping to a schema outside the oneOf, fails. */
-static bool discriminated(const json_t *s, const json_t *one, const json_t *disc, const json_t *v,
-                          const char *where, verr *e, int depth, declared *d)
+static bool discriminated(const json_t *one, const json_t *disc, const json_t *v, const char *where, verr *e,
+                          int depth, declared *d)
 {
-    (void)s;
     const char *prop = json_string_value(json_object_get(disc, "propertyName"));
     if (!prop)
         return schema_fail(e, where, "the discriminator has no propertyName");
@@ -522,7 +521,7 @@ static bool validate(const json_t *s, const json_t *v, const char *where, verr *
     }
     if (disc && !one)
         return schema_fail(e, where, "a discriminator without oneOf");
-    if (one && disc && !discriminated(s, one, disc, v, where, e, depth, d))
+    if (one && disc && !discriminated(one, disc, v, where, e, depth, d))
         return false;
     if (one && !disc) {
         int n = 0;
