@@ -17,15 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "db.h"
-#include "http.h"
-#include "log.h"
-#include "notify.h"
-#include "clock_worker.h"
-#include "deliver.h"
-#include "timesrc.h"
-#include "webhooks.h"
+#include "base/config.h"
+#include "db/db.h"
+#include "http/http.h"
+#include "base/log.h"
+#include "db/notify.h"
+#include "clock/clock_worker.h"
+#include "webhooks/deliver.h"
+#include "game/tiles_doc.h"
+#include "base/timesrc.h"
+#include "webhooks/webhooks.h"
 
 /* One line on stderr, whatever msg holds (libpq's messages span lines), and the exit status 1. */
 static int fatal(const char *msg)
@@ -88,6 +89,7 @@ static int serve(const cd_config *cfg)
         cd_notify_stop();
         return fatal(err);
     }
+    cd_tiles_document();   /* GET /v1/tiles serves these bytes; build them before the first request */
     cd_server *srv = cd_server_start(cfg, err, sizeof err);
     if (!srv) {
         cd_clock_worker_stop();

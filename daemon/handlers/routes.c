@@ -1,0 +1,43 @@
+/*
+ * routes.c — the route table: every endpoint carcd serves. api-docs/openapi.json documents exactly these
+ * (tests/http checks both ways).
+ */
+#include "handlers.h"
+
+const cd_route cd_routes[] = {
+    {"GET", "/healthz", h_healthz, "healthz"},
+    {"GET", "/readyz", h_readyz, "readyz"},
+    {"GET", "/metrics", h_metrics, "metrics"},
+    {"GET", "/v1/openapi.json", h_openapi, "openapi"},
+    {"GET", "/v1/tiles", h_tiles, "tiles"},
+    {"GET", "/problems/{name}", h_problem_page, "problems.page"},
+    {"POST", "/v1/games", h_games_create, "games.create"},
+    {"GET", "/v1/games/{id}", h_game_get, "games.get"},
+    {"GET", "/v1/games/{id}/legal-moves", h_legal_moves, "games.legal_moves"},
+    {"POST", "/v1/games/{id}/moves", h_moves_post, "games.moves"},
+    {"GET", "/v1/games/{id}/events", h_events, "games.events"},
+    {"GET", "/v1/admin/games", h_admin_games_list, "admin.games.list"},
+    {"GET", "/v1/admin/games/{id}", h_admin_game_get, "admin.games.get"},
+    {"POST", "/v1/admin/games/{id}/verify", h_admin_verify, "admin.games.verify"},
+    /* admin inspection: pictures, the game page, export, the audit log */
+    {"GET", "/v1/games/{id}/board.svg", h_board_svg, "games.board.svg"},
+    {"GET", "/v1/games/{id}/board.png", h_board_png, "games.board.png"},
+    {"GET", "/games/{id}", h_game_page, "games.page"},
+    {"GET", "/v1/admin/games/{id}/export", h_admin_export, "admin.games.export"},
+    {"GET", "/v1/admin/audit", h_admin_audit, "admin.audit.list"},
+    {"POST", "/v1/games/{id}/webhooks", h_webhooks_create, "webhooks.create"},
+    {"GET", "/v1/games/{id}/webhooks", h_webhooks_list, "webhooks.list"},
+    {"GET", "/v1/games/{id}/webhooks/{wid}", h_webhook_get, "webhooks.get"},
+    {"DELETE", "/v1/games/{id}/webhooks/{wid}", h_webhook_delete, "webhooks.delete"},
+    {"GET", "/v1/games/{id}/webhooks/{wid}/deliveries", h_webhook_deliveries, "webhooks.deliveries"},
+    {"POST", "/v1/games/{id}/webhooks/{wid}/deliveries/{did}/redeliver", h_webhook_redeliver, "webhooks.redeliver"},
+    /* play over days (clock.h) */
+    {"POST", "/v1/games/{id}/pause", h_game_pause, "games.pause"},
+    {"POST", "/v1/games/{id}/resume", h_game_resume, "games.resume"},
+    {"POST", "/v1/games/{id}/vacation", h_game_vacation, "games.vacation"},
+    {"POST", "/v1/games/{id}/resign", h_game_resign, "games.resign"},
+    {"POST", "/v1/games/{id}/link", h_game_link, "games.link"},
+    {"POST", "/v1/players", h_players_create, "players.create"},
+    {"GET", "/v1/me/games", h_me_games, "me.games"},
+    {NULL, NULL, NULL, NULL},
+};

@@ -1,0 +1,43 @@
+/*
+ * problem.h — the registry of every error carcd answers, as RFC 9457 application/problem+json.
+ * One row per error: a stable type (the URI path "/problems/<slug>"), its HTTP status and title; the page
+ * that type resolves to (GET /problems/<slug>) is its row in problem_pages.c. Handlers
+ * name a row and add the detail and, where one is to blame, the offending field.
+ */
+#ifndef CD_PROBLEM_H
+#define CD_PROBLEM_H
+
+typedef enum {
+    CD_P_BAD_JSON,          /* 400 malformed JSON */
+    CD_P_INVALID,           /* 400 well-formed but a field is wrong: type, range, unknown field */
+    CD_P_UNAUTHENTICATED,   /* 401 no token, or a token nobody has */
+    CD_P_FORBIDDEN,         /* 403 a valid token that may not do this (other game, not admin) */
+    CD_P_NOT_YOUR_TURN,     /* 403 the game waits for another seat */
+    CD_P_NOT_FOUND,         /* 404 no such game */
+    CD_P_NO_ROUTE,          /* 404 no such path */
+    CD_P_METHOD,            /* 405 path exists, method does not */
+    CD_P_STALE_SEQ,         /* 409 expected_seq is not the game's seq */
+    CD_P_PRECONDITION,      /* 428 no expected_seq and no If-Match */
+    CD_P_TOO_LARGE,         /* 413 body over the limit */
+    CD_P_UNSUPPORTED_TYPE,  /* 415 body is not application/json */
+    CD_P_ILLEGAL_MOVE,      /* 422 against the rules now */
+    CD_P_GAME_OVER,         /* 409 the game is finished */
+    CD_P_WEBHOOK_DISABLED,  /* 409 the webhook endpoint was disabled (its receiver answered 410) */
+    CD_P_TOO_MANY_WEBHOOKS, /* 409 the game has as many webhook endpoints as it may */
+    CD_P_NO_CLOCK,          /* 409 the game has no turn clock to pause, resume or take vacation from */
+    CD_P_SEAT_LEFT,         /* 409 the seat left the game (resigned or forfeited) */
+    CD_P_NO_VACATION,       /* 422 more vacation days than the seat's allowance has left */
+    CD_P_UNAVAILABLE,       /* 503 the database cannot be reached */
+    CD_P_INTERNAL,          /* 500 a bug; details go to the log, never to the client */
+    CD_NPROBLEMS
+} cd_problem;
+
+typedef struct {
+    const char *slug;   /* "/problems/<slug>" */
+    int status;
+    const char *title;
+} cd_problem_info;
+
+extern const cd_problem_info cd_problems[CD_NPROBLEMS];
+
+#endif
