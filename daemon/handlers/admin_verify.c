@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../audit.h"
-#include "../games.h"
-#include "../handlers.h"
-#include "../replay.h"
+#include "game/audit.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "game/replay.h"
 
 /* Replays; returns the seq at which it went wrong, or -1 when the replay matches the snapshot. */
 static int replay(cd_db *db, const cd_game *g, char *why, size_t whylen, bool *db_error)

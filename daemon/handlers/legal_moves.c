@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../audit.h"
-#include "../buf.h"
-#include "../games.h"
-#include "../handlers.h"
-#include "../notations.h"
+#include "base/buf.h"
+#include "game/audit.h"
+#include "game/games.h"
+#include "game/notations.h"
+#include "handlers.h"
 
 static enum MHD_Result legal_moves(cd_req *r)
 {
