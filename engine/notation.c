@@ -421,9 +421,9 @@ static bool decision_takes(int pending, int kind)
 }
 
 static const char *const kind_words[CARC_NMOVE_KINDS] = {
-    [CARC_MV_PLACE] = "a placement",      [CARC_MV_FIGURE] = "a figure move", [CARC_MV_PASS] = "pass",
-    [CARC_MV_ABBOT_RETURN] = "the abbot's return", [CARC_MV_DRAW] = "draw", [CARC_MV_HARVEST] = "a harvest",
-    [CARC_MV_SELL] = "a sale",            [CARC_MV_GROW] = "grow",            [CARC_MV_STABLE] = "stable",
+    [CARC_MV_PLACE] = "a placement",      [CARC_MV_FIGURE] = "a figure move", [CARC_MV_PASS] = "a pass",
+    [CARC_MV_ABBOT_RETURN] = "the abbot's return", [CARC_MV_DRAW] = "a draw", [CARC_MV_HARVEST] = "a harvest",
+    [CARC_MV_SELL] = "a sale",            [CARC_MV_GROW] = "a flock move",    [CARC_MV_STABLE] = "a flock move",
     [CARC_MV_CC_ADD] = "a crop circle choice", [CARC_MV_CC_REMOVE] = "a crop circle choice",
     [CARC_MV_CC_FIGURE] = "a crop circle action", [CARC_MV_CC_SKIP] = "a crop circle skip",
     [CARC_MV_DRAFT] = "a draft pick",
