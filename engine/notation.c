@@ -166,20 +166,61 @@ static int put(char *buf, size_t len, const char *fmt, ...)
     return n < 0 || (size_t)n >= len ? -1 : n;
 }
 
+/* Appends the decimal digits of v at p; returns the end. */
+static char *put_int(char *p, int v)
+{
+    char tmp[8];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    if (v < 0)
+        *p++ = '-';
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* "E 0,-1 r2" / "HW04 1,0 ne": built by hand, not by snprintf, because every legal placement of every
+ * legal-moves answer is named (the hot path of GET legal-moves). */
+static int place_notation(const carc_tile_type *t, const carc_move *m, char *buf, size_t len)
+{
+    char tmp[CARC_ID_LEN + 24], *p = tmp;
+    size_t id = strnlen(t->id, CARC_ID_LEN - 1);
+    memcpy(p, t->id, id);
+    p += id;
+    *p++ = ' ';
+    p = put_int(p, m->x);
+    *p++ = ',';
+    p = put_int(p, m->y);
+    *p++ = ' ';
+    if (t->shape == CARC_TRIANGLE) {
+        memcpy(p, corner_names[m->rot], 2);
+        p += 2;
+    } else {
+        *p++ = 'r';
+        *p++ = (char)('0' + m->rot);
+    }
+    size_t n = (size_t)(p - tmp);
+    if (n >= len)
+        return -1;
+    memcpy(buf, tmp, n);
+    buf[n] = 0;
+    return (int)n;
+}
+
 int carc_move_notation(const carc_state *st, const carc_move *m, char *buf, size_t len)
 {
     char seg[CARC_NOTATION_MAX];
     if (len)
         buf[0] = 0;
     switch (m->kind) {
-    case CARC_MV_PLACE: {
+    case CARC_MV_PLACE:
         if (m->tile >= st->cat->ntypes || m->rot > 3)
             return -1;
-        const carc_tile_type *t = &st->cat->types[m->tile];
-        if (t->shape == CARC_TRIANGLE)
-            return put(buf, len, "%s %d,%d %s", t->id, m->x, m->y, corner_names[m->rot]);
-        return put(buf, len, "%s %d,%d r%d", t->id, m->x, m->y, m->rot);
-    }
+        return place_notation(&st->cat->types[m->tile], m, buf, len);
     case CARC_MV_FIGURE: {
         int piece = st->pending.piece;
         if (st->pending.kind != CARC_PENDING_FIGURE || m->fig >= CARC_NFIG_KINDS || !part_ok(st, piece, m->part))

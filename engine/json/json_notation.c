@@ -3,6 +3,7 @@
  * puts or takes a figure, the segment's `feature`, board-absolute `sides` and an English `label`. The move
  * decoder ignores exactly these members, so a described move posted back verbatim is the same move.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_priv.h"
@@ -13,8 +14,14 @@ const char *const carc_j_described_keys[5] = {"notation", "feature", "sides", "l
 void carc_move_describe_json(const carc_state *st, const carc_move *m, json_t *o)
 {
     char text[CARC_NOTATION_MAX];
-    if (carc_move_notation(st, m, text, sizeof text) > 0)
-        carc_jb_set_str(o, "notation", text);
+    int n = carc_move_notation(st, m, text, sizeof text);
+    if (n > 0) {   /* ASCII by construction: no UTF-8 checks on the hot path of every legal-moves answer */
+        json_t *v = json_stringn_nocheck(text, (size_t)n);
+        if (!v || json_object_set_new_nocheck(o, "notation", v) != 0)
+            abort();   /* the engine's policy: out of memory aborts */
+    }
+    if (m->kind != CARC_MV_FIGURE && m->kind != CARC_MV_CC_FIGURE && m->kind != CARC_MV_ABBOT_RETURN)
+        return;   /* no figure: nothing to describe (most moves of an answer are placements) */
     carc_move_desc d;
     carc_move_describe(st, m, &d);
     if (!d.figure)
