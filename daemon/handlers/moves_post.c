@@ -227,6 +227,13 @@ static bool idem_key_ok(const char *k)
 static bool body_keys_ok(cd_req *r, json_t *body)
 {
     static const char *const keys[] = {"expected_seq", "move", "notation", NULL};
+    if (json_object_get(body, "type") && !json_object_get(body, "move") && !json_object_get(body, "notation")) {
+        /* a legal move posted as the whole body: say where it goes rather than "unknown field type" */
+        cd_reply_problem(r, CD_P_INVALID, "type",
+                         "the body is {\"move\": <a move of legal-moves>, \"expected_seq\": N} or "
+                         "{\"notation\": \"E 0,-1 r2\", \"expected_seq\": N}; this one looks like a bare move");
+        return false;
+    }
     if (!cd_req_only_keys(r, body, keys, ""))
         return false;
     json_t *move = json_object_get(body, "move"), *notation = json_object_get(body, "notation");
