@@ -19,9 +19,9 @@
 #include <time.h>
 
 #include "carc.h"
-#include "games.h"
-#include "json_arena.h"
-#include "json_out.h"
+#include "game/games.h"
+#include "base/json_arena.h"
+#include "base/json_out.h"
 
 enum { P_APPLY, P_LEGAL, P_EVENTS, P_TREE, P_DUMP, P_PARSE, P_COPY, P_HASH, NPARTS };
 static const char *const part_names[NPARTS] = {"apply",         "legal_moves",    "events",     "snapshot_tree",

@@ -17,15 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "db.h"
-#include "http.h"
-#include "log.h"
-#include "notify.h"
-#include "clock_worker.h"
-#include "deliver.h"
-#include "timesrc.h"
-#include "webhooks.h"
+#include "base/config.h"
+#include "db/db.h"
+#include "http/http.h"
+#include "base/log.h"
+#include "db/notify.h"
+#include "clock/clock_worker.h"
+#include "webhooks/deliver.h"
+#include "base/timesrc.h"
+#include "webhooks/webhooks.h"
 
 /* One line on stderr, whatever msg holds (libpq's messages span lines), and the exit status 1. */
 static int fatal(const char *msg)

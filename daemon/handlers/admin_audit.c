@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../audit.h"
-#include "../games.h"
-#include "../handlers.h"
-#include "../store.h"
+#include "game/audit.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "db/store.h"
 
 #define AUDIT_DEFAULT 50
 #define AUDIT_MAX 500

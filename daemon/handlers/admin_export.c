@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../audit.h"
-#include "../games.h"
-#include "../handlers.h"
-#include "../replay.h"
+#include "game/audit.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "game/replay.h"
 
 #define CD_EXPORT_FORMAT "carcd-export/1"
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../audit.h"
-#include "../games.h"
-#include "../handlers.h"
-#include "../replay.h"
+#include "game/audit.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "game/replay.h"
 
 /* A copy of the stored snapshot with its options as the engine reads them: a game stored before an option
  * existed lacks it and reads it as the value it was played with (engine/options.c, `absent`), which the

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../audit.h"
-#include "../games.h"
-#include "../handlers.h"
-#include "../render.h"
-#include "../replay.h"
+#include "game/audit.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "render/render.h"
+#include "game/replay.h"
 
 #define PNG_MAX_PX 4096
 

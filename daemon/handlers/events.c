@@ -51,14 +51,14 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../audit.h"
-#include "../buf.h"
-#include "../json_out.h"
-#include "../games.h"
-#include "../handlers.h"
-#include "../log.h"
-#include "../notify.h"
-#include "../store.h"
+#include "game/audit.h"
+#include "base/buf.h"
+#include "base/json_out.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "base/log.h"
+#include "db/notify.h"
+#include "db/store.h"
 
 #define EV_PAGE 100              /* entries per answer, and per read of a stream */
 #define SSE_KEEPALIVE_S 15.0

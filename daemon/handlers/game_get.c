@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../audit.h"
-#include "../games.h"
-#include "../handlers.h"
+#include "game/audit.h"
+#include "game/games.h"
+#include "handlers.h"
 
 /* Whether an If-None-Match header names this seq ("*", "\"7\"", W/"7", or a list of them). */
 static bool etag_matches(const char *header, const char *etag)

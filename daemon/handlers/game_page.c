@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../embedded.h"
-#include "../buf.h"
-#include "../json_out.h"
-#include "../games.h"
-#include "../handlers.h"
-#include "../render.h"
-#include "../replay.h"
+#include "base/embedded.h"
+#include "base/buf.h"
+#include "base/json_out.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "render/render.h"
+#include "game/replay.h"
 
 /* Text into HTML (element content or a quoted attribute). */
 static void hb_esc(cd_buf *b, const char *s)

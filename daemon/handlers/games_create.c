@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../audit.h"
-#include "../clock.h"
-#include "../json_out.h"
-#include "../games.h"
-#include "../handlers.h"
-#include "../outbox.h"
-#include "../store.h"
-#include "../timesrc.h"
+#include "game/audit.h"
+#include "clock/clock.h"
+#include "base/json_out.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "webhooks/outbox.h"
+#include "db/store.h"
+#include "base/timesrc.h"
 
 typedef struct {
     const carc_state *st;

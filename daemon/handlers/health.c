@@ -1,10 +1,10 @@
 /*
  * health.c — GET /healthz (the process answers) and GET /readyz (and can reach its database).
  */
-#include "../db.h"
-#include "../handlers.h"
-#include "../log.h"
-#include "../store.h"
+#include "db/db.h"
+#include "handlers.h"
+#include "base/log.h"
+#include "db/store.h"
 
 enum MHD_Result h_healthz(cd_req *r)
 {

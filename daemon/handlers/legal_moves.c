@@ -5,9 +5,9 @@
  */
 #include <stdlib.h>
 
-#include "../audit.h"
-#include "../games.h"
-#include "../handlers.h"
+#include "game/audit.h"
+#include "game/games.h"
+#include "handlers.h"
 
 static enum MHD_Result legal_moves(cd_req *r)
 {

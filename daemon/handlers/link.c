@@ -5,9 +5,9 @@
  */
 #include <string.h>
 
-#include "../clock_tx.h"
-#include "../handlers.h"
-#include "../store.h"
+#include "clock/clock_tx.h"
+#include "handlers.h"
+#include "db/store.h"
 
 enum MHD_Result h_game_link(cd_req *r)
 {

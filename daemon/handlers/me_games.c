@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../clock.h"
-#include "../games.h"
-#include "../handlers.h"
-#include "../store.h"
-#include "../timesrc.h"
+#include "clock/clock.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "db/store.h"
+#include "base/timesrc.h"
 
 #define LIST_DEFAULT 100
 #define LIST_MAX 500

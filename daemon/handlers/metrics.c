@@ -3,8 +3,8 @@
  */
 #include <stdlib.h>
 
-#include "../handlers.h"
-#include "../metrics.h"
+#include "handlers.h"
+#include "base/metrics.h"
 
 enum MHD_Result h_metrics(cd_req *r)
 {

@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../games.h"
-#include "../handlers.h"
-#include "../metrics.h"
-#include "../move_write.h"
-#include "../state_cache.h"
-#include "../store.h"
-#include "../timesrc.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "base/metrics.h"
+#include "game/move_write.h"
+#include "game/state_cache.h"
+#include "db/store.h"
+#include "base/timesrc.h"
 
 #define MAX_IDEM_KEY 200
 

@@ -1,8 +1,8 @@
 /*
  * openapi.c — GET /v1/openapi.json: api-docs/openapi.json as compiled in, byte for byte.
  */
-#include "../embedded.h"
-#include "../handlers.h"
+#include "base/embedded.h"
+#include "handlers.h"
 
 enum MHD_Result h_openapi(cd_req *r)
 {

@@ -5,9 +5,9 @@
  */
 #include <string.h>
 
-#include "../games.h"
-#include "../handlers.h"
-#include "../store.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "db/store.h"
 
 enum MHD_Result h_players_create(cd_req *r)
 {

@@ -5,11 +5,11 @@
  */
 #include <stdio.h>
 
-#include "../clock_moves.h"
-#include "../clock_tx.h"
-#include "../handlers.h"
-#include "../metrics.h"
-#include "../timesrc.h"
+#include "clock/clock_moves.h"
+#include "clock/clock_tx.h"
+#include "handlers.h"
+#include "base/metrics.h"
+#include "base/timesrc.h"
 
 typedef struct {
     const char *id;

@@ -2,8 +2,8 @@
  * resume.c — POST /v1/games/{id}/resume: any seat restarts a paused clock; open pause requests are
  * withdrawn too (a seat that wants to go on says so this way).
  */
-#include "../clock_tx.h"
-#include "../handlers.h"
+#include "clock/clock_tx.h"
+#include "handlers.h"
 
 static cd_problem resume(cd_clock *c, int seat, const carc_state *st, double now, void *arg, const char **field,
                          char *detail, size_t detlen)

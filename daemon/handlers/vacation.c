@@ -4,8 +4,8 @@
  */
 #include <string.h>
 
-#include "../clock_tx.h"
-#include "../handlers.h"
+#include "clock/clock_tx.h"
+#include "handlers.h"
 
 static cd_problem take(cd_clock *c, int seat, const carc_state *st, double now, void *arg, const char **field,
                        char *detail, size_t detlen)

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../games.h"
-#include "../handlers.h"
-#include "../store.h"
-#include "../webhooks.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "db/store.h"
+#include "webhooks/webhooks.h"
 
 #define LIST_DEFAULT 50
 #define LIST_MAX 200

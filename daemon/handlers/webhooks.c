@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../games.h"
-#include "../handlers.h"
-#include "../store.h"
-#include "../webhooks.h"
+#include "game/games.h"
+#include "handlers.h"
+#include "db/store.h"
+#include "webhooks/webhooks.h"
 
 static json_t *str_or_null(const PGresult *res, int i, int col)
 {

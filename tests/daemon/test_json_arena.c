@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_arena.h"
-#include "json_out.h"
+#include "base/json_arena.h"
+#include "base/json_out.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define CHECKED 1

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_out.h"
+#include "base/json_out.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 

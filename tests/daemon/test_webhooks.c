@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "netguard.h"
-#include "webhooks.h"
-#include "whpayload.h"
+#include "webhooks/netguard.h"
+#include "webhooks/webhooks.h"
+#include "webhooks/whpayload.h"
 
 static bool allows(const cd_netguard *g, const char *addr)
 {

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "db.h"
-#include "embedded.h"
+#include "db/db.h"
+#include "base/embedded.h"
 #include "pgtest.h"
-#include "store.h"
+#include "db/store.h"
 
 static char test_db[64];       /* this test's database */
 static cd_config cfg;          /* database_url names test_db */

@@ -21,10 +21,10 @@
 #include <strings.h>
 #include <time.h>
 
-#include "config.h"
-#include "db.h"
-#include "http.h"
-#include "notify.h"
+#include "base/config.h"
+#include "db/db.h"
+#include "http/http.h"
+#include "db/notify.h"
 #include "pgtest.h"
 
 #define ADMIN_TOKEN "events-test-admin-token-0123456789"

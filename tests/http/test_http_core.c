@@ -20,11 +20,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "db.h"
-#include "embedded.h"
-#include "http.h"
-#include "problem.h"
+#include "base/config.h"
+#include "db/db.h"
+#include "base/embedded.h"
+#include "http/http.h"
+#include "http/problem.h"
 
 #define BODY_LIMIT 1024
 

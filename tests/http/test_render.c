@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games.h"
-#include "render.h"
+#include "game/games.h"
+#include "render/render.h"
 
 static int count(const char *hay, const char *needle)
 {

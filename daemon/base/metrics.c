@@ -1,0 +1,200 @@
+/*
+ * metrics.c — the counters of metrics.h as static arrays of C11 atomics.
+ *
+ * Requests are counted per (route, status) in a dense array: routes are indexed by their position in
+ * cd_routes (one more slot for "no route"), statuses 100..599 directly, so counting is one relaxed
+ * fetch_add with no lookup and no lock. That is (CD_METRICS_ROUTES + 1) x 500 counters, about 130 KiB:
+ * memory traded for a lock-free hot path. Rendering walks it all (~16 000 loads), which is fine for a scrape.
+ */
+#include "metrics.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "webhooks/deliver.h"
+#include "game/state_cache.h"
+
+#define CD_METRICS_ROUTES 32          /* route table rows counted separately; later ones count as "none" */
+#define NONE CD_METRICS_ROUTES        /* the slot of requests no route matched */
+#define CODE_MIN 100
+#define CODE_MAX 599
+
+/* Histogram bucket upper bounds in seconds (Prometheus' "le"), the +Inf bucket implied. */
+static const double bucket_le[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+#define NBUCKETS (sizeof bucket_le / sizeof bucket_le[0])
+
+typedef struct {
+    atomic_uint_fast64_t codes[CODE_MAX - CODE_MIN + 1];
+    atomic_uint_fast64_t unanswered;
+    atomic_uint_fast64_t buckets[NBUCKETS + 1];   /* not cumulative; the last is (10 s, +Inf) */
+    atomic_uint_fast64_t sum_us;
+} route_counters;
+
+static route_counters routes[CD_METRICS_ROUTES + 1];
+static atomic_long in_flight;
+static atomic_long suspended;
+static atomic_uint_fast64_t moves_applied;
+static atomic_uint_fast64_t db_errors;
+
+static int nroutes(void)
+{
+    int n = 0;
+    while (cd_routes[n].method)
+        n++;
+    return n < CD_METRICS_ROUTES ? n : CD_METRICS_ROUTES;
+}
+
+static int route_slot(const cd_route *route)
+{
+    if (!route)
+        return NONE;
+    ptrdiff_t i = route - cd_routes;
+    return i >= 0 && i < nroutes() ? (int)i : NONE;
+}
+
+void cd_metrics_request_begin(void)
+{
+    atomic_fetch_add_explicit(&in_flight, 1, memory_order_relaxed);
+}
+
+void cd_metrics_request_end(const cd_route *route, int status, double seconds)
+{
+    route_counters *rc = &routes[route_slot(route)];
+    if (status >= CODE_MIN && status <= CODE_MAX)
+        atomic_fetch_add_explicit(&rc->codes[status - CODE_MIN], 1, memory_order_relaxed);
+    else
+        atomic_fetch_add_explicit(&rc->unanswered, 1, memory_order_relaxed);
+    size_t b = 0;
+    while (b < NBUCKETS && seconds > bucket_le[b])
+        b++;
+    atomic_fetch_add_explicit(&rc->buckets[b], 1, memory_order_relaxed);
+    uint64_t us = seconds > 0 ? (uint64_t)(seconds * 1e6 + 0.5) : 0;
+    atomic_fetch_add_explicit(&rc->sum_us, us, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&in_flight, 1, memory_order_relaxed);
+}
+
+void cd_metrics_suspended(int delta)
+{
+    atomic_fetch_add_explicit(&suspended, delta, memory_order_relaxed);
+}
+
+void cd_metrics_move_applied(void)
+{
+    atomic_fetch_add_explicit(&moves_applied, 1, memory_order_relaxed);
+}
+
+void cd_metrics_db_error(void)
+{
+    atomic_fetch_add_explicit(&db_errors, 1, memory_order_relaxed);
+}
+
+static uint64_t load(atomic_uint_fast64_t *a)
+{
+    return atomic_load_explicit(a, memory_order_relaxed);
+}
+
+static const char *route_name(int slot)
+{
+    return slot == NONE ? "none" : cd_routes[slot].name;
+}
+
+char *cd_metrics_render(size_t *len)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    if (!f)
+        abort();
+    int n = nroutes();
+    int slots[CD_METRICS_ROUTES + 1];
+    int nslots = 0;
+    for (int i = 0; i < n; i++)
+        slots[nslots++] = i;
+    slots[nslots++] = NONE;
+
+    fputs("# HELP carcd_http_requests_total HTTP requests answered, by route and status code.\n"
+          "# TYPE carcd_http_requests_total counter\n",
+          f);
+    for (int s = 0; s < nslots; s++)
+        for (int c = CODE_MIN; c <= CODE_MAX; c++) {
+            uint64_t v = load(&routes[slots[s]].codes[c - CODE_MIN]);
+            if (v)
+                fprintf(f, "carcd_http_requests_total{route=\"%s\",code=\"%d\"} %llu\n", route_name(slots[s]), c,
+                        (unsigned long long)v);
+        }
+
+    fputs("# HELP carcd_http_requests_unanswered_total Requests that ended without an answer from carcd "
+          "(client gone, timeout, shutdown).\n"
+          "# TYPE carcd_http_requests_unanswered_total counter\n",
+          f);
+    for (int s = 0; s < nslots; s++)
+        fprintf(f, "carcd_http_requests_unanswered_total{route=\"%s\"} %llu\n", route_name(slots[s]),
+                (unsigned long long)load(&routes[slots[s]].unanswered));
+
+    fputs("# HELP carcd_http_request_duration_seconds Time from request start to completion, by route.\n"
+          "# TYPE carcd_http_request_duration_seconds histogram\n",
+          f);
+    for (int s = 0; s < nslots; s++) {
+        route_counters *rc = &routes[slots[s]];
+        const char *name = route_name(slots[s]);
+        /* read the buckets once; count is their sum, so the series stay consistent with each other */
+        uint64_t cum = 0;
+        for (size_t b = 0; b < NBUCKETS; b++) {
+            cum += load(&rc->buckets[b]);
+            fprintf(f, "carcd_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %llu\n", name,
+                    bucket_le[b], (unsigned long long)cum);
+        }
+        cum += load(&rc->buckets[NBUCKETS]);
+        fprintf(f, "carcd_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n", name,
+                (unsigned long long)cum);
+        fprintf(f, "carcd_http_request_duration_seconds_sum{route=\"%s\"} %.6f\n", name,
+                (double)load(&rc->sum_us) / 1e6);
+        fprintf(f, "carcd_http_request_duration_seconds_count{route=\"%s\"} %llu\n", name,
+                (unsigned long long)cum);
+    }
+
+    fprintf(f,
+            "# HELP carcd_http_requests_in_flight Requests begun and not yet completed.\n"
+            "# TYPE carcd_http_requests_in_flight gauge\n"
+            "carcd_http_requests_in_flight %ld\n"
+            "# HELP carcd_http_requests_suspended Long-poll requests waiting for events.\n"
+            "# TYPE carcd_http_requests_suspended gauge\n"
+            "carcd_http_requests_suspended %ld\n"
+            "# HELP carcd_moves_applied_total Moves applied and committed.\n"
+            "# TYPE carcd_moves_applied_total counter\n"
+            "carcd_moves_applied_total %llu\n"
+            "# HELP carcd_db_errors_total Failed database statements, connects and commits.\n"
+            "# TYPE carcd_db_errors_total counter\n"
+            "carcd_db_errors_total %llu\n",
+            atomic_load_explicit(&in_flight, memory_order_relaxed),
+            atomic_load_explicit(&suspended, memory_order_relaxed), (unsigned long long)load(&moves_applied),
+            (unsigned long long)load(&db_errors));
+    cd_deliver_stats w;   /* webhooks: this process's delivery worker (deliver.h) */
+    cd_deliver_get_stats(&w);
+    fprintf(f,
+            "# HELP carcd_webhook_attempts_total Webhook delivery attempts made by this process, by outcome.\n"
+            "# TYPE carcd_webhook_attempts_total counter\n"
+            "carcd_webhook_attempts_total{outcome=\"delivered\"} %ld\n"
+            "carcd_webhook_attempts_total{outcome=\"failed\"} %ld\n"
+            "# HELP carcd_webhook_attempts_in_flight Webhook attempts under way in this process.\n"
+            "# TYPE carcd_webhook_attempts_in_flight gauge\n"
+            "carcd_webhook_attempts_in_flight %ld\n"
+            "# HELP carcd_webhook_endpoints_disabled_total Endpoints this process disabled after a 410 Gone.\n"
+            "# TYPE carcd_webhook_endpoints_disabled_total counter\n"
+            "carcd_webhook_endpoints_disabled_total %ld\n",
+            w.delivered, w.failed, w.claimed - w.delivered - w.failed, w.gone);
+    unsigned long long hits, misses;
+    cd_cache_stats(&hits, &misses);
+    fprintf(f,
+            "# HELP carcd_state_cache_reads_total Reads of a decoded game state from this process's cache.\n"
+            "# TYPE carcd_state_cache_reads_total counter\n"
+            "carcd_state_cache_reads_total{result=\"hit\"} %llu\n"
+            "carcd_state_cache_reads_total{result=\"miss\"} %llu\n",
+            hits, misses);
+    if (fclose(f) != 0)
+        abort();
+    *len = size;
+    return buf;
+}

@@ -1,0 +1,46 @@
+/*
+ * metrics.h — carcd's counters, rendered by GET /metrics in the Prometheus text format (0.0.4).
+ *
+ * Every counter is a C11 atomic updated with relaxed ordering: cheap enough to touch on every request from
+ * every worker thread, and exact (no sampling). Nothing needs initialising; the counters start at zero with
+ * the process.
+ *
+ *   carcd_http_requests_total{route,code}           answers by route name (cd_route.name; "none" when no
+ *                                                   route matched) and HTTP status
+ *   carcd_http_requests_unanswered_total{route}     requests that ended with no answer from carcd (the
+ *                                                   client went away, a timeout, shutdown)
+ *   carcd_http_request_duration_seconds{route}      histogram, 1 ms .. 10 s, request start to completion
+ *   carcd_http_requests_in_flight                   requests begun and not yet completed
+ *   carcd_http_requests_suspended                   of those, long-polls waiting (suspended)
+ *   carcd_moves_applied_total                       moves committed (the moves handler calls
+ *                                                   cd_metrics_move_applied after COMMIT)
+ *   carcd_db_errors_total                           failed statements, connects and commits (db.c)
+ *   carcd_webhook_attempts_total{outcome}           webhook attempts of this process's delivery worker,
+ *                                                   delivered or failed (deliver.h)
+ *   carcd_webhook_attempts_in_flight                of its attempts, those under way
+ *   carcd_webhook_endpoints_disabled_total          endpoints it disabled after a 410 Gone
+ *   carcd_state_cache_reads_total{result}           reads of a decoded game state from this process's state
+ *                                                   cache (state_cache.h), hit or miss
+ */
+#ifndef CD_METRICS_H
+#define CD_METRICS_H
+
+#include <stddef.h>
+
+#include "http/http.h"
+
+/* The HTTP layer's hooks: a request begins; it ends (route NULL when none matched; status 0 when it was
+ * never answered) after `seconds`; a request is suspended (+1) or resumed (-1). */
+void cd_metrics_request_begin(void);
+void cd_metrics_request_end(const cd_route *route, int status, double seconds);
+void cd_metrics_suspended(int delta);
+
+/* A move was applied and committed. */
+void cd_metrics_move_applied(void);
+/* A database statement, connect or commit failed. */
+void cd_metrics_db_error(void);
+
+/* The current values in the Prometheus text format; *len gets the length. The caller frees. */
+char *cd_metrics_render(size_t *len);
+
+#endif

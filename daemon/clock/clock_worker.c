@@ -1,0 +1,173 @@
+/*
+ * clock_worker.c — see clock_worker.h.
+ */
+#include "clock_worker.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "clock_moves.h"
+#include "clock_tx.h"
+#include "base/log.h"
+#include "webhooks/outbox.h"
+#include "db/store.h"
+#include "base/timesrc.h"
+
+#define MAX_PER_TICK 100   /* then sleep: a backlog is worked off over several ticks, never all at once */
+
+static struct {
+    const cd_config *cfg;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool stop, started;
+} W = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+typedef struct {
+    double now;
+    bool none;            /* out: nothing was due */
+    char game[37];        /* out: the game handled */
+    const char *did;      /* out: "timeout skip", "timeout forfeit", "reminder", "nothing" */
+    int seat;
+    char err[200];
+} step_tx;
+
+static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
+{
+    cd_clock *c = &g->clock;
+    double deadline = cd_clock_deadline(c), remind = cd_clock_reminder_at(c);
+    t->seat = c->seat;
+    if (c->timeout != CD_TIMEOUT_NONE && deadline >= 0 && t->now >= deadline) {
+        bool skip = c->timeout == CD_TIMEOUT_SKIP;
+        t->did = skip ? "timeout skip" : "timeout forfeit";
+        return cd_clock_moves_store(db, g, c->seat, skip ? CD_CM_SKIP : CD_CM_LEAVE, "clock", t->now, NULL, t->err,
+                                    sizeof t->err);
+    }
+    if (remind >= 0 && t->now >= remind) {
+        t->did = "reminder";
+        c->reminded = true;
+        char iso[32];
+        cd_iso_time(deadline, iso);
+        cd_tx_result out = cd_outbox_enqueue_reminder(db, g, iso, cd_clock_time_left(c, c->seat, t->now));
+        if (out != CD_TX_COMMIT)
+            return out;
+    } else {
+        t->did = "nothing";   /* clock_due was behind the clock (it is recomputed below) */
+    }
+    return cd_clock_save(db, g->id, c) ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+static cd_tx_result run_step(cd_db *db, void *arg)
+{
+    step_tx *t = arg;
+    t->none = false;
+    t->did = NULL;
+    t->err[0] = 0;
+    char now[32];
+    snprintf(now, sizeof now, "%.3f", t->now);
+    const char *p[] = {now};
+    PGresult *res = cd_db_exec(db, ST_CLOCK_CLAIM, 1, p);
+    if (!cd_db_ok(res)) {
+        PQclear(res);
+        return CD_TX_ERROR;
+    }
+    if (PQntuples(res) == 0) {
+        PQclear(res);
+        t->none = true;
+        return CD_TX_ROLLBACK;
+    }
+    snprintf(t->game, sizeof t->game, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    cd_game g;
+    cd_load_result lr = cd_game_lock(db, t->game, &g);
+    cd_tx_result out;
+    if (lr != CD_LOAD_OK || !g.clocked) {
+        snprintf(t->err, sizeof t->err, "the game or its clock cannot be read");
+        out = CD_TX_ERROR;
+    } else if (g.finished || g.clock.seat < 0) {
+        t->did = "nothing";
+        g.clock.seat = -1;
+        out = cd_clock_save(db, t->game, &g.clock) ? CD_TX_COMMIT : CD_TX_ERROR;
+    } else {
+        out = act(db, t, &g);
+    }
+    cd_game_free(&g);
+    return out;
+}
+
+/* Works off what is due now; false when the database failed (try again next tick). */
+static bool tick(void)
+{
+    char err[256];
+    cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
+    if (!db)
+        return false;
+    for (int i = 0; i < MAX_PER_TICK; i++) {
+        step_tx t = {.now = cd_wall_now()};
+        bool down = false;
+        cd_tx_result r = cd_db_tx(db, run_step, &t, &down);
+        if (t.none)
+            return true;
+        if (r != CD_TX_COMMIT) {
+            cd_log("error", "clock: game %s: %s", t.game, t.err[0] ? t.err : down ? "database unavailable" : "failed");
+            return false;
+        }
+        if (t.did && t.did[0] != 'n')
+            cd_log("info", "clock: game %s seat %d: %s", t.game, t.seat, t.did);
+    }
+    return true;
+}
+
+static void *worker_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&W.mu);
+    while (!W.stop) {
+        pthread_mutex_unlock(&W.mu);
+        tick();
+        pthread_mutex_lock(&W.mu);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        long ms = W.cfg->clock_interval_ms;
+        until.tv_sec += ms / 1000;
+        until.tv_nsec += (ms % 1000) * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        while (!W.stop && pthread_cond_timedwait(&W.cv, &W.mu, &until) != ETIMEDOUT) {
+        }
+    }
+    pthread_mutex_unlock(&W.mu);
+    cd_db_thread_close();
+    return NULL;
+}
+
+int cd_clock_worker_start(const cd_config *cfg, char *err, size_t errlen)
+{
+    if (cfg->clock_interval_ms <= 0 || W.started)
+        return 0;
+    W.cfg = cfg;
+    W.stop = false;
+    if (pthread_create(&W.thread, NULL, worker_main, NULL) != 0) {
+        snprintf(err, errlen, "clock: cannot start the worker thread");
+        return -1;
+    }
+    W.started = true;
+    return 0;
+}
+
+void cd_clock_worker_stop(void)
+{
+    if (!W.started)
+        return;
+    pthread_mutex_lock(&W.mu);
+    W.stop = true;
+    pthread_cond_signal(&W.cv);
+    pthread_mutex_unlock(&W.mu);
+    pthread_join(W.thread, NULL);
+    W.started = false;
+}

@@ -1,0 +1,103 @@
+/*
+ * audit.c — writing the audit log of admin actions (see audit.h).
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "audit.h"
+#include "games.h"
+#include "base/json_out.h"
+#include "db/store.h"
+
+void cd_audit_actor(const char *token, char out[24])
+{
+    char hex[CD_HEX256_LEN];
+    cd_sha256_hex(token ? token : "", hex);
+    snprintf(out, 24, "admin:%.16s", hex);
+}
+
+/* The peer's address as text, "" when unknown. */
+static void peer_address(cd_req *r, char *out, size_t n)
+{
+    out[0] = 0;
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!ci || !ci->client_addr)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    if (sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out, (socklen_t)n);
+    else if (sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out, (socklen_t)n);
+}
+
+/* A header's value cut to `max` bytes at a UTF-8 boundary, control characters dropped; NULL when absent. */
+static char *header_text(cd_req *r, const char *name, size_t max)
+{
+    const char *v = cd_req_header(r, name);
+    if (!v || !*v)
+        return NULL;
+    size_t n = strlen(v);
+    if (n > max) {
+        n = max;
+        while (n > 0 && ((unsigned char)v[n] & 0xC0) == 0x80)
+            n--;
+    }
+    char *out = malloc(n + 1);
+    if (!out)
+        abort();
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)v[i] >= 0x20 && v[i] != 0x7f)
+            out[k++] = v[i];
+    out[k] = 0;
+    /* text that is not UTF-8 would make PostgreSQL refuse the row: keep ASCII only then */
+    json_t *probe = json_string(out);
+    if (!probe) {
+        k = 0;
+        for (size_t i = 0; out[i]; i++)
+            if ((unsigned char)out[i] < 0x80)
+                out[k++] = out[i];
+        out[k] = 0;
+    }
+    json_decref(probe);
+    return out;
+}
+
+bool cd_audit_write(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail, bool *down)
+{
+    if (!detail)
+        detail = json_object();
+    json_object_set_new(detail, "method", json_string(r->method));
+    json_t *path = json_string(r->path);
+    json_object_set_new(detail, "path", path ? path : json_string("?"));
+    char *detail_text = cd_json_dumps(detail, JSON_COMPACT);
+    json_decref(detail);
+    char actor[24], addr[64];
+    cd_audit_actor(r->bearer, actor);
+    peer_address(r, addr, sizeof addr);
+    char *name = header_text(r, CD_AUDIT_ACTOR_HEADER, 128), *agent = header_text(r, "User-Agent", 256);
+    const char *p[] = {action ? action : (r->route ? r->route->name : "unknown"), game_id, actor, name,
+                       addr[0] ? addr : NULL, agent, detail_text};
+    PGresult *res = cd_db_exec(db, ST_AUDIT_INSERT, 7, p);
+    bool ok = cd_db_ok(res);
+    if (down)
+        *down = !ok && cd_db_unavailable(db, res);
+    PQclear(res);
+    free(name);
+    free(agent);
+    free(detail_text);
+    return ok;
+}
+
+bool cd_audit(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail)
+{
+    bool down = false;
+    if (cd_audit_write(r, db, action, game_id, detail, &down))
+        return true;
+    cd_reply_db_failure(r, down, "the admin action could not be recorded in the audit log");
+    return false;
+}

@@ -1,0 +1,41 @@
+/*
+ * handlers.h — one handler per endpoint, one file per endpoint under daemon/handlers/.
+ */
+#ifndef CD_HANDLERS_H
+#define CD_HANDLERS_H
+
+#include "http/http.h"
+
+enum MHD_Result h_healthz(cd_req *r);          /* health.c */
+enum MHD_Result h_readyz(cd_req *r);           /* health.c */
+enum MHD_Result h_metrics(cd_req *r);          /* metrics.c */
+enum MHD_Result h_openapi(cd_req *r);          /* openapi.c */
+enum MHD_Result h_games_create(cd_req *r);     /* games_create.c */
+enum MHD_Result h_game_get(cd_req *r);         /* game_get.c */
+enum MHD_Result h_legal_moves(cd_req *r);      /* legal_moves.c */
+enum MHD_Result h_moves_post(cd_req *r);       /* moves_post.c */
+enum MHD_Result h_events(cd_req *r);           /* events.c */
+enum MHD_Result h_admin_games_list(cd_req *r); /* admin_games.c */
+enum MHD_Result h_admin_game_get(cd_req *r);   /* admin_games.c */
+enum MHD_Result h_admin_verify(cd_req *r);     /* admin_verify.c */
+enum MHD_Result h_board_svg(cd_req *r);        /* board.c */
+enum MHD_Result h_board_png(cd_req *r);        /* board.c */
+enum MHD_Result h_game_page(cd_req *r);        /* game_page.c */
+enum MHD_Result h_admin_export(cd_req *r);     /* admin_export.c */
+enum MHD_Result h_admin_audit(cd_req *r);      /* admin_audit.c */
+enum MHD_Result h_webhooks_create(cd_req *r);  /* webhooks.c */
+enum MHD_Result h_webhooks_list(cd_req *r);    /* webhooks.c */
+enum MHD_Result h_webhook_get(cd_req *r);      /* webhooks.c */
+enum MHD_Result h_webhook_delete(cd_req *r);   /* webhooks.c */
+enum MHD_Result h_webhook_deliveries(cd_req *r);   /* webhook_deliveries.c */
+enum MHD_Result h_webhook_redeliver(cd_req *r);    /* webhook_deliveries.c */
+/* play over days: turn clocks, resigning, players across games */
+enum MHD_Result h_game_pause(cd_req *r);       /* pause.c */
+enum MHD_Result h_game_resume(cd_req *r);      /* resume.c */
+enum MHD_Result h_game_vacation(cd_req *r);    /* vacation.c */
+enum MHD_Result h_game_resign(cd_req *r);      /* resign.c */
+enum MHD_Result h_game_link(cd_req *r);        /* link.c */
+enum MHD_Result h_players_create(cd_req *r);   /* players_create.c */
+enum MHD_Result h_me_games(cd_req *r);         /* me_games.c */
+
+#endif

@@ -1,0 +1,1053 @@
+/*
+ * http.c — the HTTP layer of carcd over libmicrohttpd (MHD): the request lifecycle, routing, the reply
+ * helpers, long-poll suspend/resume and the server itself. The contract is http.h.
+ *
+ * Lifecycle of one request, all on the MHD worker thread that owns the connection:
+ *   uri_log      MHD has read the request line: the cd_req is allocated here (MHD passes our return value
+ *                to every later callback as *req_cls), holding the raw path as sent (before MHD
+ *                percent-decodes it, so an encoded "/" inside a path parameter stays inside it).
+ *   on_request   called repeatedly. First call (headers read): method, bearer token, routing, the declared
+ *                Content-Length against the limit. Calls with data: the body is appended, never past the
+ *                limit; past it (or for a request already known to fail) the rest is read and dropped.
+ *                Last call (no data): the 404/405/413, or the route's handler, once, with the whole body.
+ *   Answering before the body is read (MHD then closes the connection without reading it) is only done
+ *   when the client waits for it (Expect: 100-continue) or declared a body past DISCARD_CAP: a client
+ *   still sending when the connection closes gets a broken pipe, not the answer, so a refused body up to
+ *   DISCARD_CAP is read and dropped, and answered after. A chunked body is dropped up to DISCARD_CAP too
+ *   (MHD 0.9.75 cannot answer in the middle of an upload); past it the client is hung up on.
+ *   on_completed MHD is done with the request (answered, or the connection died): one log line, the
+ *                metrics, and everything the request owns is freed — the only place a cd_req is freed.
+ *
+ * Suspend/resume. A handler calls cd_req_suspend and returns; MHD stops polling the connection and the
+ * worker thread is free. Another thread later calls cd_req_resume_reply (the reply is stored in the
+ * request) or cd_req_resume; both call MHD_resume_connection, after which MHD calls on_request again on
+ * the connection's worker thread, which queues the stored reply, or runs the handler again. The server
+ * lock (srv->lock) guards the suspended list and every request's suspend state, so a resume racing with
+ * the handler's own return, with another resume or with shutdown is resolved once: the first resume wins,
+ * later ones are no-ops. MHD must never be stopped with a suspended connection, so cd_server_stop resumes
+ * every suspended request with a 503 first, and a suspend attempted during shutdown answers 503 instead.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include "http.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/json_arena.h"
+#include "base/json_out.h"
+#include "base/log.h"
+#include "base/metrics.h"
+
+/* A body that will be refused is read and dropped (to answer after it) up to this many bytes: 64 times the
+ * limit, at least 8 MiB. Past that the client is answered at once or hung up on. */
+#define DISCARD_CAP(limit) ((limit) * 64 > ((size_t)8 << 20) ? (limit) * 64 : ((size_t)8 << 20))
+/* cd_server_stop waits this long for requests in flight to finish before stopping MHD. */
+#define DRAIN_MS 5000
+
+typedef struct req_priv req_priv;
+
+struct cd_server {
+    struct MHD_Daemon *mhd;
+    cd_config cfg;              /* a copy: every cd_req's cfg points here */
+    const cd_route *routes;     /* cd_routes, or a test's table */
+    int port;
+    bool has_admin;
+    unsigned char admin_hash[32];
+    atomic_int in_flight;       /* requests between uri_log and on_completed */
+    pthread_mutex_t lock;       /* guards what follows and the suspend fields of every request */
+    bool stopping;
+    req_priv *suspended;        /* doubly linked list of suspended requests */
+};
+
+typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG } route_result;
+
+struct req_priv {
+    cd_req r;                   /* first: a cd_req * is a req_priv * */
+    cd_server *srv;
+    bool started;               /* the first on_request call has happened */
+    bool dispatched;            /* the handler has been called (later calls are resumes) */
+    bool replied;
+    route_result routing;
+    char allow[32];             /* for a 405 */
+    size_t body_cap;
+    size_t discarded;           /* bytes dropped after the body went over the limit */
+    /* suspend state, guarded by srv->lock (r.suspended too) */
+    bool resume_requested;
+    bool has_pending;
+    int pending_status;
+    json_t *pending_body;
+    req_priv *next, *prev;      /* in srv->suspended while r.suspended */
+    bool listed;
+};
+
+static req_priv *priv(cd_req *r)
+{
+    return (req_priv *)r;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p)
+        abort();   /* out of memory: carcd's policy is to stop (STYLE.md) */
+    return p;
+}
+
+double cd_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sha256(const char *s, size_t n, unsigned char out[32])
+{
+    unsigned int len = 32;
+    if (!EVP_Digest(s, n, out, &len, EVP_sha256(), NULL))
+        abort();
+}
+
+/* ---- routing ------------------------------------------------------------------------------------------ */
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Percent-decodes s[0..n) into a new string; NULL when an escape is malformed or decodes to NUL. */
+static char *decode_segment(const char *s, size_t n)
+{
+    char *out = xcalloc(n + 1, 1);
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '%') {
+            out[o++] = s[i];
+            continue;
+        }
+        int hi = i + 2 < n ? hexval(s[i + 1]) : -1, lo = i + 2 < n ? hexval(s[i + 2]) : -1;
+        if (hi < 0 || lo < 0 || (hi | lo) == 0) {
+            free(out);
+            return NULL;
+        }
+        out[o++] = (char)(hi * 16 + lo);
+        i += 2;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* Whether `path` has the shape of `pattern` ({x} matches one non-empty segment). With `params`, fills it
+ * with the decoded parameters (the caller frees them) and fails on a malformed escape. */
+static bool match(const char *pattern, const char *path, char **params, int *nparams)
+{
+    int np = 0;
+    const char *p = pattern, *s = path;
+    bool ok = true;
+    while (ok) {
+        if (*p != '/' || *s != '/') {
+            ok = *p == '\0' && *s == '\0';
+            break;
+        }
+        p++, s++;
+        size_t pl = strcspn(p, "/"), sl = strcspn(s, "/");
+        if (pl >= 2 && p[0] == '{' && p[pl - 1] == '}') {
+            if (sl == 0)
+                ok = false;
+            else if (params) {
+                char *v = np < CD_MAX_PARAMS ? decode_segment(s, sl) : NULL;
+                if (!v)
+                    ok = false;
+                else
+                    params[np++] = v;
+            }
+        } else if (pl != sl || memcmp(p, s, pl) != 0) {
+            ok = false;
+        }
+        p += pl, s += sl;
+    }
+    if (!ok && params)
+        for (int i = 0; i < np; i++) {
+            free(params[i]);
+            params[i] = NULL;
+        }
+    if (ok && nparams)
+        *nparams = np;
+    return ok;
+}
+
+/* Routes r by method and path; fills r->route and r->params, or the reason it has no route. */
+static void route(req_priv *p, const char *method)
+{
+    cd_req *r = &p->r;
+    bool path_exists = false;
+    p->allow[0] = '\0';
+    for (const cd_route *rt = p->srv->routes; rt->method; rt++) {
+        if (!match(rt->pattern, r->path, NULL, NULL))
+            continue;
+        if (strcmp(rt->method, method) == 0) {
+            if (match(rt->pattern, r->path, r->params, &r->nparams)) {
+                r->route = rt;
+                p->routing = RT_FOUND;
+                return;
+            }
+            continue;   /* a malformed escape: treated as no such path */
+        }
+        path_exists = true;
+        if (!strstr(p->allow, rt->method)) {
+            size_t n = strlen(p->allow);
+            snprintf(p->allow + n, sizeof p->allow - n, "%s%s", n ? ", " : "", rt->method);
+        }
+    }
+    p->routing = path_exists ? RT_METHOD : RT_NO_PATH;
+}
+
+/* ---- replies ------------------------------------------------------------------------------------------ */
+
+/* Adds the common headers, queues resp (and releases our reference) and records the status. */
+static enum MHD_Result queue(cd_req *r, int status, struct MHD_Response *resp, const char *content_type,
+                             const char *const *headers)
+{
+    req_priv *p = priv(r);
+    if (!resp)
+        abort();
+    bool cache_control = false;
+    if (content_type)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+    for (const char *const *h = headers; h && h[0]; h += 2) {
+        MHD_add_response_header(resp, h[0], h[1]);
+        if (strcasecmp(h[0], MHD_HTTP_HEADER_CACHE_CONTROL) == 0)
+            cache_control = true;
+    }
+    if (!cache_control)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && p->allow[0])
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, p->allow);
+    p->replied = true;
+    r->status = status;
+    enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)status, resp);
+    MHD_destroy_response(resp);
+    if (ret != MHD_YES)
+        cd_log("error", "MHD refused the %d answer to %s %s", status, r->method, r->path);
+    return ret;
+}
+
+/* A second reply, or one while suspended, is a handler bug: logged and dropped (never a crash). */
+static bool may_reply(cd_req *r)
+{
+    req_priv *p = priv(r);
+    if (!p->replied && !r->suspended)
+        return true;
+    cd_log("error", "route %s replied %s", r->route ? r->route->name : "none",
+           p->replied ? "twice" : "while suspended");
+    return false;
+}
+
+static enum MHD_Result reply_json_as(cd_req *r, int status, json_t *body, const char *content_type,
+                                     const char *const *headers)
+{
+    char *text = body ? cd_json_dumps(body, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) : NULL;
+    json_decref(body);
+    if (!text) {
+        cd_log("error", "route %s: reply body missing or not encodable", r->route ? r->route->name : "none");
+        static const char fallback[] =
+            "{\"type\":\"/problems/internal\",\"title\":\"Internal error\",\"status\":500}";
+        return queue(r, 500,
+                     MHD_create_response_from_buffer(sizeof fallback - 1, (void *)fallback,
+                                                     MHD_RESPMEM_PERSISTENT),
+                     "application/problem+json", NULL);
+    }
+    return queue(r, status, MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE),
+                 content_type, headers);
+}
+
+enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *const *headers)
+{
+    if (!may_reply(r)) {
+        json_decref(body);
+        return MHD_YES;
+    }
+    return reply_json_as(r, status, body, "application/json", headers);
+}
+
+enum MHD_Result cd_reply_raw(cd_req *r, int status, const char *content_type, const char *data, size_t len,
+                             const char *const *headers)
+{
+    if (!may_reply(r))
+        return MHD_YES;
+    return queue(r, status, MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_MUST_COPY),
+                 content_type, headers);
+}
+
+enum MHD_Result cd_reply_empty(cd_req *r, int status, const char *const *headers)
+{
+    if (!may_reply(r))
+        return MHD_YES;
+    return queue(r, status, MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT), NULL, headers);
+}
+
+enum MHD_Result cd_reply_stream(cd_req *r, int status, const char *content_type, MHD_ContentReaderCallback reader,
+                                void *cls, MHD_ContentReaderFreeCallback free_cb, const char *const *headers)
+{
+    if (!may_reply(r)) {
+        if (free_cb)
+            free_cb(cls);
+        return MHD_YES;
+    }
+    return queue(r, status, MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, reader, cls, free_cb),
+                 content_type, headers);
+}
+
+/* json_string of text, which need not be UTF-8: bytes that break it become '?'. */
+static json_t *string_lossy(const char *text)
+{
+    json_t *s = json_string(text);
+    if (s)
+        return s;
+    char *copy = strdup(text);
+    if (!copy)
+        abort();
+    for (unsigned char *c = (unsigned char *)copy; *c; c++)
+        if (*c >= 0x80)
+            *c = '?';
+    s = json_string(copy);
+    free(copy);
+    return s;
+}
+
+static json_t *problem_json(cd_problem pr, const char *field, const char *detail)
+{
+    const cd_problem_info *info = &cd_problems[pr];
+    char type[64];
+    snprintf(type, sizeof type, "/problems/%s", info->slug);
+    json_t *o = json_object();
+    json_object_set_new(o, "type", json_string(type));
+    json_object_set_new(o, "title", json_string(info->title));
+    json_object_set_new(o, "status", json_integer(info->status));
+    if (detail && *detail)
+        json_object_set_new(o, "detail", string_lossy(detail));
+    if (field)
+        json_object_set_new(o, "field", string_lossy(field));
+    return o;
+}
+
+static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, const char *fmt, va_list ap)
+{
+    char detail[1024] = "";
+    if (fmt)
+        vsnprintf(detail, sizeof detail, fmt, ap);
+    if (pr == CD_P_INTERNAL) {
+        /* the details are for the operator: the client learns only that something broke */
+        cd_log("error", "%s %s (route %s): %s", r->method, r->path, r->route ? r->route->name : "none", detail);
+        snprintf(detail, sizeof detail, "an internal error occurred; it has been logged");
+    }
+    return reply_json_as(r, cd_problems[pr].status, problem_json(pr, field, detail), "application/problem+json",
+                         NULL);
+}
+
+enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
+{
+    if (!may_reply(r))
+        return MHD_YES;
+    va_list ap;
+    va_start(ap, fmt);
+    enum MHD_Result ret = reply_problem_v(r, p, field, fmt, ap);
+    va_end(ap);
+    return ret;
+}
+
+/* ---- request helpers ---------------------------------------------------------------------------------- */
+
+const char *cd_req_arg(cd_req *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+bool cd_req_limit(cd_req *r, long def, long max, long *out)
+{
+    const char *v = cd_req_arg(r, "limit");
+    *out = def;
+    if (!v)
+        return true;
+    char *end;
+    *out = strtol(v, &end, 10);
+    if (*end || end == v || *out < 1 || *out > max) {
+        cd_reply_problem(r, CD_P_INVALID, "limit", "limit: an integer 1..%ld", max);
+        return false;
+    }
+    return true;
+}
+
+const char *cd_req_header(cd_req *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+}
+
+/* Whether a Content-Type is application/json, optionally with charset=utf-8 (the only charset JSON has). */
+static bool is_json_type(const char *ct)
+{
+    static const char json[] = "application/json";
+    if (!ct)
+        return false;
+    while (*ct == ' ' || *ct == '\t')
+        ct++;
+    if (strncasecmp(ct, json, sizeof json - 1) != 0)
+        return false;
+    ct += sizeof json - 1;
+    while (*ct == ' ' || *ct == '\t')
+        ct++;
+    if (*ct == '\0')
+        return true;
+    if (*ct++ != ';')
+        return false;
+    while (*ct == ' ' || *ct == '\t')
+        ct++;
+    if (strncasecmp(ct, "charset=", 8) != 0)
+        return false;
+    ct += 8;
+    bool quoted = *ct == '"';
+    ct += quoted;
+    if (strncasecmp(ct, "utf-8", 5) != 0)
+        return false;
+    ct += 5;
+    if (quoted && *ct++ != '"')
+        return false;
+    while (*ct == ' ' || *ct == '\t')
+        ct++;
+    return *ct == '\0';
+}
+
+json_t *cd_req_json_body(cd_req *r)
+{
+    if (!is_json_type(cd_req_header(r, MHD_HTTP_HEADER_CONTENT_TYPE))) {
+        cd_reply_problem(r, CD_P_UNSUPPORTED_TYPE, NULL, "send the body as Content-Type: application/json");
+        return NULL;
+    }
+    json_error_t e;
+    json_t *j = json_loadb(r->body ? r->body : "", r->body_len, JSON_REJECT_DUPLICATES, &e);
+    if (!j) {
+        cd_reply_problem(r, CD_P_BAD_JSON, NULL, "line %d, column %d: %s", e.line, e.column, e.text);
+        return NULL;
+    }
+    if (!json_is_object(j)) {
+        json_decref(j);
+        cd_reply_problem(r, CD_P_INVALID, NULL, "the body must be a JSON object");
+        return NULL;
+    }
+    return j;
+}
+
+json_t *cd_req_json_body_optional(cd_req *r)
+{
+    return r->body_len == 0 ? json_object() : cd_req_json_body(r);
+}
+
+enum MHD_Result cd_in_json_arena(cd_req *r, cd_handler h)
+{
+    cd_json_arena_begin();
+    enum MHD_Result ret = h(r);
+    cd_json_arena_end();
+    return ret;
+}
+
+bool cd_req_only_keys(cd_req *r, const json_t *o, const char *const *allowed, const char *where)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)o, key, v) {
+        bool ok = false;
+        for (int i = 0; allowed[i] && !ok; i++)
+            ok = strcmp(key, allowed[i]) == 0;
+        if (!ok) {
+            char field[160];
+            snprintf(field, sizeof field, "%s%s", where, key);
+            cd_reply_problem(r, CD_P_INVALID, field, "unknown field %s", field);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- suspend / resume --------------------------------------------------------------------------------- */
+
+static void list_add(cd_server *s, req_priv *p)
+{
+    p->prev = NULL;
+    p->next = s->suspended;
+    if (s->suspended)
+        s->suspended->prev = p;
+    s->suspended = p;
+    p->listed = true;
+}
+
+static void list_remove(cd_server *s, req_priv *p)
+{
+    if (!p->listed)
+        return;
+    if (p->prev)
+        p->prev->next = p->next;
+    else
+        s->suspended = p->next;
+    if (p->next)
+        p->next->prev = p->prev;
+    p->next = p->prev = NULL;
+    p->listed = false;
+}
+
+/* Stores a reply for the worker thread to send (under srv->lock). */
+static void set_pending(req_priv *p, int status, json_t *body)
+{
+    json_decref(p->pending_body);
+    p->pending_status = status;
+    p->pending_body = body;
+    p->has_pending = true;
+}
+
+static json_t *shutdown_problem(void)
+{
+    return problem_json(CD_P_UNAVAILABLE, NULL, "the server is shutting down");
+}
+
+void cd_req_suspend(cd_req *r)
+{
+    req_priv *p = priv(r);
+    cd_server *s = p->srv;
+    if (cd_json_arena_active())
+        abort();   /* a handler in a json arena suspended: its values would outlive the arena */
+    pthread_mutex_lock(&s->lock);
+    if (r->suspended || p->replied) {
+        pthread_mutex_unlock(&s->lock);
+        cd_log("error", "route %s suspended a request that is %s", r->route ? r->route->name : "none",
+               r->suspended ? "already suspended" : "answered");
+        return;
+    }
+    if (s->stopping) {
+        /* never suspend during shutdown: MHD cannot stop with a suspended connection */
+        set_pending(p, cd_problems[CD_P_UNAVAILABLE].status, shutdown_problem());
+        pthread_mutex_unlock(&s->lock);
+        return;
+    }
+    MHD_suspend_connection(r->conn);
+    r->suspended = true;
+    p->resume_requested = false;
+    list_add(s, p);
+    pthread_mutex_unlock(&s->lock);
+    cd_metrics_suspended(1);
+}
+
+/* Resumes r (under srv->lock) unless it is not suspended or already being resumed. */
+static bool resume_locked(req_priv *p)
+{
+    if (!p->r.suspended || p->resume_requested)
+        return false;
+    p->resume_requested = true;
+    MHD_resume_connection(p->r.conn);
+    return true;
+}
+
+void cd_req_resume_reply(cd_req *r, int status, json_t *body)
+{
+    req_priv *p = priv(r);
+    pthread_mutex_lock(&p->srv->lock);
+    if (p->r.suspended && !p->resume_requested) {
+        set_pending(p, status, body);
+        body = NULL;
+        resume_locked(p);
+    }
+    pthread_mutex_unlock(&p->srv->lock);
+    json_decref(body);
+}
+
+void cd_req_resume(cd_req *r)
+{
+    req_priv *p = priv(r);
+    pthread_mutex_lock(&p->srv->lock);
+    resume_locked(p);
+    pthread_mutex_unlock(&p->srv->lock);
+}
+
+/* ---- the request lifecycle ---------------------------------------------------------------------------- */
+
+static void *uri_log(void *cls, const char *uri, struct MHD_Connection *con)
+{
+    cd_server *s = cls;
+    req_priv *p = xcalloc(1, sizeof *p);
+    p->srv = s;
+    p->r.conn = con;
+    p->r.cfg = &s->cfg;
+    p->r.t_start = cd_now();
+    size_t n = uri ? strcspn(uri, "?") : 0;
+    if (n >= sizeof p->r.path) {
+        p->routing = RT_TOO_LONG;   /* no route is this long */
+        n = sizeof p->r.path - 1;
+    }
+    if (uri)
+        memcpy(p->r.path, uri, n);
+    p->r.path[n] = '\0';
+    atomic_fetch_add(&s->in_flight, 1);
+    cd_metrics_request_begin();
+    return p;
+}
+
+static bool body_expected(cd_req *r)
+{
+    const char *cl = cd_req_header(r, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    return cd_req_header(r, MHD_HTTP_HEADER_TRANSFER_ENCODING) || (cl && strcmp(cl, "0") != 0);
+}
+
+/* Whether a request to be refused may be answered before its body is read (see the top of the file). */
+static bool answer_at_once(cd_req *r)
+{
+    const char *expect = cd_req_header(r, MHD_HTTP_HEADER_EXPECT);
+    if (expect && strcasecmp(expect, "100-continue") == 0)
+        return true;
+    const char *cl = cd_req_header(r, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    unsigned long long n = cl ? strtoull(cl, NULL, 10) : 0;
+    return n > DISCARD_CAP(r->cfg->body_limit);
+}
+
+static enum MHD_Result reply_routing_error(req_priv *p)
+{
+    cd_req *r = &p->r;
+    if (p->routing == RT_METHOD)
+        return cd_reply_problem(r, CD_P_METHOD, NULL, "%s is not allowed here; allowed: %s", r->method, p->allow);
+    return cd_reply_problem(r, CD_P_NO_ROUTE, NULL, "no such path");
+}
+
+static enum MHD_Result reply_too_large(req_priv *p)
+{
+    return cd_reply_problem(&p->r, CD_P_TOO_LARGE, NULL, "the body is larger than %zu bytes",
+                            p->r.cfg->body_limit);
+}
+
+/* The first call: the headers are in. */
+static enum MHD_Result begin(req_priv *p, const char *method)
+{
+    cd_req *r = &p->r;
+    snprintf(r->method, sizeof r->method, "%s", method);
+
+    const char *auth = cd_req_header(r, MHD_HTTP_HEADER_AUTHORIZATION);
+    if (auth && strncasecmp(auth, "Bearer ", 7) == 0) {
+        const char *t = auth + 7;
+        while (*t == ' ')
+            t++;
+        if (*t && !strchr(t, ' ')) {
+            r->bearer = t;
+            if (p->srv->has_admin) {
+                unsigned char h[32];
+                sha256(t, strlen(t), h);
+                r->is_admin = CRYPTO_memcmp(h, p->srv->admin_hash, sizeof h) == 0;
+            }
+        }
+    }
+
+    if (p->routing != RT_TOO_LONG)
+        route(p, method);
+    if (p->routing != RT_FOUND)
+        /* without a body, answered at the last call (the connection stays open); with one, see the top */
+        return body_expected(r) && answer_at_once(r) ? reply_routing_error(p) : MHD_YES;
+
+    const char *cl = cd_req_header(r, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (cl) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(cl, &end, 10);
+        if (errno || end == cl || *end || n > r->cfg->body_limit) {
+            r->too_large = true;
+            return answer_at_once(r) ? reply_too_large(p) : MHD_YES;
+        }
+        if (n > 0) {
+            p->body_cap = (size_t)n + 1;
+            r->body = xcalloc(p->body_cap, 1);
+        }
+    }
+    return MHD_YES;
+}
+
+/* A piece of the body. MHD_NO hangs up on the client. */
+static enum MHD_Result body_append(req_priv *p, const char *data, size_t n)
+{
+    cd_req *r = &p->r;
+    size_t limit = r->cfg->body_limit;
+    if (p->routing != RT_FOUND || r->too_large || r->body_len + n > limit) {
+        if (p->routing == RT_FOUND && !r->too_large) {
+            r->too_large = true;
+            p->discarded = r->body_len;
+            free(r->body);
+            r->body = NULL;
+            r->body_len = 0;
+        }
+        p->discarded += n;
+        return p->discarded > DISCARD_CAP(limit) ? MHD_NO : MHD_YES;
+    }
+    if (r->body_len + n + 1 > p->body_cap) {
+        size_t cap = p->body_cap ? p->body_cap : 1024;
+        while (cap < r->body_len + n + 1)
+            cap *= 2;
+        if (cap > limit + 1)
+            cap = limit + 1;
+        char *b = realloc(r->body, cap);
+        if (!b)
+            abort();
+        r->body = b;
+        p->body_cap = cap;
+    }
+    memcpy(r->body + r->body_len, data, n);
+    r->body_len += n;
+    r->body[r->body_len] = '\0';
+    return MHD_YES;
+}
+
+/* After a handler returned: it replied, suspended, or left a reply to send (suspend during shutdown). */
+static enum MHD_Result after_handler(req_priv *p, enum MHD_Result ret)
+{
+    cd_req *r = &p->r;
+    if (ret != MHD_YES || p->replied)
+        return ret;
+    pthread_mutex_lock(&p->srv->lock);
+    /* suspended: a reply another thread stored already (it resumed the request before this handler
+     * returned) stays for `resumed` to send; taking it here lost it, and leaked it */
+    bool suspended = r->suspended, pending = !suspended && p->has_pending;
+    int status = p->pending_status;
+    json_t *body = pending ? p->pending_body : NULL;
+    if (pending) {
+        p->has_pending = false;
+        p->pending_body = NULL;
+    }
+    pthread_mutex_unlock(&p->srv->lock);
+    if (suspended)
+        return MHD_YES;
+    if (pending)
+        return reply_json_as(r, status, body, status >= 400 ? "application/problem+json" : "application/json",
+                             NULL);
+    return cd_reply_problem(r, CD_P_INTERNAL, NULL, "route %s returned without an answer", r->route->name);
+}
+
+static enum MHD_Result run_handler(req_priv *p)
+{
+    return after_handler(p, p->r.route->handler(&p->r));
+}
+
+/* on_request after a resume: the stored reply, or the handler again. */
+static enum MHD_Result resumed(req_priv *p)
+{
+    cd_req *r = &p->r;
+    pthread_mutex_lock(&p->srv->lock);
+    bool was_suspended = r->suspended;
+    r->suspended = false;
+    p->resume_requested = false;
+    list_remove(p->srv, p);
+    bool pending = p->has_pending;
+    int status = p->pending_status;
+    json_t *body = p->pending_body;
+    p->has_pending = false;
+    p->pending_body = NULL;
+    pthread_mutex_unlock(&p->srv->lock);
+    if (was_suspended)
+        cd_metrics_suspended(-1);
+    if (pending)
+        return reply_json_as(r, status, body, status >= 400 ? "application/problem+json" : "application/json",
+                             NULL);
+    if (p->replied)
+        return MHD_YES;
+    return run_handler(p);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_data_size,
+                                  void **req_cls)
+{
+    (void)version;
+    req_priv *p = *req_cls;
+    if (!p) {   /* MHD always calls uri_log first; this keeps a surprise from being a crash */
+        p = uri_log(cls, url, con);
+        *req_cls = p;
+    }
+    if (!p->started) {
+        p->started = true;
+        return begin(p, method);
+    }
+    if (*upload_data_size) {
+        enum MHD_Result ret = body_append(p, upload_data, *upload_data_size);
+        *upload_data_size = 0;
+        return ret;
+    }
+    if (p->dispatched)
+        return resumed(p);
+    p->dispatched = true;
+    if (p->replied)
+        return MHD_YES;
+    if (p->routing != RT_FOUND)
+        return reply_routing_error(p);
+    if (p->r.too_large)
+        return reply_too_large(p);
+    return run_handler(p);
+}
+
+static const char *termination_name(enum MHD_RequestTerminationCode toe)
+{
+    switch (toe) {
+    case MHD_REQUEST_TERMINATED_COMPLETED_OK:
+        return NULL;
+    case MHD_REQUEST_TERMINATED_TIMEOUT_REACHED:
+        return "timeout";
+    case MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN:
+        return "shutdown";
+    case MHD_REQUEST_TERMINATED_CLIENT_ABORT:
+    case MHD_REQUEST_TERMINATED_READ_ERROR:
+        return "client_gone";
+    default:
+        return "error";
+    }
+}
+
+/* The path for the log: printable ASCII kept, every other byte as %XX, so the line stays valid JSON. */
+static void log_path(const char *path, char *out, size_t outlen)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    for (const unsigned char *c = (const unsigned char *)path; *c && o + 4 < outlen; c++) {
+        if (*c > 0x20 && *c < 0x7f) {
+            out[o++] = (char)*c;
+        } else {
+            out[o++] = '%';
+            out[o++] = hex[*c >> 4];
+            out[o++] = hex[*c & 15];
+        }
+    }
+    out[o] = '\0';
+}
+
+static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)con;
+    cd_server *s = cls;
+    req_priv *p = *req_cls;
+    if (!p)
+        return;
+    *req_cls = NULL;
+    cd_req *r = &p->r;
+    double seconds = cd_now() - r->t_start;
+
+    json_t *line = json_object();
+    char path[3 * sizeof r->path];
+    log_path(r->path, path, sizeof path);
+    if (r->method[0])
+        json_object_set_new(line, "method", string_lossy(r->method));
+    json_object_set_new(line, "path", json_string(path));
+    json_object_set_new(line, "route", json_string(r->route ? r->route->name : "none"));
+    json_object_set_new(line, "status", json_integer(r->status));
+    json_object_set_new(line, "ms", json_real((double)(long long)(seconds * 1e6) / 1e3));
+    if (r->game_id)
+        json_object_set_new(line, "game", string_lossy(r->game_id));
+    const char *end = termination_name(toe);
+    if (end)
+        json_object_set_new(line, "end", json_string(end));
+    cd_log_json(line);
+    cd_metrics_request_end(r->route, r->status, seconds);
+
+    /* a connection resumed during MHD's own shutdown is closed without calling on_request again */
+    pthread_mutex_lock(&s->lock);
+    bool was_listed = p->listed;
+    list_remove(s, p);
+    pthread_mutex_unlock(&s->lock);
+    if (was_listed)
+        cd_metrics_suspended(-1);
+
+    if (r->ctx_free && r->ctx)
+        r->ctx_free(r->ctx);
+    for (int i = 0; i < CD_MAX_PARAMS; i++)
+        free(r->params[i]);
+    free(r->body);
+    json_decref(p->pending_body);
+    free(p);
+    atomic_fetch_sub(&s->in_flight, 1);
+}
+
+/* ---- the server --------------------------------------------------------------------------------------- */
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t n = strlen(msg);
+    while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+        msg[--n] = '\0';
+    cd_log("warn", "libmicrohttpd: %s", msg);
+}
+
+/* A listening unix socket at path; a socket file already there (a previous run's) is replaced, any other
+ * file is not. -1 with err. */
+static int listen_unix(const char *path, char *err, size_t errlen)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof sa.sun_path) {
+        snprintf(err, errlen, "unix socket path too long: %s", path);
+        return -1;
+    }
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+        unlink(path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 511) != 0) {
+        snprintf(err, errlen, "cannot listen on unix:%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* A listening socket on host:port (host "" = every address), non-blocking. -1 with err. */
+static int listen_on(const char *host, int port, bool *ipv6, int *bound_port, char *err, size_t errlen)
+{
+    char portstr[8];
+    snprintf(portstr, sizeof portstr, "%d", port);
+    struct addrinfo hints = {0}, *res = NULL;
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    int rc = getaddrinfo(host[0] ? host : NULL, portstr, &hints, &res);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot resolve listen address %s: %s", host, gai_strerror(rc));
+        return -1;
+    }
+    int fd = -1, saved = 0;
+    for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+        if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
+            continue;
+        fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+        if (fd < 0) {
+            saved = errno;
+            continue;
+        }
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 511) == 0) {
+            *ipv6 = ai->ai_family == AF_INET6;
+            break;
+        }
+        saved = errno;
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot listen on %s:%d: %s", host, port, strerror(saved ? saved : EINVAL));
+        return -1;
+    }
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    *bound_port = port;
+    if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
+        *bound_port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                                     : ((struct sockaddr_in *)&ss)->sin_port);
+    return fd;
+}
+
+cd_server *cd_server_start(const cd_config *cfg, char *err, size_t errlen)
+{
+    return cd_server_start_routes(cfg, cd_routes, err, errlen);
+}
+
+cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, char *err, size_t errlen)
+{
+    cd_json_arena_install();   /* before the worker threads: they all allocate through it */
+    cd_server *s = xcalloc(1, sizeof *s);
+    s->cfg = *cfg;
+    s->routes = routes;
+    s->has_admin = cfg->admin_token[0] != '\0';
+    if (s->has_admin)
+        sha256(cfg->admin_token, strlen(cfg->admin_token), s->admin_hash);
+    atomic_init(&s->in_flight, 0);
+    pthread_mutex_init(&s->lock, NULL);
+
+    bool ipv6 = false;
+    int fd = cfg->listen_unix[0] ? listen_unix(cfg->listen_unix, err, errlen)
+                                 : listen_on(cfg->listen_host, cfg->listen_port, &ipv6, &s->port, err, errlen);
+    if (fd < 0)
+        goto fail;
+
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+    flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES ? MHD_USE_EPOLL : MHD_USE_POLL;
+    if (ipv6)
+        flags |= MHD_USE_IPv6;
+    /* MHD closes fd itself if it fails to start */
+    s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
+                              MHD_OPTION_EXTERNAL_LOGGER, mhd_log, (void *)s,
+                              MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+                              MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(cfg->threads > 1 ? cfg->threads : 0),
+                              MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->conn_timeout_s,
+                              MHD_OPTION_URI_LOG_CALLBACK, uri_log, (void *)s,
+                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, (void *)s,
+                              MHD_OPTION_END);
+    if (!s->mhd) {
+        snprintf(err, errlen, "cannot start the HTTP server on %s:%d (see the libmicrohttpd message above)",
+                 cfg->listen_host, cfg->listen_port);
+        goto fail;
+    }
+    return s;
+fail:
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+    return NULL;
+}
+
+int cd_server_port(const cd_server *s)
+{
+    return s->port;
+}
+
+void cd_server_stop(cd_server *s)
+{
+    if (!s)
+        return;
+    /* no new connections; the listening socket is ours again */
+    MHD_socket lfd = MHD_quiesce_daemon(s->mhd);
+
+    /* answer every long-poll (MHD must not be stopped with a suspended connection) and refuse new ones */
+    pthread_mutex_lock(&s->lock);
+    s->stopping = true;
+    for (req_priv *p = s->suspended; p; p = p->next)
+        if (!p->resume_requested) {
+            set_pending(p, cd_problems[CD_P_UNAVAILABLE].status, shutdown_problem());
+            resume_locked(p);
+        }
+    pthread_mutex_unlock(&s->lock);
+
+    /* let requests in flight finish, for a while */
+    for (int waited = 0; waited < DRAIN_MS && atomic_load(&s->in_flight) > 0; waited += 10)
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+
+    MHD_stop_daemon(s->mhd);
+    if (lfd != MHD_INVALID_SOCKET)
+        close(lfd);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}

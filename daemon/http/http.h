@@ -1,0 +1,121 @@
+/*
+ * http.h — the HTTP layer: one cd_req per request, the route table's handler type, and the reply helpers.
+ *
+ * Ownership: a cd_req and everything hanging off it (body, path parameters, handler context) is owned by
+ * the HTTP layer and freed in one place when the request completes. A handler replies exactly once with
+ * one of the cd_reply_* functions (which take ownership of the json_t they are given), or suspends the
+ * request (long-poll) and replies later from another thread with cd_req_resume_reply.
+ */
+#ifndef CD_HTTP_H
+#define CD_HTTP_H
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/config.h"
+#include "problem.h"
+
+#define CD_MAX_PARAMS 4
+
+typedef enum { CD_AUTH_NONE, CD_AUTH_ADMIN, CD_AUTH_TOKEN } cd_auth_kind;
+
+typedef struct cd_req cd_req;
+typedef enum MHD_Result (*cd_handler)(cd_req *r);
+
+typedef struct {
+    const char *method;    /* "GET", "POST", "DELETE" */
+    const char *pattern;   /* "/v1/games/{id}/moves": {x} matches one path segment */
+    cd_handler handler;
+    const char *name;      /* metric and log label, e.g. "moves.post" */
+} cd_route;
+
+struct cd_req {
+    struct MHD_Connection *conn;
+    const cd_config *cfg;
+    const cd_route *route;
+    char method[8];
+    char path[512];
+    char *params[CD_MAX_PARAMS];   /* path parameters in pattern order, NUL-terminated, decoded */
+    int nparams;
+    char *body;                    /* NUL-terminated; NULL when there was none */
+    size_t body_len;
+    bool too_large;
+    /* the bearer token as sent (NULL if none); resolving it to a seat needs the game, so handlers do it */
+    const char *bearer;
+    bool is_admin;                 /* bearer equals the configured admin token (constant-time compare) */
+    int status;                    /* set by the reply, for the log and metrics */
+    const char *game_id;           /* set by handlers for the log line */
+    double t_start;
+    /* a handler that suspends keeps its state here; cleanup runs when the request is freed */
+    void *ctx;
+    void (*ctx_free)(void *ctx);
+    bool suspended;
+};
+
+/* Query-string argument, or NULL. */
+const char *cd_req_arg(cd_req *r, const char *name);
+/* ?limit= of a list: `def` when absent; false (after a 400 naming "limit") when not an integer 1..max. */
+bool cd_req_limit(cd_req *r, long def, long max, long *out);
+/* Request header, or NULL. */
+const char *cd_req_header(cd_req *r, const char *name);
+/* Parses the body as a JSON object. On failure replies 400/415 itself and returns NULL. */
+json_t *cd_req_json_body(cd_req *r);
+/* The same for an endpoint whose body is optional: no body at all is an empty object. */
+json_t *cd_req_json_body_optional(cd_req *r);
+/* Whether every key of object o is one of `allowed` (NULL-terminated); else replies 400 naming the first other
+ * key, prefixed by `where` ("" at the top, "script." inside a member), and returns false. */
+bool cd_req_only_keys(cd_req *r, const json_t *o, const char *const *allowed, const char *where);
+/* Runs handler h with the request's jansson values in this thread's arena (json_arena.h); for handlers that
+ * answer before they return and never suspend. */
+enum MHD_Result cd_in_json_arena(cd_req *r, cd_handler h);
+
+/* ---- replies (each queues exactly one response) ---- */
+/* JSON body (stolen); extra headers as NULL-terminated name, value pairs (may be NULL). */
+enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *const *headers);
+/* RFC 9457 problem; `field` names the offending input (NULL when none); detail is printf-style. */
+enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* A body that is not JSON (OpenAPI document is JSON too, but served verbatim; metrics are text). */
+enum MHD_Result cd_reply_raw(cd_req *r, int status, const char *content_type, const char *data, size_t len,
+                             const char *const *headers);
+enum MHD_Result cd_reply_empty(cd_req *r, int status, const char *const *headers);
+/* A body of unknown length produced by `reader` (MHD's content reader contract: bytes written, 0 for none
+ * yet, MHD_CONTENT_READER_END_OF_STREAM); MHD calls free_cb(cls) when it is done with the response, also
+ * when it was never sent. For streams such as Server-Sent Events. */
+enum MHD_Result cd_reply_stream(cd_req *r, int status, const char *content_type, MHD_ContentReaderCallback reader,
+                                void *cls, MHD_ContentReaderFreeCallback free_cb, const char *const *headers);
+
+/* ---- suspend / resume (long-poll) ----
+ * A handler calls cd_req_suspend and returns MHD_YES without replying: the worker thread is free and the
+ * connection waits. Later, from any thread, exactly one resume counts: cd_req_resume_reply answers with
+ * `body` (stolen; sent as application/problem+json when status >= 400, else application/json), while
+ * cd_req_resume calls the route's handler again on its worker thread (r->ctx still set), which then
+ * replies — any cd_reply_* — or suspends again. A resume of a request that is not suspended, or is already
+ * being resumed, does nothing (the body is released). While suspended a request is never freed, but once
+ * resumed it may be at any time: callers keep track of it under a lock that r->ctx_free also takes, and
+ * never resume it after ctx_free ran. Shutdown answers every suspended request with 503 itself; a suspend
+ * during shutdown does not suspend and the request is answered 503 when the handler returns. */
+void cd_req_suspend(cd_req *r);
+/* From any thread: resumes a suspended request and answers it. */
+void cd_req_resume_reply(cd_req *r, int status, json_t *body);
+/* From any thread: resumes a suspended request; its handler runs again and answers. */
+void cd_req_resume(cd_req *r);
+
+/* ---- the server ---- */
+typedef struct cd_server cd_server;
+cd_server *cd_server_start(const cd_config *cfg, char *err, size_t errlen);
+/* The same with another route table (same shape, NULL-terminated, outliving the server): for tests. */
+cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, char *err, size_t errlen);
+/* Resumes every suspended request with a 503, lets requests in flight finish (up to 5 s), then stops. */
+void cd_server_stop(cd_server *s);
+/* The port the server listens on (useful with listen_port 0: the kernel picked one). */
+int cd_server_port(const cd_server *s);
+
+/* The route table (routes.c), terminated by a NULL method. */
+extern const cd_route cd_routes[];
+
+double cd_now(void);   /* monotonic seconds */
+
+#endif

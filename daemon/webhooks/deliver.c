@@ -1,0 +1,569 @@
+/*
+ * deliver.c — the webhook delivery worker (deliver.h): claim, send, record, on one thread with libcurl multi.
+ *
+ * The loop: claim due rows while there are free slots (when woken by a NOTIFY, when the next row falls due,
+ * or at least every second), add one easy handle per row to the multi handle, wait in curl_multi_poll on
+ * curl's sockets and the LISTEN connection, record every finished transfer. Database work (claims and
+ * records) is a few short statements on this thread's own connection (cd_db_thread); while the database is
+ * down the worker sends what it holds and retries the rest a second later.
+ */
+#include "deliver.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "http/http.h"
+#include "base/log.h"
+#include "netguard.h"
+#include "db/store.h"
+#include "webhooks.h"
+
+#define LEASE_MARGIN_S 10        /* a lease lasts the attempt's timeout and this */
+#define IDLE_POLL_S 1.0          /* look for due rows at least this often */
+#define RETRY_AFTER_MAX_S (7 * 86400.0)
+#define SNIPPET 120              /* bytes of a refusing answer's body kept in the attempt's error */
+
+typedef struct xfer {
+    CURL *h;
+    struct curl_slist *hdrs;
+    long long id;
+    char lease[40];
+    int attempt, tries;
+    char endpoint[40];
+    char msg_id[64];
+    char *body;
+    size_t body_len;
+    char refused[256];       /* set by the address check: why the connection was not made */
+    bool final;              /* a failure that no retry can mend (the endpoint is disabled) */
+    double t0;
+    double retry_after;      /* seconds asked for by Retry-After; < 0: none */
+    char snippet[SNIPPET + 1];
+    size_t nsnip;
+    char errbuf[CURL_ERROR_SIZE];
+    struct xfer *next;
+} xfer;
+
+static struct {
+    pthread_t thread;
+    bool started;
+    atomic_bool stop;
+    CURLM *multi;
+    const cd_config *cfg;
+    char worker[160];        /* host:pid, in every attempt row */
+    atomic_long claimed, delivered, failed, gone;
+} W;
+
+static uint64_t rng_state;
+
+/* Uniform in [0, 1): jitter only, nothing secret. */
+static double jitter01(void)
+{
+    if (rng_state == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        rng_state = ((uint64_t)ts.tv_nsec << 21) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 7) ^ 1;
+    }
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (double)((rng_state * 0x2545f4914f6cdd1dULL) >> 11) / 9007199254740992.0;
+}
+
+/* ---- curl callbacks ---------------------------------------------------------------------------------------- */
+
+/* Every address curl is about to connect to, after resolution: refused unless netguard allows it. */
+static curl_socket_t open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
+{
+    xfer *x = arg;
+    if (purpose != CURLSOCKTYPE_IPCXN) {
+        snprintf(x->refused, sizeof x->refused, "not an outgoing connection");
+        return CURL_SOCKET_BAD;
+    }
+    char why[160];
+    if (!cd_netguard_allows(&cd_webhooks_settings()->guard, &a->addr, why, sizeof why)) {
+        snprintf(x->refused, sizeof x->refused, "%s; not delivered there (CARCD_WEBHOOK_ALLOW)", why);
+        return CURL_SOCKET_BAD;
+    }
+    return socket(a->family, a->socktype, a->protocol);
+}
+
+static size_t on_header(char *data, size_t size, size_t n, void *arg)
+{
+    xfer *x = arg;
+    size_t len = size * n;
+    if (len > 12 && strncasecmp(data, "Retry-After:", 12) == 0) {
+        char v[80];
+        size_t k = len - 12 < sizeof v - 1 ? len - 12 : sizeof v - 1;
+        memcpy(v, data + 12, k);
+        v[k] = 0;
+        char *s = v;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        char *end;
+        errno = 0;
+        long secs = strtol(s, &end, 10);
+        if (end != s && !errno && secs >= 0 && (*end == '\r' || *end == '\n' || *end == 0)) {
+            x->retry_after = (double)secs;
+        } else {
+            time_t when = curl_getdate(s, NULL);   /* an HTTP-date */
+            if (when > 0)
+                x->retry_after = difftime(when, time(NULL)) > 0 ? difftime(when, time(NULL)) : 0;
+        }
+        if (x->retry_after > RETRY_AFTER_MAX_S)
+            x->retry_after = RETRY_AFTER_MAX_S;
+    }
+    return len;
+}
+
+/* The answer's body is not needed; its beginning is kept for the record of a refusal. */
+static size_t on_body(char *data, size_t size, size_t n, void *arg)
+{
+    xfer *x = arg;
+    size_t len = size * n;
+    for (size_t i = 0; i < len && x->nsnip < SNIPPET; i++) {
+        unsigned char c = (unsigned char)data[i];
+        x->snippet[x->nsnip++] = c >= 0x20 && c < 0x7f ? (char)c : ' ';
+    }
+    x->snippet[x->nsnip] = 0;
+    return len;
+}
+
+/* ---- recording outcomes ------------------------------------------------------------------------------------ */
+typedef struct {
+    const xfer *x;
+    const char *state;      /* pending, delivered, failed */
+    double delay;           /* pending: seconds until the next attempt */
+    long status;            /* 0: no HTTP answer */
+    const char *error;      /* NULL when delivered */
+    int duration_ms;
+    bool gone;              /* 410: disable the endpoint */
+    bool refund;            /* the attempt does not count (carcd stopped) */
+} outcome;
+
+static cd_tx_result record_tx(cd_db *db, void *arg)
+{
+    const outcome *o = arg;
+    char id[24], attempt[16], ms[16], status[16], delay[32];
+    snprintf(id, sizeof id, "%lld", o->x->id);
+    snprintf(attempt, sizeof attempt, "%d", o->x->attempt);
+    snprintf(ms, sizeof ms, "%d", o->duration_ms);
+    snprintf(status, sizeof status, "%ld", o->status);
+    snprintf(delay, sizeof delay, "%.3f", o->delay);
+    const char *p1[] = {id, attempt, ms, o->status ? status : NULL, o->error};
+    PGresult *res = cd_db_exec(db, ST_WH_ATTEMPT_DONE, 5, p1);
+    bool ok = cd_db_ok(res);
+    PQclear(res);
+    if (!ok)
+        return CD_TX_ERROR;
+    const char *p2[] = {id, o->x->lease, o->state, delay, o->status ? status : NULL, o->error, o->refund ? "1" : "0"};
+    res = cd_db_exec(db, ST_WH_OUTBOX_DONE, 7, p2);
+    ok = cd_db_ok(res);
+    bool still_ours = ok && PQntuples(res) == 1;
+    PQclear(res);
+    if (!ok)
+        return CD_TX_ERROR;
+    if (o->gone && still_ours) {
+        const char *p3[] = {o->x->endpoint, "the receiver answered 410 Gone"};
+        res = cd_db_exec(db, ST_WH_ENDPOINT_GONE, 2, p3);
+        ok = cd_db_ok(res);
+        PQclear(res);
+        if (!ok)
+            return CD_TX_ERROR;
+    }
+    return CD_TX_COMMIT;
+}
+
+static void record(const outcome *o)
+{
+    char err[256];
+    cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
+    bool down = false;
+    if (!db || cd_db_tx(db, record_tx, (void *)o, &down) != CD_TX_COMMIT)
+        /* the lease will run out and the message be sent again: at least once */
+        cd_log("warn", "webhooks: the outcome of delivery %lld attempt %d could not be recorded%s", o->x->id,
+               o->x->attempt, down || !db ? " (the database cannot be reached)" : "");
+}
+
+/* ---- one transfer --------------------------------------------------------------------------------------------- */
+static void xfer_free(xfer *x)
+{
+    if (!x)
+        return;
+    if (x->h)
+        curl_easy_cleanup(x->h);
+    curl_slist_free_all(x->hdrs);
+    free(x->body);
+    free(x);
+}
+
+/* Sets up the request and adds it to the multi handle. -1 (with x->refused set) when it cannot be sent. */
+static int xfer_start(xfer *x, const char *url, const char *secret)
+{
+    const cd_wh_settings *s = cd_webhooks_settings();
+    long long ts = (long long)time(NULL);
+    char sig[CD_WH_SIG_LEN + 1];
+    if (cd_wh_sign(secret, x->msg_id, ts, x->body, x->body_len, sig) != 0) {
+        snprintf(x->refused, sizeof x->refused, "the endpoint's secret is malformed");
+        return -1;
+    }
+    char line[200];
+    x->hdrs = curl_slist_append(x->hdrs, "Content-Type: application/json");
+    x->hdrs = curl_slist_append(x->hdrs, "User-Agent: carcd-webhooks/1");
+    x->hdrs = curl_slist_append(x->hdrs, "Expect:");
+    snprintf(line, sizeof line, "webhook-id: %s", x->msg_id);
+    x->hdrs = curl_slist_append(x->hdrs, line);
+    snprintf(line, sizeof line, "webhook-timestamp: %lld", ts);
+    x->hdrs = curl_slist_append(x->hdrs, line);
+    snprintf(line, sizeof line, "webhook-signature: %s", sig);
+    x->hdrs = curl_slist_append(x->hdrs, line);
+    x->h = curl_easy_init();
+    if (!x->h || !x->hdrs)
+        abort();   /* out of memory */
+    CURL *h = x->h;
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(h, CURLOPT_PROXY, "");   /* never through a proxy from the environment */
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_POST, 1L);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, x->body);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)x->body_len);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, x->hdrs);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)s->connect_s * 1000L);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)s->timeout_s * 1000L);
+    curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+    curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, x);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, x->errbuf);
+    curl_easy_setopt(h, CURLOPT_PRIVATE, x);
+    x->t0 = cd_now();
+    if (curl_multi_add_handle(W.multi, h) != CURLM_OK) {
+        snprintf(x->refused, sizeof x->refused, "cannot start the request");
+        return -1;
+    }
+    return 0;
+}
+
+/* The delay before the next attempt after `tries` failed ones in this round, or -1 to give up. */
+static double next_delay(int tries, double retry_after)
+{
+    const cd_wh_settings *s = cd_webhooks_settings();
+    if (tries >= s->nbackoff)
+        return -1;
+    double d = s->backoff[tries] * (0.9 + 0.2 * jitter01());
+    return retry_after > d ? retry_after : d;
+}
+
+/* A transfer ended (or could not start: rc is then CURLE_FAILED_INIT and x->refused says why). */
+static void xfer_done(xfer *x, CURLcode rc)
+{
+    long status = 0;
+    if (x->h && rc != CURLE_FAILED_INIT)
+        curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+    outcome o = {.x = x, .status = status};
+    double ms = x->t0 > 0 ? (cd_now() - x->t0) * 1000.0 : 0;
+    o.duration_ms = ms > 2e9 ? 2000000000 : (int)ms;
+    char err[600] = "";
+    if (rc == CURLE_OK && status >= 200 && status < 300) {
+        o.state = "delivered";
+        atomic_fetch_add(&W.delivered, 1);
+        record(&o);
+        return;
+    }
+    atomic_fetch_add(&W.failed, 1);
+    if (x->refused[0] && rc != CURLE_FAILED_INIT)   /* curl may have tried another address after it */
+        snprintf(err, sizeof err, "%s; %s", x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc), x->refused);
+    else if (x->refused[0])
+        snprintf(err, sizeof err, "%s", x->refused);
+    else if (rc != CURLE_OK)
+        snprintf(err, sizeof err, "%s", x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
+    else
+        snprintf(err, sizeof err, "HTTP %ld%s%s", status, x->nsnip ? ": " : "", x->snippet);
+    if (rc == CURLE_OK && status == 410) {
+        o.state = "failed";
+        o.gone = true;
+        atomic_fetch_add(&W.gone, 1);
+        cd_log("info", "webhooks: endpoint %s answered 410 Gone: disabled", x->endpoint);
+    } else {
+        o.delay = x->final ? -1 : next_delay(x->tries, x->retry_after);
+        if (o.delay < 0) {
+            o.state = "failed";
+            size_t n = strlen(err);
+            if (!x->final)
+                snprintf(err + n, sizeof err - n, " (gave up after %d attempts)", x->tries);
+            cd_log("info", "webhooks: delivery %lld (%s) to endpoint %s failed: %s", x->id, x->msg_id, x->endpoint,
+                   err);
+        } else {
+            o.state = "pending";
+        }
+    }
+    o.error = err;
+    record(&o);
+}
+
+/* ---- claiming ------------------------------------------------------------------------------------------------------ */
+/* Claims up to `limit` due rows and starts them; the number claimed, or -1 when the database failed. */
+static int claim(int limit, xfer **inflight, int *ninflight)
+{
+    char err[256];
+    cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
+    if (!db)
+        return -1;
+    char lim[16], lease[16];
+    snprintf(lim, sizeof lim, "%d", limit);
+    snprintf(lease, sizeof lease, "%d", cd_webhooks_settings()->timeout_s + LEASE_MARGIN_S);
+    const char *p[] = {lim, lease, W.worker};
+    PGresult *res = cd_db_exec(db, ST_WH_CLAIM, 3, p);
+    if (!cd_db_ok(res)) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(res));
+        msg[strcspn(msg, "\n")] = 0;
+        cd_log("warn", "webhooks: claiming due deliveries failed: %s", msg);
+        PQclear(res);
+        return -1;
+    }
+    int n = PQntuples(res);
+    for (int i = 0; i < n; i++) {
+        xfer *x = calloc(1, sizeof *x);
+        if (!x)
+            abort();
+        x->id = strtoll(PQgetvalue(res, i, 0), NULL, 10);
+        snprintf(x->lease, sizeof x->lease, "%s", PQgetvalue(res, i, 1));
+        snprintf(x->msg_id, sizeof x->msg_id, "%s", PQgetvalue(res, i, 2));
+        x->body_len = (size_t)PQgetlength(res, i, 3);
+        x->body = malloc(x->body_len + 1);
+        if (!x->body)
+            abort();
+        memcpy(x->body, PQgetvalue(res, i, 3), x->body_len + 1);
+        x->attempt = atoi(PQgetvalue(res, i, 4));
+        x->tries = atoi(PQgetvalue(res, i, 5));
+        snprintf(x->endpoint, sizeof x->endpoint, "%s", PQgetvalue(res, i, 8));
+        x->retry_after = -1;
+        atomic_fetch_add(&W.claimed, 1);
+        bool disabled = PQgetvalue(res, i, 9)[0] == 't';
+        if (disabled)
+            snprintf(x->refused, sizeof x->refused, "not sent: the endpoint is disabled");
+        if (disabled || xfer_start(x, PQgetvalue(res, i, 6), PQgetvalue(res, i, 7)) != 0) {
+            x->final = disabled;
+            xfer_done(x, CURLE_FAILED_INIT);
+            if (x->h)
+                curl_multi_remove_handle(W.multi, x->h);
+            xfer_free(x);
+            continue;
+        }
+        x->next = *inflight;
+        *inflight = x;
+        (*ninflight)++;
+    }
+    PQclear(res);
+    return n;
+}
+
+/* Seconds until the next pending row is due (IDLE_POLL_S when none or unknown), at most IDLE_POLL_S. */
+static double next_due(void)
+{
+    char err[256];
+    cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
+    if (!db)
+        return IDLE_POLL_S;
+    PGresult *res = cd_db_exec(db, ST_WH_NEXT_DUE, 0, NULL);
+    double d = IDLE_POLL_S;
+    if (cd_db_ok(res) && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
+        d = atof(PQgetvalue(res, 0, 0));
+    PQclear(res);
+    if (d < 0)
+        d = 0;
+    return d < IDLE_POLL_S ? d : IDLE_POLL_S;
+}
+
+/* ---- the LISTEN connection ------------------------------------------------------------------------------------ */
+static PGconn *listen_connect(void)
+{
+    PGconn *c = cd_db_connect(W.cfg->database_url);
+    if (PQstatus(c) != CONNECTION_OK) {
+        PQfinish(c);
+        return NULL;
+    }
+    PGresult *res = PQexec(c, "LISTEN carcd_webhooks");
+    bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+    PQclear(res);
+    if (!ok) {
+        PQfinish(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Reads what arrived on the LISTEN connection: true when a notification came (or the connection broke,
+ * so some may have been missed); *c is closed and NULLed when it broke. */
+static bool listen_drain(PGconn **c)
+{
+    bool woken = false;
+    if (!PQconsumeInput(*c) || PQstatus(*c) != CONNECTION_OK) {
+        PQfinish(*c);
+        *c = NULL;
+        return true;
+    }
+    PGnotify *n;
+    while ((n = PQnotifies(*c)) != NULL) {
+        woken = true;
+        PQfreemem(n);
+    }
+    return woken;
+}
+
+static double at_least(double v, double floor)
+{
+    return v > floor ? v : floor;
+}
+
+/* ---- the thread ----------------------------------------------------------------------------------------------- */
+static xfer *unlink_xfer(xfer **list, CURL *h)
+{
+    for (xfer **pp = list; *pp; pp = &(*pp)->next)
+        if ((*pp)->h == h) {
+            xfer *x = *pp;
+            *pp = x->next;
+            return x;
+        }
+    return NULL;
+}
+
+static void *worker_main(void *arg)
+{
+    (void)arg;
+    const int max = cd_webhooks_settings()->concurrency;
+    xfer *inflight = NULL;
+    int ninflight = 0;
+    PGconn *lc = NULL;
+    double lc_retry = 0, next_claim = 0;
+    while (!atomic_load(&W.stop)) {
+        double now = cd_now();
+        if (!lc && now >= lc_retry) {
+            lc = listen_connect();
+            if (!lc)
+                lc_retry = now + 1.0;
+            else
+                next_claim = now;   /* notifications may have been missed meanwhile */
+        }
+        if (now >= next_claim && ninflight < max) {
+            int want = max - ninflight;
+            int got = claim(want, &inflight, &ninflight);
+            /* a full batch: there may be more due at once */
+            if (got < 0)
+                next_claim = now + 1.0;
+            else if (got == want)
+                next_claim = now;
+            else   /* no sooner than 10 ms: rows another worker is claiming right now look due */
+                next_claim = now + at_least(next_due(), 0.01);
+        }
+        int running = 0;
+        curl_multi_perform(W.multi, &running);
+        CURLMsg *m;
+        int left;
+        while ((m = curl_multi_info_read(W.multi, &left)) != NULL) {
+            if (m->msg != CURLMSG_DONE)
+                continue;
+            CURL *h = m->easy_handle;
+            CURLcode rc = m->data.result;
+            xfer *x = unlink_xfer(&inflight, h);
+            curl_multi_remove_handle(W.multi, h);
+            if (!x)
+                continue;
+            ninflight--;
+            xfer_done(x, rc);
+            xfer_free(x);
+            next_claim = cd_now();   /* a slot is free, and the endpoint's next message may go now */
+        }
+        now = cd_now();
+        double wait = next_claim - now;
+        if (ninflight >= max)
+            wait = IDLE_POLL_S;   /* no room: wait for transfers to end */
+        int wait_ms = wait <= 0 ? 0 : wait > IDLE_POLL_S ? (int)(IDLE_POLL_S * 1000) : (int)(wait * 1000) + 1;
+        struct curl_waitfd extra = {0};
+        int nextra = 0;
+        if (lc) {
+            extra.fd = PQsocket(lc);
+            extra.events = CURL_WAIT_POLLIN;
+            nextra = extra.fd >= 0 ? 1 : 0;
+        }
+        curl_multi_poll(W.multi, nextra ? &extra : NULL, (unsigned)nextra, wait_ms, NULL);
+        if (lc && listen_drain(&lc))
+            next_claim = cd_now();
+    }
+    /* stopping: what is in flight goes back, due at once and not counted, for this or another carcd */
+    while (inflight) {
+        xfer *x = inflight;
+        inflight = x->next;
+        curl_multi_remove_handle(W.multi, x->h);
+        outcome o = {.x = x, .state = "pending", .delay = 0, .error = "not finished: carcd was stopping",
+                     .refund = true};
+        record(&o);
+        xfer_free(x);
+    }
+    if (lc)
+        PQfinish(lc);
+    cd_db_thread_close();
+    return NULL;
+}
+
+int cd_deliver_start(const cd_config *cfg, char *err, size_t errlen)
+{
+    if (cfg->webhook_concurrency <= 0 || W.started)
+        return 0;
+    W.cfg = cfg;
+    atomic_store(&W.stop, false);
+    char host[100] = "";
+    if (gethostname(host, sizeof host) != 0 || !host[0])
+        snprintf(host, sizeof host, "carcd");
+    host[sizeof host - 1] = 0;
+    snprintf(W.worker, sizeof W.worker, "%s:%d", host, (int)getpid());
+    W.multi = curl_multi_init();
+    if (!W.multi) {
+        snprintf(err, errlen, "webhooks: cannot create a libcurl multi handle");
+        return -1;
+    }
+    if (pthread_create(&W.thread, NULL, worker_main, NULL) != 0) {
+        curl_multi_cleanup(W.multi);
+        W.multi = NULL;
+        snprintf(err, errlen, "webhooks: cannot start the delivery thread");
+        return -1;
+    }
+    W.started = true;
+    return 0;
+}
+
+void cd_deliver_stop(void)
+{
+    if (!W.started)
+        return;
+    atomic_store(&W.stop, true);
+    curl_multi_wakeup(W.multi);
+    pthread_join(W.thread, NULL);
+    curl_multi_cleanup(W.multi);
+    W.multi = NULL;
+    W.started = false;
+}
+
+void cd_deliver_get_stats(cd_deliver_stats *s)
+{
+    s->claimed = atomic_load(&W.claimed);
+    s->delivered = atomic_load(&W.delivered);
+    s->failed = atomic_load(&W.failed);
+    s->gone = atomic_load(&W.gone);
+    s->running = W.started;
+}

@@ -1,0 +1,192 @@
+/*
+ * outbox.c — webhook messages written inside the transaction of the event that causes them (outbox.h).
+ *
+ * Cost when a game has no endpoint: one indexed SELECT per move (none when the caller knows there is none:
+ * move_write.c). With endpoints: the public view and the public events rendered once, each (event, format)
+ * body rendered once, one INSERT per message and endpoint and one NOTIFY, deferred (cd_db_defer): they go out
+ * with the transaction's COMMIT, in its round trip.
+ */
+#include "outbox.h"
+
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "db/store.h"
+#include "whpayload.h"
+
+typedef struct {
+    char id[37];
+    int seat;          /* -1: the whole game */
+    int format;
+    unsigned events;
+} endpoint_row;
+
+/* Whether endpoint e receives event ev when the game waits for pending_seat. */
+static bool wants(const endpoint_row *e, unsigned ev, int pending_seat)
+{
+    if (!(e->events & ev))
+        return false;
+    bool turn = ev == CD_WH_TURN_STARTED || ev == CD_WH_TURN_REMINDER;
+    return !turn || e->seat < 0 || e->seat == pending_seat;
+}
+
+static json_t *load_names(cd_db *db, const char *game_id)
+{
+    const char *p[] = {game_id};
+    PGresult *res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p);
+    if (!cd_db_ok(res)) {
+        PQclear(res);
+        return NULL;
+    }
+    json_t *names = json_array();
+    for (int i = 0; i < PQntuples(res); i++)
+        json_array_append_new(names, json_string(PQgetvalue(res, i, 1)));
+    PQclear(res);
+    return names;
+}
+
+/* SHA-256 of the seed's bytes, in hex: the commitment the game published. "" when seed_hex is not a seed. */
+static void seed_commitment(const char *seed_hex, char out[CD_HEX256_LEN])
+{
+    uint8_t seed[32], md[32];
+    unsigned int n = 0;
+    out[0] = 0;
+    if (seed_hex && cd_unhex(seed_hex, seed, sizeof seed) && EVP_Digest(seed, sizeof seed, md, &n, EVP_sha256(), NULL))
+        cd_hex(md, sizeof md, out);
+}
+
+static int event_index(unsigned ev)
+{
+    return ev == CD_WH_TURN_STARTED ? 0 : ev == CD_WH_MOVE_MADE ? 1 : ev == CD_WH_GAME_FINISHED ? 2 : 3;
+}
+
+/* The messages `which` (cd_wh_event bits) of game_id at seq, for every endpoint that wants them. */
+static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_state *st, int seat,
+                           const json_t *events_admin, const char *seed_hex, unsigned which, const char *deadline,
+                           double time_left_s)
+{
+    const char *p1[] = {game_id};
+    PGresult *res = cd_db_exec(db, ST_WH_ENDPOINTS_ACTIVE, 1, p1);
+    if (!cd_db_ok(res)) {
+        PQclear(res);
+        return CD_TX_ERROR;
+    }
+    int n = PQntuples(res);
+    if (n == 0) {
+        PQclear(res);
+        return CD_TX_COMMIT;
+    }
+    int pending_seat = st->status == CARC_FINISHED ? -1 : st->pending.seat;
+    endpoint_row *eps = calloc((size_t)n, sizeof *eps);
+    if (!eps)
+        abort();
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        endpoint_row *e = &eps[i];
+        snprintf(e->id, sizeof e->id, "%s", PQgetvalue(res, i, 0));
+        e->seat = PQgetisnull(res, i, 1) ? -1 : atoi(PQgetvalue(res, i, 1));
+        e->format = cd_wh_format_parse(PQgetvalue(res, i, 2));
+        if (e->format < 0)
+            e->format = CD_WH_JSON;
+        e->events = cd_wh_events_from_pg(PQgetvalue(res, i, 3));
+        for (unsigned ev = 1; ev <= CD_WH_TURN_REMINDER; ev <<= 1)
+            any = any || ((which & ev) && wants(e, ev, pending_seat));
+    }
+    PQclear(res);
+    if (!any) {
+        free(eps);
+        return CD_TX_COMMIT;
+    }
+
+    /* what every message is made of: public information only (and the seed once the game is over) */
+    cd_tx_result out = CD_TX_ERROR;
+    json_t *names = load_names(db, game_id);
+    json_t *view = carc_view_to_json(st, CARC_VIEW_PUBLIC);
+    json_t *events = events_admin ? carc_events_json_filter(events_admin, CARC_VIEW_PUBLIC) : json_array();
+    bool over = st->status == CARC_FINISHED;
+    char stamp[40], commitment[CD_HEX256_LEN], seqs[16], delay[32];
+    cd_log_timestamp(stamp, sizeof stamp);
+    seed_commitment(over ? seed_hex : NULL, commitment);
+    snprintf(seqs, sizeof seqs, "%d", seq);
+    snprintf(delay, sizeof delay, "%.3f", cd_webhooks_settings()->backoff[0]);
+    cd_whp_ctx ctx = {.game_id = game_id, .seq = seq, .names = names, .view = view, .events = events,
+                      .seat = seat, .seed = over ? seed_hex : NULL, .seed_sha256 = commitment,
+                      .timestamp = stamp, .base_url = cd_webhooks_settings()->public_url,
+                      .deadline = deadline, .time_left_s = time_left_s};
+    char *body[CD_WH_NEVENTS][CD_WH_NFORMATS] = {{NULL}};
+    int written = 0;
+    if (!names)
+        goto done;
+    for (int i = 0; i < n; i++) {
+        const endpoint_row *e = &eps[i];
+        /* in the order a reader expects: what happened, then what comes next */
+        static const unsigned order[] = {CD_WH_MOVE_MADE, CD_WH_GAME_FINISHED, CD_WH_TURN_STARTED,
+                                         CD_WH_TURN_REMINDER};
+        for (int k = 0; k < CD_WH_NEVENTS; k++) {
+            unsigned ev = order[k];
+            if (!(which & ev) || !wants(e, ev, pending_seat))
+                continue;
+            char **b = &body[event_index(ev)][e->format];
+            if (!*b)
+                *b = cd_whp_render(ev, e->format, &ctx);
+            char msg_id[CD_WH_MSGID_LEN + 1];
+            cd_wh_msg_id_new(msg_id);
+            const char *p2[] = {e->id, msg_id, cd_wh_event_name(ev), game_id, seqs, *b, delay};
+            if (!cd_db_defer(db, ST_WH_OUTBOX_INSERT, 7, p2))   /* sent with the COMMIT (db.h) */
+                goto done;
+            written++;
+        }
+    }
+    if (written > 0) {
+        const char *p3[] = {game_id};
+        if (!cd_db_defer(db, ST_WH_NOTIFY, 1, p3))
+            goto done;
+    }
+    out = CD_TX_COMMIT;
+done:
+    for (int k = 0; k < CD_WH_NEVENTS; k++)
+        for (int f = 0; f < CD_WH_NFORMATS; f++)
+            free(body[k][f]);
+    json_decref(names);
+    json_decref(view);
+    json_decref(events);
+    free(eps);
+    return out;
+}
+
+cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_game *g, int seq, int seat, const json_t *events_admin)
+{
+    unsigned which = CD_WH_MOVE_MADE | (g->st->status == CARC_FINISHED ? CD_WH_GAME_FINISHED : CD_WH_TURN_STARTED);
+    return enqueue(db, g->id, seq, g->st, seat, events_admin, g->seed, which, g->deadline[0] ? g->deadline : NULL, 0);
+}
+
+cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_game *g, const char *deadline, double time_left_s)
+{
+    return enqueue(db, g->id, g->seq, g->st, -1, NULL, g->seed, CD_WH_TURN_REMINDER, deadline, time_left_s);
+}
+
+cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_state *st, const char *seed_hex,
+                                    const char *deadline, cd_player_hooks *hooks)
+{
+    for (int i = 0; hooks && i < hooks->nplayers; i++) {
+        if (!hooks->has[i])
+            continue;
+        char seat[16], events[128];
+        snprintf(seat, sizeof seat, "%d", i);
+        cd_wh_events_pg(hooks->spec[i].events, events, sizeof events);
+        const char *p[] = {game_id, seat, hooks->spec[i].url, cd_wh_format_name(hooks->spec[i].format), events,
+                           hooks->secret[i]};
+        PGresult *res = cd_db_exec(db, ST_WH_ENDPOINT_INSERT, 6, p);
+        bool ok = cd_db_ok(res) && PQntuples(res) == 1;
+        if (ok)
+            snprintf(hooks->id[i], sizeof hooks->id[i], "%s", PQgetvalue(res, 0, 0));
+        PQclear(res);
+        if (!ok)
+            return CD_TX_ERROR;
+    }
+    unsigned which = st->status == CARC_FINISHED ? CD_WH_GAME_FINISHED : CD_WH_TURN_STARTED;
+    return enqueue(db, game_id, 0, st, -1, NULL, seed_hex, which, deadline, 0);
+}

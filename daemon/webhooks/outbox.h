@@ -1,0 +1,41 @@
+/*
+ * outbox.h — the transactional outbox of webhooks: the messages an event causes, written as rows inside the
+ * transaction that makes the event happen, so a message exists exactly when its move (or its game) was
+ * committed, and is never lost once it was. deliver.c sends them.
+ *
+ * Both calls read the game's enabled endpoints (one indexed query, nothing else when there are none),
+ * render each message once per format from the PUBLIC view and events (whpayload.h), insert one
+ * webhook_outbox row per message and endpoint with a fresh webhook-id, due after the first delay of the
+ * schedule, and NOTIFY carcd_webhooks so the delivery workers look at once. They return CD_TX_COMMIT when
+ * everything (or nothing) was written, CD_TX_ERROR when a statement failed (the caller rolls back; under
+ * cd_db_tx it may run again, and every run writes its rows afresh).
+ */
+#ifndef CD_OUTBOX_H
+#define CD_OUTBOX_H
+
+#include <jansson.h>
+
+#include "db/db.h"
+#include "game/games.h"
+#include "webhooks.h"
+
+/* In a move's transaction, after the move is stored: move.made; then turn.started for the decision the game
+ * now waits for, or game.finished (final scores, the seed revealed) when the move ended it.
+ * g: the game as locked for the move (cd_game_lock: its seed is known), g->st the state AFTER the move;
+ * g->deadline: the turn clock's deadline for turn.started ("" when the game has none);
+ * seq: the move's seq; seat: who moved; events_admin: the move's events as stored (the admin rendering,
+ * filtered to the public view here). */
+cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_game *g, int seq, int seat, const json_t *events_admin);
+
+/* In the clock worker's transaction: turn.reminder for the seat the game waits for (g->st->pending.seat),
+ * whose turn ends at `deadline` (ISO), time_left_s from now. */
+cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_game *g, const char *deadline, double time_left_s);
+
+/* In a game's creation transaction, after the game and its seats are stored: creates the endpoints the
+ * players asked for (hooks may be NULL; their ids are written into hooks->id), then enqueues turn.started
+ * for the first decision. st is the new game's state; seed_hex its seed (revealed only if the game is
+ * already over). */
+cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_state *st, const char *seed_hex,
+                                    const char *deadline, cd_player_hooks *hooks);
+
+#endif
