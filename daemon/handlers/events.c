@@ -3,7 +3,8 @@
  * poll or as Server-Sent Events.
  *
  * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
- * "clock" on the moves a turn clock made for a seat that ran out of time): the moves
+ * "clock" on the moves a turn clock made for a seat that ran out of time; a decision with one legal move
+ * that the engine made is a forced_move event, "by": "forced", in the entry of the move before it): the moves
  * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
  * (carc_events_json_filter over the admin rendering stored in moves.events). "seq" is the last entry's seq,
  * or `after` when there is none: a client pages and polls with after=<seq of the previous answer>.
