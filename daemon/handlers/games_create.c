@@ -13,6 +13,7 @@
 #include "base/json_out.h"
 #include "game/games.h"
 #include "handlers.h"
+#include "handlers/webhooks.h"
 #include "webhooks/outbox.h"
 #include "db/games_table.h"
 #include "db/moves.h"
@@ -119,8 +120,11 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
     carc_setup_defaults(s);
     if (!parse_players(r, json_object_get(body, "players"), t))
         return false;
-    if (!cd_player_hooks_parse(r, json_object_get(body, "players"), &t->hooks))
+    cd_wh_error hook_err;
+    if (!cd_player_hooks_parse(json_object_get(body, "players"), &t->hooks, &hook_err)) {
+        cd_reply_wh_error(r, &hook_err);
         return false;
+    }
     s->nplayers = t->nplayers;
     json_t *clock = json_object_get(body, "clock");
     if (clock && !json_is_null(clock)) {

@@ -14,6 +14,7 @@
 
 #include "game/games.h"
 #include "handlers.h"
+#include "handlers/webhooks.h"
 #include "db/games_table.h"
 #include "db/webhook_endpoints.h"
 #include "webhooks/webhooks.h"
@@ -36,6 +37,11 @@ static json_t *endpoint_json(const cd_endpoint_row *e, const char *game_id)
     if (!o)
         abort();
     return o;
+}
+
+enum MHD_Result cd_reply_wh_error(cd_req *r, const cd_wh_error *err)
+{
+    return cd_reply_problem(r, CD_P_INVALID, err->field[0] ? err->field : NULL, "%s", err->detail);
 }
 
 bool cd_wh_caller(cd_req *r, const char *game_id, cd_db **db, int *viewer)
@@ -141,9 +147,12 @@ enum MHD_Result h_webhooks_create(cd_req *r)
     if (!body)
         return MHD_YES;
     cd_wh_spec spec;
+    cd_wh_error err;
     enum MHD_Result ret = MHD_YES;
-    if (!cd_wh_spec_parse(r, body, "", CD_WH_ALL_EVENTS, &spec))
+    if (!cd_wh_spec_parse(body, "", CD_WH_ALL_EVENTS, &spec, &err)) {
+        cd_reply_wh_error(r, &err);
         goto out;
+    }
     char secret[CD_WH_SECRET_LEN + 1];
     cd_wh_secret_new(secret);
     create_tx t = {.game_id = r->params[0], .seat = viewer >= 0 ? viewer : -1, .spec = &spec, .secret = secret};

@@ -158,23 +158,22 @@ unsigned cd_wh_events_from_pg(const char *text)
     return bits;
 }
 
-static bool field_error(cd_req *r, const char *where, const char *key, const char *detail)
+static bool field_error(cd_wh_error *err, const char *where, const char *key, const char *detail)
 {
-    char field[160];
-    snprintf(field, sizeof field, "%s%s", where, key);
-    cd_reply_problem(r, CD_P_INVALID, field, "%s%s", where, detail);
+    snprintf(err->field, sizeof err->field, "%s%s", where, key);
+    snprintf(err->detail, sizeof err->detail, "%s%s", where, detail);
     return false;
 }
 
-bool cd_wh_spec_parse(cd_req *r, const json_t *j, const char *where, unsigned default_events, cd_wh_spec *out)
+bool cd_wh_spec_parse(const json_t *j, const char *where, unsigned default_events, cd_wh_spec *out,
+                      cd_wh_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!json_is_object(j)) {
-        char field[160];
         size_t n = strlen(where);
-        snprintf(field, sizeof field, "%.*s", (int)(n > 0 && where[n - 1] == '.' ? n - 1 : n), where);
-        cd_reply_problem(r, CD_P_INVALID, field[0] ? field : NULL, "%s: expected an object {\"url\", \"format\"}",
-                         field[0] ? field : "the body");
+        snprintf(err->field, sizeof err->field, "%.*s", (int)(n > 0 && where[n - 1] == '.' ? n - 1 : n), where);
+        snprintf(err->detail, sizeof err->detail, "%s: expected an object {\"url\", \"format\"}",
+                 err->field[0] ? err->field : "the body");
         return false;
     }
     const char *key;
@@ -183,24 +182,24 @@ bool cd_wh_spec_parse(cd_req *r, const json_t *j, const char *where, unsigned de
         if (strcmp(key, "url") != 0 && strcmp(key, "format") != 0 && strcmp(key, "events") != 0) {
             char detail[160];
             snprintf(detail, sizeof detail, "%s: unknown field", key);
-            return field_error(r, where, key, detail);
+            return field_error(err, where, key, detail);
         }
     }
     const json_t *url = json_object_get(j, "url");
     if (!json_is_string(url))
-        return field_error(r, where, "url", "url: expected an http or https URL");
+        return field_error(err, where, "url", "url: expected an http or https URL");
     snprintf(out->url, sizeof out->url, "%s", json_string_value(url));
     if (strlen(json_string_value(url)) > CD_WEBHOOK_URL_MAX)
-        return field_error(r, where, "url", "url: longer than 2000 characters");
+        return field_error(err, where, "url", "url: longer than 2000 characters");
     const json_t *fmt = json_object_get(j, "format");
     out->format = CD_WH_JSON;
     if (fmt && (!json_is_string(fmt) || (out->format = cd_wh_format_parse(json_string_value(fmt))) < 0))
-        return field_error(r, where, "format", "format: expected \"json\", \"discord\" or \"slack\"");
+        return field_error(err, where, "format", "format: expected \"json\", \"discord\" or \"slack\"");
     const json_t *evs = json_object_get(j, "events");
     out->events = default_events;
     if (evs) {
         if (!json_is_array(evs) || json_array_size(evs) == 0)
-            return field_error(r, where, "events",
+            return field_error(err, where, "events",
                                "events: expected a non-empty array of turn.started, move.made, game.finished, turn.reminder");
         out->events = 0;
         size_t i;
@@ -208,14 +207,14 @@ bool cd_wh_spec_parse(cd_req *r, const json_t *j, const char *where, unsigned de
         json_array_foreach(evs, i, e) {
             unsigned bit = json_is_string(e) ? cd_wh_event_parse(json_string_value(e)) : 0;
             if (!bit || (out->events & bit))
-                return field_error(r, where, "events",
+                return field_error(err, where, "events",
                                    "events: each one of turn.started, move.made, game.finished, turn.reminder, once");
             out->events |= bit;
         }
     }
     char msg[400];
     if (cd_netguard_check_url(&cd_webhooks_settings()->guard, out->url, msg, sizeof msg) != 0)
-        return field_error(r, where, "url", msg);
+        return field_error(err, where, "url", msg);
     return true;
 }
 
@@ -290,7 +289,7 @@ int cd_wh_sign(const char *secret, const char *msg_id, long long timestamp, cons
 }
 
 /* ---- players[].webhook ------------------------------------------------------------------------------------ */
-bool cd_player_hooks_parse(cd_req *r, const json_t *players, cd_player_hooks *h)
+bool cd_player_hooks_parse(const json_t *players, cd_player_hooks *h, cd_wh_error *err)
 {
     memset(h, 0, sizeof *h);
     size_t i;
@@ -304,7 +303,7 @@ bool cd_player_hooks_parse(cd_req *r, const json_t *players, cd_player_hooks *h)
             continue;
         char where[40];
         snprintf(where, sizeof where, "players[%zu].webhook.", i);
-        if (!cd_wh_spec_parse(r, hook, where, CD_WH_PLAYER_EVENTS, &h->spec[i]))
+        if (!cd_wh_spec_parse(hook, where, CD_WH_PLAYER_EVENTS, &h->spec[i], err))
             return false;
         h->has[i] = true;
         cd_wh_secret_new(h->secret[i]);

@@ -77,10 +77,19 @@ typedef struct {
     unsigned events;   /* cd_wh_event bits, never 0 */
 } cd_wh_spec;
 
+/* What was wrong with a spec the client sent: the field, named as `where` + key (e.g.
+ * "players[1].webhook.url"; "" when the body as a whole is not an object), and the message naming it. This
+ * layer does not answer HTTP: the handler turns it into the 400 problem (`field` member omitted when ""). */
+typedef struct {
+    char field[160];
+    char detail[600];
+} cd_wh_error;
+
 /* Parses {"url", "format", "events"?} into out ("format" defaults to json, "events" to default_events),
- * checking the URL against the address policy (resolving its host: this blocks). On any error replies 400
- * naming the field as `where` + key (e.g. "players[1].webhook.url") and returns false. */
-bool cd_wh_spec_parse(cd_req *r, const json_t *j, const char *where, unsigned default_events, cd_wh_spec *out);
+ * checking the URL against the address policy (resolving its host: this blocks). false with *err on any
+ * error. */
+bool cd_wh_spec_parse(const json_t *j, const char *where, unsigned default_events, cd_wh_spec *out,
+                      cd_wh_error *err);
 
 /* The event names of a bit set, as a JSON array / as a PostgreSQL text[] literal ("{a,b}"). */
 json_t *cd_wh_events_json(unsigned events);
@@ -113,8 +122,8 @@ typedef struct {
 } cd_player_hooks;
 
 /* Parses the "webhook" member of every player of a game-creation body into h (players without one have
- * none). Replies 400 itself and returns false on any error. */
-bool cd_player_hooks_parse(cd_req *r, const json_t *players, cd_player_hooks *h);
+ * none). false with *err (cd_wh_spec_parse's) on any error. */
+bool cd_player_hooks_parse(const json_t *players, cd_player_hooks *h, cd_wh_error *err);
 /* Adds "webhook": {"id", "secret", "url", "format", "events"} to answer.players[i] for every player that
  * asked for one: the only time the secret is shown. */
 void cd_player_hooks_answer(const cd_player_hooks *h, json_t *answer);
