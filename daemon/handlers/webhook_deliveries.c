@@ -12,6 +12,7 @@
 
 #include "game/games.h"
 #include "handlers.h"
+#include "handlers/webhooks.h"
 #include "db/webhook_deliveries.h"
 #include "webhooks/webhooks.h"
 

@@ -24,6 +24,7 @@
 #include "db/db.h"
 #include "base/log.h"
 #include "base/metrics.h"
+#include "base/timesrc.h"
 #include "netguard.h"
 #include "db/listener.h"
 #include "db/webhook_worker.h"

@@ -9,7 +9,8 @@
  *   whpayload.c          the bodies: json (structured), discord and slack (ready-to-post text)
  *   outbox.c             the rows written inside a move's (or a game's creation's) transaction
  *   deliver.c            the delivery worker: claims due rows with a lease, sends them with libcurl multi
- *   handlers/webhooks.c, handlers/webhook_deliveries.c   the endpoints of the API
+ *   handlers/webhooks.c, handlers/webhook_deliveries.c   the endpoints of the API (handlers/webhooks.h: the
+ *                        caller check and endpoint loading they share)
  *
  * Events. `turn.started` whenever the game starts waiting for a decision (every move that does not end the
  * game starts one, and game creation starts the first), `move.made` after every move, `game.finished`
@@ -27,8 +28,6 @@
 
 #include "carc.h"
 #include "base/config.h"
-#include "db/db.h"
-#include "http/http.h"
 #include "netguard.h"
 
 typedef enum {
@@ -128,23 +127,7 @@ bool cd_player_hooks_parse(const json_t *players, cd_player_hooks *h, cd_wh_erro
  * asked for one: the only time the secret is shown. */
 void cd_player_hooks_answer(const cd_player_hooks *h, json_t *answer);
 
-/* ---- for the handlers (handlers/webhooks.c, handlers/webhook_deliveries.c) -------------------------------- */
-#define CD_WH_MAX_PER_GAME 16
-
-typedef struct {
-    char id[37];
-    int seat;          /* -1: the whole game */
-    bool disabled;
-    json_t *json;      /* owned: the endpoint as answered (never its secret) */
-} cd_wh_endpoint;
-
-/* Validates the game id of the path and resolves the bearer: an admin (CARC_VIEW_ADMIN) or a seat of this
- * game (>= 0). Anyone else — no token, an unknown one, another game's — is answered (401, 403, 404 for a
- * malformed id, 503) here and false returned. *db gets the request's connection. */
-bool cd_wh_caller(cd_req *r, const char *game_id, cd_db **db, int *viewer);
-/* Endpoint `wid` of the game when `viewer` owns it (an admin owns every endpoint, a seat its own); else
- * answers 404 (also for another seat's endpoint), 503 or 500 and returns false. Free out->json. */
-bool cd_wh_endpoint_load(cd_req *r, cd_db *db, const char *game_id, const char *wid, int viewer,
-                         cd_wh_endpoint *out);
+/* ---- limits ----------------------------------------------------------------------------------------------- */
+#define CD_WH_MAX_PER_GAME 16   /* endpoints of one game (handlers/webhooks.c refuses the 17th) */
 
 #endif
