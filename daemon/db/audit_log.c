@@ -7,6 +7,22 @@
 
 #include "query.h"
 
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+static const cd_stmt_info stmts[] = {
+    {ST_AUDIT_INSERT, "audit_insert",
+                      "INSERT INTO admin_audit (action, game_id, actor, actor_name, remote_addr, user_agent, "
+                      "detail) VALUES ($1, $2::uuid, $3, $4, $5, $6, $7::jsonb) RETURNING id",
+                      7},
+    /* the cursor is the last id of the previous page: newest first */
+    {ST_AUDIT_LIST, "audit_list",
+                    "SELECT id, " CD_SQL_ISO("at") ", action, game_id, actor, actor_name, remote_addr, user_agent, "
+                    "detail FROM admin_audit WHERE ($1::bigint IS NULL OR id < $1::bigint) "
+                    "AND ($2::uuid IS NULL OR game_id = $2::uuid) AND ($3::text IS NULL OR action = $3) "
+                    "ORDER BY id DESC LIMIT $4::integer",
+                    4},
+};
+const cd_stmt_family cd_stmts_audit_log = {stmts, sizeof stmts / sizeof stmts[0]};
+
 cd_q cd_audit_insert(cd_db *db, const cd_audit_entry *e)
 {
     const char *p[] = {e->action, e->game_id, e->actor, e->actor_name, e->remote_addr, e->user_agent, e->detail};

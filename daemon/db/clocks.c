@@ -7,6 +7,20 @@
 
 #include "query.h"
 
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+static const cd_stmt_info stmts[] = {
+    {ST_CLOCK_UPDATE, "clock_update",
+                      "UPDATE games SET clock = $2::jsonb, clock_deadline = to_timestamp($3::float8), "
+                      "clock_due = to_timestamp($4::float8) WHERE id = $1::uuid",
+                      4},
+    /* one due game per transaction: the worker holds its row until the timeout or reminder is stored */
+    {ST_CLOCK_CLAIM, "clock_claim",
+                     "SELECT id FROM games WHERE clock_due <= to_timestamp($1::float8) AND status = 'active' "
+                     "ORDER BY clock_due LIMIT 1 FOR UPDATE SKIP LOCKED",
+                     1},
+};
+const cd_stmt_family cd_stmts_clocks = {stmts, sizeof stmts / sizeof stmts[0]};
+
 cd_q cd_clock_update(cd_db *db, const char *game_id, const char *clock, double deadline, double due)
 {
     char d[32], u[32];

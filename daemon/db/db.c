@@ -1,9 +1,10 @@
 /*
- * db.c — one libpq connection per worker thread, the statement table prepared on it, and the transaction
+ * db.c — one libpq connection per worker thread, every statement prepared on it, and the transaction
  * runner.
  *
  * Each thread owns one cd_db (thread-local storage, no locking). It is connected on the thread's first
- * cd_db_thread and every statement of cd_stmts (store.c) is prepared on it then and after every reconnect.
+ * cd_db_thread and every statement (store.h: each query file's family) is prepared on it then and after every
+ * reconnect.
  * A connection that broke (the server restarted, the backend was terminated, the network went away) is
  * marked; the next cd_db_thread — or the next cd_db_exec outside a transaction — makes one attempt to
  * reconnect. One attempt per call, never a loop: while the database is down each request costs one failed
@@ -37,6 +38,15 @@
 #include "base/log.h"
 #include "base/metrics.h"
 #include "store.h"
+
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+static const cd_stmt_info stmts[] = {
+    {ST_PING, "ping", "SELECT 1", 0},
+    /* prepared like the rest: cd_db_tx sends them in its pipeline (below) */
+    {ST_TX_BEGIN, "tx_begin", "BEGIN", 0},
+    {ST_TX_COMMIT, "tx_commit", "COMMIT", 0},
+};
+const cd_stmt_family cd_stmts_db = {stmts, sizeof stmts / sizeof stmts[0]};
 
 #define CD_TX_RETRIES 5
 /* connect_timeout (seconds) when the URL names none: a request should not hang on a dead server. */
@@ -178,9 +188,9 @@ static void make_close_key(void)
 static int prepare_all(cd_db *db, char *err, size_t errlen)
 {
     for (int i = 0; i < cd_nstmts; i++) {
-        const cd_stmt_info *s = &cd_stmts[i];
-        if (!s->name) {
-            set_err(err, errlen, "statement %d has no row in the statement table", i);
+        const cd_stmt_info *s = cd_stmt_row(i);
+        if (!s) {
+            set_err(err, errlen, "statement %d has no row in any statement family (store.h)", i);
             db_drop(db);
             return -1;
         }
@@ -353,14 +363,14 @@ static bool pipe_send(cd_db *db, int stmt, int nparams, const char *const *value
         return false;
     }
     if (db->need_begin) {
-        if (!PQsendQueryPrepared(db->conn, cd_stmts[ST_TX_BEGIN].name, 0, NULL, NULL, NULL, 0)) {
+        if (!PQsendQueryPrepared(db->conn, cd_stmt_row(ST_TX_BEGIN)->name, 0, NULL, NULL, NULL, 0)) {
             pipe_lost(db);
             return false;
         }
         db->need_begin = false;
         db->owed++;
     }
-    if (!PQsendQueryPrepared(db->conn, cd_stmts[stmt].name, nparams, values, NULL, NULL, 0)) {
+    if (!PQsendQueryPrepared(db->conn, cd_stmt_row(stmt)->name, nparams, values, NULL, NULL, 0)) {
         pipe_lost(db);
         return false;
     }
@@ -455,7 +465,7 @@ bool cd_db_exec_many(cd_db *db, int n, const cd_db_call *calls, PGresult **out)
         return ok;
     }
     for (int i = 0; i < n; i++) {
-        assert(calls[i].stmt >= 0 && calls[i].stmt < cd_nstmts && calls[i].nparams == cd_stmts[calls[i].stmt].nparams);
+        assert(calls[i].stmt >= 0 && calls[i].stmt < cd_nstmts && calls[i].nparams == cd_stmt_row(calls[i].stmt)->nparams);
         if (!pipe_send(db, calls[i].stmt, calls[i].nparams, calls[i].values)) {
             /* nothing more goes out: read what did, and fail the rest */
             int sent = i;
@@ -474,7 +484,7 @@ bool cd_db_exec_many(cd_db *db, int n, const cd_db_call *calls, PGresult **out)
 
 bool cd_db_defer(cd_db *db, int stmt, int nparams, const char *const *values)
 {
-    assert(stmt >= 0 && stmt < cd_nstmts && nparams == cd_stmts[stmt].nparams);
+    assert(stmt >= 0 && stmt < cd_nstmts && nparams == cd_stmt_row(stmt)->nparams);
     if (!db->pipe) {
         PGresult *res = cd_db_exec(db, stmt, nparams, values);
         bool ok = cd_db_ok(res);
@@ -487,8 +497,8 @@ bool cd_db_defer(cd_db *db, int stmt, int nparams, const char *const *values)
 PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values)
 {
     assert(stmt >= 0 && stmt < cd_nstmts);
-    assert(nparams == cd_stmts[stmt].nparams);
-    if (stmt < 0 || stmt >= cd_nstmts || nparams != cd_stmts[stmt].nparams) {
+    assert(nparams == cd_stmt_row(stmt)->nparams);
+    if (stmt < 0 || stmt >= cd_nstmts || nparams != cd_stmt_row(stmt)->nparams) {
         cd_log("error", "db: cd_db_exec: statement %d called with %d parameters: a bug", stmt, nparams);
         db->sqlstate[0] = '\0';
         db->last_unavailable = false;
@@ -522,7 +532,7 @@ PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values
             PQclear(res);
             backoff(attempt);
         }
-        res = PQexecPrepared(db->conn, cd_stmts[stmt].name, nparams, values, NULL, NULL, 0);
+        res = PQexecPrepared(db->conn, cd_stmt_row(stmt)->name, nparams, values, NULL, NULL, 0);
         if (!res)
             res = error_result(db);
         if (cd_db_ok(res))

@@ -2,8 +2,8 @@
  * db.h — PostgreSQL access: one libpq connection per worker thread, statements prepared once per
  * connection, and a transaction runner that retries on serialization failure and deadlock.
  *
- * Every SQL statement the daemon runs is one row of the statement table (store.c), named by a cd_stmt, and
- * is run by a query function of db/ that hands back typed rows; outside db/ nobody sees libpq (the
+ * Every SQL statement the daemon runs is one row of the statement family of the db/ file that runs it
+ * (store.h), named by a cd_stmt, and is run by a query function of that file that hands back typed rows; outside db/ nobody sees libpq (the
  * statement runner is exec.h, for db/ and its tests). Connections are made on first use by a thread and remade after they
  * break, so a database restart costs the requests made while it is down (503) and nothing else.
  */

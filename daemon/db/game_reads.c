@@ -1,6 +1,6 @@
 /*
  * game_reads.c — see game_reads.h. The column numbers below are those of GAME_COLUMNS, LOCK_COLUMNS and
- * BY_TOKEN in store.c.
+ * BY_TOKEN below.
  */
 #include "game_reads.h"
 
@@ -8,6 +8,69 @@
 #include <strings.h>
 
 #include "query.h"
+
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+#define GAME_COLUMNS_WITH(snapshot)                                                                          \
+    "g.seq, g.status, g.setup, " snapshot ", g.seed_sha256, " CD_SQL_ISO("g.created_at") ", " CD_SQL_ISO("g.updated_at")   \
+    ", " CD_SQL_ISO("g.finished_at")
+#define GAME_COLUMNS GAME_COLUMNS_WITH("g.snapshot")
+/* the seats' names in seat order, as a JSON array (one index scan of seats' primary key) */
+#define SEAT_NAMES "COALESCE((SELECT json_agg(n.name ORDER BY n.seat) FROM seats n WHERE n.game_id = g.id), '[]')"
+/* The reads of a request with a seat token: who the token is (whether its game is $2, its seat) and the game
+ * joined to it, in one statement. No row: the token belongs to no seat; the game's columns are NULL when the
+ * token is another game's. $3 is the seq of the state this process holds for the game (state_cache.h; -1:
+ * none): at that seq the snapshot stays in the database (NULL), which spares the server detoasting and
+ * printing ~3 KB of jsonb that carcd would not read (a third of the statement's cost, measured with pgbench). */
+#define SNAPSHOT_UNLESS_CACHED "CASE WHEN g.seq = $3::integer THEN NULL ELSE g.snapshot END"
+#define BY_TOKEN                                                                                             \
+    ", t.game_id = $2::uuid, t.seat FROM seats t LEFT JOIN (games g JOIN game_secrets s ON s.game_id = g.id) " \
+    "ON g.id = t.game_id AND g.id = $2::uuid WHERE t.token_hash = $1"
+/* what a move reads from the game row it locks (game_lock, move_lock; games.c: cd_game_lock_row); move_lock
+ * leaves out the snapshot of a state carcd holds, as the seat reads do */
+#define LOCK_COLUMNS_WITH(snapshot) "g.seq, g.status, " snapshot ", s.seed, g.clock"
+#define LOCK_COLUMNS LOCK_COLUMNS_WITH("g.snapshot")
+#define LOCK_FROM "FROM games g JOIN game_secrets s ON s.game_id = g.id"
+
+static const cd_stmt_info stmts[] = {
+    {ST_GAME_LOCK, "game_lock", "SELECT " LOCK_COLUMNS " " LOCK_FROM " WHERE g.id = $1::uuid FOR UPDATE OF g", 1},
+    /* a move's first statement: the token's seat, and its game locked, unless the token is another game's (no
+     * row: no such token); the lock columns first, as in game_lock (the snapshot NULL when the game is at $3,
+     * the seq of the state carcd holds), then the token's two */
+    {ST_MOVE_LOCK, "move_lock",
+                   "SELECT l.*, t.game_id = $1::uuid, t.seat FROM seats t LEFT JOIN LATERAL (SELECT "
+                   LOCK_COLUMNS_WITH(SNAPSHOT_UNLESS_CACHED) " " LOCK_FROM " WHERE g.id = t.game_id "
+                   "AND g.id = $1::uuid FOR UPDATE OF g) l ON true WHERE t.token_hash = $2",
+                   3},
+    /* the move's second, pipelined behind the lock and so reading what the lock's previous holder committed:
+     * the game's enabled webhook endpoints (none: the move skips the outbox) and the answer already stored for
+     * this seat's idempotency key (NULL key: none) */
+    {ST_MOVE_AFTER_LOCK, "move_after_lock",
+                         "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
+                         "AND e.disabled_at IS NULL), (SELECT m.response FROM moves m JOIN seats t "
+                         "ON t.game_id = m.game_id AND t.seat = m.seat WHERE t.token_hash = $2 "
+                         "AND m.game_id = $1::uuid AND m.idempotency_key = $3)",
+                         3},
+    /* the seed leaves game_secrets only once the game is over: it is revealed then */
+    {ST_GAME_GET, "game_get",
+                  "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES ", g.clock "
+                  "FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
+                  1},
+    {ST_GAME_GET_ADMIN, "game_get_admin",
+                        "SELECT " GAME_COLUMNS ", s.seed, " SEAT_NAMES ", g.clock "
+                        "FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
+                        1},
+    {ST_GAME_GET_SEAT, "game_get_seat",
+                       "SELECT " GAME_COLUMNS_WITH(SNAPSHOT_UNLESS_CACHED) ", CASE WHEN g.status = 'finished' "
+                       "THEN s.seed END, " SEAT_NAMES ", g.clock" BY_TOKEN,
+                       3},
+    /* what legal-moves reads: the columns of game_get it uses (no set-up, times or names), the others NULL */
+    {ST_GAME_GET_PLAY, "game_get_play",
+                       "SELECT g.seq, g.status, NULL, " SNAPSHOT_UNLESS_CACHED ", g.seed_sha256, NULL, NULL, NULL, "
+                       "CASE WHEN g.status = 'finished' THEN s.seed END, NULL, NULL" BY_TOKEN,
+                       3},
+    {ST_TOKEN_LOOKUP, "token_lookup", "SELECT game_id, seat FROM seats WHERE token_hash = $1", 1},
+};
+const cd_stmt_family cd_stmts_game_reads = {stmts, sizeof stmts / sizeof stmts[0]};
 
 /* Row 0 of a ST_GAME_GET-shaped result: seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
  * finished_at, seed, names, clock. */

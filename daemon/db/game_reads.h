@@ -2,8 +2,8 @@
  * game_reads.h — the reads of one game row that game/games.c decodes into a cd_game: for viewing
  * (ST_GAME_GET, _ADMIN), for a seat token (ST_GAME_GET_SEAT, _PLAY: who the token is, joined to its game),
  * locked for a change (ST_GAME_LOCK), locked for a seat's move (ST_MOVE_LOCK pipelined with
- * ST_MOVE_AFTER_LOCK), and a token alone (ST_TOKEN_LOOKUP). The column lists live in store.c; only this file
- * knows their order.
+ * ST_MOVE_AFTER_LOCK), and a token alone (ST_TOKEN_LOOKUP). The column lists live in game_reads.c with the
+ * statements; only that file knows their order.
  */
 #ifndef CD_GAME_READS_H
 #define CD_GAME_READS_H

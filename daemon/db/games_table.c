@@ -8,6 +8,32 @@
 
 #include "query.h"
 
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+static const cd_stmt_info stmts[] = {
+    {ST_GAME_INSERT, "game_insert",
+                     "INSERT INTO games (setup, snapshot, seed_sha256, pending_seat, status, clock, clock_deadline, "
+                     "clock_due) VALUES ($1::jsonb, $2::jsonb, $3, $4::integer, $5, $6::jsonb, "
+                     "to_timestamp($7::float8), to_timestamp($8::float8)) RETURNING id",
+                     8},
+    {ST_SECRET_INSERT, "secret_insert", "INSERT INTO game_secrets (game_id, seed) VALUES ($1::uuid, $2)", 2},
+    {ST_SEAT_INSERT, "seat_insert",
+                     "INSERT INTO seats (game_id, seat, name, token_hash, player_id) VALUES ($1::uuid, $2::integer, "
+                     "$3, $4, (SELECT id FROM players WHERE key_hash = $5)) "
+                     "RETURNING $5::text IS NULL OR player_id IS NOT NULL",
+                     5},
+    {ST_SEATS_OF_GAME, "seats_of_game", "SELECT seat, name FROM seats WHERE game_id = $1::uuid ORDER BY seat",
+                       1},
+    /* the cursor is the last id of the previous page; rows are ordered by (created_at, id) */
+    {ST_GAMES_LIST, "games_list",
+                    "SELECT id, status, seq, " CD_SQL_ISO("created_at") ", " CD_SQL_ISO("updated_at") ", "
+                    "(setup->>'nplayers')::integer, pending_seat FROM games "
+                    "WHERE ($1::text IS NULL OR status = $1) AND ($2::uuid IS NULL OR "
+                    "(created_at, id) > ((SELECT created_at FROM games WHERE id = $2::uuid), $2::uuid)) "
+                    "ORDER BY created_at, id LIMIT $3::integer",
+                    3},
+};
+const cd_stmt_family cd_stmts_games_table = {stmts, sizeof stmts / sizeof stmts[0]};
+
 cd_q cd_game_insert(cd_db *db, const cd_game_insert_row *g, char id[37])
 {
     char pending[16], deadline[32], due[32];

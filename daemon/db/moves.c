@@ -7,6 +7,34 @@
 
 #include "query.h"
 
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+static const cd_stmt_info stmts[] = {
+    {ST_MOVE_INSERT, "move_insert",
+                     "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response, origin) "
+                     "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8)",
+                     8},
+    {ST_GAME_UPDATE, "game_update",
+                     "UPDATE games SET seq = $2::integer, snapshot = $3::jsonb, status = $4, "
+                     "pending_seat = $5::integer, updated_at = now(), "
+                     "finished_at = CASE WHEN $4 = 'finished' THEN now() END WHERE id = $1::uuid",
+                     5},
+    {ST_GAME_UPDATE_CLOCK, "game_update_clock",
+                           "UPDATE games SET seq = $2::integer, snapshot = $3::jsonb, status = $4, "
+                           "pending_seat = $5::integer, updated_at = now(), "
+                           "finished_at = CASE WHEN $4 = 'finished' THEN now() END, clock = $6::jsonb, "
+                           "clock_deadline = to_timestamp($7::float8), clock_due = to_timestamp($8::float8) "
+                           "WHERE id = $1::uuid",
+                           8},
+    {ST_MOVES_AFTER, "moves_after",
+                     "SELECT seq, seat, move, events, origin FROM moves WHERE game_id = $1::uuid "
+                     "AND seq > $2::integer ORDER BY seq LIMIT $3::integer",
+                     3},
+    {ST_MOVES_ALL, "moves_all",
+                   "SELECT seq, seat, move FROM moves WHERE game_id = $1::uuid AND seq > 0 ORDER BY seq", 1},
+    {ST_NOTIFY_MOVE, "notify_move", "SELECT pg_notify('carcd_moves', $1)", 1},
+};
+const cd_stmt_family cd_stmts_moves = {stmts, sizeof stmts / sizeof stmts[0]};
+
 cd_q cd_moves_insert_opening(cd_db *db, const char *game_id, const char *events)
 {
     const char *p[] = {game_id, "0", NULL, NULL, events, NULL, NULL, "seat"};

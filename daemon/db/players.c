@@ -7,6 +7,26 @@
 
 #include "query.h"
 
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+static const cd_stmt_info stmts[] = {
+    {ST_PLAYER_INSERT, "player_insert",
+                       "INSERT INTO players (name, key_hash) VALUES ($1, $2) RETURNING id", 2},
+    {ST_PLAYER_BY_KEY, "player_by_key", "SELECT id FROM players WHERE key_hash = $1", 1},
+    {ST_SEAT_LINK, "seat_link",
+                   "UPDATE seats SET player_id = p.id FROM players p WHERE p.key_hash = $3 "
+                   "AND seats.game_id = $1::uuid AND seats.seat = $2::integer RETURNING p.id",
+                   3},
+    {ST_ME_GAMES, "me_games",
+                  "SELECT g.id, s.seat, g.status, g.seq, g.pending_seat, g.snapshot->'pending'->>'kind', "
+                  "EXTRACT(EPOCH FROM g.clock_deadline)::float8, " CD_SQL_ISO("g.updated_at") ", g.clock "
+                  "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1::uuid "
+                  "AND ($2::text IS NULL OR g.status = $2) "
+                  "ORDER BY (g.status = 'active' AND g.pending_seat = s.seat) DESC, "
+                  "g.clock_deadline ASC NULLS LAST, g.updated_at DESC LIMIT $3::integer",
+                  3},
+};
+const cd_stmt_family cd_stmts_players = {stmts, sizeof stmts / sizeof stmts[0]};
+
 /* The first column of the one row of a statement that returns an id; *found tells whether there was one. */
 static cd_q one_id(cd_db *db, int stmt, int n, const char *const *p, bool *found, char id[37])
 {

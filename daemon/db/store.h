@@ -1,15 +1,23 @@
 /*
- * store.h — every SQL statement carcd runs, one enum value each (the rows of cd_stmts in store.c).
- * Parameters are text; the SQL casts them. Each statement is run, and its result read, by one query file of
- * db/ (named below) that hands typed rows to the layers above; nothing outside db/ names a statement.
+ * store.h — every SQL statement carcd runs, one enum value each, and how their rows are found.
+ * Each statement's SQL is in the query file of db/ whose functions run it and read its result (named below):
+ * that file holds a `static const cd_stmt_info stmts[]` of its statements and exports it as one
+ * cd_stmt_family (cd_stmts_<file>); store.c collects the families, and db.c prepares every statement on each
+ * connection. Parameters are text; the SQL casts them. The query files hand typed rows to the layers above;
+ * nothing outside db/ names a statement.
  */
 #ifndef CD_STORE_H
 #define CD_STORE_H
 
 typedef enum {
+    /* db.c */
     ST_PING,             /* () -> 1 */
     ST_TX_BEGIN,         /* BEGIN (cd_db_tx) */
     ST_TX_COMMIT,        /* COMMIT (cd_db_tx) */
+    /* games_table.c: ST_GAME_INSERT, ST_SECRET_INSERT, ST_SEAT_INSERT, ST_SEATS_OF_GAME, ST_GAMES_LIST;
+     * game_reads.c: the locks and reads (ST_GAME_LOCK .. ST_GAME_GET_PLAY, ST_TOKEN_LOOKUP);
+     * moves.c: ST_MOVE_INSERT, ST_GAME_UPDATE(_CLOCK), ST_MOVES_AFTER, ST_MOVES_ALL, ST_NOTIFY_MOVE;
+     * audit_log.c: ST_AUDIT_* */
     ST_GAME_INSERT,      /* (setup, snapshot, seed_sha256, pending_seat, status, clock|NULL, clock_deadline|NULL,
                              clock_due|NULL: epoch seconds) -> id */
     ST_SECRET_INSERT,    /* (game_id, seed) */
@@ -42,7 +50,9 @@ typedef enum {
                              detail) -> id */
     ST_AUDIT_LIST,       /* (before_id|NULL, game_id|NULL, action|NULL, limit) -> id, at, action, game_id,
                              actor, actor_name, remote_addr, user_agent, detail   (newest first) */
-    /* webhooks (webhook_outbox.c, webhook_worker.c, webhook_endpoints.c, webhook_deliveries.c) */
+    /* webhooks: webhook_outbox.c (ENDPOINTS_ACTIVE, OUTBOX_INSERT, NOTIFY), webhook_endpoints.c (ENDPOINT_INSERT,
+     * GAME_FOR_HOOK, ENDPOINT_GET, ENDPOINTS_LIST, ENDPOINT_DELETE), webhook_deliveries.c (DELIVERIES, DELIVERY_GET,
+     * REDELIVER), webhook_worker.c (CLAIM, NEXT_DUE, ATTEMPT_DONE, OUTBOX_DONE, ENDPOINT_GONE) */
     ST_WH_ENDPOINTS_ACTIVE,  /* (game_id) -> id, seat, format, events   (not disabled) */
     ST_WH_ENDPOINT_INSERT,   /* (game_id, seat, url, format, events, secret) -> id, created_at */
     ST_WH_OUTBOX_INSERT,     /* (endpoint_id, msg_id, event, game_id, seq, body, delay_s) */
@@ -60,7 +70,8 @@ typedef enum {
     ST_WH_ATTEMPT_DONE,      /* (outbox_id, attempt, duration_ms, status, error) */
     ST_WH_OUTBOX_DONE,       /* (id, lease, state, delay_s, status, error, refund) -> id */
     ST_WH_ENDPOINT_GONE,     /* (endpoint_id, reason): disable it, fail its pending rows */
-    /* turn clocks, players (clocks.c, players.c) */
+    /* turn clocks, players: clocks.c (CLOCK_UPDATE, CLOCK_CLAIM), players.c (the rest); ST_GAME_UPDATE_CLOCK is
+     * moves.c's */
     ST_CLOCK_UPDATE,         /* (game_id, clock, clock_deadline|NULL, clock_due|NULL) */
     ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot, status, pending_seat, clock|NULL, clock_deadline|NULL,
                                  clock_due|NULL) */
@@ -73,14 +84,32 @@ typedef enum {
     CD_NSTMTS
 } cd_stmt;
 
+/* One statement: its id, its prepared statement name (bench/ and the tests use these), its SQL. */
 typedef struct {
-    const char *name;   /* prepared statement name */
+    cd_stmt id;
+    const char *name;
     const char *sql;
     int nparams;
 } cd_stmt_info;
 
-/* The statement table, indexed by cd_stmt; db.c prepares it on every connection. */
-extern const cd_stmt_info cd_stmts[];
-extern const int cd_nstmts;
+/* The statements of one query file. */
+typedef struct {
+    const cd_stmt_info *rows;
+    int n;
+} cd_stmt_family;
+
+/* The families, one per query file (defined there); store.c lists them all. */
+extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_reads, cd_stmts_moves,
+    cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
+    cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players;
+extern const cd_stmt_family *const cd_stmt_families[];
+extern const int cd_nstmt_families;
+
+/* The row of statement `id` (any thread), or NULL when no family has one (db.c refuses to connect then). */
+const cd_stmt_info *cd_stmt_row(int id);
+extern const int cd_nstmts;   /* CD_NSTMTS */
+
+/* timestamps leave the database as ISO 8601 UTC text */
+#define CD_SQL_ISO(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
 
 #endif

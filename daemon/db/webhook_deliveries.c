@@ -7,6 +7,34 @@
 
 #include "query.h"
 
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+/* a delivery: its state ("sending" while a worker holds its lease), and every attempt as a JSON array */
+#define WH_DELIVERY_COLUMNS                                                                                  \
+    "o.id, o.msg_id, o.event, o.seq, "                                                                       \
+    "CASE WHEN o.state = 'pending' AND o.lease IS NOT NULL AND o.due_at > now() THEN 'sending' ELSE o.state END, " \
+    CD_SQL_ISO("o.created_at") ", CASE WHEN o.state = 'pending' THEN " CD_SQL_ISO("o.due_at") " END, " CD_SQL_ISO("o.delivered_at")     \
+    ", o.last_status, o.last_error, "                                                                        \
+    "COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'worker', a.worker, 'started_at', "   \
+    CD_SQL_ISO("a.started_at") ", 'finished_at', " CD_SQL_ISO("a.finished_at") ", 'duration_ms', a.duration_ms, 'status', "   \
+    "a.status, 'error', a.error) ORDER BY a.attempt) FROM webhook_attempts a WHERE a.outbox_id = o.id), '[]')"
+
+static const cd_stmt_info stmts[] = {
+    {ST_WH_DELIVERIES, "wh_deliveries",
+                       "SELECT " WH_DELIVERY_COLUMNS " FROM webhook_outbox o WHERE o.endpoint_id = $1::uuid "
+                       "AND ($2::bigint IS NULL OR o.id < $2::bigint) ORDER BY o.id DESC LIMIT $3::integer",
+                       3},
+    {ST_WH_DELIVERY_GET, "wh_delivery_get",
+                         "SELECT " WH_DELIVERY_COLUMNS " FROM webhook_outbox o "
+                         "WHERE o.endpoint_id = $1::uuid AND o.id = $2::bigint",
+                         2},
+    /* a new round: the schedule starts again, the message keeps its webhook-id and body */
+    {ST_WH_REDELIVER, "wh_redeliver",
+                      "UPDATE webhook_outbox SET state = 'pending', tries = 0, due_at = now(), lease = NULL, "
+                      "delivered_at = NULL WHERE endpoint_id = $1::uuid AND id = $2::bigint RETURNING id",
+                      2},
+};
+const cd_stmt_family cd_stmts_webhook_deliveries = {stmts, sizeof stmts / sizeof stmts[0]};
+
 static cd_q delivery_rows(cd_db *db, int stmt, int n, const char *const *p, cd_delivery_rows *out)
 {
     *out = (cd_delivery_rows){0};

@@ -11,7 +11,7 @@
 
 struct pg_result;
 
-/* One delivery (WH_DELIVERY_COLUMNS of store.c); the strings live as long as the rows. */
+/* One delivery (WH_DELIVERY_COLUMNS of webhook_deliveries.c); the strings live as long as the rows. */
 typedef struct {
     long long id;
     const char *id_text;           /* the id as the database wrote it (a cursor) */

@@ -8,6 +8,33 @@
 
 #include "query.h"
 
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+#define WH_ENDPOINT_COLUMNS                                                                                  \
+    "id, seat, url, format, array_to_string(events, ','), " CD_SQL_ISO("created_at") ", " CD_SQL_ISO("disabled_at")          \
+    ", disabled_reason"
+
+static const cd_stmt_info stmts[] = {
+    {ST_WH_ENDPOINT_INSERT, "wh_endpoint_insert",
+                            "INSERT INTO webhook_endpoints (game_id, seat, url, format, events, secret) "
+                            "VALUES ($1::uuid, $2::integer, $3, $4, $5::text[], $6) RETURNING id, " CD_SQL_ISO("created_at"),
+                            6},
+    {ST_WH_GAME_FOR_HOOK, "wh_game_for_hook",
+                          "SELECT g.status, (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = g.id) "
+                          "FROM games g WHERE g.id = $1::uuid FOR NO KEY UPDATE OF g",
+                          1},
+    {ST_WH_ENDPOINT_GET, "wh_endpoint_get",
+                         "SELECT " WH_ENDPOINT_COLUMNS " FROM webhook_endpoints "
+                         "WHERE game_id = $1::uuid AND id = $2::uuid",
+                         2},
+    {ST_WH_ENDPOINTS_LIST, "wh_endpoints_list",
+                           "SELECT " WH_ENDPOINT_COLUMNS " FROM webhook_endpoints WHERE game_id = $1::uuid "
+                           "AND ($2::integer IS NULL OR seat = $2::integer) ORDER BY created_at, id",
+                           2},
+    {ST_WH_ENDPOINT_DELETE, "wh_endpoint_delete",
+                            "DELETE FROM webhook_endpoints WHERE game_id = $1::uuid AND id = $2::uuid", 2},
+};
+const cd_stmt_family cd_stmts_webhook_endpoints = {stmts, sizeof stmts / sizeof stmts[0]};
+
 static cd_q endpoint_rows(cd_db *db, int stmt, const char *const *p, cd_endpoint_rows *out)
 {
     *out = (cd_endpoint_rows){0};

@@ -11,7 +11,7 @@
 
 struct pg_result;
 
-/* One endpoint (WH_ENDPOINT_COLUMNS of store.c); the strings live as long as the rows. */
+/* One endpoint (WH_ENDPOINT_COLUMNS of webhook_endpoints.c); the strings live as long as the rows. */
 typedef struct {
     const char *id;
     bool has_seat;                 /* false: the whole game's (the admin's) */

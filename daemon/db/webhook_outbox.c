@@ -7,6 +7,21 @@
 
 #include "query.h"
 
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+static const cd_stmt_info stmts[] = {
+    {ST_WH_ENDPOINTS_ACTIVE, "wh_endpoints_active",
+                             "SELECT id, seat, format, array_to_string(events, ',') FROM webhook_endpoints "
+                             "WHERE game_id = $1::uuid AND disabled_at IS NULL ORDER BY created_at, id",
+                             1},
+    {ST_WH_OUTBOX_INSERT, "wh_outbox_insert",
+                          "INSERT INTO webhook_outbox (endpoint_id, msg_id, event, game_id, seq, body, due_at) "
+                          "VALUES ($1::uuid, $2, $3, $4::uuid, $5::integer, $6, "
+                          "now() + $7::double precision * interval '1 second')",
+                          7},
+    {ST_WH_NOTIFY, "wh_notify", "SELECT pg_notify('carcd_webhooks', $1)", 1},
+};
+const cd_stmt_family cd_stmts_webhook_outbox = {stmts, sizeof stmts / sizeof stmts[0]};
+
 cd_q cd_endpoints_active(cd_db *db, const char *game_id, cd_active_endpoint_rows *out)
 {
     *out = (cd_active_endpoint_rows){0};

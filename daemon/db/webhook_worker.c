@@ -8,6 +8,57 @@
 
 #include "query.h"
 
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+/* an older message of row o's endpoint is being sent, or due: o waits its turn */
+#define WH_OLDER_BUSY                                                                                        \
+    "SELECT 1 FROM webhook_outbox p WHERE p.endpoint_id = o.endpoint_id AND p.state = 'pending' "            \
+    "AND p.id < o.id AND (p.lease IS NOT NULL OR p.due_at <= now())"
+
+static const cd_stmt_info stmts[] = {
+    /* Takes up to $1 due rows no other worker holds (SKIP LOCKED), leases them for $2 seconds (due_at moves
+     * past the lease, `lease` gets a fresh id that the outcome must present) and records the attempt. A row
+     * waits while an older row of its endpoint is being sent or is due itself, so one endpoint gets its
+     * messages one at a time and in order (unless an older one is waiting for a retry). */
+    {ST_WH_CLAIM, "wh_claim",
+                  "WITH due AS (SELECT o.id FROM webhook_outbox o WHERE o.state = 'pending' AND o.due_at <= now() "
+                  "AND NOT EXISTS (" WH_OLDER_BUSY ") "
+                  "ORDER BY o.due_at, o.id LIMIT $1::integer FOR UPDATE OF o SKIP LOCKED), "
+                  "claimed AS (UPDATE webhook_outbox o SET due_at = now() + $2::integer * interval '1 second', "
+                  "lease = gen_random_uuid(), attempts = o.attempts + 1, tries = o.tries + 1 FROM due "
+                  "WHERE o.id = due.id RETURNING o.id, o.lease, o.msg_id, o.body, o.attempts, o.tries, "
+                  "o.endpoint_id), "
+                  "logged AS (INSERT INTO webhook_attempts (outbox_id, attempt, worker) "
+                  "SELECT id, attempts, $3 FROM claimed) "
+                  "SELECT c.id, c.lease, c.msg_id, c.body, c.attempts, c.tries, e.url, e.secret, e.id, "
+                  "e.disabled_at IS NOT NULL FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id",
+                  3},
+    {ST_WH_NEXT_DUE, "wh_next_due",
+                     "SELECT EXTRACT(EPOCH FROM min(o.due_at) - now())::float8 FROM webhook_outbox o "
+                     "WHERE o.state = 'pending' AND NOT EXISTS (" WH_OLDER_BUSY ")",
+                     0},
+    {ST_WH_ATTEMPT_DONE, "wh_attempt_done",
+                         "UPDATE webhook_attempts SET finished_at = now(), duration_ms = $3::integer, "
+                         "status = $4::integer, error = $5 WHERE outbox_id = $1::bigint AND attempt = $2::integer",
+                         5},
+    /* only the lease holder's outcome counts: a worker whose lease ran out (and was taken over) changes
+     * nothing but its own attempt row */
+    {ST_WH_OUTBOX_DONE, "wh_outbox_done",
+                        "UPDATE webhook_outbox SET state = $3, due_at = CASE WHEN $3 = 'pending' THEN "
+                        "now() + $4::double precision * interval '1 second' ELSE due_at END, lease = NULL, "
+                        "tries = tries - $7::integer, last_status = $5::integer, last_error = $6, "
+                        "delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END "
+                        "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id",
+                        7},
+    {ST_WH_ENDPOINT_GONE, "wh_endpoint_gone",
+                          "WITH e AS (UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $2 "
+                          "WHERE id = $1::uuid AND disabled_at IS NULL RETURNING id) "
+                          "UPDATE webhook_outbox o SET state = 'failed', lease = NULL, "
+                          "last_error = 'not sent: the endpoint was disabled' "
+                          "FROM e WHERE o.endpoint_id = e.id AND o.state = 'pending'",
+                          2},
+};
+const cd_stmt_family cd_stmts_webhook_worker = {stmts, sizeof stmts / sizeof stmts[0]};
+
 cd_q cd_outbox_claim(cd_db *db, int limit, int lease_s, const char *worker, cd_claim_rows *out, char *err,
                      size_t errlen)
 {

@@ -4,7 +4,7 @@
  *
  * Entries are keyed by seq, which the database hands out under the game row's lock, so a stale entry is
  * never used: a reader copies the held state out before it reads the game (cd_cache_copy), names its seq to
- * the database (which then leaves the stored snapshot out: store.c), and keeps the copy only when that seq is
+ * the database (which then leaves the stored snapshot out: db/game_reads.c), and keeps the copy only when that seq is
  * the one just read. A copy taken first cannot be replaced under the read. Several carcd
  * processes each keep their own cache; that is safe for the same reason. Cached states carry the seed
  * (they come from moves), so only code that renders through the engine's views may read them.

@@ -330,17 +330,23 @@ END_TEST
 /* ---- the statement table ------------------------------------------------------------------------------------ */
 
 /* Every statement prepares on a migrated database with the number of parameters its row says: catches SQL
- * typos and schema drift in store.c. */
+ * typos and schema drift in the query files of db/. */
 START_TEST(every_statement_prepares)
 {
     migrate_ok();
     PGconn *c = connect_to(test_db);
     ck_assert_int_eq(cd_nstmts, CD_NSTMTS);
+    /* the families (one per query file) hold every statement once: as many rows as statements, each id found */
+    int nrows = 0;
+    for (int f = 0; f < cd_nstmt_families; f++)
+        nrows += cd_stmt_families[f]->n;
+    ck_assert_int_eq(nrows, CD_NSTMTS);
     for (int i = 0; i < cd_nstmts; i++) {
-        const cd_stmt_info *s = &cd_stmts[i];
-        ck_assert_msg(s->name && s->sql, "statement %d has no row", i);
+        const cd_stmt_info *s = cd_stmt_row(i);
+        ck_assert_msg(s && s->name && s->sql, "statement %d has no row", i);
+        ck_assert_int_eq((int)s->id, i);
         for (int j = 0; j < i; j++)
-            ck_assert_msg(strcmp(s->name, cd_stmts[j].name) != 0, "two statements are named %s", s->name);
+            ck_assert_msg(strcmp(s->name, cd_stmt_row(j)->name) != 0, "two statements are named %s", s->name);
         PGresult *res = PQprepare(c, s->name, s->sql, s->nparams, NULL);
         ck_assert_msg(PQresultStatus(res) == PGRES_COMMAND_OK, "statement %s does not prepare: %s", s->name,
                       PQresultErrorMessage(res));
@@ -427,7 +433,7 @@ START_TEST(seat_reads_leave_out_a_cached_snapshot)
             ck_assert_str_eq(PQgetvalue(res, 0, 0), "0");   /* seq */
             ck_assert_str_eq(PQgetvalue(res, 0, 11), "t");  /* the token's game */
             if (k == 0) {
-                ck_assert_msg(PQgetisnull(res, 0, 3), "%s: the snapshot came at the cached seq", cd_stmts[stmts[i]].name);
+                ck_assert_msg(PQgetisnull(res, 0, 3), "%s: the snapshot came at the cached seq", cd_stmt_row(stmts[i])->name);
             } else {
                 ck_assert(!PQgetisnull(res, 0, 3));
                 ck_assert_str_eq(PQgetvalue(res, 0, 3), "{\"x\": 1}");
