@@ -29,7 +29,7 @@ static cd_tx_result log_move(cd_db *db, cd_game *g, int seat, const json_t *move
     }
     json_t *events_admin = carc_events_to_json(g->st, ev, CARC_VIEW_ADMIN);
     json_t *resp = json_pack("{s:i, s:o}", "seq", g->seq, "events", carc_events_to_json(g->st, ev, seat));
-    cd_tx_result out = cd_move_write(db, g, seat, move, events_admin, NULL, resp, origin);
+    cd_tx_result out = cd_move_write(db, g, seat, move, events_admin, NULL, NULL, resp, origin);
     if (out == CD_TX_COMMIT && answer && !*answer)
         *answer = json_incref(resp);
     json_decref(resp);

@@ -65,9 +65,10 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                         "RETURNING $5::text IS NULL OR player_id IS NOT NULL",
                         5},
     [ST_MOVE_INSERT] = {"move_insert",
-                        "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response, origin) "
-                        "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8)",
-                        8},
+                        "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response, origin, "
+                        "request_sha256) VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, "
+                        "$7::jsonb, $8, $9)",
+                        9},
     [ST_GAME_LOCK] = {"game_lock", "SELECT " LOCK_COLUMNS " " LOCK_FROM " WHERE g.id = $1::uuid FOR UPDATE OF g", 1},
     /* a move's first statement: the token's seat, and its game locked, unless the token is another game's (no
      * row: no such token); the lock columns first, as in game_lock (the snapshot NULL when the game is at $3,
@@ -79,12 +80,13 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                       3},
     /* the move's second, pipelined behind the lock and so reading what the lock's previous holder committed:
      * the game's enabled webhook endpoints (none: the move skips the outbox) and the answer already stored for
-     * this seat's idempotency key (NULL key: none) */
+     * this seat's idempotency key (NULL key: none) with the hash of the request it answered (NULL: stored
+     * before 005_idempotency_request.sql) */
     [ST_MOVE_AFTER_LOCK] = {"move_after_lock",
                             "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
-                            "AND e.disabled_at IS NULL), (SELECT m.response FROM moves m JOIN seats t "
-                            "ON t.game_id = m.game_id AND t.seat = m.seat WHERE t.token_hash = $2 "
-                            "AND m.game_id = $1::uuid AND m.idempotency_key = $3)",
+                            "AND e.disabled_at IS NULL), m.response, m.request_sha256 FROM (SELECT 1) one "
+                            "LEFT JOIN (moves m JOIN seats t ON t.game_id = m.game_id AND t.seat = m.seat) "
+                            "ON t.token_hash = $2 AND m.game_id = $1::uuid AND m.idempotency_key = $3",
                             3},
     /* the seed leaves game_secrets only once the game is over: it is revealed then */
     [ST_GAME_GET] = {"game_get",

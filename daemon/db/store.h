@@ -14,13 +14,15 @@ typedef enum {
     ST_SECRET_INSERT,    /* (game_id, seed) */
     ST_SEAT_INSERT,      /* (game_id, seat, name, token_hash, player key_hash|NULL) -> whether the key (if any)
                              named a player */
-    ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response, origin: seat|clock) */
+    ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response, origin: seat|clock,
+                             request_sha256|NULL) */
     ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed, clock   FOR UPDATE */
     ST_MOVE_LOCK,        /* (game_id, token_hash, cached_seq) -> the columns of ST_GAME_LOCK (NULL for another
                              game's token; the snapshot NULL when the game is at cached_seq), whether the token's
                              game is game_id, its seat; no row for an unknown token */
     ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
-                             response for that seat's key (NULL: none) */
+                             response for that seat's key (NULL: none), the SHA-256 of the request it answered
+                             (NULL: none, or stored before the hash was) */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */

@@ -13,7 +13,7 @@
 #include "db/store.h"
 
 cd_tx_result cd_move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
-                           const char *idem, const json_t *answer, const char *origin)
+                           const char *idem, const char *request_sha256, const json_t *answer, const char *origin)
 {
     char seq[16], seats[16], pending[16], payload[64];
     snprintf(seq, sizeof seq, "%d", g->seq);
@@ -42,11 +42,11 @@ cd_tx_result cd_move_write(cd_db *db, const cd_game *g, int seat, const json_t *
     }
     snprintf(deadline, sizeof deadline, "%.3f", d);
     snprintf(due, sizeof due, "%.3f", u);
-    const char *p1[] = {g->id, seq, seats, mv, events, idem, ans, origin};
+    const char *p1[] = {g->id, seq, seats, mv, events, idem, ans, origin, idem ? request_sha256 : NULL};
     const char *p2[] = {g->id, seq, snapshot, over ? "finished" : "active", over ? NULL : pending,
                         clock, d >= 0 ? deadline : NULL, u >= 0 ? due : NULL};
     const char *p3[] = {payload};
-    bool ok = cd_db_defer(db, ST_MOVE_INSERT, 8, p1) &&
+    bool ok = cd_db_defer(db, ST_MOVE_INSERT, 9, p1) &&
               cd_db_defer(db, g->clocked ? ST_GAME_UPDATE_CLOCK : ST_GAME_UPDATE, g->clocked ? 8 : 5, p2) &&
               cd_db_defer(db, ST_NOTIFY_MOVE, 1, p3);
     free(clock);

@@ -23,8 +23,9 @@
  *                 (cd_clock_after_move), stored with its deadline and due time;
  *   g->deadline   the turn clock's deadline for turn.started ("" for none).
  * seat: who moved; move: the move as logged (NULL: none); events_admin: its events, admin view (stored, and
- * filtered to the public view for webhooks); idem: the seat's Idempotency-Key (NULL: none); answer: the 200
- * answer replayed for that key (NULL: none); origin: "seat" (the seat chose it) or "clock" (clock_moves.h).
+ * filtered to the public view for webhooks); idem: the seat's Idempotency-Key (NULL: none); request_sha256: the
+ * hash of the canonical request the key came with (stored with the key: the same key with another request is
+ * refused, moves_post.c); answer: the 200 answer replayed for that key (NULL: none); origin: "seat" (the seat chose it) or "clock" (clock_moves.h).
  *
  * The writes are deferred (cd_db_defer): they go out with the caller's next statement or with the COMMIT, in
  * one round trip, and a failure among them fails that statement or the commit. So CD_TX_COMMIT here means
@@ -32,6 +33,6 @@
  * it or cache g->st (cd_cache_put(g->id, g->seq, g->st)). CD_TX_ERROR: something could not be sent or a query
  * failed; return it from fn (the transaction is rolled back, and retried on 40001/40P01). */
 cd_tx_result cd_move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
-                           const char *idem, const json_t *answer, const char *origin);
+                           const char *idem, const char *request_sha256, const json_t *answer, const char *origin);
 
 #endif

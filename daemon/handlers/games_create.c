@@ -238,8 +238,8 @@ static cd_tx_result run_create(cd_db *db, void *arg)
         }
     }
     PQclear(res);
-    const char *p4[] = {t->id, "0", NULL, NULL, events, NULL, NULL, "seat"};
-    res = cd_db_exec(db, ST_MOVE_INSERT, 8, p4);
+    const char *p4[] = {t->id, "0", NULL, NULL, events, NULL, NULL, "seat", NULL};
+    res = cd_db_exec(db, ST_MOVE_INSERT, 9, p4);
     if (cd_db_ok(res))
         out = CD_TX_COMMIT;
     if (out == CD_TX_COMMIT && t->req->is_admin &&

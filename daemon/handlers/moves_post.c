@@ -1,6 +1,7 @@
 /*
  * moves_post.c — POST /v1/games/{id}/moves: one move per request, in one transaction: check the token and
- * lock the game row, replay a repeated Idempotency-Key, check the expected seq and the seat, apply the move in
+ * lock the game row, replay a repeated Idempotency-Key (the first answer for the same request, 422 for another
+ * request under the same key), check the expected seq and the seat, apply the move in
  * the engine, then cd_move_write (the log, the snapshot, the NOTIFY, the webhook outbox) and commit; only then
  * answer. A move answered 200 is durable; a refused one changes nothing.
  *
@@ -17,6 +18,7 @@
 
 #include "game/games.h"
 #include "handlers.h"
+#include "base/json_out.h"
 #include "base/metrics.h"
 #include "game/move_write.h"
 #include "game/state_cache.h"
@@ -31,6 +33,7 @@ typedef struct {
     int seat;             /* the token's, once the lock has read it */
     long expected;        /* -1: none given */
     const char *idem;     /* NULL: none */
+    char request_sha256[CD_HEX256_LEN];   /* of the canonical request, stored with the key (request_hash) */
     json_t *move;         /* borrowed from the body */
     /* out */
     int status;           /* 200 or the problem to answer */
@@ -95,7 +98,9 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     g.hooks_known = true;
     g.hooks = atoi(PQgetvalue(after, 0, 0));
     bool replay = t->idem && !PQgetisnull(after, 0, 1);
-    if (lr == CD_LOAD_OK && replay) {   /* a stored answer for this seat's key: the first answer again */
+    /* the key's answer is for the request it came with; a row stored before the hash was kept has none */
+    bool same_request = !replay || PQgetisnull(after, 0, 2) || strcmp(PQgetvalue(after, 0, 2), t->request_sha256) == 0;
+    if (lr == CD_LOAD_OK && replay && same_request) {   /* a stored answer for this seat's key: the first answer again */
         t->answer = json_loads(PQgetvalue(after, 0, 1), 0, NULL);
         t->status = 200;
         t->replayed = true;
@@ -106,6 +111,11 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         if (lr == CD_LOAD_NOT_FOUND)
             return refuse(t, CD_P_NOT_FOUND, NULL, "no game with that id");
         return CD_TX_ERROR;
+    }
+    if (!same_request) {
+        cd_game_free(&g);
+        return refuse(t, CD_P_IDEMPOTENCY_REUSED, "Idempotency-Key",
+                      "this Idempotency-Key was used with another request (another move or expected seq): use a new key");
     }
     if (replay) {
         cd_game_free(&g);
@@ -145,7 +155,7 @@ static cd_tx_result run_move(cd_db *db, void *arg)
             if (g.st->status != CARC_FINISHED && g.st->pending.seat == t->seat)
                 json_object_set_new(t->answer, "legal_moves", cd_legal_moves_json(g.st, g.seq, t->seat));
             json_t *events_admin = carc_events_to_json(g.st, &ev, CARC_VIEW_ADMIN);
-            out = cd_move_write(db, &g, t->seat, t->move, events_admin, t->idem, t->answer, "seat");
+            out = cd_move_write(db, &g, t->seat, t->move, events_admin, t->idem, t->request_sha256, t->answer, "seat");
             json_decref(events_admin);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
             if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
@@ -205,6 +215,19 @@ static bool idem_key_ok(const char *k)
     return true;
 }
 
+/* The key's request as a hash: its expected seq (from the body or If-Match) and its move, as compact JSON with
+ * sorted keys, so a retry that spells the same request in another order or spacing is the same request. */
+static void request_hash(long expected, const json_t *move, char out[CD_HEX256_LEN])
+{
+    json_t *canon = json_pack("{s:I, s:O}", "expected_seq", (json_int_t)expected, "move", move);
+    char *text = cd_json_dumps(canon, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(canon);
+    if (!text)
+        abort();   /* out of memory (STYLE.md) */
+    cd_sha256_hex(text, out);
+    free(text);
+}
+
 static bool body_keys_ok(cd_req *r, json_t *body)
 {
     static const char *const keys[] = {"expected_seq", "move", NULL};
@@ -239,6 +262,8 @@ static enum MHD_Result moves_post(cd_req *r)
     if (t.expected < 0)
         goto out;
     t.move = json_object_get(body, "move");
+    if (t.idem)
+        request_hash(t.expected, t.move, t.request_sha256);
     cd_db *db = cd_req_db(r);
     if (!db)
         goto out;
