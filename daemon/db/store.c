@@ -216,6 +216,15 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                            "delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END "
                            "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id",
                            7},
+    /* a 2xx, recorded in one autocommitted statement right after the answer (deliver.c): the outbox row and the
+     * attempt's, so that a carcd killed after the receiver answered has as little time as can be to resend it */
+    [ST_WH_DELIVERED] = {"wh_delivered",
+                         "WITH o AS (UPDATE webhook_outbox SET state = 'delivered', lease = NULL, "
+                         "last_status = $4::integer, last_error = NULL, delivered_at = now() "
+                         "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id) "
+                         "UPDATE webhook_attempts SET finished_at = now(), duration_ms = $5::integer, "
+                         "status = $4::integer, error = NULL WHERE outbox_id = $1::bigint AND attempt = $3::integer",
+                         5},
     [ST_WH_ENDPOINT_GONE] = {"wh_endpoint_gone",
                              "WITH e AS (UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $2 "
                              "WHERE id = $1::uuid AND disabled_at IS NULL RETURNING id) "

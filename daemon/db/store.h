@@ -60,6 +60,7 @@ typedef enum {
     ST_WH_NEXT_DUE,          /* () -> seconds until the next pending row is due (NULL: none) */
     ST_WH_ATTEMPT_DONE,      /* (outbox_id, attempt, duration_ms, status, error) */
     ST_WH_OUTBOX_DONE,       /* (id, lease, state, delay_s, status, error, refund) -> id */
+    ST_WH_DELIVERED,         /* (id, lease, attempt, status, duration_ms): a 2xx, outbox row and attempt at once */
     ST_WH_ENDPOINT_GONE,     /* (endpoint_id, reason): disable it, fail its pending rows */
     /* turn clocks, players (clock_tx.c, clock_worker.c, handlers/ pause, resume, vacation, resign, players,
      * link, me_games) */
