@@ -53,6 +53,7 @@ struct cd_db {
     int owed;             /* results of statements sent in the pipeline and not read yet */
     char url[sizeof ((cd_config *)0)->database_url];   /* what conn is connected to */
     char sqlstate[6];     /* SQLSTATE of the last failed statement ("" if none or unknown) */
+    char errmsg[256];     /* its message (the server's primary message, or libpq's), "" if none */
     bool last_unavailable;   /* the last failed statement failed for want of a database */
     double failed_at;     /* monotonic seconds of the last failed connect; 0 when none */
     char failed_msg[256];
@@ -120,6 +121,14 @@ static void backoff(int attempt)
     long us = base_us / 2 + (long)(jitter_rand() % (uint32_t)(base_us / 2));
     struct timespec ts = {us / 1000000L, (us % 1000000L) * 1000L};
     nanosleep(&ts, NULL);
+}
+
+/* Forgets the last failure (a new request, a new transaction attempt). */
+static void clear_failure(cd_db *db)
+{
+    db->sqlstate[0] = '\0';
+    db->errmsg[0] = '\0';
+    db->last_unavailable = false;
 }
 
 static bool sqlstate_retryable(const char *s)
@@ -257,6 +266,7 @@ static void ensure_idle(cd_db *db, const char *where)
 cd_db *cd_db_thread(const cd_config *cfg, char *err, size_t errlen)
 {
     cd_db *db = &tl_db;
+    clear_failure(db);   /* what cd_db_last_error reports is this caller's */
     if (db->conn && !db->broken && PQstatus(db->conn) == CONNECTION_OK && strcmp(db->url, cfg->database_url) == 0) {
         ensure_idle(db, "cd_db_thread");
         if (!db->broken)
@@ -304,6 +314,35 @@ bool cd_db_unavailable(cd_db *db, const PGresult *res)
     return s && sqlstate_unavailable(s);
 }
 
+/* States a client can wait out: the database is read-only (25006: a standby, or default_transaction_read_only),
+ * out of disk, memory or connections (53100, 53200, 53300), shutting down or starting (57P0x), or the
+ * connection is gone (08xxx; a lost server with no SQLSTATE at all is last_unavailable). */
+static bool sqlstate_wait_out(const char *s)
+{
+    return sqlstate_unavailable(s) || strncmp(s, "57P0", 4) == 0 || strcmp(s, "25006") == 0 ||
+           strcmp(s, "53100") == 0 || strcmp(s, "53200") == 0 || strcmp(s, "53300") == 0;
+}
+
+_Static_assert(sizeof ((cd_db *)0)->errmsg == sizeof ((cd_db_error *)0)->message, "cd_db_last_error copies it whole");
+_Static_assert(sizeof ((cd_db *)0)->sqlstate == sizeof ((cd_db_error *)0)->sqlstate, "cd_db_last_error copies it whole");
+
+bool cd_db_last_error(cd_db_error *e)
+{
+    const cd_db *db = &tl_db;
+    memset(e, 0, sizeof *e);
+    if (!db->errmsg[0] && !db->sqlstate[0] && !db->last_unavailable)
+        return false;
+    memcpy(e->sqlstate, db->sqlstate, sizeof e->sqlstate);
+    if (db->errmsg[0])
+        memcpy(e->message, db->errmsg, sizeof e->message);
+    else
+        snprintf(e->message, sizeof e->message, "unknown error");
+    e->wait_out = db->last_unavailable || sqlstate_wait_out(db->sqlstate);
+    e->refuses_writes = e->wait_out && !db->last_unavailable &&
+                        (strcmp(db->sqlstate, "25006") == 0 || strncmp(db->sqlstate, "53", 2) == 0);
+    return true;
+}
+
 /* A result with an error status for when there is no result from the server; never NULL. */
 static PGresult *error_result(cd_db *db)
 {
@@ -313,11 +352,17 @@ static PGresult *error_result(cd_db *db)
     return res;
 }
 
-/* Records a failed statement's SQLSTATE and whether the database is gone; counts it. */
+/* Records a failed statement's SQLSTATE, its message and whether the database is gone; counts it. */
 static void note_failure(cd_db *db, const PGresult *res)
 {
     const char *s = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
     snprintf(db->sqlstate, sizeof db->sqlstate, "%s", s ? s : "");
+    const char *m = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    if (!m && res)
+        m = PQresultErrorMessage(res);
+    if ((!m || !*m) && db->conn)
+        m = PQerrorMessage(db->conn);
+    copy_msg(db->errmsg, sizeof db->errmsg, m);
     db->last_unavailable = cd_db_unavailable(db, res);
     if (db->last_unavailable)
         db->broken = true;
@@ -336,8 +381,10 @@ static void pipe_lost(cd_db *db)
         copy_msg(msg, sizeof msg, PQerrorMessage(db->conn));
         cd_log("warn", "db: pipeline: %s", msg);
     }
-    if (!db->tx_failed)
+    if (!db->tx_failed) {
         db->sqlstate[0] = '\0';
+        copy_msg(db->errmsg, sizeof db->errmsg, db->conn ? PQerrorMessage(db->conn) : "no connection");
+    }
     db->last_unavailable = true;
     db->broken = true;
     db->tx_failed = true;
@@ -490,6 +537,7 @@ PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values
     if (stmt < 0 || stmt >= cd_nstmts || nparams != cd_stmts[stmt].nparams) {
         cd_log("error", "db: cd_db_exec: statement %d called with %d parameters: a bug", stmt, nparams);
         db->sqlstate[0] = '\0';
+        snprintf(db->errmsg, sizeof db->errmsg, "statement %d called with %d parameters", stmt, nparams);
         db->last_unavailable = false;
         return error_result(db);
     }
@@ -497,12 +545,14 @@ PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values
         char msg[256];
         if (db_connect(db, db->url, msg, sizeof msg) != 0) {
             db->sqlstate[0] = '\0';
+            copy_msg(db->errmsg, sizeof db->errmsg, msg);
             db->last_unavailable = true;
             return error_result(db);
         }
     }
     if (!db->conn || db->broken) {
         db->sqlstate[0] = '\0';
+        snprintf(db->errmsg, sizeof db->errmsg, "no connection to the database");
         db->last_unavailable = true;
         return error_result(db);
     }
@@ -568,12 +618,13 @@ cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable)
     for (int attempt = 0; attempt <= CD_TX_RETRIES; attempt++) {
         if (attempt > 0)
             backoff(attempt);
-        db->sqlstate[0] = '\0';
-        db->last_unavailable = false;
+        clear_failure(db);
         if (db->broken || !db->conn) {
             /* broke in an earlier request: one reconnect attempt, as cd_db_exec would */
             char msg[256];
             if (db_connect(db, db->url, msg, sizeof msg) != 0) {
+                copy_msg(db->errmsg, sizeof db->errmsg, msg);
+                db->last_unavailable = true;
                 *unavail = true;
                 return CD_TX_ERROR;
             }
@@ -610,12 +661,14 @@ cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable)
         }
         db->in_tx = false;
         /* keep the statement's SQLSTATE: ROLLBACK succeeding must not hide why we roll back */
-        char state[sizeof db->sqlstate];
+        char state[sizeof db->sqlstate], emsg[sizeof db->errmsg];
         pipe_close(db);   /* reads what is owed: a deferred write may have failed */
         bool gone = db->last_unavailable;
         memcpy(state, db->sqlstate, sizeof state);
+        memcpy(emsg, db->errmsg, sizeof emsg);
         tx_rollback(db);
         memcpy(db->sqlstate, state, sizeof state);
+        memcpy(db->errmsg, emsg, sizeof emsg);
         db->last_unavailable = gone || db->last_unavailable;
         ensure_idle(db, "cd_db_tx");
 

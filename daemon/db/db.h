@@ -63,6 +63,18 @@ bool cd_db_ok(const PGresult *res);
 /* Whether the error in res (or the connection) means the database is unreachable (answer 503). */
 bool cd_db_unavailable(cd_db *db, const PGresult *res);
 
+/* The last failure of this thread's connection since its cd_db_thread (so: of the current request): its
+ * SQLSTATE ("" when libpq gave none: the connection was lost), the server's message, and whether it is a
+ * state a client can wait out (answer 503 with Retry-After: read-only database, disk full, shutdown, lost
+ * connection; not a refused privilege or a bug). false when nothing failed. */
+typedef struct {
+    char sqlstate[6];
+    char message[256];
+    bool wait_out;
+    bool refuses_writes;   /* of those, the ones where reads still work: read-only (25006), out of resources (53xxx) */
+} cd_db_error;
+bool cd_db_last_error(cd_db_error *e);
+
 typedef enum {
     CD_TX_COMMIT,     /* commit; the caller's reply is the success answer */
     CD_TX_ROLLBACK,   /* roll back: the request failed for a reason of its own (409, 422 ...) */

@@ -249,6 +249,11 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                         "SELECT id FROM games WHERE clock_due <= to_timestamp($1::float8) AND status = 'active' "
                         "ORDER BY clock_due LIMIT 1 FOR UPDATE SKIP LOCKED",
                         1},
+    /* the same without the lock: names the due game in the log when the claim itself failed (read-only) */
+    [ST_CLOCK_DUE_PEEK] = {"clock_due_peek",
+                           "SELECT id FROM games WHERE clock_due <= to_timestamp($1::float8) AND status = 'active' "
+                           "ORDER BY clock_due LIMIT 1",
+                           1},
     [ST_PLAYER_INSERT] = {"player_insert",
                           "INSERT INTO players (name, key_hash) VALUES ($1, $2) RETURNING id", 2},
     [ST_PLAYER_BY_KEY] = {"player_by_key", "SELECT id FROM players WHERE key_hash = $1", 1},

@@ -77,6 +77,11 @@ enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *c
 /* RFC 9457 problem; `field` names the offending input (NULL when none); detail is printf-style. */
 enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Every 503 problem carries Retry-After: this many seconds unless the caller says (cd_reply_unavailable). */
+#define CD_RETRY_AFTER_S 5
+/* A 503 /problems/unavailable with Retry-After: retry_after_s (a state the client can wait out). */
+enum MHD_Result cd_reply_unavailable(cd_req *r, int retry_after_s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* A body that is not JSON (OpenAPI document is JSON too, but served verbatim; metrics are text). */
 enum MHD_Result cd_reply_raw(cd_req *r, int status, const char *content_type, const char *data, size_t len,
                              const char *const *headers);
