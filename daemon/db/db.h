@@ -30,6 +30,10 @@ extern const int cd_nstmts;
 /* This thread's connection: connected (and statements prepared) on first use, reconnected when it has
  * broken. NULL when the database cannot be reached (err says why; answer 503). */
 cd_db *cd_db_thread(const cd_config *cfg, char *err, size_t errlen);
+/* Every thread's connection is checked (what arrived read, then a SELECT 1) at its next cd_db_thread, and
+ * remade if it is dead: the notify thread calls it when it loses its LISTEN connection, since a server
+ * restart kills the idle connections of every worker as well. */
+void cd_db_suspect_all(void);
 /* Closes this thread's connection (shutdown; a thread that exits without it has it closed for it). */
 void cd_db_thread_close(void);
 /* A new connection of its own (not the thread's), with carcd's defaults: application_name carcd and a

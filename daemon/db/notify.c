@@ -461,6 +461,7 @@ static void listener_drop(listener *l, const char *why, double now)
     snprintf(msg, sizeof msg, "%s", PQerrorMessage(l->conn));
     msg[strcspn(msg, "\n")] = 0;
     cd_log("warn", "notify: lost the listening connection (%s): %s", why, msg);
+    cd_db_suspect_all();   /* the workers' idle connections are likely as dead: checked before their next use */
     l->logged_down = true;
     PQfinish(l->conn);
     l->conn = NULL;
@@ -519,6 +520,7 @@ static void *notify_main(void *unused)
                     stats.reconnects++;
                 l.ever = true;
                 fire_all(CD_NOTIFY_RECONNECT);
+                cd_db_suspect_all();   /* a connection checked while the server was still away is checked again */
                 /* the callbacks' connection (cd_db_thread on this thread): made now rather than by the
                  * first woken request, which would wait for the connect and the statements' PREPARE */
                 pthread_mutex_unlock(&mu);
