@@ -858,6 +858,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     if (p->dispatched)
         return resumed(p);
     p->dispatched = true;
+    /* the request is in: the longer idle timeout while it is handled and answered (on_completed gives the
+     * connection the header timeout back for the next request) */
+    MHD_set_connection_option(con, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned int)p->srv->cfg.conn_timeout_s);
     if (p->replied)
         return MHD_YES;
     if (p->routing != RT_FOUND)
@@ -904,9 +907,12 @@ static void log_path(const char *path, char *out, size_t outlen)
 static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)con;
     cd_server *s = cls;
     req_priv *p = *req_cls;
+    /* answered in full, the connection may wait for another request: as long as a request's headers may take
+     * (only then: a connection that is closing is leaving MHD's timeout lists) */
+    if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        MHD_set_connection_option(con, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned int)s->cfg.header_timeout_s);
     if (!p)
         return;
     *req_cls = NULL;
@@ -1064,7 +1070,11 @@ cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, 
                               MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
                               MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(cfg->threads > 1 ? cfg->threads : 0),
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
-                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->conn_timeout_s,
+                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->per_ip_connections,
+                              /* until a request is complete: a client trickling its headers (slowloris) or
+                               * holding a connection it sends nothing on loses it soon; dispatch() gives a
+                               * request being handled conn_timeout_s, and a suspended one has none */
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->header_timeout_s,
                               MHD_OPTION_URI_LOG_CALLBACK, uri_log, (void *)s,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, (void *)s,
                               MHD_OPTION_END);
