@@ -230,9 +230,11 @@ static int db_connect(cd_db *db, const char *url, char *err, size_t errlen)
     if (db->conn && strcmp(db->url, url) == 0) {
         PQreset(db->conn);   /* same parameters, new session: prepared statements are gone */
     } else {
+        char copy[sizeof db->url];   /* url may be db->url itself (a dropped connection made again) */
+        snprintf(copy, sizeof copy, "%s", url);
         db_drop(db);
-        snprintf(db->url, sizeof db->url, "%s", url);
-        db->conn = cd_db_connect(url);
+        memcpy(db->url, copy, sizeof copy);
+        db->conn = cd_db_connect(db->url);
         pthread_once(&close_once, make_close_key);
         pthread_setspecific(close_key, db);
     }
