@@ -540,6 +540,9 @@ static void *notify_main(void *unused)
         now = cd_now();
         if (now - last_housekeep >= HOUSEKEEP_S) {
             nodes_purge(now);
+            pthread_mutex_unlock(&mu);
+            cd_http_release_memory();   /* after a wake-up burst, what its answers freed goes back */
+            pthread_mutex_lock(&mu);
             last_housekeep = now;
         }
         /* how long to sleep: the next deadline, a reconnect, a ping, at most POLL_MAX_MS */

@@ -42,6 +42,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +226,16 @@ static void route(req_priv *p, const char *method)
     p->routing = path_exists ? RT_METHOD : RT_NO_PATH;
 }
 
+/* Requests between uri_log and on_completed in every server of the process, and their most since the last
+ * cd_http_release_memory: a burst that has ended (10 000 long-polls woken by one move) leaves its memory free
+ * in malloc's arenas but still resident until malloc_trim gives it back. */
+#define CD_TRIM_BURST 512
+/* libmicrohttpd's memory pool per connection (its default: 32 KiB): the request's headers and the answer's
+ * header block live there; bodies do not (carcd copies a request's body out, answers are buffers of their
+ * own). Each waiting long-poll or stream keeps its pool, so this is most of what 10 000 waiters cost. */
+#define CD_CONN_MEMORY (8 * 1024)
+static atomic_long all_in_flight, in_flight_peak;
+
 /* ---- replies ------------------------------------------------------------------------------------------ */
 
 /* Adds the common headers, queues resp (and releases our reference) and records the status. */
@@ -318,7 +329,8 @@ enum MHD_Result cd_reply_stream(cd_req *r, int status, const char *content_type,
             free_cb(cls);
         return MHD_YES;
     }
-    return queue(r, status, MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, reader, cls, free_cb),
+    /* the block is the most one reader call may give; MHD allocates it per stream for the stream's life */
+    return queue(r, status, MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, reader, cls, free_cb),
                  content_type, headers);
 }
 
@@ -626,6 +638,9 @@ static void *uri_log(void *cls, const char *uri, struct MHD_Connection *con)
         memcpy(p->r.path, uri, n);
     p->r.path[n] = '\0';
     atomic_fetch_add(&s->in_flight, 1);
+    long open = atomic_fetch_add(&all_in_flight, 1) + 1, peak = atomic_load(&in_flight_peak);
+    while (open > peak && !atomic_compare_exchange_weak(&in_flight_peak, &peak, open)) {
+    }
     cd_metrics_request_begin();
     return p;
 }
@@ -952,6 +967,14 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
     json_decref(p->pending_body);
     free(p);
     atomic_fetch_sub(&s->in_flight, 1);
+    atomic_fetch_sub(&all_in_flight, 1);
+}
+
+void cd_http_release_memory(void)
+{
+    long now = atomic_load(&all_in_flight), peak = atomic_exchange(&in_flight_peak, now);
+    if (peak - now >= CD_TRIM_BURST)
+        malloc_trim(0);
 }
 
 /* ---- the server --------------------------------------------------------------------------------------- */
@@ -1071,6 +1094,7 @@ cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, 
                               MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(cfg->threads > 1 ? cfg->threads : 0),
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
                               MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->per_ip_connections,
+                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CD_CONN_MEMORY,
                               /* until a request is complete: a client trickling its headers (slowloris) or
                                * holding a connection it sends nothing on loses it soon; dispatch() gives a
                                * request being handled conn_timeout_s, and a suspended one has none */

@@ -117,6 +117,9 @@ cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, 
 void cd_server_stop(cd_server *s);
 /* The port the server listens on (useful with listen_port 0: the kernel picked one). */
 int cd_server_port(const cd_server *s);
+/* Gives memory freed by a burst of requests that has ended (at least 512 fewer in flight than at the most
+ * since the last call) back to the system (malloc_trim). The notify thread calls it every few seconds. */
+void cd_http_release_memory(void);
 
 /* The route table (routes.c), terminated by a NULL method. */
 extern const cd_route cd_routes[];
