@@ -128,7 +128,7 @@ static void log_failure(cd_db *db, step_tx *t, bool down)
     snprintf(last_state, sizeof last_state, "%s", known ? e.sqlstate : "");
     last_at = now;
     cd_log(known && e.wait_out ? "warn" : "error", "clock: game %s: %s%s (SQLSTATE %s: %s)",
-           t->game[0] ? t->game : "(none could be read)", t->err[0] ? t->err : down ? "database unavailable" : "failed",
+           t->game[0] ? t->game : "(none found due)", t->err[0] ? t->err : down ? "database unavailable" : "failed",
            t->game[0] && !t->did && !t->err[0] ? " to claim its due clock" : "", known && e.sqlstate[0] ? e.sqlstate : "none",
            known ? e.message : "unknown");
 }

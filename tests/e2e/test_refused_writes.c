@@ -7,7 +7,8 @@
  * is unchanged; reads still answer; carcd's log names the route, the game, the SQLSTATE (25006) and the
  * server's message; the clock worker's line names the game whose clock is due; an admin export still
  * answers 200 and says `audited: false` (the log keeps the record); once writes are allowed again the same
- * move is stored and the export is audited.
+ * move is stored and the export is audited. A refused privilege (carcd connecting as a role that may not
+ * insert moves: 42501) is nothing a client can wait out: 500, with the SQLSTATE and message in the log.
  */
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -141,11 +142,71 @@ START_TEST(read_only_database)
 }
 END_TEST
 
+/* carcd as a role of its own that may read and write every table but insert no moves */
+START_TEST(revoked_privilege)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    char role[80], sql[400];
+    snprintf(role, sizeof role, "%s_limited", d->dbname);
+    snprintf(sql, sizeof sql, "CREATE ROLE \"%s\" LOGIN", role);
+    db_run(d, sql);
+    snprintf(sql, sizeof sql, "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \"%s\"", role);
+    db_run(d, sql);
+    snprintf(sql, sizeof sql, "GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO \"%s\"", role);
+    db_run(d, sql);
+    snprintf(sql, sizeof sql, "REVOKE INSERT ON moves FROM \"%s\"", role);
+    db_run(d, sql);
+    char url[sizeof d->dburl];
+    memcpy(url, d->dburl, sizeof url);
+    e2e_daemon_stop(d);
+    snprintf(d->dburl, sizeof d->dburl, "%s user=%s", url, role);   /* the last user= wins */
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+
+    char path[160], lpath[200], mpath[160];
+    snprintf(path, sizeof path, "/v1/games/%s", g.id);
+    snprintf(lpath, sizeof lpath, "/v1/games/%s/legal-moves", g.id);
+    snprintf(mpath, sizeof mpath, "/v1/games/%s/moves", g.id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);   /* reads work */
+    int seat = (int)e2e_jint(v, "pending.seat");
+    json_decref(v);
+    json_t *lm = e2e_get_ok(c, lpath, g.token[seat], 200);
+    json_t *b = json_pack("{s:i, s:O}", "expected_seq", 0, "move", json_array_get(json_object_get(lm, "moves"), 0));
+    char *body = json_dumps(b, JSON_COMPACT);
+    json_decref(b);
+    json_decref(lm);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", mpath, g.token[seat], body, NULL, &r), 500);
+    e2e_assert_problem(&r, 500, NULL, "a move its role may not insert");
+    e2e_resp_free(&r);
+    ck_assert_msg(log_has(d, "the move could not be stored", "SQLSTATE 42501", "permission denied"),
+                  "the log has no line with the refused privilege");
+
+    e2e_daemon_stop(d);
+    memcpy(d->dburl, url, sizeof url);
+    snprintf(sql, sizeof sql, "DROP OWNED BY \"%s\"", role);
+    db_run(d, sql);
+    snprintf(sql, sizeof sql, "DROP ROLE \"%s\"", role);
+    db_run(d, sql);
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+    ck_assert_int_eq(e2e_req(c, "POST", mpath, g.token[seat], body, NULL, &r), 200);
+    e2e_resp_free(&r);
+    free(body);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_refused_writes");
     TCase *tc = e2e_tcase("refused_writes", 120);
     tcase_add_test(tc, read_only_database);
+    tcase_add_test(tc, revoked_privilege);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
