@@ -37,9 +37,12 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "http/http.h"
+#include "exec.h"
 #include "base/log.h"
+#include "base/timesrc.h"
 #include "store.h"
+
+static void (*housekeeping_fn)(void);   /* cd_notify_on_housekeeping */
 
 #define NBUCKETS 1024
 #define POLL_MAX_MS 1000
@@ -541,7 +544,8 @@ static void *notify_main(void *unused)
         if (now - last_housekeep >= HOUSEKEEP_S) {
             nodes_purge(now);
             pthread_mutex_unlock(&mu);
-            cd_http_release_memory();   /* after a wake-up burst, what its answers freed goes back */
+            if (housekeeping_fn)
+                housekeeping_fn();   /* main's: after a wake-up burst, what its answers freed goes back */
             pthread_mutex_lock(&mu);
             last_housekeep = now;
         }
@@ -595,6 +599,11 @@ static void *notify_main(void *unused)
         PQfinish(l.conn);
     cd_db_thread_close();
     return NULL;
+}
+
+void cd_notify_on_housekeeping(void (*fn)(void))
+{
+    housekeeping_fn = fn;
 }
 
 int cd_notify_start(const cd_config *cfg)
