@@ -361,8 +361,8 @@ static json_t *problem_json(cd_problem pr, const char *field, const char *detail
 }
 
 /* retry_after_s: the Retry-After of a 503 (0: CD_RETRY_AFTER_S) */
-static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, int retry_after_s, const char *fmt,
-                                       va_list ap)
+static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, json_t *ext, int retry_after_s,
+                                       const char *fmt, va_list ap)
 {
     char detail[1024] = "";
     if (fmt)
@@ -372,11 +372,16 @@ static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *fie
         cd_log("error", "%s %s (route %s): %s", r->method, r->path, r->route ? r->route->name : "none", detail);
         snprintf(detail, sizeof detail, "an internal error occurred; it has been logged");
     }
+    json_t *o = problem_json(pr, field, detail);
+    if (ext) {
+        json_object_update_missing(o, ext);
+        json_decref(ext);
+    }
     /* a 503 is a state to wait out (RFC 9110 §10.2.3): the client is told when to try again */
     char after[16];
     snprintf(after, sizeof after, "%d", retry_after_s > 0 ? retry_after_s : CD_RETRY_AFTER_S);
     const char *const retry[] = {MHD_HTTP_HEADER_RETRY_AFTER, after, NULL};
-    return reply_json_as(r, cd_problems[pr].status, problem_json(pr, field, detail), "application/problem+json",
+    return reply_json_as(r, cd_problems[pr].status, o, "application/problem+json",
                          cd_problems[pr].status == 503 ? retry : NULL);
 }
 
@@ -386,7 +391,7 @@ enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, con
         return MHD_YES;
     va_list ap;
     va_start(ap, fmt);
-    enum MHD_Result ret = reply_problem_v(r, p, field, 0, fmt, ap);
+    enum MHD_Result ret = reply_problem_v(r, p, field, NULL, 0, fmt, ap);
     va_end(ap);
     return ret;
 }
@@ -397,7 +402,20 @@ enum MHD_Result cd_reply_unavailable(cd_req *r, int retry_after_s, const char *f
         return MHD_YES;
     va_list ap;
     va_start(ap, fmt);
-    enum MHD_Result ret = reply_problem_v(r, CD_P_UNAVAILABLE, NULL, retry_after_s, fmt, ap);
+    enum MHD_Result ret = reply_problem_v(r, CD_P_UNAVAILABLE, NULL, NULL, retry_after_s, fmt, ap);
+    va_end(ap);
+    return ret;
+}
+
+enum MHD_Result cd_reply_problem_ext(cd_req *r, cd_problem p, const char *field, json_t *ext, const char *fmt, ...)
+{
+    if (!may_reply(r)) {
+        json_decref(ext);
+        return MHD_YES;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    enum MHD_Result ret = reply_problem_v(r, p, field, ext, 0, fmt, ap);
     va_end(ap);
     return ret;
 }
