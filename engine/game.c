@@ -3,7 +3,9 @@
  *
  * The state always holds exactly one pending decision. carc_apply checks a move against it completely
  * before changing anything, so a refused move leaves the state as it was; steps with no real choice
- * (a forced pass, a tile that fits nowhere) are taken here and appear as events.
+ * (a forced pass, a tile that fits nowhere) are taken here and appear as events. So is a decision with
+ * exactly one legal move (RULES.md §6.8): run_forced makes it as the seat would have, announced by a
+ * forced_move event, unless the game's option ask_forced wants every such step confirmed.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -261,6 +263,27 @@ void carc_advance(carc_state *st, carc_events *ev)
     }
 }
 
+static int apply_one(carc_state *st, int seat, const carc_move *mv, carc_events *ev, char *err, size_t errlen);
+
+/* Makes every decision that has exactly one legal move, one after the other (a crop circle can force
+ * several seats in a row), each announced by a forced_move event before the events the move makes. The
+ * game then waits for a seat that has a choice, or is over. Nothing here when ask_forced is on. */
+static void run_forced(carc_state *st, carc_events *ev)
+{
+    carc_move mv;
+    while (!st->opt[CARC_OPT_ASK_FORCED] && carc_only_move(st, &mv)) {
+        int seat = st->pending.seat;
+        carc_event *x = carc_ev_push(ev, CARC_EV_FORCED_MOVE);
+        if (x) {
+            x->seat = (uint8_t)seat;
+            x->move = mv;
+        }
+        int rc = apply_one(st, seat, &mv, ev, NULL, 0);
+        assert(rc == 0);   /* the move is the legal list's only one */
+        (void)rc;
+    }
+}
+
 int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *setup, carc_events *ev,
                   char *err, size_t errlen)
 {
@@ -304,6 +327,7 @@ int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *set
     if ((rc = carc_halflings_setup(st, setup, ev, err, errlen)) != 0)   /* may start a draft first */
         return rc;
     carc_advance(st, ev);
+    run_forced(st, ev);   /* the first tile may fit one way only */
     carc_check_state(st);
     return 0;
 }
@@ -438,6 +462,15 @@ static const char *const waits_for[CARC_NPENDING] = {
 };
 
 int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, char *err, size_t errlen)
+{
+    int rc = apply_one(st, seat, mv, ev, err, errlen);
+    if (rc == 0)
+        run_forced(st, ev);
+    return rc;
+}
+
+/* carc_apply without the forced steps that follow. */
+static int apply_one(carc_state *st, int seat, const carc_move *mv, carc_events *ev, char *err, size_t errlen)
 {
     if (st->status == CARC_FINISHED)
         return fail(err, errlen, CARC_E_FINISHED, "the game is over");
