@@ -75,6 +75,7 @@ static int serve(const cd_config *cfg)
         return fatal("cannot block SIGINT and SIGTERM");
 
     /* the notify thread wakes long-polls and event streams when moves land (notify.h) */
+    cd_notify_on_housekeeping(cd_http_release_memory);   /* a wake-up burst's memory goes back to the system */
     if (cd_notify_start(cfg) != 0)
         return fatal("cannot start the notify thread");
     /* the webhook delivery worker sends what moves leave in the outbox (deliver.h) */

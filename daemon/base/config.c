@@ -44,9 +44,16 @@ static const opt opts[] = {
     {"--max-wait", "CARCD_MAX_WAIT", OPT_INT, FIELD(max_wait_s), 0, 0, 3600, "SECONDS",
      "longest ?wait= a long-poll on the events endpoint may ask for (default 60)"},
     {"--conn-timeout", "CARCD_CONN_TIMEOUT", OPT_INT, FIELD(conn_timeout_s), 0, 0, 86400, "SECONDS",
-     "idle connection timeout, 0 for none (default 90)"},
+     "idle timeout while a request is handled and its answer sent, 0 for none; a waiting long-poll or event "
+     "stream has none, its ?wait bounds it (default 90)"},
+    {"--header-timeout", "CARCD_HEADER_TIMEOUT", OPT_INT, FIELD(header_timeout_s), 0, 1, 3600, "SECONDS",
+     "idle timeout of a connection until its request is complete (headers and body) and between requests, so a "
+     "client sending slowly or not at all gives its slot up soon (default 10)"},
     {"--max-connections", "CARCD_MAX_CONNECTIONS", OPT_INT, FIELD(max_connections), 0, 1, 1000000, "N",
      "most simultaneous client connections (default 1024)"},
+    {"--per-ip-connections", "CARCD_PER_IP_CONNECTIONS", OPT_INT, FIELD(per_ip_connections), 0, 0, 1000000, "N",
+     "most simultaneous connections from one address, waiting long-polls and streams included; 0 for no limit, "
+     "as behind a reverse proxy, whose connections all come from its address (default 128)"},
     {"--public-url", "CARCD_PUBLIC_URL", OPT_STRING, FIELD(public_url), CAPACITY(public_url), 0, 0, "URL",
      "base URL of the links in webhook payloads, e.g. https://carc.example.org (default: empty, relative links)"},
     {"--webhook-allow", "CARCD_WEBHOOK_ALLOW", OPT_STRING, FIELD(webhook_allow), CAPACITY(webhook_allow), 0, 0,
@@ -79,7 +86,9 @@ static void defaults(cd_config *c)
     c->threads = 4;
     c->max_wait_s = 60;
     c->conn_timeout_s = 90;
+    c->header_timeout_s = 10;
     c->max_connections = 1024;
+    c->per_ip_connections = 128;
     strcpy(c->webhook_backoff, CD_WEBHOOK_BACKOFF_DEFAULT);
     c->webhook_timeout_s = 15;
     c->webhook_connect_s = 5;

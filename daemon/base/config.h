@@ -23,8 +23,13 @@ typedef struct {
     size_t body_limit;        /* CARCD_BODY_LIMIT / --body-limit bytes, default 65536 */
     int threads;              /* CARCD_THREADS / --threads: MHD worker threads = DB connections, default 4 */
     int max_wait_s;           /* CARCD_MAX_WAIT / --max-wait: cap of ?wait= on events, default 60 */
-    int conn_timeout_s;       /* CARCD_CONN_TIMEOUT / --conn-timeout: idle connection timeout, default 90 */
+    int conn_timeout_s;       /* CARCD_CONN_TIMEOUT / --conn-timeout: idle timeout while a request is handled and
+                                 answered, default 90 (a waiting long-poll or SSE stream has none) */
+    int header_timeout_s;     /* CARCD_HEADER_TIMEOUT / --header-timeout: idle timeout of a connection before its
+                                 request is complete (headers, body) and between requests, default 10 */
     int max_connections;      /* CARCD_MAX_CONNECTIONS / --max-connections, default 1024 */
+    int per_ip_connections;   /* CARCD_PER_IP_CONNECTIONS / --per-ip-connections: from one address, 0 = no
+                                 limit, default 128 */
     /* webhooks (webhooks.h, deliver.h) */
     char public_url[512];     /* CARCD_PUBLIC_URL / --public-url: base of the links in webhook payloads */
     char webhook_allow[1024]; /* CARCD_WEBHOOK_ALLOW / --webhook-allow: CIDR ranges opened to deliveries */

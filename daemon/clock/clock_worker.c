@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "game/forced_moves.h"
@@ -91,6 +92,36 @@ static cd_tx_result run_step(cd_db *db, void *arg)
     return out;
 }
 
+/* The due game's id when the claim itself failed (a read-only database refuses its FOR UPDATE): a plain read. */
+static void peek_due_game(cd_db *db, step_tx *t)
+{
+    bool found = false;
+    if (cd_clock_due_peek(db, t->now, &found, t->game) != CD_Q_OK || !found)
+        t->game[0] = 0;
+}
+
+/* A failed step, named by its game, with the SQLSTATE and the server's message. The same failure of the same
+ * game again (every tick while the database is read-only) is logged once a minute. */
+static void log_failure(cd_db *db, step_tx *t, bool down)
+{
+    static char last_game[37], last_state[6];
+    static double last_at;
+    cd_db_error e;
+    bool known = cd_db_last_error(&e);
+    if (!t->game[0] && !down)
+        peek_due_game(db, t);
+    double now = cd_now();
+    if (strcmp(last_game, t->game) == 0 && strcmp(last_state, known ? e.sqlstate : "") == 0 && now - last_at < 60)
+        return;
+    snprintf(last_game, sizeof last_game, "%s", t->game);
+    snprintf(last_state, sizeof last_state, "%s", known ? e.sqlstate : "");
+    last_at = now;
+    cd_log(known && e.wait_out ? "warn" : "error", "clock: game %s: %s%s (SQLSTATE %s: %s)",
+           t->game[0] ? t->game : "(none found due)", t->err[0] ? t->err : down ? "database unavailable" : "failed",
+           t->game[0] && !t->did && !t->err[0] ? " to claim its due clock" : "", known && e.sqlstate[0] ? e.sqlstate : "none",
+           known ? e.message : "unknown");
+}
+
 /* Works off what is due now; false when the database failed (try again next tick). */
 static bool tick(void)
 {
@@ -105,7 +136,7 @@ static bool tick(void)
         if (t.none)
             return true;
         if (r != CD_TX_COMMIT) {
-            cd_log("error", "clock: game %s: %s", t.game, t.err[0] ? t.err : down ? "database unavailable" : "failed");
+            log_failure(db, &t, down);
             return false;
         }
         if (t.did && t.did[0] != 'n')

@@ -33,3 +33,19 @@ cd_q cd_clock_claim(cd_db *db, double now, bool *found, char game_id[37])
     PQclear(res);
     return q;
 }
+
+cd_q cd_clock_due_peek(cd_db *db, double now, bool *found, char game_id[37])
+{
+    char now_s[32];
+    snprintf(now_s, sizeof now_s, "%.3f", now);
+    const char *p[] = {now_s};
+    PGresult *res = cd_db_exec(db, ST_CLOCK_DUE_PEEK, 1, p);
+    cd_q q = CD_Q_OK;
+    *found = false;
+    if (!cd_db_ok(res))
+        q = cd_q_failed(db, res);
+    else if ((*found = PQntuples(res) > 0))
+        snprintf(game_id, 37, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    return q;
+}

@@ -140,6 +140,7 @@ cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char 
     out->after = after;
     out->hooks = atoi(PQgetvalue(after, 0, 0));
     out->stored_answer = cd_q_text(after, 0, 1);
+    out->stored_request_sha256 = cd_q_text(after, 0, 2);
     return CD_Q_OK;
 }
 

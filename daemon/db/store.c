@@ -64,9 +64,10 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                         "RETURNING $5::text IS NULL OR player_id IS NOT NULL",
                         5},
     [ST_MOVE_INSERT] = {"move_insert",
-                        "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response, origin) "
-                        "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8)",
-                        8},
+                        "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response, origin, "
+                        "request_sha256) VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, "
+                        "$7::jsonb, $8, $9)",
+                        9},
     [ST_GAME_LOCK] = {"game_lock", "SELECT " LOCK_COLUMNS " " LOCK_FROM " WHERE g.id = $1::uuid FOR UPDATE OF g", 1},
     /* a move's first statement: the token's seat, and its game locked, unless the token is another game's (no
      * row: no such token); the lock columns first, as in game_lock (the snapshot NULL when the game is at $3,
@@ -78,12 +79,13 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                       3},
     /* the move's second, pipelined behind the lock and so reading what the lock's previous holder committed:
      * the game's enabled webhook endpoints (none: the move skips the outbox) and the answer already stored for
-     * this seat's idempotency key (NULL key: none) */
+     * this seat's idempotency key (NULL key: none) with the hash of the request it answered (NULL: stored
+     * before 005_idempotency_request.sql) */
     [ST_MOVE_AFTER_LOCK] = {"move_after_lock",
                             "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
-                            "AND e.disabled_at IS NULL), (SELECT m.response FROM moves m JOIN seats t "
-                            "ON t.game_id = m.game_id AND t.seat = m.seat WHERE t.token_hash = $2 "
-                            "AND m.game_id = $1::uuid AND m.idempotency_key = $3)",
+                            "AND e.disabled_at IS NULL), m.response, m.request_sha256 FROM (SELECT 1) one "
+                            "LEFT JOIN (moves m JOIN seats t ON t.game_id = m.game_id AND t.seat = m.seat) "
+                            "ON t.token_hash = $2 AND m.game_id = $1::uuid AND m.idempotency_key = $3",
                             3},
     /* the seed leaves game_secrets only once the game is over: it is revealed then */
     [ST_GAME_GET] = {"game_get",
@@ -213,6 +215,15 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                            "delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END "
                            "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id",
                            7},
+    /* a 2xx, recorded in one autocommitted statement right after the answer (deliver.c): the outbox row and the
+     * attempt's, so that a carcd killed after the receiver answered has as little time as can be to resend it */
+    [ST_WH_DELIVERED] = {"wh_delivered",
+                         "WITH o AS (UPDATE webhook_outbox SET state = 'delivered', lease = NULL, "
+                         "last_status = $4::integer, last_error = NULL, delivered_at = now() "
+                         "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id) "
+                         "UPDATE webhook_attempts SET finished_at = now(), duration_ms = $5::integer, "
+                         "status = $4::integer, error = NULL WHERE outbox_id = $1::bigint AND attempt = $3::integer",
+                         5},
     [ST_WH_ENDPOINT_GONE] = {"wh_endpoint_gone",
                              "WITH e AS (UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $2 "
                              "WHERE id = $1::uuid AND disabled_at IS NULL RETURNING id) "
@@ -237,6 +248,11 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                         "SELECT id FROM games WHERE clock_due <= to_timestamp($1::float8) AND status = 'active' "
                         "ORDER BY clock_due LIMIT 1 FOR UPDATE SKIP LOCKED",
                         1},
+    /* the same without the lock: names the due game in the log when the claim itself failed (read-only) */
+    [ST_CLOCK_DUE_PEEK] = {"clock_due_peek",
+                           "SELECT id FROM games WHERE clock_due <= to_timestamp($1::float8) AND status = 'active' "
+                           "ORDER BY clock_due LIMIT 1",
+                           1},
     [ST_PLAYER_INSERT] = {"player_insert",
                           "INSERT INTO players (name, key_hash) VALUES ($1, $2) RETURNING id", 2},
     [ST_PLAYER_BY_KEY] = {"player_by_key", "SELECT id FROM players WHERE key_hash = $1", 1},

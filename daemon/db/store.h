@@ -15,13 +15,15 @@ typedef enum {
     ST_SECRET_INSERT,    /* (game_id, seed) */
     ST_SEAT_INSERT,      /* (game_id, seat, name, token_hash, player key_hash|NULL) -> whether the key (if any)
                              named a player */
-    ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response, origin: seat|clock) */
+    ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response, origin: seat|clock,
+                             request_sha256|NULL) */
     ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed, clock   FOR UPDATE */
     ST_MOVE_LOCK,        /* (game_id, token_hash, cached_seq) -> the columns of ST_GAME_LOCK (NULL for another
                              game's token; the snapshot NULL when the game is at cached_seq), whether the token's
                              game is game_id, its seat; no row for an unknown token */
     ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
-                             response for that seat's key (NULL: none) */
+                             response for that seat's key (NULL: none), the SHA-256 of the request it answered
+                             (NULL: none, or stored before the hash was) */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */
@@ -59,12 +61,14 @@ typedef enum {
     ST_WH_NEXT_DUE,          /* () -> seconds until the next pending row is due (NULL: none) */
     ST_WH_ATTEMPT_DONE,      /* (outbox_id, attempt, duration_ms, status, error) */
     ST_WH_OUTBOX_DONE,       /* (id, lease, state, delay_s, status, error, refund) -> id */
+    ST_WH_DELIVERED,         /* (id, lease, attempt, status, duration_ms): a 2xx, outbox row and attempt at once */
     ST_WH_ENDPOINT_GONE,     /* (endpoint_id, reason): disable it, fail its pending rows */
     /* turn clocks, players (clocks.c, players.c) */
     ST_CLOCK_UPDATE,         /* (game_id, clock, clock_deadline|NULL, clock_due|NULL) */
     ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot, status, pending_seat, clock|NULL, clock_deadline|NULL,
                                  clock_due|NULL) */
     ST_CLOCK_CLAIM,          /* (now) -> game_id of one game whose clock is due, locked (SKIP LOCKED) */
+    ST_CLOCK_DUE_PEEK,       /* (now) -> game_id of the game ST_CLOCK_CLAIM would take, unlocked (for the log) */
     ST_PLAYER_INSERT,        /* (name|NULL, key_hash) -> id */
     ST_PLAYER_BY_KEY,        /* (key_hash) -> id */
     ST_SEAT_LINK,            /* (game_id, seat, key_hash) -> player_id   (no row: no such player) */

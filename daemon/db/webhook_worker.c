@@ -67,6 +67,20 @@ cd_q cd_outbox_attempt_done(cd_db *db, long long id, int attempt, int duration_m
     return q;
 }
 
+cd_q cd_outbox_delivered(cd_db *db, long long id, const char *lease, int attempt, long status, int duration_ms)
+{
+    char ids[24], att[16], ms[16], st[16];
+    snprintf(ids, sizeof ids, "%lld", id);
+    snprintf(att, sizeof att, "%d", attempt);
+    snprintf(ms, sizeof ms, "%d", duration_ms);
+    snprintf(st, sizeof st, "%ld", status);
+    const char *p[] = {ids, lease, att, st, ms};
+    PGresult *res = cd_db_exec(db, ST_WH_DELIVERED, 5, p);
+    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
+    PQclear(res);
+    return q;
+}
+
 cd_q cd_outbox_done(cd_db *db, long long id, const char *lease, const char *state, double delay_s, long status,
                     const char *error, bool refund, bool *still_ours)
 {

@@ -332,8 +332,11 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         size_t n = s->len - s->off < max ? s->len - s->off : max;
         memcpy(buf, s->buf + s->off, n);
         s->off += n;
-        if (s->off == s->len)
-            s->off = s->len = 0;
+        if (s->off == s->len) {   /* all sent: a waiting stream keeps no buffer (10 000 of them wait at once) */
+            free(s->buf);
+            s->buf = NULL;
+            s->off = s->len = s->cap = 0;
+        }
         pthread_mutex_unlock(&s->mu);
         return (ssize_t)n;
     }

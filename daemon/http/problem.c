@@ -26,6 +26,7 @@ const cd_problem_info cd_problems[CD_NPROBLEMS] = {
     [CD_P_NO_CLOCK] = {"no-clock", 409, "The game has no turn clock"},
     [CD_P_SEAT_LEFT] = {"seat-left", 409, "The seat has left the game"},
     [CD_P_NO_VACATION] = {"vacation-allowance", 422, "Not that many vacation days left"},
+    [CD_P_IDEMPOTENCY_REUSED] = {"idempotency-key-reused", 422, "The Idempotency-Key was used with another request"},
     [CD_P_UNAVAILABLE] = {"unavailable", 503, "The service is unavailable, try again later"},
     [CD_P_INTERNAL] = {"internal", 500, "Internal error"},
 };

@@ -51,6 +51,7 @@ typedef struct xfer {
     char snippet[SNIPPET + 1];
     size_t nsnip;
     char errbuf[CURL_ERROR_SIZE];
+    CURLcode rc;             /* how the transfer ended (run_transfers) */
     struct xfer *next;
 } xfer;
 
@@ -176,6 +177,24 @@ static void record(const outcome *o)
                o->x->attempt, down || !db ? " (the database cannot be reached)" : "");
 }
 
+/* A 2xx: one autocommitted statement (cd_outbox_delivered), sent before anything else the worker has to do, since
+ * until it commits a carcd killed now would leave the message to be sent again when its lease ends. A failure
+ * is tried once more, on a fresh connection when the old one broke (the next cd_db_thread reconnects). */
+static void mark_delivered(const outcome *o)
+{
+    for (int tries = 0; tries < 2; tries++) {
+        char err[256];
+        cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
+        if (!db)
+            continue;
+        if (cd_outbox_delivered(db, o->x->id, o->x->lease, o->x->attempt, o->status, o->duration_ms) == CD_Q_OK)
+            return;
+    }
+    /* the lease will run out and the message be sent again, with the same webhook-id: at least once */
+    cd_log("warn", "webhooks: delivery %lld (%s) attempt %d was answered %ld but could not be marked delivered; it "
+           "will be sent again when its lease ends", o->x->id, o->x->msg_id, o->x->attempt, o->status);
+}
+
 /* ---- one transfer --------------------------------------------------------------------------------------------- */
 static void xfer_free(xfer *x)
 {
@@ -262,7 +281,7 @@ static void xfer_done(xfer *x, CURLcode rc)
     if (rc == CURLE_OK && status >= 200 && status < 300) {
         o.state = "delivered";
         cd_metrics_webhook_delivered();
-        record(&o);
+        mark_delivered(&o);
         return;
     }
     cd_metrics_webhook_failed();
@@ -383,6 +402,50 @@ static xfer *unlink_xfer(xfer **list, CURL *h)
     return NULL;
 }
 
+static bool answered_2xx(const xfer *x, CURLcode rc)
+{
+    long status = 0;
+    if (rc == CURLE_OK)
+        curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+    return rc == CURLE_OK && status >= 200 && status < 300;
+}
+
+/* Lets curl move every transfer on, and records each that ended: the 2xx first (mark_delivered, one statement
+ * each), then the failures (record_tx, a transaction each). true when any ended. */
+static bool run_transfers(xfer **inflight, int *ninflight)
+{
+    int running = 0;
+    curl_multi_perform(W.multi, &running);
+    xfer *ok = NULL, *failed = NULL, **ok_tail = &ok, **failed_tail = &failed;
+    CURLMsg *m;
+    int left;
+    while ((m = curl_multi_info_read(W.multi, &left)) != NULL) {
+        if (m->msg != CURLMSG_DONE)
+            continue;
+        xfer *x = unlink_xfer(inflight, m->easy_handle);
+        if (!x) {
+            curl_multi_remove_handle(W.multi, m->easy_handle);
+            continue;
+        }
+        (*ninflight)--;
+        x->rc = m->data.result;   /* m is valid only until the handle is removed */
+        curl_multi_remove_handle(W.multi, x->h);
+        x->next = NULL;
+        xfer ***tail = answered_2xx(x, x->rc) ? &ok_tail : &failed_tail;
+        **tail = x;
+        *tail = &x->next;
+    }
+    *ok_tail = failed;   /* the 2xx, then the failures */
+    bool any = ok != NULL;
+    while (ok) {
+        xfer *x = ok;
+        ok = x->next;
+        xfer_done(x, x->rc);
+        xfer_free(x);
+    }
+    return any;
+}
+
 static void *worker_main(void *arg)
 {
     (void)arg;
@@ -400,6 +463,10 @@ static void *worker_main(void *arg)
             else
                 next_claim = now;   /* notifications may have been missed meanwhile */
         }
+        /* answers first: a receiver's 2xx is marked before the claim's round trip, not after it */
+        if (run_transfers(&inflight, &ninflight))
+            next_claim = cd_now();   /* a slot is free, and the endpoint's next message may go now */
+        now = cd_now();
         if (now >= next_claim && ninflight < max) {
             int want = max - ninflight;
             int got = claim(want, &inflight, &ninflight);
@@ -410,24 +477,8 @@ static void *worker_main(void *arg)
                 next_claim = now;
             else   /* no sooner than 10 ms: rows another worker is claiming right now look due */
                 next_claim = now + at_least(next_due(), 0.01);
-        }
-        int running = 0;
-        curl_multi_perform(W.multi, &running);
-        CURLMsg *m;
-        int left;
-        while ((m = curl_multi_info_read(W.multi, &left)) != NULL) {
-            if (m->msg != CURLMSG_DONE)
-                continue;
-            CURL *h = m->easy_handle;
-            CURLcode rc = m->data.result;
-            xfer *x = unlink_xfer(&inflight, h);
-            curl_multi_remove_handle(W.multi, h);
-            if (!x)
-                continue;
-            ninflight--;
-            xfer_done(x, rc);
-            xfer_free(x);
-            next_claim = cd_now();   /* a slot is free, and the endpoint's next message may go now */
+            if (got > 0 && run_transfers(&inflight, &ninflight))   /* starts what was claimed */
+                next_claim = cd_now();
         }
         now = cd_now();
         double wait = next_claim - now;

@@ -600,12 +600,17 @@ static void guardian_dismiss(void)
 
 void e2e_pg_stop(void)
 {
+    e2e_pg_stop_mode("fast");
+}
+
+void e2e_pg_stop_mode(const char *mode)
+{
     ck_assert_msg(pg.known, "e2e: e2e_pg_discover first");
     ensure_exit_handler();
     build_start_cmd();
     guardian_spawn();
     pg_stopped_by_us = true;
-    const char *args[] = {"-D", pg.datadir, "-m", "fast", "-w", "-t", "60", "stop", NULL};
+    const char *args[] = {"-D", pg.datadir, "-m", mode, "-w", "-t", "60", "stop", NULL};
     int rc = pg_ctl(args);
     ck_assert_msg(rc == 0, "e2e: pg_ctl stop failed (%d)", rc);
 }

@@ -59,6 +59,7 @@ void e2e_check_answers(void);
 /* Learns the cluster's data directory, bindir, socket dir, port and settings from the server itself. */
 void e2e_pg_discover(void);
 void e2e_pg_stop(void);    /* pg_ctl -m fast -w stop */
+void e2e_pg_stop_mode(const char *mode);   /* pg_ctl -m MODE -w stop: "fast", "immediate" (a crash: no goodbye) */
 void e2e_pg_start(void);   /* pg_ctl -w start with the same settings; restarted at exit too if still down */
 
 /* ---- HTTP ------------------------------------------------------------------------------------------------ */
