@@ -72,6 +72,8 @@ enum MHD_Result h_webhook_deliveries(cd_req *r)
     if (!cd_wh_caller(r, r->params[0], &db, &viewer) || !cd_wh_endpoint_load(r, db, r->params[0], r->params[1], viewer, &e))
         return MHD_YES;
     json_decref(e.json);
+    if (!cd_wh_audit(r, db, viewer, r->params[0], e.id, before ? json_pack("{s:s}", "before", before) : NULL))
+        return MHD_YES;
     char lim[24];
     snprintf(lim, sizeof lim, "%ld", limit + 1);   /* one more tells whether a next page exists */
     const char *p[] = {e.id, before, lim};
@@ -101,6 +103,8 @@ enum MHD_Result h_webhook_redeliver(cd_req *r)
     if (e.disabled)
         return cd_reply_problem(r, CD_P_WEBHOOK_DISABLED, NULL,
                                 "the endpoint was disabled (its receiver answered 410 Gone): create a new one");
+    if (!cd_wh_audit(r, db, viewer, r->params[0], e.id, json_pack("{s:s}", "delivery", r->params[2])))
+        return MHD_YES;
     const char *p[] = {e.id, r->params[2]};
     PGresult *res = cd_db_exec(db, ST_WH_REDELIVER, 2, p);
     if (!cd_db_ok(res))

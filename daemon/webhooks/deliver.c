@@ -12,6 +12,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <libpq-fe.h>
+#include <openssl/rand.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -60,7 +61,9 @@ static struct {
     atomic_bool stop;
     CURLM *multi;
     const cd_config *cfg;
-    char worker[160];        /* host:pid, in every attempt row */
+    /* this process's worker id, in every attempt row: random, so that the deliveries an endpoint's owner reads
+     * do not name the machine and PID that sent them; the log line at start maps it to host:pid */
+    char worker[40];
     atomic_long claimed, delivered, failed, gone;
 } W;
 
@@ -531,7 +534,15 @@ int cd_deliver_start(const cd_config *cfg, char *err, size_t errlen)
     if (gethostname(host, sizeof host) != 0 || !host[0])
         snprintf(host, sizeof host, "carcd");
     host[sizeof host - 1] = 0;
-    snprintf(W.worker, sizeof W.worker, "%s:%d", host, (int)getpid());
+    unsigned char id[8];
+    if (RAND_bytes(id, sizeof id) != 1) {
+        snprintf(err, errlen, "webhooks: no random bytes for the worker id");
+        return -1;
+    }
+    int k = snprintf(W.worker, sizeof W.worker, "w-");
+    for (size_t i = 0; i < sizeof id; i++)
+        k += snprintf(W.worker + k, sizeof W.worker - (size_t)k, "%02x", id[i]);
+    cd_log("info", "webhooks: delivery worker %s is %s:%d", W.worker, host, (int)getpid());
     W.multi = curl_multi_init();
     if (!W.multi) {
         snprintf(err, errlen, "webhooks: cannot create a libcurl multi handle");
