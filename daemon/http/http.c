@@ -75,7 +75,9 @@ struct cd_server {
     req_priv *suspended;        /* doubly linked list of suspended requests */
 };
 
-typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG } route_result;
+/* RT_TOO_LONG: a path longer than any route (404); RT_URI: the URI is over CD_URI_MAX (414); RT_HEADERS: the
+ * header block is over CD_HEADERS_MAX (431) */
+typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG, RT_URI, RT_HEADERS } route_result;
 
 struct req_priv {
     cd_req r;                   /* first: a cd_req * is a req_priv * */
@@ -603,6 +605,8 @@ static void *uri_log(void *cls, const char *uri, struct MHD_Connection *con)
         p->routing = RT_TOO_LONG;   /* no route is this long */
         n = sizeof p->r.path - 1;
     }
+    if (uri && strlen(uri) > CD_URI_MAX)
+        p->routing = RT_URI;
     if (uri)
         memcpy(p->r.path, uri, n);
     p->r.path[n] = '\0';
@@ -631,6 +635,11 @@ static bool answer_at_once(cd_req *r)
 static enum MHD_Result reply_routing_error(req_priv *p)
 {
     cd_req *r = &p->r;
+    if (p->routing == RT_URI)
+        return cd_reply_problem(r, CD_P_URI_TOO_LONG, NULL, "the URI is longer than %d bytes", CD_URI_MAX);
+    if (p->routing == RT_HEADERS)
+        return cd_reply_problem(r, CD_P_HEADERS_TOO_LARGE, NULL, "the header fields are larger than %d bytes",
+                                CD_HEADERS_MAX);
     if (p->routing == RT_METHOD)
         return cd_reply_problem(r, CD_P_METHOD, NULL, "%s is not allowed here; allowed: %s", r->method, p->allow);
     return cd_reply_problem(r, CD_P_NO_ROUTE, NULL, "no such path");
@@ -642,9 +651,23 @@ static enum MHD_Result reply_too_large(req_priv *p)
                             p->r.cfg->body_limit);
 }
 
+static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    *(size_t *)cls += strlen(key) + (value ? strlen(value) : 0) + 4;   /* ": " and CRLF */
+    return MHD_YES;
+}
+
 /* The first call: the headers are in. */
 static enum MHD_Result begin(req_priv *p, const char *method)
 {
+    /* libmicrohttpd answers a header block past its memory pool itself, in HTML: below that, ours is the
+     * limit, answered as a problem */
+    size_t header_bytes = 0;
+    MHD_get_connection_values(p->r.conn, MHD_HEADER_KIND, add_header_size, &header_bytes);
+    if (header_bytes > CD_HEADERS_MAX && p->routing != RT_URI)
+        p->routing = RT_HEADERS;
+
     cd_req *r = &p->r;
     snprintf(r->method, sizeof r->method, "%s", method);
 
@@ -663,7 +686,7 @@ static enum MHD_Result begin(req_priv *p, const char *method)
         }
     }
 
-    if (p->routing != RT_TOO_LONG)
+    if (p->routing == RT_FOUND)   /* not yet refused: uri_log starts every request at RT_FOUND (0) */
         route(p, method);
     if (p->routing != RT_FOUND)
         /* without a body, answered at the last call (the connection stays open); with one, see the top */
