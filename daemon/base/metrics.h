@@ -21,10 +21,26 @@
  *   carcd_webhook_endpoints_disabled_total          endpoints it disabled after a 410 Gone
  *   carcd_state_cache_reads_total{result}           reads of a decoded game state from this process's state
  *                                                   cache (state_cache.h), hit or miss
+ *   carcd_sse_streams_open                          event streams (text/event-stream) open now; long-polls
+ *                                                   are carcd_http_requests_suspended
+ *   carcd_db_roundtrip_seconds                      histogram, 0.1 ms .. 1 s: one statement, or one pipeline
+ *                                                   sync (a transaction's batch), there and back (db.c)
+ *   carcd_db_retries_total{sqlstate}                statements and transactions run again after 40001
+ *                                                   (serialization) or 40P01 (deadlock)
+ *   carcd_webhook_attempt_duration_seconds          histogram: one webhook attempt, sent to answered
+ *   carcd_webhook_deliveries_exhausted_total        messages given up on: every attempt of the schedule failed
+ *   carcd_clock_actions_total{action}               reminders sent and timeouts applied by the clock worker
+ *   carcd_clock_lag_seconds                         histogram: how late after its due time the clock worker
+ *                                                   acted on a reminder or timeout
+ *
+ * Every one of them is pushed here by the module that sees the event; nothing here reads another module.
+ * Values that need the database (games by status, the webhook backlog, overdue clocks) and the process's own
+ * (process_*) are added by the /metrics handler (handlers/metrics.c).
  */
 #ifndef CD_METRICS_H
 #define CD_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "http/http.h"
@@ -39,6 +55,18 @@ void cd_metrics_suspended(int delta);
 void cd_metrics_move_applied(void);
 /* A database statement, connect or commit failed. */
 void cd_metrics_db_error(void);
+
+/* An event stream opened (+1) or closed (-1). */
+void cd_metrics_sse_streams(int delta);
+/* A database round trip took `seconds`; a statement or transaction is run again after SQLSTATE `sqlstate`
+ * (40001 or 40P01). */
+void cd_metrics_db_roundtrip(double seconds);
+void cd_metrics_db_retry(const char *sqlstate);
+/* A webhook attempt took `seconds`; a message was given up on. */
+void cd_metrics_webhook_attempt(double seconds);
+void cd_metrics_webhook_exhausted(void);
+/* The clock worker sent a reminder (timeout false) or applied a timeout, `lag_s` after it was due. */
+void cd_metrics_clock_action(bool timeout, double lag_s);
 
 /* The current values in the Prometheus text format; *len gets the length. The caller frees. */
 char *cd_metrics_render(size_t *len);

@@ -253,5 +253,17 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                      "ORDER BY (g.status = 'active' AND g.pending_seat = s.seat) DESC, "
                      "g.clock_deadline ASC NULLS LAST, g.updated_at DESC LIMIT $3::integer",
                      3},
+    /* the time of the clocks is PostgreSQL's: the worker's time source can be a test's file (timesrc.h), so
+     * how overdue a clock is reads the worker's lag only with the real clock */
+    [ST_GAUGES] = {"gauges",
+                   "SELECT (SELECT count(*) FROM games WHERE status = 'active'), "
+                   "(SELECT count(*) FROM games WHERE status = 'finished'), "
+                   "o.n, COALESCE(EXTRACT(EPOCH FROM now() - o.oldest)::float8, 0), c.n, "
+                   "COALESCE(EXTRACT(EPOCH FROM now() - c.oldest)::float8, 0) "
+                   "FROM (SELECT count(*) AS n, min(created_at) AS oldest FROM webhook_outbox "
+                   "WHERE state = 'pending') o, "
+                   "(SELECT count(*) AS n, min(clock_due) AS oldest FROM games WHERE status = 'active' "
+                   "AND clock_due <= now()) c",
+                   0},
 };
 const int cd_nstmts = CD_NSTMTS;

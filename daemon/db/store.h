@@ -70,6 +70,9 @@ typedef enum {
     ST_SEAT_LINK,            /* (game_id, seat, key_hash) -> player_id   (no row: no such player) */
     ST_ME_GAMES,             /* (player_id, status|NULL, limit) -> id, seat, status, seq, pending_seat,
                                  pending kind, clock_deadline (epoch), updated_at, clock */
+    /* GET /metrics (gauges.c) */
+    ST_GAUGES,               /* () -> active games, finished games, pending webhook messages, age of the oldest
+                                 (s), overdue clocks, how overdue the most overdue is (s) */
     CD_NSTMTS
 } cd_stmt;
 

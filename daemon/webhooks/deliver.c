@@ -26,6 +26,7 @@
 #include "db/db.h"
 #include "http/http.h"
 #include "base/log.h"
+#include "base/metrics.h"
 #include "netguard.h"
 #include "db/store.h"
 #include "webhooks.h"
@@ -280,6 +281,8 @@ static void xfer_done(xfer *x, CURLcode rc)
     outcome o = {.x = x, .status = status};
     double ms = x->t0 > 0 ? (cd_now() - x->t0) * 1000.0 : 0;
     o.duration_ms = ms > 2e9 ? 2000000000 : (int)ms;
+    if (x->t0 > 0)
+        cd_metrics_webhook_attempt(ms / 1000.0);
     char err[600] = "";
     if (rc == CURLE_OK && status >= 200 && status < 300) {
         o.state = "delivered";
@@ -305,6 +308,7 @@ static void xfer_done(xfer *x, CURLcode rc)
         o.delay = x->final ? -1 : next_delay(x->tries, x->retry_after);
         if (o.delay < 0) {
             o.state = "failed";
+            cd_metrics_webhook_exhausted();
             size_t n = strlen(err);
             if (!x->final)
                 snprintf(err + n, sizeof err - n, " (gave up after %d attempts)", x->tries);

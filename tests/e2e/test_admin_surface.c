@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "e2e.h"
@@ -204,6 +205,122 @@ START_TEST(metrics_token)
 }
 END_TEST
 
+/* The value of the first sample of `series` (a metric name with its labels, as printed), or -1. */
+static double sample(const char *text, const char *series)
+{
+    size_t n = strlen(series);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, series, n) == 0 && p[n] == ' ')
+            return strtod(p + n + 1, NULL);
+    return -1;
+}
+
+static char *scrape(e2e_client *c)
+{
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "GET", "/metrics", NULL, NULL, NULL, &r), 200);
+    char *t = strdup(r.body);
+    e2e_resp_free(&r);
+    return t;
+}
+
+/* Every series an operator looks for is there, with values that follow what happened: the process, the
+ * build, database round trips, games by status, the webhook backlog and its exhausted messages, attempt
+ * durations, open event streams, the clock worker's counters. */
+START_TEST(metrics_an_operator_reads)
+{
+    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    char *m = scrape(c);
+    ck_assert_msg(sample(m, "process_resident_memory_bytes") > 1e6, "RSS");
+    ck_assert_msg(sample(m, "process_cpu_seconds_total") >= 0, "CPU");
+    ck_assert_msg(sample(m, "process_open_fds") >= 5 && sample(m, "process_max_fds") > 0, "fds");
+    double start = sample(m, "process_start_time_seconds");
+    ck_assert_msg(start > 1.6e9 && start <= (double)time(NULL) + 1, "start time %f", start);
+    const char *bi = strstr(m, "carcd_build_info{version=\"");
+    ck_assert_msg(bi && strstr(bi, "\",commit=\"") && strstr(bi, "\"} 1\n"), "no carcd_build_info");
+    ck_assert_msg(sample(m, "carcd_db_roundtrip_seconds_count") > 0, "no database round trip counted");
+    ck_assert_msg(sample(m, "carcd_db_retries_total{sqlstate=\"40001\"}") == 0 &&
+                      sample(m, "carcd_db_retries_total{sqlstate=\"40P01\"}") == 0, "retries");
+    ck_assert_int_eq(sample(m, "carcd_db_gauges_up"), 1);
+    ck_assert_int_eq(sample(m, "carcd_games{status=\"active\"}"), 0);
+    ck_assert_int_eq(sample(m, "carcd_sse_streams_open"), 0);
+    ck_assert_int_eq(sample(m, "carcd_clock_actions_total{action=\"reminder\"}"), 0);
+    ck_assert_int_eq(sample(m, "carcd_clock_actions_total{action=\"timeout\"}"), 0);
+    ck_assert_int_eq(sample(m, "carcd_clock_lag_seconds_count"), 0);
+    ck_assert_int_eq(sample(m, "carcd_clocks_overdue"), 0);
+    double rt0 = sample(m, "carcd_db_roundtrip_seconds_count");
+    free(m);
+
+    /* two games, one endpoint nobody answers, with one attempt in its schedule */
+    e2e_game g, g2;
+    e2e_game_create(c, 2, NULL, &g);
+    e2e_game_create(c, 3, NULL, &g2);
+    char path[300];
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", path, d->admin, "{\"url\":\"" DEAD_URL "\"}", NULL, &r), 201);
+    e2e_resp_free(&r);
+    e2e_rng rng = {0x3e7};
+    e2e_play p;
+    ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &p), 200);
+    e2e_play_free(&p);
+    double exhausted = 0;
+    for (int i = 0; i < 100 && exhausted < 2; i++) {   /* move.made and turn.started: one attempt each */
+        nap_ms(100);
+        m = scrape(c);
+        exhausted = sample(m, "carcd_webhook_deliveries_exhausted_total");
+        free(m);
+    }
+    ck_assert_int_eq(exhausted, 2);
+
+    /* an event stream held open while we look */
+    e2e_client *sc = e2e_client_new(d);
+    e2e_client_timeout(sc, 4000);
+    snprintf(path, sizeof path, "/v1/games/%s/events?wait=3", g2.id);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {   /* the stream's client: its own process, so this one can scrape meanwhile */
+        const char *accept[] = {"Accept: text/event-stream", NULL};
+        e2e_resp sr;
+        e2e_req(sc, "GET", path, NULL, NULL, accept, &sr);
+        _exit(0);
+    }
+    double open = 0;
+    for (int i = 0; i < 40 && open < 1; i++) {
+        nap_ms(50);
+        m = scrape(c);
+        open = sample(m, "carcd_sse_streams_open");
+        free(m);
+    }
+    ck_assert_int_eq(open, 1);
+    int status;
+    waitpid(child, &status, 0);
+    for (int i = 0; i < 40 && open > 0; i++) {   /* it ends with its wait */
+        nap_ms(50);
+        m = scrape(c);
+        open = sample(m, "carcd_sse_streams_open");
+        free(m);
+    }
+    ck_assert_int_eq(open, 0);
+    e2e_client_free(sc);
+
+    m = scrape(c);
+    ck_assert_int_eq(sample(m, "carcd_games{status=\"active\"}"), 2);
+    ck_assert_int_eq(sample(m, "carcd_games{status=\"finished\"}"), 0);
+    ck_assert_int_eq(sample(m, "carcd_webhook_outbox_pending"), 0);   /* both given up on: none waits */
+    ck_assert_int_eq(sample(m, "carcd_webhook_outbox_oldest_age_seconds"), 0);
+    ck_assert_msg(sample(m, "carcd_webhook_attempt_duration_seconds_count") >= 2, "attempts not timed");
+    ck_assert_msg(sample(m, "carcd_db_roundtrip_seconds_count") > rt0 + 5, "round trips not counted");
+    ck_assert_msg(sample(m, "carcd_db_roundtrip_seconds_bucket{le=\"+Inf\"}") ==
+                      sample(m, "carcd_db_roundtrip_seconds_count"), "histogram count");
+    free(m);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_admin_surface");
@@ -211,6 +328,7 @@ int main(void)
     tcase_add_test(tc, webhook_admin_actions_are_audited);
     tcase_add_test(tc, admin_seat_argument_is_a_number);
     tcase_add_test(tc, metrics_token);
+    tcase_add_test(tc, metrics_an_operator_reads);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
