@@ -24,6 +24,7 @@
 #include "db/notify.h"
 #include "clock/clock_worker.h"
 #include "webhooks/deliver.h"
+#include "game/tiles_doc.h"
 #include "base/timesrc.h"
 #include "webhooks/webhooks.h"
 
@@ -88,6 +89,7 @@ static int serve(const cd_config *cfg)
         cd_notify_stop();
         return fatal(err);
     }
+    cd_tiles_document();   /* GET /v1/tiles serves these bytes; build them before the first request */
     cd_server *srv = cd_server_start(cfg, err, sizeof err);
     if (!srv) {
         cd_clock_worker_stop();

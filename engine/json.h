@@ -94,6 +94,14 @@ json_t *carc_expansions_to_json(uint8_t sets);
  * Messages name `expansions[i]`. */
 int carc_expansions_from_json(uint8_t *sets, const json_t *j, char *err, size_t errlen);
 
+/* ---- the tile catalog (catalog_json.c) ----------------------------------------------------------------- */
+/* Every tile type of `cat` for clients: {"conventions":{..},"sets":[{"name","tiles","start"}],"tiles":[{"id",
+ * "set","shape","count","start"[,"when"][,"replaces"],"sides":{"N":"city",..},"segments":[{"part","feature",
+ * "sides","places","intervals"[,"pennant"][,"cities"]}],"specials":{"hill","vineyard","fruit_tree"
+ * [,"crop_circle"]}}]}. Built only from the catalog and the engine's rotation rule, so it says what the engine
+ * plays; the same catalog always gives the same document. */
+json_t *carc_catalog_json(const carc_catalog *cat);
+
 /* ---- admin scripts (game creation and replays) ------------------------------------------------------- */
 /* script.hands (Halb so wild II): [["HW01","HW08"],["HW04","HW12"]], one array of tile ids per seat of
  * s->nplayers, into s->hand / hand_n with hands_scripted = 1. carc_game_new checks that every id is a

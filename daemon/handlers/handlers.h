@@ -10,6 +10,8 @@ enum MHD_Result h_healthz(cd_req *r);          /* health.c */
 enum MHD_Result h_readyz(cd_req *r);           /* health.c */
 enum MHD_Result h_metrics(cd_req *r);          /* metrics.c */
 enum MHD_Result h_openapi(cd_req *r);          /* openapi.c */
+enum MHD_Result h_tiles(cd_req *r);            /* tiles.c */
+enum MHD_Result h_problem_page(cd_req *r);     /* problem_page.c */
 enum MHD_Result h_games_create(cd_req *r);     /* games_create.c */
 enum MHD_Result h_game_get(cd_req *r);         /* game_get.c */
 enum MHD_Result h_legal_moves(cd_req *r);      /* legal_moves.c */

@@ -9,6 +9,8 @@ const cd_route cd_routes[] = {
     {"GET", "/readyz", h_readyz, "readyz"},
     {"GET", "/metrics", h_metrics, "metrics"},
     {"GET", "/v1/openapi.json", h_openapi, "openapi"},
+    {"GET", "/v1/tiles", h_tiles, "tiles"},
+    {"GET", "/problems/{name}", h_problem_page, "problems.page"},
     {"POST", "/v1/games", h_games_create, "games.create"},
     {"GET", "/v1/games/{id}", h_game_get, "games.get"},
     {"GET", "/v1/games/{id}/legal-moves", h_legal_moves, "games.legal_moves"},

@@ -76,8 +76,10 @@ struct cd_server {
 };
 
 /* RT_TOO_LONG: a path longer than any route (404); RT_URI: the URI is over CD_URI_MAX (414); RT_HEADERS: the
- * header block is over CD_HEADERS_MAX (431) */
-typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG, RT_URI, RT_HEADERS } route_result;
+ * header block is over CD_HEADERS_MAX (431). RT_BAD_FRAMING: the request's length is ambiguous (conflicting
+ * Content-Length headers), so nothing after its headers can be trusted: it is refused like a routing error,
+ * and the connection closed after. */
+typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG, RT_URI, RT_HEADERS, RT_BAD_FRAMING } route_result;
 
 struct req_priv {
     cd_req r;                   /* first: a cd_req * is a req_priv * */
@@ -640,6 +642,14 @@ static enum MHD_Result reply_routing_error(req_priv *p)
     if (p->routing == RT_HEADERS)
         return cd_reply_problem(r, CD_P_HEADERS_TOO_LARGE, NULL, "the header fields are larger than %d bytes",
                                 CD_HEADERS_MAX);
+    if (p->routing == RT_BAD_FRAMING) {
+        /* RFC 9112 §6.3: 400, then close, so bytes a proxy may read as another request are never read */
+        static const char *const close_hdr[] = {MHD_HTTP_HEADER_CONNECTION, "close", NULL};
+        return reply_json_as(r, 400,
+                             problem_json(CD_P_INVALID, "Content-Length",
+                                          "Content-Length is given more than once with different values"),
+                             "application/problem+json", close_hdr);
+    }
     if (p->routing == RT_METHOD)
         return cd_reply_problem(r, CD_P_METHOD, NULL, "%s is not allowed here; allowed: %s", r->method, p->allow);
     return cd_reply_problem(r, CD_P_NO_ROUTE, NULL, "no such path");
@@ -656,6 +666,36 @@ static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind, const
     (void)kind;
     *(size_t *)cls += strlen(key) + (value ? strlen(value) : 0) + 4;   /* ": " and CRLF */
     return MHD_YES;
+}
+
+typedef struct {
+    const char *first;
+    bool conflict;
+} length_scan;
+
+/* MHD keeps every header line; it reads the body by the first Content-Length. Any other value (in another
+ * line, or a list "5, 6" in one) makes the framing ambiguous: a proxy in front may have used that one. */
+static enum MHD_Result scan_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    length_scan *ls = cls;
+    if (!key || strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) != 0)
+        return MHD_YES;
+    const char *v = value ? value : "";
+    if (strchr(v, ','))
+        ls->conflict = true;
+    else if (!ls->first)
+        ls->first = v;
+    else if (strcmp(ls->first, v) != 0)
+        ls->conflict = true;
+    return MHD_YES;
+}
+
+static bool length_ambiguous(struct MHD_Connection *conn)
+{
+    length_scan ls = {NULL, false};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_length, &ls);
+    return ls.conflict;
 }
 
 /* The first call: the headers are in. */
@@ -686,8 +726,12 @@ static enum MHD_Result begin(req_priv *p, const char *method)
         }
     }
 
-    if (p->routing == RT_FOUND)   /* not yet refused: uri_log starts every request at RT_FOUND (0) */
+    if (length_ambiguous(r->conn))
+        p->routing = RT_BAD_FRAMING;
+    else if (p->routing == RT_FOUND)   /* not yet refused: uri_log starts every request at RT_FOUND (0) */
         route(p, method);
+    if (p->routing == RT_BAD_FRAMING)
+        return reply_routing_error(p);   /* at once: where the body ends is what is unknown */
     if (p->routing != RT_FOUND)
         /* without a body, answered at the last call (the connection stays open); with one, see the top */
         return body_expected(r) && answer_at_once(r) ? reply_routing_error(p) : MHD_YES;

@@ -1,6 +1,7 @@
 /*
  * problem.h — the registry of every error carcd answers, as RFC 9457 application/problem+json.
- * One row per error: a stable type (the URI path "/problems/<slug>"), its HTTP status and title. Handlers
+ * One row per error: a stable type (the URI path "/problems/<slug>"), its HTTP status and title; the page
+ * that type resolves to (GET /problems/<slug>) is its row in problem_pages.c. Handlers
  * name a row and add the detail and, where one is to blame, the offending field.
  */
 #ifndef CD_PROBLEM_H

@@ -72,6 +72,9 @@ START_TEST(answers_match_the_document)
     req(c, "GET", "/healthz", NULL, NULL, NULL, 200);
     req(c, "GET", "/readyz", NULL, NULL, NULL, 200);
     req(c, "GET", "/metrics", NULL, NULL, NULL, 200);
+    req(c, "GET", "/v1/tiles", NULL, NULL, NULL, 200);
+    req(c, "GET", "/problems/stale-seq", NULL, NULL, NULL, 200);
+    req(c, "GET", "/problems/no-such-problem", NULL, NULL, NULL, 404);
 
     /* games, 2 to 6 players, and a scripted one */
     e2e_game g[5];

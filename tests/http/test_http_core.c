@@ -8,8 +8,12 @@
  * suspended request). Nothing here needs PostgreSQL, except /readyz's success case, which runs when
  * CARCD_TEST_DATABASE_URL is set.
  */
+#include <arpa/inet.h>
 #include <check.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -702,6 +706,79 @@ START_TEST(readyz_with_database)
 }
 END_TEST
 
+/* ---- request framing through a raw socket ---------------------------------------------------------------- */
+
+/* Sends `req` as is on a new connection and reads until the server closes it (or 5 s pass): what came back,
+ * NUL-terminated (malloc'd); *closed says whether the server closed the connection. */
+static char *raw_exchange(const char *req, bool *closed)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port_main)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    size_t n = strlen(req);
+    ck_assert_int_eq(send(fd, req, n, 0), (ssize_t)n);
+    char *out = calloc(1, 1);
+    size_t len = 0;
+    *closed = false;
+    double until = cd_now() + 5;
+    while (cd_now() < until) {
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        if (poll(&pf, 1, 200) <= 0)
+            continue;
+        char buf[4096];
+        ssize_t k = recv(fd, buf, sizeof buf, 0);
+        if (k <= 0) {
+            *closed = true;   /* EOF (or a reset): the server hung up */
+            break;
+        }
+        out = realloc(out, len + (size_t)k + 1);
+        memcpy(out + len, buf, (size_t)k);
+        len += (size_t)k;
+        out[len] = '\0';
+    }
+    close(fd);
+    return out;
+}
+
+/* RFC 9112 §6.3: Content-Length given twice with different values (or as a list of them) is a 400, and the
+ * connection is closed, so what a proxy honouring the other length would forward as the next request (here a
+ * GET /healthz after a 2-byte body) is never answered. */
+START_TEST(conflicting_content_length)
+{
+    static const char *const lengths[] = {
+        "Content-Length: 2\r\nContent-Length: 40\r\n",
+        "Content-Length: 40\r\nContent-Length: 2\r\n",
+        "Content-Length: 2\r\nContent-Length: 2\r\nContent-Length: 3\r\n",
+    };   /* a list in one line ("2, 40") MHD 0.9.75 refuses itself before carcd sees it (issue 17, item 9) */
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        char req[512];
+        snprintf(req, sizeof req,
+                 "POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n%s\r\n{}"
+                 "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n",
+                 lengths[i]);
+        bool closed;
+        char *got = raw_exchange(req, &closed);
+        ck_assert_msg(strncmp(got, "HTTP/1.1 400 ", 13) == 0, "case %zu: %.200s", i, got);
+        ck_assert_msg(strstr(got, "\r\nConnection: close\r\n"), "case %zu: no Connection: close", i);
+        ck_assert_msg(strstr(got, "application/problem+json") && strstr(got, "\"field\":\"Content-Length\""),
+                      "case %zu: not a problem naming Content-Length: %s", i, got);
+        ck_assert_msg(strstr(got, "\"type\":\"/problems/invalid\""), "case %zu: %s", i, got);
+        ck_assert_msg(!strstr(got + 1, "HTTP/1.1 "), "case %zu: a second answer: %s", i, got);
+        ck_assert_msg(closed, "case %zu: the connection stays open", i);
+        free(got);
+    }
+    /* the same value twice is one length: not a framing error */
+    bool closed;
+    char *got = raw_exchange("GET /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nContent-Length: 0\r\n"
+                             "Connection: close\r\n\r\n",
+                             &closed);
+    ck_assert_msg(strncmp(got, "HTTP/1.1 200 ", 13) == 0, "%.200s", got);
+    free(got);
+}
+END_TEST
+
 /* ---- the test route table ------------------------------------------------------------------------------ */
 
 START_TEST(json_body)
@@ -1144,6 +1221,7 @@ int main(void)
     tcase_add_test(tc, wrong_method);
     tcase_add_test(tc, too_large);
     tcase_add_test(tc, bad_json_real_route);
+    tcase_add_test(tc, conflicting_content_length);
     tcase_add_test(tc, path_params_decoded);
     tcase_add_test(tc, bearer_and_admin);
     tcase_add_test(tc, openapi_served_verbatim);

@@ -135,6 +135,36 @@ START_TEST(odd_views_are_drawn)
 }
 END_TEST
 
+/* A long name is cut for the legend at a character boundary, never inside one: "a" + 31 x "é" is 63 bytes
+ * whose 60th and 61st bytes are one "é", so a cut at 60 bytes would leave half a character (an SVG that is
+ * not UTF-8, a PNG cairo refuses). */
+START_TEST(long_name_cut_at_a_character)
+{
+    const carc_catalog *cat = cd_catalog();
+    char name[80] = "a", want[80] = "a";
+    for (int i = 0; i < 31; i++)
+        strcat(name, "\xc3\xa9");
+    for (int i = 0; i < 29; i++)
+        strcat(want, "\xc3\xa9");
+    strcat(want, "  7<");   /* the cut name, then the score */
+    json_t *v = json_pack("{s:[{s:s, s:i, s:i, s:i}], s:[{s:i, s:i, s:s}, {s:i, s:i, s:s}], s:{s:s, s:i}}", "board",
+                          "tile", "D", "x", 0, "y", 0, "rot", 0, "players", "seat", 0, "score", 7, "name", name, "seat",
+                          1, "score", 0, "name", "Bob", "pending", "kind", "figure", "seat", 1);
+    ck_assert_ptr_nonnull(v);
+    size_t len, plen;
+    char *svg = cd_render_svg(cat, v, &len);
+    json_t *utf8 = json_stringn(svg, len);   /* jansson refuses text that is not UTF-8 */
+    ck_assert_msg(utf8, "the SVG is not UTF-8");
+    json_decref(utf8);
+    ck_assert_msg(strstr(svg, want), "the name is not cut after 29 characters");
+    free(svg);
+    unsigned char *png = cd_render_png(cat, v, 1000, &plen);
+    ck_assert_msg(png, "no PNG for a long name");
+    free(png);
+    json_decref(v);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("render");
@@ -142,6 +172,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, every_tile_in_every_rotation);
     tcase_add_test(tc, odd_views_are_drawn);
+    tcase_add_test(tc, long_name_cut_at_a_character);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,120 @@
+/*
+ * problem_pages.c — the texts of the problem type pages (problem_pages.h), one row per problem of problem.c.
+ * A new problem needs its row here: tests/http/test_public_docs.c fails while any type carcd can emit has
+ * no page.
+ */
+#include <string.h>
+
+#include "problem_pages.h"
+
+const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
+    [CD_P_BAD_JSON] = {
+        "The request body is not valid JSON: it does not parse, is not UTF-8, or is not a JSON object where "
+        "the endpoint takes one.",
+        "Send a JSON object encoded as UTF-8 with Content-Type: application/json. The detail names where "
+        "parsing stopped.",
+    },
+    [CD_P_INVALID] = {
+        "The JSON is well formed but a field is wrong: missing, of the wrong type, out of range, or not one "
+        "the endpoint knows. A query argument or header can be invalid the same way.",
+        "Read the problem's field and detail: they name the offending input. Correct that field and send the "
+        "request again; api-docs/openapi.json lists every field each endpoint takes.",
+    },
+    [CD_P_UNAUTHENTICATED] = {
+        "The endpoint needs a bearer token and the request had none, or had one that belongs to nobody.",
+        "Send Authorization: Bearer <token> with the seat token you were given when the game was created (or "
+        "when you joined), or the admin token for admin endpoints.",
+    },
+    [CD_P_FORBIDDEN] = {
+        "The token is valid but may not do this: it is a seat of another game, a seat token on an admin "
+        "endpoint, or a seat acting for another seat.",
+        "Use the token of the seat or game you mean, or the admin token where the endpoint is for admins.",
+    },
+    [CD_P_NOT_YOUR_TURN] = {
+        "The game waits for another seat: only the seat named in the game's pending decision may move now.",
+        "Wait for your turn: poll GET /v1/games/{id} with If-None-Match, long-poll or stream GET "
+        "/v1/games/{id}/events, or register a webhook, then fetch the legal moves again.",
+    },
+    [CD_P_NOT_FOUND] = {
+        "There is no game (or webhook, or delivery) with that id.",
+        "Check the id in the path: ids are given by POST /v1/games and never reused.",
+    },
+    [CD_P_NO_ROUTE] = {
+        "No endpoint has this path.",
+        "Check the path against api-docs/openapi.json (also served at /v1/openapi.json): paths are case "
+        "sensitive and take no trailing slash.",
+    },
+    [CD_P_METHOD] = {
+        "The path exists but does not take this HTTP method.",
+        "Use one of the methods in the answer's Allow header.",
+    },
+    [CD_P_STALE_SEQ] = {
+        "The game has moved on: expected_seq (or If-Match) is not the game's current seq, so the move was "
+        "made against a position that is no longer the game's.",
+        "Fetch the game or its legal moves again, decide on the new position, and send the move with the "
+        "new seq. Nothing was changed.",
+    },
+    [CD_P_PRECONDITION] = {
+        "A move must say which position it was made against, and this one did not.",
+        "Send expected_seq in the body (the seq of the legal moves you chose from), or an If-Match header "
+        "with the game's ETag.",
+    },
+    [CD_P_TOO_LARGE] = {
+        "The request body is over the server's size limit.",
+        "Send a smaller body: no valid request comes near the limit.",
+    },
+    [CD_P_UNSUPPORTED_TYPE] = {
+        "The request body is not declared as JSON.",
+        "Send the body with Content-Type: application/json.",
+    },
+    [CD_P_ILLEGAL_MOVE] = {
+        "The move is well formed but against the rules now: the tile does not fit there, the part is taken or "
+        "not on the piece just placed, or the decision pending is of another kind.",
+        "Choose a move from GET /v1/games/{id}/legal-moves: every move listed there is accepted as it is. The "
+        "detail says why this one was refused; the game is unchanged.",
+    },
+    [CD_P_GAME_OVER] = {
+        "The game is finished: it takes no more moves or changes.",
+        "Read the final scores in GET /v1/games/{id}; start a new game with POST /v1/games.",
+    },
+    [CD_P_WEBHOOK_DISABLED] = {
+        "The webhook endpoint is disabled: its receiver answered 410 Gone, so carcd stopped delivering to it.",
+        "Register the endpoint again (POST /v1/games/{id}/webhooks) once the receiver accepts deliveries.",
+    },
+    [CD_P_TOO_MANY_WEBHOOKS] = {
+        "The game already has as many webhook endpoints as it may.",
+        "Delete an endpoint you no longer need (DELETE /v1/games/{id}/webhooks/{wid}) and register again.",
+    },
+    [CD_P_NO_CLOCK] = {
+        "The game has no turn clock, so there is nothing to pause, resume or take vacation from.",
+        "Create the game with a clock (the clock member of POST /v1/games) to play with time limits.",
+    },
+    [CD_P_SEAT_LEFT] = {
+        "The seat has left the game (it resigned or forfeited on time) and makes no more moves.",
+        "Nothing to do for that seat; the others play on. Follow the game with GET /v1/games/{id}.",
+    },
+    [CD_P_NO_VACATION] = {
+        "The seat asked for more vacation days than its allowance has left.",
+        "Ask for fewer days: the game view's clock shows each seat's days left.",
+    },
+    [CD_P_UNAVAILABLE] = {
+        "carcd cannot serve the request now: its database is unreachable, or it is shutting down.",
+        "Try again later (after the Retry-After header's seconds when there is one). A move that got this "
+        "answer may or may not have been stored: send it again with the same Idempotency-Key, or fetch the "
+        "game to see.",
+    },
+    [CD_P_INTERNAL] = {
+        "Something went wrong inside carcd: a bug, not something the request did. The details are in the "
+        "server's log, never in the answer.",
+        "Try again; if it keeps happening, tell the operator the time, the method and the path of the "
+        "request.",
+    },
+};
+
+int cd_problem_by_slug(const char *slug)
+{
+    for (int p = 0; slug && p < CD_NPROBLEMS; p++)
+        if (cd_problems[p].slug && strcmp(cd_problems[p].slug, slug) == 0)
+            return p;
+    return -1;
+}
