@@ -369,9 +369,11 @@ static void setup_of(const json_t *ex, bool stack_script, carc_setup *s)
         }
         s->stack[s->nstack++] = (uint8_t)t;
     }
-    const json_t *sheep = json_object_get(script, "sheep"), *hands = json_object_get(script, "hands");
+    const json_t *sheep = json_object_get(script, "sheep"), *hands = json_object_get(script, "hands"),
+                 *fruit = json_object_get(script, "fruit");
     if ((sheep && carc_script_sheep_from_json(sheep, s, err, sizeof err)) ||
-        (hands && carc_script_hands_from_json(&cat, hands, s, err, sizeof err))) {
+        (hands && carc_script_hands_from_json(&cat, hands, s, err, sizeof err)) ||
+        (fruit && carc_script_fruit_from_json(fruit, s, err, sizeof err))) {
         fprintf(stderr, "carcctl: the export's script: %s\n", err);
         exit(EXIT_CHECK);
     }
@@ -675,6 +677,132 @@ static int cmd_export(int argc, char **argv)
     return 0;
 }
 
+/* One logged move of an export applied to a local state: a resignation or forfeit ({"kind":"leave"}) or a
+ * move; the events into ev (may be NULL). 0, or an error in err. */
+static int apply_logged(carc_state *st, const json_t *m, carc_events *ev, char *err, size_t errlen)
+{
+    int seat = (int)json_integer_value(json_object_get(m, "seat"));
+    const json_t *mv = json_object_get(m, "move");
+    if (strcmp(str_or(json_object_get(mv, "kind"), ""), "leave") == 0)
+        return carc_leave(st, seat, ev, err, errlen);
+    carc_move x;
+    int rc = carc_move_from_json(st, mv, &x, err, errlen);
+    return rc ? rc : carc_apply(st, seat, &x, ev, err, errlen);
+}
+
+/* --stack-script: a script for every random draw the original game made, not only its stack. The seed also
+ * dealt the triangles (halflings), stacked the fruit (fruit trees) and drew from the bag (hills & sheep) after
+ * the shuffle; with the stack scripted there is no shuffle, so the same seed would deal and draw otherwise,
+ * and the original's moves stop fitting (a triangle the seat does not hold). So the export is replayed here
+ * with libcarc and what each draw gave is scripted too: the new game uses no randomness at all. NULL (and a
+ * message) when the game cannot be scripted. */
+static json_t *script_of_draws(const json_t *ex)
+{
+    carc_setup s;
+    setup_of(ex, false, &s);
+    carc_state *st = malloc(sizeof *st);
+    if (!st)
+        abort();
+    char err[256];
+    carc_events ev = {0};
+    json_t *script = NULL;
+    if (carc_game_new(st, &cat, &s, NULL, err, sizeof err)) {
+        fprintf(stderr, "carcctl: the export's set-up does not start a game here: %s\n", err);
+        goto out;
+    }
+    script = json_pack("{s:O}", "stack", json_object_get(ex, "stack"));
+    if (carc_has(st, CARC_SET_HALFLINGS) && st->half.pool_n == 0) {   /* dealt at random (a draft is not) */
+        json_t *hands = json_array();
+        for (int seat = 0; seat < st->nplayers; seat++) {
+            json_t *h = json_array();
+            for (int i = 0; i < st->half.hand_n[seat]; i++)
+                json_array_append_new(h, json_string(cat.types[st->half.hand[seat][i]].id));
+            json_array_append_new(hands, h);
+        }
+        json_object_set_new(script, "hands", hands);
+    }
+    if (carc_has(st, CARC_SET_FRUIT_TREES)) {
+        json_t *fruit = json_object();
+        for (int t = 0; t < CARC_FRUIT_TYPES; t++) {
+            json_t *a = json_array();
+            for (int k = CARC_FRUIT_STACK - 1; k >= 0; k--)   /* the script is top first */
+                json_array_append_new(a, json_integer(st->fruit.stack[t][k]));
+            json_object_set_new(fruit, carc_fruit_names[t], a);
+        }
+        json_object_set_new(script, "fruit", fruit);
+    }
+    json_t *sheep = json_array();
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(ex, "moves"), i, m) {
+        carc_events_clear(&ev);
+        if (apply_logged(st, m, &ev, err, sizeof err)) {
+            fprintf(stderr, "carcctl: move %lld of the export does not replay here: %s\n",
+                    (long long)json_integer_value(json_object_get(m, "seq")), err);
+            json_decref(sheep);
+            json_decref(script);
+            script = NULL;
+            goto out;
+        }
+        for (size_t k = 0; k < ev.n; k++)
+            if (ev.v[k].kind == CARC_EV_TOKEN_DRAWN)
+                json_array_append_new(sheep, ev.v[k].value == CARC_WOLF ? json_string("wolf")
+                                                                        : json_integer(ev.v[k].value));
+    }
+    if (json_array_size(sheep) > CARC_MAX_SCRIPT) {
+        fprintf(stderr, "carcctl: the game drew %zu times from the sheep bag; a script holds %d: import it "
+                        "without --stack-script\n", json_array_size(sheep), CARC_MAX_SCRIPT);
+        json_decref(sheep);
+        json_decref(script);
+        script = NULL;
+        goto out;
+    }
+    if (json_array_size(sheep) > 0)
+        json_object_set_new(script, "sheep", sheep);
+    else
+        json_decref(sheep);
+out:
+    carc_events_free(&ev);
+    free(st);
+    return script;
+}
+
+/* Replays the export's moves here from the set-up the import will send (its seed and `script`): whether every
+ * one applies, so that a game the server would refuse half-way is never created. */
+static bool import_replays(const json_t *ex, const json_t *script)
+{
+    json_t *copy = json_deep_copy(ex);
+    json_t *setup = json_object_get(copy, "setup");
+    if (script)
+        json_object_set(setup, "script", (json_t *)script);
+    else
+        json_object_del(setup, "script");
+    carc_setup s;
+    setup_of(copy, false, &s);
+    carc_state *st = malloc(sizeof *st);
+    if (!st)
+        abort();
+    char err[256];
+    bool ok = carc_game_new(st, &cat, &s, NULL, err, sizeof err) == 0;
+    if (!ok)
+        fprintf(stderr, "carcctl: the set-up would not start a game: %s\n", err);
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(copy, "moves"), i, m) {
+        if (!ok)
+            break;
+        if (apply_logged(st, m, NULL, err, sizeof err)) {
+            fprintf(stderr, "carcctl: move %lld (seat %lld) would be refused: %s; nothing was imported\n",
+                    (long long)json_integer_value(json_object_get(m, "seq")),
+                    (long long)json_integer_value(json_object_get(m, "seat")), err);
+            ok = false;
+        }
+    }
+    free(st);
+    json_decref(copy);
+    return ok;
+}
+
 static int cmd_import(int argc, char **argv)
 {
     if (argc < 1)
@@ -704,12 +832,18 @@ static int cmd_import(int argc, char **argv)
     json_object_set(req, "expansions", json_object_get(setup, "expansions"));
     json_object_set(req, "options", json_object_get(setup, "options"));
     json_object_set(req, "seed", json_object_get(ex, "seed"));
-    /* the original's script (or none: the seed alone deals the same stack); --stack-script: the whole stack */
-    json_t *script = json_deep_copy(json_object_get(setup, "script"));
-    if (stack_script) {
-        if (!script)
-            script = json_object();
-        json_object_set(script, "stack", json_object_get(ex, "stack"));
+    /* the original's script (or none: the seed alone deals the same stack); --stack-script: every draw */
+    json_t *script = stack_script ? script_of_draws(ex) : json_deep_copy(json_object_get(setup, "script"));
+    if (stack_script && !script) {
+        json_decref(req);
+        json_decref(ex);
+        return EXIT_CHECK;
+    }
+    if (!import_replays(ex, script)) {
+        json_decref(script);
+        json_decref(req);
+        json_decref(ex);
+        return EXIT_CHECK;
     }
     if (script)
         json_object_set_new(req, "script", script);
@@ -733,8 +867,9 @@ static int cmd_import(int argc, char **argv)
         json_t *ans = http(server, tok, "POST", path, body, &st, NULL);
         json_decref(body);
         if (st != 200) {
-            fprintf(stderr, "carcctl: move %d of the export was refused (HTTP %ld): %s\n", seq, st,
-                    str_or(json_object_get(ans, "detail"), "?"));
+            /* it replayed here, so the server changed under us or failed: say which game is left half-way */
+            fprintf(stderr, "carcctl: move %d of the export was refused (HTTP %ld): %s; game %s is left at seq %d\n",
+                    seq, st, str_or(json_object_get(ans, "detail"), "?"), id, seq - 1);
             json_decref(ans);
             json_decref(created);
             json_decref(ex);
@@ -745,9 +880,13 @@ static int cmd_import(int argc, char **argv)
     /* the same final state? (with a stack script the random stream stands elsewhere: rng not compared) */
     json_t *mine = fetch_export(id);
     json_t *a = json_deep_copy(json_object_get(mine, "snapshot")), *b = json_deep_copy(json_object_get(ex, "snapshot"));
-    if (stack_script) {
+    if (stack_script) {   /* and the sheep draws were scripted: the bag's script is the import's own */
         json_object_del(a, "rng");
         json_object_del(b, "rng");
+        json_object_del(json_object_get(a, "hills_sheep"), "script");
+        json_object_del(json_object_get(a, "hills_sheep"), "script_pos");
+        json_object_del(json_object_get(b, "hills_sheep"), "script");
+        json_object_del(json_object_get(b, "hills_sheep"), "script_pos");
     }
     bool same = json_equal(a, b);
     json_decref(a);

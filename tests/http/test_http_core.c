@@ -23,9 +23,6 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include "base/config.h"
 #include "db/db.h"
@@ -1102,39 +1099,7 @@ START_TEST(listen_unix_socket)
 }
 END_TEST
 
-/* ---- a raw socket: what MHD and carcd put on the wire, byte for byte ----------------------------------- */
-/* Sends `req` as is to the main server and reads until the server closes or 3 s pass: the bytes, malloc'd. */
-static char *raw_exchange(const char *req, size_t len)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    ck_assert_int_ge(fd, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port_main)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
-    struct timeval tv = {3, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    for (size_t off = 0; off < len;) {
-        ssize_t n = send(fd, req + off, len - off, MSG_NOSIGNAL);
-        if (n <= 0)
-            break;   /* the server may answer and close before reading everything */
-        off += (size_t)n;
-    }
-    shutdown(fd, SHUT_WR);
-    size_t cap = 4096, got = 0;
-    char *out = malloc(cap);
-    for (;;) {
-        if (got + 1024 > cap)
-            out = realloc(out, cap *= 2);
-        ssize_t n = recv(fd, out + got, cap - got - 1, 0);
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    out[got] = 0;
-    close(fd);
-    return out;
-}
-
+/* ---- limits through a raw socket ------------------------------------------------------------------------ */
 static int count_of(const char *hay, const char *needle)
 {
     int k = 0;
@@ -1168,26 +1133,28 @@ START_TEST(uri_and_header_limits)
 {
     char *req = malloc(64 * 1024);
     /* a path past the limit */
-    int n = snprintf(req, 64 * 1024, "GET /v1/games/%0*d HTTP/1.1\r\nHost: x\r\n\r\n", CD_URI_MAX, 7);
-    char *wire = raw_exchange(req, (size_t)n);
+    int n = snprintf(req, 64 * 1024, "GET /v1/games/%0*d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", CD_URI_MAX, 7);
+    bool closed;
+    char *wire = raw_exchange(req, &closed);
     check_raw_problem(wire, 414, "uri-too-long");
     free(wire);
     /* a short path with a long query */
-    n = snprintf(req, 64 * 1024, "GET /healthz?x=%0*d HTTP/1.1\r\nHost: x\r\n\r\n", CD_URI_MAX, 7);
-    wire = raw_exchange(req, (size_t)n);
+    n = snprintf(req, 64 * 1024, "GET /healthz?x=%0*d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", CD_URI_MAX, 7);
+    wire = raw_exchange(req, &closed);
     check_raw_problem(wire, 414, "uri-too-long");
     free(wire);
     /* headers past the limit: one big one, or many small ones; also with a body, which is then not read */
-    n = snprintf(req, 64 * 1024, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: %0*d\r\n\r\n", CD_HEADERS_MAX, 7);
-    wire = raw_exchange(req, (size_t)n);
+    n = snprintf(req, 64 * 1024, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: %0*d\r\n\r\n",
+                 CD_HEADERS_MAX, 7);
+    wire = raw_exchange(req, &closed);
     check_raw_problem(wire, 431, "headers-too-large");
     free(wire);
     n = snprintf(req, 64 * 1024, "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                                 "Content-Length: 2\r\n");
+                                 "Connection: close\r\nContent-Length: 2\r\n");
     for (int i = 0; i < 200; i++)
         n += snprintf(req + n, 64 * 1024 - (size_t)n, "X-H%03d: %030d\r\n", i, i);
     n += snprintf(req + n, 64 * 1024 - (size_t)n, "\r\n{}");
-    wire = raw_exchange(req, (size_t)n);
+    wire = raw_exchange(req, &closed);
     check_raw_problem(wire, 431, "headers-too-large");
     free(wire);
     /* at the limits: answered as usual */
@@ -1196,13 +1163,13 @@ START_TEST(uri_and_header_limits)
     memset(uri + k, '7', (size_t)(CD_URI_MAX - k));
     uri[CD_URI_MAX] = 0;
     n = snprintf(req, 64 * 1024, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", uri);
-    wire = raw_exchange(req, (size_t)n);
+    wire = raw_exchange(req, &closed);
     ck_assert_msg(strncmp(wire, "HTTP/1.1 200 ", 13) == 0, "%.200s", wire);
     free(wire);
     /* Host: x\r\n (9) + Connection: close\r\n (19) + X-Big: v\r\n (4 + 5 + v) fills CD_HEADERS_MAX exactly */
     n = snprintf(req, 64 * 1024, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: %0*d\r\n\r\n",
                  CD_HEADERS_MAX - 9 - 19 - 9, 7);
-    wire = raw_exchange(req, (size_t)n);
+    wire = raw_exchange(req, &closed);
     ck_assert_msg(strncmp(wire, "HTTP/1.1 200 ", 13) == 0, "%.200s", wire);
     free(wire);
     free(req);
