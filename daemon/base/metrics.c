@@ -42,8 +42,11 @@ typedef struct {
 
 static const double db_le[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1};
 static const double lag_le[] = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300};
+static const double latency_le[] = {0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600};
 #define NB(a) (sizeof a / sizeof a[0])
-_Static_assert(NB(db_le) < 16 && NBUCKETS < 16 && NB(lag_le) < 16, "a histogram has at most 15 bounds");
+_Static_assert(NB(db_le) < 16 && NBUCKETS < 16 && NB(lag_le) < 16 && NB(latency_le) < 16,
+               "a histogram has at most 15 bounds");
+static histogram webhook_latency = {latency_le, NB(latency_le), {0}, 0};
 static histogram db_roundtrip = {db_le, NB(db_le), {0}, 0};
 static histogram webhook_attempt = {bucket_le, NBUCKETS, {0}, 0};
 static histogram clock_lag = {lag_le, NB(lag_le), {0}, 0};
@@ -84,6 +87,11 @@ void cd_metrics_db_retry(const char *sqlstate)
 void cd_metrics_webhook_attempt(double seconds)
 {
     observe(&webhook_attempt, seconds);
+}
+
+void cd_metrics_webhook_delivered(double seconds)
+{
+    observe(&webhook_latency, seconds);
 }
 
 void cd_metrics_webhook_exhausted(void)
@@ -196,6 +204,9 @@ static void render_pushed(FILE *f)
             (unsigned long long)load(&db_retries_40001), (unsigned long long)load(&db_retries_40p01));
     render_histogram(f, "carcd_webhook_attempt_duration_seconds", "Webhook attempts, sent to answered.",
                      &webhook_attempt);
+    render_histogram(f, "carcd_webhook_delivery_latency_seconds",
+                     "Webhook messages delivered: from their writing (with the move) to the answer that delivered "
+                     "them.", &webhook_latency);
     fprintf(f,
             "# HELP carcd_webhook_deliveries_exhausted_total Webhook messages given up on after every attempt "
             "of the schedule failed.\n"

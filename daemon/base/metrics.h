@@ -28,6 +28,8 @@
  *   carcd_db_retries_total{sqlstate}                statements and transactions run again after 40001
  *                                                   (serialization) or 40P01 (deadlock)
  *   carcd_webhook_attempt_duration_seconds          histogram: one webhook attempt, sent to answered
+ *   carcd_webhook_delivery_latency_seconds          histogram: a message's writing (with its move) to the 2xx
+ *                                                   that delivered it, retries included
  *   carcd_webhook_deliveries_exhausted_total        messages given up on: every attempt of the schedule failed
  *   carcd_clock_actions_total{action}               reminders sent and timeouts applied by the clock worker
  *   carcd_clock_lag_seconds                         histogram: how late after its due time the clock worker
@@ -65,6 +67,8 @@ void cd_metrics_db_retry(const char *sqlstate);
 /* A webhook attempt took `seconds`; a message was given up on. */
 void cd_metrics_webhook_attempt(double seconds);
 void cd_metrics_webhook_exhausted(void);
+/* A message was delivered `seconds` after it was written. */
+void cd_metrics_webhook_delivered(double seconds);
 /* The clock worker sent a reminder (timeout false) or applied a timeout, `lag_s` after it was due. */
 void cd_metrics_clock_action(bool timeout, double lag_s);
 

@@ -49,6 +49,7 @@ typedef struct xfer {
     char refused[256];       /* set by the address check: why the connection was not made */
     bool final;              /* a failure that no retry can mend (the endpoint is disabled) */
     double t0;
+    double age;              /* seconds from the message's writing to its claim (metrics: delivery latency) */
     double retry_after;      /* seconds asked for by Retry-After; < 0: none */
     char snippet[SNIPPET + 1];
     size_t nsnip;
@@ -287,6 +288,7 @@ static void xfer_done(xfer *x, CURLcode rc)
     if (rc == CURLE_OK && status >= 200 && status < 300) {
         o.state = "delivered";
         atomic_fetch_add(&W.delivered, 1);
+        cd_metrics_webhook_delivered(x->age + ms / 1000.0);
         record(&o);
         return;
     }
@@ -360,6 +362,7 @@ static int claim(int limit, xfer **inflight, int *ninflight)
         x->tries = atoi(PQgetvalue(res, i, 5));
         snprintf(x->endpoint, sizeof x->endpoint, "%s", PQgetvalue(res, i, 8));
         x->retry_after = -1;
+        x->age = strtod(PQgetvalue(res, i, 10), NULL);
         atomic_fetch_add(&W.claimed, 1);
         bool disabled = PQgetvalue(res, i, 9)[0] == 't';
         if (disabled)

@@ -1032,6 +1032,16 @@ START_TEST(chat_fits_six_long_names)
         turns += want;
     }
     ck_assert_int_eq(finished_chats, 2 + 5);   /* both game endpoints and the five discord seats */
+    /* every message was delivered at its first attempt: the latency histogram counted each once */
+    e2e_resp mr;
+    ck_assert_int_eq(e2e_req(c, "GET", "/metrics", NULL, NULL, NULL, &mr), 200);
+    const char *lc = strstr(mr.body, "\ncarcd_webhook_delivery_latency_seconds_count ");
+    ck_assert_msg(lc != NULL, "no delivery latency histogram");
+    pthread_mutex_lock(&R->mu);
+    int received = R->n;
+    pthread_mutex_unlock(&R->mu);
+    ck_assert_int_eq(atol(lc + strlen("\ncarcd_webhook_delivery_latency_seconds_count ")), received);
+    e2e_resp_free(&mr);
     fprintf(stderr, "e2e webhooks: 6 seats with 64-character names, %d moves, %d chat messages: longest Discord %zu, "
                     "Slack %zu characters; seat 0 told of %d turns\n",
             moves, chats, longest[0], longest[1], turns);
