@@ -134,6 +134,7 @@ static json_t *must(const char *base, const char *tok, const char *method, const
     if (st != want) {
         const char *detail = json_string_value(json_object_get(j, "detail"));
         fprintf(stderr, "carcctl: %s %s: HTTP %ld%s%s\n", method, path, st, detail ? ": " : "", detail ? detail : "");
+        json_decref(j);
         exit(EXIT_HTTP);
     }
     if (!j) {
