@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store.h"
+#include "query.h"
 
 bool cd_db_gauges_read(cd_db *db, cd_db_gauges *out)
 {

@@ -1,6 +1,6 @@
 /*
  * metrics.c — GET /metrics in the Prometheus text format 0.0.4: the counters this process pushed
- * (base/metrics.h), carcd_build_info, the process_* metrics (base/procstat.h), and the gauges only the database
+ * (base/metrics.h, labelled by the names of the route table), carcd_build_info, the process_* metrics (base/procstat.h), and the gauges only the database
  * knows (db/gauges.h: games by status, the webhook backlog, overdue clocks) — those for the whole installation,
  * and left out (carcd_db_gauges_up 0) when the database cannot be read, so a scrape never fails for it.
  * With a metrics token configured (CARCD_METRICS_TOKEN) the scraper must send it as a bearer token; anyone
@@ -68,8 +68,15 @@ enum MHD_Result h_metrics(cd_req *r)
     if (!scraper_allowed(r))
         return cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization",
                                 "/metrics needs the metrics token: Authorization: Bearer <CARCD_METRICS_TOKEN>");
+    enum { MAX_NAMES = 64 };
+    const char *names[MAX_NAMES];
+    int n = 0;
+    while (n < MAX_NAMES && cd_routes[n].method) {
+        names[n] = cd_routes[n].name;
+        n++;
+    }
     size_t len;
-    char *counters = cd_metrics_render(&len);
+    char *counters = cd_metrics_render(names, n, &len);
     char *text = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
