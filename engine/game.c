@@ -5,6 +5,7 @@
  * before changing anything, so a refused move leaves the state as it was; steps with no real choice
  * (a forced pass, a tile that fits nowhere) are taken here and appear as events.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ int carc_figure_find(const carc_state *st, int seat, int kind)
 
 void carc_figure_remove(carc_state *st, int fi, carc_events *ev)
 {
+    assert(fi >= 0 && fi < st->nfigures);
     const carc_figure g = st->figures[fi];
     carc_event *x = carc_ev_push(ev, CARC_EV_FIGURE_RETURNED);
     if (x) {
@@ -142,6 +144,7 @@ void carc_draw_tile(carc_state *st, carc_events *ev)
             st->tn.phase = CARC_PH_PLACE;
             return;
         }
+        assert(st->ndiscarded < CARC_MAX_TILES);
         st->discarded[st->ndiscarded++] = (uint8_t)t;
         x = carc_ev_push(ev, CARC_EV_TILE_DISCARDED);
         if (x)
@@ -200,30 +203,42 @@ void carc_advance(carc_state *st, carc_events *ev)
     while (st->status == CARC_ACTIVE) {
         switch (st->tn.phase) {
         case CARC_PH_DRAFT:
-            if (carc_halflings_draft_begin(st, ev))
+            if (carc_halflings_draft_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_DRAFT);   /* a hook that waits has set the decision */
                 return;
+            }
             st->tn.phase = CARC_PH_START;
             break;
         case CARC_PH_START:
-            if (!begin_turn(st, ev) || carc_halflings_begin(st, ev))
+            if (!begin_turn(st, ev))
                 return;
+            if (carc_halflings_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_DRAW_OR_TRIANGLE);
+                return;
+            }
             carc_draw_tile(st, ev);   /* pending PLACE, or the game is over */
             return;
         case CARC_PH_PLACE:           /* waiting for the drawn tile */
             return;
         case CARC_PH_FIGURE:
-            if (figure_begin(st, ev))
+            if (figure_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_FIGURE);
                 return;
+            }
             st->tn.phase = CARC_PH_FRUIT;
             break;
         case CARC_PH_FRUIT:
-            if (carc_fruit_begin(st, ev))
+            if (carc_fruit_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_FRUIT);
                 return;
+            }
             st->tn.phase = CARC_PH_FLOCK;
             break;
         case CARC_PH_FLOCK:
-            if (carc_hills_flock_begin(st, ev))
+            if (carc_hills_flock_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_FLOCK);
                 return;
+            }
             st->tn.phase = CARC_PH_SCORE;
             break;
         case CARC_PH_SCORE:
@@ -232,8 +247,10 @@ void carc_advance(carc_state *st, carc_events *ev)
             st->tn.phase = CARC_PH_CROP;
             break;
         case CARC_PH_CROP:
-            if (carc_crop_begin(st, ev))
+            if (carc_crop_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_CC_CHOICE || st->pending.kind == CARC_PENDING_CC_ACTION);
                 return;
+            }
             st->tn.phase = CARC_PH_NEXT;
             break;
         default:   /* CARC_PH_NEXT */
@@ -287,6 +304,7 @@ int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *set
     if ((rc = carc_halflings_setup(st, setup, ev, err, errlen)) != 0)   /* may start a draft first */
         return rc;
     carc_advance(st, ev);
+    carc_check_state(st);
     return 0;
 }
 
@@ -319,10 +337,13 @@ int carc_state_rebuild(carc_state *st, char *err, size_t errlen)
 
 void carc_place_piece(carc_state *st, const carc_move *mv, carc_events *ev)
 {
+    assert(st->npieces < CARC_MAX_PIECES);
     int p = st->npieces++;
     st->pieces[p] = (carc_piece){.x = mv->x, .y = mv->y, .type = mv->tile, .rot = mv->rot,
                                  .under = CARC_NO_TYPE};
-    carc_board_add(st, p);   /* cannot fail: the caller checked CARC_MAX_PIECES and the fit */
+    int added = carc_board_add(st, p);   /* cannot fail: the caller checked CARC_MAX_PIECES and the fit */
+    assert(added == 0);
+    (void)added;
     carc_event *x = carc_ev_push(ev, CARC_EV_PIECE_PLACED);
     if (x) {
         x->seat = st->active;
@@ -376,6 +397,7 @@ static void apply_figure(carc_state *st, const carc_move *mv, carc_events *ev)
     carc_event *x;
     switch (mv->kind) {
     case CARC_MV_FIGURE:
+        assert(st->nfigures < CARC_MAX_FIGURES && carc_supply(st, st->active, mv->fig) > 0);
         st->figures[st->nfigures++] = (carc_figure){.seat = st->active, .kind = mv->fig,
                                                     .piece = st->tn.piece, .part = mv->part};
         st->tn.figure = mv->fig;
@@ -425,8 +447,12 @@ int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, c
         return CARC_E_NOT_TURN;
     }
     int kind = st->pending.kind;
-    if (kind == CARC_PENDING_PLACE)
-        return apply_place(st, mv, ev, err, errlen);
+    if (kind == CARC_PENDING_PLACE) {
+        int rc = apply_place(st, mv, ev, err, errlen);
+        if (rc == 0)
+            carc_check_state(st);
+        return rc;
+    }
     if (kind <= CARC_PENDING_NONE || kind >= CARC_NPENDING)
         return fail(err, errlen, CARC_E_ILLEGAL, "no decision is pending");
     if (!is_legal(st, seat, mv)) {
@@ -441,10 +467,13 @@ int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, c
     case CARC_PENDING_FLOCK: carc_hills_flock_apply(st, mv, ev); break;
     case CARC_PENDING_DRAFT: carc_halflings_apply_draft(st, mv, ev); break;
     default:   /* crop circle choice and actions */
-        if (carc_crop_apply(st, mv, ev))
+        if (carc_crop_apply(st, mv, ev)) {
+            carc_check_state(st);
             return 0;
+        }
         break;
     }
     carc_advance(st, ev);
+    carc_check_state(st);
     return 0;
 }

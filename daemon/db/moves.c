@@ -39,6 +39,7 @@ cd_q cd_moves_after(cd_db *db, const char *game_id, int after, int limit, cd_log
         m->seq = atoi(PQgetvalue(res, i, 0));
         m->has_seat = !PQgetisnull(res, i, 1);
         m->seat = cd_q_int(res, i, 1, -1);
+        m->move = PQgetisnull(res, i, 2) ? NULL : PQgetvalue(res, i, 2);
         m->events = PQgetvalue(res, i, 3);
         m->origin = PQgetvalue(res, i, 4);
     }

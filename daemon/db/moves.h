@@ -60,6 +60,7 @@ typedef struct {
     int seq;
     bool has_seat;         /* seq 0 (the opening) has none */
     int seat;
+    const char *move;      /* the move as logged, JSON text; NULL: none (the opening) */
     const char *events;    /* the admin view of its events, JSON text */
     const char *origin;    /* "seat" or "clock" */
 } cd_log_row;

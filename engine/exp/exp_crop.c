@@ -19,6 +19,7 @@
  *   - a meeple added stands on the chosen segment like any follower (it counts for majorities and the hill
  *     tie-break) but it is not the turn's figure: it triggers no fruit action and no shepherd draw.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,6 +199,9 @@ static int figure_at(const carc_state *st, int seat, int piece, int part)
 
 bool carc_crop_apply(carc_state *st, const carc_move *mv, carc_events *ev)
 {
+    assert(st->pending.kind == CARC_PENDING_CC_CHOICE ? mv->kind == CARC_MV_CC_ADD || mv->kind == CARC_MV_CC_REMOVE
+                                                      : st->pending.kind == CARC_PENDING_CC_ACTION &&
+                                                            (mv->kind == CARC_MV_CC_FIGURE || mv->kind == CARC_MV_CC_SKIP));
     int seat = st->pending.seat;
     carc_event *x;
     if (st->pending.kind == CARC_PENDING_CC_CHOICE) {

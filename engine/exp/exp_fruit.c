@@ -25,6 +25,7 @@
  *    feature "field" (trees grow in fields; no feature kind is a tree); a harvest lists the tree's space,
  *    the others no space.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -254,6 +255,8 @@ static int sale_tree(const carc_state *st, unsigned open)
 
 void carc_fruit_apply(carc_state *st, const carc_move *mv, carc_events *ev)
 {
+    assert(st->pending.kind == CARC_PENDING_FRUIT &&
+           (mv->kind == CARC_MV_HARVEST || mv->kind == CARC_MV_SELL || mv->kind == CARC_MV_PASS));
     unsigned open = open_trees(st);
     int used = -1;
     switch (mv->kind) {

@@ -675,6 +675,53 @@ START_TEST(addresses_guarded)
 }
 END_TEST
 
+/* 172.16.0.0/12 is private as a whole, not only 172.16/16: endpoints to 172.17-172.31 are refused at creation
+ * (webhooks.create and players[].webhook), and none is stored. Literal addresses, nothing resolved; this
+ * carcd delivers nothing at all (concurrency 0), so even a broken guard sends no traffic anywhere. */
+START_TEST(private_172_refused)
+{
+    const char *env[] = {"CARCD_WEBHOOK_CONCURRENCY=0", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    char p[200], body[300];
+    snprintf(p, sizeof p, "/v1/games/%s/webhooks", g.id);
+    const char *urls[] = {"http://172.20.0.5/hook", "http://172.31.255.1/hook", "https://172.17.0.1:8443/hook",
+                          "http://172.16.255.255/hook", "http://[::ffff:172.24.1.2]/hook", NULL};
+    for (int i = 0; urls[i]; i++) {
+        const char *token = i % 2 ? g.token[0] : d->admin;
+        snprintf(body, sizeof body, "{\"url\":\"%s\"}", urls[i]);
+        e2e_resp r;
+        e2e_req(c, "POST", p, token, body, NULL, &r);
+        if (r.status == 201) {   /* never keep it, even in a failing run */
+            char wp[260];
+            snprintf(wp, sizeof wp, "%s/%s", p, e2e_jstr(r.json, "id"));
+            e2e_resp del;
+            e2e_req(c, "DELETE", wp, d->admin, NULL, NULL, &del);
+            e2e_resp_free(&del);
+        }
+        e2e_assert_problem(&r, 400, "url", urls[i]);
+        ck_assert_msg(strstr(e2e_jstr(r.json, "detail"), "private"), "%s: detail %s", urls[i],
+                      e2e_jstr(r.json, "detail"));
+        e2e_resp_free(&r);
+    }
+    json_t *list = e2e_get_ok(c, p, d->admin, 200);
+    ck_assert_uint_eq(json_array_size(json_object_get(list, "webhooks")), 0);
+    json_decref(list);
+    e2e_resp r;
+    e2e_req(c, "POST", "/v1/games", NULL,
+            "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\",\"webhook\":{\"url\":\"http://172.20.0.5/hook\"}}]}",
+            NULL, &r);
+    e2e_assert_problem(&r, 400, "players[1].webhook.url", "a players[].webhook to 172.20.0.5");
+    e2e_resp_free(&r);
+    ck_assert_int_eq(db_long(d, "SELECT count(*) FROM webhook_endpoints"), 0);
+    ck_assert_int_eq(db_long(d, "SELECT count(*) FROM games"), 1);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- no hidden information, and the document's schemas -------------------------------------------------------- */
 #define MAX_SEQ 1500
 
@@ -1064,6 +1111,7 @@ int main(void)
     tcase_add_test(tc, two_processes_exactly_once);
     tcase_add_test(tc, slow_receiver_delays_nothing);
     tcase_add_test(tc, addresses_guarded);
+    tcase_add_test(tc, private_172_refused);
     tcase_add_test(tc, payloads_public_and_documented);
     tcase_add_test(tc, latency_report);
     suite_add_tcase(s, tc);

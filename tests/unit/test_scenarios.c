@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules.h"
 #include "testutil.h"
 
 #define MAX_FILES 256
@@ -222,6 +223,30 @@ static void do_move(scn *s, char **w, int nw, bool expect_illegal)
         SCN_FAIL(s, "move refused: %s", err);
     }
     free(before);
+}
+
+/* legal <move>: the move must be in carc_legal_moves for the seat the game waits for (or `as <seat>`) now;
+ * nothing is applied. */
+static void check_legal(scn *s, char **w, int nw)
+{
+    int seat = s->st->pending.seat;
+    if (strcmp(w[0], "as") == 0 && nw > 2) {
+        seat = atoi(w[1]);
+        w += 2;
+        nw -= 2;
+    }
+    carc_move m;
+    if (!parse_move(s, w, nw, &m))
+        SCN_FAIL(s, "legal: unknown move");
+    carc_moves legal = {0};
+    carc_legal_moves(s->st, seat, &legal);
+    bool listed = false;
+    for (size_t i = 0; i < legal.n && !listed; i++)
+        listed = carc_move_equal(&legal.v[i], &m);
+    size_t n = legal.n;
+    carc_moves_free(&legal);
+    if (!listed)
+        SCN_FAIL(s, "the move is not among the %zu legal moves of seat %d", n, seat);
 }
 
 static int parse_seats(scn *s, const char *list)
@@ -469,6 +494,8 @@ static void check_line(scn *s, char **w, int nw)
     } else if (strcmp(w[0], "finished") == 0) {
         if (s->st->status != CARC_FINISHED)
             SCN_FAIL(s, "the game is not over");
+    } else if (strcmp(w[0], "legal") == 0 && nw > 1) {
+        check_legal(s, w + 1, nw - 1);
     } else if (strcmp(w[0], "illegal") == 0 && nw > 1) {
         do_move(s, w + 1, nw - 1, true);
     } else {
