@@ -5,10 +5,15 @@
 # apt-get install of the missing ones, as root or through sudo.
 set -euo pipefail
 
+# deps.sh --build: only what a build needs, the packages above the `@tests` line of packages.txt.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 list="$here/packages.txt"
 
-mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+if [[ ${1:-} == --build ]]; then
+    mapfile -t wanted < <(sed -e '/^@tests/,$d' -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+else
+    mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^@/d' "$list" | grep -v '^$')
+fi
 
 missing=()
 for pkg in "${wanted[@]}"; do

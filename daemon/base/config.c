@@ -37,6 +37,8 @@ static const opt opts[] = {
      "reverse proxy on the same machine; a stale socket file there is replaced) (default 127.0.0.1:8080)"},
     {"--admin-token", "CARCD_ADMIN_TOKEN", OPT_STRING, FIELD(admin_token), CAPACITY(admin_token), 0, 0, "TOKEN",
      "bearer token of the admin endpoints (default: empty, no admin access)"},
+    {"--metrics-token", "CARCD_METRICS_TOKEN", OPT_STRING, FIELD(metrics_token), CAPACITY(metrics_token), 0, 0,
+     "TOKEN", "bearer token GET /metrics asks for (default: empty, /metrics is open to anyone who can reach it)"},
     {"--body-limit", "CARCD_BODY_LIMIT", OPT_SIZE, FIELD(body_limit), 0, 1, 1LL << 30, "BYTES",
      "largest request body accepted, larger ones get 413 (default 65536)"},
     {"--threads", "CARCD_THREADS", OPT_INT, FIELD(threads), 0, 1, 1024, "N",

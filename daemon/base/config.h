@@ -20,6 +20,7 @@ typedef struct {
     int listen_port;
     char listen_unix[108];    /* CARCD_LISTEN unix:PATH: a unix socket instead (sun_path's size); "" = TCP */
     char admin_token[256];    /* CARCD_ADMIN_TOKEN / --admin-token; empty = no admin access */
+    char metrics_token[256];  /* CARCD_METRICS_TOKEN / --metrics-token: bearer token /metrics asks; empty = open */
     size_t body_limit;        /* CARCD_BODY_LIMIT / --body-limit bytes, default 65536 */
     int threads;              /* CARCD_THREADS / --threads: MHD worker threads = DB connections, default 4 */
     int max_wait_s;           /* CARCD_MAX_WAIT / --max-wait: cap of ?wait= on events, default 60 */

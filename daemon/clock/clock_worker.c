@@ -13,6 +13,7 @@
 #include "game/forced_moves.h"
 #include "clock_tx.h"
 #include "base/log.h"
+#include "base/metrics.h"
 #include "webhooks/outbox.h"
 #include "db/clocks.h"
 #include "base/timesrc.h"
@@ -33,6 +34,7 @@ typedef struct {
     char game[37];        /* out: the game handled */
     const char *did;      /* out: "timeout skip", "timeout forfeit", "reminder", "nothing" */
     int seat;
+    double lag;           /* out: seconds between when the action was due and now */
     char err[200];
 } step_tx;
 
@@ -44,11 +46,13 @@ static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
     if (c->timeout != CD_TIMEOUT_NONE && deadline >= 0 && t->now >= deadline) {
         bool skip = c->timeout == CD_TIMEOUT_SKIP;
         t->did = skip ? "timeout skip" : "timeout forfeit";
+        t->lag = t->now - deadline;
         return cd_forced_moves_commit(db, g, c->seat, skip ? CD_FORCED_SKIP : CD_FORCED_LEAVE, "clock", t->now, NULL,
                                       t->err, sizeof t->err);
     }
     if (remind >= 0 && t->now >= remind) {
         t->did = "reminder";
+        t->lag = t->now - remind;
         c->reminded = true;
         char iso[32];
         cd_iso_time(deadline, iso);
@@ -139,8 +143,10 @@ static bool tick(void)
             log_failure(db, &t, down);
             return false;
         }
-        if (t.did && t.did[0] != 'n')
+        if (t.did && t.did[0] != 'n') {
             cd_log("info", "clock: game %s seat %d: %s", t.game, t.seat, t.did);
+            cd_metrics_clock_action(t.did[0] == 't', t.lag);   /* committed: counted */
+        }
     }
     return true;
 }

@@ -466,6 +466,7 @@ static bool pipe_sync(cd_db *db, int keep, PGresult **out)
 {
     int n = db->owed;
     bool ok = true, lost = false;
+    double t0 = mono_now();
     db->owed = 0;
     if (!db->conn || db->broken || !PQpipelineSync(db->conn))
         lost = true;
@@ -495,6 +496,8 @@ static bool pipe_sync(cd_db *db, int keep, PGresult **out)
             lost = true;
         PQclear(res);
     }
+    if (!lost)
+        cd_metrics_db_roundtrip(mono_now() - t0);
     if (lost || PQstatus(db->conn) != CONNECTION_OK) {
         if (ok || !db->last_unavailable)
             pipe_lost(db);
@@ -626,10 +629,13 @@ PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values
     bool fresh = false;
     for (int attempt = 0; attempt <= CD_TX_RETRIES; attempt++) {
         if (attempt > 0) {
+            cd_metrics_db_retry(db->sqlstate);
             PQclear(res);
             backoff(attempt);
         }
+        double t0 = mono_now();
         res = PQexecPrepared(db->conn, cd_stmts[stmt].name, nparams, values, NULL, NULL, 0);
+        cd_metrics_db_roundtrip(mono_now() - t0);
         if (!res)
             res = error_result(db);
         if (cd_db_ok(res))
@@ -667,7 +673,9 @@ static bool tx_command(cd_db *db, const char *sql)
         db->last_unavailable = true;
         return false;
     }
+    double t0 = mono_now();
     PGresult *res = PQexec(db->conn, sql);
+    cd_metrics_db_roundtrip(mono_now() - t0);
     bool ok = cd_db_ok(res);
     if (!ok)
         note_failure(db, res);
@@ -692,8 +700,10 @@ cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable)
     bool no_pause = false;
 
     for (int attempt = 0; attempt <= CD_TX_RETRIES; attempt++) {
-        if (attempt > 0 && !no_pause)
+        if (attempt > 0 && !no_pause) {   /* not after a lost connection's rerun: that is no 40001/40P01 */
+            cd_metrics_db_retry(db->sqlstate);   /* still the SQLSTATE that made the last attempt fail */
             backoff(attempt);
+        }
         no_pause = false;
         db->commit_sent = false;
         clear_failure(db);

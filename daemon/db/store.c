@@ -192,11 +192,12 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                      "claimed AS (UPDATE webhook_outbox o SET due_at = now() + $2::integer * interval '1 second', "
                      "lease = gen_random_uuid(), attempts = o.attempts + 1, tries = o.tries + 1 FROM due "
                      "WHERE o.id = due.id RETURNING o.id, o.lease, o.msg_id, o.body, o.attempts, o.tries, "
-                     "o.endpoint_id), "
+                     "o.endpoint_id, o.created_at), "
                      "logged AS (INSERT INTO webhook_attempts (outbox_id, attempt, worker) "
                      "SELECT id, attempts, $3 FROM claimed) "
                      "SELECT c.id, c.lease, c.msg_id, c.body, c.attempts, c.tries, e.url, e.secret, e.id, "
-                     "e.disabled_at IS NOT NULL FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id",
+                     "e.disabled_at IS NOT NULL, EXTRACT(EPOCH FROM now() - c.created_at)::float8 "
+                     "FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id",
                      3},
     [ST_WH_NEXT_DUE] = {"wh_next_due",
                         "SELECT EXTRACT(EPOCH FROM min(o.due_at) - now())::float8 FROM webhook_outbox o "
@@ -268,5 +269,17 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                      "ORDER BY (g.status = 'active' AND g.pending_seat = s.seat) DESC, "
                      "g.clock_deadline ASC NULLS LAST, g.updated_at DESC LIMIT $3::integer",
                      3},
+    /* the time of the clocks is PostgreSQL's: the worker's time source can be a test's file (timesrc.h), so
+     * how overdue a clock is reads the worker's lag only with the real clock */
+    [ST_GAUGES] = {"gauges",
+                   "SELECT (SELECT count(*) FROM games WHERE status = 'active'), "
+                   "(SELECT count(*) FROM games WHERE status = 'finished'), "
+                   "o.n, COALESCE(EXTRACT(EPOCH FROM now() - o.oldest)::float8, 0), c.n, "
+                   "COALESCE(EXTRACT(EPOCH FROM now() - c.oldest)::float8, 0) "
+                   "FROM (SELECT count(*) AS n, min(created_at) AS oldest FROM webhook_outbox "
+                   "WHERE state = 'pending') o, "
+                   "(SELECT count(*) AS n, min(clock_due) AS oldest FROM games WHERE status = 'active' "
+                   "AND clock_due <= now()) c",
+                   0},
 };
 const int cd_nstmts = CD_NSTMTS;

@@ -57,7 +57,7 @@ typedef enum {
     ST_WH_DELIVERY_GET,      /* (endpoint_id, id) -> WH_DELIVERY columns */
     ST_WH_REDELIVER,         /* (endpoint_id, id) -> id */
     ST_WH_CLAIM,             /* (limit, lease_s, worker) -> id, lease, msg_id, body, attempt, tries, url, secret,
-                                                         endpoint_id, disabled */
+                                                         endpoint_id, disabled, age_s (since written) */
     ST_WH_NEXT_DUE,          /* () -> seconds until the next pending row is due (NULL: none) */
     ST_WH_ATTEMPT_DONE,      /* (outbox_id, attempt, duration_ms, status, error) */
     ST_WH_OUTBOX_DONE,       /* (id, lease, state, delay_s, status, error, refund) -> id */
@@ -74,6 +74,9 @@ typedef enum {
     ST_SEAT_LINK,            /* (game_id, seat, key_hash) -> player_id   (no row: no such player) */
     ST_ME_GAMES,             /* (player_id, status|NULL, limit) -> id, seat, status, seq, pending_seat,
                                  pending kind, clock_deadline (epoch), updated_at, clock */
+    /* GET /metrics (gauges.c) */
+    ST_GAUGES,               /* () -> active games, finished games, pending webhook messages, age of the oldest
+                                 (s), overdue clocks, how overdue the most overdue is (s) */
     CD_NSTMTS
 } cd_stmt;
 

@@ -42,6 +42,7 @@ cd_q cd_outbox_claim(cd_db *db, int limit, int lease_s, const char *worker, cd_c
         c->secret = PQgetvalue(res, i, 7);
         c->endpoint_id = PQgetvalue(res, i, 8);
         c->disabled = PQgetvalue(res, i, 9)[0] == 't';
+        c->age_s = strtod(PQgetvalue(res, i, 10), NULL);
     }
     return CD_Q_OK;
 }

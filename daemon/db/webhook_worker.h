@@ -22,6 +22,7 @@ typedef struct {
     int attempt, tries;
     const char *url, *secret, *endpoint_id;
     bool disabled;   /* the endpoint was disabled since the row was queued */
+    double age_s;    /* seconds since the message was written */
 } cd_claim_row;
 
 typedef struct {

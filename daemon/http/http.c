@@ -76,9 +76,11 @@ struct cd_server {
     req_priv *suspended;        /* doubly linked list of suspended requests */
 };
 
-/* RT_BAD_FRAMING: the request's length is ambiguous (conflicting Content-Length headers), so nothing after
- * its headers can be trusted: it is refused like a routing error, and the connection closed after. */
-typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG, RT_BAD_FRAMING } route_result;
+/* RT_TOO_LONG: a path longer than any route (404); RT_URI: the URI is over CD_URI_MAX (414); RT_HEADERS: the
+ * header block is over CD_HEADERS_MAX (431). RT_BAD_FRAMING: the request's length is ambiguous (conflicting
+ * Content-Length headers), so nothing after its headers can be trusted: it is refused like a routing error,
+ * and the connection closed after. */
+typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG, RT_URI, RT_HEADERS, RT_BAD_FRAMING } route_result;
 
 struct req_priv {
     cd_req r;                   /* first: a cd_req * is a req_priv * */
@@ -645,6 +647,8 @@ static void *uri_log(void *cls, const char *uri, struct MHD_Connection *con)
         p->routing = RT_TOO_LONG;   /* no route is this long */
         n = sizeof p->r.path - 1;
     }
+    if (uri && strlen(uri) > CD_URI_MAX)
+        p->routing = RT_URI;
     if (uri)
         memcpy(p->r.path, uri, n);
     p->r.path[n] = '\0';
@@ -676,6 +680,11 @@ static bool answer_at_once(cd_req *r)
 static enum MHD_Result reply_routing_error(req_priv *p)
 {
     cd_req *r = &p->r;
+    if (p->routing == RT_URI)
+        return cd_reply_problem(r, CD_P_URI_TOO_LONG, NULL, "the URI is longer than %d bytes", CD_URI_MAX);
+    if (p->routing == RT_HEADERS)
+        return cd_reply_problem(r, CD_P_HEADERS_TOO_LARGE, NULL, "the header fields are larger than %d bytes",
+                                CD_HEADERS_MAX);
     if (p->routing == RT_BAD_FRAMING) {
         /* RFC 9112 §6.3: 400, then close, so bytes a proxy may read as another request are never read */
         static const char *const close_hdr[] = {MHD_HTTP_HEADER_CONNECTION, "close", NULL};
@@ -693,6 +702,13 @@ static enum MHD_Result reply_too_large(req_priv *p)
 {
     return cd_reply_problem(&p->r, CD_P_TOO_LARGE, NULL, "the body is larger than %zu bytes",
                             p->r.cfg->body_limit);
+}
+
+static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    *(size_t *)cls += strlen(key) + (value ? strlen(value) : 0) + 4;   /* ": " and CRLF */
+    return MHD_YES;
 }
 
 typedef struct {
@@ -728,6 +744,13 @@ static bool length_ambiguous(struct MHD_Connection *conn)
 /* The first call: the headers are in. */
 static enum MHD_Result begin(req_priv *p, const char *method)
 {
+    /* libmicrohttpd answers a header block past its memory pool itself, in HTML: below that, ours is the
+     * limit, answered as a problem */
+    size_t header_bytes = 0;
+    MHD_get_connection_values(p->r.conn, MHD_HEADER_KIND, add_header_size, &header_bytes);
+    if (header_bytes > CD_HEADERS_MAX && p->routing != RT_URI)
+        p->routing = RT_HEADERS;
+
     cd_req *r = &p->r;
     snprintf(r->method, sizeof r->method, "%s", method);
 
@@ -748,7 +771,7 @@ static enum MHD_Result begin(req_priv *p, const char *method)
 
     if (length_ambiguous(r->conn))
         p->routing = RT_BAD_FRAMING;
-    else if (p->routing != RT_TOO_LONG)
+    else if (p->routing == RT_FOUND)   /* not yet refused: uri_log starts every request at RT_FOUND (0) */
         route(p, method);
     if (p->routing == RT_BAD_FRAMING)
         return reply_routing_error(p);   /* at once: where the body ends is what is unknown */

@@ -19,6 +19,11 @@
 #include "problem.h"
 
 #define CD_MAX_PARAMS 4
+/* A request's URI (path and query) and its header block (names, values, ": " and CRLF) may be this large;
+ * larger ones are answered 414 and 431 problems. libmicrohttpd answers what does not fit its per-connection
+ * memory pool at all itself, before carcd sees the request, in HTML (README, "What carcd does not answer"). */
+#define CD_URI_MAX 2048
+#define CD_HEADERS_MAX 4096
 
 typedef enum { CD_AUTH_NONE, CD_AUTH_ADMIN, CD_AUTH_TOKEN } cd_auth_kind;
 

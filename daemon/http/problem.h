@@ -19,6 +19,8 @@ typedef enum {
     CD_P_STALE_SEQ,         /* 409 expected_seq is not the game's seq */
     CD_P_PRECONDITION,      /* 428 no expected_seq and no If-Match */
     CD_P_TOO_LARGE,         /* 413 body over the limit */
+    CD_P_URI_TOO_LONG,      /* 414 the URI is over CD_URI_MAX */
+    CD_P_HEADERS_TOO_LARGE, /* 431 the header fields are over CD_HEADERS_MAX */
     CD_P_UNSUPPORTED_TYPE,  /* 415 body is not application/json */
     CD_P_ILLEGAL_MOVE,      /* 422 against the rules now */
     CD_P_GAME_OVER,         /* 409 the game is finished */

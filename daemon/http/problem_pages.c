@@ -63,6 +63,15 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "The request body is over the server's size limit.",
         "Send a smaller body: no valid request comes near the limit.",
     },
+    [CD_P_URI_TOO_LONG] = {
+        "The request's URI (path and query) is longer than 2 048 bytes; no endpoint takes one that long.",
+        "Check the path and query: ids are 36 characters and no argument needs more than a few.",
+    },
+    [CD_P_HEADERS_TOO_LARGE] = {
+        "The request's header fields are larger than 4 096 bytes in all.",
+        "Send fewer or shorter headers: carcd reads only the standard framing headers and Authorization, "
+        "Accept, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, X-Carcd-Actor and User-Agent.",
+    },
     [CD_P_UNSUPPORTED_TYPE] = {
         "The request body is not declared as JSON.",
         "Send the body with Content-Type: application/json.",

@@ -11,6 +11,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <openssl/rand.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ typedef struct xfer {
     char refused[256];       /* set by the address check: why the connection was not made */
     bool final;              /* a failure that no retry can mend (the endpoint is disabled) */
     double t0;
+    double age;              /* seconds from the message's writing to its claim (metrics: delivery latency) */
     double retry_after;      /* seconds asked for by Retry-After; < 0: none */
     char snippet[SNIPPET + 1];
     size_t nsnip;
@@ -61,7 +63,9 @@ static struct {
     atomic_bool stop;
     CURLM *multi;
     const cd_config *cfg;
-    char worker[160];        /* host:pid, in every attempt row */
+    /* this process's worker id, in every attempt row: random, so that the deliveries an endpoint's owner reads
+     * do not name the machine and PID that sent them; the log line at start maps it to host:pid */
+    char worker[40];
 } W;
 
 static uint64_t rng_state;
@@ -277,10 +281,13 @@ static void xfer_done(xfer *x, CURLcode rc)
     outcome o = {.x = x, .status = status};
     double ms = x->t0 > 0 ? (cd_now() - x->t0) * 1000.0 : 0;
     o.duration_ms = ms > 2e9 ? 2000000000 : (int)ms;
+    if (x->t0 > 0)
+        cd_metrics_webhook_attempt_seconds(ms / 1000.0);
     char err[600] = "";
     if (rc == CURLE_OK && status >= 200 && status < 300) {
         o.state = "delivered";
         cd_metrics_webhook_delivered();
+        cd_metrics_webhook_delivery_latency(x->age + ms / 1000.0);
         mark_delivered(&o);
         return;
     }
@@ -302,6 +309,7 @@ static void xfer_done(xfer *x, CURLcode rc)
         o.delay = x->final ? -1 : next_delay(x->tries, x->retry_after);
         if (o.delay < 0) {
             o.state = "failed";
+            cd_metrics_webhook_exhausted();
             size_t n = strlen(err);
             if (!x->final)
                 snprintf(err + n, sizeof err - n, " (gave up after %d attempts)", x->tries);
@@ -348,6 +356,7 @@ static int claim(int limit, xfer **inflight, int *ninflight)
         x->tries = c->tries;
         snprintf(x->endpoint, sizeof x->endpoint, "%s", c->endpoint_id);
         x->retry_after = -1;
+        x->age = c->age_s;
         cd_metrics_webhook_attempt();
         bool disabled = c->disabled;
         if (disabled)
@@ -521,7 +530,15 @@ int cd_deliver_start(const cd_config *cfg, char *err, size_t errlen)
     if (gethostname(host, sizeof host) != 0 || !host[0])
         snprintf(host, sizeof host, "carcd");
     host[sizeof host - 1] = 0;
-    snprintf(W.worker, sizeof W.worker, "%s:%d", host, (int)getpid());
+    unsigned char id[8];
+    if (RAND_bytes(id, sizeof id) != 1) {
+        snprintf(err, errlen, "webhooks: no random bytes for the worker id");
+        return -1;
+    }
+    int k = snprintf(W.worker, sizeof W.worker, "w-");
+    for (size_t i = 0; i < sizeof id; i++)
+        k += snprintf(W.worker + k, sizeof W.worker - (size_t)k, "%02x", id[i]);
+    cd_log("info", "webhooks: delivery worker %s is %s:%d", W.worker, host, (int)getpid());
     W.multi = curl_multi_init();
     if (!W.multi) {
         snprintf(err, errlen, "webhooks: cannot create a libcurl multi handle");

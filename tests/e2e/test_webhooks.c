@@ -1140,6 +1140,143 @@ START_TEST(latency_report)
 }
 END_TEST
 
+/* ---- chat limits ----------------------------------------------------------------------------------------------- */
+static size_t u16len(const char *s)
+{
+    size_t k = 0;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        k += (c & 0xC0) == 0x80 ? 0 : c >= 0xF0 ? 2 : 1;
+    }
+    return k;
+}
+
+/* Six seats with 64-character names, the whole game played: every Discord message fits Discord's 2 000
+ * characters and every Slack one 4 000, none prints the seed or links a JSON route, and seat 0's own endpoint
+ * gets a turn.started exactly when another seat's move made it seat 0's turn (never for its follower decision
+ * after its own tile). */
+START_TEST(chat_fits_six_long_names)
+{
+    receiver *R = receiver_start();
+    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1",
+                         "CARCD_PUBLIC_URL=https://carc.example", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    char body[4000];
+    int k = snprintf(body, sizeof body, "{\"expansions\":[\"hills_sheep\",\"crop_circles\",\"fruit_trees\"],\"players\":[");
+    for (int s = 0; s < 6; s++) {
+        char name[80];
+        snprintf(name, sizeof name, "%d_*~<@everyone>%049d", s, s);   /* 64 characters */
+        const char *spec = s == 0 ? "\"events\":[\"turn.started\",\"move.made\"]" : "\"format\":\"discord\"";
+        k += snprintf(body + k, sizeof body - (size_t)k, "%s{\"name\":\"%s\",\"webhook\":{\"url\":\"http://127.0.0.1:%d/s%d\",%s}}",
+                      s ? "," : "", name, R->port, s, spec);
+    }
+    snprintf(body + k, sizeof body - (size_t)k, "]}");
+    e2e_resp r;
+    ck_assert_msg(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r) == 201, "%s", r.body);
+    e2e_game g = {0};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    g.nplayers = 6;
+    for (int s = 0; s < 6; s++)
+        snprintf(g.token[s], sizeof g.token[s], "%s", e2e_jstr(json_array_get(json_object_get(r.json, "players"), (size_t)s), "token"));
+    e2e_resp_free(&r);
+    hook_create(c, &g, d->admin, R, "/gd", "discord", NULL);
+    hook_create(c, &g, d->admin, R, "/gs", "slack", NULL);
+    e2e_rng rng = {0x6464};
+    int moves = 0;
+    for (; moves < 3000; moves++) {
+        e2e_play p;
+        long st = e2e_play_random(c, &g, &rng, NULL, &p);
+        e2e_play_free(&p);
+        if (st == E2E_FINISHED)
+            break;
+        ck_assert_int_eq(st, 200);
+    }
+    ck_assert_msg(moves < 3000, "the game did not end");
+    double t0 = e2e_now();
+    long left = settle(d, 120);
+    fprintf(stderr, "e2e webhooks: %d moves; the outbox drained %.1f s after the last\n", moves, e2e_now() - t0);
+    ck_assert_int_eq(left, 0);
+    json_t *av = e2e_admin_view(c, d, g.id);
+    char seed[80];
+    snprintf(seed, sizeof seed, "%s", e2e_jstr(av, "seed"));
+    json_decref(av);
+    ck_assert_int_eq(strlen(seed), 64);
+
+    int *mover = calloc(4096, sizeof *mover), *next = calloc(4096, sizeof *next), *started = calloc(4096, sizeof *started);
+    for (int i = 0; i < 4096; i++)
+        mover[i] = next[i] = -1;
+    size_t longest[2] = {0, 0};
+    int chats = 0, finished_chats = 0;
+    pthread_mutex_lock(&R->mu);
+    for (int i = 0; i < R->n; i++) {
+        hit *h = &R->hits[i];
+        json_t *j = json_loads(h->body, 0, NULL);
+        ck_assert_msg(j != NULL, "%s: not JSON", h->path);
+        if (strcmp(h->path, "/s0") == 0) {   /* json: the seat's log of moves and of its turns */
+            int q = (int)e2e_jint(j, "data.seq");
+            ck_assert(q >= 0 && q < 4096);
+            if (strcmp(e2e_jstr(j, "type"), "move.made") == 0) {
+                mover[q] = (int)e2e_jint(j, "data.seat");
+                next[q] = json_is_object(e2e_jget(j, "data.next")) ? (int)e2e_jint(j, "data.next.seat") : -1;
+            } else {
+                ck_assert_str_eq(e2e_jstr(j, "type"), "turn.started");
+                ck_assert_int_eq(e2e_jint(j, "data.seat"), 0);
+                started[q]++;
+            }
+        } else {
+            bool slack = strcmp(h->path, "/gs") == 0;
+            const char *t = e2e_jstr(j, slack ? "text" : "content");
+            size_t n = u16len(t);
+            ck_assert_msg(n <= (slack ? 4000u : 2000u), "%s: %zu characters", h->path, n);
+            if (n > longest[slack])
+                longest[slack] = n;
+            ck_assert_msg(!strstr(t, seed), "%s: the seed in chat text", h->path);
+            ck_assert_msg(!strstr(t, "/legal-moves") && !strstr(t, "/events"), "%s: a JSON link: %s", h->path, t);
+            ck_assert_msg(strstr(t, "https://carc.example/games/"), "%s: no game page link: %s", h->path, t);
+            ck_assert_msg(!strstr(t, "@everyone>") && !strstr(t, "<@"), "%s: a live mention: %s", h->path, t);
+            chats++;
+            finished_chats += strstr(t, " is over.") != NULL;
+        }
+        json_decref(j);
+    }
+    pthread_mutex_unlock(&R->mu);
+    /* seat 0's turn.started: at creation, then after exactly the moves of another seat that passed it the turn */
+    ck_assert_int_eq(started[0], 1);
+    int turns = 1;
+    for (int q = 1; q < 4096; q++) {
+        if (mover[q] < 0) {
+            ck_assert_msg(started[q] == 0, "a turn.started at seq %d with no move", q);
+            continue;
+        }
+        bool want = next[q] == 0 && mover[q] != 0;
+        ck_assert_msg(started[q] == (want ? 1 : 0), "seq %d (seat %d moved, seat %d next): %d turn.started", q,
+                      mover[q], next[q], started[q]);
+        turns += want;
+    }
+    ck_assert_int_eq(finished_chats, 2 + 5);   /* both game endpoints and the five discord seats */
+    /* every message was delivered at its first attempt: the latency histogram counted each once */
+    e2e_resp mr;
+    ck_assert_int_eq(e2e_req(c, "GET", "/metrics", NULL, NULL, NULL, &mr), 200);
+    const char *lc = strstr(mr.body, "\ncarcd_webhook_delivery_latency_seconds_count ");
+    ck_assert_msg(lc != NULL, "no delivery latency histogram");
+    pthread_mutex_lock(&R->mu);
+    int received = R->n;
+    pthread_mutex_unlock(&R->mu);
+    ck_assert_int_eq(atol(lc + strlen("\ncarcd_webhook_delivery_latency_seconds_count ")), received);
+    e2e_resp_free(&mr);
+    fprintf(stderr, "e2e webhooks: 6 seats with 64-character names, %d moves, %d chat messages: longest Discord %zu, "
+                    "Slack %zu characters; seat 0 told of %d turns\n",
+            moves, chats, longest[0], longest[1], turns);
+    free(mover);
+    free(next);
+    free(started);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_webhooks");
@@ -1156,5 +1293,8 @@ int main(void)
     tcase_add_test(tc, turn_started_skips_forced_steps);
     tcase_add_test(tc, latency_report);
     suite_add_tcase(s, tc);
+    TCase *chat = e2e_tcase("chat", 240);
+    tcase_add_test(chat, chat_fits_six_long_names);
+    suite_add_tcase(s, chat);
     return e2e_run(s);
 }
