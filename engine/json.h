@@ -44,13 +44,21 @@ int carc_state_from_json(carc_state *st, const carc_catalog *cat, const json_t *
  * {"type":"pass"} · {"type":"abbot_return"}. A figure's part is named on the piece placed this turn
  * (st->pending.piece), so a move is encoded and decoded against the state it is made in. Decoding what
  * carc_move_to_json wrote gives back the identical carc_move (unused fields zero).
+ * The decoder ignores the self-description members (carc_move_describe_json below) and nothing else.
  * carc_move_to_json returns NULL for a move that cannot be named in `st` (a figure move with no piece
  * pending, an index out of range). carc_move_from_json returns CARC_E_INVALID for malformed input,
  * CARC_E_ILLEGAL for a figure move when no piece was placed this turn, CARC_E_FINISHED after the game. */
 json_t *carc_move_to_json(const carc_state *st, const carc_move *m);
 int carc_move_from_json(const carc_state *st, const json_t *j, carc_move *m, char *err, size_t errlen);
-/* An array of carc_move_to_json, e.g. for a legal-moves answer (moves that cannot be named are skipped). */
+/* An array of carc_move_to_json_described, e.g. for a legal-moves answer (moves that cannot be named are
+ * skipped). */
 json_t *carc_moves_to_json(const carc_state *st, const carc_moves *ms);
+/* A move's self-description (json_notation.c): adds "notation" (notation.h) and, for a move that puts or
+ * takes a figure, "feature", "sides" (board-absolute, ["N","Es"]) and "label" to the move object o.
+ * carc_move_from_json ignores exactly these four members, so a described move posted back is the same move.
+ * carc_move_to_json_described is carc_move_to_json plus that. */
+void carc_move_describe_json(const carc_state *st, const carc_move *m, json_t *o);
+json_t *carc_move_to_json_described(const carc_state *st, const carc_move *m);
 
 /* ---- events ------------------------------------------------------------------------------------------- */
 /* The events `viewer` may see, as an array, rendered against `st` (the state after the events: tile ids,

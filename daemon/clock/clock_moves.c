@@ -58,7 +58,7 @@ cd_tx_result cd_clock_moves_store(cd_db *db, cd_game *g, int seat, cd_clock_move
         carc_move m;
         carc_events ev = {0};
         json_t *mv = NULL;
-        if (carc_default_move(g->st, &m) != 0 || !(mv = carc_move_to_json(g->st, &m)) ||
+        if (carc_default_move(g->st, &m) != 0 || !(mv = carc_move_to_json_described(g->st, &m)) ||
             carc_apply(g->st, seat, &m, &ev, err, errlen) != 0) {
             if (!mv)
                 snprintf(err, errlen, "no default move for seat %d", seat);

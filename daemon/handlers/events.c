@@ -3,7 +3,8 @@
  * poll or as Server-Sent Events.
  *
  * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
- * "clock" on the moves a turn clock made for a seat that ran out of time): the moves
+ * "clock" on the moves a turn clock made for a seat that ran out of time; the move's "notation" and, for a
+ * move that puts or takes a figure, its "feature", "sides" and "label", as the log stored them): the moves
  * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
  * (carc_events_json_filter over the admin rendering stored in moves.events). "seq" is the last entry's seq,
  * or `after` when there is none: a client pages and polls with after=<seq of the previous answer>.
@@ -81,6 +82,23 @@ static bool parse_int(const char *s, long lo, long hi, long *out)
     return true;
 }
 
+/* Copies the self-description the log stored with a move (moves_post.c) into its entry. A move stored
+ * before moves described themselves, a resignation or the opening entry has none. Every member is public:
+ * what a move says is what its public events show. */
+static void describe_entry(json_t *entry, const char *move_text)
+{
+    static const char *const keys[] = {"notation", "feature", "sides", "label"};
+    if (!move_text || !strstr(move_text, "\"notation\""))
+        return;
+    json_t *move = json_loads(move_text, 0, NULL);
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        json_t *v = json_object_get(move, keys[k]);
+        if (v)
+            json_object_set(entry, keys[k], v);
+    }
+    json_decref(move);
+}
+
 /* Up to EV_PAGE entries after `after` as `viewer` sees them: *entries (new array) and *last (the last seq,
  * or `after` when there is none). */
 static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer, json_t **entries, int *last)
@@ -111,6 +129,7 @@ static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer
         json_t *e = json_object();
         json_object_set_new(e, "seq", json_integer(seq));
         json_object_set_new(e, "seat", PQgetisnull(res, i, 1) ? json_null() : json_integer(atoi(PQgetvalue(res, i, 1))));
+        describe_entry(e, PQgetisnull(res, i, 2) ? NULL : PQgetvalue(res, i, 2));
         json_object_set_new(e, "events", carc_events_json_filter(admin, viewer));
         if (strcmp(PQgetvalue(res, i, 4), "clock") == 0)   /* the turn clock moved for a seat out of time */
             json_object_set_new(e, "by", json_string("clock"));

@@ -1,12 +1,16 @@
 /*
  * legal_moves.c — GET /v1/games/{id}/legal-moves: every move the bearer's seat may make now, each one a
  * body `move` it can post back unchanged; none when the game waits for someone else. An admin may ask on
- * behalf of a seat with ?seat=N.
+ * behalf of a seat with ?seat=N. With ?format=text the answer is text/plain for chat bots and mail: the seq on
+ * the first line, then one notation (engine/notation.h) per line, in the JSON answer's order.
  */
 #include <stdlib.h>
+#include <string.h>
 
+#include "base/buf.h"
 #include "game/audit.h"
 #include "game/games.h"
+#include "game/notations.h"
 #include "handlers.h"
 
 static enum MHD_Result legal_moves(cd_req *r)
@@ -15,6 +19,10 @@ static enum MHD_Result legal_moves(cd_req *r)
     if (!cd_uuid_valid(id))
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
     r->game_id = id;
+    const char *format = cd_req_arg(r, "format");
+    if (format && strcmp(format, "json") != 0 && strcmp(format, "text") != 0)
+        return cd_reply_problem(r, CD_P_INVALID, "format", "format: \"json\" (the default) or \"text\"");
+    bool text = format && strcmp(format, "text") == 0;
     cd_db *db = cd_req_db(r);
     if (!db)
         return MHD_YES;
@@ -49,6 +57,14 @@ static enum MHD_Result legal_moves(cd_req *r)
             cd_game_free(&g);
             return MHD_YES;
         }
+    }
+    if (text) {
+        cd_buf b = {0};
+        cd_legal_moves_text(&b, g.st, g.seq, seat);
+        cd_game_free(&g);
+        enum MHD_Result ret = cd_reply_raw(r, 200, "text/plain; charset=utf-8", b.p, b.len, NULL);
+        free(b.p);
+        return ret;
     }
     json_t *answer = cd_legal_moves_json(g.st, g.seq, seat);
     cd_game_free(&g);

@@ -10,6 +10,11 @@
  *
  * When the mover also owes the next decision, the answer carries its legal moves (`legal_moves`, as GET
  * legal-moves would answer at the new seq): a client moving twice in a turn needs one GET, not two.
+ *
+ * The body names the move either as JSON (`move`, what a legal-moves answer lists, its self-description
+ * members included) or as text (`notation`, engine/notation.h), never both. A notation that is no notation
+ * is 400 and one that is no legal move now 422, both carrying `legal`: the notations of the decision. The
+ * log stores the move as the engine encodes it, with its self-description, whichever way it came.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +24,11 @@
 #include "handlers.h"
 #include "base/metrics.h"
 #include "game/move_write.h"
+#include "game/notations.h"
 #include "game/state_cache.h"
 #include "db/store.h"
 #include "base/timesrc.h"
+#include "notation.h"
 
 #define MAX_IDEM_KEY 200
 
@@ -31,13 +38,16 @@ typedef struct {
     int seat;             /* the token's, once the lock has read it */
     long expected;        /* -1: none given */
     const char *idem;     /* NULL: none */
-    json_t *move;         /* borrowed from the body */
+    json_t *move;         /* borrowed from the body, or NULL when the move comes as a notation */
+    const char *notation; /* borrowed from the body, or NULL */
+    size_t notation_len;
     /* out */
     int status;           /* 200 or the problem to answer */
     cd_problem problem;
     char field[64];
     char detail[300];
     json_t *answer;       /* owned */
+    json_t *legal;        /* owned: the decision's notations, for a refused notation's problem */
     bool replayed;        /* the answer is a repeated key's first answer */
     carc_state *after;    /* owned: the state after the move, for the cache once committed */
     int after_seq;
@@ -57,6 +67,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     move_tx *t = arg;
     json_decref(t->answer);   /* a retried attempt starts from scratch */
     t->answer = NULL;
+    json_decref(t->legal);
+    t->legal = NULL;
     free(t->after);
     t->after = NULL;
     t->status = 0;
@@ -111,7 +123,7 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         cd_game_free(&g);
         return t->answer ? CD_TX_ROLLBACK : CD_TX_ERROR;   /* nothing to write: roll back the lock */
     }
-    char msg[256];
+    char msg[300];
     if (g.finished) {
         out = refuse(t, CD_P_GAME_OVER, NULL, "the game is over");
     } else if (t->expected != g.seq) {
@@ -122,16 +134,22 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         out = refuse(t, CD_P_NOT_YOUR_TURN, NULL, msg);
     } else {
         carc_move m;
-        char err[200];
-        int rc = carc_move_from_json(g.st, t->move, &m, err, sizeof err);
+        char err[280];
+        int rc = t->notation ? carc_notation_parse(g.st, t->notation, t->notation_len, &m, err, sizeof err)
+                             : carc_move_from_json(g.st, t->move, &m, err, sizeof err);
         carc_events ev = {0};
+        json_t *stored = NULL;   /* the move as the log keeps it: encoded and described before it is applied */
+        if (rc == CARC_OK && !(stored = carc_move_to_json_described(g.st, &m)))
+            rc = CARC_E_INVALID;
         if (rc == CARC_OK)
             rc = carc_apply(g.st, t->seat, &m, &ev, err, sizeof err);
+        if (rc != CARC_OK && t->notation)
+            t->legal = cd_legal_notations(g.st, t->seat);
         if (rc == CARC_E_INVALID) {
-            snprintf(msg, sizeof msg, "move.%s", err);
-            out = refuse(t, CD_P_INVALID, "move", msg);
+            snprintf(msg, sizeof msg, "%s%s", t->notation ? "" : "move.", err);
+            out = refuse(t, CD_P_INVALID, t->notation ? "notation" : "move", msg);
         } else if (rc != CARC_OK) {
-            out = refuse(t, CD_P_ILLEGAL_MOVE, "move", err);
+            out = refuse(t, CD_P_ILLEGAL_MOVE, t->notation ? "notation" : "move", err);
         } else {
             g.seq++;   /* cd_move_write takes the new seq */
             if (g.clocked) {   /* the turn passes: the clock charges the mover and starts the next seat's */
@@ -145,7 +163,7 @@ static cd_tx_result run_move(cd_db *db, void *arg)
             if (g.st->status != CARC_FINISHED && g.st->pending.seat == t->seat)
                 json_object_set_new(t->answer, "legal_moves", cd_legal_moves_json(g.st, g.seq, t->seat));
             json_t *events_admin = carc_events_to_json(g.st, &ev, CARC_VIEW_ADMIN);
-            out = cd_move_write(db, &g, t->seat, t->move, events_admin, t->idem, t->answer, "seat");
+            out = cd_move_write(db, &g, t->seat, stored, events_admin, t->idem, t->answer, "seat");
             json_decref(events_admin);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
             if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
@@ -154,6 +172,7 @@ static cd_tx_result run_move(cd_db *db, void *arg)
                 g.st = NULL;
             }
         }
+        json_decref(stored);
         carc_events_free(&ev);
     }
     cd_game_free(&g);
@@ -207,11 +226,23 @@ static bool idem_key_ok(const char *k)
 
 static bool body_keys_ok(cd_req *r, json_t *body)
 {
-    static const char *const keys[] = {"expected_seq", "move", NULL};
+    static const char *const keys[] = {"expected_seq", "move", "notation", NULL};
     if (!cd_req_only_keys(r, body, keys, ""))
         return false;
-    if (!json_is_object(json_object_get(body, "move"))) {
-        cd_reply_problem(r, CD_P_INVALID, "move", "move: expected an object");
+    json_t *move = json_object_get(body, "move"), *notation = json_object_get(body, "notation");
+    if (move && notation) {
+        cd_reply_problem(r, CD_P_INVALID, "notation", "give the move as \"move\" or as \"notation\", not both");
+        return false;
+    }
+    if (notation) {
+        if (!json_is_string(notation)) {
+            cd_reply_problem(r, CD_P_INVALID, "notation", "notation: expected a string like \"E 0,-1 r2\"");
+            return false;
+        }
+        return true;
+    }
+    if (!json_is_object(move)) {
+        cd_reply_problem(r, CD_P_INVALID, "move", "move: expected an object (or give \"notation\")");
         return false;
     }
     return true;
@@ -239,6 +270,11 @@ static enum MHD_Result moves_post(cd_req *r)
     if (t.expected < 0)
         goto out;
     t.move = json_object_get(body, "move");
+    json_t *notation = json_object_get(body, "notation");
+    if (notation) {
+        t.notation = json_string_value(notation);
+        t.notation_len = json_string_length(notation);
+    }
     cd_db *db = cd_req_db(r);
     if (!db)
         goto out;
@@ -260,13 +296,18 @@ static enum MHD_Result moves_post(cd_req *r)
         ret = cd_reply_json(r, 200, t.answer, NULL);
         t.answer = NULL;
     } else if (t.status != 0 && t.status != 200) {
-        ret = cd_reply_problem(r, t.problem, t.field[0] ? t.field : NULL, "%s", t.detail);
+        json_t *ext = NULL;
+        if (t.legal) {
+            ext = json_pack("{s:O}", "legal", t.legal);
+        }
+        ret = cd_reply_problem_ext(r, t.problem, t.field[0] ? t.field : NULL, ext, "%s", t.detail);
     } else {
         ret = cd_reply_db_failure(r, down, "the move could not be stored");
     }
 out:
     free(t.after);
     json_decref(t.answer);
+    json_decref(t.legal);
     json_decref(body);
     return ret;
 }

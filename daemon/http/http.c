@@ -355,7 +355,8 @@ static json_t *problem_json(cd_problem pr, const char *field, const char *detail
     return o;
 }
 
-static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, const char *fmt, va_list ap)
+static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, json_t *ext, const char *fmt,
+                                       va_list ap)
 {
     char detail[1024] = "";
     if (fmt)
@@ -365,8 +366,12 @@ static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *fie
         cd_log("error", "%s %s (route %s): %s", r->method, r->path, r->route ? r->route->name : "none", detail);
         snprintf(detail, sizeof detail, "an internal error occurred; it has been logged");
     }
-    return reply_json_as(r, cd_problems[pr].status, problem_json(pr, field, detail), "application/problem+json",
-                         NULL);
+    json_t *o = problem_json(pr, field, detail);
+    if (ext) {
+        json_object_update_missing(o, ext);
+        json_decref(ext);
+    }
+    return reply_json_as(r, cd_problems[pr].status, o, "application/problem+json", NULL);
 }
 
 enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
@@ -375,7 +380,20 @@ enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, con
         return MHD_YES;
     va_list ap;
     va_start(ap, fmt);
-    enum MHD_Result ret = reply_problem_v(r, p, field, fmt, ap);
+    enum MHD_Result ret = reply_problem_v(r, p, field, NULL, fmt, ap);
+    va_end(ap);
+    return ret;
+}
+
+enum MHD_Result cd_reply_problem_ext(cd_req *r, cd_problem p, const char *field, json_t *ext, const char *fmt, ...)
+{
+    if (!may_reply(r)) {
+        json_decref(ext);
+        return MHD_YES;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    enum MHD_Result ret = reply_problem_v(r, p, field, ext, fmt, ap);
     va_end(ap);
     return ret;
 }

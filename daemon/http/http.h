@@ -77,6 +77,10 @@ enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *c
 /* RFC 9457 problem; `field` names the offending input (NULL when none); detail is printf-style. */
 enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* cd_reply_problem plus extension members (RFC 9457 §3.2): the members of `ext` (stolen; NULL for none) join
+ * the problem object, never replacing a standard member. */
+enum MHD_Result cd_reply_problem_ext(cd_req *r, cd_problem p, const char *field, json_t *ext, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* A body that is not JSON (OpenAPI document is JSON too, but served verbatim; metrics are text). */
 enum MHD_Result cd_reply_raw(cd_req *r, int status, const char *content_type, const char *data, size_t len,
                              const char *const *headers);

@@ -1,10 +1,12 @@
 /*
  * json_move.c — moves in JSON, both ways. Clients post back the moves of a legal-moves answer verbatim, so
- * decoding what the encoder wrote must give the identical carc_move. The decoder is strict (fuzzed by
- * tests/fuzz/fuzz_move_json.c): it checks form and names only; whether the move is allowed now is
+ * decoding what the encoder wrote must give the identical carc_move; the members of a move's self-description
+ * (json_notation.c: notation, feature, sides, label) are ignored, and only those. The decoder is strict
+ * (fuzzed by tests/fuzz/fuzz_move_json.c): it checks form and names only; whether the move is allowed now is
  * carc_apply's job.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_priv.h"
@@ -74,14 +76,31 @@ json_t *carc_moves_to_json(const carc_state *st, const carc_moves *ms)
 {
     json_t *a = carc_jb_arr();
     for (size_t i = 0; i < ms->n; i++) {
-        json_t *o = carc_move_to_json(st, &ms->v[i]);
+        json_t *o = carc_move_to_json_described(st, &ms->v[i]);
         if (o)
             carc_jb_push(a, o);
     }
     return a;
 }
 
+static int move_from_json(const carc_state *st, const json_t *j, carc_move *m, char *err, size_t errlen);
+
 int carc_move_from_json(const carc_state *st, const json_t *j, carc_move *m, char *err, size_t errlen)
+{
+    if (!json_is_object(j) || !carc_move_json_described(j))
+        return move_from_json(st, j, m, err, errlen);
+    /* a described move (a legal move posted back verbatim): the description is no part of the move */
+    json_t *bare = json_copy((json_t *)j);
+    if (!bare)
+        abort();   /* the engine's policy: out of memory aborts */
+    for (int i = 0; carc_j_described_keys[i]; i++)
+        json_object_del(bare, carc_j_described_keys[i]);
+    int rc = move_from_json(st, bare, m, err, errlen);
+    json_decref(bare);
+    return rc;
+}
+
+static int move_from_json(const carc_state *st, const json_t *j, carc_move *m, char *err, size_t errlen)
 {
     static const char *const any[] = {"type", "tile", "x", "y", "rot", "figure", "part", NULL};
     static const char *const keys[4][6] = {

@@ -24,6 +24,10 @@ extern const char *const carc_j_move_names[CARC_NMOVE_KINDS];    /* carc_move_ki
 extern const char *const carc_j_event_names[CARC_NEVENT_KINDS];  /* carc_event_kind */
 extern const char *const carc_j_phase_names[CARC_PH_DRAFT + 1];  /* carc_phase */
 
+/* The members of a move's self-description (json_notation.c), NULL-terminated, and whether j has any. */
+extern const char *const carc_j_described_keys[5];
+bool carc_move_json_described(const json_t *j);
+
 /* ---- building ----------------------------------------------------------------------------------------- */
 json_t *carc_jb_obj(void);
 json_t *carc_jb_arr(void);

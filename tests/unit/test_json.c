@@ -505,7 +505,23 @@ START_TEST(move_shapes)
     carc_legal_moves(fs, fs->pending.seat, &ms);
     j = carc_moves_to_json(fs, &ms);
     ck_assert_uint_eq(json_array_size(j), ms.n);
-    assert_json_text(json_array_get(j, 0), "{\"type\":\"pass\"}");
+    assert_json_text(json_array_get(j, 0), "{\"type\":\"pass\",\"notation\":\"pass\"}");
+    /* described moves: posted back verbatim they are the same moves; the description is only ignored */
+    for (size_t i = 0; i < ms.n; i++) {
+        carc_move back;
+        char err[256];
+        json_t *e = json_array_get(j, i);
+        ck_assert_ptr_nonnull(json_object_get(e, "notation"));
+        if (ms.v[i].kind == CARC_MV_FIGURE) {
+            ck_assert_ptr_nonnull(json_object_get(e, "feature"));
+            ck_assert(json_is_array(json_object_get(e, "sides")));
+            ck_assert(json_is_string(json_object_get(e, "label")));
+        }
+        ck_assert_msg(carc_move_from_json(fs, e, &back, err, sizeof err) == 0, "%s", err);
+        ck_assert_int_eq(memcmp(&back, &ms.v[i], sizeof back), 0);
+        json_object_set_new(e, "colour", json_string("red"));   /* but nothing else is ignored */
+        ck_assert_int_eq(carc_move_from_json(fs, e, &back, err, sizeof err), CARC_E_INVALID);
+    }
     json_decref(j);
     carc_moves_free(&ms);
     free(fs);
