@@ -12,6 +12,7 @@
 #include "clock_moves.h"
 #include "clock_tx.h"
 #include "base/log.h"
+#include "mail/outbox.h"
 #include "webhooks/outbox.h"
 #include "db/store.h"
 #include "base/timesrc.h"
@@ -52,6 +53,8 @@ static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
         char iso[32];
         cd_iso_time(deadline, iso);
         cd_tx_result out = cd_outbox_enqueue_reminder(db, g, iso, cd_clock_time_left(c, c->seat, t->now));
+        if (out == CD_TX_COMMIT)   /* the seat's reminder mail, when it has mail (mail/outbox.h) */
+            out = cd_mail_enqueue_reminder(db, g, iso);
         if (out != CD_TX_COMMIT)
             return out;
     } else {

@@ -1,7 +1,7 @@
 /*
  * move_write.c — an applied move written inside the caller's transaction (move_write.h): three deferred
  * statements (ST_MOVE_INSERT, ST_GAME_UPDATE, ST_NOTIFY_MOVE) that travel with the COMMIT, and the webhook
- * outbox when the game has endpoints.
+ * outbox when the game has endpoints, and the mail outbox when mail is on (mail/outbox.h).
  */
 #include "move_write.h"
 
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "base/json_out.h"
+#include "mail/outbox.h"
 #include "webhooks/outbox.h"
 #include "db/store.h"
 
@@ -56,8 +57,9 @@ cd_tx_result cd_move_write(cd_db *db, const cd_game *g, int seat, const json_t *
     free(ans);
     if (!ok)
         return CD_TX_ERROR;
-    if (g->hooks_known && g->hooks == 0)
-        return CD_TX_COMMIT;
     /* webhooks: their outbox rows commit with the move (outbox.h) */
-    return cd_outbox_enqueue_move(db, g, g->seq, seat, events_admin);
+    if (!(g->hooks_known && g->hooks == 0) && cd_outbox_enqueue_move(db, g, g->seq, seat, events_admin) != CD_TX_COMMIT)
+        return CD_TX_ERROR;
+    /* mail: the turn mail (or game over) commits with the move too (mail/outbox.h) */
+    return cd_mail_enqueue_move(db, g);
 }

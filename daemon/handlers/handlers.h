@@ -39,5 +39,8 @@ enum MHD_Result h_game_resign(cd_req *r);      /* resign.c */
 enum MHD_Result h_game_link(cd_req *r);        /* link.c */
 enum MHD_Result h_players_create(cd_req *r);   /* players_create.c */
 enum MHD_Result h_me_games(cd_req *r);         /* me_games.c */
+enum MHD_Result h_email_put(cd_req *r);        /* email.c */
+enum MHD_Result h_email_get(cd_req *r);        /* email.c */
+enum MHD_Result h_mail_unsubscribe(cd_req *r); /* mail_unsubscribe.c */
 
 #endif
