@@ -13,6 +13,7 @@
 #include "base/metrics.h"
 #include "base/timesrc.h"
 #include "clock/clock_moves.h"
+#include "clock/clock_tx.h"
 #include "db/db.h"
 #include "db/mail_in.h"
 #include "db/mail_seats.h"
@@ -54,6 +55,40 @@ static void first_word(const char *cmd, char *out, size_t n)
     out[i] = 0;
 }
 
+/* pause, resume, vacation N: the clock changes as POST .../pause, .../resume, .../vacation change it
+ * (clock/clock_tx.h), in this transaction. */
+static cd_tx_result clock_command(cd_db *db, cd_game *g, int seat, const char *word, in_tx *t)
+{
+    double now = cd_wall_now();
+    if (!g->clocked) {
+        snprintf(t->detail, sizeof t->detail, "the game was created without a clock: \"%s\" changes nothing", word);
+        return CD_TX_ROLLBACK;
+    }
+    if (g->st->left >> seat & 1) {
+        snprintf(t->detail, sizeof t->detail, "this seat has left the game");
+        return CD_TX_ROLLBACK;
+    }
+    if (strcmp(word, "pause") == 0) {
+        cd_clock_pause_vote(&g->clock, seat, g->st->left, now);
+    } else if (strcmp(word, "resume") == 0) {
+        cd_clock_resume(&g->clock, now);
+    } else {
+        char *end;
+        const char *n = t->r->command + strlen("vacation");
+        long days = strtol(n, &end, 10);
+        while (*end == ' ' || *end == '\t')
+            end++;
+        if (end == n || *end || days < 1 || days > 365) {
+            snprintf(t->detail, sizeof t->detail, "\"vacation N\" takes N days, 1 to 365");
+            return CD_TX_ROLLBACK;
+        }
+        if (cd_clock_vacation(&g->clock, seat, (int)days, now, t->detail, sizeof t->detail) != 0)
+            return CD_TX_ROLLBACK;
+    }
+    snprintf(t->outcome, sizeof t->outcome, "clock");
+    return cd_clock_save(db, g->id, &g->clock) ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
 /* Plays the command for seat in g (locked): CD_TX_COMMIT when it moved, CD_TX_ROLLBACK with t->detail when
  * refused, CD_TX_ERROR when a statement failed. */
 static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
@@ -76,11 +111,8 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
             snprintf(t->detail, sizeof t->detail, "%s", err);
         return out;
     }
-    if (strcmp(word, "pause") == 0 || strcmp(word, "resume") == 0 || strcmp(word, "vacation") == 0) {
-        snprintf(t->detail, sizeof t->detail, "\"%s\" is not played by mail yet: use POST /v1/games/%s/%s", word,
-                 g->id, word);
-        return CD_TX_ROLLBACK;
-    }
+    if (strcmp(word, "pause") == 0 || strcmp(word, "resume") == 0 || strcmp(word, "vacation") == 0)
+        return clock_command(db, g, seat, word, t);
     if (g->st->pending.seat != seat) {
         snprintf(t->detail, sizeof t->detail, "the game does not wait for you now (it waits for seat %d)",
                  g->st->pending.seat);
@@ -185,7 +217,9 @@ static cd_tx_result run_in(cd_db *db, void *arg)
     }
     int seq_before = g.seq;
     cd_tx_result out = play(db, &g, seat.seat, t);
-    if (out == CD_TX_COMMIT) {
+    if (out == CD_TX_COMMIT && strcmp(t->outcome, "clock") == 0) {
+        snprintf(t->detail, sizeof t->detail, "\"%s\": the clock changed", r->command);
+    } else if (out == CD_TX_COMMIT) {
         snprintf(t->outcome, sizeof t->outcome, "moved");
         snprintf(t->detail, sizeof t->detail, "\"%s\" at move %d", r->command, seq_before);
     } else if (out == CD_TX_ROLLBACK) {

@@ -9,10 +9,10 @@
  *     a sender that is not the seat's address: nothing changes, the mail is logged and recorded "ignored";
  *   - its command (reply.h: the first unquoted line): the number of a move listed in the turn mail it
  *     answers, a notation, or "resign": played as the seat would through the API, and the next turn mail
- *     commits with the move;
- *   - anything else (an unknown command, an illegal or stale move, not the seat's turn, the game over;
- *     "pause", "resume" and "vacation N" are not played by mail yet): refused, with an answer mail that
- *     quotes the reason and lists the legal moves again.
+ *     commits with the move; "pause", "resume", "vacation N": the clock changes as through the API;
+ *   - anything else (an unknown command, an illegal or stale move, not the seat's turn, the game over, a
+ *     clock command in a game without a clock): refused, with an answer mail that quotes the reason and
+ *     lists the legal moves again.
  */
 #ifndef CD_MAIL_IN_H
 #define CD_MAIL_IN_H

@@ -780,6 +780,61 @@ START_TEST(refused_address_and_unsubscribe)
 }
 END_TEST
 
+START_TEST(clock_commands_by_mail)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    long st = e2e_game_create_raw(c, d, 2, NULL,
+                                  "{\"players\":[{\"name\":\"Ann\",\"email\":\"carol@example.org\"},"
+                                  "{\"name\":\"Bob\",\"email\":\"dave@example.org\"}],"
+                                  "\"clock\":{\"per_move_s\":86400,\"reserve_s\":3600,\"timeout\":\"skip\"}}",
+                                  false, &g);
+    ck_assert_int_eq(st, 201);
+    char needle[200];
+    turn_needle(&g, 0, 0, needle, sizeof needle);
+    char *raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "the first turn mail");
+    mail m;
+    mail_parse(raw, &m);
+    free(raw);
+    ck_assert_msg(strstr(m.text, "Deadline: ") != NULL, "a clocked game's turn mail names the deadline");
+    char path[100];
+    snprintf(path, sizeof path, "/v1/games/%s", g.id);
+    /* seat 1 has had no turn mail yet: its invitation's Reply-To is its address */
+    snprintf(needle, sizeof needle, "carcd.%s.1.invitation.0.", g.id);
+    raw = wait_mail("dave", needle, 20);
+    ck_assert_msg(raw, "seat 1's invitation");
+    mail inv;
+    mail_parse(raw, &inv);
+    free(raw);
+    char *r1 = reply_text("dave@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "vacation 2\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r1, strlen(r1)), 0);
+    free(r1);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq(e2e_jint(v, "clock.seats.1.vacation_days_left"), 12);
+    json_decref(v);
+    char *r2 = reply_text("carol@example.org", m.reply_to, m.msg_id, NULL, NULL, "Pause\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r2, strlen(r2)), 0);
+    free(r2);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq(json_array_size(e2e_jget(v, "clock.pause_requested_by")), 1);
+    json_decref(v);
+    char *r3 = reply_text("dave@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "vacation 400\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r3, strlen(r3)), 0);
+    free(r3);
+    snprintf(needle, sizeof needle, "carcd.%s.1.refused.", g.id);
+    raw = wait_mail("dave", needle, 20);
+    ck_assert_msg(raw, "a refused clock command is answered");
+    free(raw);
+    ck_assert_int_eq(game_seq(c, &g), 0);
+    free(m.text);
+    free(inv.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -790,6 +845,7 @@ int main(void)
     tcase_add_test(tc, bad_tag_wrong_sender_duplicate_illegal);
     tcase_add_test(tc, html_only_and_large_reply);
     tcase_add_test(tc, refused_address_and_unsubscribe);
+    tcase_add_test(tc, clock_commands_by_mail);
     tcase_add_test(tc, two_processes_one_database);
     tcase_add_test(tc, smtp_down_for_a_while);
     suite_add_tcase(s, tc);
