@@ -27,8 +27,14 @@ static void trim_into(const char *s, size_t len, char *out, size_t n)
         s++;
         len--;
     }
-    while (len > 0 && isspace((unsigned char)s[len - 1]))
-        len--;
+    for (;;) {   /* trailing spaces, no-break ones too */
+        if (len > 0 && isspace((unsigned char)s[len - 1]))
+            len--;
+        else if (len > 1 && (unsigned char)s[len - 2] == 0xC2 && (unsigned char)s[len - 1] == 0xA0)
+            len -= 2;
+        else
+            break;
+    }
     if (len >= n)
         len = n - 1;
     memcpy(out, s, len);
