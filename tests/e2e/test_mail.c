@@ -12,7 +12,8 @@
  *     a 10 MB mail with an attachment; the SMTP server down for a while (the mail arrives later, once);
  *     two carcd processes on one database (every mail sent once, every reply applied once);
  *   - mail-in exits 75 when the database cannot be reached; a 5xx refusal stops the seat's mail and shows
- *     in its view and the admin's; the one-click unsubscribe.
+ *     in its view and the admin's; the one-click unsubscribe; pause, resume and vacation by mail;
+ *   - the README's Postfix pipe transport: a reply through Postfix into `carcd mail-in`.
  */
 #define _GNU_SOURCE   /* usleep, putenv, fmemopen */
 #include <curl/curl.h>
@@ -249,7 +250,7 @@ static void smtp_send(const char *from, const char *to, const char *message)
 /* ---- carcd with mail ------------------------------------------------------------------------------------ */
 static char env_smtp[300], env_imap[400];
 
-static e2e_daemon *mail_daemon(bool poll_imap)
+static e2e_daemon *mail_daemon_with(bool poll_imap, const char *reply_env)
 {
     snprintf(env_smtp, sizeof env_smtp, "CARCD_SMTP_URL=%s", smtp_url);
     /* imap://play:secret@127.0.0.1:port/INBOX */
@@ -259,7 +260,7 @@ static e2e_daemon *mail_daemon(bool poll_imap)
     int k = 0;
     env[k++] = env_smtp;
     env[k++] = "CARCD_MAIL_FROM=carcd@example.org";
-    env[k++] = "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE;
+    env[k++] = reply_env;
     env[k++] = "CARCD_MAIL_SECRET=" SECRET;
     env[k++] = "CARCD_MAIL_BACKOFF=1,1,1,1,1,1,1,1,1,1";
     env[k++] = "CARCD_PUBLIC_URL=http://carcd.example.org";
@@ -268,6 +269,11 @@ static e2e_daemon *mail_daemon(bool poll_imap)
         env[k++] = env_imap;
     env[k] = NULL;
     return e2e_daemon_up(env);
+}
+
+static e2e_daemon *mail_daemon(bool poll_imap)
+{
+    return mail_daemon_with(poll_imap, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE);
 }
 
 /* `carcd mail-in` with `message` on stdin against d's database (db_url NULL) or another URL: its exit status. */
@@ -780,6 +786,38 @@ START_TEST(refused_address_and_unsubscribe)
 }
 END_TEST
 
+/* The README's wiring: Postfix hands mail for pipe+<tag>@example.org to `carcd mail-in` through its pipe
+ * transport (tests/support/mail-temp.sh), as a real domain would. */
+START_TEST(postfix_pipe_transport)
+{
+    const char *envfile = getenv("CARCD_TEST_MAIL_PIPE_ENV");
+    ck_assert_msg(envfile != NULL, "mail-temp.sh sets CARCD_TEST_MAIL_PIPE_ENV");
+    e2e_daemon *d = mail_daemon_with(false, "CARCD_MAIL_REPLY_TO=pipe+{tag}@example.org");
+    FILE *f = fopen(envfile, "w");
+    ck_assert(f);
+    fprintf(f, "CARCD_BIN='%s'\nCARCD_DATABASE_URL='%s'\nCARCD_SMTP_URL='%s'\nCARCD_MAIL_FROM=carcd@example.org\n"
+               "CARCD_MAIL_REPLY_TO='pipe+{tag}@example.org'\nCARCD_MAIL_SECRET='" SECRET "'\n",
+            CARCD_BIN, d->dburl, smtp_url);
+    fclose(f);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail m;
+    first_turn(c, d, "alice", "bob", &g, &m);
+    ck_assert_msg(strncmp(m.reply_to, "pipe+", 5) == 0, "Reply-To %s", m.reply_to);
+    char *r = reply_text("alice@example.org", m.reply_to, m.msg_id, NULL, NULL, "1\r\n");
+    double t0 = e2e_now();
+    smtp_send("alice@example.org", m.reply_to, r);
+    free(r);
+    while (game_seq(c, &g) == 0 && e2e_now() - t0 < 30)
+        usleep(20 * 1000);
+    ck_assert_msg(game_seq(c, &g) == 1, "the reply through Postfix's pipe moved the game");
+    printf("test_mail: reply through Postfix's pipe transport to the move: %.0f ms\n", (e2e_now() - t0) * 1000);
+    free(m.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 START_TEST(clock_commands_by_mail)
 {
     e2e_daemon *d = mail_daemon(false);
@@ -846,6 +884,7 @@ int main(void)
     tcase_add_test(tc, html_only_and_large_reply);
     tcase_add_test(tc, refused_address_and_unsubscribe);
     tcase_add_test(tc, clock_commands_by_mail);
+    tcase_add_test(tc, postfix_pipe_transport);
     tcase_add_test(tc, two_processes_one_database);
     tcase_add_test(tc, smtp_down_for_a_while);
     suite_add_tcase(s, tc);

@@ -18,11 +18,14 @@
 #                       CARCD_TEST_MAIL_DIR   the Maildirs' root (<dir>/mail/<user>/{new,cur,tmp})
 #                       CARCD_TEST_MAIL_PASSWORD
 #                       CARCD_TEST_POSTFIX    "postfix -c <conf>" prefix, so a test can stop and start SMTP
+#                       CARCD_TEST_MAIL_PIPE_ENV  the settings file of the pipe transport: mail to
+#                                             pipe@example.org (pipe+tag@) runs `$CARCD_BIN mail-in` as nobody
+#                                             with the variables this file sets (CARCD_BIN among them)
 #   mail_temp_stop    stops both and deletes MAILTEMP_DIR (safe to call twice, or when none was started)
 #
 # Environment: MAILTEMP_SMTP_PORT (default 25025), MAILTEMP_IMAP_PORT (default 25143).
 
-MAILTEMP_USERS="alice bob carol dave play carcd"
+MAILTEMP_USERS="alice bob carol dave play carcd pipe"
 
 mail_temp_start() {
     local smtp_port=${MAILTEMP_SMTP_PORT:-25025} imap_port=${MAILTEMP_IMAP_PORT:-25143}
@@ -73,6 +76,7 @@ virtual_minimum_uid = 100
 virtual_mailbox_limit = 0
 message_size_limit = 52428800
 recipient_delimiter = +
+transport_maps = texthash:$etc/transport
 smtputf8_enable = no
 alias_maps =
 alias_database =
@@ -87,6 +91,22 @@ EOF
     for u in $MAILTEMP_USERS; do
         echo "$u@example.org $u/" >>"$etc/mailboxes"
     done
+    # pipe@example.org (and pipe+tag@) goes to `carcd mail-in` through Postfix's pipe transport, as the README
+    # wires a real domain: the wrapper takes carcd's settings from a file the test writes
+    echo "pipe@example.org carcd:" >"$etc/transport"
+    cat >"$dir/carcd-mail-in" <<'EOF'
+#!/bin/sh
+# Postfix's pipe(8) runs this for mail to pipe@example.org: carcd mail-in with the settings a test wrote
+set -a
+. "$(dirname "$0")/carcd-mail-in.env"
+set +a
+exec "$CARCD_BIN" mail-in 2>>"$(dirname "$0")/carcd-mail-in.log"
+EOF
+    chmod 755 "$dir/carcd-mail-in"
+    : >"$dir/carcd-mail-in.env"
+    : >"$dir/carcd-mail-in.log"
+    chmod 644 "$dir/carcd-mail-in.env"
+    chmod 666 "$dir/carcd-mail-in.log"
     cat >"$etc/master.cf" <<EOF
 127.0.0.1:$smtp_port inet n - n - - smtpd
 pickup    unix n - n 60 1 pickup
@@ -111,6 +131,8 @@ lmtp      unix - - n - - lmtp
 anvil     unix - - n - 1 anvil
 scache    unix - - n - 1 scache
 postlog   unix-dgram n - n - 1 postlogd
+carcd     unix - n n - 4 pipe
+  flags=DRq user=nobody argv=$dir/carcd-mail-in
 EOF
     # postfix prints why it refuses only to a terminal (else to syslog): script(1) gives it one
     if ! script -qec "/usr/sbin/postfix -c $etc check" /dev/null >"$dir/postfix/check.log" 2>&1 ||
@@ -182,6 +204,7 @@ EOF
     export CARCD_TEST_MAIL_DIR="$dir/mail"
     export CARCD_TEST_MAIL_PASSWORD="$pw"
     export CARCD_TEST_POSTFIX="/usr/sbin/postfix -c $etc"
+    export CARCD_TEST_MAIL_PIPE_ENV="$dir/carcd-mail-in.env"
 }
 
 mail_temp_stop() {
@@ -203,7 +226,8 @@ mail_temp_stop() {
     done
     rm -rf "$dir"
     [[ $dir != "${MAILTEMP_DIR:-}" ]] || unset MAILTEMP_DIR
-    unset CARCD_TEST_SMTP_URL CARCD_TEST_IMAP_URL CARCD_TEST_MAIL_DIR CARCD_TEST_MAIL_PASSWORD CARCD_TEST_POSTFIX
+    unset CARCD_TEST_SMTP_URL CARCD_TEST_IMAP_URL CARCD_TEST_MAIL_DIR CARCD_TEST_MAIL_PASSWORD CARCD_TEST_POSTFIX \
+        CARCD_TEST_MAIL_PIPE_ENV
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
