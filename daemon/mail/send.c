@@ -1,6 +1,7 @@
 /*
  * send.c — the mail sender (send.h): claim one due mail, send it with libcurl's SMTP, record the outcome;
- * look again at once after a mail, else every POLL_MS or when a NOTIFY carcd_mail arrives.
+ * look again at once after a mail, else when a NOTIFY carcd_mail arrives (a transaction wrote mail), and at
+ * least every POLL_MS (mails due later: retries; a lost LISTEN connection).
  */
 #include "send.h"
 
@@ -18,7 +19,7 @@
 #include "db/mail_seats.h"
 #include "mail.h"
 
-#define POLL_MS 1000
+#define POLL_MS 500
 #define SEND_TIMEOUT_S 60
 #define LEASE_S (SEND_TIMEOUT_S + 30)
 
@@ -173,14 +174,12 @@ static void *sender_main(void *arg)
         cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
         if (!lc)
             lc = listen_connect();
-        bool sent = false;
         while (db && !atomic_load(&W.stop) && send_one(db))
-            sent = true;
-        (void)sent;
-        /* wait for a NOTIFY, or POLL_MS (mails due later, a lost connection) */
+            ;
+        /* wait for a NOTIFY, or POLL_MS; a stop waits at most that long too */
         if (lc) {
             struct pollfd pfd = {.fd = PQsocket(lc), .events = POLLIN};
-            poll(&pfd, 1, POLL_MS / 4);
+            poll(&pfd, 1, POLL_MS);
             if (!PQconsumeInput(lc) || PQstatus(lc) != CONNECTION_OK) {
                 PQfinish(lc);
                 lc = NULL;
