@@ -395,7 +395,7 @@ START_TEST(whole_game_by_mail)
     }
     e2e_rng rng = {0x3a11};
     double sum = 0, worst = 0;   /* seconds from a reply sent to the next mail read */
-    int moves = 0, by_number = 0, by_notation = 0;
+    int moves = 0, by_number = 0, by_notation = 0, prev_seat = -1;
     for (int guard = 0; guard < 200; guard++) {
         int seat;
         const char *status = status_of(c, &g, &seat);
@@ -412,6 +412,9 @@ START_TEST(whole_game_by_mail)
         ck_assert_msg(m.unsubscribe[0], "List-Unsubscribe");
         ck_assert_msg(strncmp(m.reply_to, "play+", 5) == 0, "Reply-To is the seat's address: %s", m.reply_to);
         ck_assert_msg(strstr(m.text, "The board:") != NULL, "the plain-text board");
+        ck_assert_msg(strstr(raw, user_of(1 - seat)) == NULL, "a seat's mail never names the other seat's address");
+        if (moves > 0 && prev_seat != seat)   /* the other seat has moved since this seat's last turn */
+            ck_assert_msg(strstr(m.text, "Since your last turn:\n") != NULL, "others' moves summarised:\n%s", m.text);
         char nt[120] = "";
         int nlegal = legal_moves(m.text, 1, nt, sizeof nt);
         ck_assert_msg(nlegal > 0, "the turn mail lists the legal moves:\n%s", m.text);
@@ -424,6 +427,7 @@ START_TEST(whole_game_by_mail)
         else
             snprintf(body, sizeof body, "%s\r\n\r\n-- \r\nsent from my phone\r\n", nt);
         number ? by_number++ : by_notation++;
+        prev_seat = seat;
         char from[100];
         snprintf(from, sizeof from, "%s@example.org", user_of(seat));
         char *reply = reply_text(from, m.reply_to, m.msg_id, NULL, NULL, body);
