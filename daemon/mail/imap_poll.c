@@ -15,6 +15,7 @@
 #include "base/buf.h"
 #include "base/log.h"
 #include "db/db.h"
+#include "mail.h"
 #include "mail_in.h"
 
 #define FETCH_MAX (64u << 20)
@@ -44,7 +45,7 @@ static CURLcode imap(const char *url, const char *command, cd_buf *out)
     curl_easy_setopt(h, CURLOPT_URL, url);
     if (command)
         curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, command);
-    curl_easy_setopt(h, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);
+    curl_easy_setopt(h, CURLOPT_USE_SSL, cd_mail_use_ssl(url));   /* TLS unless on loopback (mail.h) */
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);

@@ -3,6 +3,7 @@
  */
 #include "mail.h"
 
+#include <curl/curl.h>
 #include <gmime/gmime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,4 +52,17 @@ int cd_mail_configure(const cd_config *cfg, char *err, size_t errlen)
 const cd_mail_settings *cd_mail_settings_get(void)
 {
     return &S;
+}
+
+long cd_mail_use_ssl(const char *url)
+{
+    CURLU *u = curl_url();
+    char *host = NULL;
+    bool loopback = false;
+    if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && host)
+        loopback = strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 || strcmp(host, "[::1]") == 0;
+    curl_free(host);
+    curl_url_cleanup(u);
+    return loopback ? (long)CURLUSESSL_TRY : (long)CURLUSESSL_ALL;
 }

@@ -30,4 +30,9 @@ typedef struct {
 int cd_mail_configure(const cd_config *cfg, char *err, size_t errlen);
 const cd_mail_settings *cd_mail_settings_get(void);
 
+/* libcurl's CURLOPT_USE_SSL for a mail server's URL: TLS required (STARTTLS, or implicit with smtps:// and
+ * imaps://) unless the server is on this machine's loopback, where it is used when offered. A password never
+ * crosses a network in the clear. */
+long cd_mail_use_ssl(const char *url);
+
 #endif

@@ -77,7 +77,7 @@ static CURLcode smtp_send(const cd_mail_claimed *m, long *status, char *err, siz
         curl_easy_setopt(h, CURLOPT_USERNAME, cfg->smtp_user);
         curl_easy_setopt(h, CURLOPT_PASSWORD, cfg->smtp_password);
     }
-    curl_easy_setopt(h, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);   /* STARTTLS when offered; smtps:// always TLS */
+    curl_easy_setopt(h, CURLOPT_USE_SSL, cd_mail_use_ssl(cfg->smtp_url));   /* TLS unless on loopback (mail.h) */
     curl_easy_setopt(h, CURLOPT_MAIL_FROM, from);
     curl_easy_setopt(h, CURLOPT_MAIL_RCPT, rcpt);
     curl_easy_setopt(h, CURLOPT_READFUNCTION, read_body);

@@ -1,6 +1,7 @@
 /*
  * send.h — the mail sender: one thread per carcd process that sends the mail outbox's due rows through SMTP
- * (libcurl: CARCD_SMTP_URL smtp:// with STARTTLS when the server offers it, or smtps://; CARCD_SMTP_USER and
+ * (libcurl: CARCD_SMTP_URL smtp:// with STARTTLS, or smtps://; TLS is required unless the server is on
+ * loopback, where STARTTLS is used when offered (mail.h: cd_mail_use_ssl); CARCD_SMTP_USER and
  * CARCD_SMTP_PASSWORD when set; the envelope sender CARCD_MAIL_FROM).
  *
  * Claiming is the webhook worker's (webhooks/deliver.h): one statement picks the oldest due row that no

@@ -3,9 +3,11 @@
  * GMime (the first unquoted line through quotes, "On ... wrote:", signatures; quoted-printable, base64 and
  * Latin-1 bodies; HTML-only mail with its quote in a blockquote; multipart with an attachment; the tag from
  * Delivered-To or To; the seq from In-Reply-To), reply tags (the HMAC, found in an address written from the
- * template, case folded), address checks, and a built mail read back (headers, the parts, the picture).
+ * template, case folded), address checks, when TLS is required, and a built mail read back (headers, the
+ * parts, the picture).
  */
 #include <check.h>
+#include <curl/curl.h>
 #include <gmime/gmime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +159,12 @@ START_TEST(tags_and_addresses)
     ck_assert_int_eq(cd_mail_msg_id_seq("carcd." GAME ".0.turn.7.00ff@x"), 7);
     ck_assert_int_eq(cd_mail_msg_id_seq("carcd." GAME ".0@x"), -1);
     ck_assert_int_eq(cd_mail_msg_id_seq("someone@else"), -1);
+    /* TLS: required across a network, used when offered on loopback */
+    ck_assert_int_eq(cd_mail_use_ssl("smtp://mail.example.org:587"), CURLUSESSL_ALL);
+    ck_assert_int_eq(cd_mail_use_ssl("imaps://u:p@imap.example.org/INBOX"), CURLUSESSL_ALL);
+    ck_assert_int_eq(cd_mail_use_ssl("smtp://127.0.0.1:25025"), CURLUSESSL_TRY);
+    ck_assert_int_eq(cd_mail_use_ssl("imap://play:pw@localhost:25143/INBOX"), CURLUSESSL_TRY);
+    ck_assert_int_eq(cd_mail_use_ssl("not a url"), CURLUSESSL_ALL);
 }
 END_TEST
 
