@@ -161,8 +161,10 @@ int main(int argc, char **argv)
     case CD_CMD_SERVE:
         return serve(&cfg);
     case CD_CMD_MAIL_IN:   /* one mail on stdin, for an MTA's pipe transport (mail/mail_in.h) */
-        if (cd_mail_configure(&cfg, err, sizeof err) != 0)
-            return fatal(err);
+        if (cd_mail_configure(&cfg, err, sizeof err) != 0) {
+            fatal(err);
+            return CD_MAIL_IN_TEMPFAIL;   /* a setting to mend: the MTA keeps the mail meanwhile */
+        }
         return cd_mail_in_main(&cfg);
     }
     return fatal("unknown command");

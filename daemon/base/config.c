@@ -67,8 +67,8 @@ static const opt opts[] = {
      "for tests: the clocks' time is read from this file (seconds since the epoch) at every use "
      "(default: empty, the real clock)"},
     {"--smtp-url", "CARCD_SMTP_URL", OPT_STRING, FIELD(smtp_url), CAPACITY(smtp_url), 0, 0, "URL",
-     "mail server for the players' mail: smtp://host:587 (STARTTLS when offered) or smtps://host:465 "
-     "(default: empty, no mail is sent)"},
+     "mail server for the players' mail: smtp://host:587 (STARTTLS) or smtps://host:465; TLS is required "
+     "unless the server is on loopback (default: empty, no mail is sent)"},
     {"--smtp-user", "CARCD_SMTP_USER", OPT_STRING, FIELD(smtp_user), CAPACITY(smtp_user), 0, 0, "NAME",
      "SMTP login (default: empty, none)"},
     {"--smtp-password", "CARCD_SMTP_PASSWORD", OPT_STRING, FIELD(smtp_password), CAPACITY(smtp_password), 0, 0,
