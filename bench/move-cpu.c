@@ -1,7 +1,7 @@
 /*
  * move-cpu — the in-process work of one carcd move, part by part, without HTTP or PostgreSQL: plays random
  * games through the engine and times, at every state, what the daemon computes for a move and the reads
- * around it (moves_post.c, move_write.c, legal_moves.c, games.c). Prints one `name: value` line per part, in
+ * around it (moves_post.c, move_commit.c, legal_moves.c, games.c). Prints one `name: value` line per part, in
  * microseconds per move, so that a change to one part shows in its own figure rather than in the noise of an
  * HTTP run (bench/run-http-bench.sh).
  *
@@ -19,7 +19,9 @@
 #include <time.h>
 
 #include "carc.h"
+#include "game/catalog.h"
 #include "game/games.h"
+#include "game/views.h"
 #include "base/json_arena.h"
 #include "base/json_out.h"
 

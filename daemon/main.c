@@ -27,9 +27,9 @@
 #include "game/tiles_doc.h"
 #include "base/timesrc.h"
 #include "webhooks/webhooks.h"
-#include "mail/imap_poll.h"
+#include "mailin/imap_poll.h"
 #include "mail/mail.h"
-#include "mail/mail_in.h"
+#include "mailin/mail_in.h"
 #include "mail/send.h"
 
 /* One line on stderr, whatever msg holds (libpq's messages span lines), and the exit status 1. */

@@ -1,5 +1,5 @@
 /*
- * alloc.h — the engine's one allocation policy: out of memory aborts (see STYLE.md). Callers never
+ * alloc.h — the engine's one allocation policy: out of memory aborts (see docs/STYLE.md). Callers never
  * check for NULL.
  */
 #ifndef CARC_ALLOC_H

@@ -7,7 +7,7 @@
  *
  * Ownership: every value here is plain data owned by its caller. A carc_state is one flat allocation with
  * no pointers except `cat`, which must outlive it. carc_events and carc_moves own heap buffers that
- * carc_events_free / carc_moves_free release. Out of memory aborts (the daemon's policy; see STYLE.md).
+ * carc_events_free / carc_moves_free release. Out of memory aborts (the daemon's policy; see docs/STYLE.md).
  *
  * Errors: functions return 0 on success and a negative carc_err on failure, and then write a message
  * (lower case, naming what was wrong) into the caller's buffer. A failing carc_apply leaves the state
@@ -222,7 +222,7 @@ typedef struct {
 
 typedef enum { CARC_ACTIVE, CARC_FINISHED } carc_status;
 
-/* Where the turn machine stands (game.c runs the phases in this order, RULES.md §6). */
+/* Where the turn machine stands (game.c runs the phases in this order, docs/RULES.md §6). */
 typedef enum {
     CARC_PH_START,    /* draw (or choose draw / triangle) */
     CARC_PH_PLACE,    /* a drawn tile waits to be placed */
@@ -447,8 +447,8 @@ int carc_default_move(const carc_state *st, carc_move *out);
  * followers stay on the board, it takes no further turns; when one seat remains the game ends with final
  * scoring. CARC_E_ILLEGAL when it already left, CARC_E_FINISHED after the end. */
 int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen);
-/* The winners, a bit per seat: the best score among the seats still in the game (a seat that resigned or
- * forfeited wins nothing, whatever its followers scored). */
+/* The winners, a bit per seat (score.c): the best score among the seats still in the game (a seat that
+ * resigned or forfeited wins nothing, whatever its followers scored). */
 unsigned carc_winners(const carc_state *st);
 
 /* Remaining followers in a seat's supply. */

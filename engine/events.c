@@ -1,33 +1,12 @@
 /*
- * events.c — growable buffers for events and moves: the only heap memory the engine hands out.
+ * events.c — the event and move lists the engine hands out (carc_events, carc_moves): pushing, clearing,
+ * freeing. They grow through alloc.c.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "rules.h"
-
-void *carc_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fputs("libcarc: out of memory\n", stderr);
-        abort();
-    }
-    return q;
-}
-
-void carc_grow(void **v, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return;
-    size_t c = *cap ? *cap : 16;
-    while (c < need)
-        c *= 2;
-    *v = carc_xrealloc(*v, c * size);
-    *cap = c;
-}
 
 carc_event *carc_ev_push(carc_events *e, int kind)
 {

@@ -7,6 +7,7 @@
  *   exp_crop.c       Crop Circles: the add/remove action every player answers in turn
  *   exp_fruit.c      Fruit Trees: stocked trees, harvest and sell, fruit at the end
  *   exp_halflings.c  Halb so wild II: hands of triangles, draw-or-triangle, the draft
+ *   marks.c          the tile marks the expansions read (hill, vineyard, crop circle, tree): carc_mark_active
  *
  * Conventions: a `*_begin` hook is called when the turn machine reaches its phase; it either sets
  * st->pending to a decision and returns true (the machine stops and waits), or does nothing / does the
@@ -19,6 +20,10 @@
 #define CARC_EXPANSIONS_H
 
 #include "rules.h"
+
+/* ---- tile marks (exp/marks.c): whether a tile type shows `mark` and that mark's expansion is in play (a
+ * triangle's hill without Hills & Sheep is scenery) ---- */
+bool carc_mark_active(const carc_state *st, int type, int mark);
 
 /* ---- set-up (game.c: carc_game_new, after the stack is built, before the start tile) ---- */
 int carc_hills_setup(carc_state *st, const carc_setup *s, char *err, size_t errlen);
@@ -40,8 +45,6 @@ void carc_halflings_apply_draft(carc_state *st, const carc_move *mv, carc_events
 /* Hills & Sheep: whether a piece stands on a hill (it, or the other triangle of its space, shows an active
  * hill mark); the hill tie-break counts followers on such pieces */
 bool carc_hills_on_hill(const carc_state *st, int piece);
-/* whether a triangle type's marks count (its expansion is in play) */
-bool carc_mark_active(const carc_state *st, int type, int mark);
 
 /* ---- figure step ---- */
 void carc_hills_figure_moves(const carc_state *st, int seat, carc_moves *out);   /* the shepherd */

@@ -13,7 +13,7 @@
  * Views. A snapshot (carc_state_to_json) holds everything, for storage and admins. A view
  * (carc_view_to_json, carc_events_to_json) is rendered for one viewer: CARC_VIEW_ADMIN sees everything,
  * a seat (>= 0) sees what that player may know, CARC_VIEW_PUBLIC what anyone may know. The hidden fields of
- * DESIGN.md §2 (the seed and rng position, the stack order, tiles under hills) never appear in a seat or
+ * docs/DESIGN.md §2 (the seed and rng position, the stack order, tiles under hills) never appear in a seat or
  * public view; counts stay public.
  */
 #ifndef CARC_JSON_H
@@ -123,5 +123,19 @@ int carc_script_fruit_from_json(const json_t *j, carc_setup *s, char *err, size_
  * CARC_MAX_SCRIPT, into s->sheep / nsheep. Whether each draw is possible is checked when it is drawn (a draw
  * the bag cannot give is uniform, exp_hills.c). Messages name `script.sheep[i]`. */
 int carc_script_sheep_from_json(const json_t *j, carc_setup *s, char *err, size_t errlen);
+/* The whole script, {"stack": [ids], "sheep", "fruit", "hands"} (all optional, nothing else), into s (its
+ * nplayers and expansions set first): sheep, fruit and hands as above, then the stack, 1..CARC_MAX_TILES tile
+ * ids drawn in order. Messages name `script.<member>...`. */
+int carc_script_from_json(const carc_catalog *cat, const json_t *script, carc_setup *s, char *err, size_t errlen);
+
+/* ---- stored set-ups and move logs (replay) -------------------------------------------------------------- */
+/* A game's stored set-up, {"nplayers", "expansions", "options" (every option), "script"?}, as carcd stores it
+ * and exports it, into s from carc_setup_defaults; the seed is left zero (it is kept apart). */
+int carc_setup_from_json(const carc_catalog *cat, const json_t *setup, carc_setup *s, char *err, size_t errlen);
+/* Whether a logged move is {"kind": "leave"}: the seat resigned or forfeited (carc_leave). */
+bool carc_move_is_leave(const json_t *move);
+/* One move of a game's log applied for seat: a leave through carc_leave, any other move through
+ * carc_move_from_json and carc_apply (their return values). */
+int carc_logged_move_apply(carc_state *st, int seat, const json_t *move, carc_events *ev, char *err, size_t errlen);
 
 #endif

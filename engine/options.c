@@ -1,6 +1,6 @@
 /*
  * options.c — the table of game options: their JSON names, allowed values and defaults.
- * Every ambiguity RULES.md leaves to the players is one row here; codecs and validation read the table.
+ * Every ambiguity docs/RULES.md leaves to the players is one row here; codecs and validation read the table.
  */
 #include <string.h>
 

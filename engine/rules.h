@@ -11,7 +11,7 @@
 #include "board.h"
 #include "carc.h"
 
-/* ---- events.c ---- */
+/* ---- events.c (the lists grow through alloc.c) ---- */
 /* Appends a zeroed event of `kind` (NULL when e is NULL: callers that want no events pass NULL). */
 carc_event *carc_ev_push(carc_events *e, int kind);
 void carc_ev_add_space(carc_events *e, carc_event *x, int px, int py);

@@ -1,6 +1,6 @@
 /*
  * score.c — features, majorities and points: scoring during play (completed roads, cities, cloisters,
- * gardens), the abbot taken back early, and final scoring (incomplete features and farms).
+ * gardens), the abbot taken back early, final scoring (incomplete features and farms) and the winners.
  *
  * A feature is gathered on demand by walking the ring of its parts that the board keeps (board.h), so
  * scoring costs the size of the feature, not of the board.
@@ -288,4 +288,23 @@ void carc_score_final(carc_state *st, carc_events *ev)
             }
         }
     carc_fruit_score_final(st, ev);
+}
+
+/* The winners after the end: the best score among the seats still in the game (seats.c: leaving). */
+unsigned carc_winners(const carc_state *st)
+{
+    unsigned in = 0, won = 0;
+    for (int s = 0; s < st->nplayers; s++)
+        if (!(st->left >> s & 1))
+            in |= 1u << s;
+    if (!in)   /* cannot happen (the game ends when one seat remains); then the scores alone decide */
+        in = (1u << st->nplayers) - 1;
+    int32_t best = INT32_MIN;
+    for (int s = 0; s < st->nplayers; s++)
+        if ((in >> s & 1) && st->players[s].score > best)
+            best = st->players[s].score;
+    for (int s = 0; s < st->nplayers; s++)
+        if ((in >> s & 1) && st->players[s].score == best)
+            won |= 1u << s;
+    return won;
 }

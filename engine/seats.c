@@ -66,21 +66,3 @@ int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errl
         carc_finish_game(st, ev);
     return 0;
 }
-
-unsigned carc_winners(const carc_state *st)
-{
-    unsigned in = 0, won = 0;
-    for (int s = 0; s < st->nplayers; s++)
-        if (!(st->left >> s & 1))
-            in |= 1u << s;
-    if (!in)   /* cannot happen (the game ends when one seat remains); then the scores alone decide */
-        in = (1u << st->nplayers) - 1;
-    int32_t best = INT32_MIN;
-    for (int s = 0; s < st->nplayers; s++)
-        if ((in >> s & 1) && st->players[s].score > best)
-            best = st->players[s].score;
-    for (int s = 0; s < st->nplayers; s++)
-        if ((in >> s & 1) && st->players[s].score == best)
-            won |= 1u << s;
-    return won;
-}

@@ -346,33 +346,13 @@ static void print_scores(const json_t *view)
 }
 
 /* ---- local replay ---------------------------------------------------------------------------------------- */
-/* An export's set-up and seed as a carc_setup; with `stack_script`, the export's whole stack is the script. */
-static void setup_of(const json_t *ex, bool stack_script, carc_setup *s)
+/* An export's set-up and seed as a carc_setup: the set-up decoded as carcd decodes it for a replay
+ * (carc_setup_from_json: the script's stack, sheep, fruit and hands). */
+static void setup_of(const json_t *ex, carc_setup *s)
 {
     char err[256];
-    const json_t *setup = json_object_get(ex, "setup"), *script = json_object_get(setup, "script");
-    carc_setup_defaults(s);
-    s->nplayers = (int)json_integer_value(json_object_get(setup, "nplayers"));
-    if (carc_expansions_from_json(&s->expansions, json_object_get(setup, "expansions"), err, sizeof err) ||
-        carc_options_from_json(s->opt, json_object_get(setup, "options"), false, err, sizeof err)) {
+    if (carc_setup_from_json(&cat, json_object_get(ex, "setup"), s, err, sizeof err)) {
         fprintf(stderr, "carcctl: the export's set-up: %s\n", err);
-        exit(EXIT_CHECK);
-    }
-    const json_t *stack = stack_script ? json_object_get(ex, "stack") : json_object_get(script, "stack");
-    size_t i;
-    json_t *id;
-    json_array_foreach(stack, i, id) {
-        int t = carc_catalog_find(&cat, str_or(id, ""));
-        if (t < 0 || i >= CARC_MAX_TILES) {
-            fprintf(stderr, "carcctl: the export's stack[%zu]: unknown tile\n", i);
-            exit(EXIT_CHECK);
-        }
-        s->stack[s->nstack++] = (uint8_t)t;
-    }
-    const json_t *sheep = json_object_get(script, "sheep"), *hands = json_object_get(script, "hands");
-    if ((sheep && carc_script_sheep_from_json(sheep, s, err, sizeof err)) ||
-        (hands && carc_script_hands_from_json(&cat, hands, s, err, sizeof err))) {
-        fprintf(stderr, "carcctl: the export's script: %s\n", err);
         exit(EXIT_CHECK);
     }
     const char *hex = str_or(json_object_get(ex, "seed"), "");
@@ -413,7 +393,7 @@ static json_t *fetch_export(const char *id)
 static int replay_local(const json_t *ex, int to, bool each, carc_state *st)
 {
     carc_setup s;
-    setup_of(ex, false, &s);
+    setup_of(ex, &s);
     char err[256];
     if (carc_game_new(st, &cat, &s, NULL, err, sizeof err)) {
         fprintf(stderr, "carcctl: the set-up does not start a game: %s\n", err);
@@ -426,10 +406,9 @@ static int replay_local(const json_t *ex, int to, bool each, carc_state *st)
         int mseq = (int)json_integer_value(json_object_get(m, "seq"));
         if (to >= 0 && mseq > to)
             break;
-        carc_move mv;
         int seat = (int)json_integer_value(json_object_get(m, "seat"));
-        if (carc_move_from_json(st, json_object_get(m, "move"), &mv, err, sizeof err) ||
-            carc_apply(st, seat, &mv, NULL, err, sizeof err)) {
+        /* a move, or a seat leaving ({"kind":"leave"}: resigned or forfeited), as carcd's replay applies it */
+        if (carc_logged_move_apply(st, seat, json_object_get(m, "move"), NULL, err, sizeof err)) {
             fprintf(stderr, "carcctl: move %d (seat %d) does not apply: %s\n", mseq, seat, err);
             exit(EXIT_CHECK);
         }
@@ -723,8 +702,7 @@ static int cmd_import(int argc, char **argv)
         int seat = (int)json_integer_value(json_object_get(m, "seat"));
         const char *tok = json_string_value(json_object_get(json_array_get(toks, (size_t)seat), "token"));
         /* a seat that left (resigned, or forfeited on time) is logged as {"kind":"leave"}: it resigns here */
-        const char *kind = str_or(json_object_get(json_object_get(m, "move"), "kind"), "");
-        bool leave = strcmp(kind, "leave") == 0;
+        bool leave = carc_move_is_leave(json_object_get(m, "move"));
         json_t *body = leave ? json_object()
                              : json_pack("{s:i, s:O}", "expected_seq", seq - 1, "move", json_object_get(m, "move"));
         char path[200];

@@ -1,7 +1,7 @@
 /*
  * buf.h — a growing text buffer, the one the daemon's text builders (SVG, the game page, webhook texts,
  * SSE frames) write into. The text is always NUL-terminated; p is the caller's to free. Out of memory
- * aborts (STYLE.md).
+ * aborts (docs/STYLE.md).
  */
 #ifndef CD_BUF_H
 #define CD_BUF_H

@@ -51,7 +51,7 @@ static _Thread_local arena me;
 static void oom(void)
 {
     fputs("carcd: out of memory\n", stderr);
-    abort();   /* STYLE.md: out of memory stops the process */
+    abort();   /* docs/STYLE.md: out of memory stops the process */
 }
 
 /* ---- the checked variant: malloc, and a set of the scope's pointers --------------------------------------- */

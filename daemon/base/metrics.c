@@ -5,6 +5,7 @@
  * cd_routes (one more slot for "no route"), statuses 100..599 directly, so counting is one relaxed
  * fetch_add with no lookup and no lock. That is (CD_METRICS_ROUTES + 1) x 500 counters, about 130 KiB:
  * memory traded for a lock-free hot path. Rendering walks it all (~16 000 loads), which is fine for a scrape.
+ * The counters are pushed by the layers that count; this file includes none of theirs.
  */
 #include "metrics.h"
 
@@ -13,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "webhooks/deliver.h"
-#include "game/state_cache.h"
 
 #define CD_METRICS_ROUTES 32          /* route table rows counted separately; later ones count as "none" */
 #define NONE CD_METRICS_ROUTES        /* the slot of requests no route matched */
@@ -37,21 +36,12 @@ static atomic_long in_flight;
 static atomic_long suspended;
 static atomic_uint_fast64_t moves_applied;
 static atomic_uint_fast64_t db_errors;
+static atomic_long webhook_claimed, webhook_delivered, webhook_failed, webhook_gone;
+static atomic_ullong cache_hits, cache_misses;
 
-static int nroutes(void)
+static int route_slot(int route)
 {
-    int n = 0;
-    while (cd_routes[n].method)
-        n++;
-    return n < CD_METRICS_ROUTES ? n : CD_METRICS_ROUTES;
-}
-
-static int route_slot(const cd_route *route)
-{
-    if (!route)
-        return NONE;
-    ptrdiff_t i = route - cd_routes;
-    return i >= 0 && i < nroutes() ? (int)i : NONE;
+    return route >= 0 && route < CD_METRICS_ROUTES ? route : NONE;
 }
 
 void cd_metrics_request_begin(void)
@@ -59,7 +49,7 @@ void cd_metrics_request_begin(void)
     atomic_fetch_add_explicit(&in_flight, 1, memory_order_relaxed);
 }
 
-void cd_metrics_request_end(const cd_route *route, int status, double seconds)
+void cd_metrics_request_end(int route, int status, double seconds)
 {
     route_counters *rc = &routes[route_slot(route)];
     if (status >= CODE_MIN && status <= CODE_MAX)
@@ -90,24 +80,49 @@ void cd_metrics_db_error(void)
     atomic_fetch_add_explicit(&db_errors, 1, memory_order_relaxed);
 }
 
+void cd_metrics_webhook_attempt(void)
+{
+    atomic_fetch_add(&webhook_claimed, 1);
+}
+
+void cd_metrics_webhook_delivered(void)
+{
+    atomic_fetch_add(&webhook_delivered, 1);
+}
+
+void cd_metrics_webhook_failed(void)
+{
+    atomic_fetch_add(&webhook_failed, 1);
+}
+
+void cd_metrics_webhook_gone(void)
+{
+    atomic_fetch_add(&webhook_gone, 1);
+}
+
+void cd_metrics_state_cache_read(bool hit)
+{
+    atomic_fetch_add_explicit(hit ? &cache_hits : &cache_misses, 1, memory_order_relaxed);
+}
+
 static uint64_t load(atomic_uint_fast64_t *a)
 {
     return atomic_load_explicit(a, memory_order_relaxed);
 }
 
-static const char *route_name(int slot)
+static const char *route_name(const char *const *route_names, int slot)
 {
-    return slot == NONE ? "none" : cd_routes[slot].name;
+    return slot == NONE ? "none" : route_names[slot];
 }
 
-char *cd_metrics_render(size_t *len)
+char *cd_metrics_render(const char *const *route_names, int nroutes, size_t *len)
 {
     char *buf = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&buf, &size);
     if (!f)
         abort();
-    int n = nroutes();
+    int n = nroutes < CD_METRICS_ROUTES ? nroutes : CD_METRICS_ROUTES;
     int slots[CD_METRICS_ROUTES + 1];
     int nslots = 0;
     for (int i = 0; i < n; i++)
@@ -121,7 +136,7 @@ char *cd_metrics_render(size_t *len)
         for (int c = CODE_MIN; c <= CODE_MAX; c++) {
             uint64_t v = load(&routes[slots[s]].codes[c - CODE_MIN]);
             if (v)
-                fprintf(f, "carcd_http_requests_total{route=\"%s\",code=\"%d\"} %llu\n", route_name(slots[s]), c,
+                fprintf(f, "carcd_http_requests_total{route=\"%s\",code=\"%d\"} %llu\n", route_name(route_names, slots[s]), c,
                         (unsigned long long)v);
         }
 
@@ -130,7 +145,7 @@ char *cd_metrics_render(size_t *len)
           "# TYPE carcd_http_requests_unanswered_total counter\n",
           f);
     for (int s = 0; s < nslots; s++)
-        fprintf(f, "carcd_http_requests_unanswered_total{route=\"%s\"} %llu\n", route_name(slots[s]),
+        fprintf(f, "carcd_http_requests_unanswered_total{route=\"%s\"} %llu\n", route_name(route_names, slots[s]),
                 (unsigned long long)load(&routes[slots[s]].unanswered));
 
     fputs("# HELP carcd_http_request_duration_seconds Time from request start to completion, by route.\n"
@@ -138,7 +153,7 @@ char *cd_metrics_render(size_t *len)
           f);
     for (int s = 0; s < nslots; s++) {
         route_counters *rc = &routes[slots[s]];
-        const char *name = route_name(slots[s]);
+        const char *name = route_name(route_names, slots[s]);
         /* read the buckets once; count is their sum, so the series stay consistent with each other */
         uint64_t cum = 0;
         for (size_t b = 0; b < NBUCKETS; b++) {
@@ -171,8 +186,9 @@ char *cd_metrics_render(size_t *len)
             atomic_load_explicit(&in_flight, memory_order_relaxed),
             atomic_load_explicit(&suspended, memory_order_relaxed), (unsigned long long)load(&moves_applied),
             (unsigned long long)load(&db_errors));
-    cd_deliver_stats w;   /* webhooks: this process's delivery worker (deliver.h) */
-    cd_deliver_get_stats(&w);
+    /* webhooks: this process's delivery worker */
+    long claimed = atomic_load(&webhook_claimed), delivered = atomic_load(&webhook_delivered),
+         failed = atomic_load(&webhook_failed), gone = atomic_load(&webhook_gone);
     fprintf(f,
             "# HELP carcd_webhook_attempts_total Webhook delivery attempts made by this process, by outcome.\n"
             "# TYPE carcd_webhook_attempts_total counter\n"
@@ -184,9 +200,9 @@ char *cd_metrics_render(size_t *len)
             "# HELP carcd_webhook_endpoints_disabled_total Endpoints this process disabled after a 410 Gone.\n"
             "# TYPE carcd_webhook_endpoints_disabled_total counter\n"
             "carcd_webhook_endpoints_disabled_total %ld\n",
-            w.delivered, w.failed, w.claimed - w.delivered - w.failed, w.gone);
-    unsigned long long hits, misses;
-    cd_cache_stats(&hits, &misses);
+            delivered, failed, claimed - delivered - failed, gone);
+    unsigned long long hits = atomic_load_explicit(&cache_hits, memory_order_relaxed),
+                       misses = atomic_load_explicit(&cache_misses, memory_order_relaxed);
     fprintf(f,
             "# HELP carcd_state_cache_reads_total Reads of a decoded game state from this process's cache.\n"
             "# TYPE carcd_state_cache_reads_total counter\n"

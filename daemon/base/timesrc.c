@@ -39,3 +39,10 @@ double cd_wall_now(void)
     }
     return t;
 }
+
+double cd_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

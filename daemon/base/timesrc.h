@@ -11,4 +11,7 @@ void cd_time_source(const char *path);
 /* Seconds since the epoch. A time file that cannot be read gives the real clock (and a log line). */
 double cd_wall_now(void);
 
+/* Monotonic seconds (durations, timeouts): never the wall clock. */
+double cd_now(void);
+
 #endif

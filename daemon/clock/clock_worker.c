@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "clock_moves.h"
+#include "game/forced_moves.h"
 #include "clock_tx.h"
 #include "base/log.h"
 #include "mail/outbox.h"
 #include "webhooks/outbox.h"
-#include "db/store.h"
+#include "db/clocks.h"
 #include "base/timesrc.h"
 
 #define MAX_PER_TICK 100   /* then sleep: a backlog is worked off over several ticks, never all at once */
@@ -44,17 +44,18 @@ static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
     if (c->timeout != CD_TIMEOUT_NONE && deadline >= 0 && t->now >= deadline) {
         bool skip = c->timeout == CD_TIMEOUT_SKIP;
         t->did = skip ? "timeout skip" : "timeout forfeit";
-        return cd_clock_moves_store(db, g, c->seat, skip ? CD_CM_SKIP : CD_CM_LEAVE, "clock", t->now, NULL, t->err,
-                                    sizeof t->err);
+        return cd_forced_moves_commit(db, g, c->seat, skip ? CD_FORCED_SKIP : CD_FORCED_LEAVE, "clock", t->now, NULL,
+                                      t->err, sizeof t->err);
     }
     if (remind >= 0 && t->now >= remind) {
         t->did = "reminder";
         c->reminded = true;
         char iso[32];
         cd_iso_time(deadline, iso);
-        cd_tx_result out = cd_outbox_enqueue_reminder(db, g, iso, cd_clock_time_left(c, c->seat, t->now));
+        const cd_outbox_game og = {.id = g->id, .seq = g->seq, .st = g->st, .seed = g->seed, .deadline = g->deadline};
+        cd_tx_result out = cd_outbox_enqueue_reminder(db, &og, iso, cd_clock_time_left(c, c->seat, t->now));
         if (out == CD_TX_COMMIT)   /* the seat's reminder mail, when it has mail (mail/outbox.h) */
-            out = cd_mail_enqueue_reminder(db, g, iso);
+            out = cd_mail_enqueue_reminder(db, g->id, g->seq, g->st, iso);
         if (out != CD_TX_COMMIT)
             return out;
     } else {
@@ -69,21 +70,13 @@ static cd_tx_result run_step(cd_db *db, void *arg)
     t->none = false;
     t->did = NULL;
     t->err[0] = 0;
-    char now[32];
-    snprintf(now, sizeof now, "%.3f", t->now);
-    const char *p[] = {now};
-    PGresult *res = cd_db_exec(db, ST_CLOCK_CLAIM, 1, p);
-    if (!cd_db_ok(res)) {
-        PQclear(res);
+    bool found = false;
+    if (cd_clock_claim(db, t->now, &found, t->game) != CD_Q_OK)
         return CD_TX_ERROR;
-    }
-    if (PQntuples(res) == 0) {
-        PQclear(res);
+    if (!found) {
         t->none = true;
         return CD_TX_ROLLBACK;
     }
-    snprintf(t->game, sizeof t->game, "%s", PQgetvalue(res, 0, 0));
-    PQclear(res);
     cd_game g;
     cd_load_result lr = cd_game_lock(db, t->game, &g);
     cd_tx_result out;

@@ -23,6 +23,7 @@
  * idle (no transaction open). Debug builds assert it; release builds roll back and log.
  */
 #include "db.h"
+#include "exec.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -146,7 +147,7 @@ PGconn *cd_db_connect(const char *url)
     const char *const vals[] = {CD_DB_CONNECT_TIMEOUT, "carcd", url, NULL};
     PGconn *c = PQconnectdbParams(keys, vals, 1);
     if (!c)
-        abort();   /* libpq could not allocate: out of memory aborts (STYLE.md) */
+        abort();   /* libpq could not allocate: out of memory aborts (docs/STYLE.md) */
     return c;
 }
 
@@ -631,4 +632,12 @@ cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable)
     }
     cd_log("warn", "db: cd_db_tx: giving up after %d retries (SQLSTATE %s)", CD_TX_RETRIES, db->sqlstate);
     return r;
+}
+
+bool cd_db_ping(cd_db *db)
+{
+    PGresult *res = cd_db_exec(db, ST_PING, 0, NULL);
+    bool ok = cd_db_ok(res);
+    PQclear(res);
+    return ok;
 }

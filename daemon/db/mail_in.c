@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "exec.h"
 #include "store.h"
 
 cd_mq cd_mail_in_record(cd_db *db, const char *message_id, const char *game_id, int seat, const char *outcome,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec.h"
 #include "store.h"
 
 bool cd_mail_outbox_add(cd_db *db, const char *game_id, int seat, const char *kind, int seq, const char *msg_id,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "exec.h"
 #include "store.h"
 
 cd_mq cd_mail_recent_moves(cd_db *db, const char *game_id, int after_seq, cd_mail_recent_move *out, int max, int *n)
@@ -36,4 +37,16 @@ cd_mq cd_mail_recent_moves(cd_db *db, const char *game_id, int after_seq, cd_mai
     }
     PQclear(res);
     return CD_MQ_OK;
+}
+
+json_t *cd_mail_seat_names(cd_db *db, const char *game_id)
+{
+    const char *p[] = {game_id};
+    PGresult *res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p);
+    json_t *names = json_array();
+    if (cd_db_ok(res))
+        for (int i = 0; i < PQntuples(res); i++)
+            json_array_append_new(names, json_string(PQgetvalue(res, i, 1)));
+    PQclear(res);
+    return names;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "exec.h"
 #include "store.h"
 
 static cd_mq failed(cd_db *db, const PGresult *res)

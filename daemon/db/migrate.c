@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "exec.h"
 #include "base/embedded.h"
 
 /* pg_advisory_xact_lock key: the bytes of "carcdsql". Fixed forever: every carcd version must agree. */

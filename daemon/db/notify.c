@@ -37,8 +37,9 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "http/http.h"
+#include "exec.h"
 #include "base/log.h"
+#include "base/timesrc.h"
 #include "store.h"
 
 #define NBUCKETS 1024

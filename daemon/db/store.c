@@ -2,7 +2,6 @@
  * store.c — the statement table: all the SQL carcd runs, prepared once per connection by db.c.
  * One row per query, so a reader finds every statement the daemon can issue in this file.
  */
-#include "db.h"
 #include "store.h"
 
 /* timestamps leave the database as ISO 8601 UTC text */

@@ -1,6 +1,7 @@
 /*
  * store.h — every SQL statement carcd runs, one enum value each (the rows of cd_stmts in store.c).
- * Parameters are text; the SQL casts them. Results are read with libpq directly by the one caller.
+ * Parameters are text; the SQL casts them. Each statement is run, and its result read, by one query file of
+ * db/ (named below) that hands typed rows to the layers above; nothing outside db/ names a statement.
  */
 #ifndef CD_STORE_H
 #define CD_STORE_H
@@ -41,7 +42,7 @@ typedef enum {
                              detail) -> id */
     ST_AUDIT_LIST,       /* (before_id|NULL, game_id|NULL, action|NULL, limit) -> id, at, action, game_id,
                              actor, actor_name, remote_addr, user_agent, detail   (newest first) */
-    /* webhooks (outbox.c, deliver.c, handlers/webhooks.c, handlers/webhook_deliveries.c) */
+    /* webhooks (webhook_outbox.c, webhook_worker.c, webhook_endpoints.c, webhook_deliveries.c) */
     ST_WH_ENDPOINTS_ACTIVE,  /* (game_id) -> id, seat, format, events   (not disabled) */
     ST_WH_ENDPOINT_INSERT,   /* (game_id, seat, url, format, events, secret) -> id, created_at */
     ST_WH_OUTBOX_INSERT,     /* (endpoint_id, msg_id, event, game_id, seq, body, delay_s) */
@@ -59,8 +60,7 @@ typedef enum {
     ST_WH_ATTEMPT_DONE,      /* (outbox_id, attempt, duration_ms, status, error) */
     ST_WH_OUTBOX_DONE,       /* (id, lease, state, delay_s, status, error, refund) -> id */
     ST_WH_ENDPOINT_GONE,     /* (endpoint_id, reason): disable it, fail its pending rows */
-    /* turn clocks, players (clock_tx.c, clock_worker.c, handlers/ pause, resume, vacation, resign, players,
-     * link, me_games) */
+    /* turn clocks, players (clocks.c, players.c) */
     ST_CLOCK_UPDATE,         /* (game_id, clock, clock_deadline|NULL, clock_due|NULL) */
     ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot, status, pending_seat, clock|NULL, clock_deadline|NULL,
                                  clock_due|NULL) */
@@ -85,5 +85,15 @@ typedef enum {
     ST_MAIL_IN_INSERT,       /* (message_id, game_id, seat, outcome, detail) -> 1 when new (no row: handled before) */
     CD_NSTMTS
 } cd_stmt;
+
+typedef struct {
+    const char *name;   /* prepared statement name */
+    const char *sql;
+    int nparams;
+} cd_stmt_info;
+
+/* The statement table, indexed by cd_stmt; db.c prepares it on every connection. */
+extern const cd_stmt_info cd_stmts[];
+extern const int cd_nstmts;
 
 #endif

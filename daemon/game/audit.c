@@ -11,7 +11,7 @@
 #include "audit.h"
 #include "games.h"
 #include "base/json_out.h"
-#include "db/store.h"
+#include "db/audit_log.h"
 
 void cd_audit_actor(const char *token, char out[24])
 {
@@ -80,24 +80,15 @@ bool cd_audit_write(cd_req *r, cd_db *db, const char *action, const char *game_i
     cd_audit_actor(r->bearer, actor);
     peer_address(r, addr, sizeof addr);
     char *name = header_text(r, CD_AUDIT_ACTOR_HEADER, 128), *agent = header_text(r, "User-Agent", 256);
-    const char *p[] = {action ? action : (r->route ? r->route->name : "unknown"), game_id, actor, name,
-                       addr[0] ? addr : NULL, agent, detail_text};
-    PGresult *res = cd_db_exec(db, ST_AUDIT_INSERT, 7, p);
-    bool ok = cd_db_ok(res);
+    const cd_audit_entry e = {.action = action ? action : (r->route ? r->route->name : "unknown"),
+                              .game_id = game_id, .actor = actor, .actor_name = name,
+                              .remote_addr = addr[0] ? addr : NULL, .user_agent = agent, .detail = detail_text};
+    cd_q q = cd_audit_insert(db, &e);
+    bool ok = q == CD_Q_OK;
     if (down)
-        *down = !ok && cd_db_unavailable(db, res);
-    PQclear(res);
+        *down = q == CD_Q_DOWN;
     free(name);
     free(agent);
     free(detail_text);
     return ok;
-}
-
-bool cd_audit(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail)
-{
-    bool down = false;
-    if (cd_audit_write(r, db, action, game_id, detail, &down))
-        return true;
-    cd_reply_db_failure(r, down, "the admin action could not be recorded in the audit log");
-    return false;
 }

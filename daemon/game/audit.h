@@ -1,6 +1,7 @@
 /*
  * audit.h — the audit log of admin actions (sql/003_admin_audit.sql): who looked at hidden state, who
- * verified, exported or created what. Handlers call cd_audit for every request served with the admin token
+ * verified, exported or created what. Handlers call cd_audit (handlers/request.h) for every request served
+ * with the admin token
  * that reads an admin view or changes something, *before* they answer, so nothing is shown unrecorded: when
  * the row cannot be written the request fails (503 / 500) instead.
  *
@@ -20,12 +21,9 @@
 #define CD_AUDIT_ACTOR_HEADER "X-Carcd-Actor"
 
 /* Writes one row for request r: action (NULL: the route's name), the game (may be NULL) and `detail` (an
- * object, stolen, may be NULL; method and path are added). Returns true when written; otherwise it has
- * replied (503 when the database is unreachable, else 500) and returns false. */
-bool cd_audit(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail);
-
-/* The same without replying (inside a transaction: the caller fails it); *down (may be NULL) tells whether
- * the database was unreachable. */
+ * object, stolen, may be NULL; method and path are added). True when written; else *down (may be NULL) tells
+ * whether the database was unreachable (inside a transaction the caller fails it; handlers answer through
+ * cd_audit, handlers/request.h). */
 bool cd_audit_write(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail, bool *down);
 
 /* The actor of an admin request as stored: "admin:" + the first 16 hex digits of SHA-256(token). */

@@ -1,6 +1,7 @@
 /*
- * games.h — what the game endpoints share: the tile catalog, tokens, who is asking, loading and storing a
- * game's state, and rendering a view with the daemon's own fields (id, seq, names, the seed once over).
+ * games.h — a game as the daemon holds it (cd_game: the row and its decoded state), loaded for viewing, for a
+ * seat's token or locked for a change, and its snapshot as stored. Views are views.h, the catalog catalog.h,
+ * who is asking and the answers for failures handlers/request.h.
  */
 #ifndef CD_GAMES_H
 #define CD_GAMES_H
@@ -9,27 +10,11 @@
 #include <stdbool.h>
 
 #include "carc.h"
-#include "clock/clock.h"
+#include "clock.h"
+#include "base/crypto.h"
 #include "db/db.h"
-#include "http/http.h"
+#include "db/game_reads.h"
 #include "json.h"
-
-#define CD_TOKEN_LEN 46     /* "cs_" + 43 base64url characters (32 random bytes) */
-#define CD_HEX256_LEN 65    /* 64 hex digits + NUL */
-
-/* The catalog, loaded once per process (read-only afterwards). Aborts if the built-in data is broken. */
-const carc_catalog *cd_catalog(void);
-
-bool cd_uuid_valid(const char *s);
-#define CD_NAME_MAX 64
-/* A player's name: 1 to CD_NAME_MAX bytes, no control characters. */
-bool cd_name_ok(const char *s);
-/* 32 random bytes from the kernel; aborts if the kernel cannot give them. */
-void cd_random_bytes(uint8_t *buf, size_t n);
-void cd_hex(const uint8_t *bytes, size_t n, char *out);   /* out: 2n + 1 */
-bool cd_unhex(const char *hex, uint8_t *out, size_t n);   /* exactly 2n hex digits */
-void cd_token_new(char token[CD_TOKEN_LEN + 1]);
-void cd_sha256_hex(const char *text, char out[CD_HEX256_LEN]);
 
 /* A game row with its decoded state. */
 typedef struct {
@@ -47,7 +32,7 @@ typedef struct {
     bool clocked;         /* the game has a turn clock (when the query read it: views, moves) */
     cd_clock clock;
     bool hooks_known;     /* hooks holds the number of the game's enabled webhook endpoints (a move's
-                             ST_MOVE_AFTER_LOCK tells); when false, cd_move_write looks them up */
+                             ST_MOVE_AFTER_LOCK tells); when false, cd_move_commit looks them up */
     int hooks;
     char deadline[32];    /* the turn clock's deadline after a move (ISO), for its webhooks; "" for none */
 } cd_game;
@@ -70,46 +55,18 @@ cd_held cd_held_take(const char *id);
 cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g);
 /* Loads and locks a game inside a transaction (ST_GAME_LOCK): the state to apply a move to. */
 cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g);
-/* Fills g (a game `id`) from row 0 of res, a statement that starts with the lock columns (store.c:
- * LOCK_COLUMNS: ST_GAME_LOCK, ST_MOVE_LOCK) and named held's seq; CD_LOAD_NOT_FOUND for no row, or NULL lock
- * columns. res stays the caller's; held's state is g's or freed. */
-cd_load_result cd_game_lock_row(cd_game *g, const char *id, const PGresult *res, cd_held *held);
+/* Fills g (a game `id`) from a locked read (cd_game_read_lock, cd_move_lock) that named held's seq;
+ * CD_LOAD_NOT_FOUND when it found no game. row stays the caller's; held's state is g's or freed. */
+cd_load_result cd_game_lock_row(cd_game *g, const char *id, const cd_game_read *row, cd_held *held);
 
 /* The snapshot to store: the engine's, minus the seed (it lives in game_secrets). */
 json_t *cd_snapshot_for_store(const carc_state *st);
 
-/* What GET legal-moves answers for `seat` in st at `seq`: {"seq","seat","moves"}, each move postable as is. A
- * move's answer carries the same object when its mover owes the next decision too. */
-json_t *cd_legal_moves_json(const carc_state *st, int seq, int seat);
-
-/* Who is asking about game `id`: CARC_VIEW_ADMIN, a seat (>= 0) or CARC_VIEW_PUBLIC. Replies itself and
- * returns false for a token nobody has (401), another game's token (403) or a database failure. */
-bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer);
-
-/* The view of g for viewer: the engine's view plus id, seq, status, names, created/updated/finished, and
- * the seed once the game is over (with the winners). */
-json_t *cd_game_view(const cd_game *g, int viewer);
-
-/* For a request with a seat token (not the admin token): who the token is and game `id` loaded for that
- * seat, in one statement (ST_GAME_GET_SEAT; with `names` false ST_GAME_GET_PLAY, which leaves out the set-up,
- * the times and the names). Replies itself and returns false, g holding nothing to free, for a token nobody
- * has (401), another game's token (403), no such game (404) or a database failure (503/500), in that order
- * of precedence, as cd_viewer_of and then cd_game_load would. */
-bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g);
-
-typedef enum { CD_OPEN_ANYONE, CD_OPEN_ADMIN } cd_open_mode;
-/* The start every endpoint on one game shares: a well-formed id (else 404), this thread's database (else
- * 503), who is asking (CD_OPEN_ADMIN: only the admin token, else 401/403; CD_OPEN_ANYONE: admin, a seat of
- * this game or the public, else 401/403), and the game loaded for that viewer (404/503/500). On false the
- * request has been answered and g holds nothing to free. */
-bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g);
-
-/* The database connection for this request, or a 503 reply and NULL. */
-cd_db *cd_req_db(cd_req *r);
-/* Answers for a failed database step: 503 when the database cannot be reached (`down`), else 500 naming
- * `what` failed (details go to the log, never to the client). */
-enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what);
-/* Answers for a failed load (404, 503, 500) and returns the MHD result. */
-enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr);
+/* For a seat token (its hash): who the token is, and game `id` loaded for that seat when the token is one of
+ * its seats, in one statement (cd_game_read_seat: with `names` false only seq, status, snapshot and seed,
+ * what legal-moves needs). The read's cd_q; when CD_Q_OK, *token tells who the token is and, for a seat of
+ * this game, *lr how the load went (g filled when CD_LOAD_OK, else holding nothing to free). */
+cd_q cd_game_load_seat(cd_db *db, const char *token_hash, const char *id, bool names, cd_token_seat *token,
+                       cd_load_result *lr, cd_game *g);
 
 #endif

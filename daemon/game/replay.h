@@ -16,10 +16,8 @@
 #include "db/db.h"
 #include "games.h"
 
-/* The stored set-up (games.setup, as games_create.c writes it) back into a carc_setup, seed left zero. */
-bool cd_setup_from_json(const json_t *setup, carc_setup *s, char *err, size_t errlen);
-
-/* The state at the start of the game, before any move (seq 0). False with `why` when the set-up or seed do
+/* The state at the start of the game, before any move (seq 0): the stored set-up (games.setup, as
+ * games_create.c writes it) decoded by carc_setup_from_json, with the game's seed. False with `why` when the set-up or seed do
  * not give a game. */
 bool cd_replay_start(const cd_game *g, carc_state *st, char *why, size_t whylen);
 
@@ -29,11 +27,5 @@ bool cd_replay_start(const cd_game *g, carc_state *st, char *why, size_t whylen)
  * a new array of {"seq","seat","move"} of the moves read. */
 int cd_replay(cd_db *db, const cd_game *g, int upto, carc_state *st, int *nmoves, json_t **moves, char *why,
               size_t whylen, bool *db_error);
-
-/* The view of game r->params[0] for the request's bearer (admin, seat or public), at ?seq=N when the
- * query names one (replayed, then shown with the bearer's view rules), else now: cd_game_view's shape.
- * An admin's request is written to the audit log first, as `action` (NULL: the route's name). Replies itself
- * and returns NULL on any failure; *viewer (may be NULL) gets the viewer. handlers/board.c. */
-json_t *cd_board_view(cd_req *r, const char *action, int *viewer);
 
 #endif

@@ -23,7 +23,6 @@ typedef struct {
 
 static slot slots[CACHE_SETS][CACHE_WAYS];
 static unsigned long clock_ticks;
-static unsigned long long hits, misses;   /* under `lock` too */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static unsigned set_of(const char *id)
@@ -52,24 +51,6 @@ int cd_cache_copy(const char *id, carc_state *out)
     }
     pthread_mutex_unlock(&lock);
     return seq;
-}
-
-void cd_cache_count(bool hit)
-{
-    pthread_mutex_lock(&lock);
-    if (hit)
-        hits++;
-    else
-        misses++;
-    pthread_mutex_unlock(&lock);
-}
-
-void cd_cache_stats(unsigned long long *h, unsigned long long *m)
-{
-    pthread_mutex_lock(&lock);
-    *h = hits;
-    *m = misses;
-    pthread_mutex_unlock(&lock);
 }
 
 void cd_cache_put(const char *id, int seq, const carc_state *st)

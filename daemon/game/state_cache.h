@@ -12,16 +12,11 @@
 #ifndef CD_STATE_CACHE_H
 #define CD_STATE_CACHE_H
 
-#include <stdbool.h>
-
 #include "carc.h"
 
 /* Copies the state held for id into *out and returns its seq; -1 when none is held (*out untouched). */
 int cd_cache_copy(const char *id, carc_state *out);
 /* Remembers st as the state of (id, seq), replacing whatever shared its slot. */
 void cd_cache_put(const char *id, int seq, const carc_state *st);
-/* A read used a held copy (hit) or decoded the stored snapshot (miss): counted for /metrics. */
-void cd_cache_count(bool hit);
-void cd_cache_stats(unsigned long long *hits, unsigned long long *misses);
 
 #endif

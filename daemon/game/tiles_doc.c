@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games.h"
+#include "catalog.h"
 #include "json.h"
 #include "base/json_out.h"
 #include "tiles_doc.h"

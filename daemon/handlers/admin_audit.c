@@ -11,24 +11,23 @@
 #include "game/audit.h"
 #include "game/games.h"
 #include "handlers.h"
-#include "db/store.h"
+#include "db/audit_log.h"
 
 #define AUDIT_DEFAULT 50
 #define AUDIT_MAX 500
 
-static json_t *text_or_null(const PGresult *res, int i, int col)
+static json_t *text_or_null(const char *s)
 {
-    return PQgetisnull(res, i, col) ? json_null() : json_string(PQgetvalue(res, i, col));
+    return s ? json_string(s) : json_null();
 }
 
-static json_t *audit_row(const PGresult *res, int i)
+static json_t *audit_row(const cd_audit_row *a)
 {
-    json_t *detail = json_loads(PQgetvalue(res, i, 8), 0, NULL);
-    json_t *actor = json_pack("{s:s, s:o, s:o, s:o}", "id", PQgetvalue(res, i, 4), "name", text_or_null(res, i, 5),
-                              "address", text_or_null(res, i, 6), "user_agent", text_or_null(res, i, 7));
-    return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "id", PQgetvalue(res, i, 0), "at", PQgetvalue(res, i, 1),
-                     "action", PQgetvalue(res, i, 2), "game_id", text_or_null(res, i, 3), "actor", actor, "detail",
-                     detail ? detail : json_object());
+    json_t *detail = json_loads(a->e.detail, 0, NULL);
+    json_t *actor = json_pack("{s:s, s:o, s:o, s:o}", "id", a->e.actor, "name", text_or_null(a->e.actor_name),
+                              "address", text_or_null(a->e.remote_addr), "user_agent", text_or_null(a->e.user_agent));
+    return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "id", a->id, "at", a->at, "action", a->e.action, "game_id",
+                     text_or_null(a->e.game_id), "actor", actor, "detail", detail ? detail : json_object());
 }
 
 static bool valid_action(const char *s)
@@ -66,21 +65,16 @@ enum MHD_Result h_admin_audit(cd_req *r)
     if (!db)
         return MHD_YES;
     /* the page is read first, so that this look at the log is on the next page, not this one */
-    char lim[24];
-    snprintf(lim, sizeof lim, "%ld", limit + 1);
-    const char *p[] = {cursor, game, action, lim};
-    PGresult *res = cd_db_exec(db, ST_AUDIT_LIST, 4, p);
-    if (!cd_db_ok(res)) {
-        bool down = cd_db_unavailable(db, res);
-        PQclear(res);
-        return cd_reply_db_failure(r, down, "reading the audit log failed");
-    }
-    int n = PQntuples(res);
+    cd_audit_rows rows;   /* one more than a page tells whether a next page exists */
+    cd_q q = cd_audit_list(db, cursor, game, action, limit + 1, &rows);
+    if (q != CD_Q_OK)
+        return cd_reply_db_failure(r, q == CD_Q_DOWN, "reading the audit log failed");
+    int n = rows.n;
     json_t *entries = json_array();
     for (int i = 0; i < n && i < limit; i++)
-        json_array_append_new(entries, audit_row(res, i));
-    json_t *next = n > limit ? json_string(PQgetvalue(res, (int)limit - 1, 0)) : json_null();
-    PQclear(res);
+        json_array_append_new(entries, audit_row(&rows.v[i]));
+    json_t *next = n > limit ? json_string(rows.v[limit - 1].id) : json_null();
+    cd_audit_rows_free(&rows);
     json_t *detail = json_object();
     if (game)
         json_object_set_new(detail, "game", json_string(game));

@@ -11,7 +11,8 @@
 #include "game/games.h"
 #include "db/mail_seats.h"
 #include "handlers.h"
-#include "db/store.h"
+#include "request.h"
+#include "db/games_table.h"
 
 #define LIST_DEFAULT 50
 #define LIST_MAX 200
@@ -27,14 +28,11 @@ static bool require_admin(cd_req *r)
     return false;
 }
 
-static json_t *game_row(const PGresult *res, int i)
+static json_t *game_row(const cd_games_list_row *g)
 {
-    json_t *o = json_pack("{s:s, s:s, s:i, s:s, s:s, s:i}", "id", PQgetvalue(res, i, 0), "status",
-                          PQgetvalue(res, i, 1), "seq", atoi(PQgetvalue(res, i, 2)), "created_at",
-                          PQgetvalue(res, i, 3), "updated_at", PQgetvalue(res, i, 4), "nplayers",
-                          atoi(PQgetvalue(res, i, 5)));
-    json_object_set_new(o, "pending_seat",
-                        PQgetisnull(res, i, 6) ? json_null() : json_integer(atoi(PQgetvalue(res, i, 6))));
+    json_t *o = json_pack("{s:s, s:s, s:i, s:s, s:s, s:i}", "id", g->id, "status", g->status, "seq", g->seq,
+                          "created_at", g->created_at, "updated_at", g->updated_at, "nplayers", g->nplayers);
+    json_object_set_new(o, "pending_seat", g->has_pending ? json_integer(g->pending_seat) : json_null());
     return o;
 }
 
@@ -55,21 +53,16 @@ enum MHD_Result h_admin_games_list(cd_req *r)
         return MHD_YES;
     if (!cd_audit(r, db, NULL, NULL, status ? json_pack("{s:s}", "status", status) : NULL))
         return MHD_YES;
-    char lim[24];
-    snprintf(lim, sizeof lim, "%ld", limit + 1);   /* one more tells whether a next page exists */
-    const char *p[] = {status, cursor, lim};
-    PGresult *res = cd_db_exec(db, ST_GAMES_LIST, 3, p);
-    if (!cd_db_ok(res)) {
-        bool down = cd_db_unavailable(db, res);
-        PQclear(res);
-        return cd_reply_db_failure(r, down, "listing games failed");
-    }
-    int n = PQntuples(res);
+    cd_games_list_rows rows;   /* one more than a page tells whether a next page exists */
+    cd_q q = cd_games_list(db, status, cursor, limit + 1, &rows);
+    if (q != CD_Q_OK)
+        return cd_reply_db_failure(r, q == CD_Q_DOWN, "listing games failed");
+    int n = rows.n;
     json_t *games = json_array();
     for (int i = 0; i < n && i < limit; i++)
-        json_array_append_new(games, game_row(res, i));
-    json_t *next = n > limit ? json_string(PQgetvalue(res, (int)limit - 1, 0)) : json_null();
-    PQclear(res);
+        json_array_append_new(games, game_row(&rows.v[i]));
+    json_t *next = n > limit ? json_string(rows.v[limit - 1].id) : json_null();
+    cd_games_list_rows_free(&rows);
     return cd_reply_json(r, 200, json_pack("{s:o, s:o}", "games", games, "next_cursor", next), NULL);
 }
 
@@ -93,9 +86,10 @@ enum MHD_Result h_admin_game_get(cd_req *r)
      * unsubscribe) */
     cd_mail_seat seats[CARC_MAX_PLAYERS];
     int n = 0;
-    if (cd_mail_seats_all(db, id, seats, CARC_MAX_PLAYERS, &n) != CD_MQ_OK) {
+    cd_mq mq = cd_mail_seats_all(db, id, seats, CARC_MAX_PLAYERS, &n);
+    if (mq != CD_MQ_OK) {
         json_decref(v);
-        return cd_reply_db_failure(r, cd_db_unavailable(db, NULL), "the seats' mail could not be read");
+        return cd_reply_db_failure(r, mq == CD_MQ_DOWN, "the seats' mail could not be read");
     }
     json_t *mail = json_array();
     for (int i = 0; i < n; i++)

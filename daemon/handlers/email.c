@@ -10,6 +10,7 @@
 #include "clock/clock_tx.h"
 #include "db/mail_seats.h"
 #include "handlers.h"
+#include "request.h"
 #include "mail/seat_mail.h"
 
 typedef struct {

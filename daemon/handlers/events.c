@@ -59,7 +59,8 @@
 #include "handlers.h"
 #include "base/log.h"
 #include "db/notify.h"
-#include "db/store.h"
+#include "db/games_table.h"
+#include "db/moves.h"
 
 #define EV_PAGE 100              /* entries per answer, and per read of a stream */
 #define SSE_KEEPALIVE_S 15.0
@@ -103,41 +104,36 @@ static void describe_entry(json_t *entry, const char *move_text)
  * or `after` when there is none). */
 static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer, json_t **entries, int *last)
 {
-    char after_s[16], limit_s[16];
-    snprintf(after_s, sizeof after_s, "%d", after);
-    snprintf(limit_s, sizeof limit_s, "%d", EV_PAGE);
-    const char *p[] = {id, after_s, limit_s};
-    PGresult *res = cd_db_exec(db, ST_MOVES_AFTER, 3, p);
+    cd_log_rows rows;
+    cd_q q = cd_moves_after(db, id, after, EV_PAGE, &rows);
     *entries = NULL;
     *last = after;
-    if (!cd_db_ok(res)) {
-        cd_load_result lr = cd_db_unavailable(db, res) ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
-        PQclear(res);
-        return lr;
-    }
+    if (q != CD_Q_OK)
+        return q == CD_Q_DOWN ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
     json_t *a = json_array();
-    for (int i = 0; i < PQntuples(res); i++) {
-        int seq = atoi(PQgetvalue(res, i, 0));
-        json_t *admin = json_loads(PQgetvalue(res, i, 3), 0, NULL);
+    for (int i = 0; i < rows.n; i++) {
+        const cd_log_row *m = &rows.v[i];
+        int seq = m->seq;
+        json_t *admin = json_loads(m->events, 0, NULL);
         if (!json_is_array(admin)) {
             cd_log("error", "game %s: the events of seq %d do not decode", id, seq);
             json_decref(admin);
             json_decref(a);
-            PQclear(res);
+            cd_log_rows_free(&rows);
             return CD_LOAD_CORRUPT;
         }
         json_t *e = json_object();
         json_object_set_new(e, "seq", json_integer(seq));
-        json_object_set_new(e, "seat", PQgetisnull(res, i, 1) ? json_null() : json_integer(atoi(PQgetvalue(res, i, 1))));
-        describe_entry(e, PQgetisnull(res, i, 2) ? NULL : PQgetvalue(res, i, 2));
+        json_object_set_new(e, "seat", m->has_seat ? json_integer(m->seat) : json_null());
+        describe_entry(e, m->move);
         json_object_set_new(e, "events", carc_events_json_filter(admin, viewer));
-        if (strcmp(PQgetvalue(res, i, 4), "clock") == 0)   /* the turn clock moved for a seat out of time */
+        if (strcmp(m->origin, "clock") == 0)   /* the turn clock moved for a seat out of time */
             json_object_set_new(e, "by", json_string("clock"));
         json_decref(admin);
         json_array_append_new(a, e);
         *last = seq;
     }
-    PQclear(res);
+    cd_log_rows_free(&rows);
     *entries = a;
     return CD_LOAD_OK;
 }
@@ -183,15 +179,12 @@ static cd_problem load_problem(cd_load_result lr, const char **detail)
 /* Whether the game exists (its seats: every game has at least two). 1, 0, or -1 with *lr. */
 static int game_exists(cd_db *db, const char *id, cd_load_result *lr)
 {
-    const char *p[] = {id};
-    PGresult *res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p);
-    if (!cd_db_ok(res)) {
-        *lr = cd_db_unavailable(db, res) ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
-        PQclear(res);
+    int n = 0;
+    cd_q q = cd_seats_count(db, id, &n);
+    if (q != CD_Q_OK) {
+        *lr = q == CD_Q_DOWN ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
         return -1;
     }
-    int n = PQntuples(res);
-    PQclear(res);
     return n > 0;
 }
 

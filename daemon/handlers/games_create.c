@@ -9,13 +9,14 @@
 #include <string.h>
 
 #include "game/audit.h"
-#include "clock/clock.h"
+#include "game/clock.h"
 #include "base/json_out.h"
 #include "game/games.h"
 #include "handlers.h"
 #include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
-#include "db/store.h"
+#include "db/games_table.h"
+#include "db/moves.h"
 #include "base/timesrc.h"
 
 typedef struct {
@@ -96,7 +97,9 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
     return true;
 }
 
-/* script: {"stack": ["D", "U", ...], "sheep": [2, "wolf", ...], "hands": [["HW01", "HW08"], ...]} (admins only) */
+/* script: {"stack": ["D", "U", ...], "sheep": [2, "wolf", ...], "fruit": {"apple": [5, 2, 4, 3]}, "hands":
+ * [["HW01", "HW08"], ...]} (admins only), decoded by the engine (carc_script_from_json) as replay decodes
+ * the stored copy. */
 static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
 {
     static const char *const keys[] = {"stack", "sheep", "hands", "fruit", NULL};
@@ -106,43 +109,14 @@ static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
     }
     if (!cd_req_only_keys(r, script, keys, "script."))
         return false;
-    json_t *sheep = json_object_get(script, "sheep");   /* hills & sheep: the bag draws, [2, 3, "wolf", 1] */
-    char sheep_err[256];
-    if (sheep && carc_script_sheep_from_json(sheep, s, sheep_err, sizeof sheep_err) != 0) {
-        reply_field_error(r, "", sheep_err);
+    char err[256];
+    if (carc_script_from_json(cd_catalog(), script, s, err, sizeof err) != 0) {
+        if (strncmp(err, "script.stack", 12) == 0)   /* the stack's problems name the field script.stack */
+            cd_reply_problem(r, CD_P_INVALID, "script.stack", "%s", err);
+        else
+            reply_field_error(r, "", err);
         return false;
     }
-    json_t *fruit = json_object_get(script, "fruit");   /* fruit trees: each fruit's stack, {"apple": [5, 2, 4, 3]} */
-    char fruit_err[256];
-    if (fruit && carc_script_fruit_from_json(fruit, s, fruit_err, sizeof fruit_err) != 0) {
-        reply_field_error(r, "", fruit_err);
-        return false;
-    }
-    json_t *hands = json_object_get(script, "hands");   /* halflings: each seat's triangles, [["HW01"], ...] */
-    char hands_err[256];
-    if (hands && carc_script_hands_from_json(cd_catalog(), hands, s, hands_err, sizeof hands_err) != 0) {
-        reply_field_error(r, "", hands_err);
-        return false;
-    }
-    json_t *stack = json_object_get(script, "stack");
-    if (!stack)
-        return true;
-    if (!json_is_array(stack) || json_array_size(stack) == 0 || json_array_size(stack) > CARC_MAX_TILES) {
-        cd_reply_problem(r, CD_P_INVALID, "script.stack", "script.stack: expected an array of 1 to %d tile ids",
-                         CARC_MAX_TILES);
-        return false;
-    }
-    size_t i;
-    json_t *id;
-    json_array_foreach(stack, i, id) {
-        int t = json_is_string(id) ? carc_catalog_find(cd_catalog(), json_string_value(id)) : -1;
-        if (t < 0) {
-            cd_reply_problem(r, CD_P_INVALID, "script.stack", "script.stack[%zu]: unknown tile id", i);
-            return false;
-        }
-        s->stack[i] = (uint8_t)t;
-    }
-    s->nstack = (int)json_array_size(stack);
     return true;
 }
 
@@ -210,48 +184,31 @@ static cd_tx_result run_create(cd_db *db, void *arg)
     create_tx *t = arg;
     char *setup = cd_json_dumps(t->setup, JSON_COMPACT), *snap = cd_json_dumps(t->snapshot, JSON_COMPACT);
     char *events = cd_json_dumps(t->events, JSON_COMPACT);
-    char pending[16];
-    snprintf(pending, sizeof pending, "%d", t->st->pending.seat);
-    const char *status = t->st->status == CARC_FINISHED ? "finished" : "active";
-    char *clock = NULL, deadline[32], due[32];
+    char *clock = NULL;
     if (t->clocked) {
         json_t *cj = cd_clock_to_json(&t->clock);
         clock = cd_json_dumps(cj, JSON_COMPACT);
         json_decref(cj);
-        snprintf(deadline, sizeof deadline, "%.3f", cd_clock_deadline(&t->clock));
-        snprintf(due, sizeof due, "%.3f", cd_clock_due(&t->clock));
     }
-    const char *p1[] = {setup, snap, t->seed_sha, t->st->status == CARC_FINISHED ? NULL : pending, status, clock,
-                        clock && cd_clock_deadline(&t->clock) >= 0 ? deadline : NULL,
-                        clock && cd_clock_due(&t->clock) >= 0 ? due : NULL};
-    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, p1);
+    const cd_game_insert_row row = {.setup = setup, .snapshot = snap, .seed_sha256 = t->seed_sha,
+                                    .finished = t->st->status == CARC_FINISHED, .pending_seat = t->st->pending.seat,
+                                    .clock = clock, .deadline = clock ? cd_clock_deadline(&t->clock) : -1,
+                                    .due = clock ? cd_clock_due(&t->clock) : -1};
     cd_tx_result out = CD_TX_ERROR;
-    if (!cd_db_ok(res) || PQntuples(res) != 1)
-        goto done;
-    snprintf(t->id, sizeof t->id, "%s", PQgetvalue(res, 0, 0));
-    PQclear(res);
-    const char *p2[] = {t->id, t->seed_hex};
-    res = cd_db_exec(db, ST_SECRET_INSERT, 2, p2);
-    if (!cd_db_ok(res))
+    if (cd_game_insert(db, &row, t->id) != CD_Q_OK || cd_game_secret_insert(db, t->id, t->seed_hex) != CD_Q_OK)
         goto done;
     for (int i = 0; i < t->nplayers; i++) {
-        PQclear(res);
-        char seat[12];
-        snprintf(seat, sizeof seat, "%d", i);
-        const char *p3[] = {t->id, seat, t->names[i], t->token_hash[i], t->key_hash[i][0] ? t->key_hash[i] : NULL};
-        res = cd_db_exec(db, ST_SEAT_INSERT, 5, p3);
-        if (!cd_db_ok(res) || PQntuples(res) != 1)
+        bool key_known = true;
+        if (cd_seat_insert(db, t->id, i, t->names[i], t->token_hash[i], t->key_hash[i][0] ? t->key_hash[i] : NULL,
+                           &key_known) != CD_Q_OK)
             goto done;
-        if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {   /* a player key that names nobody */
+        if (!key_known) {   /* a player key that names nobody */
             t->bad_key = i;
             out = CD_TX_ROLLBACK;
             goto done;
         }
     }
-    PQclear(res);
-    const char *p4[] = {t->id, "0", NULL, NULL, events, NULL, NULL, "seat"};
-    res = cd_db_exec(db, ST_MOVE_INSERT, 8, p4);
-    if (cd_db_ok(res))
+    if (cd_moves_insert_opening(db, t->id, events) == CD_Q_OK)
         out = CD_TX_COMMIT;
     if (out == CD_TX_COMMIT && t->req->is_admin &&
         !cd_audit_write(t->req, db, NULL, t->id,
@@ -271,7 +228,6 @@ static cd_tx_result run_create(cd_db *db, void *arg)
             out = cd_mail_seat_set(db, t->id, t->st, 0, names, i, t->emails[i], t->tokens[i], t->deadline_iso);
     json_decref(names);
 done:
-    PQclear(res);
     free(setup);
     free(snap);
     free(events);

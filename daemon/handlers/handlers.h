@@ -1,10 +1,18 @@
 /*
- * handlers.h — one handler per endpoint, one file per endpoint under daemon/handlers/.
+ * handlers.h — one handler per endpoint, one file per endpoint under daemon/handlers/ (the route table is
+ * routes.c), and what every endpoint file uses: how a request begins and answers a failure (request.h), the
+ * game service (game/), ids and tokens (base/).
  */
 #ifndef CD_HANDLERS_H
 #define CD_HANDLERS_H
 
+#include "base/crypto.h"
+#include "base/ids.h"
+#include "game/catalog.h"
+#include "game/games.h"
+#include "game/views.h"
 #include "http/http.h"
+#include "request.h"
 
 enum MHD_Result h_healthz(cd_req *r);          /* health.c */
 enum MHD_Result h_readyz(cd_req *r);           /* health.c */
@@ -42,5 +50,12 @@ enum MHD_Result h_me_games(cd_req *r);         /* me_games.c */
 enum MHD_Result h_email_put(cd_req *r);        /* email.c */
 enum MHD_Result h_email_get(cd_req *r);        /* email.c */
 enum MHD_Result h_mail_unsubscribe(cd_req *r); /* mail_unsubscribe.c */
+
+/* shared by board.c and game_page.c (defined in board.c) */
+/* The view of game r->params[0] for the request's bearer (admin, seat or public), at ?seq=N when the
+ * query names one (replayed, then shown with the bearer's view rules), else now: cd_game_view's shape.
+ * An admin's request is written to the audit log first, as `action` (NULL: the route's name). Replies itself
+ * and returns NULL on any failure; *viewer (may be NULL) gets the viewer. board.c. */
+json_t *cd_board_view(cd_req *r, const char *action, int *viewer);
 
 #endif

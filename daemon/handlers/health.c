@@ -4,7 +4,6 @@
 #include "db/db.h"
 #include "handlers.h"
 #include "base/log.h"
-#include "db/store.h"
 
 enum MHD_Result h_healthz(cd_req *r)
 {
@@ -19,10 +18,7 @@ enum MHD_Result h_readyz(cd_req *r)
         cd_log("warn", "readyz: %s", err);
         return cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
     }
-    PGresult *res = cd_db_exec(db, ST_PING, 0, NULL);
-    bool ok = cd_db_ok(res);
-    PQclear(res);
-    if (!ok)
+    if (!cd_db_ping(db))
         return cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database does not answer");
     return cd_reply_json(r, 200, json_pack("{s:s}", "status", "ready"), NULL);
 }

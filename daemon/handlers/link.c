@@ -5,9 +5,8 @@
  */
 #include <string.h>
 
-#include "clock/clock_tx.h"
 #include "handlers.h"
-#include "db/store.h"
+#include "db/players.h"
 
 enum MHD_Result h_game_link(cd_req *r)
 {
@@ -27,20 +26,16 @@ enum MHD_Result h_game_link(cd_req *r)
     int seat = cd_req_seat(r, &db);
     if (seat < 0)
         goto out;
-    char hash[CD_HEX256_LEN], seat_s[16];
+    char hash[CD_HEX256_LEN], player[37];
     cd_sha256_hex(pkey, hash);
-    snprintf(seat_s, sizeof seat_s, "%d", seat);
-    const char *p[] = {r->params[0], seat_s, hash};
-    PGresult *res = cd_db_exec(db, ST_SEAT_LINK, 3, p);
-    if (!cd_db_ok(res)) {
-        bool down = cd_db_unavailable(db, res);
-        ret = cd_reply_db_failure(r, down, "the seat could not be linked");
-    } else if (PQntuples(res) == 0) {
+    bool found = false;
+    cd_q q = cd_seat_link(db, r->params[0], seat, hash, &found, player);
+    if (q != CD_Q_OK)
+        ret = cd_reply_db_failure(r, q == CD_Q_DOWN, "the seat could not be linked");
+    else if (!found)
         ret = cd_reply_problem(r, CD_P_INVALID, "player_key", "player_key: no player has this key");
-    } else {
-        ret = cd_reply_json(r, 200, json_pack("{s:i, s:s}", "seat", seat, "player_id", PQgetvalue(res, 0, 0)), NULL);
-    }
-    PQclear(res);
+    else
+        ret = cd_reply_json(r, 200, json_pack("{s:i, s:s}", "seat", seat, "player_id", player), NULL);
 out:
     json_decref(body);
     return ret;

@@ -9,6 +9,7 @@
 #include "db/mail_seats.h"
 #include "game/games.h"
 #include "handlers.h"
+#include "request.h"
 #include "mail/tag.h"
 
 enum MHD_Result h_mail_unsubscribe(cd_req *r)

@@ -1,12 +1,12 @@
 /*
  * moves_post.c — POST /v1/games/{id}/moves: one move per request, in one transaction: check the token and
  * lock the game row, replay a repeated Idempotency-Key, check the expected seq and the seat, apply the move in
- * the engine, then cd_move_write (the log, the snapshot, the NOTIFY, the webhook outbox) and commit; only then
- * answer. A move answered 200 is durable; a refused one changes nothing.
+ * the engine, then cd_move_commit (the clock, the log, the snapshot, the NOTIFY, the webhook outbox) and commit;
+ * only then answer. A move answered 200 is durable; a refused one changes nothing.
  *
- * Two round trips (db.c's pipeline): BEGIN + ST_MOVE_LOCK (the token's seat and the game row, locked) +
- * ST_MOVE_AFTER_LOCK (the game's webhook endpoints, the key's stored answer: read after the lock is held);
- * then the deferred writes + COMMIT.
+ * Two round trips (db.c's pipeline): BEGIN + cd_move_lock (the token's seat and the game row, locked; then the
+ * game's webhook endpoints and the key's stored answer, read after the lock is held); then the deferred
+ * writes + COMMIT.
  *
  * When the mover also owes the next decision, the answer carries its legal moves (`legal_moves`, as GET
  * legal-moves would answer at the new seq): a client moving twice in a turn needs one GET, not two.
@@ -23,10 +23,10 @@
 #include "game/games.h"
 #include "handlers.h"
 #include "base/metrics.h"
-#include "game/move_write.h"
+#include "game/move_commit.h"
 #include "game/notations.h"
 #include "game/state_cache.h"
-#include "db/store.h"
+#include "db/game_reads.h"
 #include "base/timesrc.h"
 #include "notation.h"
 
@@ -74,45 +74,36 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     t->status = 0;
     t->replayed = false;
     cd_held held = cd_held_take(t->id);
-    const char *p1[] = {t->id, t->token_hash, held.seq_text};
-    const char *p2[] = {t->id, t->token_hash, t->idem};
-    const cd_db_call calls[] = {{ST_MOVE_LOCK, 3, p1}, {ST_MOVE_AFTER_LOCK, 3, p2}};
-    PGresult *res[2];
-    if (!cd_db_exec_many(db, 2, calls, res)) {
+    cd_move_lock_read lock;
+    if (cd_move_lock(db, t->id, t->token_hash, held.seq_text, t->idem, &lock) != CD_Q_OK) {
         free(held.st);
-        PQclear(res[0]);
-        PQclear(res[1]);
         return CD_TX_ERROR;
     }
-    PGresult *lock = res[0], *after = res[1];
     cd_tx_result out;
-    int nf = PQnfields(lock);   /* the token's two columns come last */
-    if (PQntuples(lock) == 0) {
+    if (!lock.token.found) {
         out = refuse(t, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
-    } else if (strcmp(PQgetvalue(lock, 0, nf - 2), "t") != 0) {
+    } else if (!lock.token.same_game) {
         out = refuse(t, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
     } else {
-        t->seat = atoi(PQgetvalue(lock, 0, nf - 1));
+        t->seat = lock.token.seat;
         out = CD_TX_COMMIT;
     }
     if (out != CD_TX_COMMIT) {
         free(held.st);
-        PQclear(lock);
-        PQclear(after);
+        cd_move_lock_read_free(&lock);
         return out;
     }
     cd_game g;
-    cd_load_result lr = cd_game_lock_row(&g, t->id, lock, &held);
-    PQclear(lock);
+    cd_load_result lr = cd_game_lock_row(&g, t->id, &lock.game, &held);
     g.hooks_known = true;
-    g.hooks = atoi(PQgetvalue(after, 0, 0));
-    bool replay = t->idem && !PQgetisnull(after, 0, 1);
+    g.hooks = lock.hooks;
+    bool replay = t->idem && lock.stored_answer;
     if (lr == CD_LOAD_OK && replay) {   /* a stored answer for this seat's key: the first answer again */
-        t->answer = json_loads(PQgetvalue(after, 0, 1), 0, NULL);
+        t->answer = json_loads(lock.stored_answer, 0, NULL);
         t->status = 200;
         t->replayed = true;
     }
-    PQclear(after);
+    cd_move_lock_read_free(&lock);
     if (lr != CD_LOAD_OK) {
         cd_game_free(&g);
         if (lr == CD_LOAD_NOT_FOUND)
@@ -151,20 +142,9 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         } else if (rc != CARC_OK) {
             out = refuse(t, CD_P_ILLEGAL_MOVE, t->notation ? "notation" : "move", err);
         } else {
-            g.seq++;   /* cd_move_write takes the new seq */
-            if (g.clocked) {   /* the turn passes: the clock charges the mover and starts the next seat's */
-                cd_clock_after_move(&g.clock, g.st, g.seq, cd_wall_now());
-                if (cd_clock_deadline(&g.clock) >= 0)
-                    cd_iso_time(cd_clock_deadline(&g.clock), g.deadline);
-            }
-            t->answer = json_pack("{s:i, s:o}", "seq", g.seq, "events", carc_events_to_json(g.st, &ev, t->seat));
-            /* the mover decides again (a figure after its tile, say): its legal moves come along, which saves
-             * it a GET; they are the mover's own, like the GET's, and stored with the answer for a replay */
-            if (g.st->status != CARC_FINISHED && g.st->pending.seat == t->seat)
-                json_object_set_new(t->answer, "legal_moves", cd_legal_moves_json(g.st, g.seq, t->seat));
-            json_t *events_admin = carc_events_to_json(g.st, &ev, CARC_VIEW_ADMIN);
-            out = cd_move_write(db, &g, t->seat, stored, events_admin, t->idem, t->answer, "seat");
-            json_decref(events_admin);
+            const cd_move_commit_args a = {.seat = t->seat, .move = stored, .ev = &ev, .origin = "seat",
+                                           .now = g.clocked ? cd_wall_now() : 0, .idem = t->idem, .legal_moves = true};
+            out = cd_move_commit(db, &g, &a, &t->answer);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
             if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
                 t->after = g.st;
@@ -227,6 +207,13 @@ static bool idem_key_ok(const char *k)
 static bool body_keys_ok(cd_req *r, json_t *body)
 {
     static const char *const keys[] = {"expected_seq", "move", "notation", NULL};
+    if (json_object_get(body, "type") && !json_object_get(body, "move") && !json_object_get(body, "notation")) {
+        /* a legal move posted as the whole body: say where it goes rather than "unknown field type" */
+        cd_reply_problem(r, CD_P_INVALID, "type",
+                         "the body is {\"move\": <a move of legal-moves>, \"expected_seq\": N} or "
+                         "{\"notation\": \"E 0,-1 r2\", \"expected_seq\": N}; this one looks like a bare move");
+        return false;
+    }
     if (!cd_req_only_keys(r, body, keys, ""))
         return false;
     json_t *move = json_object_get(body, "move"), *notation = json_object_get(body, "notation");
@@ -283,7 +270,7 @@ static enum MHD_Result moves_post(cd_req *r)
                           : cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "moves need a seat token");
         goto out;
     }
-    cd_sha256_hex(r->bearer, t.token_hash);   /* the token is checked under the lock (ST_MOVE_LOCK) */
+    cd_sha256_hex(r->bearer, t.token_hash);   /* the token is checked under the lock (cd_move_lock) */
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_move, &t, &down);
     /* 200 only for a committed move or a replayed answer: a failed COMMIT is no move */

@@ -2,7 +2,7 @@
  * pause.c — POST /v1/games/{id}/pause: this seat asks to stop the game's clock; it stops once every seat
  * still in the game has asked (one request each). Asking again, or when already paused, changes nothing.
  */
-#include "clock/clock_tx.h"
+#include "clock_change.h"
 #include "handlers.h"
 
 static cd_problem vote(cd_clock *c, int seat, const carc_state *st, double now, void *arg, const char **field,

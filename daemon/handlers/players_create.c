@@ -7,7 +7,7 @@
 
 #include "game/games.h"
 #include "handlers.h"
-#include "db/store.h"
+#include "db/players.h"
 
 enum MHD_Result h_players_create(cd_req *r)
 {
@@ -31,17 +31,14 @@ enum MHD_Result h_players_create(cd_req *r)
     cd_token_new(pkey);
     memcpy(pkey, "pk_", 3);   /* a player key, told apart from seat tokens ("cs_") at a glance */
     cd_sha256_hex(pkey, hash);
-    const char *p[] = {name_s, hash};
-    PGresult *res = cd_db_exec(db, ST_PLAYER_INSERT, 2, p);
-    if (!cd_db_ok(res) || PQntuples(res) != 1) {
-        bool down = cd_db_unavailable(db, res);
-        ret = cd_reply_db_failure(r, down, "the player could not be stored");
-    } else {
-        ret = cd_reply_json(r, 201, json_pack("{s:s, s:o, s:s}", "id", PQgetvalue(res, 0, 0), "name",
+    char id[37];
+    cd_q q = cd_player_insert(db, name_s, hash, id);
+    if (q != CD_Q_OK)
+        ret = cd_reply_db_failure(r, q == CD_Q_DOWN, "the player could not be stored");
+    else
+        ret = cd_reply_json(r, 201, json_pack("{s:s, s:o, s:s}", "id", id, "name",
                                               name_s ? json_string(name_s) : json_null(), "key", pkey),
                             NULL);
-    }
-    PQclear(res);
 out:
     json_decref(body);
     return ret;

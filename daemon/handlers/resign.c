@@ -5,8 +5,7 @@
  */
 #include <stdio.h>
 
-#include "clock/clock_moves.h"
-#include "clock/clock_tx.h"
+#include "game/forced_moves.h"
 #include "handlers.h"
 #include "base/metrics.h"
 #include "base/timesrc.h"
@@ -42,8 +41,8 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
         snprintf(t->detail, sizeof t->detail, "this seat has already left the game");
         out = CD_TX_ROLLBACK;
     } else {
-        out = cd_clock_moves_store(db, &g, t->seat, CD_CM_LEAVE, "seat", t->now, &t->answer, t->detail,
-                                   sizeof t->detail);
+        out = cd_forced_moves_commit(db, &g, t->seat, CD_FORCED_LEAVE, "seat", t->now, &t->answer, t->detail,
+                                     sizeof t->detail);
         if (out == CD_TX_ROLLBACK)
             t->problem = CD_P_ILLEGAL_MOVE;
     }

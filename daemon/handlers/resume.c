@@ -2,7 +2,7 @@
  * resume.c — POST /v1/games/{id}/resume: any seat restarts a paused clock; open pause requests are
  * withdrawn too (a seat that wants to go on says so this way).
  */
-#include "clock/clock_tx.h"
+#include "clock_change.h"
 #include "handlers.h"
 
 static cd_problem resume(cd_clock *c, int seat, const carc_state *st, double now, void *arg, const char **field,

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "clock/clock_tx.h"
+#include "clock_change.h"
 #include "handlers.h"
 
 static cd_problem take(cd_clock *c, int seat, const carc_state *st, double now, void *arg, const char **field,

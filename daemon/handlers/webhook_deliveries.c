@@ -12,38 +12,30 @@
 
 #include "game/games.h"
 #include "handlers.h"
-#include "db/store.h"
+#include "db/webhook_deliveries.h"
 #include "webhooks/webhooks.h"
 
 #define LIST_DEFAULT 50
 #define LIST_MAX 200
 
-static json_t *str_or_null(const PGresult *res, int i, int col)
+static json_t *str_or_null(const char *s)
 {
-    return PQgetisnull(res, i, col) ? json_null() : json_string(PQgetvalue(res, i, col));
+    return s ? json_string(s) : json_null();
 }
 
-/* A row of WH_DELIVERY_COLUMNS (store.c) as answered. */
-static json_t *delivery_json(const PGresult *res, int i)
+/* A delivery as answered. */
+static json_t *delivery_json(const cd_delivery_row *d)
 {
-    json_t *attempts = json_loads(PQgetvalue(res, i, 10), 0, NULL);
-    json_t *o = json_pack("{s:I, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id",
-                          (json_int_t)strtoll(PQgetvalue(res, i, 0), NULL, 10), "webhook_id", PQgetvalue(res, i, 1),
-                          "event", PQgetvalue(res, i, 2), "seq", atoi(PQgetvalue(res, i, 3)), "state",
-                          PQgetvalue(res, i, 4), "created_at", PQgetvalue(res, i, 5), "next_attempt_at",
-                          str_or_null(res, i, 6), "delivered_at", str_or_null(res, i, 7), "last_status",
-                          PQgetisnull(res, i, 8) ? json_null() : json_integer(atoi(PQgetvalue(res, i, 8))),
-                          "last_error", str_or_null(res, i, 9), "attempts", attempts ? attempts : json_array());
+    json_t *attempts = json_loads(d->attempts, 0, NULL);
+    json_t *o = json_pack("{s:I, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)d->id,
+                          "webhook_id", d->msg_id, "event", d->event, "seq", d->seq, "state", d->state, "created_at",
+                          d->created_at, "next_attempt_at", str_or_null(d->next_attempt_at), "delivered_at",
+                          str_or_null(d->delivered_at), "last_status",
+                          d->has_status ? json_integer(d->last_status) : json_null(), "last_error",
+                          str_or_null(d->last_error), "attempts", attempts ? attempts : json_array());
     if (!o)
         abort();
     return o;
-}
-
-static enum MHD_Result reply_db_error(cd_req *r, cd_db *db, PGresult *res, const char *what)
-{
-    bool down = cd_db_unavailable(db, res);
-    PQclear(res);
-    return cd_reply_db_failure(r, down, what);
 }
 
 /* A positive integer id of at most 18 digits, or -1. */
@@ -72,18 +64,16 @@ enum MHD_Result h_webhook_deliveries(cd_req *r)
     if (!cd_wh_caller(r, r->params[0], &db, &viewer) || !cd_wh_endpoint_load(r, db, r->params[0], r->params[1], viewer, &e))
         return MHD_YES;
     json_decref(e.json);
-    char lim[24];
-    snprintf(lim, sizeof lim, "%ld", limit + 1);   /* one more tells whether a next page exists */
-    const char *p[] = {e.id, before, lim};
-    PGresult *res = cd_db_exec(db, ST_WH_DELIVERIES, 3, p);
-    if (!cd_db_ok(res))
-        return reply_db_error(r, db, res, "listing deliveries failed");
-    int n = PQntuples(res);
+    cd_delivery_rows rows;   /* one more than a page tells whether a next page exists */
+    cd_q q = cd_deliveries_list(db, e.id, before, limit + 1, &rows);
+    if (q != CD_Q_OK)
+        return cd_reply_db_failure(r, q == CD_Q_DOWN, "listing deliveries failed");
+    int n = rows.n;
     json_t *list = json_array();
     for (int i = 0; i < n && i < limit; i++)
-        json_array_append_new(list, delivery_json(res, i));
-    json_t *next = n > limit ? json_string(PQgetvalue(res, (int)limit - 1, 0)) : json_null();
-    PQclear(res);
+        json_array_append_new(list, delivery_json(&rows.v[i]));
+    json_t *next = n > limit ? json_string(rows.v[limit - 1].id_text) : json_null();
+    cd_delivery_rows_free(&rows);
     return cd_reply_json(r, 200, json_pack("{s:s, s:o, s:o}", "webhook", e.id, "deliveries", list, "next_cursor", next),
                          NULL);
 }
@@ -101,20 +91,21 @@ enum MHD_Result h_webhook_redeliver(cd_req *r)
     if (e.disabled)
         return cd_reply_problem(r, CD_P_WEBHOOK_DISABLED, NULL,
                                 "the endpoint was disabled (its receiver answered 410 Gone): create a new one");
-    const char *p[] = {e.id, r->params[2]};
-    PGresult *res = cd_db_exec(db, ST_WH_REDELIVER, 2, p);
-    if (!cd_db_ok(res))
-        return reply_db_error(r, db, res, "redelivering failed");
-    bool found = PQntuples(res) == 1;
-    PQclear(res);
+    bool found = false;
+    cd_q q = cd_delivery_redeliver(db, e.id, r->params[2], &found);
+    if (q != CD_Q_OK)
+        return cd_reply_db_failure(r, q == CD_Q_DOWN, "redelivering failed");
     if (!found)
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no delivery with that id for this webhook");
-    const char *pn[] = {r->params[0]};
-    PQclear(cd_db_exec(db, ST_WH_NOTIFY, 1, pn));   /* a lost wake-up costs at most a second */
-    res = cd_db_exec(db, ST_WH_DELIVERY_GET, 2, p);
-    if (!cd_db_ok(res) || PQntuples(res) != 1)
-        return reply_db_error(r, db, res, "reading the delivery failed");
-    json_t *d = delivery_json(res, 0);
-    PQclear(res);
+    cd_deliveries_wake(db, r->params[0]);   /* a lost wake-up costs at most a second */
+    cd_delivery_rows rows;
+    q = cd_delivery_get(db, e.id, r->params[2], &rows);
+    if (q != CD_Q_OK || rows.n != 1) {
+        if (q == CD_Q_OK)
+            cd_delivery_rows_free(&rows);
+        return cd_reply_db_failure(r, q == CD_Q_DOWN, "reading the delivery failed");
+    }
+    json_t *d = delivery_json(&rows.v[0]);
+    cd_delivery_rows_free(&rows);
     return cd_reply_json(r, 202, d, NULL);
 }

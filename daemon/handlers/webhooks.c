@@ -14,36 +14,28 @@
 
 #include "game/games.h"
 #include "handlers.h"
-#include "db/store.h"
+#include "db/games_table.h"
+#include "db/webhook_endpoints.h"
 #include "webhooks/webhooks.h"
 
-static json_t *str_or_null(const PGresult *res, int i, int col)
+static json_t *str_or_null(const char *s)
 {
-    return PQgetisnull(res, i, col) ? json_null() : json_string(PQgetvalue(res, i, col));
+    return s ? json_string(s) : json_null();
 }
 
-/* A row of WH_ENDPOINT_COLUMNS (store.c) as answered. */
-static json_t *endpoint_json(const PGresult *res, int i, const char *game_id)
+/* An endpoint as answered. */
+static json_t *endpoint_json(const cd_endpoint_row *e, const char *game_id)
 {
     char events[160];
-    snprintf(events, sizeof events, "{%s}", PQgetvalue(res, i, 4));
-    json_t *o = json_pack("{s:s, s:s, s:o, s:s, s:s, s:o, s:s, s:b, s:o, s:o}", "id", PQgetvalue(res, i, 0), "game",
-                          game_id, "seat",
-                          PQgetisnull(res, i, 1) ? json_null() : json_integer(atoi(PQgetvalue(res, i, 1))), "url",
-                          PQgetvalue(res, i, 2), "format", PQgetvalue(res, i, 3), "events",
-                          cd_wh_events_json(cd_wh_events_from_pg(events)), "created_at", PQgetvalue(res, i, 5),
-                          "enabled", PQgetisnull(res, i, 6), "disabled_at", str_or_null(res, i, 6),
-                          "disabled_reason", str_or_null(res, i, 7));
+    snprintf(events, sizeof events, "{%s}", e->events);
+    json_t *o = json_pack("{s:s, s:s, s:o, s:s, s:s, s:o, s:s, s:b, s:o, s:o}", "id", e->id, "game", game_id, "seat",
+                          e->has_seat ? json_integer(e->seat) : json_null(), "url", e->url, "format", e->format,
+                          "events", cd_wh_events_json(cd_wh_events_from_pg(events)), "created_at", e->created_at,
+                          "enabled", e->disabled_at == NULL, "disabled_at", str_or_null(e->disabled_at),
+                          "disabled_reason", str_or_null(e->disabled_reason));
     if (!o)
         abort();
     return o;
-}
-
-static enum MHD_Result reply_db_error(cd_req *r, cd_db *db, PGresult *res, const char *what)
-{
-    bool down = cd_db_unavailable(db, res);
-    PQclear(res);
-    return cd_reply_db_failure(r, down, what);
 }
 
 bool cd_wh_caller(cd_req *r, const char *game_id, cd_db **db, int *viewer)
@@ -71,23 +63,23 @@ bool cd_wh_endpoint_load(cd_req *r, cd_db *db, const char *game_id, const char *
         cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no webhook with that id");
         return false;
     }
-    const char *p[] = {game_id, wid};
-    PGresult *res = cd_db_exec(db, ST_WH_ENDPOINT_GET, 2, p);
-    if (!cd_db_ok(res)) {
-        reply_db_error(r, db, res, "reading the webhook failed");
+    cd_endpoint_rows rows;
+    cd_q q = cd_endpoint_get(db, game_id, wid, &rows);
+    if (q != CD_Q_OK) {
+        cd_reply_db_failure(r, q == CD_Q_DOWN, "reading the webhook failed");
         return false;
     }
-    int seat = PQntuples(res) == 1 && !PQgetisnull(res, 0, 1) ? atoi(PQgetvalue(res, 0, 1)) : -1;
-    if (PQntuples(res) != 1 || (viewer != CARC_VIEW_ADMIN && seat != viewer)) {
-        PQclear(res);
+    int seat = rows.n == 1 && rows.v[0].has_seat ? rows.v[0].seat : -1;
+    if (rows.n != 1 || (viewer != CARC_VIEW_ADMIN && seat != viewer)) {
+        cd_endpoint_rows_free(&rows);
         cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no webhook with that id (of yours) in this game");
         return false;
     }
-    snprintf(out->id, sizeof out->id, "%s", PQgetvalue(res, 0, 0));
+    snprintf(out->id, sizeof out->id, "%s", rows.v[0].id);
     out->seat = seat;
-    out->disabled = !PQgetisnull(res, 0, 6);
-    out->json = endpoint_json(res, 0, game_id);
-    PQclear(res);
+    out->disabled = rows.v[0].disabled_at != NULL;
+    out->json = endpoint_json(&rows.v[0], game_id);
+    cd_endpoint_rows_free(&rows);
     return true;
 }
 
@@ -117,40 +109,25 @@ static cd_tx_result run_create(cd_db *db, void *arg)
     t->endpoint = NULL;
     t->problem = CD_NPROBLEMS;
     /* the game row locked: a move commits entirely before or after the endpoint exists */
-    const char *p1[] = {t->game_id};
-    PGresult *res = cd_db_exec(db, ST_WH_GAME_FOR_HOOK, 1, p1);
-    if (!cd_db_ok(res)) {
-        PQclear(res);
+    bool found = false, finished = false;
+    int endpoints = 0;
+    if (cd_endpoint_game_lock(db, t->game_id, &found, &finished, &endpoints) != CD_Q_OK)
         return CD_TX_ERROR;
-    }
-    cd_tx_result out;
-    if (PQntuples(res) == 0)
-        out = refuse(t, CD_P_NOT_FOUND, "no game with that id");
-    else if (strcmp(PQgetvalue(res, 0, 0), "finished") == 0)
-        out = refuse(t, CD_P_GAME_OVER, "the game is over: it will send nothing more");
-    else if (atoi(PQgetvalue(res, 0, 1)) >= CD_WH_MAX_PER_GAME)
-        out = refuse(t, CD_P_TOO_MANY_WEBHOOKS, "a game has at most 16 webhook endpoints");
-    else
-        out = CD_TX_COMMIT;
-    PQclear(res);
-    if (out != CD_TX_COMMIT)
-        return out;
-    char seat[16], events[128];
-    snprintf(seat, sizeof seat, "%d", t->seat);
+    if (!found)
+        return refuse(t, CD_P_NOT_FOUND, "no game with that id");
+    if (finished)
+        return refuse(t, CD_P_GAME_OVER, "the game is over: it will send nothing more");
+    if (endpoints >= CD_WH_MAX_PER_GAME)
+        return refuse(t, CD_P_TOO_MANY_WEBHOOKS, "a game has at most 16 webhook endpoints");
+    char events[128], id[37], created_at[40];
     cd_wh_events_pg(t->spec->events, events, sizeof events);
-    const char *p2[] = {t->game_id, t->seat >= 0 ? seat : NULL, t->spec->url, cd_wh_format_name(t->spec->format),
-                        events, t->secret};
-    res = cd_db_exec(db, ST_WH_ENDPOINT_INSERT, 6, p2);
-    if (!cd_db_ok(res) || PQntuples(res) != 1) {
-        PQclear(res);
+    if (cd_endpoint_insert(db, t->game_id, t->seat, t->spec->url, cd_wh_format_name(t->spec->format), events,
+                           t->secret, id, created_at) != CD_Q_OK)
         return CD_TX_ERROR;
-    }
-    t->endpoint = json_pack("{s:s, s:s, s:o, s:s, s:s, s:o, s:s, s:b, s:n, s:n}", "id", PQgetvalue(res, 0, 0),
-                            "game", t->game_id, "seat", t->seat >= 0 ? json_integer(t->seat) : json_null(), "url",
-                            t->spec->url, "format", cd_wh_format_name(t->spec->format), "events",
-                            cd_wh_events_json(t->spec->events), "created_at", PQgetvalue(res, 0, 1), "enabled", 1,
-                            "disabled_at", "disabled_reason");
-    PQclear(res);
+    t->endpoint = json_pack("{s:s, s:s, s:o, s:s, s:s, s:o, s:s, s:b, s:n, s:n}", "id", id, "game", t->game_id,
+                            "seat", t->seat >= 0 ? json_integer(t->seat) : json_null(), "url", t->spec->url, "format",
+                            cd_wh_format_name(t->spec->format), "events", cd_wh_events_json(t->spec->events),
+                            "created_at", created_at, "enabled", 1, "disabled_at", "disabled_reason");
     return t->endpoint ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
@@ -199,28 +176,24 @@ enum MHD_Result h_webhooks_list(cd_req *r)
     const char *id = r->params[0];
     if (!cd_wh_caller(r, id, &db, &viewer))
         return MHD_YES;
-    char seat[16];
-    snprintf(seat, sizeof seat, "%d", viewer);
-    const char *p[] = {id, viewer >= 0 ? seat : NULL};
-    PGresult *res = cd_db_exec(db, ST_WH_ENDPOINTS_LIST, 2, p);
-    if (!cd_db_ok(res))
-        return reply_db_error(r, db, res, "listing webhooks failed");
-    int n = PQntuples(res);
+    cd_endpoint_rows rows;
+    cd_q q = cd_endpoints_list(db, id, viewer >= 0 ? viewer : -1, &rows);
+    if (q != CD_Q_OK)
+        return cd_reply_db_failure(r, q == CD_Q_DOWN, "listing webhooks failed");
+    int n = rows.n;
     json_t *list = json_array();
     for (int i = 0; i < n; i++)
-        json_array_append_new(list, endpoint_json(res, i, id));
-    PQclear(res);
+        json_array_append_new(list, endpoint_json(&rows.v[i], id));
+    cd_endpoint_rows_free(&rows);
     if (n == 0 && viewer == CARC_VIEW_ADMIN) {
         /* a seat token proves the game exists; the admin's does not: every game has seats */
-        const char *p2[] = {id};
-        res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p2);
-        if (!cd_db_ok(res)) {
+        int seats = 0;
+        q = cd_seats_count(db, id, &seats);
+        if (q != CD_Q_OK) {
             json_decref(list);
-            return reply_db_error(r, db, res, "listing webhooks failed");
+            return cd_reply_db_failure(r, q == CD_Q_DOWN, "listing webhooks failed");
         }
-        bool none = PQntuples(res) == 0;
-        PQclear(res);
-        if (none) {
+        if (seats == 0) {
             json_decref(list);
             return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
         }
@@ -247,10 +220,8 @@ enum MHD_Result h_webhook_delete(cd_req *r)
     if (!cd_wh_caller(r, r->params[0], &db, &viewer) || !cd_wh_endpoint_load(r, db, r->params[0], r->params[1], viewer, &e))
         return MHD_YES;
     json_decref(e.json);
-    const char *p[] = {r->params[0], e.id};
-    PGresult *res = cd_db_exec(db, ST_WH_ENDPOINT_DELETE, 2, p);
-    if (!cd_db_ok(res))
-        return reply_db_error(r, db, res, "deleting the webhook failed");
-    PQclear(res);
+    cd_q q = cd_endpoint_delete(db, r->params[0], e.id);
+    if (q != CD_Q_OK)
+        return cd_reply_db_failure(r, q == CD_Q_DOWN, "deleting the webhook failed");
     return cd_reply_empty(r, 204, NULL);
 }

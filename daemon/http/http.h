@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "base/config.h"
+#include "base/timesrc.h"   /* cd_now */
 #include "problem.h"
 
 #define CD_MAX_PARAMS 4
@@ -120,6 +121,5 @@ int cd_server_port(const cd_server *s);
 /* The route table (routes.c), terminated by a NULL method. */
 extern const cd_route cd_routes[];
 
-double cd_now(void);   /* monotonic seconds */
 
 #endif

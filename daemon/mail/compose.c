@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/crypto.h"
 #include "build.h"
-#include "game/games.h"
-#include "game/notations.h"
 #include "json.h"
+#include "notation.h"
 #include "mail.h"
 #include "render/render.h"
 #include "tag.h"
@@ -45,6 +45,21 @@ int cd_mail_msg_id_seq(const char *msg_id)
     char *end;
     long v = strtol(p, &end, 10);
     return end != p && *end == '.' && v >= 0 && v < 1000000 ? (int)v : -1;
+}
+
+/* The notations of seat's legal moves in the engine's order: what the API's legal-moves lists (as
+ * game/notations.c writes them; this layer is below the game service and asks the engine itself). */
+static json_t *legal_notations(const carc_state *st, int seat)
+{
+    carc_moves m = {0};
+    carc_legal_moves(st, seat, &m);
+    json_t *a = json_array();
+    char text[CARC_NOTATION_MAX];
+    for (size_t i = 0; i < m.n; i++)
+        if (carc_move_notation(st, &m.v[i], text, sizeof text) > 0)
+            json_array_append_new(a, json_string(text));
+    carc_moves_free(&m);
+    return a;
 }
 
 static const char *name_of(const cd_mail_about *a, int seat, char *buf, size_t n)
@@ -265,7 +280,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
     board_text(&t, view);
     cd_buf_str(&h, "<p><img src=\"cid:board.png\" alt=\"the board\"></p>\n");
     if (my_turn && a->kind != CD_MAIL_INVITATION) {
-        legal = cd_legal_notations(a->st, a->seat);
+        legal = legal_notations(a->st, a->seat);
         cd_buf_str(&t, "\nYour legal moves:\n");
         cd_buf_str(&h, "<p>Your legal moves:</p><ol>\n");
         for (size_t i = 0; i < json_array_size(legal); i++) {
@@ -285,7 +300,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
     }
     cd_buf_str(&h, "</body></html>\n");
     size_t png_len = 0;
-    unsigned char *png = cd_render_png(cd_catalog(), view, PNG_MAX_PX, &png_len);
+    unsigned char *png = cd_render_png(a->st->cat, view, PNG_MAX_PX, &png_len);
     cd_mail_parts parts = {
         .from = S->cfg ? S->cfg->mail_from : "carcd@localhost",
         .to = a->email,

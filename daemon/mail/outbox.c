@@ -13,22 +13,9 @@
 #include "db/mail_outbox.h"
 #include "db/mail_recent.h"
 #include "db/mail_seats.h"
-#include "db/store.h"
 #include "mail.h"
 
 #define RECENT_MAX 24
-
-static json_t *load_names(cd_db *db, const char *game_id)
-{
-    const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p);
-    json_t *names = json_array();
-    if (cd_db_ok(res))
-        for (int i = 0; i < PQntuples(res); i++)
-            json_array_append_new(names, json_string(PQgetvalue(res, i, 1)));
-    PQclear(res);
-    return names;
-}
 
 static bool add(cd_db *db, const cd_mail_about *a)
 {
@@ -62,26 +49,28 @@ static char *since_last_turn(cd_db *db, const char *game_id, int seq, int seat, 
     return b.p;
 }
 
-cd_tx_result cd_mail_enqueue_move(cd_db *db, const cd_game *g)
+cd_tx_result cd_mail_enqueue_move(cd_db *db, const char *game_id, int seq, const carc_state *st, const char *deadline)
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
     cd_mail_seat seats[CARC_MAX_PLAYERS];
     int n = 0;
-    if (cd_mail_seats_active(db, g->id, seats, CARC_MAX_PLAYERS, &n) != CD_MQ_OK)
+    if (cd_mail_seats_active(db, game_id, seats, CARC_MAX_PLAYERS, &n) != CD_MQ_OK)
         return CD_TX_ERROR;
     if (n == 0)
         return CD_TX_COMMIT;
-    bool over = g->st->status == CARC_FINISHED;
-    json_t *names = g->names ? json_incref(g->names) : load_names(db, g->id);
+    bool over = st->status == CARC_FINISHED;
+    json_t *names = NULL;
     bool ok = true, any = false;
     for (int i = 0; i < n && ok; i++) {
-        if (!over && seats[i].seat != g->st->pending.seat)
+        if (!over && seats[i].seat != st->pending.seat)
             continue;
-        char *recent = over ? NULL : since_last_turn(db, g->id, g->seq, seats[i].seat, names);
-        cd_mail_about a = {.kind = over ? CD_MAIL_FINISHED : CD_MAIL_TURN, .game_id = g->id, .seat = seats[i].seat,
-                           .email = seats[i].email, .tag = seats[i].tag, .st = g->st, .seq = g->seq, .names = names,
-                           .deadline = g->deadline, .last_move = recent};
+        if (!names)
+            names = cd_mail_seat_names(db, game_id);
+        char *recent = over ? NULL : since_last_turn(db, game_id, seq, seats[i].seat, names);
+        cd_mail_about a = {.kind = over ? CD_MAIL_FINISHED : CD_MAIL_TURN, .game_id = game_id, .seat = seats[i].seat,
+                           .email = seats[i].email, .tag = seats[i].tag, .st = st, .seq = seq, .names = names,
+                           .deadline = deadline, .last_move = recent};
         ok = add(db, &a);
         any = true;
         free(recent);
@@ -92,21 +81,22 @@ cd_tx_result cd_mail_enqueue_move(cd_db *db, const cd_game *g)
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
-cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const cd_game *g, const char *deadline)
+cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, const carc_state *st,
+                                      const char *deadline)
 {
-    if (!cd_mail_settings_get()->enabled || g->st->status == CARC_FINISHED)
+    if (!cd_mail_settings_get()->enabled || st->status == CARC_FINISHED)
         return CD_TX_COMMIT;
     cd_mail_seat seats[CARC_MAX_PLAYERS];
     int n = 0;
-    if (cd_mail_seats_active(db, g->id, seats, CARC_MAX_PLAYERS, &n) != CD_MQ_OK)
+    if (cd_mail_seats_active(db, game_id, seats, CARC_MAX_PLAYERS, &n) != CD_MQ_OK)
         return CD_TX_ERROR;
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
-        if (seats[i].seat != g->st->pending.seat)
+        if (seats[i].seat != st->pending.seat)
             continue;
-        json_t *names = g->names ? json_incref(g->names) : load_names(db, g->id);
-        cd_mail_about a = {.kind = CD_MAIL_REMINDER, .game_id = g->id, .seat = seats[i].seat, .email = seats[i].email,
-                           .tag = seats[i].tag, .st = g->st, .seq = g->seq, .names = names, .deadline = deadline};
+        json_t *names = cd_mail_seat_names(db, game_id);
+        cd_mail_about a = {.kind = CD_MAIL_REMINDER, .game_id = game_id, .seat = seats[i].seat, .email = seats[i].email,
+                           .tag = seats[i].tag, .st = st, .seq = seq, .names = names, .deadline = deadline};
         ok = add(db, &a) && cd_mail_outbox_notify(db);
         json_decref(names);
     }
@@ -119,7 +109,7 @@ cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const ca
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
-    json_t *loaded = names ? NULL : load_names(db, game_id);
+    json_t *loaded = names ? NULL : cd_mail_seat_names(db, game_id);
     cd_mail_about a = {.kind = CD_MAIL_INVITATION, .game_id = game_id, .seat = seat, .email = email, .tag = tag,
                        .st = st, .seq = seq, .names = names ? names : loaded, .deadline = deadline, .token = token};
     bool ok = add(db, &a);
@@ -138,7 +128,7 @@ cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
-    json_t *loaded = names ? NULL : load_names(db, game_id);
+    json_t *loaded = names ? NULL : cd_mail_seat_names(db, game_id);
     cd_mail_about a = {.kind = CD_MAIL_REFUSED, .game_id = game_id, .seat = seat, .email = email, .tag = tag,
                        .st = st, .seq = seq, .names = names ? names : loaded, .refusal = reason};
     bool ok = add(db, &a) && cd_mail_outbox_notify(db);

@@ -10,14 +10,16 @@
 
 #include <jansson.h>
 
+#include "carc.h"
 #include "db/db.h"
-#include "game/games.h"
 
-/* After a move (g->st the state after it, g->seq its seq): the turn mail for the seat the game now waits
- * for, or the game-over mail for every seat with mail. */
-cd_tx_result cd_mail_enqueue_move(cd_db *db, const cd_game *g);
+/* After a move (st the state after it, seq its seq, deadline the clock's ISO deadline or ""): the turn mail
+ * for the seat the game now waits for, or the game-over mail for every seat with mail. The game service
+ * passes its fields (this layer is below it, as webhooks/ is). */
+cd_tx_result cd_mail_enqueue_move(cd_db *db, const char *game_id, int seq, const carc_state *st, const char *deadline);
 /* The clock's reminder to the waited-for seat. */
-cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const cd_game *g, const char *deadline);
+cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, const carc_state *st,
+                                      const char *deadline);
 /* A seat got an address: its invitation (token: its private link; NULL: none) and, when the game waits for
  * it, its turn mail. names may be NULL. */
 cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const carc_state *st, int seq,

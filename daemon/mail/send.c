@@ -15,6 +15,7 @@
 
 #include "base/log.h"
 #include "db/db.h"
+#include "db/listener.h"
 #include "db/mail_outbox.h"
 #include "db/mail_seats.h"
 #include "mail.h"
@@ -148,52 +149,28 @@ static bool send_one(cd_db *db)
     return true;
 }
 
-static PGconn *listen_connect(void)
-{
-    PGconn *c = cd_db_connect(W.cfg->database_url);
-    if (PQstatus(c) != CONNECTION_OK) {
-        PQfinish(c);
-        return NULL;
-    }
-    PGresult *res = PQexec(c, "LISTEN carcd_mail");
-    bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-    PQclear(res);
-    if (!ok) {
-        PQfinish(c);
-        return NULL;
-    }
-    return c;
-}
-
 static void *sender_main(void *arg)
 {
     (void)arg;
-    PGconn *lc = NULL;
+    cd_listener *lc = NULL;
     while (!atomic_load(&W.stop)) {
         char err[256];
         cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
         if (!lc)
-            lc = listen_connect();
+            lc = cd_listener_open(W.cfg->database_url, "carcd_mail");
         while (db && !atomic_load(&W.stop) && send_one(db))
             ;
         /* wait for a NOTIFY, or POLL_MS; a stop waits at most that long too */
         if (lc) {
-            struct pollfd pfd = {.fd = PQsocket(lc), .events = POLLIN};
+            struct pollfd pfd = {.fd = cd_listener_fd(lc), .events = POLLIN};
             poll(&pfd, 1, POLL_MS);
-            if (!PQconsumeInput(lc) || PQstatus(lc) != CONNECTION_OK) {
-                PQfinish(lc);
-                lc = NULL;
-            } else {
-                PGnotify *n;
-                while ((n = PQnotifies(lc)) != NULL)
-                    PQfreemem(n);
-            }
+            cd_listener_drain(&lc);
         } else {
             poll(NULL, 0, POLL_MS);
         }
     }
     if (lc)
-        PQfinish(lc);
+        cd_listener_close(lc);
     cd_db_thread_close();
     return NULL;
 }

@@ -11,7 +11,6 @@
 
 #include <curl/curl.h>
 #include <errno.h>
-#include <libpq-fe.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -23,10 +22,11 @@
 #include <unistd.h>
 
 #include "db/db.h"
-#include "http/http.h"
 #include "base/log.h"
+#include "base/metrics.h"
 #include "netguard.h"
-#include "db/store.h"
+#include "db/listener.h"
+#include "db/webhook_worker.h"
 #include "webhooks.h"
 
 #define LEASE_MARGIN_S 10        /* a lease lasts the attempt's timeout and this */
@@ -61,7 +61,6 @@ static struct {
     CURLM *multi;
     const cd_config *cfg;
     char worker[160];        /* host:pid, in every attempt row */
-    atomic_long claimed, delivered, failed, gone;
 } W;
 
 static uint64_t rng_state;
@@ -154,33 +153,15 @@ typedef struct {
 static cd_tx_result record_tx(cd_db *db, void *arg)
 {
     const outcome *o = arg;
-    char id[24], attempt[16], ms[16], status[16], delay[32];
-    snprintf(id, sizeof id, "%lld", o->x->id);
-    snprintf(attempt, sizeof attempt, "%d", o->x->attempt);
-    snprintf(ms, sizeof ms, "%d", o->duration_ms);
-    snprintf(status, sizeof status, "%ld", o->status);
-    snprintf(delay, sizeof delay, "%.3f", o->delay);
-    const char *p1[] = {id, attempt, ms, o->status ? status : NULL, o->error};
-    PGresult *res = cd_db_exec(db, ST_WH_ATTEMPT_DONE, 5, p1);
-    bool ok = cd_db_ok(res);
-    PQclear(res);
-    if (!ok)
+    if (cd_outbox_attempt_done(db, o->x->id, o->x->attempt, o->duration_ms, o->status, o->error) != CD_Q_OK)
         return CD_TX_ERROR;
-    const char *p2[] = {id, o->x->lease, o->state, delay, o->status ? status : NULL, o->error, o->refund ? "1" : "0"};
-    res = cd_db_exec(db, ST_WH_OUTBOX_DONE, 7, p2);
-    ok = cd_db_ok(res);
-    bool still_ours = ok && PQntuples(res) == 1;
-    PQclear(res);
-    if (!ok)
+    bool still_ours = false;
+    if (cd_outbox_done(db, o->x->id, o->x->lease, o->state, o->delay, o->status, o->error, o->refund, &still_ours) !=
+        CD_Q_OK)
         return CD_TX_ERROR;
-    if (o->gone && still_ours) {
-        const char *p3[] = {o->x->endpoint, "the receiver answered 410 Gone"};
-        res = cd_db_exec(db, ST_WH_ENDPOINT_GONE, 2, p3);
-        ok = cd_db_ok(res);
-        PQclear(res);
-        if (!ok)
-            return CD_TX_ERROR;
-    }
+    if (o->gone && still_ours &&
+        cd_outbox_endpoint_gone(db, o->x->endpoint, "the receiver answered 410 Gone") != CD_Q_OK)
+        return CD_TX_ERROR;
     return CD_TX_COMMIT;
 }
 
@@ -280,11 +261,11 @@ static void xfer_done(xfer *x, CURLcode rc)
     char err[600] = "";
     if (rc == CURLE_OK && status >= 200 && status < 300) {
         o.state = "delivered";
-        atomic_fetch_add(&W.delivered, 1);
+        cd_metrics_webhook_delivered();
         record(&o);
         return;
     }
-    atomic_fetch_add(&W.failed, 1);
+    cd_metrics_webhook_failed();
     if (x->refused[0] && rc != CURLE_FAILED_INIT)   /* curl may have tried another address after it */
         snprintf(err, sizeof err, "%s; %s", x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc), x->refused);
     else if (x->refused[0])
@@ -296,7 +277,7 @@ static void xfer_done(xfer *x, CURLcode rc)
     if (rc == CURLE_OK && status == 410) {
         o.state = "failed";
         o.gone = true;
-        atomic_fetch_add(&W.gone, 1);
+        cd_metrics_webhook_gone();
         cd_log("info", "webhooks: endpoint %s answered 410 Gone: disabled", x->endpoint);
     } else {
         o.delay = x->final ? -1 : next_delay(x->tries, x->retry_after);
@@ -323,41 +304,36 @@ static int claim(int limit, xfer **inflight, int *ninflight)
     cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
     if (!db)
         return -1;
-    char lim[16], lease[16];
-    snprintf(lim, sizeof lim, "%d", limit);
-    snprintf(lease, sizeof lease, "%d", cd_webhooks_settings()->timeout_s + LEASE_MARGIN_S);
-    const char *p[] = {lim, lease, W.worker};
-    PGresult *res = cd_db_exec(db, ST_WH_CLAIM, 3, p);
-    if (!cd_db_ok(res)) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(res));
-        msg[strcspn(msg, "\n")] = 0;
+    cd_claim_rows rows;
+    char msg[200];
+    if (cd_outbox_claim(db, limit, cd_webhooks_settings()->timeout_s + LEASE_MARGIN_S, W.worker, &rows, msg,
+                        sizeof msg) != CD_Q_OK) {
         cd_log("warn", "webhooks: claiming due deliveries failed: %s", msg);
-        PQclear(res);
         return -1;
     }
-    int n = PQntuples(res);
+    int n = rows.n;
     for (int i = 0; i < n; i++) {
+        const cd_claim_row *c = &rows.v[i];
         xfer *x = calloc(1, sizeof *x);
         if (!x)
             abort();
-        x->id = strtoll(PQgetvalue(res, i, 0), NULL, 10);
-        snprintf(x->lease, sizeof x->lease, "%s", PQgetvalue(res, i, 1));
-        snprintf(x->msg_id, sizeof x->msg_id, "%s", PQgetvalue(res, i, 2));
-        x->body_len = (size_t)PQgetlength(res, i, 3);
+        x->id = c->id;
+        snprintf(x->lease, sizeof x->lease, "%s", c->lease);
+        snprintf(x->msg_id, sizeof x->msg_id, "%s", c->msg_id);
+        x->body_len = c->body_len;
         x->body = malloc(x->body_len + 1);
         if (!x->body)
             abort();
-        memcpy(x->body, PQgetvalue(res, i, 3), x->body_len + 1);
-        x->attempt = atoi(PQgetvalue(res, i, 4));
-        x->tries = atoi(PQgetvalue(res, i, 5));
-        snprintf(x->endpoint, sizeof x->endpoint, "%s", PQgetvalue(res, i, 8));
+        memcpy(x->body, c->body, x->body_len + 1);
+        x->attempt = c->attempt;
+        x->tries = c->tries;
+        snprintf(x->endpoint, sizeof x->endpoint, "%s", c->endpoint_id);
         x->retry_after = -1;
-        atomic_fetch_add(&W.claimed, 1);
-        bool disabled = PQgetvalue(res, i, 9)[0] == 't';
+        cd_metrics_webhook_attempt();
+        bool disabled = c->disabled;
         if (disabled)
             snprintf(x->refused, sizeof x->refused, "not sent: the endpoint is disabled");
-        if (disabled || xfer_start(x, PQgetvalue(res, i, 6), PQgetvalue(res, i, 7)) != 0) {
+        if (disabled || xfer_start(x, c->url, c->secret) != 0) {
             x->final = disabled;
             xfer_done(x, CURLE_FAILED_INIT);
             if (x->h)
@@ -369,7 +345,7 @@ static int claim(int limit, xfer **inflight, int *ninflight)
         *inflight = x;
         (*ninflight)++;
     }
-    PQclear(res);
+    cd_claim_rows_free(&rows);
     return n;
 }
 
@@ -380,50 +356,14 @@ static double next_due(void)
     cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
     if (!db)
         return IDLE_POLL_S;
-    PGresult *res = cd_db_exec(db, ST_WH_NEXT_DUE, 0, NULL);
-    double d = IDLE_POLL_S;
-    if (cd_db_ok(res) && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
-        d = atof(PQgetvalue(res, 0, 0));
-    PQclear(res);
+    double d = IDLE_POLL_S, due = 0;
+    bool known = false;
+    cd_outbox_next_due(db, &due, &known);
+    if (known)
+        d = due;
     if (d < 0)
         d = 0;
     return d < IDLE_POLL_S ? d : IDLE_POLL_S;
-}
-
-/* ---- the LISTEN connection ------------------------------------------------------------------------------------ */
-static PGconn *listen_connect(void)
-{
-    PGconn *c = cd_db_connect(W.cfg->database_url);
-    if (PQstatus(c) != CONNECTION_OK) {
-        PQfinish(c);
-        return NULL;
-    }
-    PGresult *res = PQexec(c, "LISTEN carcd_webhooks");
-    bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-    PQclear(res);
-    if (!ok) {
-        PQfinish(c);
-        return NULL;
-    }
-    return c;
-}
-
-/* Reads what arrived on the LISTEN connection: true when a notification came (or the connection broke,
- * so some may have been missed); *c is closed and NULLed when it broke. */
-static bool listen_drain(PGconn **c)
-{
-    bool woken = false;
-    if (!PQconsumeInput(*c) || PQstatus(*c) != CONNECTION_OK) {
-        PQfinish(*c);
-        *c = NULL;
-        return true;
-    }
-    PGnotify *n;
-    while ((n = PQnotifies(*c)) != NULL) {
-        woken = true;
-        PQfreemem(n);
-    }
-    return woken;
 }
 
 static double at_least(double v, double floor)
@@ -449,12 +389,12 @@ static void *worker_main(void *arg)
     const int max = cd_webhooks_settings()->concurrency;
     xfer *inflight = NULL;
     int ninflight = 0;
-    PGconn *lc = NULL;
+    cd_listener *lc = NULL;
     double lc_retry = 0, next_claim = 0;
     while (!atomic_load(&W.stop)) {
         double now = cd_now();
         if (!lc && now >= lc_retry) {
-            lc = listen_connect();
+            lc = cd_listener_open(W.cfg->database_url, "carcd_webhooks");
             if (!lc)
                 lc_retry = now + 1.0;
             else
@@ -497,12 +437,12 @@ static void *worker_main(void *arg)
         struct curl_waitfd extra = {0};
         int nextra = 0;
         if (lc) {
-            extra.fd = PQsocket(lc);
+            extra.fd = cd_listener_fd(lc);
             extra.events = CURL_WAIT_POLLIN;
             nextra = extra.fd >= 0 ? 1 : 0;
         }
         curl_multi_poll(W.multi, nextra ? &extra : NULL, (unsigned)nextra, wait_ms, NULL);
-        if (lc && listen_drain(&lc))
+        if (lc && cd_listener_drain(&lc))
             next_claim = cd_now();
     }
     /* stopping: what is in flight goes back, due at once and not counted, for this or another carcd */
@@ -515,8 +455,7 @@ static void *worker_main(void *arg)
         record(&o);
         xfer_free(x);
     }
-    if (lc)
-        PQfinish(lc);
+    cd_listener_close(lc);
     cd_db_thread_close();
     return NULL;
 }
@@ -557,13 +496,4 @@ void cd_deliver_stop(void)
     curl_multi_cleanup(W.multi);
     W.multi = NULL;
     W.started = false;
-}
-
-void cd_deliver_get_stats(cd_deliver_stats *s)
-{
-    s->claimed = atomic_load(&W.claimed);
-    s->delivered = atomic_load(&W.delivered);
-    s->failed = atomic_load(&W.failed);
-    s->gone = atomic_load(&W.gone);
-    s->running = W.started;
 }

@@ -38,13 +38,4 @@ int cd_deliver_start(const cd_config *cfg, char *err, size_t errlen);
 /* Stops claiming, gives the rows in flight back (due at once, the attempt not counted) and joins. */
 void cd_deliver_stop(void);
 
-typedef struct {
-    long claimed;      /* attempts started */
-    long delivered;    /* 2xx */
-    long failed;       /* attempts that did not deliver (each of them) */
-    long gone;         /* endpoints disabled by a 410 */
-    bool running;
-} cd_deliver_stats;
-void cd_deliver_get_stats(cd_deliver_stats *s);
-
 #endif

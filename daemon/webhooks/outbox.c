@@ -2,7 +2,7 @@
  * outbox.c — webhook messages written inside the transaction of the event that causes them (outbox.h).
  *
  * Cost when a game has no endpoint: one indexed SELECT per move (none when the caller knows there is none:
- * move_write.c). With endpoints: the public view and the public events rendered once, each (event, format)
+ * move_commit.c). With endpoints: the public view and the public events rendered once, each (event, format)
  * body rendered once, one INSERT per message and endpoint and one NOTIFY, deferred (cd_db_defer): they go out
  * with the transaction's COMMIT, in its round trip.
  */
@@ -13,8 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
+#include "base/crypto.h"
 #include "base/log.h"
-#include "db/store.h"
+#include "db/webhook_endpoints.h"
+#include "db/webhook_outbox.h"
 #include "whpayload.h"
 
 typedef struct {
@@ -35,16 +38,13 @@ static bool wants(const endpoint_row *e, unsigned ev, int pending_seat)
 
 static json_t *load_names(cd_db *db, const char *game_id)
 {
-    const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p);
-    if (!cd_db_ok(res)) {
-        PQclear(res);
+    cd_seat_names rows;
+    if (cd_seat_names_read(db, game_id, &rows) != CD_Q_OK)
         return NULL;
-    }
     json_t *names = json_array();
-    for (int i = 0; i < PQntuples(res); i++)
-        json_array_append_new(names, json_string(PQgetvalue(res, i, 1)));
-    PQclear(res);
+    for (int i = 0; i < rows.n; i++)
+        json_array_append_new(names, json_string(rows.name[i]));
+    cd_seat_names_free(&rows);
     return names;
 }
 
@@ -68,15 +68,12 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
                            const json_t *events_admin, const char *seed_hex, unsigned which, const char *deadline,
                            double time_left_s)
 {
-    const char *p1[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_WH_ENDPOINTS_ACTIVE, 1, p1);
-    if (!cd_db_ok(res)) {
-        PQclear(res);
+    cd_active_endpoint_rows rows;
+    if (cd_endpoints_active(db, game_id, &rows) != CD_Q_OK)
         return CD_TX_ERROR;
-    }
-    int n = PQntuples(res);
+    int n = rows.n;
     if (n == 0) {
-        PQclear(res);
+        cd_active_endpoint_rows_free(&rows);
         return CD_TX_COMMIT;
     }
     int pending_seat = st->status == CARC_FINISHED ? -1 : st->pending.seat;
@@ -86,16 +83,16 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
     bool any = false;
     for (int i = 0; i < n; i++) {
         endpoint_row *e = &eps[i];
-        snprintf(e->id, sizeof e->id, "%s", PQgetvalue(res, i, 0));
-        e->seat = PQgetisnull(res, i, 1) ? -1 : atoi(PQgetvalue(res, i, 1));
-        e->format = cd_wh_format_parse(PQgetvalue(res, i, 2));
+        snprintf(e->id, sizeof e->id, "%s", rows.v[i].id);
+        e->seat = rows.v[i].seat;
+        e->format = cd_wh_format_parse(rows.v[i].format);
         if (e->format < 0)
             e->format = CD_WH_JSON;
-        e->events = cd_wh_events_from_pg(PQgetvalue(res, i, 3));
+        e->events = cd_wh_events_from_pg(rows.v[i].events);
         for (unsigned ev = 1; ev <= CD_WH_TURN_REMINDER; ev <<= 1)
             any = any || ((which & ev) && wants(e, ev, pending_seat));
     }
-    PQclear(res);
+    cd_active_endpoint_rows_free(&rows);
     if (!any) {
         free(eps);
         return CD_TX_COMMIT;
@@ -107,11 +104,10 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
     json_t *view = carc_view_to_json(st, CARC_VIEW_PUBLIC);
     json_t *events = events_admin ? carc_events_json_filter(events_admin, CARC_VIEW_PUBLIC) : json_array();
     bool over = st->status == CARC_FINISHED;
-    char stamp[40], commitment[CD_HEX256_LEN], seqs[16], delay[32];
+    char stamp[40], commitment[CD_HEX256_LEN];
     cd_log_timestamp(stamp, sizeof stamp);
     seed_commitment(over ? seed_hex : NULL, commitment);
-    snprintf(seqs, sizeof seqs, "%d", seq);
-    snprintf(delay, sizeof delay, "%.3f", cd_webhooks_settings()->backoff[0]);
+    double delay = cd_webhooks_settings()->backoff[0];
     cd_whp_ctx ctx = {.game_id = game_id, .seq = seq, .names = names, .view = view, .events = events,
                       .seat = seat, .seed = over ? seed_hex : NULL, .seed_sha256 = commitment,
                       .timestamp = stamp, .base_url = cd_webhooks_settings()->public_url,
@@ -134,15 +130,14 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
                 *b = cd_whp_render(ev, e->format, &ctx);
             char msg_id[CD_WH_MSGID_LEN + 1];
             cd_wh_msg_id_new(msg_id);
-            const char *p2[] = {e->id, msg_id, cd_wh_event_name(ev), game_id, seqs, *b, delay};
-            if (!cd_db_defer(db, ST_WH_OUTBOX_INSERT, 7, p2))   /* sent with the COMMIT (db.h) */
+            /* sent with the COMMIT (db.h) */
+            if (!cd_outbox_insert_deferred(db, e->id, msg_id, cd_wh_event_name(ev), game_id, seq, *b, delay))
                 goto done;
             written++;
         }
     }
     if (written > 0) {
-        const char *p3[] = {game_id};
-        if (!cd_db_defer(db, ST_WH_NOTIFY, 1, p3))
+        if (!cd_outbox_wake_deferred(db, game_id))
             goto done;
     }
     out = CD_TX_COMMIT;
@@ -157,13 +152,13 @@ done:
     return out;
 }
 
-cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_game *g, int seq, int seat, const json_t *events_admin)
+cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_outbox_game *g, int seq, int seat, const json_t *events_admin)
 {
     unsigned which = CD_WH_MOVE_MADE | (g->st->status == CARC_FINISHED ? CD_WH_GAME_FINISHED : CD_WH_TURN_STARTED);
     return enqueue(db, g->id, seq, g->st, seat, events_admin, g->seed, which, g->deadline[0] ? g->deadline : NULL, 0);
 }
 
-cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_game *g, const char *deadline, double time_left_s)
+cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_outbox_game *g, const char *deadline, double time_left_s)
 {
     return enqueue(db, g->id, g->seq, g->st, -1, NULL, g->seed, CD_WH_TURN_REMINDER, deadline, time_left_s);
 }
@@ -174,17 +169,10 @@ cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_s
     for (int i = 0; hooks && i < hooks->nplayers; i++) {
         if (!hooks->has[i])
             continue;
-        char seat[16], events[128];
-        snprintf(seat, sizeof seat, "%d", i);
+        char events[128], created_at[40];
         cd_wh_events_pg(hooks->spec[i].events, events, sizeof events);
-        const char *p[] = {game_id, seat, hooks->spec[i].url, cd_wh_format_name(hooks->spec[i].format), events,
-                           hooks->secret[i]};
-        PGresult *res = cd_db_exec(db, ST_WH_ENDPOINT_INSERT, 6, p);
-        bool ok = cd_db_ok(res) && PQntuples(res) == 1;
-        if (ok)
-            snprintf(hooks->id[i], sizeof hooks->id[i], "%s", PQgetvalue(res, 0, 0));
-        PQclear(res);
-        if (!ok)
+        if (cd_endpoint_insert(db, game_id, i, hooks->spec[i].url, cd_wh_format_name(hooks->spec[i].format), events,
+                               hooks->secret[i], hooks->id[i], created_at) != CD_Q_OK)
             return CD_TX_ERROR;
     }
     unsigned which = st->status == CARC_FINISHED ? CD_WH_GAME_FINISHED : CD_WH_TURN_STARTED;

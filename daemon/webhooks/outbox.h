@@ -16,8 +16,18 @@
 #include <jansson.h>
 
 #include "db/db.h"
-#include "game/games.h"
+#include "carc.h"
 #include "webhooks.h"
+
+/* What the outbox reads of a game (the game service passes its cd_game's fields, so this layer needs none of
+ * its types). */
+typedef struct {
+    const char *id;
+    int seq;
+    const carc_state *st;   /* the state after the move */
+    const char *seed;       /* hex, known in a move's or the clock's transaction */
+    const char *deadline;   /* the turn clock's deadline (ISO), "" for none */
+} cd_outbox_game;
 
 /* In a move's transaction, after the move is stored: move.made; then turn.started for the decision the game
  * now waits for, or game.finished (final scores, the seed revealed) when the move ended it.
@@ -25,11 +35,11 @@
  * g->deadline: the turn clock's deadline for turn.started ("" when the game has none);
  * seq: the move's seq; seat: who moved; events_admin: the move's events as stored (the admin rendering,
  * filtered to the public view here). */
-cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_game *g, int seq, int seat, const json_t *events_admin);
+cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_outbox_game *g, int seq, int seat, const json_t *events_admin);
 
 /* In the clock worker's transaction: turn.reminder for the seat the game waits for (g->st->pending.seat),
  * whose turn ends at `deadline` (ISO), time_left_s from now. */
-cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_game *g, const char *deadline, double time_left_s);
+cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_outbox_game *g, const char *deadline, double time_left_s);
 
 /* In a game's creation transaction, after the game and its seats are stored: creates the endpoints the
  * players asked for (hooks may be NULL; their ids are written into hooks->id), then enqueues turn.started

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game/games.h"
+#include "base/crypto.h"
 
 static const char *const event_names[CD_WH_NEVENTS] = {"turn.started", "move.made", "game.finished",
                                                               "turn.reminder"};

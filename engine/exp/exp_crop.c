@@ -1,5 +1,5 @@
 /*
- * exp_crop.c — Crop Circles (RULES.md §3): after scoring, the active player chooses add (A) or remove (B),
+ * exp_crop.c — Crop Circles (docs/RULES.md §3): after scoring, the active player chooses add (A) or remove (B),
  * then every player from the active player's left, the active player last, acts in turn.
  *
  * The kind of follower is set by the circle's symbol: club = thieves (meeples on roads), rake = farmers

@@ -1,12 +1,12 @@
 /*
- * exp_fruit.c — Fruit Trees (RULES.md §4): stocked trees, the harvest-or-sell action, fruit at the end.
+ * exp_fruit.c — Fruit Trees (docs/RULES.md §4): stocked trees, the harvest-or-sell action, fruit at the end.
  *
  * Tree i (the i-th tree tile placed) carries fruit type i (quince, apple, apricot, cherry, plum,
  * elderberry) and that type's stack of four tokens valued 2..5, shuffled at set-up with the game's
  * generator (or fixed by the admin's script). The values still on a tree are hidden; the count left is
  * public; a harvested token's value is public.
  *
- * Rulings where RULES.md and the seed leave a choice (pinned by tests/scenarios/fruit_trees/):
+ * Rulings where docs/RULES.md and the seed leave a choice (pinned by tests/scenarios/fruit_trees/):
  *  - Reach: the trees on the 3x3 block of spaces round the new piece, its own space included (a
  *    triangle next to a tree reaches it like a square would).
  *  - Eligibility needs a follower (meeple or abbot) placed on the new piece in the figure step

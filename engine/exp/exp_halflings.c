@@ -1,5 +1,5 @@
 /*
- * exp_halflings.c — Halb so wild II (RULES.md §5): hands of triangles (dealt privately or drafted), the
+ * exp_halflings.c — Halb so wild II (docs/RULES.md §5): hands of triangles (dealt privately or drafted), the
  * choice between drawing a tile and placing a triangle, and which marks count.
  *
  * The board already knows triangles (board.c: a triangle's rot is the corner of its right angle, and
@@ -7,7 +7,7 @@
  * who holds which triangle and when one may be played. Placing one goes through carc_place_piece, so the
  * figure step, scoring and the other expansions' hooks follow exactly as for a drawn tile.
  *
- * Rulings (RULES.md is silent):
+ * Rulings (docs/RULES.md is silent):
  *  - A random deal gives 2 triangles to each seat; with fewer than 6 players the rest stay out of the game,
  *    unseen (the seed: "shuffling all triangle tiles face down and giving each player 2 of them").
  *  - The draft takes 2 rounds in reverse seat order (seats that left are skipped); the triangles nobody
@@ -15,7 +15,7 @@
  *    with 6 players) is forced: made by the engine, shown as triangle_drafted, nobody is asked.
  *  - A scripted deal (setup->hands) replaces the deal and the draft alike; each seat may get any number
  *    of triangles, each triangle at most once. Hands are then private unless the option is `draft`.
- *  - A player whose triangles fit nowhere is not asked: the draw is forced (RULES.md §6.8), and only the
+ *  - A player whose triangles fit nowhere is not asked: the draw is forced (docs/RULES.md §6.8), and only the
  *    tile_drawn event shows it.
  *  - A turn begins only while a tile can be drawn (game.c): with the stack empty the game ends even for a
  *    player who would place a triangle rather than draw (the seed: "as soon as a player can no longer draw
@@ -245,19 +245,4 @@ void carc_halflings_apply_draft(carc_state *st, const carc_move *mv, carc_events
 {
     draft_take(st, st->pending.seat, mv->tile, ev);
     st->tn.phase = CARC_PH_DRAFT;   /* carc_advance asks the next pick, or starts the first turn */
-}
-
-/* A mark counts only when its expansion is in play (a triangle's hill without Hills & Sheep is scenery). */
-bool carc_mark_active(const carc_state *st, int type, int mark)
-{
-    const carc_tile_type *t = &st->cat->types[type];
-    if (!(t->marks & mark))
-        return false;
-    switch (mark) {
-    case CARC_MARK_HILL:
-    case CARC_MARK_VINEYARD: return carc_has(st, CARC_SET_HILLS_SHEEP);
-    case CARC_MARK_CC: return carc_has(st, CARC_SET_CROP_CIRCLES);
-    case CARC_MARK_TREE: return carc_has(st, CARC_SET_FRUIT_TREES);
-    default: return false;
-    }
 }

@@ -1,5 +1,5 @@
 /*
- * exp_hills.c — Hills & Sheep (RULES.md §2): the hidden tile under a hill, the hill tie-break, vineyards,
+ * exp_hills.c — Hills & Sheep (docs/RULES.md §2): the hidden tile under a hill, the hill tie-break, vineyards,
  * the shepherd and its flock.
  *
  * The bag (carc_hills.bag) is kept sorted, so that one bag has one representation (snapshots, draws): a draw
@@ -17,7 +17,7 @@
  * - Flock moves are listed stable first, then grow (a clock's default move banks the flock).
  * - A hill placed when the stack is empty takes nothing and makes no hill_covered event.
  * - On a space holding two triangles, both are "on the hill" when either shows an active hill mark, and the
- *   space takes at most one tile under it (RULES.md §5 "Hill triangle").
+ *   space takes at most one tile under it (docs/RULES.md §5 "Hill triangle").
  */
 #include <stdio.h>
 #include <string.h>

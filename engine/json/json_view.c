@@ -1,5 +1,5 @@
 /*
- * json_view.c — the three views of a game state (DESIGN.md §2): admin (everything), a seat's and the public
+ * json_view.c — the three views of a game state (docs/DESIGN.md §2): admin (everything), a seat's and the public
  * one. Seat and public views are built field by field from what may be shown (an allow-list), never by
  * deleting hidden fields from a snapshot, so a field added to the snapshot later stays hidden until someone
  * decides to show it here.

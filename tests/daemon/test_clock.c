@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock/clock.h"
+#include "game/clock.h"
 
 #define T0 1767225600.0   /* 2026-01-01T00:00:00Z */
 

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "db/db.h"
+#include "db/exec.h"
 #include "base/embedded.h"
 #include "pgtest.h"
 #include "db/store.h"

@@ -1,7 +1,8 @@
 /*
  * test_inspect.c — admin inspection end to end: board.svg and board.png (well-formed, no hidden tile, the
  * past with ?seq=N), the game page, the audit log of admin actions, and carcctl against a real carcd (list,
- * show, hidden, verify, replay, export, and an import on a second server that reaches the same state).
+ * show, hidden, verify, replay, export, and an import on a second server that reaches the same state; a
+ * local replay of a game with a fruit script and a resignation, which carcctl decodes as carcd does).
  *
  * The game is scripted by the admin: its stack holds base tiles first and then expansion tiles whose ids
  * (CC.., FT..) can appear nowhere in what a seat or the public may see before they are drawn.
@@ -588,6 +589,47 @@ START_TEST(carcctl_round_trip)
 }
 END_TEST
 
+/* carcctl's local replay decodes the set-up and the log as carcd does (carc_setup_from_json,
+ * carc_logged_move_apply): the admin's script.fruit deals the trees, and a seat that resigned is logged as
+ * {"kind":"leave"}. Both must reach the server's state. */
+START_TEST(carcctl_replays_fruit_script_and_leave)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    const char *extra = "{\"seed\":\"" "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" "\","
+                        "\"script\":{\"fruit\":{\"apple\":[2,3,4,5],\"plum\":[5,4,3,2],\"cherry\":[3,5,2,4]}}}";
+    long st = e2e_game_create_raw(c, d, 3, "[\"fruit_trees\"]", extra, true, &g);
+    ck_assert_msg(st == 201, "create: %ld", st);
+    e2e_rng rng = {7};
+    for (int i = 0; i < 4; i++) {
+        e2e_play p;
+        long s = e2e_play_random(c, &g, &rng, NULL, &p);
+        e2e_play_free(&p);
+        ck_assert_msg(s == 200, "move %d: %ld", i, s);
+    }
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/resign", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", path, g.token[2], "{}", NULL, &r), 200);
+    e2e_resp_free(&r);
+    for (int i = 0; i < 2; i++) {
+        e2e_play p;
+        long s = e2e_play_random(c, &g, &rng, NULL, &p);
+        e2e_play_free(&p);
+        ck_assert_msg(s == 200, "move after the resignation %d: %ld", i, s);
+    }
+    char *out, args[200];
+    snprintf(args, sizeof args, "replay %s", g.id);
+    int rc = carcctl(d, args, &out);
+    ck_assert_msg(rc == 0 && strstr(out, "ok: the local replay"), "replay (exit %d):\n%s", rc, out);
+    free(out);
+    ck_assert_int_ge(e2e_verify_ok(c, d, g.id), 7);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_inspect");
@@ -599,6 +641,7 @@ int main(void)
     tcase_add_test(tc, page_is_served);
     tcase_add_test(tc, audit_records_admin_actions);
     tcase_add_test(tc, carcctl_round_trip);
+    tcase_add_test(tc, carcctl_replays_fruit_script_and_leave);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }

@@ -228,6 +228,14 @@ START_TEST(bad_notations)
     e2e_req(f.c, "POST", f.mpath, f.g.token[0], "{\"notation\": 7, \"expected_seq\": 1}", NULL, &r);
     e2e_assert_problem(&r, 400, "notation", "a notation that is a number");
     e2e_resp_free(&r);
+    /* a legal move posted as the whole body is told where the move goes */
+    e2e_req(f.c, "POST", f.mpath, f.g.token[0], "{\"type\": \"pass\", \"notation\": \"pass\"}", NULL, &r);
+    e2e_assert_problem(&r, 400, NULL, "a legal move as the whole body");
+    e2e_resp_free(&r);
+    e2e_req(f.c, "POST", f.mpath, f.g.token[0], "{\"type\": \"pass\"}", NULL, &r);
+    e2e_assert_problem(&r, 400, "type", "a bare move as the body");
+    ck_assert_msg(strstr(e2e_jstr(r.json, "detail"), "\"move\""), "%s", r.body);
+    e2e_resp_free(&r);
     ck_assert_int_eq(game_seq(&f), 1);
     /* and the game still takes a good notation */
     ck_assert_int_eq(post_notation(&f, 0, "PASS", 4, 1, &r), 200);

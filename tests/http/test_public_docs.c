@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "base/config.h"
+#include "game/catalog.h"
 #include "game/games.h"
 #include "game/tiles_doc.h"
 #include "http/http.h"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/catalog.h"
 #include "game/games.h"
 #include "render/render.h"
 

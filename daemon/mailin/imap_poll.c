@@ -15,7 +15,7 @@
 #include "base/buf.h"
 #include "base/log.h"
 #include "db/db.h"
-#include "mail.h"
+#include "mail/mail.h"
 #include "mail_in.h"
 
 #define FETCH_MAX (64u << 20)

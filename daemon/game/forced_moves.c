@@ -1,46 +1,32 @@
 /*
- * clock_moves.c — see clock_moves.h.
+ * forced_moves.c — see forced_moves.h.
  */
-#include "clock_moves.h"
+#include "forced_moves.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "game/move_write.h"
+#include "move_commit.h"
 
 #define MAX_DEFAULT_MOVES 64   /* a turn has a handful of decisions; this only stops a bug from looping */
 
-bool cd_move_is_leave(const json_t *move)
-{
-    const char *k = json_string_value(json_object_get(move, "kind"));
-    return k && strcmp(k, "leave") == 0 && json_object_size(move) == 1;
-}
-
-/* One logged move, already applied to g->st: the clock passes the turn on, then cd_move_write stores it. */
+/* One logged move, already applied to g->st, committed; *answer keeps the first one's answer. */
 static cd_tx_result log_move(cd_db *db, cd_game *g, int seat, const json_t *move, const carc_events *ev,
                              const char *origin, double now, json_t **answer)
 {
-    g->seq++;
-    g->deadline[0] = 0;
-    if (g->clocked) {   /* the next turn's deadline goes into its turn.started */
-        cd_clock_after_move(&g->clock, g->st, g->seq, now);
-        if (cd_clock_deadline(&g->clock) >= 0)
-            cd_iso_time(cd_clock_deadline(&g->clock), g->deadline);
-    }
-    json_t *events_admin = carc_events_to_json(g->st, ev, CARC_VIEW_ADMIN);
-    json_t *resp = json_pack("{s:i, s:o}", "seq", g->seq, "events", carc_events_to_json(g->st, ev, seat));
-    cd_tx_result out = cd_move_write(db, g, seat, move, events_admin, NULL, resp, origin);
+    const cd_move_commit_args a = {.seat = seat, .move = move, .ev = ev, .origin = origin, .now = now};
+    json_t *resp;
+    cd_tx_result out = cd_move_commit(db, g, &a, &resp);
     if (out == CD_TX_COMMIT && answer && !*answer)
         *answer = json_incref(resp);
     json_decref(resp);
-    json_decref(events_admin);
     return out;
 }
 
-cd_tx_result cd_clock_moves_store(cd_db *db, cd_game *g, int seat, cd_clock_move what, const char *origin,
-                                  double now, json_t **answer, char *err, size_t errlen)
+cd_tx_result cd_forced_moves_commit(cd_db *db, cd_game *g, int seat, cd_forced_move what, const char *origin,
+                                    double now, json_t **answer, char *err, size_t errlen)
 {
-    if (what == CD_CM_LEAVE) {
+    if (what == CD_FORCED_LEAVE) {
         carc_events ev = {0};
         cd_tx_result out = CD_TX_ROLLBACK;
         if (carc_leave(g->st, seat, &ev, err, errlen) == 0) {

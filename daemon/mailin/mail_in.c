@@ -9,22 +9,23 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/crypto.h"
 #include "base/log.h"
 #include "base/metrics.h"
 #include "base/timesrc.h"
-#include "clock/clock_moves.h"
 #include "clock/clock_tx.h"
 #include "db/db.h"
 #include "db/mail_in.h"
 #include "db/mail_seats.h"
+#include "game/forced_moves.h"
 #include "game/games.h"
-#include "game/move_write.h"
+#include "game/move_commit.h"
 #include "game/notations.h"
 #include "json.h"
+#include "mail/outbox.h"
+#include "mail/reply.h"
+#include "mail/tag.h"
 #include "notation.h"
-#include "outbox.h"
-#include "reply.h"
-#include "tag.h"
 
 #define MAIL_IN_MAX (64u << 20)
 
@@ -106,7 +107,8 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
     }
     if (strcmp(word, "resign") == 0) {
         char err[200];
-        cd_tx_result out = cd_clock_moves_store(db, g, seat, CD_CM_LEAVE, "seat", cd_wall_now(), NULL, err, sizeof err);
+        cd_tx_result out = cd_forced_moves_commit(db, g, seat, CD_FORCED_LEAVE, "seat", cd_wall_now(), NULL, err,
+                                                  sizeof err);
         if (out == CD_TX_ROLLBACK)
             snprintf(t->detail, sizeof t->detail, "%s", err);
         return out;
@@ -156,15 +158,11 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
         carc_events_free(&ev);
         return CD_TX_ROLLBACK;
     }
-    g->seq++;
-    if (g->clocked) {
-        cd_clock_after_move(&g->clock, g->st, g->seq, cd_wall_now());
-        if (cd_clock_deadline(&g->clock) >= 0)
-            cd_iso_time(cd_clock_deadline(&g->clock), g->deadline);
-    }
-    json_t *events_admin = carc_events_to_json(g->st, &ev, CARC_VIEW_ADMIN);
-    cd_tx_result out = cd_move_write(db, g, seat, stored, events_admin, NULL, NULL, "seat");
-    json_decref(events_admin);
+    /* the one path into the log (game/move_commit.h): the clock passes the turn on, the next mail is written */
+    const cd_move_commit_args a = {.seat = seat, .move = stored, .ev = &ev, .origin = "seat", .now = cd_wall_now()};
+    json_t *answer = NULL;
+    cd_tx_result out = cd_move_commit(db, g, &a, &answer);
+    json_decref(answer);
     json_decref(stored);
     carc_events_free(&ev);
     return out;

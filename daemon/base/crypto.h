@@ -1,0 +1,24 @@
+/*
+ * crypto.h — randomness, hex and the hashes carcd keeps instead of secrets: seeds and tokens come from the
+ * kernel (getrandom), tokens are stored only as their SHA-256 (libcrypto).
+ */
+#ifndef CD_CRYPTO_H
+#define CD_CRYPTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CD_TOKEN_LEN 46     /* "cs_" + 43 base64url characters (32 random bytes) */
+#define CD_HEX256_LEN 65    /* 64 hex digits + NUL */
+
+/* n random bytes from the kernel; aborts if the kernel cannot give them. */
+void cd_random_bytes(uint8_t *buf, size_t n);
+void cd_hex(const uint8_t *bytes, size_t n, char *out);   /* out: 2n + 1 */
+bool cd_unhex(const char *hex, uint8_t *out, size_t n);   /* exactly 2n hex digits */
+/* A new seat token: "cs_" and 43 base64url characters of 32 random bytes. */
+void cd_token_new(char token[CD_TOKEN_LEN + 1]);
+/* SHA-256 of text, in hex: what the database keeps of a token or key. */
+void cd_sha256_hex(const char *text, char out[CD_HEX256_LEN]);
+
+#endif

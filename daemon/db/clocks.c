@@ -1,0 +1,35 @@
+/*
+ * clocks.c — see clocks.h.
+ */
+#include "clocks.h"
+
+#include <stdio.h>
+
+#include "query.h"
+
+cd_q cd_clock_update(cd_db *db, const char *game_id, const char *clock, double deadline, double due)
+{
+    char d[32], u[32];
+    snprintf(d, sizeof d, "%.3f", deadline);
+    snprintf(u, sizeof u, "%.3f", due);
+    const char *p[] = {game_id, clock, deadline >= 0 ? d : NULL, due >= 0 ? u : NULL};
+    PGresult *res = cd_db_exec(db, ST_CLOCK_UPDATE, 4, p);
+    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
+    PQclear(res);
+    return q;
+}
+
+cd_q cd_clock_claim(cd_db *db, double now, bool *found, char game_id[37])
+{
+    char now_s[32];
+    snprintf(now_s, sizeof now_s, "%.3f", now);
+    const char *p[] = {now_s};
+    PGresult *res = cd_db_exec(db, ST_CLOCK_CLAIM, 1, p);
+    cd_q q = CD_Q_OK;
+    if (!cd_db_ok(res))
+        q = cd_q_failed(db, res);
+    else if ((*found = PQntuples(res) > 0))
+        snprintf(game_id, 37, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    return q;
+}

@@ -1,0 +1,66 @@
+/*
+ * game_reads.h — the reads of one game row that game/games.c decodes into a cd_game: for viewing
+ * (ST_GAME_GET, _ADMIN), for a seat token (ST_GAME_GET_SEAT, _PLAY: who the token is, joined to its game),
+ * locked for a change (ST_GAME_LOCK), locked for a seat's move (ST_MOVE_LOCK pipelined with
+ * ST_MOVE_AFTER_LOCK), and a token alone (ST_TOKEN_LOOKUP). The column lists live in store.c; only this file
+ * knows their order.
+ */
+#ifndef CD_GAME_READS_H
+#define CD_GAME_READS_H
+
+#include <stdbool.h>
+
+#include "db.h"
+
+struct pg_result;
+
+/* A game's columns as read. Text is "" for SQL NULL (and for columns a statement leaves out), except where
+ * NULL is said to mean something. The strings live until cd_game_read_free. */
+typedef struct {
+    bool found;             /* a row with the game's columns (its seq not NULL) */
+    int seq;
+    bool finished;
+    const char *setup;      /* JSON text (views and admin reads; "" for lock reads and ST_GAME_GET_PLAY) */
+    const char *snapshot;   /* JSON text; "" when left out at the seq of the state the reader holds */
+    const char *seed_sha256, *created_at, *updated_at, *finished_at;
+    const char *seed;       /* hex; "" unless the statement may read it */
+    const char *names;      /* the seats' names, a JSON array; NULL when the statement leaves them out */
+    const char *clock;      /* the turn clock's JSON; NULL for a game without one (or left out) */
+    struct pg_result *res;
+} cd_game_read;
+void cd_game_read_free(cd_game_read *g);
+
+/* Who a seat token is. */
+typedef struct {
+    bool found;             /* a seat has this token */
+    bool same_game;         /* that seat's game is the one asked about */
+    int seat;
+} cd_token_seat;
+
+/* ST_GAME_GET (admin: ST_GAME_GET_ADMIN, the seed always). */
+cd_q cd_game_read_get(cd_db *db, const char *id, bool admin, cd_game_read *out);
+/* ST_GAME_LOCK, in a transaction: seq, status, snapshot, seed, clock, the row locked. */
+cd_q cd_game_read_lock(cd_db *db, const char *id, cd_game_read *out);
+/* ST_GAME_GET_SEAT (names false: ST_GAME_GET_PLAY: seq, status, snapshot, seed_sha256, seed only): the seat of
+ * token_hash, and game id when it is that seat's game; the snapshot is left out at cached_seq. */
+cd_q cd_game_read_seat(cd_db *db, const char *token_hash, const char *id, const char *cached_seq, bool names,
+                       cd_token_seat *token, cd_game_read *out);
+/* ST_TOKEN_LOOKUP: the seat of token_hash; token->same_game tells whether it is a seat of game id. */
+cd_q cd_token_lookup(cd_db *db, const char *token_hash, const char *id, cd_token_seat *token);
+
+/* What a seat's move reads in its first round trip. */
+typedef struct {
+    cd_token_seat token;
+    cd_game_read game;            /* the lock columns, the row locked (not found for another game's token) */
+    int hooks;                    /* the game's enabled webhook endpoints */
+    const char *stored_answer;    /* the answer stored for this seat's Idempotency-Key; NULL: none */
+    struct pg_result *after;
+} cd_move_lock_read;
+/* ST_MOVE_LOCK + ST_MOVE_AFTER_LOCK pipelined, in a transaction: the token's seat and its game locked (the
+ * snapshot left out at cached_seq), then, read under the lock, the webhook count and the key's answer
+ * (idem NULL: none). CD_Q_FAILED when either failed (the transaction runner tells why). */
+cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char *cached_seq, const char *idem,
+                  cd_move_lock_read *out);
+void cd_move_lock_read_free(cd_move_lock_read *m);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * moves.c (db/) — see moves.h.
+ */
+#include "moves.h"
+
+#include <stdio.h>
+
+#include "query.h"
+
+cd_q cd_moves_insert_opening(cd_db *db, const char *game_id, const char *events)
+{
+    const char *p[] = {game_id, "0", NULL, NULL, events, NULL, NULL, "seat"};
+    PGresult *res = cd_db_exec(db, ST_MOVE_INSERT, 8, p);
+    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
+    PQclear(res);
+    return q;
+}
+
+cd_q cd_moves_after(cd_db *db, const char *game_id, int after, int limit, cd_log_rows *out)
+{
+    *out = (cd_log_rows){0};
+    char after_s[16], limit_s[16];
+    snprintf(after_s, sizeof after_s, "%d", after);
+    snprintf(limit_s, sizeof limit_s, "%d", limit);
+    const char *p[] = {game_id, after_s, limit_s};
+    PGresult *res = cd_db_exec(db, ST_MOVES_AFTER, 3, p);
+    if (!cd_db_ok(res)) {
+        cd_q q = cd_q_failed(db, res);
+        PQclear(res);
+        return q;
+    }
+    out->res = res;
+    out->n = PQntuples(res);
+    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
+    if (!out->v)
+        abort();   /* out of memory (docs/STYLE.md) */
+    for (int i = 0; i < out->n; i++) {
+        cd_log_row *m = &out->v[i];
+        m->seq = atoi(PQgetvalue(res, i, 0));
+        m->has_seat = !PQgetisnull(res, i, 1);
+        m->seat = cd_q_int(res, i, 1, -1);
+        m->move = PQgetisnull(res, i, 2) ? NULL : PQgetvalue(res, i, 2);
+        m->events = PQgetvalue(res, i, 3);
+        m->origin = PQgetvalue(res, i, 4);
+    }
+    return CD_Q_OK;
+}
+
+void cd_log_rows_free(cd_log_rows *rows)
+{
+    free(rows->v);
+    PQclear(rows->res);
+    *rows = (cd_log_rows){0};
+}
+
+bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after_move *g)
+{
+    char seq[16], seat[16], pending[16], payload[64], deadline[32], due[32];
+    snprintf(seq, sizeof seq, "%d", m->seq);
+    snprintf(seat, sizeof seat, "%d", m->seat);
+    snprintf(pending, sizeof pending, "%d", g->pending_seat);
+    snprintf(payload, sizeof payload, "%s:%d", m->game_id, m->seq);
+    snprintf(deadline, sizeof deadline, "%.3f", g->deadline);
+    snprintf(due, sizeof due, "%.3f", g->due);
+    const char *p1[] = {m->game_id, seq, seat, m->move, m->events, m->idem, m->response, m->origin};
+    const char *p2[] = {m->game_id, seq, g->snapshot, g->finished ? "finished" : "active", g->finished ? NULL : pending,
+                        g->clock, g->deadline >= 0 ? deadline : NULL, g->due >= 0 ? due : NULL};
+    const char *p3[] = {payload};
+    bool clocked = g->clock != NULL;
+    return cd_db_defer(db, ST_MOVE_INSERT, 8, p1) &&
+           cd_db_defer(db, clocked ? ST_GAME_UPDATE_CLOCK : ST_GAME_UPDATE, clocked ? 8 : 5, p2) &&
+           cd_db_defer(db, ST_NOTIFY_MOVE, 1, p3);
+}
+
+cd_q cd_moves_all(cd_db *db, const char *game_id, cd_replay_rows *out)
+{
+    *out = (cd_replay_rows){0};
+    const char *p[] = {game_id};
+    PGresult *res = cd_db_exec(db, ST_MOVES_ALL, 1, p);
+    if (!cd_db_ok(res)) {
+        cd_q q = cd_q_failed(db, res);
+        PQclear(res);
+        return q;
+    }
+    out->res = res;
+    out->n = PQntuples(res);
+    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
+    if (!out->v)
+        abort();   /* out of memory (docs/STYLE.md) */
+    for (int i = 0; i < out->n; i++) {
+        out->v[i].seq = atoi(PQgetvalue(res, i, 0));
+        out->v[i].seat = atoi(PQgetvalue(res, i, 1));
+        out->v[i].move = PQgetvalue(res, i, 2);
+    }
+    return CD_Q_OK;
+}
+
+void cd_replay_rows_free(cd_replay_rows *rows)
+{
+    free(rows->v);
+    PQclear(rows->res);
+    *rows = (cd_replay_rows){0};
+}

@@ -1,0 +1,81 @@
+/*
+ * move_commit.c — a move committed inside the caller's transaction (move_commit.h): the clock passes the turn
+ * on, the events are rendered, and the move's rows (db/moves.c: the move, the game row, the NOTIFY) travel
+ * deferred with the COMMIT, with the webhook outbox when the game has endpoints.
+ */
+#include "move_commit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/json_out.h"
+#include "views.h"
+#include "mail/outbox.h"
+#include "webhooks/outbox.h"
+#include "db/moves.h"
+
+/* Stores the move: seat moved, move as logged (NULL: none), events_admin its events in the admin view (stored,
+ * and filtered to the public view for webhooks), idem and answer for a repeated key. */
+static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
+                               const char *idem, const json_t *answer, const char *origin)
+{
+    bool over = g->st->status == CARC_FINISHED;
+    json_t *snap = cd_snapshot_for_store(g->st);
+    char *snapshot = cd_json_dumps(snap, JSON_COMPACT);
+    json_decref(snap);
+    char *mv = move ? cd_json_dumps(move, JSON_COMPACT) : NULL;
+    char *events = cd_json_dumps(events_admin, JSON_COMPACT);
+    char *ans = answer ? cd_json_dumps(answer, JSON_COMPACT) : NULL;
+    if (!snapshot || !events || (move && !mv) || (answer && !ans))
+        abort();   /* out of memory (docs/STYLE.md) */
+
+    /* a game with a turn clock stores it (advanced by the caller) with its derived deadline and due time */
+    char *clock = NULL;
+    double d = -1, u = -1;
+    if (g->clocked) {
+        json_t *cj = cd_clock_to_json(&g->clock);
+        clock = cd_json_dumps(cj, JSON_COMPACT);
+        json_decref(cj);
+        d = cd_clock_deadline(&g->clock);
+        u = cd_clock_due(&g->clock);
+    }
+    const cd_move_row row = {.game_id = g->id, .seq = g->seq, .seat = seat, .move = mv, .events = events,
+                             .idem = idem, .response = ans, .origin = origin};
+    const cd_game_after_move after = {.snapshot = snapshot, .finished = over, .pending_seat = g->st->pending.seat,
+                                      .clock = clock, .deadline = d, .due = u};
+    bool ok = cd_move_store_deferred(db, &row, &after);
+    free(clock);
+    free(snapshot);
+    free(mv);
+    free(events);
+    free(ans);
+    if (!ok)
+        return CD_TX_ERROR;
+    /* webhooks: their outbox rows commit with the move (outbox.h) */
+    const cd_outbox_game og = {.id = g->id, .seq = g->seq, .st = g->st, .seed = g->seed, .deadline = g->deadline};
+    if (!(g->hooks_known && g->hooks == 0) && cd_outbox_enqueue_move(db, &og, g->seq, seat, events_admin) != CD_TX_COMMIT)
+        return CD_TX_ERROR;
+    /* mail: the turn mail (or game over) commits with the move too (mail/outbox.h) */
+    return cd_mail_enqueue_move(db, g->id, g->seq, g->st, g->deadline);
+}
+
+cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a, json_t **answer)
+{
+    g->seq++;
+    g->deadline[0] = 0;
+    if (g->clocked) {   /* the turn passes: the clock charges the mover and starts the next seat's */
+        cd_clock_after_move(&g->clock, g->st, g->seq, a->now);
+        if (cd_clock_deadline(&g->clock) >= 0)   /* the next turn's deadline goes into its turn.started */
+            cd_iso_time(cd_clock_deadline(&g->clock), g->deadline);
+    }
+    json_t *ans = json_pack("{s:i, s:o}", "seq", g->seq, "events", carc_events_to_json(g->st, a->ev, a->seat));
+    /* the mover decides again (a figure after its tile, say): its legal moves come along, which saves it a
+     * GET; they are the mover's own, like the GET's, and stored with the answer for a replay */
+    if (a->legal_moves && g->st->status != CARC_FINISHED && g->st->pending.seat == a->seat)
+        json_object_set_new(ans, "legal_moves", cd_legal_moves_json(g->st, g->seq, a->seat));
+    json_t *events_admin = carc_events_to_json(g->st, a->ev, CARC_VIEW_ADMIN);
+    cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, a->idem, ans, a->origin);
+    json_decref(events_admin);
+    *answer = ans;
+    return out;
+}

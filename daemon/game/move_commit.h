@@ -1,0 +1,47 @@
+/*
+ * move_commit.h — the one path by which a move enters a game's log, inside the caller's transaction: a seat's
+ * POST (handlers/moves_post.c), a resignation and the turn clock's timeouts (forced_moves.h) all apply their
+ * move to the locked game's state and then call cd_move_commit, which passes the turn on the clock, renders
+ * the events for the log and for the mover, and stores the move row, the game row (seq, snapshot, status,
+ * pending seat, clock), the NOTIFY that wakes long-polls and streams, and the webhook outbox rows.
+ */
+#ifndef CD_MOVE_COMMIT_H
+#define CD_MOVE_COMMIT_H
+
+#include <jansson.h>
+
+#include "db/db.h"
+#include "games.h"
+
+/* A move applied to g->st, and how it came. */
+typedef struct {
+    int seat;                 /* who moved */
+    const json_t *move;       /* the move as logged ({"kind":"leave"} for a seat leaving) */
+    const carc_events *ev;    /* the move's events */
+    const char *origin;       /* "seat" (the seat chose it, or resigned) or "clock" (a timeout) */
+    double now;               /* wall-clock time: the turn clock charges the mover up to it */
+    const char *idem;         /* the seat's Idempotency-Key (NULL: none); its answer is stored for a replay */
+    bool legal_moves;         /* when the mover decides again, the answer carries its legal moves */
+} cd_move_commit_args;
+
+/* Inside cd_db_tx, with g's row locked (cd_game_lock, or ST_MOVE_LOCK: its seed is known) and the move applied
+ * to g->st:
+ *   g->seq        becomes the move's seq (the locked seq + 1): the move's row and the game's seq;
+ *   g->st         the state after the move: its snapshot (without the seed), status and pending seat are
+ *                 stored;
+ *   g->clocked, g->clock   a game with a turn clock: the clock passes the turn on (cd_clock_after_move at
+ *                 a->now) and is stored with its deadline and due time; g->deadline gets that deadline for
+ *                 turn.started ("" for none);
+ *   g->hooks_known, g->hooks   when known and 0, the outbox is skipped without a query; otherwise the game's
+ *                 enabled endpoints are read and move.made + turn.started / game.finished are enqueued.
+ * *answer gets the answer to the mover, {"seq", "events" as the mover sees them[, "legal_moves"]}, a new
+ * reference, whatever the result; it is stored with the move (replayed for the Idempotency-Key).
+ *
+ * The writes are deferred (cd_db_defer): they go out with the caller's next statement or with the COMMIT, in
+ * one round trip, and a failure among them fails that statement or the commit. So CD_TX_COMMIT here means
+ * "queued"; the move is stored when cd_db_tx returns CD_TX_COMMIT, and only then may the caller answer, count
+ * it or cache g->st (cd_cache_put(g->id, g->seq, g->st)). CD_TX_ERROR: something could not be sent or a query
+ * failed; return it from fn (the transaction is rolled back, and retried on 40001/40P01). */
+cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a, json_t **answer);
+
+#endif

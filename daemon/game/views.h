@@ -1,0 +1,20 @@
+/*
+ * views.h — what a game looks like to whoever asks: the engine's view of the state with the daemon's own
+ * fields (id, seq, names, clock, times, the seed and winners once over), and a seat's legal moves.
+ */
+#ifndef CD_VIEWS_H
+#define CD_VIEWS_H
+
+#include <jansson.h>
+
+#include "games.h"
+
+/* What GET legal-moves answers for `seat` in st at `seq`: {"seq","seat","moves"}, each move postable as is. A
+ * move's answer carries the same object when its mover owes the next decision too. */
+json_t *cd_legal_moves_json(const carc_state *st, int seq, int seat);
+
+/* The view of g for viewer: the engine's view plus id, seq, status, names, created/updated/finished, and
+ * the seed once the game is over (with the winners). */
+json_t *cd_game_view(const cd_game *g, int viewer);
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * request.c — see request.h.
+ */
+#include "request.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/crypto.h"
+#include "base/ids.h"
+#include "db/game_reads.h"
+#include "game/audit.h"
+
+/* Whether a token's statement found its seat; else answers (503/500, or 401 for a token nobody has). */
+static bool token_found(cd_req *r, cd_q q, const cd_token_seat *token)
+{
+    if (q == CD_Q_OK && token->found)
+        return true;
+    if (q != CD_Q_OK)
+        cd_reply_db_failure(r, q == CD_Q_DOWN, "token lookup failed");
+    else
+        cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
+    return false;
+}
+
+bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
+{
+    if (r->is_admin) {
+        *viewer = CARC_VIEW_ADMIN;
+        return true;
+    }
+    if (!r->bearer) {
+        *viewer = CARC_VIEW_PUBLIC;
+        return true;
+    }
+    char hash[CD_HEX256_LEN];
+    cd_sha256_hex(r->bearer, hash);
+    cd_token_seat token;
+    cd_q q = cd_token_lookup(db, hash, id, &token);
+    if (!token_found(r, q, &token))
+        return false;
+    *viewer = token.seat;
+    if (!token.same_game) {
+        cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
+        return false;
+    }
+    return true;
+}
+
+bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g)
+{
+    char hash[CD_HEX256_LEN];
+    cd_sha256_hex(r->bearer, hash);
+    cd_token_seat token;
+    cd_load_result lr;
+    cd_q q = cd_game_load_seat(db, hash, id, names, &token, &lr, g);
+    if (!token_found(r, q, &token))
+        return false;
+    if (!token.same_game) {
+        cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
+        return false;
+    }
+    *seat = token.seat;
+    if (lr != CD_LOAD_OK) {
+        cd_game_free(g);
+        cd_reply_load_error(r, lr);
+        return false;
+    }
+    return true;
+}
+
+bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g)
+{
+    memset(g, 0, sizeof *g);
+    if (mode == CD_OPEN_ADMIN && !r->is_admin) {
+        cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
+                         "this needs the admin token");
+        return false;
+    }
+    const char *id = r->params[0];
+    if (!cd_uuid_valid(id)) {
+        cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+        return false;
+    }
+    r->game_id = id;
+    *db = cd_req_db(r);
+    if (!*db)
+        return false;
+    if (!r->is_admin && r->bearer)   /* a seat token: who it is and the game in one statement */
+        return cd_game_open_seat(r, *db, id, true, viewer, g);
+    if (!cd_viewer_of(r, *db, id, viewer))
+        return false;
+    cd_load_result lr = cd_game_load(*db, id, *viewer == CARC_VIEW_ADMIN, g);
+    if (lr != CD_LOAD_OK) {
+        cd_game_free(g);
+        cd_reply_load_error(r, lr);
+        return false;
+    }
+    return true;
+}
+
+cd_db *cd_req_db(cd_req *r)
+{
+    char err[256];
+    cd_db *db = cd_db_thread(r->cfg, err, sizeof err);
+    if (!db)
+        cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
+    return db;
+}
+
+enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what)
+{
+    return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL, "%s",
+                            down ? "the database cannot be reached" : what);
+}
+
+enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr)
+{
+    switch (lr) {
+    case CD_LOAD_NOT_FOUND: return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+    case CD_LOAD_UNAVAILABLE: return cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
+    default: return cd_reply_problem(r, CD_P_INTERNAL, NULL, "the game could not be loaded");
+    }
+}
+
+int cd_req_seat(cd_req *r, cd_db **db)
+{
+    const char *id = r->params[0];
+    if (!cd_uuid_valid(id)) {
+        cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+        return -1;
+    }
+    r->game_id = id;
+    *db = cd_req_db(r);
+    int viewer;
+    if (!*db || !cd_viewer_of(r, *db, id, &viewer))
+        return -1;
+    if (viewer < 0) {
+        if (viewer == CARC_VIEW_ADMIN)
+            cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "this is done with a seat token");
+        else
+            cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "this needs a seat token");
+        return -1;
+    }
+    return viewer;
+}
+
+bool cd_audit(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail)
+{
+    bool down = false;
+    if (cd_audit_write(r, db, action, game_id, detail, &down))
+        return true;
+    cd_reply_db_failure(r, down, "the admin action could not be recorded in the audit log");
+    return false;
+}

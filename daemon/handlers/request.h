@@ -1,0 +1,50 @@
+/*
+ * request.h — how an endpoint begins and how it answers a failure below it: this thread's database, who is
+ * asking (the admin, a seat of the game, or the public) and the game loaded for them, and the problem
+ * answers for a database or load failure. Every function here that fails has replied already.
+ */
+#ifndef CD_REQUEST_H
+#define CD_REQUEST_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "db/db.h"
+#include "game/games.h"
+#include "http/http.h"
+
+/* The database connection for this request, or a 503 reply and NULL. */
+cd_db *cd_req_db(cd_req *r);
+/* Answers for a failed database step: 503 when the database cannot be reached (`down`), else 500 naming
+ * `what` failed (details go to the log, never to the client). */
+enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what);
+/* Answers for a failed load (404, 503, 500) and returns the MHD result. */
+enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr);
+
+/* Who is asking about game `id`: CARC_VIEW_ADMIN, a seat (>= 0) or CARC_VIEW_PUBLIC. Replies itself and
+ * returns false for a token nobody has (401), another game's token (403) or a database failure. */
+bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer);
+
+/* For a request with a seat token (not the admin token): who the token is and game `id` loaded for that
+ * seat, in one statement (cd_game_load_seat; with `names` false only what legal-moves needs). Replies
+ * itself and returns false, g holding nothing to free, for a token nobody has (401), another game's token
+ * (403), no such game (404) or a database failure (503/500), in that order of precedence, as cd_viewer_of
+ * and then cd_game_load would. */
+bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g);
+
+typedef enum { CD_OPEN_ANYONE, CD_OPEN_ADMIN } cd_open_mode;
+/* The start every endpoint on one game shares: a well-formed id (else 404), this thread's database (else
+ * 503), who is asking (CD_OPEN_ADMIN: only the admin token, else 401/403; CD_OPEN_ANYONE: admin, a seat of
+ * this game or the public, else 401/403), and the game loaded for that viewer (404/503/500). On false the
+ * request has been answered and g holds nothing to free. */
+bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g);
+
+/* The seat of game r->params[0] the bearer token holds, with this thread's database in *db. Replies (404 bad
+ * id, 401/403 token, 503) and returns -1 when there is none. */
+int cd_req_seat(cd_req *r, cd_db **db);
+
+/* cd_audit_write for request r; when the row cannot be written it replies (503 when the database is
+ * unreachable, else 500) and returns false, so nothing is shown unrecorded. */
+bool cd_audit(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail);
+
+#endif
