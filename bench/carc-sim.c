@@ -13,7 +13,7 @@
 #include "carc.h"
 
 static const char *const fig_names[] = {"meeple", "abbot", "shepherd"};
-static const char *const part_names[] = {"city", "road", "field", "cloister", "garden"};
+static const char *const part_names[] = {"city", "road", "field", "cloister", "garden", "fruit"};
 
 static double now_s(void)
 {

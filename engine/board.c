@@ -6,6 +6,7 @@
  * intervals overlap. That single rule covers ordinary sides, the split sides of Hills & Sheep and the long
  * sides of two triangles sharing a space, with no case for any of them.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "board.h"
@@ -90,6 +91,7 @@ static void uf_union(carc_board *b, int a, int c)
 {
     a = b->root[a];
     c = b->root[c];
+    assert(b->root[a] == a && b->root[c] == c);   /* every node points straight at its root */
     if (a == c)
         return;
     if (b->size[a] < b->size[c]) {
@@ -97,11 +99,16 @@ static void uf_union(carc_board *b, int a, int c)
         a = c;
         c = t;
     }
-    int n = c;
+    assert(b->size[a] + b->size[c] <= CARC_NODES);
+    int n = c, relabelled = 0;
     do {
+        assert(b->root[n] == c);   /* the ring holds exactly the smaller feature's nodes */
         b->root[n] = (uint16_t)a;
         n = b->next[n];
+        relabelled++;
     } while (n != c);
+    assert(relabelled == b->size[c]);
+    (void)relabelled;
     uint16_t t = b->next[a];   /* splice the two rings into one */
     b->next[a] = b->next[c];
     b->next[c] = t;
@@ -116,10 +123,16 @@ static void connect(carc_state *st, int pa, int sa, int pb, int sb)
     carc_board *b = &st->board;
     const carc_side *A = &carc_type_of(st, pa)->side[sa];
     const carc_side *B = &carc_type_of(st, pb)->side[sb];
-    for (int i = 0; i < A->nseg; i++)
-        b->open[carc_find(b, carc_node(pa, A->seg[i].part))]--;
-    for (int j = 0; j < B->nseg; j++)
-        b->open[carc_find(b, carc_node(pb, B->seg[j].part))]--;
+    for (int i = 0; i < A->nseg; i++) {
+        int r = carc_find(b, carc_node(pa, A->seg[i].part));
+        assert(b->open[r] > 0);   /* a segment faces something once: open never goes below zero */
+        b->open[r]--;
+    }
+    for (int j = 0; j < B->nseg; j++) {
+        int r = carc_find(b, carc_node(pb, B->seg[j].part));
+        assert(b->open[r] > 0);
+        b->open[r]--;
+    }
     const carc_tile_type *ta = carc_type_of(st, pa), *tb = carc_type_of(st, pb);
     for (int i = 0; i < A->nseg; i++) {
         const carc_seg *x = &A->seg[i];
@@ -238,8 +251,11 @@ int carc_board_add(carc_state *st, int p)
     }
     b->piece_space[p] = (uint16_t)si;
     carc_space *s = &b->spaces[si];
+    /* a square fills an empty space; a triangle an empty one or the free half beside its partner */
+    assert(s->npieces < 2 && (t->shape == CARC_TRIANGLE || s->npieces == 0));
     if (s->npieces == 1 && t->shape == CARC_TRIANGLE) {
         int partner = s->piece[0];
+        assert(carc_type_of(st, partner)->shape == CARC_TRIANGLE && st->pieces[partner].rot == ((pc->rot + 2) & 3));
         connect(st, p, CARC_D, partner, CARC_D);
     }
     s->piece[s->npieces++] = (uint8_t)p;

@@ -8,6 +8,8 @@
 #ifndef CARC_BOARD_H
 #define CARC_BOARD_H
 
+#include <assert.h>
+
 #include "carc.h"
 
 /* Direction offsets, indexed by carc_side_idx N E S W (y grows south). */
@@ -43,7 +45,11 @@ bool carc_fits_anywhere(const carc_state *st, int type);
 int carc_board_add(carc_state *st, int p);
 
 /* The root of a feature part's feature (the board keeps every node pointing at its root). */
-static inline int carc_find(const carc_board *b, int node) { return b->root[node]; }
+static inline int carc_find(const carc_board *b, int node)
+{
+    assert(node >= 0 && node < CARC_NODES && b->root[b->root[node]] == b->root[node]);
+    return b->root[node];
+}
 /* Pieces occupying the 8 spaces round a space. */
 int carc_occupied_neighbours(const carc_board *b, int x, int y);
 

@@ -118,6 +118,7 @@ typedef enum {
     CARC_OPT_FRUIT_ACTIONS,      /* one | per_tree */
     CARC_OPT_FRUIT_MAX_SET,      /* 4 | 6 */
     CARC_OPT_HALFLINGS_DEAL,     /* random | draft */
+    CARC_OPT_ASK_FORCED,         /* bool, default false: ask even for a decision with one legal move */
     CARC_NOPTS
 } carc_opt;
 typedef enum { CARC_OPTK_BOOL, CARC_OPTK_ENUM, CARC_OPTK_INT } carc_opt_kind;
@@ -126,6 +127,8 @@ typedef struct {
     uint8_t kind, nvalues, dflt;   /* dflt: index into the values */
     const char *names[4];          /* CARC_OPTK_ENUM: the JSON strings */
     int ints[4];                   /* CARC_OPTK_INT: the JSON numbers */
+    uint8_t absent;                /* 1 + the value a stored game without this option has (it predates the
+                                    * option and was played that way); 0: a stored game must name it */
 } carc_opt_info;
 extern const carc_opt_info carc_opt_table[CARC_NOPTS];   /* const data, not state */
 extern const char *const carc_set_names[CARC_NSETS];     /* "base", "hills_sheep", ... */
@@ -387,6 +390,7 @@ typedef enum {
     CARC_EV_TRIANGLE_DEALT,   /* halflings: seat got triangle `tile` (private to that seat) */
     CARC_EV_TRIANGLE_DRAFTED, /* halflings: seat took triangle `tile` */
     CARC_EV_SEAT_LEFT,        /* seat left the game */
+    CARC_EV_FORCED_MOVE,      /* seat had exactly one legal move, `move`: the engine made it (its events follow) */
     CARC_NEVENT_KINDS
 } carc_event_kind;
 
@@ -399,6 +403,11 @@ typedef enum {
     CARC_NREASONS
 } carc_reason;
 
+/* A score event's feature: a carc_part_kind, or this for what Fruit Trees pays (harvests, sales, the
+ * tokens held at the end), which no part of a tile is. */
+#define CARC_FEATURE_FRUIT CARC_NPART_KINDS
+#define CARC_NFEATURES (CARC_NPART_KINDS + 1)
+
 typedef struct {
     uint8_t kind;        /* carc_event_kind */
     uint8_t seat;
@@ -407,7 +416,7 @@ typedef struct {
     int16_t x, y;
     uint8_t fig, part;
     /* CARC_EV_SCORE */
-    uint8_t feature;     /* carc_part_kind */
+    uint8_t feature;     /* carc_part_kind or CARC_FEATURE_FRUIT */
     uint8_t reason;      /* carc_reason */
     uint8_t seats;       /* bit per seat that scores `points` */
     uint8_t forced;      /* PASSED: 1 when there was no choice */
@@ -416,6 +425,7 @@ typedef struct {
     int32_t points;
     uint32_t spaces_at;  /* index of the first (x, y) pair in carc_events.xy */
     uint16_t nspaces;
+    carc_move move;      /* FORCED_MOVE: the move made for `seat` */
 } carc_event;
 
 typedef struct {
@@ -434,7 +444,10 @@ int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *set
                   char *err, size_t errlen);
 /* Every move `seat` may make now, each one carc_apply accepts as is; none when it is not that seat's turn. */
 void carc_legal_moves(const carc_state *st, int seat, carc_moves *out);
-/* Validates and applies one move by `seat`; on error the state is unchanged. */
+/* Validates and applies one move by `seat`; on error the state is unchanged. Then, unless the option
+ * ask_forced is on, every decision that follows with exactly one legal move is made at once, each announced
+ * by a forced_move event before its own events (carc_game_new and carc_leave do the same), so the game only
+ * ever waits for a seat that has a choice. */
 int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, char *err, size_t errlen);
 /* Recomputes st->board from st->pieces (after decoding a state). */
 int carc_state_rebuild(carc_state *st, char *err, size_t errlen);

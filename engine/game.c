@@ -3,8 +3,11 @@
  *
  * The state always holds exactly one pending decision. carc_apply checks a move against it completely
  * before changing anything, so a refused move leaves the state as it was; steps with no real choice
- * (a forced pass, a tile that fits nowhere) are taken here and appear as events.
+ * (a forced pass, a tile that fits nowhere) are taken here and appear as events. So is a decision with
+ * exactly one legal move (RULES.md §6.8): run_forced makes it as the seat would have, announced by a
+ * forced_move event, unless the game's option ask_forced wants every such step confirmed.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +30,7 @@ int carc_figure_find(const carc_state *st, int seat, int kind)
 
 void carc_figure_remove(carc_state *st, int fi, carc_events *ev)
 {
+    assert(fi >= 0 && fi < st->nfigures);
     const carc_figure g = st->figures[fi];
     carc_event *x = carc_ev_push(ev, CARC_EV_FIGURE_RETURNED);
     if (x) {
@@ -142,6 +146,7 @@ void carc_draw_tile(carc_state *st, carc_events *ev)
             st->tn.phase = CARC_PH_PLACE;
             return;
         }
+        assert(st->ndiscarded < CARC_MAX_TILES);
         st->discarded[st->ndiscarded++] = (uint8_t)t;
         x = carc_ev_push(ev, CARC_EV_TILE_DISCARDED);
         if (x)
@@ -200,30 +205,42 @@ void carc_advance(carc_state *st, carc_events *ev)
     while (st->status == CARC_ACTIVE) {
         switch (st->tn.phase) {
         case CARC_PH_DRAFT:
-            if (carc_halflings_draft_begin(st, ev))
+            if (carc_halflings_draft_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_DRAFT);   /* a hook that waits has set the decision */
                 return;
+            }
             st->tn.phase = CARC_PH_START;
             break;
         case CARC_PH_START:
-            if (!begin_turn(st, ev) || carc_halflings_begin(st, ev))
+            if (!begin_turn(st, ev))
                 return;
+            if (carc_halflings_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_DRAW_OR_TRIANGLE);
+                return;
+            }
             carc_draw_tile(st, ev);   /* pending PLACE, or the game is over */
             return;
         case CARC_PH_PLACE:           /* waiting for the drawn tile */
             return;
         case CARC_PH_FIGURE:
-            if (figure_begin(st, ev))
+            if (figure_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_FIGURE);
                 return;
+            }
             st->tn.phase = CARC_PH_FRUIT;
             break;
         case CARC_PH_FRUIT:
-            if (carc_fruit_begin(st, ev))
+            if (carc_fruit_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_FRUIT);
                 return;
+            }
             st->tn.phase = CARC_PH_FLOCK;
             break;
         case CARC_PH_FLOCK:
-            if (carc_hills_flock_begin(st, ev))
+            if (carc_hills_flock_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_FLOCK);
                 return;
+            }
             st->tn.phase = CARC_PH_SCORE;
             break;
         case CARC_PH_SCORE:
@@ -232,8 +249,10 @@ void carc_advance(carc_state *st, carc_events *ev)
             st->tn.phase = CARC_PH_CROP;
             break;
         case CARC_PH_CROP:
-            if (carc_crop_begin(st, ev))
+            if (carc_crop_begin(st, ev)) {
+                assert(st->pending.kind == CARC_PENDING_CC_CHOICE || st->pending.kind == CARC_PENDING_CC_ACTION);
                 return;
+            }
             st->tn.phase = CARC_PH_NEXT;
             break;
         default:   /* CARC_PH_NEXT */
@@ -241,6 +260,27 @@ void carc_advance(carc_state *st, carc_events *ev)
             st->tn.phase = CARC_PH_START;
             break;
         }
+    }
+}
+
+static int apply_one(carc_state *st, int seat, const carc_move *mv, carc_events *ev, char *err, size_t errlen);
+
+/* Makes every decision that has exactly one legal move, one after the other (a crop circle can force
+ * several seats in a row), each announced by a forced_move event before the events the move makes. The
+ * game then waits for a seat that has a choice, or is over. Nothing here when ask_forced is on. */
+static void run_forced(carc_state *st, carc_events *ev)
+{
+    carc_move mv;
+    while (!st->opt[CARC_OPT_ASK_FORCED] && carc_only_move(st, &mv)) {
+        int seat = st->pending.seat;
+        carc_event *x = carc_ev_push(ev, CARC_EV_FORCED_MOVE);
+        if (x) {
+            x->seat = (uint8_t)seat;
+            x->move = mv;
+        }
+        int rc = apply_one(st, seat, &mv, ev, NULL, 0);
+        assert(rc == 0);   /* the move is the legal list's only one */
+        (void)rc;
     }
 }
 
@@ -287,6 +327,8 @@ int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *set
     if ((rc = carc_halflings_setup(st, setup, ev, err, errlen)) != 0)   /* may start a draft first */
         return rc;
     carc_advance(st, ev);
+    run_forced(st, ev);   /* the first tile may fit one way only */
+    carc_check_state(st);
     return 0;
 }
 
@@ -319,10 +361,13 @@ int carc_state_rebuild(carc_state *st, char *err, size_t errlen)
 
 void carc_place_piece(carc_state *st, const carc_move *mv, carc_events *ev)
 {
+    assert(st->npieces < CARC_MAX_PIECES);
     int p = st->npieces++;
     st->pieces[p] = (carc_piece){.x = mv->x, .y = mv->y, .type = mv->tile, .rot = mv->rot,
                                  .under = CARC_NO_TYPE};
-    carc_board_add(st, p);   /* cannot fail: the caller checked CARC_MAX_PIECES and the fit */
+    int added = carc_board_add(st, p);   /* cannot fail: the caller checked CARC_MAX_PIECES and the fit */
+    assert(added == 0);
+    (void)added;
     carc_event *x = carc_ev_push(ev, CARC_EV_PIECE_PLACED);
     if (x) {
         x->seat = st->active;
@@ -376,6 +421,7 @@ static void apply_figure(carc_state *st, const carc_move *mv, carc_events *ev)
     carc_event *x;
     switch (mv->kind) {
     case CARC_MV_FIGURE:
+        assert(st->nfigures < CARC_MAX_FIGURES && carc_supply(st, st->active, mv->fig) > 0);
         st->figures[st->nfigures++] = (carc_figure){.seat = st->active, .kind = mv->fig,
                                                     .piece = st->tn.piece, .part = mv->part};
         st->tn.figure = mv->fig;
@@ -417,6 +463,15 @@ static const char *const waits_for[CARC_NPENDING] = {
 
 int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, char *err, size_t errlen)
 {
+    int rc = apply_one(st, seat, mv, ev, err, errlen);
+    if (rc == 0)
+        run_forced(st, ev);
+    return rc;
+}
+
+/* carc_apply without the forced steps that follow. */
+static int apply_one(carc_state *st, int seat, const carc_move *mv, carc_events *ev, char *err, size_t errlen)
+{
     if (st->status == CARC_FINISHED)
         return fail(err, errlen, CARC_E_FINISHED, "the game is over");
     if (seat != st->pending.seat) {
@@ -425,8 +480,12 @@ int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, c
         return CARC_E_NOT_TURN;
     }
     int kind = st->pending.kind;
-    if (kind == CARC_PENDING_PLACE)
-        return apply_place(st, mv, ev, err, errlen);
+    if (kind == CARC_PENDING_PLACE) {
+        int rc = apply_place(st, mv, ev, err, errlen);
+        if (rc == 0)
+            carc_check_state(st);
+        return rc;
+    }
     if (kind <= CARC_PENDING_NONE || kind >= CARC_NPENDING)
         return fail(err, errlen, CARC_E_ILLEGAL, "no decision is pending");
     if (!is_legal(st, seat, mv)) {
@@ -441,10 +500,13 @@ int carc_apply(carc_state *st, int seat, const carc_move *mv, carc_events *ev, c
     case CARC_PENDING_FLOCK: carc_hills_flock_apply(st, mv, ev); break;
     case CARC_PENDING_DRAFT: carc_halflings_apply_draft(st, mv, ev); break;
     default:   /* crop circle choice and actions */
-        if (carc_crop_apply(st, mv, ev))
+        if (carc_crop_apply(st, mv, ev)) {
+            carc_check_state(st);
             return 0;
+        }
         break;
     }
     carc_advance(st, ev);
+    carc_check_state(st);
     return 0;
 }

@@ -67,7 +67,9 @@ json_t *carc_move_to_json_described(const carc_state *st, const carc_move *m);
  *   {"type":"tile_discarded","tile"}                  {"type":"piece_placed","seat","tile","x","y","rot"}
  *   {"type":"figure_placed"|"figure_returned","seat","figure","x","y","part"}
  *   {"type":"score","seats":[..],"points","feature","reason","spaces":[[x,y],..]}
- *   {"type":"turn","seat"}  {"type":"passed","seat","forced":bool}  {"type":"game_over","scores":[..]} */
+ *   {"type":"turn","seat"}  {"type":"passed","seat","forced":bool}  {"type":"game_over","scores":[..]}
+ *   {"type":"forced_move","seat","by":"forced","move":{..}}: the seat's only legal move, made by the engine;
+ *   the move's own events follow it. A score's feature is a part kind, or "fruit" for Fruit Trees. */
 json_t *carc_events_to_json(const carc_state *st, const carc_events *ev, int viewer);
 /* What `viewer` may see of one event as the admin sees it (an element of carc_events_to_json(...,
  * CARC_VIEW_ADMIN)): a new reference to the event as shown to that viewer — possibly `event` itself, so treat
@@ -94,7 +96,8 @@ json_t *carc_view_to_json(const carc_state *st, int viewer);
  * name, bool / string / int by its kind. */
 json_t *carc_options_to_json(const uint8_t opt[CARC_NOPTS]);
 /* With `partial`, options missing from `j` keep the value already in opt[] (fill it with the defaults
- * first); without, every option must be present. Messages name `options.<name>`. */
+ * first); without (stored games), every option must be present, except one newer than the game, which
+ * takes the value the table's `absent` says it was played with. Messages name `options.<name>`. */
 int carc_options_from_json(uint8_t opt[CARC_NOPTS], const json_t *j, bool partial, char *err, size_t errlen);
 /* ["hills_sheep",...]: the expansion sets in carc_set order, base implied and never listed. */
 json_t *carc_expansions_to_json(uint8_t sets);

@@ -13,15 +13,20 @@ bool carc_move_equal(const carc_move *a, const carc_move *b)
            a->part == b->part && a->piece == b->piece && a->set == b->set && a->x == b->x && a->y == b->y;
 }
 
-static void legal_places(const carc_state *st, carc_moves *out)
+/* The placements of the drawn tile, in legal-moves order, appended to `out`; with out NULL only counted, and
+ * the count stops at 2 (*first gets the first one): whether the tile fits exactly one way is asked after
+ * every draw, and that must not cost a list. */
+static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *first)
 {
     const carc_board *b = &st->board;
     int t = st->pending.tile;
     const carc_tile_type *tt = &st->cat->types[t];
     uint8_t sig[4];
+    size_t n = 0;
     if (tt->shape == CARC_SQUARE)
         carc_square_sigs(tt, sig);
-    carc_grow((void **)&out->v, &out->cap, out->n + 4u * b->nspaces, sizeof *out->v);
+    if (out)
+        carc_grow((void **)&out->v, &out->cap, out->n + 4u * b->nspaces, sizeof *out->v);
     for (int i = 0; i < b->nspaces; i++) {
         const carc_space *s = &b->spaces[i];
         unsigned rots = 0;
@@ -32,10 +37,17 @@ static void legal_places(const carc_state *st, carc_moves *out)
                 rots |= (unsigned)carc_fits_space(st, t, i, rot) << rot;
         for (int rot = 0; rot < 4; rot++)
             if (rots >> rot & 1) {
-                out->v[out->n++] = (carc_move){.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot,
-                                               .x = s->x, .y = s->y};
+                carc_move m = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot, .x = s->x, .y = s->y};
+                if (out)
+                    out->v[out->n++] = m;
+                else if (n == 0)
+                    *first = m;
+                else
+                    return 2;
+                n++;
             }
     }
+    return n;
 }
 
 void carc_legal_figure_moves(const carc_state *st, int seat, carc_moves *out)
@@ -73,7 +85,7 @@ void carc_legal_moves(const carc_state *st, int seat, carc_moves *out)
     if (st->status != CARC_ACTIVE || seat != st->pending.seat)
         return;
     switch (st->pending.kind) {
-    case CARC_PENDING_PLACE: legal_places(st, out); break;
+    case CARC_PENDING_PLACE: scan_places(st, out, NULL); break;
     case CARC_PENDING_FIGURE: carc_legal_figure_moves(st, seat, out); break;
     case CARC_PENDING_DRAW_OR_TRIANGLE: carc_halflings_start_moves(st, out); break;
     case CARC_PENDING_FRUIT: carc_fruit_moves(st, out); break;
@@ -83,4 +95,19 @@ void carc_legal_moves(const carc_state *st, int seat, carc_moves *out)
     case CARC_PENDING_DRAFT: carc_halflings_draft_moves(st, out); break;
     default: break;
     }
+}
+
+bool carc_only_move(const carc_state *st, carc_move *out)
+{
+    if (st->status != CARC_ACTIVE)
+        return false;
+    if (st->pending.kind == CARC_PENDING_PLACE)
+        return scan_places(st, NULL, out) == 1;
+    carc_moves m = {0};
+    carc_legal_moves(st, st->pending.seat, &m);
+    bool one = m.n == 1;
+    if (one)
+        *out = m.v[0];
+    carc_moves_free(&m);
+    return one;
 }

@@ -4,6 +4,7 @@
  *   game.c   set-up, the turn state machine, carc_apply
  *   legal.c  carc_legal_moves: every move for the pending decision
  *   score.c  features, majorities, scoring during play and at the end
+ *   check.c  carc_check_state: the state's invariants, asserted (builds without NDEBUG)
  */
 #ifndef CARC_RULES_H
 #define CARC_RULES_H
@@ -46,5 +47,16 @@ void carc_figure_remove(carc_state *st, int fi, carc_events *ev);
 /* Figure moves (and pass) for the piece just placed (st->tn.piece), shepherd included; pass first. */
 void carc_legal_figure_moves(const carc_state *st, int seat, carc_moves *out);
 bool carc_move_equal(const carc_move *a, const carc_move *b);
+/* Whether the pending decision has exactly one legal move, and then that move (a drawn tile is counted
+ * without building its list). */
+bool carc_only_move(const carc_state *st, carc_move *out);
+
+/* ---- check.c ---- */
+/* Asserts the invariants of a state the engine has just made (check.c lists them); nothing under NDEBUG. */
+#ifdef NDEBUG
+static inline void carc_check_state(const carc_state *st) { (void)st; }
+#else
+void carc_check_state(const carc_state *st);
+#endif
 
 #endif

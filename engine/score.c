@@ -5,6 +5,7 @@
  * A feature is gathered on demand by walking the ring of its parts that the board keeps (board.h), so
  * scoring costs the size of the feature, not of the board.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "expansions.h"
@@ -15,9 +16,11 @@ void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
     memset(f, 0, sizeof *f);
     f->root = root;
     f->kind = carc_type_of(st, root / CARC_MAX_PARTS)->parts[root % CARC_MAX_PARTS].kind;
+    assert(b->root[root] == root);
     uint16_t spaces[CARC_NODES];
-    int n = root;
+    int n = root, walked = 0;
     do {
+        assert(b->root[n] == root && walked++ < b->size[root]);   /* the ring is the feature, once round */
         int p = n / CARC_MAX_PARTS;
         f->pennants += carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants;
         uint16_t si = b->piece_space[p];
@@ -28,6 +31,8 @@ void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
             spaces[f->nspaces++] = si;
         n = b->next[n];
     } while (n != root);
+    assert(walked == b->size[root]);
+    (void)walked;
     for (int i = 0; i < st->nfigures; i++) {
         const carc_figure *g = &st->figures[i];
         if (g->kind == CARC_FIG_SHEPHERD || carc_find(b, carc_node(g->piece, g->part)) != root)

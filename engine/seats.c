@@ -64,5 +64,6 @@ int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errl
         x->seat = (uint8_t)seat;
     if (st->status == CARC_ACTIVE && seats_in_play(st) <= 1)
         carc_finish_game(st, ev);
+    carc_check_state(st);
     return 0;
 }

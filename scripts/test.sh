@@ -4,15 +4,17 @@
 #   deps → throwaway PostgreSQL → throwaway mail servers (tests/support/mail-temp.sh) → normal build (build/) + ctest
 #   → sanitizer build (build-asan/, ASan+UBSan) + ctest → fuzz build (build-fuzz/, clang + libFuzzer) + a short run of every tests/fuzz/fuzz_*.c
 #   → a short bench/carc-sim run, if it is built
+#   → redocly lint and spectral lint of api-docs/openapi.json (npm, pinned versions, installed under build/)
 #
 # The throwaway PostgreSQL (scripts/pg-temp.sh) runs for the whole script; tests find it through
 # CARCD_TEST_DATABASE_URL; the mail servers too, the e2e mail tests find them through CARCD_TEST_SMTP_URL,
-# CARCD_TEST_IMAP_URL and CARCD_TEST_MAIL_DIR. Failing tests don't stop later sections; a failed build or set-up does. The last
-# line is `N passed, N failed` (ctest results of both builds, plus each fuzz target and each bench run as one
-# test; a failed build or set-up step counts as one failure), and the exit status is non-zero if anything
-# failed.
+# CARCD_TEST_IMAP_URL and CARCD_TEST_MAIL_DIR. Failing tests don't stop later sections; a failed build or set-up
+# does. The last line is `N passed, N failed` (ctest results of both builds, plus each fuzz target, each bench
+# run and each linter as one test; a failed build or set-up step counts as one failure), and the exit status is
+# non-zero if anything failed.
 #
-# Environment: FUZZ_SECONDS (default 15) per fuzz target; JOBS (default 2).
+# Environment: FUZZ_SECONDS (default 15) per fuzz target; JOBS (default 2); OPENAPI_LINT_DIR (default
+# build/openapi-lint) where npm installs the linters.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -123,6 +125,28 @@ fuzz_one() {
     return "$rc"
 }
 
+# The OpenAPI linters from npm, at pinned versions, in their own folder (npm install --prefix, no
+# package.json written anywhere). Installed once; installed again when a pinned version changes.
+REDOCLY_VERSION=2.77.0
+SPECTRAL_VERSION=6.16.3
+OPENAPI_LINT_DIR=${OPENAPI_LINT_DIR:-$root/build/openapi-lint}
+export REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true
+
+installed_version() {
+    node -p "require(process.argv[1]).version" "$OPENAPI_LINT_DIR/node_modules/$1/package.json" 2>/dev/null
+}
+
+openapi_linters() {
+    if [[ $(installed_version @redocly/cli) == "$REDOCLY_VERSION" &&
+        $(installed_version @stoplight/spectral-cli) == "$SPECTRAL_VERSION" ]]; then
+        echo "redocly $REDOCLY_VERSION and spectral $SPECTRAL_VERSION are in $OPENAPI_LINT_DIR"
+        return 0
+    fi
+    mkdir -p "$OPENAPI_LINT_DIR"
+    npm install --prefix "$OPENAPI_LINT_DIR" --no-save --no-audit --no-fund --no-update-notifier \
+        --loglevel=error "@redocly/cli@$REDOCLY_VERSION" "@stoplight/spectral-cli@$SPECTRAL_VERSION"
+}
+
 # ---- the run -----------------------------------------------------------------------------------------------
 section "dependencies"
 scripts/deps.sh
@@ -163,5 +187,17 @@ if [[ -f bench/carc-sim.c && -x build/carc-sim ]]; then
     run_one "carc-sim (ASan+UBSan)" build-asan/carc-sim --games 20 --seed 1
 else
     echo "no carc-sim yet (bench/carc-sim.c)"
+fi
+
+section "OpenAPI lint (redocly, spectral)"
+# 0 errors from either ruleset (recommended, spectral:oas); their warnings are explained in api-docs/README.md
+if openapi_linters; then
+    run_one "redocly lint" "$OPENAPI_LINT_DIR/node_modules/.bin/redocly" lint --format=stylish --config api-docs/redocly.yaml \
+        api-docs/openapi.json
+    run_one "spectral lint" "$OPENAPI_LINT_DIR/node_modules/.bin/spectral" lint --ruleset api-docs/.spectral.yaml \
+        --fail-severity error api-docs/openapi.json
+else
+    echo "test.sh: the OpenAPI linters could not be installed (npm)"
+    failed=$((failed + 2))
 fi
 section_end

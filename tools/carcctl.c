@@ -345,6 +345,19 @@ static void print_scores(const json_t *view)
     }
 }
 
+/* A copy of `o` (a set-up or a snapshot) whose options are complete, as the engine reads them: an export of
+ * a game from before an option existed lacks it, and the game was played with the value the option table
+ * gives such games (ask_forced: true), not with the default a new game would get. */
+static json_t *with_full_options(const json_t *o)
+{
+    json_t *c = json_deep_copy(o);
+    uint8_t opt[CARC_NOPTS];
+    char err[128];
+    if (c && carc_options_from_json(opt, json_object_get(c, "options"), false, err, sizeof err) == 0)
+        json_object_set_new(c, "options", carc_options_to_json(opt));
+    return c;
+}
+
 /* ---- local replay ---------------------------------------------------------------------------------------- */
 /* An export's set-up and seed as a carc_setup: the set-up decoded as carcd decodes it for a replay
  * (carc_setup_from_json: the script's stack, sheep, fruit and hands). */
@@ -625,7 +638,9 @@ static int cmd_replay(int argc, char **argv)
     if (to < 0 || to >= json_integer_value(json_object_get(ex, "seq"))) {
         json_t *snap = carc_state_to_json(st);
         json_object_del(json_object_get(snap, "rng"), "seed");
-        rc = json_equal(snap, json_object_get(ex, "snapshot")) ? 0 : EXIT_CHECK;
+        json_t *stored = with_full_options(json_object_get(ex, "snapshot"));
+        rc = json_equal(snap, stored) ? 0 : EXIT_CHECK;
+        json_decref(stored);
         printf(rc ? "MISMATCH: the local replay differs from the server's state\n"
                   : "ok: the local replay reaches the server's state\n");
         json_decref(snap);
@@ -681,7 +696,9 @@ static int cmd_import(int argc, char **argv)
         json_array_append_new(players, json_pack("{s:O}", "name", json_object_get(p, "name")));
     json_object_set_new(req, "players", players);
     json_object_set(req, "expansions", json_object_get(setup, "expansions"));
-    json_object_set(req, "options", json_object_get(setup, "options"));
+    json_t *full = with_full_options(setup);
+    json_object_set(req, "options", json_object_get(full, "options"));
+    json_decref(full);
     json_object_set(req, "seed", json_object_get(ex, "seed"));
     /* the original's script (or none: the seed alone deals the same stack); --stack-script: the whole stack */
     json_t *script = json_deep_copy(json_object_get(setup, "script"));
@@ -722,7 +739,7 @@ static int cmd_import(int argc, char **argv)
     }
     /* the same final state? (with a stack script the random stream stands elsewhere: rng not compared) */
     json_t *mine = fetch_export(id);
-    json_t *a = json_deep_copy(json_object_get(mine, "snapshot")), *b = json_deep_copy(json_object_get(ex, "snapshot"));
+    json_t *a = with_full_options(json_object_get(mine, "snapshot")), *b = with_full_options(json_object_get(ex, "snapshot"));
     if (stack_script) {
         json_object_del(a, "rng");
         json_object_del(b, "rng");

@@ -12,6 +12,19 @@
 #include "handlers.h"
 #include "game/replay.h"
 
+/* A copy of the stored snapshot with its options as the engine reads them: a game stored before an option
+ * existed lacks it and reads it as the value it was played with (engine/options.c, `absent`), which the
+ * replayed state then names. */
+static json_t *stored_as_read(const json_t *snapshot)
+{
+    json_t *s = json_deep_copy(snapshot);
+    uint8_t opt[CARC_NOPTS];
+    char err[128];
+    if (s && carc_options_from_json(opt, json_object_get(s, "options"), false, err, sizeof err) == 0)
+        json_object_set_new(s, "options", carc_options_to_json(opt));
+    return s;
+}
+
 /* Replays; returns the seq at which it went wrong, or -1 when the replay matches the snapshot. */
 static int replay(cd_db *db, const cd_game *g, char *why, size_t whylen, bool *db_error)
 {
@@ -23,15 +36,16 @@ static int replay(cd_db *db, const cd_game *g, char *why, size_t whylen, bool *d
     int nmoves = 0;
     int bad = cd_replay(db, g, -1, st, &nmoves, NULL, why, whylen, db_error);
     if (bad < 0 && !*db_error) {
-        json_t *snap = cd_snapshot_for_store(st);
+        json_t *snap = cd_snapshot_for_store(st), *stored = stored_as_read(g->snapshot);
         if (nmoves != g->seq) {
             snprintf(why, whylen, "the log has %d moves, the game says seq %d", nmoves, g->seq);
             bad = nmoves;
-        } else if (!json_equal(snap, g->snapshot)) {
+        } else if (!json_equal(snap, stored)) {
             snprintf(why, whylen, "the replayed state differs from the stored snapshot");
             bad = g->seq;
         }
         json_decref(snap);
+        json_decref(stored);
     }
     free(st);
     return bad;

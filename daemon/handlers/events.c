@@ -4,7 +4,9 @@
  *
  * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
  * "clock" on the moves a turn clock made for a seat that ran out of time; the move's "notation" and, for a
- * move that puts or takes a figure, its "feature", "sides" and "label", as the log stored them): the moves
+ * move that puts or takes a figure, its "feature", "sides" and "label", as the log stored them; a decision
+ * with one legal move that the engine made is a forced_move event, "by": "forced", in the entry of the move
+ * before it): the moves
  * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
  * (carc_events_json_filter over the admin rendering stored in moves.events). "seq" is the last entry's seq,
  * or `after` when there is none: a client pages and polls with after=<seq of the previous answer>.

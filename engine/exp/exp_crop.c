@@ -12,13 +12,15 @@
  * the player at position `step` (seat (active + 1 + step) % nplayers) is the one st->pending names.
  *
  * Rulings (engine/RULINGS.md):
- *   - a player is asked whenever at least one move changes something (an add target with a meeple in
- *     supply, or a follower to return), even when that move is the only one (mandatory add with one target,
- *     remove with one follower); a player with nothing to change is skipped with a crop_circle_skipped event;
+ *   - a player is asked when it has a choice: two or more legal moves. One legal move (a remove with one
+ *     follower, a mandatory add with one target) is made by the engine (game.c, a forced_move event), unless
+ *     the option ask_forced asks for it all the same; a player with nothing to change is skipped with a
+ *     crop_circle_skipped event (there is no move to make);
  *   - seats that left the game are passed over silently;
  *   - a meeple added stands on the chosen segment like any follower (it counts for majorities and the hill
  *     tie-break) but it is not the turn's figure: it triggers no fruit action and no shepherd draw.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,6 +200,9 @@ static int figure_at(const carc_state *st, int seat, int piece, int part)
 
 bool carc_crop_apply(carc_state *st, const carc_move *mv, carc_events *ev)
 {
+    assert(st->pending.kind == CARC_PENDING_CC_CHOICE ? mv->kind == CARC_MV_CC_ADD || mv->kind == CARC_MV_CC_REMOVE
+                                                      : st->pending.kind == CARC_PENDING_CC_ACTION &&
+                                                            (mv->kind == CARC_MV_CC_FIGURE || mv->kind == CARC_MV_CC_SKIP));
     int seat = st->pending.seat;
     carc_event *x;
     if (st->pending.kind == CARC_PENDING_CC_CHOICE) {

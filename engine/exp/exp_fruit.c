@@ -22,9 +22,10 @@
  *    full trees harvests first. "pass" ends the player's fruit actions for the turn.
  *  - A "pass" in the fruit step makes no event (the move is in the log; the turn goes on).
  *  - Score events: harvests, sales and the final count carry reason harvest / sell / fruit_final and the
- *    feature "field" (trees grow in fields; no feature kind is a tree); a harvest lists the tree's space,
- *    the others no space.
+ *    feature "fruit" (CARC_FEATURE_FRUIT: what scores is the fruit, no feature of the board); a harvest
+ *    lists the tree's space, the others no space.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -185,7 +186,7 @@ static carc_event *score(carc_state *st, int seat, int points, int reason, carc_
     if (x) {
         x->seats = (uint8_t)(1u << seat);
         x->points = points;
-        x->feature = CARC_PART_FIELD;
+        x->feature = CARC_FEATURE_FRUIT;
         x->reason = (uint8_t)reason;
     }
     return x;
@@ -254,6 +255,8 @@ static int sale_tree(const carc_state *st, unsigned open)
 
 void carc_fruit_apply(carc_state *st, const carc_move *mv, carc_events *ev)
 {
+    assert(st->pending.kind == CARC_PENDING_FRUIT &&
+           (mv->kind == CARC_MV_HARVEST || mv->kind == CARC_MV_SELL || mv->kind == CARC_MV_PASS));
     unsigned open = open_trees(st);
     int used = -1;
     switch (mv->kind) {

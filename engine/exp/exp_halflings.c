@@ -23,6 +23,7 @@
  *  - Legal moves at the choice: "draw" first, then each distinct triangle of the hand (hand order) at each
  *    space (board order) and corner 0..3 where carc_fits_space holds.
  */
+#include <assert.h>
 #include <stdio.h>
 
 #include "expansions.h"
@@ -166,6 +167,7 @@ void carc_halflings_start_moves(const carc_state *st, carc_moves *out)
 
 void carc_halflings_apply_start(carc_state *st, const carc_move *mv, carc_events *ev)
 {
+    assert(st->pending.kind == CARC_PENDING_DRAW_OR_TRIANGLE && (mv->kind == CARC_MV_DRAW || mv->kind == CARC_MV_PLACE));
     if (mv->kind != CARC_MV_PLACE) {
         carc_draw_tile(st, ev);   /* pending PLACE, or the game is over */
         return;
@@ -243,6 +245,7 @@ void carc_halflings_draft_moves(const carc_state *st, carc_moves *out)
 
 void carc_halflings_apply_draft(carc_state *st, const carc_move *mv, carc_events *ev)
 {
+    assert(st->pending.kind == CARC_PENDING_DRAFT && mv->kind == CARC_MV_DRAFT);
     draft_take(st, st->pending.seat, mv->tile, ev);
     st->tn.phase = CARC_PH_DRAFT;   /* carc_advance asks the next pick, or starts the first turn */
 }

@@ -19,6 +19,7 @@
  * - On a space holding two triangles, both are "on the hill" when either shows an active hill mark, and the
  *   space takes at most one tile under it (docs/RULES.md §5 "Hill triangle").
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -301,6 +302,7 @@ void carc_hills_flock_moves(const carc_state *st, carc_moves *out)
 
 void carc_hills_flock_apply(carc_state *st, const carc_move *mv, carc_events *ev)
 {
+    assert(st->pending.kind == CARC_PENDING_FLOCK && (mv->kind == CARC_MV_GROW || mv->kind == CARC_MV_STABLE));
     int root = flock_root(st);
     st->tn.phase = CARC_PH_SCORE;
     if (root < 0)

@@ -76,7 +76,7 @@ static json_t *carc_event_to_json(const carc_state *st, const carc_events *ev, c
                 carc_jb_push(seats, carc_jb_int(s));
         carc_jb_set(o, "seats", seats);
         carc_jb_set_int(o, "points", e->points);
-        carc_jb_set_str(o, "feature", e->feature < CARC_NPART_KINDS ? carc_j_feature_names[e->feature] : "?");
+        carc_jb_set_str(o, "feature", e->feature < CARC_NFEATURES ? carc_j_feature_names[e->feature] : "?");
         carc_jb_set_str(o, "reason", e->reason < CARC_NREASONS ? carc_j_reason_names[e->reason] : "?");
         carc_jb_set(o, "spaces", carc_score_spaces(ev, e));
         break;
@@ -106,6 +106,16 @@ static json_t *carc_event_to_json(const carc_state *st, const carc_events *ev, c
     case CARC_EV_TRIANGLE_DEALT:
     case CARC_EV_TRIANGLE_DRAFTED: carc_je_halflings(st, e, o); break;
     case CARC_EV_SEAT_LEFT: carc_jb_set_int(o, "seat", e->seat); break;
+    case CARC_EV_FORCED_MOVE: {
+        /* the move as the seat would have posted it: named against the state after it, which still has
+         * every piece a forced move can name (a placement names its tile, a crop circle action its piece) */
+        json_t *mv = carc_move_to_json(st, &e->move);
+        carc_jb_set_int(o, "seat", e->seat);
+        carc_jb_set_str(o, "by", "forced");
+        if (mv)
+            carc_jb_set(o, "move", mv);
+        break;
+    }
     }
     return o;
 }
@@ -134,6 +144,7 @@ static const struct {
     {"score", CARC_SEE_ALL, NULL},          {"turn", CARC_SEE_ALL, NULL},
     {"game_over", CARC_SEE_ALL, NULL},      {"passed", CARC_SEE_ALL, NULL},
     {"seat_left", CARC_SEE_ALL, NULL},
+    {"forced_move", CARC_SEE_ALL, NULL},   /* the move's own events follow and say no more than it */
     /* expansions: add a row per event type (exp files own the encoding, this table the audience) */
     {"tree_stocked", CARC_SEE_ALL, NULL},   /* fruit: where and which fruit; the values are never in events */
     {"harvested", CARC_SEE_ALL, NULL},      /* fruit: a harvested token's value is public */

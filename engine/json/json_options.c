@@ -73,6 +73,10 @@ int carc_options_from_json(uint8_t opt[CARC_NOPTS], const json_t *j, bool partia
         if (!json_object_get(j, oi->name)) {
             if (partial)
                 continue;
+            if (oi->absent) {   /* a game stored before the option existed: it was played this way */
+                opt[i] = (uint8_t)(oi->absent - 1);
+                continue;
+            }
             return carc_jr_fail(err, errlen, &root, oi->name, "missing field");
         }
         int rc = carc_option_read(oi, j, &root, &opt[i], err, errlen);

@@ -18,7 +18,7 @@
 extern const char *const carc_j_status_names[2];            /* carc_status */
 extern const char *const carc_j_fig_names[CARC_NFIG_KINDS]; /* carc_fig_kind */
 extern const char *const carc_j_pending_names[CARC_NPENDING];     /* carc_pending_kind */
-extern const char *const carc_j_feature_names[CARC_NPART_KINDS]; /* carc_part_kind */
+extern const char *const carc_j_feature_names[CARC_NFEATURES]; /* carc_part_kind, then "fruit" */
 extern const char *const carc_j_reason_names[CARC_NREASONS];     /* carc_reason */
 extern const char *const carc_j_move_names[CARC_NMOVE_KINDS];    /* carc_move_kind */
 extern const char *const carc_j_event_names[CARC_NEVENT_KINDS];  /* carc_event_kind */

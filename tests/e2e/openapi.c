@@ -1,6 +1,14 @@
 /*
  * openapi.c — answers against api-docs/openapi.json: operation lookup by concrete path, response by status,
  * schema by media type, and a validator for the part of JSON Schema 2020-12 the document uses.
+ *
+ * The validator is strict: an object may hold only the properties its schema declares. A schema "declares"
+ * a property the way JSON Schema's unevaluatedProperties: false sees it — through its own properties and
+ * patternProperties, its $ref, every allOf branch, the anyOf branches that match, the oneOf branch that
+ * matches (or the one the discriminator picks). A schema with additionalProperties (a schema or true)
+ * declares every name; additionalProperties: false keeps its standard meaning (only its own properties).
+ * The check is made where a value is validated as a whole — the answer itself, each property value, each
+ * array item — never inside a branch, so a property declared by a sibling allOf branch is not refused.
  */
 #include "openapi.h"
 
@@ -211,16 +219,87 @@ static bool annotation(const char *k)
 {
     static const char *const names[] = {"description", "title", "examples", "example", "format", "default",
                                         "deprecated", "readOnly", "writeOnly", "$comment", "externalDocs",
-                                        "$schema", "$id", "discriminator", "contentMediaType", "xml", NULL};
+                                        "$schema", "$id", "contentMediaType", "xml", NULL};
     for (int i = 0; names[i]; i++)
         if (strcmp(k, names[i]) == 0)
             return true;
     return strncmp(k, "x-", 2) == 0;
 }
 
-static bool validate(const json_t *s, const json_t *v, const char *where, verr *e, int depth);
+/* The property names of one object value that some (sub)schema declared (see the file's header). */
+typedef struct {
+    json_t *names;   /* a jansson object used as a set; NULL when the value is not an object */
+    bool all;        /* additionalProperties (or a true schema) declared every name */
+} declared;
 
-static bool validate_object(const json_t *s, const json_t *v, const char *where, verr *e, int depth)
+static void declare(declared *d, const char *name)
+{
+    if (d && d->names)
+        json_object_set_new(d->names, name, json_true());
+}
+
+static void declare_from(declared *d, const declared *from)
+{
+    if (!d || !from)
+        return;
+    d->all = d->all || from->all;
+    if (d->names && from->names)
+        json_object_update(d->names, from->names);
+}
+
+static bool validate(const json_t *s, const json_t *v, const char *where, verr *e, int depth, declared *d);
+
+/* oneOf with an OpenAPI discriminator: v[propertyName] picks the branch — through `mapping`, else the
+ * branch whose $ref names a component schema of that name — and v is validated against that branch alone.
+ * A value that names no branch, or a mapping to a schema outside the oneOf, fails. */
+static bool discriminated(const json_t *one, const json_t *disc, const json_t *v, const char *where, verr *e,
+                          int depth, declared *d)
+{
+    const char *prop = json_string_value(json_object_get(disc, "propertyName"));
+    if (!prop)
+        return schema_fail(e, where, "the discriminator has no propertyName");
+    if (!json_is_object(v))
+        return schema_fail(e, where, "%s where a discriminated oneOf wants an object", json_type_name(v));
+    const char *name = json_string_value(json_object_get(v, prop));
+    if (!name)
+        return schema_fail(e, where, "the discriminator property \"%s\" is missing or not a string", prop);
+    const char *target = json_string_value(json_object_get(json_object_get(disc, "mapping"), name));
+    char implicit[300];
+    if (!target) {
+        snprintf(implicit, sizeof implicit, "#/components/schemas/%s", name);
+        target = implicit;
+    }
+    size_t i;
+    json_t *sub;
+    json_array_foreach(one, i, sub) {
+        const char *ref = json_string_value(json_object_get(sub, "$ref"));
+        if (ref && strcmp(ref, target) == 0)
+            return validate(sub, v, where, e, depth + 1, d);
+    }
+    return schema_fail(e, where, "%s \"%s\" names none of the oneOf's schemas (discriminator)", prop, name);
+}
+
+/* v validated as a whole: afterwards every property of an object must have been declared. */
+static bool validate_whole(const json_t *s, const json_t *v, const char *where, verr *e, int depth)
+{
+    declared d = {json_is_object(v) ? json_object() : NULL, false};
+    bool ok = validate(s, v, where, e, depth, &d);
+    if (ok && d.names && !d.all) {
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)v, key, val) {
+            if (!json_object_get(d.names, key)) {
+                ok = schema_fail(e, where, "property \"%s\" is not declared by the schema (the check is strict: "
+                                           "declare it in api-docs/openapi.json)", key);
+                break;
+            }
+        }
+    }
+    json_decref(d.names);
+    return ok;
+}
+
+static bool validate_object(const json_t *s, const json_t *v, const char *where, verr *e, int depth, declared *d)
 {
     char sub[512];
     const json_t *props = json_object_get(s, "properties");
@@ -238,13 +317,23 @@ static bool validate_object(const json_t *s, const json_t *v, const char *where,
         return schema_fail(e, where, "fewer than %lld properties", (long long)json_integer_value(minp));
     if (maxp && json_object_size(v) > (size_t)json_integer_value(maxp))
         return schema_fail(e, where, "more than %lld properties", (long long)json_integer_value(maxp));
+    const json_t *names = json_object_get(s, "propertyNames");
     const char *key;
     json_t *val;
     json_object_foreach((json_t *)v, key, val) {
         snprintf(sub, sizeof sub, "%s.%s", where, key);
+        if (names) {
+            json_t *k = json_string(key);
+            bool ok = validate_whole(names, k, sub, e, depth + 1);
+            json_decref(k);
+            if (!ok)
+                return false;
+        }
         const json_t *ps = json_object_get(props, key);
         bool matched = ps != NULL;
-        if (ps && !validate(ps, val, sub, e, depth + 1))
+        if (ps)
+            declare(d, key);
+        if (ps && !validate_whole(ps, val, sub, e, depth + 1))
             return false;
         const char *pat;
         json_t *pschema;
@@ -258,17 +347,20 @@ static bool validate_object(const json_t *s, const json_t *v, const char *where,
             regfree(&re);
             if (m) {
                 matched = true;
-                if (!validate(pschema, val, sub, e, depth + 1))
+                declare(d, key);
+                if (!validate_whole(pschema, val, sub, e, depth + 1))
                     return false;
             }
         }
         if (!matched && addl) {
             if (json_is_false(addl))
                 return schema_fail(e, where, "property \"%s\" is not in the schema (additionalProperties: false)", key);
-            if (json_is_object(addl) && !validate(addl, val, sub, e, depth + 1))
+            if (json_is_object(addl) && !validate_whole(addl, val, sub, e, depth + 1))
                 return false;
         }
     }
+    if (d && addl && !json_is_false(addl))
+        d->all = true;   /* a map: additionalProperties declares every other name */
     return true;
 }
 
@@ -290,7 +382,7 @@ static bool validate_array(const json_t *s, const json_t *v, const char *where, 
         const json_t *is = i < json_array_size(prefix) ? json_array_get(prefix, i) : items;
         if (json_is_false(is))
             return schema_fail(e, where, "item %zu not allowed", i);
-        if (json_is_object(is) && !validate(is, it, sub, e, depth + 1))
+        if (json_is_object(is) && !validate_whole(is, it, sub, e, depth + 1))
             return false;
     }
     if (json_is_true(json_object_get(s, "uniqueItems")))
@@ -301,12 +393,15 @@ static bool validate_array(const json_t *s, const json_t *v, const char *where, 
     return true;
 }
 
-static bool validate(const json_t *s, const json_t *v, const char *where, verr *e, int depth)
+static bool validate(const json_t *s, const json_t *v, const char *where, verr *e, int depth, declared *d)
 {
     if (depth > 64)
         return schema_fail(e, where, "schema nesting too deep ($ref cycle?)");
-    if (json_is_true(s))
+    if (json_is_true(s)) {
+        if (d)
+            d->all = true;   /* anything: nothing left to declare */
         return true;
+    }
     if (json_is_false(s))
         return schema_fail(e, where, "the schema is false");
     if (!json_is_object(s))
@@ -317,8 +412,8 @@ static bool validate(const json_t *s, const json_t *v, const char *where, verr *
     json_object_foreach((json_t *)s, k, kv) {
         static const char *const known[] = {
             "$ref", "type", "enum", "const", "properties", "required", "additionalProperties",
-            "patternProperties", "minProperties", "maxProperties", "items", "prefixItems", "minItems",
-            "maxItems", "uniqueItems", "oneOf", "anyOf", "allOf", "not", "minimum", "maximum",
+            "patternProperties", "propertyNames", "minProperties", "maxProperties", "items", "prefixItems", "minItems",
+            "maxItems", "uniqueItems", "oneOf", "anyOf", "allOf", "not", "discriminator", "minimum", "maximum",
             "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", NULL};
         bool ok = annotation(k);
         for (int i = 0; !ok && known[i]; i++)
@@ -332,7 +427,7 @@ static bool validate(const json_t *s, const json_t *v, const char *where, verr *
         const json_t *target = resolve_ref(ref);
         if (!target)
             return schema_fail(e, where, "$ref %s resolves to nothing", ref);
-        if (!validate(target, v, where, e, depth + 1))
+        if (!validate(target, v, where, e, depth + 1, d))
             return false;
     }
     const json_t *type = json_object_get(s, "type");
@@ -396,39 +491,55 @@ static bool validate(const json_t *s, const json_t *v, const char *where, verr *
                             json_string_value(x));
         }
     }
-    if (json_is_object(v) && !validate_object(s, v, where, e, depth))
+    if (json_is_object(v) && !validate_object(s, v, where, e, depth, d))
         return false;
     if (json_is_array(v) && !validate_array(s, v, where, e, depth))
         return false;
     const json_t *all = json_object_get(s, "allOf"), *any = json_object_get(s, "anyOf");
     const json_t *one = json_object_get(s, "oneOf"), *not = json_object_get(s, "not");
+    const json_t *disc = json_object_get(s, "discriminator");
     size_t i;
     json_t *sub;
     json_array_foreach(all, i, sub) {
-        if (!validate(sub, v, where, e, depth + 1))
+        if (!validate(sub, v, where, e, depth + 1, d))
             return false;
     }
     char scratch[600];
     verr quiet = {scratch, sizeof scratch};
     if (any) {
         bool ok = false;
-        json_array_foreach(any, i, sub) ok = ok || validate(sub, v, where, &quiet, depth + 1);
+        json_array_foreach(any, i, sub) {
+            declared bd = {json_is_object(v) ? json_object() : NULL, false};
+            if (validate(sub, v, where, &quiet, depth + 1, &bd)) {
+                ok = true;
+                declare_from(d, &bd);
+            }
+            json_decref(bd.names);
+        }
         if (!ok)
             return schema_fail(e, where, "matches none of anyOf (last: %s)", scratch);
     }
-    if (one) {
+    if (disc && !one)
+        return schema_fail(e, where, "a discriminator without oneOf");
+    if (one && disc && !discriminated(one, disc, v, where, e, depth, d))
+        return false;
+    if (one && !disc) {
         int n = 0;
         char last[600] = "";
         json_array_foreach(one, i, sub) {
-            if (validate(sub, v, where, &quiet, depth + 1))
+            declared bd = {json_is_object(v) ? json_object() : NULL, false};
+            if (validate(sub, v, where, &quiet, depth + 1, &bd)) {
                 n++;
-            else
+                declare_from(d, &bd);
+            } else {
                 snprintf(last, sizeof last, "%s", scratch);
+            }
+            json_decref(bd.names);
         }
         if (n != 1)
             return schema_fail(e, where, "matches %d of oneOf, not exactly one (a failure: %s)", n, last);
     }
-    if (not && validate(not, v, where, &quiet, depth + 1))
+    if (not && validate(not, v, where, &quiet, depth + 1, NULL))
         return schema_fail(e, where, "matches the schema under not");
     return true;
 }
@@ -437,7 +548,7 @@ bool e2e_schema_validate(const json_t *schema, const json_t *v, const char *wher
 {
     verr e = {why, whylen};
     why[0] = 0;
-    return validate(schema, v, where, &e, 0);
+    return validate_whole(schema, v, where, &e, 0);
 }
 
 /* ---- operations ------------------------------------------------------------------------------------------- */

@@ -3,10 +3,14 @@
  * concrete path, the response for a status, the schema for a media type, and validates the body against it.
  *
  * The validator knows the JSON Schema keywords the document uses (type, required, properties,
- * additionalProperties, items, enum, const, $ref to #/components/..., oneOf/anyOf/allOf, minimum/maximum,
- * minLength/maxLength, minItems/maxItems, pattern) and ignores only annotations (description, title,
- * examples, format, ...). Any other keyword is reported as an error, so the validator is extended when the
- * document grows rather than silently passing.
+ * additionalProperties, propertyNames, items, enum, const, $ref to #/components/..., oneOf/anyOf/allOf, minimum/maximum,
+ * minLength/maxLength, minItems/maxItems, pattern, and OpenAPI's discriminator, which picks the oneOf branch)
+ * and ignores only annotations (description, title, examples, format, ...). Any other keyword is reported as
+ * an error, so the validator is extended when the document grows rather than silently passing.
+ *
+ * It is strict: a property the schema does not declare (through properties, patternProperties, $ref, allOf,
+ * the matching anyOf/oneOf branches) fails, as if every object schema said unevaluatedProperties: false;
+ * a schema with additionalProperties (true or a schema) declares every name. See openapi.c.
  *
  * Load once from the main thread before starting client threads; afterwards the document is read-only and
  * e2e_openapi_check may be called from any thread.

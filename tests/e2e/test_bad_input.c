@@ -320,6 +320,37 @@ START_TEST(missing_expected_seq)
 }
 END_TEST
 
+/* An expected_seq other than the game's is refused with 409 stale-seq, whatever the move: lower (a client that
+ * read the game before the last move), 0, higher, and the same through If-Match. The move itself is legal
+ * now, so only the seq check stands between it and the game. */
+START_TEST(stale_expected_seq)
+{
+    fx f;
+    fx_up(&f);
+    ck_assert_int_ge(f.seq, 1);
+    char edit[64], what[80];
+    int stale[] = {f.seq - 1, 0, f.seq + 1, f.seq + 1000};
+    for (size_t i = 0; i < sizeof stale / sizeof *stale; i++) {
+        snprintf(edit, sizeof edit, "{\"expected_seq\": %d}", stale[i]);
+        snprintf(what, sizeof what, "expected_seq %d at seq %d", stale[i], f.seq);
+        char *b = body_with(&f, edit, NULL);
+        expect_post(&f, f.g.token[f.seat], b, NULL, 409, "expected_seq", "stale-seq", what);
+        free(b);
+    }
+    json_t *nb = json_pack("{s:O}", "move", json_array_get(f.legal, 0));
+    char *b = json_dumps(nb, JSON_COMPACT);
+    json_decref(nb);
+    char h1[64], h2[64];
+    snprintf(h1, sizeof h1, "If-Match: %d", f.seq - 1);
+    snprintf(h2, sizeof h2, "If-Match: \"%d\"", f.seq - 1);
+    const char *const plain[] = {h1, NULL}, *const quoted[] = {h2, NULL};
+    expect_post(&f, f.g.token[f.seat], b, plain, 409, "expected_seq", "stale-seq", "If-Match one below the seq");
+    expect_post(&f, f.g.token[f.seat], b, quoted, 409, "expected_seq", "stale-seq", "a quoted If-Match one below");
+    free(b);
+    fx_down(&f);   /* the game still takes the same move at its own seq */
+}
+END_TEST
+
 START_TEST(tokens)
 {
     fx f;
@@ -609,6 +640,7 @@ int main(void)
     tcase_add_test(tc, unknown_fields);
     tcase_add_test(tc, body_over_limit);
     tcase_add_test(tc, missing_expected_seq);
+    tcase_add_test(tc, stale_expected_seq);
     tcase_add_test(tc, tokens);
     tcase_add_test(tc, another_seats_move);
     tcase_add_test(tc, illegal_moves);

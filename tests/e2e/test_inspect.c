@@ -2,7 +2,9 @@
  * test_inspect.c — admin inspection end to end: board.svg and board.png (well-formed, no hidden tile, the
  * past with ?seq=N), the game page, the audit log of admin actions, and carcctl against a real carcd (list,
  * show, hidden, verify, replay, export, and an import on a second server that reaches the same state; a
- * local replay of a game with a fruit script and a resignation, which carcctl decodes as carcd does).
+ * local replay of a game with a fruit script and a resignation, which carcctl decodes as carcd does); the
+ * same for games with forced steps (the engine's moves are in no log row and come back on replay), and for a
+ * game stored before the option ask_forced existed (it was asked for every move, and replays so).
  *
  * The game is scripted by the admin: its stack holds base tiles first and then expansion tiles whose ids
  * (CC.., FT..) can appear nowhere in what a seat or the public may see before they are drawn.
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <libpq-fe.h>
 
 #include "e2e.h"
 
@@ -589,6 +592,136 @@ START_TEST(carcctl_round_trip)
 }
 END_TEST
 
+/* ---- forced steps through verify, replay, export and import --------------------------------------------------- */
+static void post_ok(e2e_client *c, const e2e_game *g, int seat, int *seq, const char *move)
+{
+    char path[120], body[400];
+    snprintf(path, sizeof path, "/v1/games/%s/moves", g->id);
+    snprintf(body, sizeof body, "{\"expected_seq\":%d,\"move\":%s}", *seq, move);
+    e2e_resp r;
+    long st = e2e_req(c, "POST", path, g->token[seat], body, NULL, &r);
+    ck_assert_msg(st == 200, "seat %d %s at seq %d: %ld %.300s", seat, move, *seq, st, r.body);
+    e2e_resp_free(&r);
+    (*seq)++;
+}
+
+/* The three-thieves crop circle board (tests/scenarios/crop_circles/club_remove_chain_forced.scn) up to seat
+ * 0's choice B, which forces every seat's return (or, with ask_forced, asks each seat for it); then the game
+ * is played to the end with the first legal move. Returns the last seq. */
+static int play_thieves_game(e2e_client *c, const e2e_daemon *d, bool ask, e2e_game *g)
+{
+    char extra[300];
+    snprintf(extra, sizeof extra,
+             "{\"script\":{\"stack\":[\"U\",\"U\",\"U\",\"CC01\",\"E\",\"B\"]},\"options\":{\"ask_forced\":%s}}",
+             ask ? "true" : "false");
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 3, "[\"crop_circles\"]", extra, true, g), 201);
+    int seq = 0;
+    for (int s = 0; s < 3; s++) {
+        char place[128];
+        snprintf(place, sizeof place, "{\"type\":\"place\",\"tile\":\"U\",\"x\":%d,\"y\":%d,\"rot\":1}", s == 0,
+                 s == 0 ? 0 : s);
+        post_ok(c, g, s, &seq, place);
+        post_ok(c, g, s, &seq, "{\"type\":\"figure\",\"figure\":\"meeple\",\"part\":\"r1\"}");
+    }
+    post_ok(c, g, 0, &seq, "{\"type\":\"place\",\"tile\":\"CC01\",\"x\":1,\"y\":1,\"rot\":0}");
+    post_ok(c, g, 0, &seq, "{\"type\":\"pass\"}");
+    post_ok(c, g, 0, &seq, "{\"type\":\"crop_circle_remove\"}");
+    if (ask) {
+        post_ok(c, g, 1, &seq, "{\"type\":\"crop_circle_figure\",\"x\":0,\"y\":1,\"part\":\"r1\"}");
+        post_ok(c, g, 2, &seq, "{\"type\":\"crop_circle_figure\",\"x\":0,\"y\":2,\"part\":\"r1\"}");
+        post_ok(c, g, 0, &seq, "{\"type\":\"crop_circle_figure\",\"x\":1,\"y\":0,\"part\":\"r1\"}");
+    }
+    char path[120], lpath[140];
+    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    snprintf(lpath, sizeof lpath, "/v1/games/%s/legal-moves", g->id);
+    for (int guard = 0; guard < 40; guard++) {
+        json_t *v = e2e_get_ok(c, path, NULL, 200);
+        bool done = strcmp(e2e_jstr(v, "status"), "finished") == 0;
+        int seat = (int)e2e_jint(v, "pending.seat");
+        json_decref(v);
+        if (done)
+            break;
+        json_t *lm = e2e_get_ok(c, lpath, g->token[seat], 200);
+        char *mv = json_dumps(json_array_get(json_object_get(lm, "moves"), 0), JSON_COMPACT);
+        json_decref(lm);
+        post_ok(c, g, seat, &seq, mv);
+        free(mv);
+    }
+    return seq;
+}
+
+/* carcctl verify, replay, export, and import on `d2`: the same final state, verified there too. */
+static void round_trip(const e2e_daemon *d, e2e_daemon *d2, e2e_client *c2, const char *id, int seq, bool ask)
+{
+    char *out, args[600], file[300];
+    snprintf(args, sizeof args, "verify %s", id);
+    ck_assert_int_eq(carcctl(d, args, &out), 0);
+    free(out);
+    snprintf(args, sizeof args, "replay %s", id);
+    ck_assert_int_eq(carcctl(d, args, &out), 0);
+    ck_assert_msg(strstr(out, "ok: the local replay"), "replay:\n%s", out);
+    free(out);
+    snprintf(file, sizeof file, "%s/export-%s.json", d->dir, id);
+    snprintf(args, sizeof args, "export %s -o '%s'", id, file);
+    ck_assert_int_eq(carcctl(d, args, &out), 0);
+    free(out);
+    json_t *ex = json_load_file(file, 0, NULL);
+    ck_assert_ptr_nonnull(ex);
+    ck_assert_int_eq(json_array_size(json_object_get(ex, "moves")), seq);   /* the log: the seats' moves only */
+    json_decref(ex);
+    snprintf(args, sizeof args, "import '%s'", file);
+    ck_assert_int_eq(carcctl(d2, args, &out), 0);
+    json_t *res = json_loads(out, 0, NULL);
+    ck_assert_msg(res && json_is_true(json_object_get(res, "same_state")), "import:\n%s", out);
+    free(out);
+    ck_assert_int_eq(e2e_verify_ok(c2, d2, e2e_jstr(res, "id")), seq);
+    json_t *copy = e2e_admin_view(c2, d2, e2e_jstr(res, "id"));
+    ck_assert(json_is_boolean(e2e_jget(copy, "options.ask_forced")));
+    ck_assert(json_is_true(e2e_jget(copy, "options.ask_forced")) == ask);
+    json_decref(copy);
+    json_decref(res);
+    unlink(file);
+}
+
+START_TEST(forced_steps_round_trip)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL), *d2 = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d), *c2 = e2e_client_new(d2);
+    e2e_game forced, asked;
+    int seq_forced = play_thieves_game(c, d, false, &forced);
+    int seq_asked = play_thieves_game(c, d, true, &asked);
+    ck_assert_int_eq(seq_asked, seq_forced + 3);   /* the three returns: moves of the log only when asked */
+    ck_assert_int_eq(e2e_verify_ok(c, d, forced.id), seq_forced);
+    round_trip(d, d2, c2, forced.id, seq_forced, false);
+
+    /* the asked game as if stored before ask_forced existed: no such option in its set-up or snapshot */
+    PGconn *pg = PQconnectdb(d->dburl);
+    ck_assert_msg(PQstatus(pg) == CONNECTION_OK, "%s", PQerrorMessage(pg));
+    char sql[300];
+    snprintf(sql, sizeof sql,
+             "UPDATE games SET setup = setup #- '{options,ask_forced}', snapshot = snapshot #- '{options,ask_forced}' "
+             "WHERE id = '%s'", asked.id);
+    PGresult *res = PQexec(pg, sql);
+    ck_assert_msg(PQresultStatus(res) == PGRES_COMMAND_OK && strcmp(PQcmdTuples(res), "1") == 0, "%s",
+                  PQerrorMessage(pg));
+    PQclear(res);
+    PQfinish(pg);
+    e2e_daemon_stop(d);   /* nothing cached of the game as it was */
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+    json_t *v = e2e_admin_view(c, d, asked.id);
+    ck_assert(json_is_true(e2e_jget(v, "options.ask_forced")));   /* it was played asking */
+    json_decref(v);
+    ck_assert_int_eq(e2e_verify_ok(c, d, asked.id), seq_asked);
+    round_trip(d, d2, c2, asked.id, seq_asked, true);
+
+    e2e_client_free(c);
+    e2e_client_free(c2);
+    e2e_daemon_down(d2);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* carcctl's local replay decodes the set-up and the log as carcd does (carc_setup_from_json,
  * carc_logged_move_apply): the admin's script.fruit deals the trees, and a seat that resigned is logged as
  * {"kind":"leave"}. Both must reach the server's state. */
@@ -641,6 +774,7 @@ int main(void)
     tcase_add_test(tc, page_is_served);
     tcase_add_test(tc, audit_records_admin_actions);
     tcase_add_test(tc, carcctl_round_trip);
+    tcase_add_test(tc, forced_steps_round_trip);
     tcase_add_test(tc, carcctl_replays_fruit_script_and_leave);
     suite_add_tcase(s, tc);
     return e2e_run(s);

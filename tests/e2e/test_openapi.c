@@ -2,7 +2,9 @@
  * test_openapi.c — every JSON answer validates against api-docs/openapi.json's schema for its route and
  * status. The harness checks every answer of every e2e test; this test makes sure the document exists, is
  * what /v1/openapi.json serves, and that each documented operation was answered (and checked) at least once
- * with success and with the errors it documents that a client can provoke.
+ * with success and with the errors it documents that a client can provoke, and that legal-moves answers
+ * offered every move type of the base game (abbots included). The check is strict (openapi.c): an answer
+ * with a property the document does not declare fails; validator_rejects_what_it_should shows that it does.
  */
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -21,10 +23,20 @@ typedef struct {
 
 static seen_t seen[MAX_SEEN];
 static int nseen;
+static json_t *move_types;   /* the move types legal-moves answers offered, as a set (checked by the harness) */
 
 static void observe(void *arg, const char *method, const char *path, double t0, double t1, const e2e_resp *r)
 {
     (void)arg, (void)t0, (void)t1;
+    if (r->status == 200 && strstr(path, "/legal-moves") && r->json) {
+        size_t i;
+        json_t *m;
+        json_array_foreach(json_object_get(r->json, "moves"), i, m) {
+            const char *t = json_string_value(json_object_get(m, "type"));
+            if (t)
+                json_object_set_new(move_types, t, json_true());
+        }
+    }
     const char *tmpl = NULL;
     e2e_openapi_operation(method, path, &tmpl);
     char key[200];
@@ -64,6 +76,7 @@ START_TEST(answers_match_the_document)
     const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", NULL};   /* webhooks to 127.0.0.1:1 (refused) */
     e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
+    move_types = json_object();
     e2e_client_observe(c, observe, NULL);
 
     /* the document served is the document in the tree */
@@ -380,6 +393,31 @@ START_TEST(answers_match_the_document)
         req(c, "POST", "/v1/mail/unsubscribe/000000000000000000000000", NULL, "List-Unsubscribe=One-Click", form, 404);
     }
 
+    /* a base game with abbots, to its end: every move type of the base game was offered and so checked
+     * against its schema of the document (the expansions' types: test_hills, test_crop, test_fruit,
+     * test_halflings) */
+    {
+        e2e_game ab;
+        e2e_rng arng = {2026};   /* with the chosen seed: the same game every run */
+        ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL,
+                                             "{\"options\":{\"abbot\":true},\"seed\":"
+                                             "\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"}",
+                                             true, &ab),
+                         201);
+        long st = 0;
+        for (int m = 0; m < 400 && st != E2E_FINISHED; m++) {
+            e2e_play pl;
+            st = e2e_play_random(c, &ab, &arng, NULL, &pl);
+            e2e_play_free(&pl);
+            ck_assert_msg(st == 200 || st == E2E_FINISHED, "the abbot game's move %d: %ld", m, st);
+        }
+        ck_assert_int_eq(st, E2E_FINISHED);
+        const char *base_types[] = {"place", "figure", "pass", "abbot_return", NULL};
+        for (int i = 0; base_types[i]; i++)
+            ck_assert_msg(json_object_get(move_types, base_types[i]), "no legal-moves answer offered a %s move",
+                          base_types[i]);
+    }
+
     /* coverage: every documented operation answered with success at least once */
     const json_t *paths = json_object_get(doc, "paths");
     const char *tmpl;
@@ -415,6 +453,7 @@ START_TEST(answers_match_the_document)
     ck_assert_msg(missing == 0, "documented operations never answered with success here:%s", report);
     fprintf(stderr, "e2e openapi: %d distinct (method, route, status) answers checked against the document\n",
             nseen);
+    json_decref(move_types);
     e2e_client_free(c);
     e2e_daemon_down(d);
 }
@@ -444,6 +483,57 @@ START_TEST(validator_rejects_what_it_should)
         json_t *v = json_loads(bad[i], 0, NULL);
         ck_assert_msg(!e2e_schema_validate(s, v, "$", why, sizeof why), "%s accepted", bad[i]);
         json_decref(v);
+    }
+    /* strict: a property no schema declares fails, also where the schema says nothing about additionalProperties;
+     * allOf branches declare for each other, a oneOf only through the branch that matches (or that the
+     * discriminator picks), a map (additionalProperties: a schema) declares every name */
+    json_t *strict = json_loads(
+        "{\"type\":\"object\",\"properties\":{"
+        "\"plain\":{\"type\":\"object\",\"properties\":{\"a\":{}}},"
+        "\"both\":{\"allOf\":[{\"properties\":{\"a\":{}}},{\"properties\":{\"b\":{}}}]},"
+        "\"map\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}},"
+        "\"list\":{\"type\":\"array\",\"items\":{\"properties\":{\"a\":{}}}},"
+        "\"any\":{\"oneOf\":[{\"required\":[\"a\"],\"properties\":{\"a\":{}}},"
+        "{\"required\":[\"b\"],\"properties\":{\"b\":{}}}]}}}",
+        0, NULL);
+    ck_assert_ptr_nonnull(strict);
+    const char *strict_good[] = {"{\"plain\":{\"a\":1}}", "{\"both\":{\"a\":1,\"b\":2}}",
+                                 "{\"map\":{\"x\":1,\"y\":2}}", "{\"list\":[{\"a\":1},{}]}",
+                                 "{\"any\":{\"a\":1}}", "{\"any\":{\"b\":1}}", NULL};
+    const char *strict_bad[] = {"{\"z\":1}", "{\"plain\":{\"a\":1,\"z\":1}}", "{\"both\":{\"a\":1,\"z\":1}}",
+                                "{\"map\":{\"x\":\"1\"}}", "{\"list\":[{\"a\":1},{\"z\":1}]}",
+                                "{\"any\":{\"a\":1,\"z\":1}}", "{\"any\":{\"a\":1,\"b\":1}}", NULL};
+    for (int i = 0; strict_good[i]; i++) {
+        json_t *v = json_loads(strict_good[i], 0, NULL);
+        ck_assert_msg(e2e_schema_validate(strict, v, "$", why, sizeof why), "%s rejected: %s", strict_good[i], why);
+        json_decref(v);
+    }
+    for (int i = 0; strict_bad[i]; i++) {
+        json_t *v = json_loads(strict_bad[i], 0, NULL);
+        ck_assert_msg(!e2e_schema_validate(strict, v, "$", why, sizeof why), "%s accepted", strict_bad[i]);
+        json_decref(v);
+    }
+    json_decref(strict);
+    /* the discriminator, on the document's Move: the branch named by "type" alone, its members only */
+    if (e2e_openapi_load()) {
+        const json_t *move = json_object_get(json_object_get(json_object_get(e2e_openapi_doc(), "components"),
+                                                             "schemas"), "Move");
+        const char *moves_good[] = {"{\"type\":\"pass\"}", "{\"type\":\"place\",\"tile\":\"D\",\"x\":0,\"y\":1,\"rot\":2}",
+                                    "{\"type\":\"sell\",\"fruits\":[\"apple\"]}", NULL};
+        const char *moves_bad[] = {"{\"type\":\"pass\",\"tile\":\"D\"}", "{\"type\":\"fly\"}", "{\"tile\":\"D\"}",
+                                   "{\"type\":\"place\",\"tile\":\"D\",\"x\":0,\"y\":1}",
+                                   "{\"type\":\"harvest\",\"fruits\":[\"apple\"]}", NULL};
+        ck_assert_ptr_nonnull(move);
+        for (int i = 0; moves_good[i]; i++) {
+            json_t *v = json_loads(moves_good[i], 0, NULL);
+            ck_assert_msg(e2e_schema_validate(move, v, "$", why, sizeof why), "%s rejected: %s", moves_good[i], why);
+            json_decref(v);
+        }
+        for (int i = 0; moves_bad[i]; i++) {
+            json_t *v = json_loads(moves_bad[i], 0, NULL);
+            ck_assert_msg(!e2e_schema_validate(move, v, "$", why, sizeof why), "%s accepted", moves_bad[i]);
+            json_decref(v);
+        }
     }
     json_t *unknown = json_loads("{\"type\":\"object\",\"dependentRequired\":{}}", 0, NULL);
     json_t *v = json_loads("{}", 0, NULL);

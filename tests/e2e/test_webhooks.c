@@ -13,7 +13,8 @@
  * (when its lease runs out); two carcd processes on one database send every message exactly once; a slow
  * receiver delays no move and no other endpoint; loopback and private URLs are refused at creation without
  * the allowlist, and not delivered when the allowlist is gone later; payloads match the document's
- * `webhooks` schemas and hold no hidden stack, hand, bag or seed. Also measures the latency from a move's
+ * `webhooks` schemas and hold no hidden stack, hand, bag or seed; turn.started skips a decision with one legal
+ * move (the engine makes it) and goes to the next seat with a choice. Also measures the latency from a move's
  * answer to its move.made at the receiver over 100 moves (printed: p50, p99).
  */
 #include <arpa/inet.h>
@@ -675,6 +676,53 @@ START_TEST(addresses_guarded)
 }
 END_TEST
 
+/* 172.16.0.0/12 is private as a whole, not only 172.16/16: endpoints to 172.17-172.31 are refused at creation
+ * (webhooks.create and players[].webhook), and none is stored. Literal addresses, nothing resolved; this
+ * carcd delivers nothing at all (concurrency 0), so even a broken guard sends no traffic anywhere. */
+START_TEST(private_172_refused)
+{
+    const char *env[] = {"CARCD_WEBHOOK_CONCURRENCY=0", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    char p[200], body[300];
+    snprintf(p, sizeof p, "/v1/games/%s/webhooks", g.id);
+    const char *urls[] = {"http://172.20.0.5/hook", "http://172.31.255.1/hook", "https://172.17.0.1:8443/hook",
+                          "http://172.16.255.255/hook", "http://[::ffff:172.24.1.2]/hook", NULL};
+    for (int i = 0; urls[i]; i++) {
+        const char *token = i % 2 ? g.token[0] : d->admin;
+        snprintf(body, sizeof body, "{\"url\":\"%s\"}", urls[i]);
+        e2e_resp r;
+        e2e_req(c, "POST", p, token, body, NULL, &r);
+        if (r.status == 201) {   /* never keep it, even in a failing run */
+            char wp[260];
+            snprintf(wp, sizeof wp, "%s/%s", p, e2e_jstr(r.json, "id"));
+            e2e_resp del;
+            e2e_req(c, "DELETE", wp, d->admin, NULL, NULL, &del);
+            e2e_resp_free(&del);
+        }
+        e2e_assert_problem(&r, 400, "url", urls[i]);
+        ck_assert_msg(strstr(e2e_jstr(r.json, "detail"), "private"), "%s: detail %s", urls[i],
+                      e2e_jstr(r.json, "detail"));
+        e2e_resp_free(&r);
+    }
+    json_t *list = e2e_get_ok(c, p, d->admin, 200);
+    ck_assert_uint_eq(json_array_size(json_object_get(list, "webhooks")), 0);
+    json_decref(list);
+    e2e_resp r;
+    e2e_req(c, "POST", "/v1/games", NULL,
+            "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\",\"webhook\":{\"url\":\"http://172.20.0.5/hook\"}}]}",
+            NULL, &r);
+    e2e_assert_problem(&r, 400, "players[1].webhook.url", "a players[].webhook to 172.20.0.5");
+    e2e_resp_free(&r);
+    ck_assert_int_eq(db_long(d, "SELECT count(*) FROM webhook_endpoints"), 0);
+    ck_assert_int_eq(db_long(d, "SELECT count(*) FROM games"), 1);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- no hidden information, and the document's schemas -------------------------------------------------------- */
 #define MAX_SEQ 1500
 
@@ -845,6 +893,118 @@ START_TEST(payloads_public_and_documented)
 }
 END_TEST
 
+/* ---- forced steps ------------------------------------------------------------------------------------------------- */
+/* Posts `move` (JSON text) for `seat` at *seq; asserts 200 and counts the seq on. */
+static void post_move(e2e_client *c, const e2e_game *g, int seat, const char *move, int *seq)
+{
+    char p[120], body[400];
+    snprintf(p, sizeof p, "/v1/games/%s/moves", g->id);
+    snprintf(body, sizeof body, "{\"expected_seq\":%d,\"move\":%s}", *seq, move);
+    e2e_resp r;
+    long st = e2e_req(c, "POST", p, g->token[seat], body, NULL, &r);
+    ck_assert_msg(st == 200, "seat %d %s at seq %d: %ld %.300s", seat, move, *seq, st, r.body);
+    e2e_resp_free(&r);
+    (*seq)++;
+}
+
+/* turn.started goes to the next seat that really has a choice: a crop circle that leaves every seat one
+ * thief to return (tests/scenarios/crop_circles/club_remove_chain_forced.scn) notifies nobody for those
+ * returns, only seat 1 for its next tile; with ask_forced true each seat is notified for its return. */
+START_TEST(turn_started_skips_forced_steps)
+{
+    receiver *R = receiver_start();
+    e2e_daemon *d = e2e_daemon_up(env_fast);
+    e2e_client *c = e2e_client_new(d);
+    static const int chain_seat[3] = {1, 2, 0};
+    static const char *const chain_move[3] = {
+        "{\"type\":\"crop_circle_figure\",\"x\":0,\"y\":1,\"part\":\"r1\"}",
+        "{\"type\":\"crop_circle_figure\",\"x\":0,\"y\":2,\"part\":\"r1\"}",
+        "{\"type\":\"crop_circle_figure\",\"x\":1,\"y\":0,\"part\":\"r1\"}",
+    };
+    for (int ask = 0; ask < 2; ask++) {
+        char body[1200];
+        snprintf(body, sizeof body,
+                 "{\"players\":[{\"name\":\"Ann\",\"webhook\":{\"url\":\"http://127.0.0.1:%d/forced%d-0\","
+                 "\"events\":[\"turn.started\"]}},{\"name\":\"Bob\",\"webhook\":{\"url\":"
+                 "\"http://127.0.0.1:%d/forced%d-1\",\"events\":[\"turn.started\"]}},{\"name\":\"Cy\","
+                 "\"webhook\":{\"url\":\"http://127.0.0.1:%d/forced%d-2\",\"events\":[\"turn.started\"]}}],"
+                 "\"expansions\":[\"crop_circles\"],\"options\":{\"ask_forced\":%s},"
+                 "\"script\":{\"stack\":[\"U\",\"U\",\"U\",\"CC01\",\"E\",\"B\"]}}",
+                 R->port, ask, R->port, ask, R->port, ask, ask ? "true" : "false");
+        e2e_resp r;
+        ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", d->admin, body, NULL, &r), 201);
+        e2e_game g = {0};
+        snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+        g.nplayers = 3;
+        for (int s = 0; s < 3; s++)
+            snprintf(g.token[s], sizeof g.token[s], "%s",
+                     e2e_jstr(json_array_get(json_object_get(r.json, "players"), (size_t)s), "token"));
+        e2e_resp_free(&r);
+        int seq = 0;
+        for (int s = 0; s < 3; s++) {
+            char place[128];
+            snprintf(place, sizeof place, "{\"type\":\"place\",\"tile\":\"U\",\"x\":%d,\"y\":%d,\"rot\":1}",
+                     s == 0, s == 0 ? 0 : s);
+            post_move(c, &g, s, place, &seq);
+            post_move(c, &g, s, "{\"type\":\"figure\",\"figure\":\"meeple\",\"part\":\"r1\"}", &seq);
+        }
+        post_move(c, &g, 0, "{\"type\":\"place\",\"tile\":\"CC01\",\"x\":1,\"y\":1,\"rot\":0}", &seq);
+        post_move(c, &g, 0, "{\"type\":\"pass\"}", &seq);
+        int chosen = seq + 1;   /* the seq of the crop circle choice */
+        post_move(c, &g, 0, "{\"type\":\"crop_circle_remove\"}", &seq);
+        for (int k = 0; ask && k < 3; k++)
+            post_move(c, &g, chain_seat[k], chain_move[k], &seq);
+        ck_assert_int_eq(seq, ask ? chosen + 3 : chosen);   /* forced steps are no moves of the log */
+        ck_assert_int_eq(settle(d, 30), 0);
+
+        /* every turn.started of this game from the choice on: whom, at which seq, for what */
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "/forced%d-", ask);
+        int got_seat[8], got_seq[8], n = 0;
+        char got_kind[8][32];
+        pthread_mutex_lock(&R->mu);
+        for (int i = 0; i < R->n; i++) {
+            hit *h = &R->hits[i];
+            if (strncmp(h->path, prefix, strlen(prefix)) != 0)
+                continue;
+            json_t *j = json_loads(h->body, 0, NULL);
+            ck_assert_str_eq(e2e_jstr(j, "type"), "turn.started");
+            int to = atoi(h->path + strlen(prefix));
+            ck_assert_int_eq(e2e_jint(j, "data.seat"), to);   /* only the seat asked is notified */
+            ck_assert_msg(ask || strcmp(e2e_jstr(j, "data.decision.kind"), "crop_circle_action") != 0,
+                          "seat %d notified of a forced crop circle action: %.300s", to, h->body);
+            if (e2e_jint(j, "data.seq") >= chosen && n < 8) {
+                got_seat[n] = to;
+                got_seq[n] = (int)e2e_jint(j, "data.seq");
+                snprintf(got_kind[n], sizeof got_kind[n], "%s", e2e_jstr(j, "data.decision.kind"));
+                n++;
+            }
+            json_decref(j);
+        }
+        pthread_mutex_unlock(&R->mu);
+        if (!ask) {   /* one notification: seat 1, for its tile, at the choice's seq */
+            ck_assert_int_eq(n, 1);
+            ck_assert_int_eq(got_seat[0], 1);
+            ck_assert_int_eq(got_seq[0], chosen);
+            ck_assert_str_eq(got_kind[0], "place");
+        } else {   /* seat 1, 2, 0 for their returns, then seat 1 for its tile */
+            static const int want_seat[4] = {1, 2, 0, 1};
+            ck_assert_int_eq(n, 4);
+            for (int k = 0; k < 4; k++) {
+                bool found = false;
+                for (int i = 0; i < n; i++)
+                    found |= got_seq[i] == chosen + k && got_seat[i] == want_seat[k] &&
+                             strcmp(got_kind[i], k < 3 ? "crop_circle_action" : "place") == 0;
+                ck_assert_msg(found, "no turn.started to seat %d at seq %d", want_seat[k], chosen + k);
+            }
+        }
+    }
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
 /* ---- latency --------------------------------------------------------------------------------------------------------- */
 static int cmp_double(const void *a, const void *b)
 {
@@ -927,7 +1087,9 @@ int main(void)
     tcase_add_test(tc, two_processes_exactly_once);
     tcase_add_test(tc, slow_receiver_delays_nothing);
     tcase_add_test(tc, addresses_guarded);
+    tcase_add_test(tc, private_172_refused);
     tcase_add_test(tc, payloads_public_and_documented);
+    tcase_add_test(tc, turn_started_skips_forced_steps);
     tcase_add_test(tc, latency_report);
     suite_add_tcase(s, tc);
     return e2e_run(s);

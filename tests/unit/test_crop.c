@@ -320,8 +320,9 @@ static void apply_ok(carc_state *st, int seat, carc_move mv, carc_events *ev)
         ck_abort_msg("apply: %s", err);
 }
 
-/* Three players with a thief each (the club_add_three_players scenario), waiting for seat 0's choice. */
-static carc_state *three_thieves(int add_where, int add)
+/* Three players with a thief each (the club_add_three_players scenario), waiting for seat 0's choice;
+ * ask_forced 1 asks even for an action with one legal move. */
+static carc_state *three_thieves(int add_where, int add, int ask_forced)
 {
     carc_setup s;
     carc_setup_defaults(&s);
@@ -329,6 +330,7 @@ static carc_state *three_thieves(int add_where, int add)
     s.expansions = 1u << CARC_SET_CROP_CIRCLES;
     s.opt[CARC_OPT_CC_ADD_WHERE] = (uint8_t)add_where;
     s.opt[CARC_OPT_CC_ADD] = (uint8_t)add;
+    s.opt[CARC_OPT_ASK_FORCED] = (uint8_t)ask_forced;
     s.nstack = 5;
     s.stack[0] = s.stack[1] = s.stack[2] = (uint8_t)tid("U");
     s.stack[3] = (uint8_t)tid("CC01");
@@ -352,7 +354,7 @@ static carc_state *three_thieves(int add_where, int add)
 /* A seat with no meeple in supply cannot add: it is skipped with an event, never asked. */
 START_TEST(no_supply_is_skipped)
 {
-    carc_state *st = three_thieves(0, 0);
+    carc_state *st = three_thieves(0, 0, 0);
     while (carc_supply(st, 1, CARC_FIG_MEEPLE) > 0)   /* seat 1's other meeples all stand on D's field */
         st->figures[st->nfigures++] = (carc_figure){.seat = 1, .kind = CARC_FIG_MEEPLE, .piece = 0, .part = 3};
     carc_events ev = {0};
@@ -368,11 +370,51 @@ START_TEST(no_supply_is_skipped)
 }
 END_TEST
 
-/* B with a mandatory remove: the default move (turn clock) returns a follower; leaving seats are passed
- * over, and a seat that leaves while asked has its action made for it. */
+/* B with one thief each: nobody has a choice, so the engine returns every thief, seat by seat in acting
+ * order, each a forced_move event followed by its figure_returned; the game then waits for the next turn's
+ * placement. With ask_forced every seat is asked as before. */
+START_TEST(remove_chain_is_forced)
+{
+    carc_state *st = three_thieves(0, 0, 0);
+    carc_events ev = {0};
+    apply_ok(st, 0, (carc_move){.kind = CARC_MV_CC_REMOVE}, &ev);
+    ck_assert_int_eq(st->pending.kind, CARC_PENDING_PLACE);
+    ck_assert_int_eq(st->pending.seat, 1);
+    ck_assert_int_eq(st->nfigures, 0);
+    int order[3], n = 0;
+    for (size_t i = 0; i < ev.n; i++)
+        if (ev.v[i].kind == CARC_EV_FORCED_MOVE) {
+            ck_assert_int_lt(n, 3);
+            order[n++] = ev.v[i].seat;
+            ck_assert_int_eq(ev.v[i].move.kind, CARC_MV_CC_FIGURE);
+            ck_assert_uint_lt(i + 1, ev.n);   /* the move's own event follows it */
+            ck_assert_int_eq(ev.v[i + 1].kind, CARC_EV_FIGURE_RETURNED);
+            ck_assert_int_eq(ev.v[i + 1].seat, ev.v[i].seat);
+        }
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(order[0], 1);
+    ck_assert_int_eq(order[1], 2);
+    ck_assert_int_eq(order[2], 0);
+    carc_events_free(&ev);
+    free(st);
+
+    st = three_thieves(0, 0, 1);
+    ev = (carc_events){0};
+    apply_ok(st, 0, (carc_move){.kind = CARC_MV_CC_REMOVE}, &ev);
+    ck_assert_int_eq(st->pending.kind, CARC_PENDING_CC_ACTION);
+    ck_assert_int_eq(st->pending.seat, 1);
+    for (size_t i = 0; i < ev.n; i++)
+        ck_assert_int_ne(ev.v[i].kind, CARC_EV_FORCED_MOVE);
+    carc_events_free(&ev);
+    free(st);
+}
+END_TEST
+
+/* B with a mandatory remove, asked (ask_forced): the default move (turn clock) returns a follower; leaving
+ * seats are passed over, and a seat that leaves while asked has its action made for it. */
 START_TEST(leave_during_action)
 {
-    carc_state *st = three_thieves(0, 0);
+    carc_state *st = three_thieves(0, 0, 1);
     carc_events ev = {0};
     char err[256];
     apply_ok(st, 0, (carc_move){.kind = CARC_MV_CC_REMOVE}, &ev);
@@ -391,7 +433,7 @@ START_TEST(leave_during_action)
     free(st);
 
     /* 3 players, only seat 2 leaves while seat 1 is asked: seat 1 acts, seat 2 is passed over, then seat 0 */
-    st = three_thieves(0, 0);
+    st = three_thieves(0, 0, 0);
     ev = (carc_events){0};
     apply_ok(st, 0, (carc_move){.kind = CARC_MV_CC_ADD}, &ev);
     ck_assert_int_eq(carc_leave(st, 2, &ev, err, sizeof err), 0);
@@ -410,7 +452,7 @@ END_TEST
  * board keeps them in. */
 START_TEST(same_feature_targets)
 {
-    carc_state *st = three_thieves(1, 1);
+    carc_state *st = three_thieves(1, 1, 0);
     apply_ok(st, 0, (carc_move){.kind = CARC_MV_CC_ADD}, NULL);
     ck_assert_int_eq(st->pending.seat, 1);
     carc_moves m = {0};
@@ -447,7 +489,7 @@ static void expect_move_error(const carc_state *st, const char *text, int code, 
 
 START_TEST(json_moves_and_views)
 {
-    carc_state *st = three_thieves(0, 0);
+    carc_state *st = three_thieves(0, 0, 0);
     char err[256];
     /* the choice */
     json_t *j = carc_move_to_json(st, &(carc_move){.kind = CARC_MV_CC_ADD});
@@ -535,6 +577,7 @@ int main(void)
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, hidden_information);
     tcase_add_test(tc, no_supply_is_skipped);
+    tcase_add_test(tc, remove_chain_is_forced);
     tcase_add_test(tc, leave_during_action);
     tcase_add_test(tc, same_feature_targets);
     tcase_add_test(tc, json_moves_and_views);

@@ -560,11 +560,11 @@ START_TEST(events_json)
     char *all = text(carc_events_to_json(st, &ev, CARC_VIEW_PUBLIC));
     ck_assert_ptr_nonnull(strstr(all, "{\"fruit\":\"quince\",\"seat\":0,\"type\":\"tree_stocked\",\"x\":0,\"y\":-1}"));
     ck_assert_ptr_nonnull(strstr(all, "{\"fruit\":\"quince\",\"seat\":0,\"type\":\"harvested\",\"value\":4,\"x\":0,"
-                                      "\"y\":-1},{\"feature\":\"field\",\"points\":4,\"reason\":\"harvest\","
+                                      "\"y\":-1},{\"feature\":\"fruit\",\"points\":4,\"reason\":\"harvest\","
                                       "\"seats\":[0],\"spaces\":[[0,-1]],\"type\":\"score\"}"));
     ck_assert_ptr_nonnull(strstr(all, "{\"fruit\":\"quince\",\"seat\":1,\"type\":\"harvested\",\"value\":2,"));
     ck_assert_ptr_nonnull(strstr(all, "{\"fruits\":[\"quince\"],\"points\":3,\"seat\":0,\"type\":\"sold\"},"
-                                      "{\"feature\":\"field\",\"points\":3,\"reason\":\"sell\",\"seats\":[0],"
+                                      "{\"feature\":\"fruit\",\"points\":3,\"reason\":\"sell\",\"seats\":[0],"
                                       "\"spaces\":[],\"type\":\"score\"}"));
     free(all);
     /* the game ends. Seat 0: harvest 4 + sale 3 + farmer on FT04's field next to the completed city

@@ -1,6 +1,7 @@
 /*
  * test_game.c — the turn machine on whole random games: same seed + same moves = same state and events;
- * every listed move is accepted; refused moves change nothing; final scores are the sum of score events;
+ * every listed move is accepted; refused moves change nothing; final scores are the sum of score events; a
+ * seat is only asked when it has a choice;
  * set-up and scripted stacks are validated.
  */
 #include <stdlib.h>
@@ -32,6 +33,8 @@ static void play(carc_state *st, const carc_setup *s, uint8_t chooser_key, carc_
         ck_assert_int_lt(steps, 1000);
         carc_legal_moves(st, st->pending.seat, &m);
         ck_assert_uint_gt(m.n, 0);
+        if (!st->opt[CARC_OPT_ASK_FORCED])   /* a decision with one legal move is never asked (RULES.md §6.8) */
+            ck_assert_uint_gt(m.n, 1);
         /* every other seat has nothing to do */
         carc_moves other = {0};
         carc_legal_moves(st, (st->pending.seat + 1) % st->nplayers, &other);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "rules.h"
 #include "testutil.h"
 
 static carc_setup setup_for(int players, int game, uint8_t sets, int draft)
@@ -66,7 +67,54 @@ static void check_refusals(const carc_state *st, const carc_moves *m)
 
 typedef struct {
     int games, turns, triangles_placed, draws_chosen, drafts, squares_on_half;
+    int corner_listed[4];   /* triangle placements listed per corner (the right angle's) */
+    bool prefer_triangles;  /* choose a triangle over a draw 3 times in 4 */
 } stats;
+
+/* The triangle placements the active seat could make now, by enumeration: each distinct triangle of the
+ * hand (hand order) at every space (board order) and corner 0..3 where carc_fits_space holds. */
+static void enumerate_triangles(const carc_state *st, carc_moves *out)
+{
+    int seat = st->active;
+    out->n = 0;
+    for (int i = 0; i < st->half.hand_n[seat]; i++) {
+        int t = st->half.hand[seat][i];
+        bool dup = false;
+        for (int j = 0; j < i; j++)
+            dup |= st->half.hand[seat][j] == t;
+        for (int si = 0; si < st->board.nspaces && !dup; si++)
+            for (int rot = 0; rot < 4; rot++)
+                if (carc_fits_space(st, t, si, rot)) {
+                    carc_move mv = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot,
+                                    .x = st->board.spaces[si].x, .y = st->board.spaces[si].y};
+                    carc_moves_push(out, &mv);
+                }
+    }
+}
+
+/* At a draw-or-triangle choice the legal list is "draw" and then exactly the enumeration; a turn that
+ * starts with a drawn tile (pending PLACE not after a chosen draw) had no triangle that fits. */
+static void check_triangle_list(const carc_state *st, const carc_moves *m, bool after_draw, stats *sx)
+{
+    bool choice = st->pending.kind == CARC_PENDING_DRAW_OR_TRIANGLE;
+    if (!choice && (st->pending.kind != CARC_PENDING_PLACE || after_draw))
+        return;
+    carc_moves want = {0};
+    enumerate_triangles(st, &want);
+    if (!choice) {
+        ck_assert_msg(want.n == 0, "turn %d: seat %d was not asked, but %zu triangle placements fit", st->turn,
+                      st->active, want.n);
+    } else {
+        ck_assert_uint_eq(m->n, want.n + 1);
+        ck_assert_int_eq(m->v[0].kind, CARC_MV_DRAW);
+        for (size_t i = 0; i < want.n; i++) {
+            ck_assert_msg(carc_move_equal(&m->v[i + 1], &want.v[i]), "turn %d: legal move %zu differs", st->turn,
+                          i + 1);
+            sx->corner_listed[want.v[i].rot]++;
+        }
+    }
+    carc_moves_free(&want);
+}
 
 /* Plays one game to the end; checks every step; returns its events. */
 static void play(carc_state *st, const carc_setup *s, uint8_t chooser, carc_events *all, stats *sx)
@@ -77,12 +125,13 @@ static void play(carc_state *st, const carc_setup *s, uint8_t chooser, carc_even
     int dealt = 0;
     for (int p = 0; p < st->nplayers; p++)
         dealt += st->half.hand_n[p];
-    if (s->opt[CARC_OPT_HALFLINGS_DEAL] == 0)
+    if (s->opt[CARC_OPT_HALFLINGS_DEAL] == 0 && !s->hands_scripted)
         ck_assert_int_eq(dealt, 2 * st->nplayers);
     uint8_t key[32] = {chooser, 0x4b};
     carc_rng r;
     carc_rng_seed(&r, key);
     carc_moves m = {0};
+    bool after_draw = false;   /* the last move was a chosen draw */
     for (int steps = 0; st->status == CARC_ACTIVE; steps++) {
         ck_assert_int_lt(steps, 3000);
         int seat = st->pending.seat;
@@ -113,7 +162,11 @@ static void play(carc_state *st, const carc_setup *s, uint8_t chooser, carc_even
             }
         if (steps % 3 == 0)
             check_refusals(st, &m);
-        const carc_move mv = m.v[carc_rng_below(&r, (uint32_t)m.n)];
+        check_triangle_list(st, &m, after_draw, sx);
+        carc_move mv = m.v[carc_rng_below(&r, (uint32_t)m.n)];
+        if (sx->prefer_triangles && mv.kind == CARC_MV_DRAW && m.n > 1 && carc_rng_below(&r, 4) != 0)
+            mv = m.v[1 + carc_rng_below(&r, (uint32_t)m.n - 1)];   /* reach crowded boards of triangles */
+        after_draw = mv.kind == CARC_MV_DRAW;
         if (st->pending.kind == CARC_PENDING_DRAW_OR_TRIANGLE) {
             sx->draws_chosen += mv.kind == CARC_MV_DRAW;
             sx->triangles_placed += mv.kind == CARC_MV_PLACE;
@@ -193,6 +246,33 @@ START_TEST(whole_games_all_expansions)
     }
     ck_assert_int_gt(sx.triangles_placed, 0);
     ck_assert_int_eq(sx.squares_on_half, 0);
+    free(st);
+}
+END_TEST
+
+/* Random positions crowded with triangles: all twelve scripted into the hands, placed in preference to a
+ * draw; every draw-or-triangle list must be exactly the enumeration of carc_fits_space, every corner seen. */
+START_TEST(triangle_list_is_every_fit)
+{
+    stats sx = {.prefer_triangles = true};
+    carc_state *st = malloc(sizeof *st);
+    int hw01 = carc_catalog_find(tu_catalog(), "HW01");
+    for (int g = 0; g < 8; g++) {
+        int players = 2 + (_i + g) % 3;
+        carc_setup s = setup_for(players, 900 + _i * 10 + g, g % 2 ? ALL_SETS : 0, 0);
+        s.hands_scripted = 1;
+        for (int k = 0; k < 12; k++) {   /* HW01..HW12 dealt round the seats, starting at a varying seat */
+            int seat = (k + g) % players;
+            s.hand[seat][s.hand_n[seat]++] = (uint8_t)(hw01 + (k * 5 + g) % 12);
+        }
+        carc_events ev;
+        play(st, &s, (uint8_t)(_i * 10 + g + 200), &ev, &sx);
+        check_game(st, &ev);
+        carc_events_free(&ev);
+    }
+    ck_assert_int_gt(sx.triangles_placed, 0);
+    for (int c = 0; c < 4; c++)
+        ck_assert_msg(sx.corner_listed[c] > 0, "no triangle placement with corner %d was listed", c);
     free(st);
 }
 END_TEST
@@ -406,6 +486,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, whole_games_alone, 0, 4);
     tcase_add_loop_test(tc, whole_games_all_expansions, 0, 4);
+    tcase_add_loop_test(tc, triangle_list_is_every_fit, 0, 3);
     tcase_add_test(tc, six_players_get_all_twelve);
     tcase_add_test(tc, draft_last_pick_forced);
     tcase_add_test(tc, script_hands_checked);

@@ -265,7 +265,7 @@ START_TEST(state_shape)
              "{\"version\":1,\"nplayers\":2,\"expansions\":[],\"options\":{\"abbot\":false,"
              "\"hill_takes_tile\":true,\"hill_tiebreak\":\"at_least_one\",\"crop_circle_add_where\":\"same_tile\","
              "\"crop_circle_add\":\"optional\",\"fruit_actions\":\"one\",\"fruit_max_set\":4,"
-             "\"halflings_deal\":\"random\"},\"status\":\"active\",\"active\":0,\"turn\":1,"
+             "\"halflings_deal\":\"random\",\"ask_forced\":false},\"status\":\"active\",\"active\":0,\"turn\":1,"
              "\"players\":[{\"seat\":0,\"score\":0},{\"seat\":1,\"score\":0}],"
              "\"rng\":{\"seed\":\"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\",\"pos\":%llu},"
              "\"stack\":[\"E\",\"U\"],\"stack_pos\":1,\"discarded\":[],"
@@ -678,6 +678,7 @@ static void assert_event_shape(const json_t *e, const char *const *keys, const c
         case 'i': ck_assert(json_is_integer(v)); break;
         case 's': ck_assert(json_is_string(v)); break;
         case 'b': ck_assert(json_is_boolean(v)); break;
+        case 'o': ck_assert(json_is_object(v)); break;
         default: ck_assert(json_is_array(v)); break;
         }
     }
@@ -696,7 +697,7 @@ START_TEST(events_whole_games)
     static const char *const k_seat[] = {"seat", NULL};
     static const char *const k_passed[] = {"seat", "forced", NULL};
     static const char *const k_over[] = {"scores", NULL};
-    int seen_score = 0;
+    int seen_score = 0, seen_forced = 0;
     for (int game = 0; game < 10; game++) {
         carc_events ev = {0};
         carc_rng r;
@@ -768,6 +769,11 @@ START_TEST(events_whole_games)
                 } else if (!strcmp(type, "sold")) {
                     static const char *const k_sold[] = {"seat", "fruits", "points", NULL};
                     assert_event_shape(e, k_sold, "iai");
+                } else if (!strcmp(type, "forced_move")) {   /* the one legal move, made by the engine */
+                    static const char *const k_forced[] = {"seat", "by", "move", NULL};
+                    assert_event_shape(e, k_forced, "iso");
+                    ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "forced");
+                    seen_forced++;
                 } else {
                     ck_assert_str_eq(type, "score");
                     assert_event_shape(e, k_score, "aissa");
@@ -800,6 +806,7 @@ START_TEST(events_whole_games)
         free(st);
     }
     ck_assert_int_gt(seen_score, 0);
+    ck_assert_int_gt(seen_forced, 0);   /* random games meet decisions with one legal move */
 }
 END_TEST
 
@@ -1008,6 +1015,16 @@ START_TEST(options_partial)
     ck_assert_uint_eq(s.opt[CARC_OPT_HILL_TAKES_TILE], 1);   /* the default stays */
     ck_assert_int_eq(carc_options_from_json(s.opt, j, false, err, sizeof err), CARC_E_INVALID);
     ck_assert_str_eq(err, "options.hill_takes_tile: missing field");
+    json_decref(j);
+    /* a stored game from before ask_forced existed asked for every decision, and reads so */
+    j = carc_options_to_json(s.opt);
+    json_object_del(j, "ask_forced");
+    s.opt[CARC_OPT_ASK_FORCED] = 0;
+    ck_assert_int_eq(carc_options_from_json(s.opt, j, false, err, sizeof err), 0);
+    ck_assert_uint_eq(s.opt[CARC_OPT_ASK_FORCED], 1);
+    s.opt[CARC_OPT_ASK_FORCED] = 0;
+    ck_assert_int_eq(carc_options_from_json(s.opt, j, true, err, sizeof err), 0);   /* creation: the default */
+    ck_assert_uint_eq(s.opt[CARC_OPT_ASK_FORCED], 0);
     json_decref(j);
     j = carc_options_to_json(s.opt);
     uint8_t back[CARC_NOPTS];

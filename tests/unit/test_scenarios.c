@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules.h"
 #include "testutil.h"
 
 #define MAX_FILES 256
@@ -43,6 +44,7 @@ typedef struct {
     carc_state *st;
     carc_events ev;      /* events of the last move */
     size_t ev_checked;   /* score events of the last move already matched */
+    size_t forced_checked;   /* forced_move events of the last move already matched */
     bool started;
     carc_setup setup;
 } scn;
@@ -54,7 +56,7 @@ typedef struct {
         ck_abort_msg("%s:%d: %s", (S)->file, (S)->line, m_);                                                 \
     } while (0)
 
-static const char *const part_kinds[] = {"city", "road", "field", "cloister", "garden"};
+static const char *const part_kinds[] = {"city", "road", "field", "cloister", "garden", "fruit"};   /* score features */
 static const char *const reasons[] = {"completed", "final", "abbot", "flock", "harvest", "sell", "fruit_final"};
 
 static int lookup(const char *const *names, int n, const char *s)
@@ -83,16 +85,21 @@ static void start(scn *s)
         SCN_FAIL(s, "game_new: %s", err);
     s->started = true;
     s->ev_checked = 0;
+    s->forced_checked = 0;
 }
 
-/* Every score event of the last move must have been matched by a score line. */
+/* Every score event and every forced move of the last move must have been matched by a line. */
 static void check_scores_consumed(scn *s)
 {
-    size_t nscore = 0;
-    for (size_t i = 0; i < s->ev.n; i++)
+    size_t nscore = 0, nforced = 0;
+    for (size_t i = 0; i < s->ev.n; i++) {
         nscore += s->ev.v[i].kind == CARC_EV_SCORE;
+        nforced += s->ev.v[i].kind == CARC_EV_FORCED_MOVE;
+    }
     if (nscore != s->ev_checked)
         SCN_FAIL(s, "the previous move made %zu score events, the scenario lists %zu", nscore, s->ev_checked);
+    if (nforced != s->forced_checked)
+        SCN_FAIL(s, "the previous move made %zu forced moves, the scenario lists %zu", nforced, s->forced_checked);
 }
 
 /* Parses a move line's words into m; returns false when the words are no move. */
@@ -208,6 +215,7 @@ static void do_move(scn *s, char **w, int nw, bool expect_illegal)
     char err[256];
     carc_events_clear(&s->ev);
     s->ev_checked = 0;
+    s->forced_checked = 0;
     carc_state *before = malloc(sizeof *before);
     memcpy(before, s->st, sizeof *before);
     int rc = carc_apply(s->st, seat, &m, &s->ev, err, sizeof err);
@@ -222,6 +230,30 @@ static void do_move(scn *s, char **w, int nw, bool expect_illegal)
         SCN_FAIL(s, "move refused: %s", err);
     }
     free(before);
+}
+
+/* legal <move>: the move must be in carc_legal_moves for the seat the game waits for (or `as <seat>`) now;
+ * nothing is applied. */
+static void check_legal(scn *s, char **w, int nw)
+{
+    int seat = s->st->pending.seat;
+    if (strcmp(w[0], "as") == 0 && nw > 2) {
+        seat = atoi(w[1]);
+        w += 2;
+        nw -= 2;
+    }
+    carc_move m;
+    if (!parse_move(s, w, nw, &m))
+        SCN_FAIL(s, "legal: unknown move");
+    carc_moves legal = {0};
+    carc_legal_moves(s->st, seat, &legal);
+    bool listed = false;
+    for (size_t i = 0; i < legal.n && !listed; i++)
+        listed = carc_move_equal(&legal.v[i], &m);
+    size_t n = legal.n;
+    carc_moves_free(&legal);
+    if (!listed)
+        SCN_FAIL(s, "the move is not among the %zu legal moves of seat %d", n, seat);
 }
 
 static int parse_seats(scn *s, const char *list)
@@ -259,7 +291,7 @@ static void check_score(scn *s, char **w, int nw)
         SCN_FAIL(s, "expected another score event (%s %s %s), the move made only %zu", w[1], w[2], w[3],
                  s->ev_checked);
     const carc_event *x = &s->ev.v[idx];
-    int feature = lookup(part_kinds, 5, w[1]), reason = lookup(reasons, (int)(sizeof reasons / sizeof *reasons), w[2]);
+    int feature = lookup(part_kinds, 6, w[1]), reason = lookup(reasons, (int)(sizeof reasons / sizeof *reasons), w[2]);
     int points = atoi(w[3]), seats = parse_seats(s, w[4]);
     if (feature < 0 || reason < 0)
         SCN_FAIL(s, "unknown feature or reason");
@@ -283,6 +315,26 @@ static void check_score(scn *s, char **w, int nw)
         if (want[i] != got[i])
             SCN_FAIL(s, "score event spaces differ at (%d,%d)", got[i & ~1], got[i | 1]);
     s->ev_checked++;
+}
+
+/* forced <seat> <move>: the next forced_move event of the last move, in order, made that move for that seat
+ * (the events between two of them are that forced step's). */
+static void check_forced(scn *s, char **w, int nw)
+{
+    carc_move m;
+    if (nw < 3 || !parse_move(s, w + 2, nw - 2, &m))
+        SCN_FAIL(s, "forced <seat> <move>");
+    size_t k = 0, idx = 0;
+    for (; idx < s->ev.n; idx++)
+        if (s->ev.v[idx].kind == CARC_EV_FORCED_MOVE && k++ == s->forced_checked)
+            break;
+    if (idx == s->ev.n)
+        SCN_FAIL(s, "expected another forced move, the move made only %zu", s->forced_checked);
+    const carc_event *x = &s->ev.v[idx];
+    if (x->seat != atoi(w[1]) || memcmp(&x->move, &m, sizeof m) != 0)
+        SCN_FAIL(s, "forced move %zu is seat %d's move of kind %d, not the one listed", s->forced_checked, x->seat,
+                 x->move.kind);
+    s->forced_checked++;
 }
 
 static void check_pending(scn *s, char **w, int nw)
@@ -407,6 +459,8 @@ static void check_line(scn *s, char **w, int nw)
 {
     if (strcmp(w[0], "score") == 0) {
         check_score(s, w, nw);
+    } else if (strcmp(w[0], "forced") == 0) {
+        check_forced(s, w, nw);
     } else if (strcmp(w[0], "discarded") == 0 && nw == 2) {
         int t = tile_id(s, w[1]);
         bool found = false;
@@ -469,6 +523,8 @@ static void check_line(scn *s, char **w, int nw)
     } else if (strcmp(w[0], "finished") == 0) {
         if (s->st->status != CARC_FINISHED)
             SCN_FAIL(s, "the game is not over");
+    } else if (strcmp(w[0], "legal") == 0 && nw > 1) {
+        check_legal(s, w + 1, nw - 1);
     } else if (strcmp(w[0], "illegal") == 0 && nw > 1) {
         do_move(s, w + 1, nw - 1, true);
     } else {
