@@ -36,5 +36,10 @@ else
     exit 1
 fi
 "${as_root[@]}" apt-get update
+# Postfix asks how to configure the system's own mail on install: not at all (the tests run their own
+# instance from a temp dir, tests/support/mail-temp.sh), so nothing listens on port 25 afterwards
+if [[ " ${missing[*]} " == *" postfix "* ]]; then
+    echo "postfix postfix/main_mailer_type select No configuration" | "${as_root[@]}" debconf-set-selections
+fi
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y --no-install-recommends "${missing[@]}"

@@ -75,6 +75,28 @@ static const opt opts[] = {
     {"--time-file", "CARCD_TIME_FILE", OPT_STRING, FIELD(time_file), CAPACITY(time_file), 0, 0, "PATH",
      "for tests: the clocks' time is read from this file (seconds since the epoch) at every use "
      "(default: empty, the real clock)"},
+    {"--smtp-url", "CARCD_SMTP_URL", OPT_STRING, FIELD(smtp_url), CAPACITY(smtp_url), 0, 0, "URL",
+     "mail server for the players' mail: smtp://host:587 (STARTTLS) or smtps://host:465; TLS is required "
+     "unless the server is on loopback (default: empty, no mail is sent)"},
+    {"--smtp-user", "CARCD_SMTP_USER", OPT_STRING, FIELD(smtp_user), CAPACITY(smtp_user), 0, 0, "NAME",
+     "SMTP login (default: empty, none)"},
+    {"--smtp-password", "CARCD_SMTP_PASSWORD", OPT_STRING, FIELD(smtp_password), CAPACITY(smtp_password), 0, 0,
+     "PASSWORD", "SMTP password"},
+    {"--mail-from", "CARCD_MAIL_FROM", OPT_STRING, FIELD(mail_from), CAPACITY(mail_from), 0, 0, "ADDRESS",
+     "From address of the players' mail (default carcd@localhost)"},
+    {"--mail-reply-to", "CARCD_MAIL_REPLY_TO", OPT_STRING, FIELD(mail_reply_to), CAPACITY(mail_reply_to), 0, 0,
+     "TEMPLATE", "per-seat reply address, {tag} replaced by the seat's tag, e.g. play+{tag}@example.org "
+     "(default: empty, mails say to play on the web)"},
+    {"--mail-secret", "CARCD_MAIL_SECRET", OPT_STRING, FIELD(mail_secret), CAPACITY(mail_secret), 0, 0, "KEY",
+     "key of the reply addresses' tags (HMAC-SHA256 over game and seat); the same in every carcd of a database"},
+    {"--mail-backoff", "CARCD_MAIL_BACKOFF", OPT_STRING, FIELD(mail_backoff), CAPACITY(mail_backoff), 0, 0,
+     "SECONDS,...", "delay before each retry of a mail the server did not take (default "
+     CD_MAIL_BACKOFF_DEFAULT ")"},
+    {"--imap-url", "CARCD_IMAP_URL", OPT_STRING, FIELD(imap_url), CAPACITY(imap_url), 0, 0, "URL",
+     "mailbox of the replies, polled: imaps://user:password@host/INBOX (default: empty, no polling; "
+     "`carcd mail-in` reads one mail from stdin instead)"},
+    {"--imap-interval-ms", "CARCD_IMAP_INTERVAL_MS", OPT_INT, FIELD(imap_interval_ms), 0, 100, 3600000, "MS",
+     "how often the IMAP poller looks for new replies (default 5000)"},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -96,6 +118,9 @@ static void defaults(cd_config *c)
     c->webhook_connect_s = 5;
     c->webhook_concurrency = 32;
     c->clock_interval_ms = 1000;
+    strcpy(c->mail_from, "carcd@localhost");
+    strcpy(c->mail_backoff, CD_MAIL_BACKOFF_DEFAULT);
+    c->imap_interval_ms = 5000;
 }
 
 /* "host:port", "[v6]:port", ":port" or "unix:PATH" into c. */
@@ -240,10 +265,12 @@ int cd_config_load(cd_config *c, int argc, char **argv, char *err, size_t errlen
             c->command = CD_CMD_SERVE;
         else if (strcmp(a, "migrate") == 0)
             c->command = CD_CMD_MIGRATE;
+        else if (strcmp(a, "mail-in") == 0)
+            c->command = CD_CMD_MAIL_IN;
         else if (strcmp(a, "help") == 0)
             c->command = CD_CMD_HELP;
         else {
-            snprintf(err, errlen, "unknown command \"%s\" (serve, migrate or help)", a);
+            snprintf(err, errlen, "unknown command \"%s\" (serve, migrate, mail-in or help)", a);
             return -1;
         }
     }
@@ -252,10 +279,11 @@ int cd_config_load(cd_config *c, int argc, char **argv, char *err, size_t errlen
 
 void cd_config_usage(FILE *f)
 {
-    fputs("usage: carcd [serve|migrate] [flags]\n"
+    fputs("usage: carcd [serve|migrate|mail-in] [flags]\n"
           "\n"
           "  serve     serve the HTTP API (the default); refuses to start on an old database schema\n"
           "  migrate   apply the database migrations this binary carries, then exit\n"
+          "  mail-in   handle one reply mail (RFC 5322) from stdin: exit 0 once handled, 75 to be tried again\n"
           "\n"
           "Every flag has an environment variable of the same meaning; a flag wins over its variable.\n"
           "\n",

@@ -11,7 +11,10 @@
 /* the Standard Webhooks schedule: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h */
 #define CD_WEBHOOK_BACKOFF_DEFAULT "0,5,300,1800,7200,18000,36000,86400"
 
-typedef enum { CD_CMD_SERVE, CD_CMD_MIGRATE, CD_CMD_HELP } cd_command;
+typedef enum { CD_CMD_SERVE, CD_CMD_MIGRATE, CD_CMD_HELP, CD_CMD_MAIL_IN } cd_command;
+
+/* mail's retry schedule: 5 s, 30 s, 5 min, 30 min, 2 h, 10 h, 24 h */
+#define CD_MAIL_BACKOFF_DEFAULT "5,30,300,1800,7200,36000,86400"
 
 typedef struct {
     cd_command command;
@@ -41,6 +44,16 @@ typedef struct {
     /* turn clocks (clock.h, clock_worker.h) */
     int clock_interval_ms;    /* CARCD_CLOCK_INTERVAL_MS / --clock-interval-ms: worker's look for due clocks */
     char time_file[512];      /* CARCD_TIME_FILE / --time-file: tests' time source (timesrc.h); empty = real */
+    /* play by e-mail (mail/) */
+    char smtp_url[512];       /* CARCD_SMTP_URL: smtp://host:587 (STARTTLS when offered) or smtps://; "" = no mail */
+    char smtp_user[256];      /* CARCD_SMTP_USER */
+    char smtp_password[256];  /* CARCD_SMTP_PASSWORD */
+    char mail_from[256];      /* CARCD_MAIL_FROM: the From address of every mail */
+    char mail_reply_to[256];  /* CARCD_MAIL_REPLY_TO: template with {tag}, e.g. play+{tag}@example.org */
+    char mail_secret[256];    /* CARCD_MAIL_SECRET: the key of the reply tags' HMAC */
+    char mail_backoff[256];   /* CARCD_MAIL_BACKOFF: seconds before each retry of a mail */
+    char imap_url[512];       /* CARCD_IMAP_URL: imaps://user:pass@host/INBOX to poll for replies; "" = none */
+    int imap_interval_ms;     /* CARCD_IMAP_INTERVAL_MS: how often the poller looks (default 5000) */
 } cd_config;
 
 /* Fills c from defaults, then the environment, then argv ("carcd [serve|migrate] [flags]").

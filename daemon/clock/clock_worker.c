@@ -14,6 +14,7 @@
 #include "clock_tx.h"
 #include "base/log.h"
 #include "base/metrics.h"
+#include "mail/outbox.h"
 #include "webhooks/outbox.h"
 #include "db/clocks.h"
 #include "base/timesrc.h"
@@ -58,6 +59,8 @@ static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
         cd_iso_time(deadline, iso);
         const cd_outbox_game og = {.id = g->id, .seq = g->seq, .st = g->st, .seed = g->seed, .deadline = g->deadline};
         cd_tx_result out = cd_outbox_enqueue_reminder(db, &og, iso, cd_clock_time_left(c, c->seat, t->now));
+        if (out == CD_TX_COMMIT)   /* the seat's reminder mail, when it has mail (mail/outbox.h) */
+            out = cd_mail_enqueue_reminder(db, g->id, g->seq, g->st, iso);
         if (out != CD_TX_COMMIT)
             return out;
     } else {

@@ -281,5 +281,55 @@ const cd_stmt_info cd_stmts[CD_NSTMTS] = {
                    "(SELECT count(*) AS n, min(clock_due) AS oldest FROM games WHERE status = 'active' "
                    "AND clock_due <= now()) c",
                    0},
+    [ST_MAIL_SEATS_ACTIVE] = {"mail_seats_active",
+                              "SELECT seat, email, tag FROM mail_seats WHERE game_id = $1::uuid AND stopped_at IS NULL "
+                              "ORDER BY seat",
+                              1},
+    [ST_MAIL_SEAT_PUT] = {"mail_seat_put",
+                          "INSERT INTO mail_seats (game_id, seat, email, tag) VALUES ($1::uuid, $2::integer, $3, $4) "
+                          "ON CONFLICT (game_id, seat) DO UPDATE SET email = EXCLUDED.email, tag = EXCLUDED.tag, "
+                          "stopped_at = NULL, stopped_reason = NULL",
+                          4},
+    [ST_MAIL_SEAT_DELETE] = {"mail_seat_delete",
+                             "DELETE FROM mail_seats WHERE game_id = $1::uuid AND seat = $2::integer", 2},
+    [ST_MAIL_SEAT_GET] = {"mail_seat_get",
+                          "SELECT email, " ISO("stopped_at") ", stopped_reason FROM mail_seats "
+                          "WHERE game_id = $1::uuid AND seat = $2::integer",
+                          2},
+    [ST_MAIL_SEATS_ALL] = {"mail_seats_all",
+                           "SELECT seat, email, " ISO("stopped_at") ", stopped_reason FROM mail_seats "
+                           "WHERE game_id = $1::uuid ORDER BY seat",
+                           1},
+    [ST_MAIL_SEAT_BY_TAG] = {"mail_seat_by_tag",
+                             "SELECT game_id, seat, email, stopped_at IS NOT NULL FROM mail_seats WHERE tag = $1", 1},
+    [ST_MAIL_SEAT_STOP] = {"mail_seat_stop",
+                           "UPDATE mail_seats SET stopped_at = now(), stopped_reason = $4 WHERE game_id = $1::uuid "
+                           "AND seat = $2::integer AND lower(email) = lower($3) AND stopped_at IS NULL",
+                           4},
+    [ST_MAIL_OUTBOX_INSERT] = {"mail_outbox_insert",
+                               "INSERT INTO mail_outbox (game_id, seat, kind, seq, msg_id, rcpt, body) "
+                               "VALUES ($1::uuid, $2::integer, $3, $4::integer, $5, $6, $7)",
+                               7},
+    [ST_MAIL_NOTIFY] = {"mail_notify", "SELECT pg_notify('carcd_mail', '')", 0},
+    /* the oldest due mail, leased for $1 seconds; the seat's stop is read so a stopped address gets nothing */
+    [ST_MAIL_CLAIM] = {"mail_claim",
+                       "UPDATE mail_outbox o SET lease = gen_random_uuid(), tries = o.tries + 1, "
+                       "due_at = now() + make_interval(secs => $1::float8) "
+                       "FROM (SELECT id FROM mail_outbox WHERE state = 'pending' AND due_at <= now() "
+                       "ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) d WHERE o.id = d.id "
+                       "RETURNING o.id, o.lease, o.rcpt, o.body, o.tries, o.game_id, o.seat, "
+                       "EXISTS (SELECT 1 FROM mail_seats m WHERE m.game_id = o.game_id AND m.seat = o.seat "
+                       "AND lower(m.email) = lower(o.rcpt) AND m.stopped_at IS NOT NULL)",
+                       1},
+    [ST_MAIL_DONE] = {"mail_done",
+                      "UPDATE mail_outbox SET state = $3, lease = NULL, last_error = $5, "
+                      "sent_at = CASE WHEN $3 = 'sent' THEN now() END, "
+                      "due_at = now() + make_interval(secs => GREATEST($4::float8, 0)) "
+                      "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id",
+                      5},
+    [ST_MAIL_IN_INSERT] = {"mail_in_insert",
+                           "INSERT INTO mail_in (message_id, game_id, seat, outcome, detail) "
+                           "VALUES ($1, $2::uuid, $3::integer, $4, $5) ON CONFLICT (message_id) DO NOTHING RETURNING 1",
+                           5},
 };
 const int cd_nstmts = CD_NSTMTS;

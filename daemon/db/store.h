@@ -77,6 +77,19 @@ typedef enum {
     /* GET /metrics (gauges.c) */
     ST_GAUGES,               /* () -> active games, finished games, pending webhook messages, age of the oldest
                                  (s), overdue clocks, how overdue the most overdue is (s) */
+    /* play by e-mail (db/mail_seats.c, db/mail_outbox.c, db/mail_in.c) */
+    ST_MAIL_SEATS_ACTIVE,    /* (game_id) -> seat, email, tag   (not stopped) */
+    ST_MAIL_SEAT_PUT,        /* (game_id, seat, email, tag): set (and restart) a seat's mail */
+    ST_MAIL_SEAT_DELETE,     /* (game_id, seat) */
+    ST_MAIL_SEAT_GET,        /* (game_id, seat) -> email, stopped_at, stopped_reason */
+    ST_MAIL_SEATS_ALL,       /* (game_id) -> seat, email, stopped_at, stopped_reason */
+    ST_MAIL_SEAT_BY_TAG,     /* (tag) -> game_id, seat, email, stopped_at IS NOT NULL */
+    ST_MAIL_SEAT_STOP,       /* (game_id, seat, email, reason): stop that address's mail */
+    ST_MAIL_OUTBOX_INSERT,   /* (game_id, seat, kind, seq, msg_id, rcpt, body) */
+    ST_MAIL_NOTIFY,          /* (): wakes the senders */
+    ST_MAIL_CLAIM,           /* (lease_s) -> id, lease, rcpt, body, tries, game_id, seat, stopped */
+    ST_MAIL_DONE,            /* (id, lease, state, delay_s, error) -> id */
+    ST_MAIL_IN_INSERT,       /* (message_id, game_id, seat, outcome, detail) -> 1 when new (no row: handled before) */
     CD_NSTMTS
 } cd_stmt;
 

@@ -10,6 +10,7 @@
 
 #include "base/json_out.h"
 #include "views.h"
+#include "mail/outbox.h"
 #include "webhooks/outbox.h"
 #include "db/moves.h"
 
@@ -51,11 +52,12 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     free(ans);
     if (!ok)
         return CD_TX_ERROR;
-    if (g->hooks_known && g->hooks == 0)
-        return CD_TX_COMMIT;
     /* webhooks: their outbox rows commit with the move (outbox.h) */
     const cd_outbox_game og = {.id = g->id, .seq = g->seq, .st = g->st, .seed = g->seed, .deadline = g->deadline};
-    return cd_outbox_enqueue_move(db, &og, g->seq, seat, events_admin);
+    if (!(g->hooks_known && g->hooks == 0) && cd_outbox_enqueue_move(db, &og, g->seq, seat, events_admin) != CD_TX_COMMIT)
+        return CD_TX_ERROR;
+    /* mail: the turn mail (or game over) commits with the move too (mail/outbox.h) */
+    return cd_mail_enqueue_move(db, g->id, g->seq, g->st, g->deadline);
 }
 
 cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a, json_t **answer)

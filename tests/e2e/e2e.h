@@ -30,7 +30,7 @@ typedef struct {
     char dburl[1200];          /* libpq key/value connection string of the fresh database */
     char dir[256];             /* its scratch dir: logs */
     char log_path[300];        /* stderr of every `carcd serve` of this daemon, appended */
-    const char *extra_env[8];  /* "NAME=value" added to the child's environment (NULL-terminated) */
+    const char *extra_env[12]; /* "NAME=value" added to the child's environment (NULL-terminated) */
 } e2e_daemon;
 
 /* Creates a fresh database, runs `carcd migrate`, starts `carcd serve` and waits for /readyz.
