@@ -1,5 +1,5 @@
 /*
- * main.c — the carcd program: `carcd [serve]`, `carcd migrate`, `carcd --help`.
+ * main.c — the carcd program: `carcd [serve]`, `carcd migrate`, `carcd mail-in`, `carcd --help`.
  *
  * serve: checks the database schema, starts the notify thread and the HTTP server and waits for SIGINT or
  * SIGTERM, then stops cleanly (long-polls answered, event streams ended, requests in flight finished) and
@@ -27,6 +27,10 @@
 #include "game/tiles_doc.h"
 #include "base/timesrc.h"
 #include "webhooks/webhooks.h"
+#include "mailin/imap_poll.h"
+#include "mail/mail.h"
+#include "mailin/mail_in.h"
+#include "mail/send.h"
 
 /* One line on stderr, whatever msg holds (libpq's messages span lines), and the exit status 1. */
 static int fatal(const char *msg)
@@ -60,6 +64,8 @@ static int serve(const cd_config *cfg)
         return fatal(err);
     if (cd_webhooks_configure(cfg, err, sizeof err) != 0)
         return fatal(err);
+    if (cd_mail_configure(cfg, err, sizeof err) != 0)
+        return fatal(err);
 
     /* a shell starting carcd in the background hands it SIGINT ignored, and an ignored signal is dropped
      * rather than left pending for sigwait: take both back to their default first */
@@ -75,6 +81,7 @@ static int serve(const cd_config *cfg)
         return fatal("cannot block SIGINT and SIGTERM");
 
     /* the notify thread wakes long-polls and event streams when moves land (notify.h) */
+    cd_notify_on_housekeeping(cd_http_release_memory);   /* a wake-up burst's memory goes back to the system */
     if (cd_notify_start(cfg) != 0)
         return fatal("cannot start the notify thread");
     /* the webhook delivery worker sends what moves leave in the outbox (deliver.h) */
@@ -82,9 +89,18 @@ static int serve(const cd_config *cfg)
         cd_notify_stop();
         return fatal(err);
     }
+    /* the mail sender sends what moves leave in the mail outbox, the IMAP poller reads replies (mail/) */
+    if (cd_mail_send_start(cfg, err, sizeof err) != 0 || cd_imap_poll_start(cfg, err, sizeof err) != 0) {
+        cd_mail_send_stop();
+        cd_deliver_stop();
+        cd_notify_stop();
+        return fatal(err);
+    }
     /* the clock worker sends reminders and applies timeouts (clock_worker.h) */
     cd_time_source(cfg->time_file);
     if (cd_clock_worker_start(cfg, err, sizeof err) != 0) {
+        cd_imap_poll_stop();
+        cd_mail_send_stop();
         cd_deliver_stop();
         cd_notify_stop();
         return fatal(err);
@@ -93,6 +109,8 @@ static int serve(const cd_config *cfg)
     cd_server *srv = cd_server_start(cfg, err, sizeof err);
     if (!srv) {
         cd_clock_worker_stop();
+        cd_imap_poll_stop();
+        cd_mail_send_stop();
         cd_deliver_stop();
         cd_notify_stop();
         return fatal(err);
@@ -113,6 +131,8 @@ static int serve(const cd_config *cfg)
     cd_notify_stop();
     cd_server_stop(srv);
     cd_clock_worker_stop();
+    cd_imap_poll_stop();
+    cd_mail_send_stop();
     cd_deliver_stop();
     cd_db_thread_close();
     cd_log("info", "stopped");
@@ -141,6 +161,12 @@ int main(int argc, char **argv)
         return 0;
     case CD_CMD_SERVE:
         return serve(&cfg);
+    case CD_CMD_MAIL_IN:   /* one mail on stdin, for an MTA's pipe transport (mail/mail_in.h) */
+        if (cd_mail_configure(&cfg, err, sizeof err) != 0) {
+            fatal(err);
+            return CD_MAIL_IN_TEMPFAIL;   /* a setting to mend: the MTA keeps the mail meanwhile */
+        }
+        return cd_mail_in_main(&cfg);
     }
     return fatal("unknown command");
 }

@@ -5,10 +5,15 @@
 # apt-get install of the missing ones, as root or through sudo.
 set -euo pipefail
 
+# deps.sh --build: only what a build needs, the packages above the `@tests` line of packages.txt.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 list="$here/packages.txt"
 
-mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+if [[ ${1:-} == --build ]]; then
+    mapfile -t wanted < <(sed -e '/^@tests/,$d' -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+else
+    mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^@/d' "$list" | grep -v '^$')
+fi
 
 missing=()
 for pkg in "${wanted[@]}"; do
@@ -31,5 +36,10 @@ else
     exit 1
 fi
 "${as_root[@]}" apt-get update
+# Postfix asks how to configure the system's own mail on install: not at all (the tests run their own
+# instance from a temp dir, tests/support/mail-temp.sh), so nothing listens on port 25 afterwards
+if [[ " ${missing[*]} " == *" postfix "* ]]; then
+    echo "postfix postfix/main_mailer_type select No configuration" | "${as_root[@]}" debconf-set-selections
+fi
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y --no-install-recommends "${missing[@]}"

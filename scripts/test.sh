@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # test.sh — builds carcd and runs every test. The README's test command; .ci/run calls it.
 #
-#   deps → throwaway PostgreSQL → normal build (build/) + ctest
+#   deps → throwaway PostgreSQL → throwaway mail servers (tests/support/mail-temp.sh) → normal build (build/) + ctest
 #   → sanitizer build (build-asan/, ASan+UBSan) + ctest → fuzz build (build-fuzz/, clang + libFuzzer) + a short run of every tests/fuzz/fuzz_*.c
 #   → a short bench/carc-sim run, if it is built
 #   → redocly lint and spectral lint of api-docs/openapi.json (npm, pinned versions, installed under build/)
 #
 # The throwaway PostgreSQL (scripts/pg-temp.sh) runs for the whole script; tests find it through
-# CARCD_TEST_DATABASE_URL. Failing tests don't stop later sections; a failed build or set-up does. The last
-# line is `N passed, N failed` (ctest results of both builds, plus each fuzz target, each bench run and each
-# linter as one test; a failed build or set-up step counts as one failure), and the exit status is non-zero
-# if anything failed.
+# CARCD_TEST_DATABASE_URL; the mail servers too, the e2e mail tests find them through CARCD_TEST_SMTP_URL,
+# CARCD_TEST_IMAP_URL and CARCD_TEST_MAIL_DIR. Failing tests don't stop later sections; a failed build or set-up
+# does. The last line is `N passed, N failed` (ctest results of both builds, plus each fuzz target, each bench
+# run and each linter as one test; a failed build or set-up step counts as one failure), and the exit status is
+# non-zero if anything failed.
 #
 # Environment: FUZZ_SECONDS (default 15) per fuzz target; JOBS (default 2); OPENAPI_LINT_DIR (default
 # build/openapi-lint) where npm installs the linters.
@@ -19,6 +20,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 source scripts/pg-temp.sh
+source tests/support/mail-temp.sh
 
 JOBS=${JOBS:-2}
 FUZZ_SECONDS=${FUZZ_SECONDS:-15}
@@ -58,6 +60,7 @@ finish() {
     fi
     section_end
     pg_temp_stop
+    mail_temp_stop
     rm -rf "$tmp"
     ((failed == 0)) || rc=1
     printf '\n==== summary ====\n'
@@ -151,6 +154,10 @@ scripts/deps.sh
 section "throwaway PostgreSQL"
 pg_temp_start
 echo "CARCD_TEST_DATABASE_URL=$CARCD_TEST_DATABASE_URL"
+
+section "throwaway mail servers (Postfix, Dovecot)"
+mail_temp_start
+echo "CARCD_TEST_SMTP_URL=$CARCD_TEST_SMTP_URL CARCD_TEST_IMAP_URL=$CARCD_TEST_IMAP_URL"
 
 section "build (build/)"
 configure_build build -DCARC_SANITIZE=OFF -DCARC_FUZZ=OFF

@@ -24,11 +24,14 @@
  *   audit [--game ID] [--action NAME] [--limit N]
  *                        the audit log of admin actions, newest first
  *
+ * `carcctl --help`, `carcctl help [COMMAND]` and `carcctl COMMAND --help` print what each command does; with
+ * --json (before or after the command) every command prints one JSON document instead of text.
  * The server and token come from --server / --token, else CARCCTL_SERVER (default http://127.0.0.1:8080)
  * and CARCD_ADMIN_TOKEN. Every request carries X-Carcd-Actor: --as, else $USER, for the audit log.
  * Exit status: 0 success, 1 a check failed (verify, replay), 2 usage, 3 an HTTP or network error.
  */
 #include <curl/curl.h>
+#include <getopt.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -46,6 +49,7 @@
 static const char *server = "http://127.0.0.1:8080";
 static const char *token;
 static const char *actor;
+static bool json_out;   /* --json: every command prints one JSON document on stdout instead of text */
 static carc_catalog cat;
 
 /* ---- HTTP ------------------------------------------------------------------------------------------------ */
@@ -130,6 +134,7 @@ static json_t *must(const char *base, const char *tok, const char *method, const
     if (st != want) {
         const char *detail = json_string_value(json_object_get(j, "detail"));
         fprintf(stderr, "carcctl: %s %s: HTTP %ld%s%s\n", method, path, st, detail ? ": " : "", detail ? detail : "");
+        json_decref(j);
         exit(EXIT_HTTP);
     }
     if (!j) {
@@ -139,20 +144,94 @@ static json_t *must(const char *base, const char *tok, const char *method, const
     return j;
 }
 
-static void usage(void) __attribute__((noreturn));
-static void usage(void)
+/* ---- commands and their help ----------------------------------------------------------------------------- */
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *args;   /* after the name */
+    const char *what;   /* what it does */
+} command;
+
+static const command *find_command(const char *name);
+
+static void print_usage(FILE *f)
 {
-    fputs("usage: carcctl [--server URL] [--token TOKEN] [--as NAME] COMMAND [ARGS]\n"
-          "  list [--status active|finished] [--players N] [--waiting-for SEAT] [--limit N]\n"
-          "  show ID [--seq N] [--public]\n"
-          "  hidden ID\n"
-          "  verify ID\n"
-          "  replay ID [--to N] [--each]\n"
-          "  export ID [-o FILE]\n"
-          "  import FILE [--stack-script]\n"
-          "  audit [--game ID] [--action NAME] [--limit N]\n",
-          stderr);
+    fputs("usage: carcctl [--server URL] [--token TOKEN] [--as NAME] [--json] COMMAND [ARGS]\n"
+          "       carcctl help [COMMAND] | COMMAND --help\n\n"
+          "  --server URL    carcd's address (default $CARCCTL_SERVER, else http://127.0.0.1:8080)\n"
+          "  --token TOKEN   the admin token (default $CARCD_ADMIN_TOKEN)\n"
+          "  --as NAME       the name the audit log records (default $USER)\n"
+          "  --json          print JSON instead of text (every command)\n"
+          "  -h, --help      this help\n\ncommands:\n",
+          f);
+    extern const command commands[];
+    for (const command *c = commands; c->name; c++)
+        fprintf(f, "  %s %s\n      %s\n", c->name, c->args, c->what);
+    fputs("\nexit status: 0 success, 1 a check failed (verify, replay, import), 2 usage, 3 an HTTP or network "
+          "error\n",
+          f);
+}
+
+static void print_command_help(FILE *f, const command *c)
+{
+    fprintf(f, "usage: carcctl [GLOBAL FLAGS] %s %s\n  %s\n(carcctl --help lists the global flags)\n", c->name,
+            c->args, c->what);
+}
+
+/* A usage error: what was wrong, then how it is used; exit status 2. */
+static void usage_error(const command *c, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+static void usage_error(const command *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("carcctl: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    if (c)
+        print_command_help(stderr, c);
+    else
+        fputs("carcctl --help lists the commands\n", stderr);
     exit(EXIT_USAGE);
+}
+
+/* getopt_long over a command's arguments (argv[0] is the command's name): each option's value, or 'h' for
+ * --help (printed, exit 0), or usage_error naming the flag. Returns -1 at the end; *optind_out the first
+ * positional argument (GNU getopt moves them to the end). */
+static int next_opt(const command *c, int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    int o = getopt_long(argc, argv, shortopts, longopts, NULL);
+    if (o == 'h') {
+        print_command_help(stdout, c);
+        exit(0);
+    }
+    if (o == '?') {
+        if (optopt)
+            usage_error(c, "%s: unknown flag -%c, or its value is missing", c->name, optopt);
+        usage_error(c, "%s: unknown flag %s, or its value is missing", c->name, argv[optind - 1]);
+    }
+    if (o == ':')
+        usage_error(c, "%s: %s needs a value", c->name, argv[optind - 1]);
+    return o;
+}
+
+/* The positional arguments after option parsing: exactly `want` of them, else a usage error. */
+static char **positional(const command *c, int argc, char **argv, int want)
+{
+    int n = argc - optind;
+    if (n > want)
+        usage_error(c, "%s: unexpected argument %s", c->name, argv[optind + want]);
+    if (n < want)
+        usage_error(c, "%s: missing %s", c->name, c->args);
+    return argv + optind;
+}
+
+/* Prints j on stdout as the --json answer, and frees it. */
+static void print_json(json_t *j)
+{
+    json_dumpf(j, stdout, JSON_INDENT(2));
+    fputc('\n', stdout);
+    json_decref(j);
 }
 
 static void need_token(void)
@@ -437,26 +516,32 @@ static int replay_local(const json_t *ex, int to, bool each, carc_state *st)
 }
 
 /* ---- commands -------------------------------------------------------------------------------------------- */
+/* Every command takes --json and --help besides its own options. */
+#define COMMON_OPTS {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}
+#define OPT_JSON case 'j': json_out = true; break
 static int cmd_list(int argc, char **argv)
 {
+    const command *c = find_command("list");
     const char *status = NULL;
     long players = -1, waiting = -1, limit = -1;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--status") == 0 && i + 1 < argc)
-            status = argv[++i];
-        else if (strcmp(argv[i], "--players") == 0 && i + 1 < argc)
-            players = int_arg(argv[++i], "--players");
-        else if (strcmp(argv[i], "--waiting-for") == 0 && i + 1 < argc)
-            waiting = int_arg(argv[++i], "--waiting-for");
-        else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc)
-            limit = int_arg(argv[++i], "--limit");
-        else
-            usage();
+    static const struct option opts[] = {{"status", required_argument, NULL, 's'},
+                                         {"players", required_argument, NULL, 'p'},
+                                         {"waiting-for", required_argument, NULL, 'w'},
+                                         {"limit", required_argument, NULL, 'l'}, COMMON_OPTS, {0}};
+    for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;) {
+        switch (o) {
+        case 's': status = optarg; break;
+        case 'p': players = int_arg(optarg, "--players"); break;
+        case 'w': waiting = int_arg(optarg, "--waiting-for"); break;
+        case 'l': limit = int_arg(optarg, "--limit"); break;
+        OPT_JSON;
+        }
     }
+    positional(c, argc, argv, 0);
     need_token();
     char cursor[80] = "";
     long shown = 0;
-    printf("%-36s  %-8s %5s %7s %7s  %s\n", "id", "status", "seq", "players", "waiting", "created");
+    json_t *all = json_array();
     for (int page = 0; page < 100000; page++) {
         char path[300];
         snprintf(path, sizeof path, "/v1/admin/games?limit=200%s%s%s%s", status ? "&status=" : "", status ? status : "",
@@ -472,14 +557,8 @@ static int cmd_list(int argc, char **argv)
                 continue;
             if (limit >= 0 && shown >= limit)
                 break;
-            char wait[16] = "-";
-            if (json_is_integer(pend))
-                snprintf(wait, sizeof wait, "%lld", (long long)json_integer_value(pend));
-            printf("%-36s  %-8s %5lld %7lld %7s  %s\n", str_or(json_object_get(g, "id"), ""),
-                   str_or(json_object_get(g, "status"), ""), (long long)json_integer_value(json_object_get(g, "seq")),
-                   (long long)json_integer_value(json_object_get(g, "nplayers")), wait,
-                   str_or(json_object_get(g, "created_at"), ""));
             shown++;
+            json_array_append(all, g);
         }
         const char *next = json_string_value(json_object_get(pg, "next_cursor"));
         snprintf(cursor, sizeof cursor, "%s", next ? next : "");
@@ -487,24 +566,45 @@ static int cmd_list(int argc, char **argv)
         if (!cursor[0] || (limit >= 0 && shown >= limit))
             break;
     }
+    /* every page read before anything is printed: an HTTP error leaves no half table */
+    if (json_out) {
+        print_json(all);
+        return 0;
+    }
+    printf("%-36s  %-8s %5s %7s %7s  %s\n", "id", "status", "seq", "players", "waiting", "created");
+    size_t i;
+    json_t *g;
+    json_array_foreach(all, i, g) {
+        json_t *pend = json_object_get(g, "pending_seat");
+        {
+            char wait[16] = "-";
+            if (json_is_integer(pend))
+                snprintf(wait, sizeof wait, "%lld", (long long)json_integer_value(pend));
+            printf("%-36s  %-8s %5lld %7lld %7s  %s\n", str_or(json_object_get(g, "id"), ""),
+                   str_or(json_object_get(g, "status"), ""), (long long)json_integer_value(json_object_get(g, "seq")),
+                   (long long)json_integer_value(json_object_get(g, "nplayers")), wait,
+                   str_or(json_object_get(g, "created_at"), ""));
+        }
+    }
+    json_decref(all);
     return 0;
 }
 
 static int cmd_show(int argc, char **argv)
 {
-    if (argc < 1)
-        usage();
-    const char *id = argv[0];
+    const command *c = find_command("show");
     long seq = -1;
     bool public_view = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--seq") == 0 && i + 1 < argc)
-            seq = int_arg(argv[++i], "--seq");
-        else if (strcmp(argv[i], "--public") == 0)
-            public_view = true;
-        else
-            usage();
+    static const struct option opts[] = {{"seq", required_argument, NULL, 's'}, {"public", no_argument, NULL, 'p'},
+                                         COMMON_OPTS, {0}};
+    for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;) {
+        switch (o) {
+        case 's': seq = int_arg(optarg, "--seq"); break;
+        case 'p': public_view = true; break;
+        OPT_JSON;
+        }
     }
+    const char *id = positional(c, argc, argv, 1)[0];
     json_t *v;
     char path[200];
     if (seq >= 0) {
@@ -532,6 +632,10 @@ static int cmd_show(int argc, char **argv)
         snprintf(path, sizeof path, "/v1/admin/games/%s", id);
         v = must(server, token, "GET", path, NULL, 200);
     }
+    if (json_out) {
+        print_json(v);
+        return 0;
+    }
     print_board(v);
     print_scores(v);
     json_decref(v);
@@ -540,12 +644,34 @@ static int cmd_show(int argc, char **argv)
 
 static int cmd_hidden(int argc, char **argv)
 {
-    if (argc != 1)
-        usage();
+    const command *c = find_command("hidden");
+    static const struct option opts[] = {COMMON_OPTS, {0}};
+    for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;)
+        if (o == 'j')
+            json_out = true;
+    const char *id = positional(c, argc, argv, 1)[0];
     need_token();
     char path[200];
-    snprintf(path, sizeof path, "/v1/admin/games/%s", argv[0]);
+    snprintf(path, sizeof path, "/v1/admin/games/%s", id);
     json_t *v = must(server, token, "GET", path, NULL, 200);
+    if (json_out) {   /* the hidden parts of the admin view */
+        json_t *h = json_object();
+        static const char *const hidden_keys[] = {"seed", "seed_sha256", "rng", "stack_remaining", NULL};
+        for (int k = 0; hidden_keys[k]; k++)
+            if (json_object_get(v, hidden_keys[k]))
+                json_object_set(h, hidden_keys[k], json_object_get(v, hidden_keys[k]));
+        json_t *under = json_array();
+        size_t i;
+        json_t *t;
+        json_array_foreach(json_object_get(v, "board"), i, t) if (json_is_string(json_object_get(t, "under")))
+            json_array_append_new(under, json_pack("{s:O, s:O, s:O, s:O}", "tile", json_object_get(t, "tile"), "x",
+                                                   json_object_get(t, "x"), "y", json_object_get(t, "y"), "under",
+                                                   json_object_get(t, "under")));
+        json_object_set_new(h, "under_hills", under);
+        json_decref(v);
+        print_json(h);
+        return 0;
+    }
     printf("seed         %s\n", str_or(json_object_get(v, "seed"), "?"));
     printf("seed_sha256  %s\n", str_or(json_object_get(v, "seed_sha256"), "?"));
     json_t *rng = json_object_get(v, "rng");
@@ -592,13 +718,21 @@ static int cmd_hidden(int argc, char **argv)
 
 static int cmd_verify(int argc, char **argv)
 {
-    if (argc != 1)
-        usage();
+    const command *c = find_command("verify");
+    static const struct option opts[] = {COMMON_OPTS, {0}};
+    for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;)
+        if (o == 'j')
+            json_out = true;
+    const char *id = positional(c, argc, argv, 1)[0];
     need_token();
     char path[200];
-    snprintf(path, sizeof path, "/v1/admin/games/%s/verify", argv[0]);
+    snprintf(path, sizeof path, "/v1/admin/games/%s/verify", id);
     json_t *v = must(server, token, "POST", path, NULL, 200);
     bool ok = json_is_true(json_object_get(v, "ok"));
+    if (json_out) {
+        print_json(v);
+        return ok ? 0 : EXIT_CHECK;
+    }
     if (ok)
         printf("ok: the log replays to the stored state (seq %lld)\n", (long long)json_integer_value(json_object_get(v, "seq")));
     else
@@ -610,26 +744,29 @@ static int cmd_verify(int argc, char **argv)
 
 static int cmd_replay(int argc, char **argv)
 {
-    if (argc < 1)
-        usage();
+    const command *c = find_command("replay");
     long to = -1;
     bool each = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--to") == 0 && i + 1 < argc)
-            to = int_arg(argv[++i], "--to");
-        else if (strcmp(argv[i], "--each") == 0)
-            each = true;
-        else
-            usage();
+    static const struct option opts[] = {{"to", required_argument, NULL, 't'}, {"each", no_argument, NULL, 'e'},
+                                         COMMON_OPTS, {0}};
+    for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;) {
+        switch (o) {
+        case 't': to = int_arg(optarg, "--to"); break;
+        case 'e': each = true; break;
+        OPT_JSON;
+        }
     }
+    const char *id = positional(c, argc, argv, 1)[0];
+    if (json_out && each)
+        usage_error(c, "replay: --each prints boards; with --json the state after the last move is printed");
     need_token();
-    json_t *ex = fetch_export(argv[0]);
+    json_t *ex = fetch_export(id);
     carc_state *st = malloc(sizeof *st);
     if (!st)
         abort();
     int seq = replay_local(ex, (int)to, each, st);
     int rc = 0;
-    if (!each) {
+    if (!each && !json_out) {
         json_t *v = local_view(st, ex, seq);
         print_board(v);
         print_scores(v);
@@ -641,9 +778,16 @@ static int cmd_replay(int argc, char **argv)
         json_t *stored = with_full_options(json_object_get(ex, "snapshot"));
         rc = json_equal(snap, stored) ? 0 : EXIT_CHECK;
         json_decref(stored);
-        printf(rc ? "MISMATCH: the local replay differs from the server's state\n"
-                  : "ok: the local replay reaches the server's state\n");
+        if (!json_out)
+            printf(rc ? "MISMATCH: the local replay differs from the server's state\n"
+                      : "ok: the local replay reaches the server's state\n");
         json_decref(snap);
+    }
+    if (json_out) {   /* the state reached, as the admin sees it, and whether it is the server's */
+        json_t *out = json_pack("{s:i, s:o}", "seq", seq, "view", local_view(st, ex, seq));
+        if (to < 0 || to >= json_integer_value(json_object_get(ex, "seq")))
+            json_object_set_new(out, "same_state", json_boolean(rc == 0));
+        print_json(out);
     }
     free(st);
     json_decref(ex);
@@ -652,13 +796,22 @@ static int cmd_replay(int argc, char **argv)
 
 static int cmd_export(int argc, char **argv)
 {
-    if (argc != 1 && !(argc == 3 && strcmp(argv[1], "-o") == 0))
-        usage();
+    const command *c = find_command("export");
+    const char *file = NULL;
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'}, COMMON_OPTS, {0}};
+    for (int o; (o = next_opt(c, argc, argv, ":ho:", opts)) != -1;) {
+        switch (o) {
+        case 'o': file = optarg; break;
+        OPT_JSON;   /* the export is JSON anyway */
+        }
+    }
+    const char *id = positional(c, argc, argv, 1)[0];
     need_token();
-    json_t *ex = fetch_export(argv[0]);
-    FILE *f = argc == 3 ? fopen(argv[2], "w") : stdout;
+    json_t *ex = fetch_export(id);
+    FILE *f = file ? fopen(file, "w") : stdout;
     if (!f) {
-        perror(argv[2]);
+        perror(file);
+        json_decref(ex);
         return EXIT_USAGE;
     }
     json_dumpf(ex, f, JSON_INDENT(2));
@@ -669,22 +822,145 @@ static int cmd_export(int argc, char **argv)
     return 0;
 }
 
+/* One logged move of an export applied to a local state, as carcd's replay applies it (a move, or a seat
+ * leaving: {"kind":"leave"}); the events into ev (may be NULL). */
+static int apply_logged(carc_state *st, const json_t *m, carc_events *ev, char *err, size_t errlen)
+{
+    return carc_logged_move_apply(st, (int)json_integer_value(json_object_get(m, "seat")), json_object_get(m, "move"),
+                                  ev, err, errlen);
+}
+
+/* --stack-script: a script for every random draw the original game made, not only its stack. The seed also
+ * dealt the triangles (halflings), stacked the fruit (fruit trees) and drew from the bag (hills & sheep) after
+ * the shuffle; with the stack scripted there is no shuffle, so the same seed would deal and draw otherwise,
+ * and the original's moves stop fitting (a triangle the seat does not hold). So the export is replayed here
+ * with libcarc and what each draw gave is scripted too: the new game uses no randomness at all. NULL (and a
+ * message) when the game cannot be scripted. */
+static json_t *script_of_draws(const json_t *ex)
+{
+    carc_setup s;
+    setup_of(ex, &s);
+    carc_state *st = malloc(sizeof *st);
+    if (!st)
+        abort();
+    char err[256];
+    carc_events ev = {0};
+    json_t *script = NULL;
+    if (carc_game_new(st, &cat, &s, NULL, err, sizeof err)) {
+        fprintf(stderr, "carcctl: the export's set-up does not start a game here: %s\n", err);
+        goto out;
+    }
+    script = json_pack("{s:O}", "stack", json_object_get(ex, "stack"));
+    if (carc_has(st, CARC_SET_HALFLINGS) && st->half.pool_n == 0) {   /* dealt at random (a draft is not) */
+        json_t *hands = json_array();
+        for (int seat = 0; seat < st->nplayers; seat++) {
+            json_t *h = json_array();
+            for (int i = 0; i < st->half.hand_n[seat]; i++)
+                json_array_append_new(h, json_string(cat.types[st->half.hand[seat][i]].id));
+            json_array_append_new(hands, h);
+        }
+        json_object_set_new(script, "hands", hands);
+    }
+    if (carc_has(st, CARC_SET_FRUIT_TREES)) {
+        json_t *fruit = json_object();
+        for (int t = 0; t < CARC_FRUIT_TYPES; t++) {
+            json_t *a = json_array();
+            for (int k = CARC_FRUIT_STACK - 1; k >= 0; k--)   /* the script is top first */
+                json_array_append_new(a, json_integer(st->fruit.stack[t][k]));
+            json_object_set_new(fruit, carc_fruit_names[t], a);
+        }
+        json_object_set_new(script, "fruit", fruit);
+    }
+    json_t *sheep = json_array();
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(ex, "moves"), i, m) {
+        carc_events_clear(&ev);
+        if (apply_logged(st, m, &ev, err, sizeof err)) {
+            fprintf(stderr, "carcctl: move %lld of the export does not replay here: %s\n",
+                    (long long)json_integer_value(json_object_get(m, "seq")), err);
+            json_decref(sheep);
+            json_decref(script);
+            script = NULL;
+            goto out;
+        }
+        for (size_t k = 0; k < ev.n; k++)
+            if (ev.v[k].kind == CARC_EV_TOKEN_DRAWN)
+                json_array_append_new(sheep, ev.v[k].value == CARC_WOLF ? json_string("wolf")
+                                                                        : json_integer(ev.v[k].value));
+    }
+    if (json_array_size(sheep) > CARC_MAX_SCRIPT) {
+        fprintf(stderr, "carcctl: the game drew %zu times from the sheep bag; a script holds %d: import it "
+                        "without --stack-script\n", json_array_size(sheep), CARC_MAX_SCRIPT);
+        json_decref(sheep);
+        json_decref(script);
+        script = NULL;
+        goto out;
+    }
+    if (json_array_size(sheep) > 0)
+        json_object_set_new(script, "sheep", sheep);
+    else
+        json_decref(sheep);
+out:
+    carc_events_free(&ev);
+    free(st);
+    return script;
+}
+
+/* Replays the export's moves here from the set-up the import will send (its seed and `script`): whether every
+ * one applies, so that a game the server would refuse half-way is never created. */
+static bool import_replays(const json_t *ex, const json_t *script)
+{
+    json_t *copy = json_deep_copy(ex);
+    json_t *setup = json_object_get(copy, "setup");
+    if (script)
+        json_object_set(setup, "script", (json_t *)script);
+    else
+        json_object_del(setup, "script");
+    carc_setup s;
+    setup_of(copy, &s);
+    carc_state *st = malloc(sizeof *st);
+    if (!st)
+        abort();
+    char err[256];
+    bool ok = carc_game_new(st, &cat, &s, NULL, err, sizeof err) == 0;
+    if (!ok)
+        fprintf(stderr, "carcctl: the set-up would not start a game: %s\n", err);
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(copy, "moves"), i, m) {
+        if (!ok)
+            break;
+        if (apply_logged(st, m, NULL, err, sizeof err)) {
+            fprintf(stderr, "carcctl: move %lld (seat %lld) would be refused: %s; nothing was imported\n",
+                    (long long)json_integer_value(json_object_get(m, "seq")),
+                    (long long)json_integer_value(json_object_get(m, "seat")), err);
+            ok = false;
+        }
+    }
+    free(st);
+    json_decref(copy);
+    return ok;
+}
+
 static int cmd_import(int argc, char **argv)
 {
-    if (argc < 1)
-        usage();
+    const command *c = find_command("import");
     bool stack_script = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--stack-script") == 0)
-            stack_script = true;
-        else
-            usage();
+    static const struct option opts[] = {{"stack-script", no_argument, NULL, 's'}, COMMON_OPTS, {0}};
+    for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;) {
+        switch (o) {
+        case 's': stack_script = true; break;
+        OPT_JSON;   /* the answer is JSON anyway */
+        }
     }
+    const char *file = positional(c, argc, argv, 1)[0];
     need_token();
     json_error_t e;
-    json_t *ex = json_load_file(argv[0], 0, &e);
+    json_t *ex = json_load_file(file, 0, &e);
     if (!ex || strcmp(str_or(json_object_get(ex, "format"), ""), "carcd-export/1") != 0) {
-        fprintf(stderr, "carcctl: %s: not a carcd export (%s)\n", argv[0], ex ? "format" : e.text);
+        fprintf(stderr, "carcctl: %s: not a carcd export (%s)\n", file, ex ? "format" : e.text);
+        json_decref(ex);
         return EXIT_USAGE;
     }
     const json_t *setup = json_object_get(ex, "setup");
@@ -700,12 +976,18 @@ static int cmd_import(int argc, char **argv)
     json_object_set(req, "options", json_object_get(full, "options"));
     json_decref(full);
     json_object_set(req, "seed", json_object_get(ex, "seed"));
-    /* the original's script (or none: the seed alone deals the same stack); --stack-script: the whole stack */
-    json_t *script = json_deep_copy(json_object_get(setup, "script"));
-    if (stack_script) {
-        if (!script)
-            script = json_object();
-        json_object_set(script, "stack", json_object_get(ex, "stack"));
+    /* the original's script (or none: the seed alone deals the same stack); --stack-script: every draw */
+    json_t *script = stack_script ? script_of_draws(ex) : json_deep_copy(json_object_get(setup, "script"));
+    if (stack_script && !script) {
+        json_decref(req);
+        json_decref(ex);
+        return EXIT_CHECK;
+    }
+    if (!import_replays(ex, script)) {
+        json_decref(script);
+        json_decref(req);
+        json_decref(ex);
+        return EXIT_CHECK;
     }
     if (script)
         json_object_set_new(req, "script", script);
@@ -728,8 +1010,9 @@ static int cmd_import(int argc, char **argv)
         json_t *ans = http(server, tok, "POST", path, body, &st, NULL);
         json_decref(body);
         if (st != 200) {
-            fprintf(stderr, "carcctl: move %d of the export was refused (HTTP %ld): %s\n", seq, st,
-                    str_or(json_object_get(ans, "detail"), "?"));
+            /* it replayed here, so the server changed under us or failed: say which game is left half-way */
+            fprintf(stderr, "carcctl: move %d of the export was refused (HTTP %ld): %s; game %s is left at seq %d\n",
+                    seq, st, str_or(json_object_get(ans, "detail"), "?"), id, seq - 1);
             json_decref(ans);
             json_decref(created);
             json_decref(ex);
@@ -740,9 +1023,13 @@ static int cmd_import(int argc, char **argv)
     /* the same final state? (with a stack script the random stream stands elsewhere: rng not compared) */
     json_t *mine = fetch_export(id);
     json_t *a = with_full_options(json_object_get(mine, "snapshot")), *b = with_full_options(json_object_get(ex, "snapshot"));
-    if (stack_script) {
+    if (stack_script) {   /* and the sheep draws were scripted: the bag's script is the import's own */
         json_object_del(a, "rng");
         json_object_del(b, "rng");
+        json_object_del(json_object_get(a, "hills_sheep"), "script");
+        json_object_del(json_object_get(a, "hills_sheep"), "script_pos");
+        json_object_del(json_object_get(b, "hills_sheep"), "script");
+        json_object_del(json_object_get(b, "hills_sheep"), "script_pos");
     }
     bool same = json_equal(a, b);
     json_decref(a);
@@ -761,23 +1048,31 @@ static int cmd_import(int argc, char **argv)
 
 static int cmd_audit(int argc, char **argv)
 {
+    const command *c = find_command("audit");
     const char *game = NULL, *action = NULL;
     long limit = 50;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--game") == 0 && i + 1 < argc)
-            game = argv[++i];
-        else if (strcmp(argv[i], "--action") == 0 && i + 1 < argc)
-            action = argv[++i];
-        else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc)
-            limit = int_arg(argv[++i], "--limit");
-        else
-            usage();
+    static const struct option opts[] = {{"game", required_argument, NULL, 'g'},
+                                         {"action", required_argument, NULL, 'a'},
+                                         {"limit", required_argument, NULL, 'l'}, COMMON_OPTS, {0}};
+    for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;) {
+        switch (o) {
+        case 'g': game = optarg; break;
+        case 'a': action = optarg; break;
+        case 'l': limit = int_arg(optarg, "--limit"); break;
+        OPT_JSON;
+        }
     }
+    positional(c, argc, argv, 0);
     need_token();
     char path[400];
     snprintf(path, sizeof path, "/v1/admin/audit?limit=%ld%s%s%s%s", limit, game ? "&game=" : "", game ? game : "",
              action ? "&action=" : "", action ? action : "");
     json_t *v = must(server, token, "GET", path, NULL, 200);
+    if (json_out) {
+        print_json(json_incref(json_object_get(v, "entries")));
+        json_decref(v);
+        return 0;
+    }
     size_t i;
     json_t *e;
     json_array_foreach(json_object_get(v, "entries"), i, e) {
@@ -791,6 +1086,47 @@ static int cmd_audit(int argc, char **argv)
     return 0;
 }
 
+static int cmd_help(int argc, char **argv);
+
+const command commands[] = {
+    {"list", cmd_list, "[--status active|finished] [--players N] [--waiting-for SEAT] [--limit N]",
+     "lists games, oldest first (every page of GET /v1/admin/games), filtered"},
+    {"show", cmd_show, "ID [--seq N] [--public]",
+     "prints an ASCII board and the scores: the admin's view, --public what anyone sees, --seq N after move N"},
+    {"hidden", cmd_hidden, "ID", "prints the hidden state: the seed, the stack still to draw in order, tiles under hills"},
+    {"verify", cmd_verify, "ID", "asks the server to replay the game's log; exit 1 when it does not match"},
+    {"replay", cmd_replay, "ID [--to N] [--each]",
+     "replays the game here with libcarc (after move N, or printing every board); exit 1 when the end differs"},
+    {"export", cmd_export, "ID [-o FILE]", "writes the game's export (set-up, seed, stack, players, moves) as JSON"},
+    {"import", cmd_import, "FILE [--stack-script]",
+     "creates the exported game here with its seed (--stack-script: every draw scripted, for another tile set) and "
+     "posts its moves; prints the new id and tokens, exit 1 when the final state differs; nothing is created when "
+     "a move would be refused"},
+    {"audit", cmd_audit, "[--game ID] [--action NAME] [--limit N]", "prints the audit log of admin actions, newest first"},
+    {"help", cmd_help, "[COMMAND]", "prints this help, or a command's"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const command *find_command(const char *name)
+{
+    for (const command *c = commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    const command *c = argc > 1 ? find_command(argv[1]) : NULL;
+    if (argc > 1 && !c)
+        usage_error(NULL, "help: no command %s", argv[1]);
+    if (c)
+        print_command_help(stdout, c);
+    else
+        print_usage(stdout);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *env = getenv("CARCCTL_SERVER");
@@ -798,47 +1134,46 @@ int main(int argc, char **argv)
         server = env;
     token = getenv("CARCD_ADMIN_TOKEN");
     actor = getenv("USER");
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp(argv[i], "--server") == 0 && i + 1 < argc)
-            server = argv[++i];
-        else if (strcmp(argv[i], "--token") == 0 && i + 1 < argc)
-            token = argv[++i];
-        else if (strcmp(argv[i], "--as") == 0 && i + 1 < argc)
-            actor = argv[++i];
-        else
-            usage();
+    /* the global flags, up to the command ("+": stop at the first argument that is not a flag) */
+    static const struct option opts[] = {{"server", required_argument, NULL, 's'},
+                                         {"token", required_argument, NULL, 't'},
+                                         {"as", required_argument, NULL, 'a'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'}, {0}};
+    opterr = 0;
+    for (int o; (o = getopt_long(argc, argv, "+:h", opts, NULL)) != -1;) {
+        switch (o) {
+        case 's': server = optarg; break;
+        case 't': token = optarg; break;
+        case 'a': actor = optarg; break;
+        case 'j': json_out = true; break;
+        case 'h': print_usage(stdout); return 0;
+        case ':': usage_error(NULL, "%s needs a value", argv[optind - 1]);
+        default:
+            if (optopt)
+                usage_error(NULL, "unknown flag -%c", optopt);
+            usage_error(NULL, "unknown flag %s", argv[optind - 1]);
+        }
     }
-    if (i >= argc)
-        usage();
+    if (optind >= argc) {
+        print_usage(stderr);
+        return EXIT_USAGE;
+    }
+    const command *c = find_command(argv[optind]);
+    if (!c)
+        usage_error(NULL, "unknown command %s", argv[optind]);
+    char **rest = argv + optind;
+    int n = argc - optind;
+    if (c->run == cmd_help)
+        return cmd_help(n, rest);
     char err[256];
     if (carc_catalog_load(&cat, err, sizeof err)) {
         fprintf(stderr, "carcctl: tile data: %s\n", err);
         return EXIT_CHECK;
     }
     curl_global_init(CURL_GLOBAL_ALL);
-    const char *cmd = argv[i];
-    int n = argc - i - 1;
-    char **rest = argv + i + 1;
-    int rc;
-    if (strcmp(cmd, "list") == 0)
-        rc = cmd_list(n, rest);
-    else if (strcmp(cmd, "show") == 0)
-        rc = cmd_show(n, rest);
-    else if (strcmp(cmd, "hidden") == 0)
-        rc = cmd_hidden(n, rest);
-    else if (strcmp(cmd, "verify") == 0)
-        rc = cmd_verify(n, rest);
-    else if (strcmp(cmd, "replay") == 0)
-        rc = cmd_replay(n, rest);
-    else if (strcmp(cmd, "export") == 0)
-        rc = cmd_export(n, rest);
-    else if (strcmp(cmd, "import") == 0)
-        rc = cmd_import(n, rest);
-    else if (strcmp(cmd, "audit") == 0)
-        rc = cmd_audit(n, rest);
-    else
-        usage();
+    optind = 0;   /* glibc: start getopt afresh for the command's own flags */
+    int rc = c->run(n, rest);
     curl_global_cleanup();
     return rc;
 }

@@ -37,6 +37,8 @@ static const opt opts[] = {
      "reverse proxy on the same machine; a stale socket file there is replaced) (default 127.0.0.1:8080)"},
     {"--admin-token", "CARCD_ADMIN_TOKEN", OPT_STRING, FIELD(admin_token), CAPACITY(admin_token), 0, 0, "TOKEN",
      "bearer token of the admin endpoints (default: empty, no admin access)"},
+    {"--metrics-token", "CARCD_METRICS_TOKEN", OPT_STRING, FIELD(metrics_token), CAPACITY(metrics_token), 0, 0,
+     "TOKEN", "bearer token GET /metrics asks for (default: empty, /metrics is open to anyone who can reach it)"},
     {"--body-limit", "CARCD_BODY_LIMIT", OPT_SIZE, FIELD(body_limit), 0, 1, 1LL << 30, "BYTES",
      "largest request body accepted, larger ones get 413 (default 65536)"},
     {"--threads", "CARCD_THREADS", OPT_INT, FIELD(threads), 0, 1, 1024, "N",
@@ -44,9 +46,16 @@ static const opt opts[] = {
     {"--max-wait", "CARCD_MAX_WAIT", OPT_INT, FIELD(max_wait_s), 0, 0, 3600, "SECONDS",
      "longest ?wait= a long-poll on the events endpoint may ask for (default 60)"},
     {"--conn-timeout", "CARCD_CONN_TIMEOUT", OPT_INT, FIELD(conn_timeout_s), 0, 0, 86400, "SECONDS",
-     "idle connection timeout, 0 for none (default 90)"},
+     "idle timeout while a request is handled and its answer sent, 0 for none; a waiting long-poll or event "
+     "stream has none, its ?wait bounds it (default 90)"},
+    {"--header-timeout", "CARCD_HEADER_TIMEOUT", OPT_INT, FIELD(header_timeout_s), 0, 1, 3600, "SECONDS",
+     "idle timeout of a connection until its request is complete (headers and body) and between requests, so a "
+     "client sending slowly or not at all gives its slot up soon (default 10)"},
     {"--max-connections", "CARCD_MAX_CONNECTIONS", OPT_INT, FIELD(max_connections), 0, 1, 1000000, "N",
      "most simultaneous client connections (default 1024)"},
+    {"--per-ip-connections", "CARCD_PER_IP_CONNECTIONS", OPT_INT, FIELD(per_ip_connections), 0, 0, 1000000, "N",
+     "most simultaneous connections from one address, waiting long-polls and streams included; 0 for no limit, "
+     "as behind a reverse proxy, whose connections all come from its address (default 128)"},
     {"--public-url", "CARCD_PUBLIC_URL", OPT_STRING, FIELD(public_url), CAPACITY(public_url), 0, 0, "URL",
      "base URL of the links in webhook payloads, e.g. https://carc.example.org (default: empty, relative links)"},
     {"--webhook-allow", "CARCD_WEBHOOK_ALLOW", OPT_STRING, FIELD(webhook_allow), CAPACITY(webhook_allow), 0, 0,
@@ -66,6 +75,28 @@ static const opt opts[] = {
     {"--time-file", "CARCD_TIME_FILE", OPT_STRING, FIELD(time_file), CAPACITY(time_file), 0, 0, "PATH",
      "for tests: the clocks' time is read from this file (seconds since the epoch) at every use "
      "(default: empty, the real clock)"},
+    {"--smtp-url", "CARCD_SMTP_URL", OPT_STRING, FIELD(smtp_url), CAPACITY(smtp_url), 0, 0, "URL",
+     "mail server for the players' mail: smtp://host:587 (STARTTLS) or smtps://host:465; TLS is required "
+     "unless the server is on loopback (default: empty, no mail is sent)"},
+    {"--smtp-user", "CARCD_SMTP_USER", OPT_STRING, FIELD(smtp_user), CAPACITY(smtp_user), 0, 0, "NAME",
+     "SMTP login (default: empty, none)"},
+    {"--smtp-password", "CARCD_SMTP_PASSWORD", OPT_STRING, FIELD(smtp_password), CAPACITY(smtp_password), 0, 0,
+     "PASSWORD", "SMTP password"},
+    {"--mail-from", "CARCD_MAIL_FROM", OPT_STRING, FIELD(mail_from), CAPACITY(mail_from), 0, 0, "ADDRESS",
+     "From address of the players' mail (default carcd@localhost)"},
+    {"--mail-reply-to", "CARCD_MAIL_REPLY_TO", OPT_STRING, FIELD(mail_reply_to), CAPACITY(mail_reply_to), 0, 0,
+     "TEMPLATE", "per-seat reply address, {tag} replaced by the seat's tag, e.g. play+{tag}@example.org "
+     "(default: empty, mails say to play on the web)"},
+    {"--mail-secret", "CARCD_MAIL_SECRET", OPT_STRING, FIELD(mail_secret), CAPACITY(mail_secret), 0, 0, "KEY",
+     "key of the reply addresses' tags (HMAC-SHA256 over game and seat); the same in every carcd of a database"},
+    {"--mail-backoff", "CARCD_MAIL_BACKOFF", OPT_STRING, FIELD(mail_backoff), CAPACITY(mail_backoff), 0, 0,
+     "SECONDS,...", "delay before each retry of a mail the server did not take (default "
+     CD_MAIL_BACKOFF_DEFAULT ")"},
+    {"--imap-url", "CARCD_IMAP_URL", OPT_STRING, FIELD(imap_url), CAPACITY(imap_url), 0, 0, "URL",
+     "mailbox of the replies, polled: imaps://user:password@host/INBOX (default: empty, no polling; "
+     "`carcd mail-in` reads one mail from stdin instead)"},
+    {"--imap-interval-ms", "CARCD_IMAP_INTERVAL_MS", OPT_INT, FIELD(imap_interval_ms), 0, 100, 3600000, "MS",
+     "how often the IMAP poller looks for new replies (default 5000)"},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -79,12 +110,17 @@ static void defaults(cd_config *c)
     c->threads = 4;
     c->max_wait_s = 60;
     c->conn_timeout_s = 90;
+    c->header_timeout_s = 10;
     c->max_connections = 1024;
+    c->per_ip_connections = 128;
     strcpy(c->webhook_backoff, CD_WEBHOOK_BACKOFF_DEFAULT);
     c->webhook_timeout_s = 15;
     c->webhook_connect_s = 5;
     c->webhook_concurrency = 32;
     c->clock_interval_ms = 1000;
+    strcpy(c->mail_from, "carcd@localhost");
+    strcpy(c->mail_backoff, CD_MAIL_BACKOFF_DEFAULT);
+    c->imap_interval_ms = 5000;
 }
 
 /* "host:port", "[v6]:port", ":port" or "unix:PATH" into c. */
@@ -229,10 +265,12 @@ int cd_config_load(cd_config *c, int argc, char **argv, char *err, size_t errlen
             c->command = CD_CMD_SERVE;
         else if (strcmp(a, "migrate") == 0)
             c->command = CD_CMD_MIGRATE;
+        else if (strcmp(a, "mail-in") == 0)
+            c->command = CD_CMD_MAIL_IN;
         else if (strcmp(a, "help") == 0)
             c->command = CD_CMD_HELP;
         else {
-            snprintf(err, errlen, "unknown command \"%s\" (serve, migrate or help)", a);
+            snprintf(err, errlen, "unknown command \"%s\" (serve, migrate, mail-in or help)", a);
             return -1;
         }
     }
@@ -241,10 +279,11 @@ int cd_config_load(cd_config *c, int argc, char **argv, char *err, size_t errlen
 
 void cd_config_usage(FILE *f)
 {
-    fputs("usage: carcd [serve|migrate] [flags]\n"
+    fputs("usage: carcd [serve|migrate|mail-in] [flags]\n"
           "\n"
           "  serve     serve the HTTP API (the default); refuses to start on an old database schema\n"
           "  migrate   apply the database migrations this binary carries, then exit\n"
+          "  mail-in   handle one reply mail (RFC 5322) from stdin: exit 0 once handled, 75 to be tried again\n"
           "\n"
           "Every flag has an environment variable of the same meaning; a flag wins over its variable.\n"
           "\n",

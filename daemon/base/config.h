@@ -11,7 +11,10 @@
 /* the Standard Webhooks schedule: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h */
 #define CD_WEBHOOK_BACKOFF_DEFAULT "0,5,300,1800,7200,18000,36000,86400"
 
-typedef enum { CD_CMD_SERVE, CD_CMD_MIGRATE, CD_CMD_HELP } cd_command;
+typedef enum { CD_CMD_SERVE, CD_CMD_MIGRATE, CD_CMD_HELP, CD_CMD_MAIL_IN } cd_command;
+
+/* mail's retry schedule: 5 s, 30 s, 5 min, 30 min, 2 h, 10 h, 24 h */
+#define CD_MAIL_BACKOFF_DEFAULT "5,30,300,1800,7200,36000,86400"
 
 typedef struct {
     cd_command command;
@@ -20,11 +23,17 @@ typedef struct {
     int listen_port;
     char listen_unix[108];    /* CARCD_LISTEN unix:PATH: a unix socket instead (sun_path's size); "" = TCP */
     char admin_token[256];    /* CARCD_ADMIN_TOKEN / --admin-token; empty = no admin access */
+    char metrics_token[256];  /* CARCD_METRICS_TOKEN / --metrics-token: bearer token /metrics asks; empty = open */
     size_t body_limit;        /* CARCD_BODY_LIMIT / --body-limit bytes, default 65536 */
     int threads;              /* CARCD_THREADS / --threads: MHD worker threads = DB connections, default 4 */
     int max_wait_s;           /* CARCD_MAX_WAIT / --max-wait: cap of ?wait= on events, default 60 */
-    int conn_timeout_s;       /* CARCD_CONN_TIMEOUT / --conn-timeout: idle connection timeout, default 90 */
+    int conn_timeout_s;       /* CARCD_CONN_TIMEOUT / --conn-timeout: idle timeout while a request is handled and
+                                 answered, default 90 (a waiting long-poll or SSE stream has none) */
+    int header_timeout_s;     /* CARCD_HEADER_TIMEOUT / --header-timeout: idle timeout of a connection before its
+                                 request is complete (headers, body) and between requests, default 10 */
     int max_connections;      /* CARCD_MAX_CONNECTIONS / --max-connections, default 1024 */
+    int per_ip_connections;   /* CARCD_PER_IP_CONNECTIONS / --per-ip-connections: from one address, 0 = no
+                                 limit, default 128 */
     /* webhooks (webhooks.h, deliver.h) */
     char public_url[512];     /* CARCD_PUBLIC_URL / --public-url: base of the links in webhook payloads */
     char webhook_allow[1024]; /* CARCD_WEBHOOK_ALLOW / --webhook-allow: CIDR ranges opened to deliveries */
@@ -35,6 +44,16 @@ typedef struct {
     /* turn clocks (clock.h, clock_worker.h) */
     int clock_interval_ms;    /* CARCD_CLOCK_INTERVAL_MS / --clock-interval-ms: worker's look for due clocks */
     char time_file[512];      /* CARCD_TIME_FILE / --time-file: tests' time source (timesrc.h); empty = real */
+    /* play by e-mail (mail/) */
+    char smtp_url[512];       /* CARCD_SMTP_URL: smtp://host:587 (STARTTLS when offered) or smtps://; "" = no mail */
+    char smtp_user[256];      /* CARCD_SMTP_USER */
+    char smtp_password[256];  /* CARCD_SMTP_PASSWORD */
+    char mail_from[256];      /* CARCD_MAIL_FROM: the From address of every mail */
+    char mail_reply_to[256];  /* CARCD_MAIL_REPLY_TO: template with {tag}, e.g. play+{tag}@example.org */
+    char mail_secret[256];    /* CARCD_MAIL_SECRET: the key of the reply tags' HMAC */
+    char mail_backoff[256];   /* CARCD_MAIL_BACKOFF: seconds before each retry of a mail */
+    char imap_url[512];       /* CARCD_IMAP_URL: imaps://user:pass@host/INBOX to poll for replies; "" = none */
+    int imap_interval_ms;     /* CARCD_IMAP_INTERVAL_MS: how often the poller looks (default 5000) */
 } cd_config;
 
 /* Fills c from defaults, then the environment, then argv ("carcd [serve|migrate] [flags]").

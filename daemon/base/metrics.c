@@ -31,6 +31,79 @@ typedef struct {
     atomic_uint_fast64_t sum_us;
 } route_counters;
 
+/* A histogram of its own bounds: buckets[i] counts values in (le[i-1], le[i]], the last those above all. */
+typedef struct {
+    const double *le;
+    size_t n;
+    atomic_uint_fast64_t buckets[16];
+    atomic_uint_fast64_t sum_us;
+} histogram;
+
+static const double db_le[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1};
+static const double lag_le[] = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300};
+static const double latency_le[] = {0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600};
+#define NB(a) (sizeof a / sizeof a[0])
+_Static_assert(NB(db_le) < 16 && NBUCKETS < 16 && NB(lag_le) < 16 && NB(latency_le) < 16,
+               "a histogram has at most 15 bounds");
+static histogram webhook_latency = {latency_le, NB(latency_le), {0}, 0};
+static histogram db_roundtrip = {db_le, NB(db_le), {0}, 0};
+static histogram webhook_attempt = {bucket_le, NBUCKETS, {0}, 0};
+static histogram clock_lag = {lag_le, NB(lag_le), {0}, 0};
+
+static atomic_long sse_streams;
+static atomic_uint_fast64_t db_retries_40001, db_retries_40p01, webhook_exhausted, clock_reminders, clock_timeouts;
+
+static void observe(histogram *h, double seconds)
+{
+    size_t b = 0;
+    while (b < h->n && seconds > h->le[b])
+        b++;
+    atomic_fetch_add_explicit(&h->buckets[b], 1, memory_order_relaxed);
+    uint64_t us = seconds > 0 ? (uint64_t)(seconds * 1e6 + 0.5) : 0;
+    atomic_fetch_add_explicit(&h->sum_us, us, memory_order_relaxed);
+}
+
+static void add1(atomic_uint_fast64_t *a)
+{
+    atomic_fetch_add_explicit(a, 1, memory_order_relaxed);
+}
+
+void cd_metrics_sse_streams(int delta)
+{
+    atomic_fetch_add_explicit(&sse_streams, delta, memory_order_relaxed);
+}
+
+void cd_metrics_db_roundtrip(double seconds)
+{
+    observe(&db_roundtrip, seconds);
+}
+
+void cd_metrics_db_retry(const char *sqlstate)
+{
+    add1(sqlstate && sqlstate[2] == 'P' ? &db_retries_40p01 : &db_retries_40001);
+}
+
+void cd_metrics_webhook_attempt_seconds(double seconds)
+{
+    observe(&webhook_attempt, seconds);
+}
+
+void cd_metrics_webhook_delivery_latency(double seconds)
+{
+    observe(&webhook_latency, seconds);
+}
+
+void cd_metrics_webhook_exhausted(void)
+{
+    add1(&webhook_exhausted);
+}
+
+void cd_metrics_clock_action(bool timeout, double lag_s)
+{
+    add1(timeout ? &clock_timeouts : &clock_reminders);
+    observe(&clock_lag, lag_s);
+}
+
 static route_counters routes[CD_METRICS_ROUTES + 1];
 static atomic_long in_flight;
 static atomic_long suspended;
@@ -113,6 +186,55 @@ static uint64_t load(atomic_uint_fast64_t *a)
 static const char *route_name(const char *const *route_names, int slot)
 {
     return slot == NONE ? "none" : route_names[slot];
+}
+
+static void render_histogram(FILE *f, const char *name, const char *help, histogram *h)
+{
+    fprintf(f, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    uint64_t cum = 0;
+    for (size_t b = 0; b < h->n; b++) {
+        cum += atomic_load_explicit(&h->buckets[b], memory_order_relaxed);
+        fprintf(f, "%s_bucket{le=\"%g\"} %llu\n", name, h->le[b], (unsigned long long)cum);
+    }
+    cum += atomic_load_explicit(&h->buckets[h->n], memory_order_relaxed);
+    fprintf(f, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.6f\n%s_count %llu\n", name, (unsigned long long)cum, name,
+            (double)atomic_load_explicit(&h->sum_us, memory_order_relaxed) / 1e6, name, (unsigned long long)cum);
+}
+
+static void render_pushed(FILE *f)
+{
+    fprintf(f,
+            "# HELP carcd_sse_streams_open Event streams (text/event-stream) open now.\n"
+            "# TYPE carcd_sse_streams_open gauge\n"
+            "carcd_sse_streams_open %ld\n",
+            atomic_load_explicit(&sse_streams, memory_order_relaxed));
+    render_histogram(f, "carcd_db_roundtrip_seconds",
+                     "Database round trips (a statement, or a pipeline of a transaction's statements).", &db_roundtrip);
+    fprintf(f,
+            "# HELP carcd_db_retries_total Statements and transactions run again after a serialization failure "
+            "or a deadlock.\n"
+            "# TYPE carcd_db_retries_total counter\n"
+            "carcd_db_retries_total{sqlstate=\"40001\"} %llu\n"
+            "carcd_db_retries_total{sqlstate=\"40P01\"} %llu\n",
+            (unsigned long long)load(&db_retries_40001), (unsigned long long)load(&db_retries_40p01));
+    render_histogram(f, "carcd_webhook_attempt_duration_seconds", "Webhook attempts, sent to answered.",
+                     &webhook_attempt);
+    render_histogram(f, "carcd_webhook_delivery_latency_seconds",
+                     "Webhook messages delivered: from their writing (with the move) to the answer that delivered "
+                     "them.", &webhook_latency);
+    fprintf(f,
+            "# HELP carcd_webhook_deliveries_exhausted_total Webhook messages given up on after every attempt "
+            "of the schedule failed.\n"
+            "# TYPE carcd_webhook_deliveries_exhausted_total counter\n"
+            "carcd_webhook_deliveries_exhausted_total %llu\n"
+            "# HELP carcd_clock_actions_total Reminders sent and timeouts applied by the clock worker.\n"
+            "# TYPE carcd_clock_actions_total counter\n"
+            "carcd_clock_actions_total{action=\"reminder\"} %llu\n"
+            "carcd_clock_actions_total{action=\"timeout\"} %llu\n",
+            (unsigned long long)load(&webhook_exhausted), (unsigned long long)load(&clock_reminders),
+            (unsigned long long)load(&clock_timeouts));
+    render_histogram(f, "carcd_clock_lag_seconds",
+                     "How late after its due time the clock worker acted on a reminder or a timeout.", &clock_lag);
 }
 
 char *cd_metrics_render(const char *const *route_names, int nroutes, size_t *len)
@@ -209,6 +331,7 @@ char *cd_metrics_render(const char *const *route_names, int nroutes, size_t *len
             "carcd_state_cache_reads_total{result=\"hit\"} %llu\n"
             "carcd_state_cache_reads_total{result=\"miss\"} %llu\n",
             hits, misses);
+    render_pushed(f);
     if (fclose(f) != 0)
         abort();
     *len = size;

@@ -21,6 +21,23 @@
  *   carcd_webhook_endpoints_disabled_total          endpoints it disabled after a 410 Gone
  *   carcd_state_cache_reads_total{result}           reads of a decoded game state from this process's state
  *                                                   cache (game/state_cache.h), hit or miss
+ *   carcd_sse_streams_open                          event streams (text/event-stream) open now; long-polls
+ *                                                   are carcd_http_requests_suspended
+ *   carcd_db_roundtrip_seconds                      histogram, 0.1 ms .. 1 s: one statement, or one pipeline
+ *                                                   sync (a transaction's batch), there and back (db.c)
+ *   carcd_db_retries_total{sqlstate}                statements and transactions run again after 40001
+ *                                                   (serialization) or 40P01 (deadlock)
+ *   carcd_webhook_attempt_duration_seconds          histogram: one webhook attempt, sent to answered
+ *   carcd_webhook_delivery_latency_seconds          histogram: a message's writing (with its move) to the 2xx
+ *                                                   that delivered it, retries included
+ *   carcd_webhook_deliveries_exhausted_total        messages given up on: every attempt of the schedule failed
+ *   carcd_clock_actions_total{action}               reminders sent and timeouts applied by the clock worker
+ *   carcd_clock_lag_seconds                         histogram: how late after its due time the clock worker
+ *                                                   acted on a reminder or timeout
+ *
+ * Every one of them is pushed here by the module that sees the event; nothing here reads another module.
+ * Values that need the database (games by status, the webhook backlog, overdue clocks) and the process's own
+ * (process_*) are added by the /metrics handler (handlers/metrics.c).
  */
 #ifndef CD_METRICS_H
 #define CD_METRICS_H
@@ -47,6 +64,20 @@ void cd_metrics_webhook_failed(void);
 void cd_metrics_webhook_gone(void);
 /* A read of the state cache: hit or miss. */
 void cd_metrics_state_cache_read(bool hit);
+
+/* An event stream opened (+1) or closed (-1). */
+void cd_metrics_sse_streams(int delta);
+/* A database round trip took `seconds`; a statement or transaction is run again after SQLSTATE `sqlstate`
+ * (40001 or 40P01). */
+void cd_metrics_db_roundtrip(double seconds);
+void cd_metrics_db_retry(const char *sqlstate);
+/* A webhook attempt took `seconds`; a message was given up on. */
+void cd_metrics_webhook_attempt_seconds(double seconds);
+void cd_metrics_webhook_exhausted(void);
+/* A message was delivered `seconds` after it was written. */
+void cd_metrics_webhook_delivery_latency(double seconds);
+/* The clock worker sent a reminder (timeout false) or applied a timeout, `lag_s` after it was due. */
+void cd_metrics_clock_action(bool timeout, double lag_s);
 
 /* The current values in the Prometheus text format, requests labelled by route_names (the route table's
  * names in order, nroutes of them); *len gets the length. The caller frees. */

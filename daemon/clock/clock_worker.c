@@ -7,11 +7,14 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "game/forced_moves.h"
 #include "clock_tx.h"
 #include "base/log.h"
+#include "base/metrics.h"
+#include "mail/outbox.h"
 #include "webhooks/outbox.h"
 #include "db/clocks.h"
 #include "base/timesrc.h"
@@ -32,6 +35,7 @@ typedef struct {
     char game[37];        /* out: the game handled */
     const char *did;      /* out: "timeout skip", "timeout forfeit", "reminder", "nothing" */
     int seat;
+    double lag;           /* out: seconds between when the action was due and now */
     char err[200];
 } step_tx;
 
@@ -43,16 +47,20 @@ static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
     if (c->timeout != CD_TIMEOUT_NONE && deadline >= 0 && t->now >= deadline) {
         bool skip = c->timeout == CD_TIMEOUT_SKIP;
         t->did = skip ? "timeout skip" : "timeout forfeit";
+        t->lag = t->now - deadline;
         return cd_forced_moves_commit(db, g, c->seat, skip ? CD_FORCED_SKIP : CD_FORCED_LEAVE, "clock", t->now, NULL,
                                       t->err, sizeof t->err);
     }
     if (remind >= 0 && t->now >= remind) {
         t->did = "reminder";
+        t->lag = t->now - remind;
         c->reminded = true;
         char iso[32];
         cd_iso_time(deadline, iso);
         const cd_outbox_game og = {.id = g->id, .seq = g->seq, .st = g->st, .seed = g->seed, .deadline = g->deadline};
         cd_tx_result out = cd_outbox_enqueue_reminder(db, &og, iso, cd_clock_time_left(c, c->seat, t->now));
+        if (out == CD_TX_COMMIT)   /* the seat's reminder mail, when it has mail (mail/outbox.h) */
+            out = cd_mail_enqueue_reminder(db, g->id, g->seq, g->st, iso);
         if (out != CD_TX_COMMIT)
             return out;
     } else {
@@ -91,6 +99,36 @@ static cd_tx_result run_step(cd_db *db, void *arg)
     return out;
 }
 
+/* The due game's id when the claim itself failed (a read-only database refuses its FOR UPDATE): a plain read. */
+static void peek_due_game(cd_db *db, step_tx *t)
+{
+    bool found = false;
+    if (cd_clock_due_peek(db, t->now, &found, t->game) != CD_Q_OK || !found)
+        t->game[0] = 0;
+}
+
+/* A failed step, named by its game, with the SQLSTATE and the server's message. The same failure of the same
+ * game again (every tick while the database is read-only) is logged once a minute. */
+static void log_failure(cd_db *db, step_tx *t, bool down)
+{
+    static char last_game[37], last_state[6];
+    static double last_at;
+    cd_db_error e;
+    bool known = cd_db_last_error(&e);
+    if (!t->game[0] && !down)
+        peek_due_game(db, t);
+    double now = cd_now();
+    if (strcmp(last_game, t->game) == 0 && strcmp(last_state, known ? e.sqlstate : "") == 0 && now - last_at < 60)
+        return;
+    snprintf(last_game, sizeof last_game, "%s", t->game);
+    snprintf(last_state, sizeof last_state, "%s", known ? e.sqlstate : "");
+    last_at = now;
+    cd_log(known && e.wait_out ? "warn" : "error", "clock: game %s: %s%s (SQLSTATE %s: %s)",
+           t->game[0] ? t->game : "(none found due)", t->err[0] ? t->err : down ? "database unavailable" : "failed",
+           t->game[0] && !t->did && !t->err[0] ? " to claim its due clock" : "", known && e.sqlstate[0] ? e.sqlstate : "none",
+           known ? e.message : "unknown");
+}
+
 /* Works off what is due now; false when the database failed (try again next tick). */
 static bool tick(void)
 {
@@ -105,11 +143,13 @@ static bool tick(void)
         if (t.none)
             return true;
         if (r != CD_TX_COMMIT) {
-            cd_log("error", "clock: game %s: %s", t.game, t.err[0] ? t.err : down ? "database unavailable" : "failed");
+            log_failure(db, &t, down);
             return false;
         }
-        if (t.did && t.did[0] != 'n')
+        if (t.did && t.did[0] != 'n') {
             cd_log("info", "clock: game %s seat %d: %s", t.game, t.seat, t.did);
+            cd_metrics_clock_action(t.did[0] == 't', t.lag);   /* committed: counted */
+        }
     }
     return true;
 }

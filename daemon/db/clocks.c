@@ -18,6 +18,11 @@ static const cd_stmt_info stmts[] = {
                      "SELECT id FROM games WHERE clock_due <= to_timestamp($1::float8) AND status = 'active' "
                      "ORDER BY clock_due LIMIT 1 FOR UPDATE SKIP LOCKED",
                      1},
+    /* the same without the lock: names the due game in the log when the claim itself failed (read-only) */
+    {ST_CLOCK_DUE_PEEK, "clock_due_peek",
+                        "SELECT id FROM games WHERE clock_due <= to_timestamp($1::float8) AND status = 'active' "
+                        "ORDER BY clock_due LIMIT 1",
+                        1},
 };
 const cd_stmt_family cd_stmts_clocks = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -40,6 +45,22 @@ cd_q cd_clock_claim(cd_db *db, double now, bool *found, char game_id[37])
     const char *p[] = {now_s};
     PGresult *res = cd_db_exec(db, ST_CLOCK_CLAIM, 1, p);
     cd_q q = CD_Q_OK;
+    if (!cd_db_ok(res))
+        q = cd_q_failed(db, res);
+    else if ((*found = PQntuples(res) > 0))
+        snprintf(game_id, 37, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    return q;
+}
+
+cd_q cd_clock_due_peek(cd_db *db, double now, bool *found, char game_id[37])
+{
+    char now_s[32];
+    snprintf(now_s, sizeof now_s, "%.3f", now);
+    const char *p[] = {now_s};
+    PGresult *res = cd_db_exec(db, ST_CLOCK_DUE_PEEK, 1, p);
+    cd_q q = CD_Q_OK;
+    *found = false;
     if (!cd_db_ok(res))
         q = cd_q_failed(db, res);
     else if ((*found = PQntuples(res) > 0))

@@ -14,5 +14,8 @@ cd_q cd_clock_update(cd_db *db, const char *game_id, const char *clock, double d
 /* ST_CLOCK_CLAIM, in a transaction: one game whose clock is due at `now`, locked (SKIP LOCKED); *found false
  * when none is. */
 cd_q cd_clock_claim(cd_db *db, double now, bool *found, char game_id[37]);
+/* ST_CLOCK_DUE_PEEK: the game cd_clock_claim would take, unlocked (names it in the log when the claim itself
+ * failed, as on a read-only database). */
+cd_q cd_clock_due_peek(cd_db *db, double now, bool *found, char game_id[37]);
 
 #endif

@@ -11,6 +11,13 @@
  * connect (bounded by connect_timeout) and gets a 503; a short hold-off after a failed connect keeps a
  * burst of requests from hammering a server that is starting up.
  *
+ * A connection that died while its thread was idle (PostgreSQL restarted, even with -m immediate, which says
+ * nothing to clients) fails its next statement with an error libpq made itself: PGRES_FATAL_ERROR, no
+ * SQLSTATE, PQstatus perhaps still CONNECTION_OK. That counts as a lost connection (never a 500), and the
+ * work runs once more on a new connection when that cannot do harm: a read outside a transaction, or a
+ * transaction whose COMMIT had not been sent. And when the notify thread loses its LISTEN connection it
+ * marks every thread's connection suspect (cd_db_suspect_all): each is checked before its next use.
+ *
  * Transactions go through cd_db_tx only: BEGIN, the caller's function, COMMIT; from scratch again on
  * serialization failure (40001) or deadlock (40P01), up to CD_TX_RETRIES more times with a short jittered
  * backoff.
@@ -29,6 +36,7 @@
 #include <assert.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,12 +72,18 @@ struct cd_db {
     int owed;             /* results of statements sent in the pipeline and not read yet */
     char url[sizeof ((cd_config *)0)->database_url];   /* what conn is connected to */
     char sqlstate[6];     /* SQLSTATE of the last failed statement ("" if none or unknown) */
+    char errmsg[256];     /* its message (the server's primary message, or libpq's), "" if none */
     bool last_unavailable;   /* the last failed statement failed for want of a database */
     double failed_at;     /* monotonic seconds of the last failed connect; 0 when none */
+    unsigned checked_gen; /* the suspect generation this connection was last checked at (cd_db_suspect_all) */
+    bool commit_sent;     /* inside cd_db_tx: COMMIT has gone out, so a lost connection leaves the outcome unknown */
     char failed_msg[256];
 };
 
 static _Thread_local cd_db tl_db;
+/* Bumped when a connection to the server is known to have been lost (the notify thread's LISTEN connection):
+ * every thread's connection may be as dead, so each is checked before its next use. */
+static atomic_uint suspect_gen;
 static _Thread_local uint64_t tl_rand;
 
 /* A thread that exits without cd_db_thread_close still closes its connection: a key destructor does. */
@@ -131,6 +145,14 @@ static void backoff(int attempt)
     long us = base_us / 2 + (long)(jitter_rand() % (uint32_t)(base_us / 2));
     struct timespec ts = {us / 1000000L, (us % 1000000L) * 1000L};
     nanosleep(&ts, NULL);
+}
+
+/* Forgets the last failure (a new request, a new transaction attempt). */
+static void clear_failure(cd_db *db)
+{
+    db->sqlstate[0] = '\0';
+    db->errmsg[0] = '\0';
+    db->last_unavailable = false;
 }
 
 static bool sqlstate_retryable(const char *s)
@@ -219,9 +241,11 @@ static int db_connect(cd_db *db, const char *url, char *err, size_t errlen)
     if (db->conn && strcmp(db->url, url) == 0) {
         PQreset(db->conn);   /* same parameters, new session: prepared statements are gone */
     } else {
+        char copy[sizeof db->url];   /* url may be db->url itself (a dropped connection made again) */
+        snprintf(copy, sizeof copy, "%s", url);
         db_drop(db);
-        snprintf(db->url, sizeof db->url, "%s", url);
-        db->conn = cd_db_connect(url);
+        memcpy(db->url, copy, sizeof copy);
+        db->conn = cd_db_connect(db->url);
         pthread_once(&close_once, make_close_key);
         pthread_setspecific(close_key, db);
     }
@@ -245,6 +269,7 @@ static int db_connect(cd_db *db, const char *url, char *err, size_t errlen)
         return -1;
     }
     db->failed_at = 0;
+    db->checked_gen = atomic_load(&suspect_gen);   /* a new session needs no check */
     return 0;
 }
 
@@ -265,9 +290,35 @@ static void ensure_idle(cd_db *db, const char *where)
     PQclear(res);
 }
 
+/* Whether an idle connection still reaches its server: what has arrived is read first (a server that
+ * restarted closed the socket: end of file, at no round trip's cost), then one SELECT 1 (a silent one). */
+static bool conn_alive(cd_db *db)
+{
+    if (!PQconsumeInput(db->conn) || PQstatus(db->conn) != CONNECTION_OK)
+        return false;
+    PGresult *res = PQexecPrepared(db->conn, cd_stmt_row(ST_PING)->name, 0, NULL, NULL, NULL, 0);
+    bool ok = cd_db_ok(res) && PQstatus(db->conn) == CONNECTION_OK;
+    PQclear(res);
+    if (!ok)
+        cd_log("info", "db: this thread's connection was lost (checked after the notify connection was): reconnecting");
+    return ok;
+}
+
+void cd_db_suspect_all(void)
+{
+    atomic_fetch_add(&suspect_gen, 1);
+}
+
 cd_db *cd_db_thread(const cd_config *cfg, char *err, size_t errlen)
 {
     cd_db *db = &tl_db;
+    clear_failure(db);   /* what cd_db_last_error reports is this caller's */
+    unsigned gen = atomic_load(&suspect_gen);
+    if (db->conn && !db->broken && db->checked_gen != gen) {
+        db->checked_gen = gen;
+        if (!conn_alive(db))
+            db->broken = true;   /* reconnected just below, before the caller's first statement */
+    }
     if (db->conn && !db->broken && PQstatus(db->conn) == CONNECTION_OK && strcmp(db->url, cfg->database_url) == 0) {
         ensure_idle(db, "cd_db_thread");
         if (!db->broken)
@@ -311,8 +362,39 @@ bool cd_db_unavailable(cd_db *db, const PGresult *res)
         return true;
     if (cd_db_ok(res))
         return false;
+    /* an error libpq made itself has no SQLSTATE: "server closed the connection unexpectedly" (PQstatus may
+     * still say CONNECTION_OK until the next call), "no connection to the server", a failed send */
     const char *s = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-    return s && sqlstate_unavailable(s);
+    return !s || sqlstate_unavailable(s);
+}
+
+/* States a client can wait out: the database is read-only (25006: a standby, or default_transaction_read_only),
+ * out of disk, memory or connections (53100, 53200, 53300), shutting down or starting (57P0x), or the
+ * connection is gone (08xxx; a lost server with no SQLSTATE at all is last_unavailable). */
+static bool sqlstate_wait_out(const char *s)
+{
+    return sqlstate_unavailable(s) || strncmp(s, "57P0", 4) == 0 || strcmp(s, "25006") == 0 ||
+           strcmp(s, "53100") == 0 || strcmp(s, "53200") == 0 || strcmp(s, "53300") == 0;
+}
+
+_Static_assert(sizeof ((cd_db *)0)->errmsg == sizeof ((cd_db_error *)0)->message, "cd_db_last_error copies it whole");
+_Static_assert(sizeof ((cd_db *)0)->sqlstate == sizeof ((cd_db_error *)0)->sqlstate, "cd_db_last_error copies it whole");
+
+bool cd_db_last_error(cd_db_error *e)
+{
+    const cd_db *db = &tl_db;
+    memset(e, 0, sizeof *e);
+    if (!db->errmsg[0] && !db->sqlstate[0] && !db->last_unavailable)
+        return false;
+    memcpy(e->sqlstate, db->sqlstate, sizeof e->sqlstate);
+    if (db->errmsg[0])
+        memcpy(e->message, db->errmsg, sizeof e->message);
+    else
+        snprintf(e->message, sizeof e->message, "unknown error");
+    e->wait_out = db->last_unavailable || sqlstate_wait_out(db->sqlstate);
+    e->refuses_writes = e->wait_out && !db->last_unavailable &&
+                        (strcmp(db->sqlstate, "25006") == 0 || strncmp(db->sqlstate, "53", 2) == 0);
+    return true;
 }
 
 /* A result with an error status for when there is no result from the server; never NULL. */
@@ -324,14 +406,20 @@ static PGresult *error_result(cd_db *db)
     return res;
 }
 
-/* Records a failed statement's SQLSTATE and whether the database is gone; counts it. */
+/* Records a failed statement's SQLSTATE, its message and whether the database is gone; counts it. */
 static void note_failure(cd_db *db, const PGresult *res)
 {
     const char *s = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
     snprintf(db->sqlstate, sizeof db->sqlstate, "%s", s ? s : "");
+    const char *m = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    if (!m && res)
+        m = PQresultErrorMessage(res);
+    if ((!m || !*m) && db->conn)
+        m = PQerrorMessage(db->conn);
+    copy_msg(db->errmsg, sizeof db->errmsg, m);
     db->last_unavailable = cd_db_unavailable(db, res);
     if (db->last_unavailable)
-        db->broken = true;
+        db->broken = true;   /* a new session before the next statement */
     cd_metrics_db_error();
     if (db->in_tx)
         db->tx_failed = true;
@@ -347,8 +435,10 @@ static void pipe_lost(cd_db *db)
         copy_msg(msg, sizeof msg, PQerrorMessage(db->conn));
         cd_log("warn", "db: pipeline: %s", msg);
     }
-    if (!db->tx_failed)
+    if (!db->tx_failed) {
         db->sqlstate[0] = '\0';
+        copy_msg(db->errmsg, sizeof db->errmsg, db->conn ? PQerrorMessage(db->conn) : "no connection");
+    }
     db->last_unavailable = true;
     db->broken = true;
     db->tx_failed = true;
@@ -386,6 +476,7 @@ static bool pipe_sync(cd_db *db, int keep, PGresult **out)
 {
     int n = db->owed;
     bool ok = true, lost = false;
+    double t0 = mono_now();
     db->owed = 0;
     if (!db->conn || db->broken || !PQpipelineSync(db->conn))
         lost = true;
@@ -415,6 +506,8 @@ static bool pipe_sync(cd_db *db, int keep, PGresult **out)
             lost = true;
         PQclear(res);
     }
+    if (!lost)
+        cd_metrics_db_roundtrip(mono_now() - t0);
     if (lost || PQstatus(db->conn) != CONNECTION_OK) {
         if (ok || !db->last_unavailable)
             pipe_lost(db);
@@ -449,6 +542,7 @@ static bool pipe_commit(cd_db *db)
 {
     if (db->need_begin)
         return true;
+    db->commit_sent = true;   /* from here a lost connection may have committed: no second run */
     if (!pipe_send(db, ST_TX_COMMIT, 0, NULL))
         return false;
     return pipe_sync(db, 0, NULL);
@@ -494,6 +588,16 @@ bool cd_db_defer(cd_db *db, int stmt, int nparams, const char *const *values)
     return pipe_send(db, stmt, nparams, values);
 }
 
+/* Whether a statement only reads (its SQL is a SELECT without FOR UPDATE/SHARE): safe to send again after
+ * its connection was lost, whatever the server did with it. pg_notify is a SELECT too: a repeated wake-up is
+ * harmless. Anything else might have committed before the connection went. */
+static bool stmt_is_read(int stmt)
+{
+    const char *sql = cd_stmt_row(stmt)->sql;
+    return strncmp(sql, "SELECT ", 7) == 0 && !strstr(sql, " FOR UPDATE") && !strstr(sql, " FOR NO KEY UPDATE") &&
+           !strstr(sql, " FOR SHARE");
+}
+
 PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values)
 {
     assert(stmt >= 0 && stmt < cd_nstmts);
@@ -501,6 +605,7 @@ PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values
     if (stmt < 0 || stmt >= cd_nstmts || nparams != cd_stmt_row(stmt)->nparams) {
         cd_log("error", "db: cd_db_exec: statement %d called with %d parameters: a bug", stmt, nparams);
         db->sqlstate[0] = '\0';
+        snprintf(db->errmsg, sizeof db->errmsg, "statement %d called with %d parameters", stmt, nparams);
         db->last_unavailable = false;
         return error_result(db);
     }
@@ -508,12 +613,14 @@ PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values
         char msg[256];
         if (db_connect(db, db->url, msg, sizeof msg) != 0) {
             db->sqlstate[0] = '\0';
+            copy_msg(db->errmsg, sizeof db->errmsg, msg);
             db->last_unavailable = true;
             return error_result(db);
         }
     }
     if (!db->conn || db->broken) {
         db->sqlstate[0] = '\0';
+        snprintf(db->errmsg, sizeof db->errmsg, "no connection to the database");
         db->last_unavailable = true;
         return error_result(db);
     }
@@ -525,19 +632,41 @@ PGresult *cd_db_exec(cd_db *db, int stmt, int nparams, const char *const *values
     }
     /* A statement outside a transaction that lost a deadlock (or a serialization conflict) was rolled back
      * whole, so it runs again, like a transaction in cd_db_tx: a DELETE cascading into rows another
-     * transaction locks in the other order must not fail its request. */
+     * transaction locks in the other order must not fail its request. A read whose connection turned out to
+     * be lost (a server restart while this thread was idle) runs once more on a fresh connection: it changed
+     * nothing, and the client gets its answer rather than a 503 for a server that is back. */
     PGresult *res = NULL;
+    bool fresh = false;
     for (int attempt = 0; attempt <= CD_TX_RETRIES; attempt++) {
         if (attempt > 0) {
+            cd_metrics_db_retry(db->sqlstate);
             PQclear(res);
             backoff(attempt);
         }
+        double t0 = mono_now();
         res = PQexecPrepared(db->conn, cd_stmt_row(stmt)->name, nparams, values, NULL, NULL, 0);
+        cd_metrics_db_roundtrip(mono_now() - t0);
         if (!res)
             res = error_result(db);
         if (cd_db_ok(res))
             break;
         note_failure(db, res);
+        if (!db->in_tx && db->broken && !fresh && stmt_is_read(stmt)) {
+            fresh = true;
+            char msg[256];
+            if (db_connect(db, db->url, msg, sizeof msg) != 0)
+                break;
+            cd_log("info", "db: %s: the connection was lost; read again on a new one", cd_stmt_row(stmt)->name);
+            PQclear(res);
+            res = PQexecPrepared(db->conn, cd_stmt_row(stmt)->name, nparams, values, NULL, NULL, 0);
+            if (!res)
+                res = error_result(db);
+            if (cd_db_ok(res)) {
+                clear_failure(db);
+                break;
+            }
+            note_failure(db, res);
+        }
         if (db->in_tx || db->broken || !sqlstate_retryable(db->sqlstate))
             break;
     }
@@ -554,7 +683,9 @@ static bool tx_command(cd_db *db, const char *sql)
         db->last_unavailable = true;
         return false;
     }
+    double t0 = mono_now();
     PGresult *res = PQexec(db->conn, sql);
+    cd_metrics_db_roundtrip(mono_now() - t0);
     bool ok = cd_db_ok(res);
     if (!ok)
         note_failure(db, res);
@@ -575,16 +706,23 @@ cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable)
     bool *unavail = db_unavailable ? db_unavailable : &unavailable_local;
     *unavail = false;
     cd_tx_result r = CD_TX_ERROR;
+    bool rerun = false;   /* fn ran again once on a new connection after losing the old one */
+    bool no_pause = false;
 
     for (int attempt = 0; attempt <= CD_TX_RETRIES; attempt++) {
-        if (attempt > 0)
+        if (attempt > 0 && !no_pause) {   /* not after a lost connection's rerun: that is no 40001/40P01 */
+            cd_metrics_db_retry(db->sqlstate);   /* still the SQLSTATE that made the last attempt fail */
             backoff(attempt);
-        db->sqlstate[0] = '\0';
-        db->last_unavailable = false;
+        }
+        no_pause = false;
+        db->commit_sent = false;
+        clear_failure(db);
         if (db->broken || !db->conn) {
             /* broke in an earlier request: one reconnect attempt, as cd_db_exec would */
             char msg[256];
             if (db_connect(db, db->url, msg, sizeof msg) != 0) {
+                copy_msg(db->errmsg, sizeof db->errmsg, msg);
+                db->last_unavailable = true;
                 *unavail = true;
                 return CD_TX_ERROR;
             }
@@ -621,18 +759,30 @@ cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable)
         }
         db->in_tx = false;
         /* keep the statement's SQLSTATE: ROLLBACK succeeding must not hide why we roll back */
-        char state[sizeof db->sqlstate];
+        char state[sizeof db->sqlstate], emsg[sizeof db->errmsg];
         pipe_close(db);   /* reads what is owed: a deferred write may have failed */
         bool gone = db->last_unavailable;
         memcpy(state, db->sqlstate, sizeof state);
+        memcpy(emsg, db->errmsg, sizeof emsg);
         tx_rollback(db);
         memcpy(db->sqlstate, state, sizeof state);
+        memcpy(db->errmsg, emsg, sizeof emsg);
         db->last_unavailable = gone || db->last_unavailable;
         ensure_idle(db, "cd_db_tx");
 
         if (r == CD_TX_ROLLBACK)
             return r;
-        if (db->last_unavailable || !db->conn || db->broken) {
+        bool lost = db->last_unavailable || !db->conn || db->broken;
+        if (lost && !db->commit_sent && !rerun) {
+            /* typically dead before the transaction began (a server restart while this thread was idle): no
+             * COMMIT went out, so nothing was committed, and fn runs once more on a new connection (the loop's
+             * top makes it; while the server is down that connect fails at once, and the answer is a 503) */
+            rerun = no_pause = true;
+            cd_log("info", "db: cd_db_tx: the connection was lost before COMMIT; the transaction runs again on a new "
+                           "one");
+            continue;
+        }
+        if (lost) {
             *unavail = true;
             return CD_TX_ERROR;
         }

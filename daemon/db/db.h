@@ -20,8 +20,24 @@ typedef struct cd_db cd_db;
 /* This thread's connection: connected (and statements prepared) on first use, reconnected when it has
  * broken. NULL when the database cannot be reached (err says why; answer 503). */
 cd_db *cd_db_thread(const cd_config *cfg, char *err, size_t errlen);
+/* Every thread's connection is checked (what arrived read, then a SELECT 1) at its next cd_db_thread, and
+ * remade if it is dead: the notify thread calls it when it loses its LISTEN connection, since a server
+ * restart kills the idle connections of every worker as well. */
+void cd_db_suspect_all(void);
 /* Closes this thread's connection (shutdown; a thread that exits without it has it closed for it). */
 void cd_db_thread_close(void);
+/* The last failure of this thread's connection since its cd_db_thread (so: of the current request): its
+ * SQLSTATE ("" when libpq gave none: the connection was lost), the server's message, and whether it is a
+ * state a client can wait out (answer 503 with Retry-After: read-only database, disk full, shutdown, lost
+ * connection; not a refused privilege or a bug). false when nothing failed. */
+typedef struct {
+    char sqlstate[6];
+    char message[256];
+    bool wait_out;
+    bool refuses_writes;   /* of those, the ones where reads still work: read-only (25006), out of resources (53xxx) */
+} cd_db_error;
+bool cd_db_last_error(cd_db_error *e);
+
 typedef enum {
     CD_TX_COMMIT,     /* commit; the caller's reply is the success answer */
     CD_TX_ROLLBACK,   /* roll back: the request failed for a reason of its own (409, 422 ...) */

@@ -43,12 +43,13 @@ static const cd_stmt_info stmts[] = {
                    3},
     /* the move's second, pipelined behind the lock and so reading what the lock's previous holder committed:
      * the game's enabled webhook endpoints (none: the move skips the outbox) and the answer already stored for
-     * this seat's idempotency key (NULL key: none) */
+     * this seat's idempotency key (NULL key: none) with the hash of the request it answered (NULL: stored
+     * before 005_idempotency_request.sql) */
     {ST_MOVE_AFTER_LOCK, "move_after_lock",
                          "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
-                         "AND e.disabled_at IS NULL), (SELECT m.response FROM moves m JOIN seats t "
-                         "ON t.game_id = m.game_id AND t.seat = m.seat WHERE t.token_hash = $2 "
-                         "AND m.game_id = $1::uuid AND m.idempotency_key = $3)",
+                         "AND e.disabled_at IS NULL), m.response, m.request_sha256 FROM (SELECT 1) one "
+                         "LEFT JOIN (moves m JOIN seats t ON t.game_id = m.game_id AND t.seat = m.seat) "
+                         "ON t.token_hash = $2 AND m.game_id = $1::uuid AND m.idempotency_key = $3",
                          3},
     /* the seed leaves game_secrets only once the game is over: it is revealed then */
     {ST_GAME_GET, "game_get",
@@ -203,6 +204,7 @@ cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char 
     out->after = after;
     out->hooks = atoi(PQgetvalue(after, 0, 0));
     out->stored_answer = cd_q_text(after, 0, 1);
+    out->stored_request_sha256 = cd_q_text(after, 0, 2);
     return CD_Q_OK;
 }
 

@@ -54,6 +54,8 @@ typedef struct {
     cd_game_read game;            /* the lock columns, the row locked (not found for another game's token) */
     int hooks;                    /* the game's enabled webhook endpoints */
     const char *stored_answer;    /* the answer stored for this seat's Idempotency-Key; NULL: none */
+    const char *stored_request_sha256;   /* the hash of the request that answer was for; NULL: none, or
+                                          * stored before 005_idempotency_request.sql */
     struct pg_result *after;
 } cd_move_lock_read;
 /* ST_MOVE_LOCK + ST_MOVE_AFTER_LOCK pipelined, in a transaction: the token's seat and its game locked (the

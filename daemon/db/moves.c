@@ -10,9 +10,10 @@
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
     {ST_MOVE_INSERT, "move_insert",
-                     "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response, origin) "
-                     "VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8)",
-                     8},
+                     "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response, origin, "
+                     "request_sha256) VALUES ($1::uuid, $2::integer, $3::integer, $4::jsonb, $5::jsonb, $6, "
+                     "$7::jsonb, $8, $9)",
+                     9},
     {ST_GAME_UPDATE, "game_update",
                      "UPDATE games SET seq = $2::integer, snapshot = $3::jsonb, status = $4, "
                      "pending_seat = $5::integer, updated_at = now(), "
@@ -37,8 +38,8 @@ const cd_stmt_family cd_stmts_moves = {stmts, sizeof stmts / sizeof stmts[0]};
 
 cd_q cd_moves_insert_opening(cd_db *db, const char *game_id, const char *events)
 {
-    const char *p[] = {game_id, "0", NULL, NULL, events, NULL, NULL, "seat"};
-    PGresult *res = cd_db_exec(db, ST_MOVE_INSERT, 8, p);
+    const char *p[] = {game_id, "0", NULL, NULL, events, NULL, NULL, "seat", NULL};
+    PGresult *res = cd_db_exec(db, ST_MOVE_INSERT, 9, p);
     cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
     PQclear(res);
     return q;
@@ -90,12 +91,13 @@ bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after
     snprintf(payload, sizeof payload, "%s:%d", m->game_id, m->seq);
     snprintf(deadline, sizeof deadline, "%.3f", g->deadline);
     snprintf(due, sizeof due, "%.3f", g->due);
-    const char *p1[] = {m->game_id, seq, seat, m->move, m->events, m->idem, m->response, m->origin};
+    const char *p1[] = {m->game_id, seq, seat, m->move, m->events, m->idem, m->response, m->origin,
+                        m->idem ? m->request_sha256 : NULL};
     const char *p2[] = {m->game_id, seq, g->snapshot, g->finished ? "finished" : "active", g->finished ? NULL : pending,
                         g->clock, g->deadline >= 0 ? deadline : NULL, g->due >= 0 ? due : NULL};
     const char *p3[] = {payload};
     bool clocked = g->clock != NULL;
-    return cd_db_defer(db, ST_MOVE_INSERT, 8, p1) &&
+    return cd_db_defer(db, ST_MOVE_INSERT, 9, p1) &&
            cd_db_defer(db, clocked ? ST_GAME_UPDATE_CLOCK : ST_GAME_UPDATE, clocked ? 8 : 5, p2) &&
            cd_db_defer(db, ST_NOTIFY_MOVE, 1, p3);
 }

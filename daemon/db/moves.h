@@ -23,6 +23,7 @@ typedef struct {
     const char *move;       /* JSON text; NULL: none */
     const char *events;     /* the admin view of its events, JSON text */
     const char *idem;       /* the seat's Idempotency-Key; NULL: none */
+    const char *request_sha256;   /* with a key: the hash of the request it came with (005_idempotency_request) */
     const char *response;   /* the answer replayed for that key, JSON text; NULL: none */
     const char *origin;     /* "seat" or "clock" */
 } cd_move_row;

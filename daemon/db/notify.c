@@ -42,6 +42,8 @@
 #include "base/timesrc.h"
 #include "store.h"
 
+static void (*housekeeping_fn)(void);   /* cd_notify_on_housekeeping */
+
 #define NBUCKETS 1024
 #define POLL_MAX_MS 1000
 #define RECONNECT_S 1.0
@@ -462,6 +464,7 @@ static void listener_drop(listener *l, const char *why, double now)
     snprintf(msg, sizeof msg, "%s", PQerrorMessage(l->conn));
     msg[strcspn(msg, "\n")] = 0;
     cd_log("warn", "notify: lost the listening connection (%s): %s", why, msg);
+    cd_db_suspect_all();   /* the workers' idle connections are likely as dead: checked before their next use */
     l->logged_down = true;
     PQfinish(l->conn);
     l->conn = NULL;
@@ -520,6 +523,7 @@ static void *notify_main(void *unused)
                     stats.reconnects++;
                 l.ever = true;
                 fire_all(CD_NOTIFY_RECONNECT);
+                cd_db_suspect_all();   /* a connection checked while the server was still away is checked again */
                 /* the callbacks' connection (cd_db_thread on this thread): made now rather than by the
                  * first woken request, which would wait for the connect and the statements' PREPARE */
                 pthread_mutex_unlock(&mu);
@@ -539,6 +543,10 @@ static void *notify_main(void *unused)
         now = cd_now();
         if (now - last_housekeep >= HOUSEKEEP_S) {
             nodes_purge(now);
+            pthread_mutex_unlock(&mu);
+            if (housekeeping_fn)
+                housekeeping_fn();   /* main's: after a wake-up burst, what its answers freed goes back */
+            pthread_mutex_lock(&mu);
             last_housekeep = now;
         }
         /* how long to sleep: the next deadline, a reconnect, a ping, at most POLL_MAX_MS */
@@ -591,6 +599,11 @@ static void *notify_main(void *unused)
         PQfinish(l.conn);
     cd_db_thread_close();
     return NULL;
+}
+
+void cd_notify_on_housekeeping(void (*fn)(void))
+{
+    housekeeping_fn = fn;
 }
 
 int cd_notify_start(const cd_config *cfg)

@@ -61,6 +61,9 @@ typedef struct cd_notify_waiter {
 /* Starts the notify thread (it connects, and keeps reconnecting, by itself: a database that is down now is
  * not an error). 0, or -1 when the thread cannot be started. cfg must outlive cd_notify_stop. */
 int cd_notify_start(const cd_config *cfg);
+/* fn runs on the notify thread every few seconds, no lock held (main gives it cd_http_release_memory); set it
+ * before cd_notify_start. */
+void cd_notify_on_housekeeping(void (*fn)(void));
 /* Fires every waiter with CD_NOTIFY_SHUTDOWN, refuses new ones, and joins the thread. Call it before the HTTP
  * server stops: the callbacks resume suspended requests, and MHD must not stop with any suspended. */
 void cd_notify_stop(void);

@@ -23,13 +23,15 @@ typedef enum {
     ST_SECRET_INSERT,    /* (game_id, seed) */
     ST_SEAT_INSERT,      /* (game_id, seat, name, token_hash, player key_hash|NULL) -> whether the key (if any)
                              named a player */
-    ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response, origin: seat|clock) */
+    ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response, origin: seat|clock,
+                             request_sha256|NULL) */
     ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed, clock   FOR UPDATE */
     ST_MOVE_LOCK,        /* (game_id, token_hash, cached_seq) -> the columns of ST_GAME_LOCK (NULL for another
                              game's token; the snapshot NULL when the game is at cached_seq), whether the token's
                              game is game_id, its seat; no row for an unknown token */
     ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
-                             response for that seat's key (NULL: none) */
+                             response for that seat's key (NULL: none), the SHA-256 of the request it answered
+                             (NULL: none, or stored before the hash was) */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */
@@ -52,7 +54,7 @@ typedef enum {
                              actor, actor_name, remote_addr, user_agent, detail   (newest first) */
     /* webhooks: webhook_outbox.c (ENDPOINTS_ACTIVE, OUTBOX_INSERT, NOTIFY), webhook_endpoints.c (ENDPOINT_INSERT,
      * GAME_FOR_HOOK, ENDPOINT_GET, ENDPOINTS_LIST, ENDPOINT_DELETE), webhook_deliveries.c (DELIVERIES, DELIVERY_GET,
-     * REDELIVER), webhook_worker.c (CLAIM, NEXT_DUE, ATTEMPT_DONE, OUTBOX_DONE, ENDPOINT_GONE) */
+     * REDELIVER), webhook_worker.c (CLAIM, NEXT_DUE, ATTEMPT_DONE, OUTBOX_DONE, DELIVERED, ENDPOINT_GONE) */
     ST_WH_ENDPOINTS_ACTIVE,  /* (game_id) -> id, seat, format, events   (not disabled) */
     ST_WH_ENDPOINT_INSERT,   /* (game_id, seat, url, format, events, secret) -> id, created_at */
     ST_WH_OUTBOX_INSERT,     /* (endpoint_id, msg_id, event, game_id, seq, body, delay_s) */
@@ -65,22 +67,40 @@ typedef enum {
     ST_WH_DELIVERY_GET,      /* (endpoint_id, id) -> WH_DELIVERY columns */
     ST_WH_REDELIVER,         /* (endpoint_id, id) -> id */
     ST_WH_CLAIM,             /* (limit, lease_s, worker) -> id, lease, msg_id, body, attempt, tries, url, secret,
-                                                         endpoint_id, disabled */
+                                                         endpoint_id, disabled, age_s (since written) */
     ST_WH_NEXT_DUE,          /* () -> seconds until the next pending row is due (NULL: none) */
     ST_WH_ATTEMPT_DONE,      /* (outbox_id, attempt, duration_ms, status, error) */
     ST_WH_OUTBOX_DONE,       /* (id, lease, state, delay_s, status, error, refund) -> id */
+    ST_WH_DELIVERED,         /* (id, lease, attempt, status, duration_ms): a 2xx, outbox row and attempt at once */
     ST_WH_ENDPOINT_GONE,     /* (endpoint_id, reason): disable it, fail its pending rows */
-    /* turn clocks, players: clocks.c (CLOCK_UPDATE, CLOCK_CLAIM), players.c (the rest); ST_GAME_UPDATE_CLOCK is
+    /* turn clocks, players: clocks.c (CLOCK_UPDATE, CLOCK_CLAIM, CLOCK_DUE_PEEK), players.c (the rest); ST_GAME_UPDATE_CLOCK is
      * moves.c's */
     ST_CLOCK_UPDATE,         /* (game_id, clock, clock_deadline|NULL, clock_due|NULL) */
     ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot, status, pending_seat, clock|NULL, clock_deadline|NULL,
                                  clock_due|NULL) */
     ST_CLOCK_CLAIM,          /* (now) -> game_id of one game whose clock is due, locked (SKIP LOCKED) */
+    ST_CLOCK_DUE_PEEK,       /* (now) -> game_id of the game ST_CLOCK_CLAIM would take, unlocked (for the log) */
     ST_PLAYER_INSERT,        /* (name|NULL, key_hash) -> id */
     ST_PLAYER_BY_KEY,        /* (key_hash) -> id */
     ST_SEAT_LINK,            /* (game_id, seat, key_hash) -> player_id   (no row: no such player) */
     ST_ME_GAMES,             /* (player_id, status|NULL, limit) -> id, seat, status, seq, pending_seat,
                                  pending kind, clock_deadline (epoch), updated_at, clock */
+    /* GET /metrics (gauges.c) */
+    ST_GAUGES,               /* () -> active games, finished games, pending webhook messages, age of the oldest
+                                 (s), overdue clocks, how overdue the most overdue is (s) */
+    /* play by e-mail (db/mail_seats.c, db/mail_outbox.c, db/mail_in.c) */
+    ST_MAIL_SEATS_ACTIVE,    /* (game_id) -> seat, email, tag   (not stopped) */
+    ST_MAIL_SEAT_PUT,        /* (game_id, seat, email, tag): set (and restart) a seat's mail */
+    ST_MAIL_SEAT_DELETE,     /* (game_id, seat) */
+    ST_MAIL_SEAT_GET,        /* (game_id, seat) -> email, stopped_at, stopped_reason */
+    ST_MAIL_SEATS_ALL,       /* (game_id) -> seat, email, stopped_at, stopped_reason */
+    ST_MAIL_SEAT_BY_TAG,     /* (tag) -> game_id, seat, email, stopped_at IS NOT NULL */
+    ST_MAIL_SEAT_STOP,       /* (game_id, seat, email, reason): stop that address's mail */
+    ST_MAIL_OUTBOX_INSERT,   /* (game_id, seat, kind, seq, msg_id, rcpt, body) */
+    ST_MAIL_NOTIFY,          /* (): wakes the senders */
+    ST_MAIL_CLAIM,           /* (lease_s) -> id, lease, rcpt, body, tries, game_id, seat, stopped */
+    ST_MAIL_DONE,            /* (id, lease, state, delay_s, error) -> id */
+    ST_MAIL_IN_INSERT,       /* (message_id, game_id, seat, outcome, detail) -> 1 when new (no row: handled before) */
     CD_NSTMTS
 } cd_stmt;
 
@@ -101,7 +121,8 @@ typedef struct {
 /* The families, one per query file (defined there); store.c lists them all. */
 extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_reads, cd_stmts_moves,
     cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
-    cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players;
+    cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players, cd_stmts_gauges, cd_stmts_mail_seats,
+    cd_stmts_mail_outbox, cd_stmts_mail_in;
 extern const cd_stmt_family *const cd_stmt_families[];
 extern const int cd_nstmt_families;
 

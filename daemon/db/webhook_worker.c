@@ -26,11 +26,12 @@ static const cd_stmt_info stmts[] = {
                   "claimed AS (UPDATE webhook_outbox o SET due_at = now() + $2::integer * interval '1 second', "
                   "lease = gen_random_uuid(), attempts = o.attempts + 1, tries = o.tries + 1 FROM due "
                   "WHERE o.id = due.id RETURNING o.id, o.lease, o.msg_id, o.body, o.attempts, o.tries, "
-                  "o.endpoint_id), "
+                  "o.endpoint_id, o.created_at), "
                   "logged AS (INSERT INTO webhook_attempts (outbox_id, attempt, worker) "
                   "SELECT id, attempts, $3 FROM claimed) "
                   "SELECT c.id, c.lease, c.msg_id, c.body, c.attempts, c.tries, e.url, e.secret, e.id, "
-                  "e.disabled_at IS NOT NULL FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id",
+                  "e.disabled_at IS NOT NULL, EXTRACT(EPOCH FROM now() - c.created_at)::float8 "
+                  "FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id",
                   3},
     {ST_WH_NEXT_DUE, "wh_next_due",
                      "SELECT EXTRACT(EPOCH FROM min(o.due_at) - now())::float8 FROM webhook_outbox o "
@@ -49,6 +50,15 @@ static const cd_stmt_info stmts[] = {
                         "delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END "
                         "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id",
                         7},
+    /* a 2xx, recorded in one autocommitted statement right after the answer (deliver.c): the outbox row and the
+     * attempt's, so that a carcd killed after the receiver answered has as little time as can be to resend it */
+    {ST_WH_DELIVERED, "wh_delivered",
+                      "WITH o AS (UPDATE webhook_outbox SET state = 'delivered', lease = NULL, "
+                      "last_status = $4::integer, last_error = NULL, delivered_at = now() "
+                      "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id) "
+                      "UPDATE webhook_attempts SET finished_at = now(), duration_ms = $5::integer, "
+                      "status = $4::integer, error = NULL WHERE outbox_id = $1::bigint AND attempt = $3::integer",
+                      5},
     {ST_WH_ENDPOINT_GONE, "wh_endpoint_gone",
                           "WITH e AS (UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $2 "
                           "WHERE id = $1::uuid AND disabled_at IS NULL RETURNING id) "
@@ -93,6 +103,7 @@ cd_q cd_outbox_claim(cd_db *db, int limit, int lease_s, const char *worker, cd_c
         c->secret = PQgetvalue(res, i, 7);
         c->endpoint_id = PQgetvalue(res, i, 8);
         c->disabled = PQgetvalue(res, i, 9)[0] == 't';
+        c->age_s = strtod(PQgetvalue(res, i, 10), NULL);
     }
     return CD_Q_OK;
 }
@@ -113,6 +124,20 @@ cd_q cd_outbox_attempt_done(cd_db *db, long long id, int attempt, int duration_m
     snprintf(st, sizeof st, "%ld", status);
     const char *p[] = {ids, att, ms, status ? st : NULL, error};
     PGresult *res = cd_db_exec(db, ST_WH_ATTEMPT_DONE, 5, p);
+    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
+    PQclear(res);
+    return q;
+}
+
+cd_q cd_outbox_delivered(cd_db *db, long long id, const char *lease, int attempt, long status, int duration_ms)
+{
+    char ids[24], att[16], ms[16], st[16];
+    snprintf(ids, sizeof ids, "%lld", id);
+    snprintf(att, sizeof att, "%d", attempt);
+    snprintf(ms, sizeof ms, "%d", duration_ms);
+    snprintf(st, sizeof st, "%ld", status);
+    const char *p[] = {ids, lease, att, st, ms};
+    PGresult *res = cd_db_exec(db, ST_WH_DELIVERED, 5, p);
     cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
     PQclear(res);
     return q;

@@ -22,6 +22,7 @@ typedef struct {
     int attempt, tries;
     const char *url, *secret, *endpoint_id;
     bool disabled;   /* the endpoint was disabled since the row was queued */
+    double age_s;    /* seconds since the message was written */
 } cd_claim_row;
 
 typedef struct {
@@ -38,6 +39,9 @@ void cd_claim_rows_free(cd_claim_rows *rows);
 
 /* ST_WH_ATTEMPT_DONE: the attempt's row (status 0: no HTTP status; error NULL: none). */
 cd_q cd_outbox_attempt_done(cd_db *db, long long id, int attempt, int duration_ms, long status, const char *error);
+/* ST_WH_DELIVERED: a 2xx, the outbox row (if the lease is still this worker's) and its attempt in one
+ * autocommitted statement. */
+cd_q cd_outbox_delivered(cd_db *db, long long id, const char *lease, int attempt, long status, int duration_ms);
 /* ST_WH_OUTBOX_DONE: the row's new state, if the lease is still this worker's (*still_ours); refund: the
  * attempt does not count. */
 cd_q cd_outbox_done(cd_db *db, long long id, const char *lease, const char *state, double delay_s, long status,

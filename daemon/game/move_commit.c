@@ -10,13 +10,15 @@
 
 #include "base/json_out.h"
 #include "views.h"
+#include "mail/outbox.h"
 #include "webhooks/outbox.h"
 #include "db/moves.h"
 
 /* Stores the move: seat moved, move as logged (NULL: none), events_admin its events in the admin view (stored,
- * and filtered to the public view for webhooks), idem and answer for a repeated key. */
+ * and filtered to the public view for webhooks), idem (with its request's hash) and answer for a repeated key. */
 static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
-                               const char *idem, const json_t *answer, const char *origin)
+                               const char *idem, const char *request_sha256, const json_t *answer,
+                               const char *origin)
 {
     bool over = g->st->status == CARC_FINISHED;
     json_t *snap = cd_snapshot_for_store(g->st);
@@ -39,7 +41,7 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
         u = cd_clock_due(&g->clock);
     }
     const cd_move_row row = {.game_id = g->id, .seq = g->seq, .seat = seat, .move = mv, .events = events,
-                             .idem = idem, .response = ans, .origin = origin};
+                             .idem = idem, .request_sha256 = request_sha256, .response = ans, .origin = origin};
     const cd_game_after_move after = {.snapshot = snapshot, .finished = over, .pending_seat = g->st->pending.seat,
                                       .clock = clock, .deadline = d, .due = u};
     bool ok = cd_move_store_deferred(db, &row, &after);
@@ -50,11 +52,12 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     free(ans);
     if (!ok)
         return CD_TX_ERROR;
-    if (g->hooks_known && g->hooks == 0)
-        return CD_TX_COMMIT;
     /* webhooks: their outbox rows commit with the move (outbox.h) */
     const cd_outbox_game og = {.id = g->id, .seq = g->seq, .st = g->st, .seed = g->seed, .deadline = g->deadline};
-    return cd_outbox_enqueue_move(db, &og, g->seq, seat, events_admin);
+    if (!(g->hooks_known && g->hooks == 0) && cd_outbox_enqueue_move(db, &og, g->seq, seat, events_admin) != CD_TX_COMMIT)
+        return CD_TX_ERROR;
+    /* mail: the turn mail (or game over) commits with the move too (mail/outbox.h) */
+    return cd_mail_enqueue_move(db, g->id, g->seq, g->st, g->deadline);
 }
 
 cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a, json_t **answer)
@@ -72,7 +75,7 @@ cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a,
     if (a->legal_moves && g->st->status != CARC_FINISHED && g->st->pending.seat == a->seat)
         json_object_set_new(ans, "legal_moves", cd_legal_moves_json(g->st, g->seq, a->seat));
     json_t *events_admin = carc_events_to_json(g->st, a->ev, CARC_VIEW_ADMIN);
-    cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, a->idem, ans, a->origin);
+    cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, a->idem, a->request_sha256, ans, a->origin);
     json_decref(events_admin);
     *answer = ans;
     return out;

@@ -1,7 +1,8 @@
 /*
  * admin_export.c — GET /v1/admin/games/{id}/export: everything needed to play a game again elsewhere:
  * its stored set-up, the seed, the whole tile stack in draw order (replayed from seed and set-up), the seats'
- * names and the move log as posted, plus the stored snapshot to compare with. Admin token only; audited.
+ * names and the move log as posted, plus the stored snapshot to compare with. Admin token only; audited
+ * (`audited` says whether the audit row was written: not while the database refuses writes).
  *
  * `carcctl import` creates a game from it on another server (admin token: the seed, and the stack as a
  * script, so the same tiles come in the same order even if the shuffle changed) and posts the moves with the
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/log.h"
 #include "game/audit.h"
 #include "game/games.h"
 #include "handlers.h"
@@ -35,9 +37,20 @@ enum MHD_Result h_admin_export(cd_req *r)
         cd_game_free(&g);
         return cd_reply_load_error(r, lr);
     }
-    if (!cd_audit(r, db, NULL, id, json_pack("{s:i}", "seq", g.seq))) {
+    /* The export is how games leave a database that has gone read-only (or full): it answers even when its
+     * audit row cannot be written then, says so (`audited`: false), and the log line keeps the record. Any
+     * other audit failure refuses the export, as every audited admin read does. */
+    bool down = false, audited = cd_audit_write(r, db, NULL, id, json_pack("{s:i}", "seq", g.seq), &down);
+    cd_db_error e;
+    if (!audited && !(cd_db_last_error(&e) && e.refuses_writes && !down)) {
         cd_game_free(&g);
-        return MHD_YES;
+        return cd_reply_db_failure(r, down, "the admin action could not be recorded in the audit log");
+    }
+    if (!audited) {
+        char actor[24];
+        cd_audit_actor(r->bearer, actor);
+        cd_log("warn", "audit: %s exported game %s at seq %d; not recorded in the audit log (SQLSTATE %s: %s)", actor,
+               id, g.seq, e.sqlstate, e.message);
     }
     carc_state *st = malloc(sizeof *st);
     if (!st)
@@ -69,6 +82,7 @@ enum MHD_Result h_admin_export(cd_req *r)
                                "id", g.id, "seq", g.seq, "status", g.finished ? "finished" : "active", "created_at",
                                g.created_at, "setup", g.setup, "seed", g.seed, "stack", stack, "players", players,
                                "moves", moves, "snapshot", g.snapshot);
+    json_object_set_new(answer, "audited", json_boolean(audited));
     cd_game_free(&g);
     return cd_reply_json(r, 200, answer, NULL);
 }

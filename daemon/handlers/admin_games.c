@@ -9,7 +9,9 @@
 
 #include "game/audit.h"
 #include "game/games.h"
+#include "db/mail_seats.h"
 #include "handlers.h"
+#include "request.h"
 #include "db/games_table.h"
 
 #define LIST_DEFAULT 50
@@ -80,5 +82,21 @@ enum MHD_Result h_admin_game_get(cd_req *r)
     json_object_set_new(v, "seed", json_string(g.seed));
     json_object_set(v, "setup", g.setup);
     cd_game_free(&g);
+    /* play by e-mail: every seat's address and whether its mail was stopped (a permanent refusal, an
+     * unsubscribe) */
+    cd_mail_seat seats[CARC_MAX_PLAYERS];
+    int n = 0;
+    cd_mq mq = cd_mail_seats_all(db, id, seats, CARC_MAX_PLAYERS, &n);
+    if (mq != CD_MQ_OK) {
+        json_decref(v);
+        return cd_reply_db_failure(r, mq == CD_MQ_DOWN, "the seats' mail could not be read");
+    }
+    json_t *mail = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(mail, json_pack("{s:i, s:s, s:o, s:o}", "seat", seats[i].seat, "email", seats[i].email,
+                                              "stopped_at", seats[i].stopped ? json_string(seats[i].stopped_at) : json_null(),
+                                              "stopped_reason",
+                                              seats[i].stopped ? json_string(seats[i].stopped_reason) : json_null()));
+    json_object_set_new(v, "mail", mail);
     return cd_reply_json(r, 200, v, NULL);
 }

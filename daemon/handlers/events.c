@@ -59,6 +59,7 @@
 #include "base/json_out.h"
 #include "game/games.h"
 #include "handlers.h"
+#include "base/metrics.h"
 #include "base/log.h"
 #include "db/notify.h"
 #include "db/games_table.h"
@@ -274,6 +275,7 @@ typedef struct {
     size_t len, off, cap;
     bool ended;       /* nothing more will come: finish once the buffer is sent */
     bool suspended;   /* the reader suspended the connection and nobody resumed it yet */
+    bool counted;             /* in carcd_sse_streams_open (metrics.h) */
 } sse_stream;
 
 /* One SSE event per entry. */
@@ -332,8 +334,11 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         size_t n = s->len - s->off < max ? s->len - s->off : max;
         memcpy(buf, s->buf + s->off, n);
         s->off += n;
-        if (s->off == s->len)
-            s->off = s->len = 0;
+        if (s->off == s->len) {   /* all sent: a waiting stream keeps no buffer (10 000 of them wait at once) */
+            free(s->buf);
+            s->buf = NULL;
+            s->off = s->len = s->cap = 0;
+        }
         pthread_mutex_unlock(&s->mu);
         return (ssize_t)n;
     }
@@ -364,6 +369,8 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 static void sse_free(void *cls)
 {
     sse_stream *s = cls;
+    if (s->counted)
+        cd_metrics_sse_streams(-1);
     cd_notify_cancel(&s->w);
     pthread_mutex_destroy(&s->mu);
     free(s->buf);
@@ -485,6 +492,8 @@ static enum MHD_Result stream(cd_req *r, cd_db *db, const char *id, int viewer, 
             s->ended = true;
     }
     static const char *const headers[] = {"Cache-Control", "no-cache", "X-Accel-Buffering", "no", NULL};
+    s->counted = true;   /* until sse_free, which MHD calls when the stream ends (or at once on failure) */
+    cd_metrics_sse_streams(1);
     return cd_reply_stream(r, 200, "text/event-stream", sse_read, s, sse_free, headers);
 }
 

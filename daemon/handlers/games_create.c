@@ -14,6 +14,7 @@
 #include "game/games.h"
 #include "handlers.h"
 #include "handlers/webhooks.h"
+#include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
 #include "db/games_table.h"
 #include "db/moves.h"
@@ -35,6 +36,8 @@ typedef struct {
     cd_req *req;   /* an admin's creation is written to the audit log in the same transaction */
     bool seeded;
     cd_player_hooks hooks;   /* players[].webhook (webhooks.h) */
+    const char *emails[CARC_MAX_PLAYERS];   /* players[].email; NULL when none (mail/seat_mail.h) */
+    char (*tokens)[CD_TOKEN_LEN + 1];       /* the seats' tokens, for the invitations' private links */
 } create_tx;
 
 /* Replies 400 naming the field of an engine/codec message "<field>: <what>"; `prefix` is prepended. */
@@ -54,7 +57,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         cd_reply_problem(r, CD_P_INVALID, "players", "players: expected an array of 2 to 6 players");
         return false;
     }
-    static const char *const keys[] = {"name", "webhook", "player_key", NULL};
+    static const char *const keys[] = {"name", "webhook", "player_key", "email", NULL};
     size_t i;
     json_t *p;
     json_array_foreach(players, i, p) {
@@ -82,6 +85,14 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         }
         if (key)
             cd_sha256_hex(json_string_value(key), t->key_hash[i]);
+        json_t *email = json_object_get(p, "email");
+        if (email && !json_is_null(email) && (!json_is_string(email) || !cd_mail_address_ok(json_string_value(email)))) {
+            char field[64];
+            snprintf(field, sizeof field, "players[%zu].email", i);
+            cd_reply_problem(r, CD_P_INVALID, field, "%s: expected a mail address like ann@example.org", field);
+            return false;
+        }
+        t->emails[i] = json_is_string(email) ? json_string_value(email) : NULL;
     }
     t->nplayers = (int)json_array_size(players);
     return true;
@@ -212,6 +223,14 @@ static cd_tx_result run_create(cd_db *db, void *arg)
     if (out == CD_TX_COMMIT)   /* webhooks: the players' endpoints and the first turn.started (outbox.h) */
         out = cd_outbox_game_created(db, t->id, t->st, t->seed_hex, t->deadline_iso[0] ? t->deadline_iso : NULL,
                                      &t->hooks);
+    /* mail: the seats with an address get their invitation, the first seat its turn mail (mail/seat_mail.h) */
+    json_t *names = json_array();
+    for (int i = 0; i < t->nplayers; i++)
+        json_array_append_new(names, json_string(t->names[i]));
+    for (int i = 0; i < t->nplayers && out == CD_TX_COMMIT; i++)
+        if (t->emails[i])
+            out = cd_mail_seat_set(db, t->id, t->st, 0, names, i, t->emails[i], t->tokens[i], t->deadline_iso);
+    json_decref(names);
 done:
     free(setup);
     free(snap);
@@ -256,6 +275,7 @@ enum MHD_Result h_games_create(cd_req *r)
         cd_sha256_hex(tokens[i], t.token_hash[i]);
     }
     t.st = st;
+    t.tokens = tokens;
     t.req = r;
     t.seeded = json_object_get(body, "seed") != NULL;
     t.setup = setup_json(&setup, json_object_get(body, "script"));

@@ -47,6 +47,9 @@ enum MHD_Result h_game_resign(cd_req *r);      /* resign.c */
 enum MHD_Result h_game_link(cd_req *r);        /* link.c */
 enum MHD_Result h_players_create(cd_req *r);   /* players_create.c */
 enum MHD_Result h_me_games(cd_req *r);         /* me_games.c */
+enum MHD_Result h_email_put(cd_req *r);        /* email.c */
+enum MHD_Result h_email_get(cd_req *r);        /* email.c */
+enum MHD_Result h_mail_unsubscribe(cd_req *r); /* mail_unsubscribe.c */
 
 /* shared by board.c and game_page.c (defined in board.c) */
 /* The view of game r->params[0] for the request's bearer (admin, seat or public), at ?seq=N when the

@@ -44,10 +44,10 @@ static enum MHD_Result legal_moves(cd_req *r)
     }
     int seat = viewer;
     if (viewer == CARC_VIEW_ADMIN) {
+        /* digits only: strtol would read "" (and " 1", "+1") as a seat */
         const char *s = cd_req_arg(r, "seat");
-        char *end = NULL;
-        long v = s ? strtol(s, &end, 10) : -1;
-        if (!s || *end || v < 0 || v >= g.st->nplayers) {
+        long v = s && *s && strlen(s) <= 2 && strspn(s, "0123456789") == strlen(s) ? strtol(s, NULL, 10) : -1;
+        if (v < 0 || v >= g.st->nplayers) {
             int nplayers = g.st->nplayers;   /* cd_game_free clears g */
             cd_game_free(&g);
             return cd_reply_problem(r, CD_P_INVALID, "seat", "an admin names the seat: ?seat=0..%d", nplayers - 1);

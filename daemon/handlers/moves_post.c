@@ -1,6 +1,7 @@
 /*
  * moves_post.c — POST /v1/games/{id}/moves: one move per request, in one transaction: check the token and
- * lock the game row, replay a repeated Idempotency-Key, check the expected seq and the seat, apply the move in
+ * lock the game row, replay a repeated Idempotency-Key (the first answer for the same request, 422 for another
+ * request under the same key), check the expected seq and the seat, apply the move in
  * the engine, then cd_move_commit (the clock, the log, the snapshot, the NOTIFY, the webhook outbox) and commit;
  * only then answer. A move answered 200 is durable; a refused one changes nothing.
  *
@@ -22,6 +23,7 @@
 
 #include "game/games.h"
 #include "handlers.h"
+#include "base/json_out.h"
 #include "base/metrics.h"
 #include "game/move_commit.h"
 #include "game/notations.h"
@@ -38,6 +40,7 @@ typedef struct {
     int seat;             /* the token's, once the lock has read it */
     long expected;        /* -1: none given */
     const char *idem;     /* NULL: none */
+    char request_sha256[CD_HEX256_LEN];   /* of the canonical request, stored with the key (request_hash) */
     json_t *move;         /* borrowed from the body, or NULL when the move comes as a notation */
     const char *notation; /* borrowed from the body, or NULL */
     size_t notation_len;
@@ -98,7 +101,10 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     g.hooks_known = true;
     g.hooks = lock.hooks;
     bool replay = t->idem && lock.stored_answer;
-    if (lr == CD_LOAD_OK && replay) {   /* a stored answer for this seat's key: the first answer again */
+    /* the key's answer is for the request it came with; a row stored before the hash was kept has none */
+    bool same_request = !replay || !lock.stored_request_sha256 ||
+                        strcmp(lock.stored_request_sha256, t->request_sha256) == 0;
+    if (lr == CD_LOAD_OK && replay && same_request) {   /* a stored answer for this seat's key: the first answer again */
         t->answer = json_loads(lock.stored_answer, 0, NULL);
         t->status = 200;
         t->replayed = true;
@@ -109,6 +115,11 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         if (lr == CD_LOAD_NOT_FOUND)
             return refuse(t, CD_P_NOT_FOUND, NULL, "no game with that id");
         return CD_TX_ERROR;
+    }
+    if (!same_request) {
+        cd_game_free(&g);
+        return refuse(t, CD_P_IDEMPOTENCY_REUSED, "Idempotency-Key",
+                      "this Idempotency-Key was used with another request (another move or expected seq): use a new key");
     }
     if (replay) {
         cd_game_free(&g);
@@ -143,7 +154,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
             out = refuse(t, CD_P_ILLEGAL_MOVE, t->notation ? "notation" : "move", err);
         } else {
             const cd_move_commit_args a = {.seat = t->seat, .move = stored, .ev = &ev, .origin = "seat",
-                                           .now = g.clocked ? cd_wall_now() : 0, .idem = t->idem, .legal_moves = true};
+                                           .now = g.clocked ? cd_wall_now() : 0, .idem = t->idem,
+                                           .request_sha256 = t->request_sha256, .legal_moves = true};
             out = cd_move_commit(db, &g, &a, &t->answer);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
             if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
@@ -204,6 +216,24 @@ static bool idem_key_ok(const char *k)
     return true;
 }
 
+/* The key's request as a hash: its expected seq (from the body or If-Match) and its move (the object, or the
+ * notation text), as compact JSON with sorted keys, so a retry that spells the same request in another order
+ * or spacing is the same request. */
+static void request_hash(long expected, const json_t *move, const json_t *notation, char out[CD_HEX256_LEN])
+{
+    json_t *canon = json_pack("{s:I}", "expected_seq", (json_int_t)expected);
+    if (move)
+        json_object_set(canon, "move", (json_t *)move);
+    if (notation)
+        json_object_set(canon, "notation", (json_t *)notation);
+    char *text = cd_json_dumps(canon, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(canon);
+    if (!text)
+        abort();   /* out of memory (docs/STYLE.md) */
+    cd_sha256_hex(text, out);
+    free(text);
+}
+
 static bool body_keys_ok(cd_req *r, json_t *body)
 {
     static const char *const keys[] = {"expected_seq", "move", "notation", NULL};
@@ -262,6 +292,8 @@ static enum MHD_Result moves_post(cd_req *r)
         t.notation = json_string_value(notation);
         t.notation_len = json_string_length(notation);
     }
+    if (t.idem)
+        request_hash(t.expected, t.move, notation, t.request_sha256);
     cd_db *db = cd_req_db(r);
     if (!db)
         goto out;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/crypto.h"
+#include "base/log.h"
 #include "base/ids.h"
 #include "db/game_reads.h"
 #include "game/audit.h"
@@ -103,15 +104,30 @@ cd_db *cd_req_db(cd_req *r)
 {
     char err[256];
     cd_db *db = cd_db_thread(r->cfg, err, sizeof err);
-    if (!db)
+    if (!db) {
+        cd_log("warn", "%s %s (route %s): %s", r->method, r->path, r->route ? r->route->name : "none", err);
         cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
+    }
     return db;
 }
 
 enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what)
 {
-    return cd_reply_problem(r, down ? CD_P_UNAVAILABLE : CD_P_INTERNAL, NULL, "%s",
-                            down ? "the database cannot be reached" : what);
+    cd_db_error e;
+    bool known = cd_db_last_error(&e);
+    if (!down && !(known && e.wait_out))   /* a bug, a refused privilege, a constraint: 500, the cause logged */
+        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "%s%s%s%s%s", what, known ? ": SQLSTATE " : "",
+                                known ? (e.sqlstate[0] ? e.sqlstate : "none") : "", known ? ": " : "",
+                                known ? e.message : "");
+    /* a state the client can wait out: the database read-only (25006), out of disk (53100), restarting or
+     * unreachable; the operator sees which */
+    cd_log("warn", "%s %s (route %s%s%s): %s: SQLSTATE %s: %s", r->method, r->path, r->route ? r->route->name : "none",
+           r->game_id ? ", game " : "", r->game_id ? r->game_id : "", what,
+           known && e.sqlstate[0] ? e.sqlstate : "none", known ? e.message : "the database cannot be reached");
+    if (known && e.refuses_writes && !down)
+        return cd_reply_unavailable(r, CD_RETRY_AFTER_READ_ONLY_S, "the database refuses writes for now (%s)",
+                                    strcmp(e.sqlstate, "25006") == 0 ? "it is read-only" : "it is out of resources");
+    return cd_reply_unavailable(r, CD_RETRY_AFTER_S, "the database cannot be reached");
 }
 
 enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr)
@@ -119,7 +135,7 @@ enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr)
     switch (lr) {
     case CD_LOAD_NOT_FOUND: return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
     case CD_LOAD_UNAVAILABLE: return cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
-    default: return cd_reply_problem(r, CD_P_INTERNAL, NULL, "the game could not be loaded");
+    default: return cd_reply_db_failure(r, false, "the game could not be loaded");
     }
 }
 

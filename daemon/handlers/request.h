@@ -15,8 +15,11 @@
 
 /* The database connection for this request, or a 503 reply and NULL. */
 cd_db *cd_req_db(cd_req *r);
-/* Answers for a failed database step: 503 when the database cannot be reached (`down`), else 500 naming
- * `what` failed (details go to the log, never to the client). */
+/* Answers for a failed database step: 503 with Retry-After when it is a state a client can wait out (`down`:
+ * the database cannot be reached, or the request's last failure says so, cd_db_last_error: read-only, disk
+ * full, shutting down), else 500 naming `what` failed. Either way the log line has `what`, the SQLSTATE and
+ * the server's message (never the client). */
+#define CD_RETRY_AFTER_READ_ONLY_S 30
 enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what);
 /* Answers for a failed load (404, 503, 500) and returns the MHD result. */
 enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr);

@@ -39,5 +39,9 @@ const cd_route cd_routes[] = {
     {"POST", "/v1/games/{id}/link", h_game_link, "games.link"},
     {"POST", "/v1/players", h_players_create, "players.create"},
     {"GET", "/v1/me/games", h_me_games, "me.games"},
+    /* play by e-mail (mail/) */
+    {"PUT", "/v1/games/{id}/email", h_email_put, "games.email.put"},
+    {"GET", "/v1/games/{id}/email", h_email_get, "games.email.get"},
+    {"POST", "/v1/mail/unsubscribe/{tag}", h_mail_unsubscribe, "mail.unsubscribe"},
     {NULL, NULL, NULL, NULL},
 };

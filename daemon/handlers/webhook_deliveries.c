@@ -65,6 +65,8 @@ enum MHD_Result h_webhook_deliveries(cd_req *r)
     if (!cd_wh_caller(r, r->params[0], &db, &viewer) || !cd_wh_endpoint_load(r, db, r->params[0], r->params[1], viewer, &e))
         return MHD_YES;
     json_decref(e.json);
+    if (!cd_wh_audit(r, db, viewer, r->params[0], e.id, before ? json_pack("{s:s}", "before", before) : NULL))
+        return MHD_YES;
     cd_delivery_rows rows;   /* one more than a page tells whether a next page exists */
     cd_q q = cd_deliveries_list(db, e.id, before, limit + 1, &rows);
     if (q != CD_Q_OK)
@@ -92,6 +94,8 @@ enum MHD_Result h_webhook_redeliver(cd_req *r)
     if (e.disabled)
         return cd_reply_problem(r, CD_P_WEBHOOK_DISABLED, NULL,
                                 "the endpoint was disabled (its receiver answered 410 Gone): create a new one");
+    if (!cd_wh_audit(r, db, viewer, r->params[0], e.id, json_pack("{s:s}", "delivery", r->params[2])))
+        return MHD_YES;
     bool found = false;
     cd_q q = cd_delivery_redeliver(db, e.id, r->params[2], &found);
     if (q != CD_Q_OK)

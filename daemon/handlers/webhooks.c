@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/audit.h"
 #include "game/games.h"
 #include "handlers.h"
 #include "handlers/webhooks.h"
@@ -89,8 +90,23 @@ bool cd_wh_endpoint_load(cd_req *r, cd_db *db, const char *game_id, const char *
     return true;
 }
 
+bool cd_wh_audit(cd_req *r, cd_db *db, int viewer, const char *game_id, const char *wid, json_t *detail)
+{
+    if (viewer != CARC_VIEW_ADMIN) {
+        json_decref(detail);
+        return true;
+    }
+    if (wid) {
+        if (!detail)
+            detail = json_object();
+        json_object_set_new(detail, "webhook", json_string(wid));
+    }
+    return cd_audit(r, db, NULL, game_id, detail);
+}
+
 /* ---- POST /v1/games/{id}/webhooks ------------------------------------------------------------------------- */
 typedef struct {
+    cd_req *req;
     const char *game_id;
     int seat;                     /* -1: the whole game */
     const cd_wh_spec *spec;
@@ -134,7 +150,12 @@ static cd_tx_result run_create(cd_db *db, void *arg)
                             "seat", t->seat >= 0 ? json_integer(t->seat) : json_null(), "url", t->spec->url, "format",
                             cd_wh_format_name(t->spec->format), "events", cd_wh_events_json(t->spec->events),
                             "created_at", created_at, "enabled", 1, "disabled_at", "disabled_reason");
-    return t->endpoint ? CD_TX_COMMIT : CD_TX_ERROR;
+    if (!t->endpoint)
+        return CD_TX_ERROR;
+    /* an admin's creation is audited in its transaction: no endpoint without its row */
+    if (t->seat < 0 && !cd_audit_write(t->req, db, NULL, t->game_id, json_pack("{s:s}", "webhook", id), NULL))
+        return CD_TX_ERROR;
+    return CD_TX_COMMIT;
 }
 
 enum MHD_Result h_webhooks_create(cd_req *r)
@@ -155,7 +176,7 @@ enum MHD_Result h_webhooks_create(cd_req *r)
     }
     char secret[CD_WH_SECRET_LEN + 1];
     cd_wh_secret_new(secret);
-    create_tx t = {.game_id = r->params[0], .seat = viewer >= 0 ? viewer : -1, .spec = &spec, .secret = secret};
+    create_tx t = {.req = r, .game_id = r->params[0], .seat = viewer >= 0 ? viewer : -1, .spec = &spec, .secret = secret};
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_create, &t, &down);
     if (tr == CD_TX_COMMIT) {
@@ -207,6 +228,10 @@ enum MHD_Result h_webhooks_list(cd_req *r)
             return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
         }
     }
+    if (!cd_wh_audit(r, db, viewer, id, NULL, json_pack("{s:i}", "count", n))) {
+        json_decref(list);
+        return MHD_YES;
+    }
     return cd_reply_json(r, 200, json_pack("{s:o}", "webhooks", list), NULL);
 }
 
@@ -218,6 +243,10 @@ enum MHD_Result h_webhook_get(cd_req *r)
     cd_wh_endpoint e;
     if (!cd_wh_caller(r, r->params[0], &db, &viewer) || !cd_wh_endpoint_load(r, db, r->params[0], r->params[1], viewer, &e))
         return MHD_YES;
+    if (!cd_wh_audit(r, db, viewer, r->params[0], e.id, NULL)) {
+        json_decref(e.json);
+        return MHD_YES;
+    }
     return cd_reply_json(r, 200, e.json, NULL);
 }
 
@@ -229,6 +258,8 @@ enum MHD_Result h_webhook_delete(cd_req *r)
     if (!cd_wh_caller(r, r->params[0], &db, &viewer) || !cd_wh_endpoint_load(r, db, r->params[0], r->params[1], viewer, &e))
         return MHD_YES;
     json_decref(e.json);
+    if (!cd_wh_audit(r, db, viewer, r->params[0], e.id, NULL))
+        return MHD_YES;
     cd_q q = cd_endpoint_delete(db, r->params[0], e.id);
     if (q != CD_Q_OK)
         return cd_reply_db_failure(r, q == CD_Q_DOWN, "deleting the webhook failed");

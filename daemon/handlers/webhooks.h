@@ -34,4 +34,9 @@ bool cd_wh_caller(cd_req *r, const char *game_id, cd_db **db, int *viewer);
 bool cd_wh_endpoint_load(cd_req *r, cd_db *db, const char *game_id, const char *wid, int viewer,
                          cd_wh_endpoint *out);
 
+/* An admin's read or change of a game's webhooks is audited (audit.h) before it is answered: the answers show
+ * the seats' private URLs. Writes the row when `viewer` is the admin (detail: object, stolen, may be NULL;
+ * `webhook` names endpoint wid unless NULL); true when written or not needed, else it has replied. */
+bool cd_wh_audit(cd_req *r, cd_db *db, int viewer, const char *game_id, const char *wid, json_t *detail);
+
 #endif

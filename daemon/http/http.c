@@ -42,6 +42,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,9 +76,11 @@ struct cd_server {
     req_priv *suspended;        /* doubly linked list of suspended requests */
 };
 
-/* RT_BAD_FRAMING: the request's length is ambiguous (conflicting Content-Length headers), so nothing after
- * its headers can be trusted: it is refused like a routing error, and the connection closed after. */
-typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG, RT_BAD_FRAMING } route_result;
+/* RT_TOO_LONG: a path longer than any route (404); RT_URI: the URI is over CD_URI_MAX (414); RT_HEADERS: the
+ * header block is over CD_HEADERS_MAX (431). RT_BAD_FRAMING: the request's length is ambiguous (conflicting
+ * Content-Length headers), so nothing after its headers can be trusted: it is refused like a routing error,
+ * and the connection closed after. */
+typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG, RT_URI, RT_HEADERS, RT_BAD_FRAMING } route_result;
 
 struct req_priv {
     cd_req r;                   /* first: a cd_req * is a req_priv * */
@@ -218,6 +221,16 @@ static void route(req_priv *p, const char *method)
     p->routing = path_exists ? RT_METHOD : RT_NO_PATH;
 }
 
+/* Requests between uri_log and on_completed in every server of the process, and their most since the last
+ * cd_http_release_memory: a burst that has ended (10 000 long-polls woken by one move) leaves its memory free
+ * in malloc's arenas but still resident until malloc_trim gives it back. */
+#define CD_TRIM_BURST 512
+/* libmicrohttpd's memory pool per connection (its default: 32 KiB): the request's headers and the answer's
+ * header block live there; bodies do not (carcd copies a request's body out, answers are buffers of their
+ * own). Each waiting long-poll or stream keeps its pool, so this is most of what 10 000 waiters cost. */
+#define CD_CONN_MEMORY (8 * 1024)
+static atomic_long all_in_flight, in_flight_peak;
+
 /* ---- replies ------------------------------------------------------------------------------------------ */
 
 /* Adds the common headers, queues resp (and releases our reference) and records the status. */
@@ -311,7 +324,8 @@ enum MHD_Result cd_reply_stream(cd_req *r, int status, const char *content_type,
             free_cb(cls);
         return MHD_YES;
     }
-    return queue(r, status, MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, reader, cls, free_cb),
+    /* the block is the most one reader call may give; MHD allocates it per stream for the stream's life */
+    return queue(r, status, MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, reader, cls, free_cb),
                  content_type, headers);
 }
 
@@ -348,8 +362,9 @@ static json_t *problem_json(cd_problem pr, const char *field, const char *detail
     return o;
 }
 
-static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, json_t *ext, const char *fmt,
-                                       va_list ap)
+/* retry_after_s: the Retry-After of a 503 (0: CD_RETRY_AFTER_S) */
+static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, json_t *ext, int retry_after_s,
+                                       const char *fmt, va_list ap)
 {
     char detail[1024] = "";
     if (fmt)
@@ -364,7 +379,12 @@ static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *fie
         json_object_update_missing(o, ext);
         json_decref(ext);
     }
-    return reply_json_as(r, cd_problems[pr].status, o, "application/problem+json", NULL);
+    /* a 503 is a state to wait out (RFC 9110 §10.2.3): the client is told when to try again */
+    char after[16];
+    snprintf(after, sizeof after, "%d", retry_after_s > 0 ? retry_after_s : CD_RETRY_AFTER_S);
+    const char *const retry[] = {MHD_HTTP_HEADER_RETRY_AFTER, after, NULL};
+    return reply_json_as(r, cd_problems[pr].status, o, "application/problem+json",
+                         cd_problems[pr].status == 503 ? retry : NULL);
 }
 
 enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
@@ -373,7 +393,18 @@ enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, con
         return MHD_YES;
     va_list ap;
     va_start(ap, fmt);
-    enum MHD_Result ret = reply_problem_v(r, p, field, NULL, fmt, ap);
+    enum MHD_Result ret = reply_problem_v(r, p, field, NULL, 0, fmt, ap);
+    va_end(ap);
+    return ret;
+}
+
+enum MHD_Result cd_reply_unavailable(cd_req *r, int retry_after_s, const char *fmt, ...)
+{
+    if (!may_reply(r))
+        return MHD_YES;
+    va_list ap;
+    va_start(ap, fmt);
+    enum MHD_Result ret = reply_problem_v(r, CD_P_UNAVAILABLE, NULL, NULL, retry_after_s, fmt, ap);
     va_end(ap);
     return ret;
 }
@@ -386,7 +417,7 @@ enum MHD_Result cd_reply_problem_ext(cd_req *r, cd_problem p, const char *field,
     }
     va_list ap;
     va_start(ap, fmt);
-    enum MHD_Result ret = reply_problem_v(r, p, field, ext, fmt, ap);
+    enum MHD_Result ret = reply_problem_v(r, p, field, ext, 0, fmt, ap);
     va_end(ap);
     return ret;
 }
@@ -616,10 +647,15 @@ static void *uri_log(void *cls, const char *uri, struct MHD_Connection *con)
         p->routing = RT_TOO_LONG;   /* no route is this long */
         n = sizeof p->r.path - 1;
     }
+    if (uri && strlen(uri) > CD_URI_MAX)
+        p->routing = RT_URI;
     if (uri)
         memcpy(p->r.path, uri, n);
     p->r.path[n] = '\0';
     atomic_fetch_add(&s->in_flight, 1);
+    long open = atomic_fetch_add(&all_in_flight, 1) + 1, peak = atomic_load(&in_flight_peak);
+    while (open > peak && !atomic_compare_exchange_weak(&in_flight_peak, &peak, open)) {
+    }
     cd_metrics_request_begin();
     return p;
 }
@@ -644,6 +680,11 @@ static bool answer_at_once(cd_req *r)
 static enum MHD_Result reply_routing_error(req_priv *p)
 {
     cd_req *r = &p->r;
+    if (p->routing == RT_URI)
+        return cd_reply_problem(r, CD_P_URI_TOO_LONG, NULL, "the URI is longer than %d bytes", CD_URI_MAX);
+    if (p->routing == RT_HEADERS)
+        return cd_reply_problem(r, CD_P_HEADERS_TOO_LARGE, NULL, "the header fields are larger than %d bytes",
+                                CD_HEADERS_MAX);
     if (p->routing == RT_BAD_FRAMING) {
         /* RFC 9112 §6.3: 400, then close, so bytes a proxy may read as another request are never read */
         static const char *const close_hdr[] = {MHD_HTTP_HEADER_CONNECTION, "close", NULL};
@@ -661,6 +702,13 @@ static enum MHD_Result reply_too_large(req_priv *p)
 {
     return cd_reply_problem(&p->r, CD_P_TOO_LARGE, NULL, "the body is larger than %zu bytes",
                             p->r.cfg->body_limit);
+}
+
+static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    *(size_t *)cls += strlen(key) + (value ? strlen(value) : 0) + 4;   /* ": " and CRLF */
+    return MHD_YES;
 }
 
 typedef struct {
@@ -696,6 +744,13 @@ static bool length_ambiguous(struct MHD_Connection *conn)
 /* The first call: the headers are in. */
 static enum MHD_Result begin(req_priv *p, const char *method)
 {
+    /* libmicrohttpd answers a header block past its memory pool itself, in HTML: below that, ours is the
+     * limit, answered as a problem */
+    size_t header_bytes = 0;
+    MHD_get_connection_values(p->r.conn, MHD_HEADER_KIND, add_header_size, &header_bytes);
+    if (header_bytes > CD_HEADERS_MAX && p->routing != RT_URI)
+        p->routing = RT_HEADERS;
+
     cd_req *r = &p->r;
     snprintf(r->method, sizeof r->method, "%s", method);
 
@@ -716,7 +771,7 @@ static enum MHD_Result begin(req_priv *p, const char *method)
 
     if (length_ambiguous(r->conn))
         p->routing = RT_BAD_FRAMING;
-    else if (p->routing != RT_TOO_LONG)
+    else if (p->routing == RT_FOUND)   /* not yet refused: uri_log starts every request at RT_FOUND (0) */
         route(p, method);
     if (p->routing == RT_BAD_FRAMING)
         return reply_routing_error(p);   /* at once: where the body ends is what is unknown */
@@ -852,6 +907,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     if (p->dispatched)
         return resumed(p);
     p->dispatched = true;
+    /* the request is in: the longer idle timeout while it is handled and answered (on_completed gives the
+     * connection the header timeout back for the next request) */
+    MHD_set_connection_option(con, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned int)p->srv->cfg.conn_timeout_s);
     if (p->replied)
         return MHD_YES;
     if (p->routing != RT_FOUND)
@@ -898,9 +956,12 @@ static void log_path(const char *path, char *out, size_t outlen)
 static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)con;
     cd_server *s = cls;
     req_priv *p = *req_cls;
+    /* answered in full, the connection may wait for another request: as long as a request's headers may take
+     * (only then: a connection that is closing is leaving MHD's timeout lists) */
+    if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        MHD_set_connection_option(con, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned int)s->cfg.header_timeout_s);
     if (!p)
         return;
     *req_cls = NULL;
@@ -942,6 +1003,14 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
     json_decref(p->pending_body);
     free(p);
     atomic_fetch_sub(&s->in_flight, 1);
+    atomic_fetch_sub(&all_in_flight, 1);
+}
+
+void cd_http_release_memory(void)
+{
+    long now = atomic_load(&all_in_flight), peak = atomic_exchange(&in_flight_peak, now);
+    if (peak - now >= CD_TRIM_BURST)
+        malloc_trim(0);
 }
 
 /* ---- the server --------------------------------------------------------------------------------------- */
@@ -1060,7 +1129,12 @@ cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, 
                               MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
                               MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(cfg->threads > 1 ? cfg->threads : 0),
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
-                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->conn_timeout_s,
+                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->per_ip_connections,
+                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CD_CONN_MEMORY,
+                              /* until a request is complete: a client trickling its headers (slowloris) or
+                               * holding a connection it sends nothing on loses it soon; dispatch() gives a
+                               * request being handled conn_timeout_s, and a suspended one has none */
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->header_timeout_s,
                               MHD_OPTION_URI_LOG_CALLBACK, uri_log, (void *)s,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, (void *)s,
                               MHD_OPTION_END);

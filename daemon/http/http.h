@@ -19,6 +19,11 @@
 #include "problem.h"
 
 #define CD_MAX_PARAMS 4
+/* A request's URI (path and query) and its header block (names, values, ": " and CRLF) may be this large;
+ * larger ones are answered 414 and 431 problems. libmicrohttpd answers what does not fit its per-connection
+ * memory pool at all itself, before carcd sees the request, in HTML (README, "What carcd does not answer"). */
+#define CD_URI_MAX 2048
+#define CD_HEADERS_MAX 4096
 
 typedef enum { CD_AUTH_NONE, CD_AUTH_ADMIN, CD_AUTH_TOKEN } cd_auth_kind;
 
@@ -78,6 +83,11 @@ enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *c
 /* RFC 9457 problem; `field` names the offending input (NULL when none); detail is printf-style. */
 enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Every 503 problem carries Retry-After: this many seconds unless the caller says (cd_reply_unavailable). */
+#define CD_RETRY_AFTER_S 5
+/* A 503 /problems/unavailable with Retry-After: retry_after_s (a state the client can wait out). */
+enum MHD_Result cd_reply_unavailable(cd_req *r, int retry_after_s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* cd_reply_problem plus extension members (RFC 9457 §3.2): the members of `ext` (stolen; NULL for none) join
  * the problem object, never replacing a standard member. */
 enum MHD_Result cd_reply_problem_ext(cd_req *r, cd_problem p, const char *field, json_t *ext, const char *fmt, ...)
@@ -117,6 +127,9 @@ cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, 
 void cd_server_stop(cd_server *s);
 /* The port the server listens on (useful with listen_port 0: the kernel picked one). */
 int cd_server_port(const cd_server *s);
+/* Gives memory freed by a burst of requests that has ended (at least 512 fewer in flight than at the most
+ * since the last call) back to the system (malloc_trim). The notify thread calls it every few seconds. */
+void cd_http_release_memory(void);
 
 /* The route table (routes.c), terminated by a NULL method. */
 extern const cd_route cd_routes[];

@@ -18,6 +18,8 @@ const cd_problem_info cd_problems[CD_NPROBLEMS] = {
     [CD_P_STALE_SEQ] = {"stale-seq", 409, "The game has moved on since expected_seq"},
     [CD_P_PRECONDITION] = {"precondition-required", 428, "expected_seq or If-Match is needed"},
     [CD_P_TOO_LARGE] = {"too-large", 413, "The request body is over the limit"},
+    [CD_P_URI_TOO_LONG] = {"uri-too-long", 414, "The URI is over the limit"},
+    [CD_P_HEADERS_TOO_LARGE] = {"headers-too-large", 431, "The request's header fields are over the limit"},
     [CD_P_UNSUPPORTED_TYPE] = {"unsupported-media-type", 415, "The request body must be application/json"},
     [CD_P_ILLEGAL_MOVE] = {"illegal-move", 422, "The move is against the rules now"},
     [CD_P_GAME_OVER] = {"game-over", 409, "The game is finished"},
@@ -26,6 +28,7 @@ const cd_problem_info cd_problems[CD_NPROBLEMS] = {
     [CD_P_NO_CLOCK] = {"no-clock", 409, "The game has no turn clock"},
     [CD_P_SEAT_LEFT] = {"seat-left", 409, "The seat has left the game"},
     [CD_P_NO_VACATION] = {"vacation-allowance", 422, "Not that many vacation days left"},
+    [CD_P_IDEMPOTENCY_REUSED] = {"idempotency-key-reused", 422, "The Idempotency-Key was used with another request"},
     [CD_P_UNAVAILABLE] = {"unavailable", 503, "The service is unavailable, try again later"},
     [CD_P_INTERNAL] = {"internal", 500, "Internal error"},
 };

@@ -19,6 +19,8 @@ typedef enum {
     CD_P_STALE_SEQ,         /* 409 expected_seq is not the game's seq */
     CD_P_PRECONDITION,      /* 428 no expected_seq and no If-Match */
     CD_P_TOO_LARGE,         /* 413 body over the limit */
+    CD_P_URI_TOO_LONG,      /* 414 the URI is over CD_URI_MAX */
+    CD_P_HEADERS_TOO_LARGE, /* 431 the header fields are over CD_HEADERS_MAX */
     CD_P_UNSUPPORTED_TYPE,  /* 415 body is not application/json */
     CD_P_ILLEGAL_MOVE,      /* 422 against the rules now */
     CD_P_GAME_OVER,         /* 409 the game is finished */
@@ -27,6 +29,7 @@ typedef enum {
     CD_P_NO_CLOCK,          /* 409 the game has no turn clock to pause, resume or take vacation from */
     CD_P_SEAT_LEFT,         /* 409 the seat left the game (resigned or forfeited) */
     CD_P_NO_VACATION,       /* 422 more vacation days than the seat's allowance has left */
+    CD_P_IDEMPOTENCY_REUSED, /* 422 an Idempotency-Key this seat used with another request */
     CD_P_UNAVAILABLE,       /* 503 the database cannot be reached */
     CD_P_INTERNAL,          /* 500 a bug; details go to the log, never to the client */
     CD_NPROBLEMS

@@ -63,6 +63,15 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "The request body is over the server's size limit.",
         "Send a smaller body: no valid request comes near the limit.",
     },
+    [CD_P_URI_TOO_LONG] = {
+        "The request's URI (path and query) is longer than 2 048 bytes; no endpoint takes one that long.",
+        "Check the path and query: ids are 36 characters and no argument needs more than a few.",
+    },
+    [CD_P_HEADERS_TOO_LARGE] = {
+        "The request's header fields are larger than 4 096 bytes in all.",
+        "Send fewer or shorter headers: carcd reads only the standard framing headers and Authorization, "
+        "Accept, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, X-Carcd-Actor and User-Agent.",
+    },
     [CD_P_UNSUPPORTED_TYPE] = {
         "The request body is not declared as JSON.",
         "Send the body with Content-Type: application/json.",
@@ -97,8 +106,15 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "The seat asked for more vacation days than its allowance has left.",
         "Ask for fewer days: the game view's clock shows each seat's days left.",
     },
+    [CD_P_IDEMPOTENCY_REUSED] = {
+        "This seat already used the Idempotency-Key with another request (another move, or another expected "
+        "seq): the key's stored answer is not this request's, and the request was not applied.",
+        "Send a new move with a new key. A key is for retrying one request, byte for byte the same in meaning; "
+        "retrying with the same key and the same request gets its first answer again.",
+    },
     [CD_P_UNAVAILABLE] = {
-        "carcd cannot serve the request now: its database is unreachable, or it is shutting down.",
+        "carcd cannot serve the request now: its database is unreachable, restarting, read-only or out of "
+        "disk, or carcd is shutting down.",
         "Try again later (after the Retry-After header's seconds when there is one). A move that got this "
         "answer may or may not have been stored: send it again with the same Idempotency-Key, or fetch the "
         "game to see.",

@@ -11,6 +11,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <openssl/rand.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -48,10 +49,12 @@ typedef struct xfer {
     char refused[256];       /* set by the address check: why the connection was not made */
     bool final;              /* a failure that no retry can mend (the endpoint is disabled) */
     double t0;
+    double age;              /* seconds from the message's writing to its claim (metrics: delivery latency) */
     double retry_after;      /* seconds asked for by Retry-After; < 0: none */
     char snippet[SNIPPET + 1];
     size_t nsnip;
     char errbuf[CURL_ERROR_SIZE];
+    CURLcode rc;             /* how the transfer ended (run_transfers) */
     struct xfer *next;
 } xfer;
 
@@ -61,7 +64,9 @@ static struct {
     atomic_bool stop;
     CURLM *multi;
     const cd_config *cfg;
-    char worker[160];        /* host:pid, in every attempt row */
+    /* this process's worker id, in every attempt row: random, so that the deliveries an endpoint's owner reads
+     * do not name the machine and PID that sent them; the log line at start maps it to host:pid */
+    char worker[40];
 } W;
 
 static uint64_t rng_state;
@@ -177,6 +182,24 @@ static void record(const outcome *o)
                o->x->attempt, down || !db ? " (the database cannot be reached)" : "");
 }
 
+/* A 2xx: one autocommitted statement (cd_outbox_delivered), sent before anything else the worker has to do, since
+ * until it commits a carcd killed now would leave the message to be sent again when its lease ends. A failure
+ * is tried once more, on a fresh connection when the old one broke (the next cd_db_thread reconnects). */
+static void mark_delivered(const outcome *o)
+{
+    for (int tries = 0; tries < 2; tries++) {
+        char err[256];
+        cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
+        if (!db)
+            continue;
+        if (cd_outbox_delivered(db, o->x->id, o->x->lease, o->x->attempt, o->status, o->duration_ms) == CD_Q_OK)
+            return;
+    }
+    /* the lease will run out and the message be sent again, with the same webhook-id: at least once */
+    cd_log("warn", "webhooks: delivery %lld (%s) attempt %d was answered %ld but could not be marked delivered; it "
+           "will be sent again when its lease ends", o->x->id, o->x->msg_id, o->x->attempt, o->status);
+}
+
 /* ---- one transfer --------------------------------------------------------------------------------------------- */
 static void xfer_free(xfer *x)
 {
@@ -259,11 +282,14 @@ static void xfer_done(xfer *x, CURLcode rc)
     outcome o = {.x = x, .status = status};
     double ms = x->t0 > 0 ? (cd_now() - x->t0) * 1000.0 : 0;
     o.duration_ms = ms > 2e9 ? 2000000000 : (int)ms;
+    if (x->t0 > 0)
+        cd_metrics_webhook_attempt_seconds(ms / 1000.0);
     char err[600] = "";
     if (rc == CURLE_OK && status >= 200 && status < 300) {
         o.state = "delivered";
         cd_metrics_webhook_delivered();
-        record(&o);
+        cd_metrics_webhook_delivery_latency(x->age + ms / 1000.0);
+        mark_delivered(&o);
         return;
     }
     cd_metrics_webhook_failed();
@@ -284,6 +310,7 @@ static void xfer_done(xfer *x, CURLcode rc)
         o.delay = x->final ? -1 : next_delay(x->tries, x->retry_after);
         if (o.delay < 0) {
             o.state = "failed";
+            cd_metrics_webhook_exhausted();
             size_t n = strlen(err);
             if (!x->final)
                 snprintf(err + n, sizeof err - n, " (gave up after %d attempts)", x->tries);
@@ -330,6 +357,7 @@ static int claim(int limit, xfer **inflight, int *ninflight)
         x->tries = c->tries;
         snprintf(x->endpoint, sizeof x->endpoint, "%s", c->endpoint_id);
         x->retry_after = -1;
+        x->age = c->age_s;
         cd_metrics_webhook_attempt();
         bool disabled = c->disabled;
         if (disabled)
@@ -384,6 +412,50 @@ static xfer *unlink_xfer(xfer **list, CURL *h)
     return NULL;
 }
 
+static bool answered_2xx(const xfer *x, CURLcode rc)
+{
+    long status = 0;
+    if (rc == CURLE_OK)
+        curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+    return rc == CURLE_OK && status >= 200 && status < 300;
+}
+
+/* Lets curl move every transfer on, and records each that ended: the 2xx first (mark_delivered, one statement
+ * each), then the failures (record_tx, a transaction each). true when any ended. */
+static bool run_transfers(xfer **inflight, int *ninflight)
+{
+    int running = 0;
+    curl_multi_perform(W.multi, &running);
+    xfer *ok = NULL, *failed = NULL, **ok_tail = &ok, **failed_tail = &failed;
+    CURLMsg *m;
+    int left;
+    while ((m = curl_multi_info_read(W.multi, &left)) != NULL) {
+        if (m->msg != CURLMSG_DONE)
+            continue;
+        xfer *x = unlink_xfer(inflight, m->easy_handle);
+        if (!x) {
+            curl_multi_remove_handle(W.multi, m->easy_handle);
+            continue;
+        }
+        (*ninflight)--;
+        x->rc = m->data.result;   /* m is valid only until the handle is removed */
+        curl_multi_remove_handle(W.multi, x->h);
+        x->next = NULL;
+        xfer ***tail = answered_2xx(x, x->rc) ? &ok_tail : &failed_tail;
+        **tail = x;
+        *tail = &x->next;
+    }
+    *ok_tail = failed;   /* the 2xx, then the failures */
+    bool any = ok != NULL;
+    while (ok) {
+        xfer *x = ok;
+        ok = x->next;
+        xfer_done(x, x->rc);
+        xfer_free(x);
+    }
+    return any;
+}
+
 static void *worker_main(void *arg)
 {
     (void)arg;
@@ -401,6 +473,10 @@ static void *worker_main(void *arg)
             else
                 next_claim = now;   /* notifications may have been missed meanwhile */
         }
+        /* answers first: a receiver's 2xx is marked before the claim's round trip, not after it */
+        if (run_transfers(&inflight, &ninflight))
+            next_claim = cd_now();   /* a slot is free, and the endpoint's next message may go now */
+        now = cd_now();
         if (now >= next_claim && ninflight < max) {
             int want = max - ninflight;
             int got = claim(want, &inflight, &ninflight);
@@ -411,24 +487,8 @@ static void *worker_main(void *arg)
                 next_claim = now;
             else   /* no sooner than 10 ms: rows another worker is claiming right now look due */
                 next_claim = now + at_least(next_due(), 0.01);
-        }
-        int running = 0;
-        curl_multi_perform(W.multi, &running);
-        CURLMsg *m;
-        int left;
-        while ((m = curl_multi_info_read(W.multi, &left)) != NULL) {
-            if (m->msg != CURLMSG_DONE)
-                continue;
-            CURL *h = m->easy_handle;
-            CURLcode rc = m->data.result;
-            xfer *x = unlink_xfer(&inflight, h);
-            curl_multi_remove_handle(W.multi, h);
-            if (!x)
-                continue;
-            ninflight--;
-            xfer_done(x, rc);
-            xfer_free(x);
-            next_claim = cd_now();   /* a slot is free, and the endpoint's next message may go now */
+            if (got > 0 && run_transfers(&inflight, &ninflight))   /* starts what was claimed */
+                next_claim = cd_now();
         }
         now = cd_now();
         double wait = next_claim - now;
@@ -471,7 +531,15 @@ int cd_deliver_start(const cd_config *cfg, char *err, size_t errlen)
     if (gethostname(host, sizeof host) != 0 || !host[0])
         snprintf(host, sizeof host, "carcd");
     host[sizeof host - 1] = 0;
-    snprintf(W.worker, sizeof W.worker, "%s:%d", host, (int)getpid());
+    unsigned char id[8];
+    if (RAND_bytes(id, sizeof id) != 1) {
+        snprintf(err, errlen, "webhooks: no random bytes for the worker id");
+        return -1;
+    }
+    int k = snprintf(W.worker, sizeof W.worker, "w-");
+    for (size_t i = 0; i < sizeof id; i++)
+        k += snprintf(W.worker + k, sizeof W.worker - (size_t)k, "%02x", id[i]);
+    cd_log("info", "webhooks: delivery worker %s is %s:%d", W.worker, host, (int)getpid());
     W.multi = curl_multi_init();
     if (!W.multi) {
         snprintf(err, errlen, "webhooks: cannot create a libcurl multi handle");

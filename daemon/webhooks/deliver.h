@@ -8,7 +8,10 @@
  * the lease ends; the outcome is recorded only if it presents the lease id (ST_WH_OUTBOX_DONE). So several
  * processes on one database share the work and send each message once, and a process that dies mid-send
  * leaves its rows to come due again when their leases end: delivery is at least once, and exactly once
- * unless a process dies (or the database goes away) between sending and recording.
+ * unless a process dies (or the database goes away) between the receiver's answer and its record. A repeat
+ * carries the same webhook-id, which receivers use to drop it. That window is kept short: the attempt is
+ * recorded before sending (in the claim), and a 2xx is marked delivered by one autocommitted statement
+ * (ST_WH_DELIVERED) as soon as curl reports it, before the worker claims or records anything else.
  *
  * Sending. libcurl multi, up to `concurrency` requests at once, so a slow receiver delays no one else (and
  * no move: moves only write rows). Every request: POST of the stored body, the Standard Webhooks headers

@@ -27,13 +27,17 @@ typedef struct {
     unsigned events;
 } endpoint_row;
 
-/* Whether endpoint e receives event ev when the game waits for pending_seat. */
-static bool wants(const endpoint_row *e, unsigned ev, int pending_seat)
+/* Whether endpoint e receives event ev when the game waits for pending_seat after a move of seat `mover` (-1:
+ * no move). A seat is not told it is its turn when it still is: after its tile, the follower decision (or any
+ * other of the same turn) is in the move's answer, and a second notification a second later is noise. */
+static bool wants(const endpoint_row *e, unsigned ev, int pending_seat, int mover)
 {
     if (!(e->events & ev))
         return false;
     bool turn = ev == CD_WH_TURN_STARTED || ev == CD_WH_TURN_REMINDER;
-    return !turn || e->seat < 0 || e->seat == pending_seat;
+    if (!turn || e->seat < 0)
+        return true;
+    return e->seat == pending_seat && !(ev == CD_WH_TURN_STARTED && mover == pending_seat);
 }
 
 static json_t *load_names(cd_db *db, const char *game_id)
@@ -90,7 +94,7 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
             e->format = CD_WH_JSON;
         e->events = cd_wh_events_from_pg(rows.v[i].events);
         for (unsigned ev = 1; ev <= CD_WH_TURN_REMINDER; ev <<= 1)
-            any = any || ((which & ev) && wants(e, ev, pending_seat));
+            any = any || ((which & ev) && wants(e, ev, pending_seat, seat));
     }
     cd_active_endpoint_rows_free(&rows);
     if (!any) {
@@ -123,7 +127,7 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
                                          CD_WH_TURN_REMINDER};
         for (int k = 0; k < CD_WH_NEVENTS; k++) {
             unsigned ev = order[k];
-            if (!(which & ev) || !wants(e, ev, pending_seat))
+            if (!(which & ev) || !wants(e, ev, pending_seat, seat))
                 continue;
             char **b = &body[event_index(ev)][e->format];
             if (!*b)

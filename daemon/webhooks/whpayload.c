@@ -28,22 +28,138 @@ static void sb_printf(cd_buf *b, const char *fmt, ...)
         cd_buf_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
-/* Text from a player (a name) made inert for the format: Discord Markdown escaped with backslashes,
- * Slack's three control characters as entities. */
+/* ---- chat limits ----------------------------------------------------------------------------------------- */
+/* Discord refuses a message whose content is over 2 000 characters; Slack asks to keep a message's text under
+ * 4 000 (and cuts it at 40 000). Characters are counted as UTF-16 code units, which is never fewer than
+ * either platform counts. A name in chat text is cut to CHAT_NAME_MAX characters. */
+#define DISCORD_MAX 2000
+#define SLACK_MAX 4000
+#define CHAT_NAME_MAX 24
+#define ELLIPSIS "\xe2\x80\xa6"   /* U+2026, one character */
+#define ZWSP "\xe2\x80\x8b"       /* U+200B: keeps Slack from reading a name's * _ ~ ` as markup */
+
+static size_t chat_cap(int format)
+{
+    return format == CD_WH_DISCORD ? DISCORD_MAX : format == CD_WH_SLACK ? SLACK_MAX : (size_t)-1;
+}
+
+/* The length of UTF-8 text s[0..n) in UTF-16 code units. */
+static size_t utf16_len(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        k += (c & 0xC0) == 0x80 ? 0 : c >= 0xF0 ? 2 : 1;
+    }
+    return k;
+}
+
+/* The longest prefix of s (bytes) that ends at a character boundary and holds at most `units` UTF-16 units. */
+static size_t utf8_prefix(const char *s, size_t n, size_t units)
+{
+    size_t i = 0, k = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        size_t w = c >= 0xF0 ? 2 : 1;
+        if (i + len > n || k + w > units)
+            break;
+        i += len;
+        k += w;
+    }
+    return i;
+}
+
+/* Text from a player (a name) made inert for the format: Discord Markdown escaped with backslashes, Slack's
+ * &, < and > as entities and its * _ ~ ` between zero-width spaces. In chat text a name is cut (at a character
+ * boundary) to CHAT_NAME_MAX characters and ends in "…"; the json format keeps it whole. */
 static void sb_user_text(cd_buf *b, int format, const char *s)
 {
-    for (; *s; s++) {
-        char c = *s;
+    size_t n = strlen(s);
+    bool cut = false;
+    if (format != CD_WH_JSON && utf16_len(s, n) > CHAT_NAME_MAX) {
+        n = utf8_prefix(s, n, CHAT_NAME_MAX - 1);
+        cut = true;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
         if (format == CD_WH_DISCORD && strchr("\\*_~`|>#[]()<@:", c)) {
             char esc[2] = {'\\', c};
             cd_buf_add(b, esc, 2);
         } else if (format == CD_WH_SLACK && (c == '&' || c == '<' || c == '>')) {
-            const char *ent = c == '&' ? "&amp;" : c == '<' ? "&lt;" : "&gt;";
-            cd_buf_add(b, ent, strlen(ent));
+            cd_buf_str(b, c == '&' ? "&amp;" : c == '<' ? "&lt;" : "&gt;");
+        } else if (format == CD_WH_SLACK && strchr("*_~`", c)) {
+            cd_buf_str(b, ZWSP);
+            cd_buf_add(b, &c, 1);
+            cd_buf_str(b, ZWSP);
         } else {
             cd_buf_add(b, &c, 1);
         }
     }
+    if (cut)
+        cd_buf_str(b, ELLIPSIS);
+}
+
+/* A message as lines: the first (who or what) and the last (the links) are always sent; the ones between are
+ * dropped from the end, and "…" said instead, when the whole would be over the format's cap. */
+#define CHAT_LINES 96
+typedef struct {
+    cd_buf head, tail;
+    cd_buf body[CHAT_LINES];
+    int nbody;
+    bool lost;        /* more than CHAT_LINES body lines were written */
+    cd_buf spare;     /* where those went */
+} chat;
+
+static cd_buf *chat_line(chat *m)
+{
+    if (m->nbody < CHAT_LINES)
+        return &m->body[m->nbody++];
+    m->lost = true;
+    m->spare.len = 0;
+    return &m->spare;
+}
+
+/* The message's text under `cap` UTF-16 units, malloc'd. Frees the lines. */
+static char *chat_text(chat *m, size_t cap)
+{
+    cd_buf out = {0};
+    cd_buf_add(&out, m->head.p ? m->head.p : "", m->head.len);
+    size_t used = utf16_len(out.p, out.len);
+    size_t tail = m->tail.len ? 1 + utf16_len(m->tail.p, m->tail.len) : 0;
+    size_t more = 2;   /* "\n…" */
+    bool dropped = false;
+    for (int i = 0; i < m->nbody && !dropped; i++) {
+        size_t w = 1 + utf16_len(m->body[i].p, m->body[i].len);
+        bool rest = i + 1 < m->nbody || m->lost;   /* room for "…" stays unless this is the last line */
+        if (used + w + tail + (rest ? more : 0) > cap) {
+            dropped = true;
+            break;
+        }
+        cd_buf_str(&out, "\n");
+        cd_buf_add(&out, m->body[i].p, m->body[i].len);
+        used += w;
+    }
+    dropped = dropped || m->lost;
+    if (dropped)
+        cd_buf_str(&out, "\n" ELLIPSIS);
+    if (m->tail.len) {
+        cd_buf_str(&out, "\n");
+        cd_buf_add(&out, m->tail.p, m->tail.len);
+    }
+    if (utf16_len(out.p, out.len) > cap) {   /* only when head and links alone are over: cut the text */
+        out.len = utf8_prefix(out.p, out.len, cap - 1);
+        out.p[out.len] = 0;
+        cd_buf_str(&out, ELLIPSIS);
+    }
+    for (int i = 0; i < m->nbody; i++)
+        free(m->body[i].p);
+    free(m->head.p);
+    free(m->tail.p);
+    free(m->spare.p);
+    if (!out.p)
+        cd_buf_str(&out, "");
+    return out.p;
 }
 
 /* ---- reading the context ------------------------------------------------------------------------------- */
@@ -115,10 +231,10 @@ static json_t *winners(const cd_whp_ctx *c)
 /* ---- the texts ------------------------------------------------------------------------------------------ */
 static void bold_name(cd_buf *b, int format, const char *name)
 {
-    const char *mark = format == CD_WH_DISCORD ? "**" : "*";
-    cd_buf_add(b, mark, strlen(mark));
+    const char *mark = format == CD_WH_DISCORD ? "**" : format == CD_WH_SLACK ? "*" : "";
+    cd_buf_str(b, mark);
     sb_user_text(b, format, name);
-    cd_buf_add(b, mark, strlen(mark));
+    cd_buf_str(b, mark);
 }
 
 static void short_game(cd_buf *b, int format, const cd_whp_ctx *c)
@@ -126,11 +242,20 @@ static void short_game(cd_buf *b, int format, const cd_whp_ctx *c)
     sb_printf(b, format == CD_WH_JSON ? "%.8s" : "`%.8s`", c->game_id);
 }
 
+/* The links a person opens in a browser: the game page and the board picture after this seq (the JSON routes
+ * would answer a browser 401). None when carcd does not know its public address. */
+static void links(cd_buf *b, const cd_whp_ctx *c)
+{
+    if (c->base_url[0])
+        cd_buf_printf(b, "Game: %s/games/%s \xc2\xb7 Board: %s/v1/games/%s/board.png?seq=%d", c->base_url,
+                      c->game_id, c->base_url, c->game_id, c->seq);
+}
+
 static void what_to_do(cd_buf *b, const json_t *pending)
 {
     const char *kind = jstr(pending, "kind");
     if (strcmp(kind, "place") == 0)
-        sb_printf(b, "place tile %s", jstr(pending, "tile"));
+        sb_printf(b, "place tile %.20s", jstr(pending, "tile"));
     else if (strcmp(kind, "figure") == 0)
         sb_printf(b, "put a follower on the tile you placed, or pass");
     else if (strcmp(kind, "draw_or_triangle") == 0)
@@ -149,34 +274,32 @@ static void what_to_do(cd_buf *b, const json_t *pending)
         sb_printf(b, "make your choice (%.40s)", kind);
 }
 
-static void text_turn(cd_buf *b, int format, const cd_whp_ctx *c)
+static void text_turn(chat *m, int format, const cd_whp_ctx *c)
 {
     const json_t *pending = json_object_get(c->view, "pending");
     int seat = (int)json_integer_value(json_object_get(pending, "seat"));
-    bold_name(b, format, player_name(c, seat));
-    sb_printf(b, ", it's your turn in game ");
-    short_game(b, format, c);
-    sb_printf(b, ": ");
-    what_to_do(b, pending);
-    sb_printf(b, ".");
+    bold_name(&m->head, format, player_name(c, seat));
+    sb_printf(&m->head, ", it's your turn in game ");
+    short_game(&m->head, format, c);
+    sb_printf(&m->head, ": ");
+    what_to_do(&m->head, pending);
+    sb_printf(&m->head, ".");
     if (c->deadline)
-        sb_printf(b, " Deadline: %.40s.", c->deadline);
-    if (c->base_url[0])
-        sb_printf(b, " Legal moves: %.500s/v1/games/%s/legal-moves", c->base_url, c->game_id);
+        sb_printf(chat_line(m), "Deadline: %.40s.", c->deadline);
+    links(&m->tail, c);
 }
 
-static void text_reminder(cd_buf *b, int format, const cd_whp_ctx *c)
+static void text_reminder(chat *m, int format, const cd_whp_ctx *c)
 {
     const json_t *pending = json_object_get(c->view, "pending");
     int seat = (int)json_integer_value(json_object_get(pending, "seat"));
     long left = c->time_left_s > 0 ? (long)c->time_left_s : 0;
-    bold_name(b, format, player_name(c, seat));
-    sb_printf(b, ", game ");
-    short_game(b, format, c);
-    sb_printf(b, " is waiting for you: %ldh %02ldm left (until %.40s).", left / 3600, left / 60 % 60,
+    bold_name(&m->head, format, player_name(c, seat));
+    sb_printf(&m->head, ", game ");
+    short_game(&m->head, format, c);
+    sb_printf(&m->head, " is waiting for you: %ldh %02ldm left (until %.40s).", left / 3600, left / 60 % 60,
               c->deadline ? c->deadline : "");
-    if (c->base_url[0])
-        sb_printf(b, " Legal moves: %.500s/v1/games/%s/legal-moves", c->base_url, c->game_id);
+    links(&m->tail, c);
 }
 
 static void names_of_seats(cd_buf *b, int format, const cd_whp_ctx *c, const json_t *seats)
@@ -190,77 +313,105 @@ static void names_of_seats(cd_buf *b, int format, const cd_whp_ctx *c, const jso
     }
 }
 
-/* One clause per event a reader cares about; *n counts the clauses so far. */
-static void text_event(cd_buf *b, int format, const cd_whp_ctx *c, const json_t *e, int *n)
+/* What a reader cares about in event e, into b; false (b untouched) for an event not told. */
+static bool text_event(cd_buf *b, int format, const cd_whp_ctx *c, const json_t *e)
 {
     const char *type = jstr(e, "type");
-    const char *sep = *n ? "; " : "";
     int seat = (int)json_integer_value(json_object_get(e, "seat"));
     if (strcmp(type, "piece_placed") == 0) {
-        sb_printf(b, "%s", sep);
         sb_user_text(b, format, player_name(c, seat));
         sb_printf(b, " placed tile %.20s at (%lld, %lld)", jstr(e, "tile"),
                   (long long)json_integer_value(json_object_get(e, "x")),
                   (long long)json_integer_value(json_object_get(e, "y")));
     } else if (strcmp(type, "figure_placed") == 0) {
-        sb_printf(b, "%s", sep);
         sb_user_text(b, format, player_name(c, seat));
         sb_printf(b, " put a %.20s on it", jstr(e, "figure"));
     } else if (strcmp(type, "passed") == 0 && !json_is_true(json_object_get(e, "forced"))) {
-        sb_printf(b, "%s", sep);
         sb_user_text(b, format, player_name(c, seat));
         sb_printf(b, " placed no follower");
     } else if (strcmp(type, "score") == 0) {
-        sb_printf(b, "%s", sep);
         names_of_seats(b, format, c, json_object_get(e, "seats"));
         sb_printf(b, " scored %lld for a %.20s %.20s", (long long)json_integer_value(json_object_get(e, "points")),
                   jstr(e, "reason"), jstr(e, "feature"));
     } else {
-        return;
+        return false;
     }
-    (*n)++;
+    return true;
 }
 
-static void text_move(cd_buf *b, int format, const cd_whp_ctx *c)
+static void text_move(chat *m, int format, const cd_whp_ctx *c)
 {
-    sb_printf(b, "Game ");
-    short_game(b, format, c);
-    sb_printf(b, ", move %d: ", c->seq);
+    sb_printf(&m->head, "Game ");
+    short_game(&m->head, format, c);
+    sb_printf(&m->head, ", move %d:", c->seq);
     int n = 0;
     size_t i;
     json_t *e;
-    json_array_foreach(c->events, i, e) text_event(b, format, c, e, &n);
-    if (n == 0) {
-        sb_user_text(b, format, player_name(c, c->seat));
-        sb_printf(b, " moved");
+    json_array_foreach(c->events, i, e) {
+        cd_buf line = {0};
+        if (text_event(&line, format, c, e)) {
+            cd_buf *l = chat_line(m);
+            cd_buf_add(l, line.p, line.len);
+            n++;
+        }
+        free(line.p);
     }
-    sb_printf(b, ".");
+    if (n == 0) {
+        cd_buf *l = chat_line(m);
+        sb_user_text(l, format, player_name(c, c->seat));
+        sb_printf(l, " moved");
+    }
+    links(&m->tail, c);
 }
 
-static void text_finished(cd_buf *b, int format, const cd_whp_ctx *c)
+/* The json format's one-line summary of a move: every clause, names whole. */
+static char *summary_move(const cd_whp_ctx *c)
 {
-    sb_printf(b, "Game ");
-    short_game(b, format, c);
-    sb_printf(b, " is over: ");
-    json_t *players = json_object_get(c->view, "players");
+    cd_buf b = {0};
+    sb_printf(&b, "Game ");
+    short_game(&b, CD_WH_JSON, c);
+    sb_printf(&b, ", move %d: ", c->seq);
+    int n = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(c->events, i, e) {
+        cd_buf line = {0};
+        if (text_event(&line, CD_WH_JSON, c, e)) {
+            sb_printf(&b, "%s", n++ ? "; " : "");
+            cd_buf_add(&b, line.p, line.len);
+        }
+        free(line.p);
+    }
+    if (n == 0) {
+        sb_user_text(&b, CD_WH_JSON, player_name(c, c->seat));
+        sb_printf(&b, " moved");
+    }
+    sb_printf(&b, ".");
+    return b.p;
+}
+
+/* Scores and winners; not the seed, 64 hex digits nobody reads in a chat (the json format carries it). */
+static void text_finished(chat *m, int format, const cd_whp_ctx *c)
+{
+    sb_printf(&m->head, "Game ");
+    short_game(&m->head, format, c);
+    json_t *w = winners(c);
+    sb_printf(&m->head, " is over. %s ", json_array_size(w) > 1 ? "Winners:" : "Winner:");
     size_t i;
     json_t *p;
-    json_array_foreach(players, i, p) {
-        sb_printf(b, "%s", i ? ", " : "");
-        sb_user_text(b, format, player_name(c, (int)i));
-        sb_printf(b, " %lld", (long long)json_integer_value(json_object_get(p, "score")));
-    }
-    json_t *w = winners(c);
-    sb_printf(b, ". %s ", json_array_size(w) > 1 ? "Winners:" : "Winner:");
     json_array_foreach(w, i, p) {
         if (i)
-            sb_printf(b, i + 1 == json_array_size(w) ? " and " : ", ");
-        bold_name(b, format, player_name(c, (int)json_integer_value(p)));
+            sb_printf(&m->head, i + 1 == json_array_size(w) ? " and " : ", ");
+        bold_name(&m->head, format, player_name(c, (int)json_integer_value(p)));
     }
     json_decref(w);
-    sb_printf(b, ". Seed: %.64s", c->seed ? c->seed : "");
-    if (c->base_url[0])
-        sb_printf(b, " %.500s/v1/games/%s", c->base_url, c->game_id);
+    sb_printf(&m->head, ".");
+    json_array_foreach(json_object_get(c->view, "players"), i, p) {
+        cd_buf *l = chat_line(m);
+        sb_user_text(l, format, player_name(c, (int)i));
+        sb_printf(l, ": %lld", (long long)json_integer_value(json_object_get(p, "score")));
+    }
+    links(&m->tail, c);
 }
 
 /* ---- the structured data -------------------------------------------------------------------------------- */
@@ -286,15 +437,14 @@ static json_t *data_reminder(const cd_whp_ctx *c)
 
 static json_t *data_move(const cd_whp_ctx *c)
 {
-    cd_buf summary = {0};
-    text_move(&summary, CD_WH_JSON, c);
+    char *summary = summary_move(c);
     json_t *pending = json_object_get(c->view, "pending");
     json_t *next = strcmp(jstr(pending, "kind"), "none") == 0 || !pending ? json_null() : json_incref(pending);
     json_t *d = json_pack("{s:s, s:i, s:i, s:s, s:s, s:O?, s:o, s:o, s:{s:o, s:o}}", "game", c->game_id, "seq",
-                          c->seq, "seat", c->seat, "player", player_name(c, c->seat), "summary", summary.p,
+                          c->seq, "seat", c->seat, "player", player_name(c, c->seat), "summary", summary,
                           "events", c->events, "scores", scores(c), "next", next, "links", "game", game_link(c, ""),
                           "events", game_link(c, "/events"));
-    free(summary.p);
+    free(summary);
     return d;
 }
 
@@ -315,20 +465,21 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
                                                    : data_finished(c);
         body = json_pack("{s:s, s:s, s:o}", "type", cd_wh_event_name(ev), "timestamp", c->timestamp, "data", data);
     } else {
-        cd_buf t = {0};
+        chat m = {0};
         if (ev == CD_WH_TURN_STARTED)
-            text_turn(&t, format, c);
+            text_turn(&m, format, c);
         else if (ev == CD_WH_MOVE_MADE)
-            text_move(&t, format, c);
+            text_move(&m, format, c);
         else if (ev == CD_WH_TURN_REMINDER)
-            text_reminder(&t, format, c);
+            text_reminder(&m, format, c);
         else
-            text_finished(&t, format, c);
+            text_finished(&m, format, c);
+        char *t = chat_text(&m, chat_cap(format));
         if (format == CD_WH_DISCORD)
-            body = json_pack("{s:s, s:{s:[]}}", "content", t.p, "allowed_mentions", "parse");
+            body = json_pack("{s:s, s:{s:[]}}", "content", t, "allowed_mentions", "parse");
         else
-            body = json_pack("{s:s}", "text", t.p);
-        free(t.p);
+            body = json_pack("{s:s}", "text", t);
+        free(t);
     }
     if (!body)
         abort();   /* a pack format mistake or out of memory: never a client's doing */

@@ -7,7 +7,10 @@
  *   slack    {"text": "..."}: Slack's escaping of &, < and >
  * The texts name the player who must act (turn.started), who moved and what happened (move.made), or the
  * final scores (game.finished); player names are escaped for the format, so a name cannot ping a channel
- * or inject markup.
+ * or inject markup. A chat text fits its platform (Discord 2 000 characters, Slack 4 000): names are cut to
+ * 24 characters at a character boundary, a move's lines are dropped from the end with a "…" line, and the
+ * last line links the game page and the board picture (never a JSON route, which a browser is refused).
+ * The seed is in the json format only.
  *
  * Everything comes from the context, which the caller fills from the PUBLIC view and the public events
  * (CARC_VIEW_PUBLIC), and the seed only for game.finished: nothing here can see hidden information.

@@ -198,7 +198,11 @@ START_TEST(chat_texts_are_inert)
     json_t *j = json_loads(b, 0, NULL);
     const char *text = json_string_value(json_object_get(j, "text"));
     ck_assert_msg(text && strstr(text, "&lt;!channel&gt; &amp; Bob") && !strstr(text, "<!channel>"), "%s", b);
-    ck_assert_msg(strstr(text, "place tile U") && strstr(text, "/legal-moves"), "%s", b);
+    ck_assert_msg(strstr(text, "place tile U") && !strstr(text, "/legal-moves"), "%s", b);
+    /* a browser's links: the game page and the board picture, not a JSON route that answers it 401 */
+    ck_assert_msg(strstr(text, "https://carc.example/games/0123abcd-0000-4000-8000-000000000000 ") &&
+                      strstr(text, "https://carc.example/v1/games/0123abcd-0000-4000-8000-000000000000/board.png?seq=7"),
+                  "%s", b);
     ck_assert_int_eq(json_object_size(j), 1);
     json_decref(j);
     free(b);
@@ -240,6 +244,106 @@ START_TEST(chat_texts_are_inert)
 }
 END_TEST
 
+/* The length of UTF-8 text in UTF-16 code units, as chat platforms count at most. */
+static size_t u16len(const char *s)
+{
+    size_t k = 0;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        k += (c & 0xC0) == 0x80 ? 0 : c >= 0xF0 ? 2 : 1;
+    }
+    return k;
+}
+
+/* The chat text of a rendered body: Discord's content or Slack's text. */
+static char *chat_of(unsigned ev, int format, const cd_whp_ctx *c)
+{
+    char *b = cd_whp_render(ev, format, c);
+    json_t *j = json_loads(b, 0, NULL);   /* jansson refuses invalid UTF-8: a name cut mid-character fails here */
+    ck_assert_msg(j != NULL, "not JSON (or not UTF-8): %.300s", b);
+    char *t = strdup(json_string_value(json_object_get(j, format == CD_WH_DISCORD ? "content" : "text")));
+    json_decref(j);
+    free(b);
+    return t;
+}
+
+/* Six seats with 64-character names (multi-byte, markup), a final move with every kind of line many times: each
+ * chat text stays under its platform's cap, cuts names at a character boundary, says "…" for the lines it
+ * dropped, keeps the links, and never prints the seed. */
+START_TEST(chat_texts_fit_their_platform)
+{
+    json_t *names = json_array();
+    for (int i = 0; i < 6; i++) {
+        char n[200];
+        if (i % 3 == 0)   /* "a" then 31 two-byte characters: a byte cut would end mid-character */
+            snprintf(n, sizeof n, "a%s", "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                                         "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                                         "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                                         "\xc3\xa9");
+        else if (i % 3 == 1)
+            snprintf(n, sizeof n, "%d*b*_i_~s~`c`<@x>&%040d", i, 0);
+        else   /* 64 characters of four bytes each: two UTF-16 units apiece */
+            snprintf(n, sizeof n, "%s", "\xf0\x9f\x82\xa1\xf0\x9f\x82\xa2\xf0\x9f\x82\xa3\xf0\x9f\x82\xa4"
+                                        "\xf0\x9f\x82\xa1\xf0\x9f\x82\xa2\xf0\x9f\x82\xa3\xf0\x9f\x82\xa4"
+                                        "\xf0\x9f\x82\xa1\xf0\x9f\x82\xa2\xf0\x9f\x82\xa3\xf0\x9f\x82\xa4"
+                                        "\xf0\x9f\x82\xa1\xf0\x9f\x82\xa2\xf0\x9f\x82\xa3\xf0\x9f\x82\xa4");
+        json_array_append_new(names, json_string(n));
+    }
+    json_t *view = json_loads("{\"status\":\"finished\",\"pending\":{\"kind\":\"none\"},\"players\":[{\"score\":90},"
+                              "{\"score\":91},{\"score\":91},{\"score\":12},{\"score\":0},{\"score\":91}]}",
+                              0, NULL);
+    json_t *events = json_array();
+    for (int i = 0; i < 300; i++)
+        json_array_append_new(events, json_pack("{s:s, s:[i,i,i,i,i,i], s:i, s:s, s:s}", "type", "score", "seats",
+                                                0, 1, 2, 3, 4, 5, "points", i, "feature", "field", "reason",
+                                                "final"));
+    static const char seed[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    cd_whp_ctx c = {.game_id = "0123abcd-0000-4000-8000-000000000000", .seq = 77, .names = names, .view = view,
+                    .events = events, .seat = 5, .seed = seed, .seed_sha256 = "cd",
+                    .timestamp = "2030-01-01T00:00:00.000Z", .base_url = "https://carc.example"};
+    static const unsigned evs[] = {CD_WH_MOVE_MADE, CD_WH_GAME_FINISHED};
+    for (int f = 0; f < 2; f++) {
+        int format = f ? CD_WH_SLACK : CD_WH_DISCORD;
+        size_t cap = f ? 4000 : 2000;
+        for (int k = 0; k < 2; k++) {
+            char *t = chat_of(evs[k], format, &c);
+            ck_assert_msg(u16len(t) <= cap, "%s text of %zu characters: over %zu", f ? "slack" : "discord", u16len(t),
+                          cap);
+            ck_assert_msg(!strstr(t, seed) && !strstr(t, "Seed"), "the seed is in the chat text: %.200s", t);
+            ck_assert_msg(strstr(t, "https://carc.example/games/0123abcd-0000-4000-8000-000000000000") &&
+                              strstr(t, "/board.png?seq=77"),
+                          "no links at the end: %s", t + strlen(t) - (strlen(t) > 200 ? 200 : strlen(t)));
+            ck_assert_msg(!strstr(t, "/legal-moves"), "%s", t);
+            /* names cut to 23 characters and "…"; never the 24th "é" */
+            ck_assert_msg(strstr(t, "a\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                                    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                                    "\xc3\xa9\xc3\xa9\xe2\x80\xa6"),
+                          "the name is not cut at 23 characters + \"\xe2\x80\xa6\": %.300s", t);
+            if (evs[k] == CD_WH_MOVE_MADE)   /* 300 lines cannot fit: the dropped ones are said */
+                ck_assert_msg(strstr(t, "\n\xe2\x80\xa6\n"), "no \"\xe2\x80\xa6\" line for the lines dropped");
+            else   /* the winners, every seat's score */
+                ck_assert_msg(strstr(t, "Winners:") && strstr(t, ": 12\n"), "%s", t);
+            if (format == CD_WH_SLACK) {
+                ck_assert_msg(strstr(t, "\xe2\x80\x8b*\xe2\x80\x8b" "b\xe2\x80\x8b*\xe2\x80\x8b") &&
+                                  strstr(t, "\xe2\x80\x8b_\xe2\x80\x8bi") && strstr(t, "\xe2\x80\x8b~\xe2\x80\x8bs") &&
+                                  strstr(t, "&lt;@x&gt;&amp;"),
+                              "a name's markup is live in slack: %.300s", t);
+            } else {
+                ck_assert_msg(strstr(t, "\\*b\\*\\_i\\_\\~s\\~\\`c\\`\\<\\@x\\>&"), "%.300s", t);
+            }
+            free(t);
+        }
+    }
+    /* the json format keeps every name and line whole, and the seed */
+    char *b = cd_whp_render(CD_WH_GAME_FINISHED, CD_WH_JSON, &c);
+    ck_assert_msg(strstr(b, seed) != NULL, "the json format lost the seed");
+    free(b);
+    json_decref(names);
+    json_decref(view);
+    json_decref(events);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("webhooks");
@@ -251,6 +355,7 @@ int main(void)
     tcase_add_test(tc, secrets_sign_as_a_verifier_expects);
     tcase_add_test(tc, backoff_and_events);
     tcase_add_test(tc, chat_texts_are_inert);
+    tcase_add_test(tc, chat_texts_fit_their_platform);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

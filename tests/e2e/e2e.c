@@ -222,7 +222,7 @@ static char **child_env(const e2e_daemon *d)
     env[k++] = strdup(buf);
     snprintf(buf, sizeof buf, "CARCD_ADMIN_TOKEN=%s", d->admin);
     env[k++] = strdup(buf);
-    for (int i = 0; i < 8 && d->extra_env[i]; i++)
+    for (int i = 0; i < 12 && d->extra_env[i]; i++)
         env[k++] = strdup(d->extra_env[i]);
     env[k] = NULL;
     return env;
@@ -364,7 +364,7 @@ e2e_daemon *e2e_daemon_up(const char *const *extra_env)
     test_db_url();   /* skips (exit 77) without a database */
     ensure_exit_handler();
     e2e_daemon *d = calloc(1, sizeof *d);
-    for (int i = 0; extra_env && extra_env[i] && i < 7; i++)
+    for (int i = 0; extra_env && extra_env[i] && i < 11; i++)
         d->extra_env[i] = extra_env[i];
     uint8_t rnd[12];
     FILE *ur = fopen("/dev/urandom", "rb");
@@ -600,12 +600,17 @@ static void guardian_dismiss(void)
 
 void e2e_pg_stop(void)
 {
+    e2e_pg_stop_mode("fast");
+}
+
+void e2e_pg_stop_mode(const char *mode)
+{
     ck_assert_msg(pg.known, "e2e: e2e_pg_discover first");
     ensure_exit_handler();
     build_start_cmd();
     guardian_spawn();
     pg_stopped_by_us = true;
-    const char *args[] = {"-D", pg.datadir, "-m", "fast", "-w", "-t", "60", "stop", NULL};
+    const char *args[] = {"-D", pg.datadir, "-m", mode, "-w", "-t", "60", "stop", NULL};
     int rc = pg_ctl(args);
     ck_assert_msg(rc == 0, "e2e: pg_ctl stop failed (%d)", rc);
 }

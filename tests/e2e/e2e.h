@@ -30,7 +30,7 @@ typedef struct {
     char dburl[1200];          /* libpq key/value connection string of the fresh database */
     char dir[256];             /* its scratch dir: logs */
     char log_path[300];        /* stderr of every `carcd serve` of this daemon, appended */
-    const char *extra_env[8];  /* "NAME=value" added to the child's environment (NULL-terminated) */
+    const char *extra_env[12]; /* "NAME=value" added to the child's environment (NULL-terminated) */
 } e2e_daemon;
 
 /* Creates a fresh database, runs `carcd migrate`, starts `carcd serve` and waits for /readyz.
@@ -59,6 +59,7 @@ void e2e_check_answers(void);
 /* Learns the cluster's data directory, bindir, socket dir, port and settings from the server itself. */
 void e2e_pg_discover(void);
 void e2e_pg_stop(void);    /* pg_ctl -m fast -w stop */
+void e2e_pg_stop_mode(const char *mode);   /* pg_ctl -m MODE -w stop: "fast", "immediate" (a crash: no goodbye) */
 void e2e_pg_start(void);   /* pg_ctl -w start with the same settings; restarted at exit too if still down */
 
 /* ---- HTTP ------------------------------------------------------------------------------------------------ */

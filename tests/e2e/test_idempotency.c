@@ -1,7 +1,9 @@
 /*
  * test_idempotency.c — Idempotency-Key and If-Match on POST /moves. The same key twice gives the first
  * answer twice and moves the game once; a different key with the same (now stale) expected_seq is a 409; the
- * first key still gives its first answer after the game moved on. If-Match stands in for expected_seq.
+ * first key still gives its first answer after the game moved on. If-Match stands in for expected_seq. A key
+ * used again with another request (another move, another expected seq) is a 422 and moves nothing; the same
+ * request spelt another way (key order, spacing, If-Match for expected_seq) is the same request.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +148,86 @@ START_TEST(keys_are_per_seat)
 }
 END_TEST
 
+/* The body of legal move `i` at the current seq for the pending seat (malloc'd), NULL when there are not that
+ * many. */
+static char *nth_move_body(fx *f, int i, int *seat, int *seq)
+{
+    json_t *v = e2e_get_ok(f->c, f->path, NULL, 200);
+    *seat = (int)e2e_jint(v, "pending.seat");
+    json_decref(v);
+    json_t *lm = e2e_get_ok(f->c, f->lpath, f->g.token[*seat], 200);
+    *seq = (int)e2e_jint(lm, "seq");
+    json_t *mv = json_array_get(json_object_get(lm, "moves"), (size_t)i);
+    char *text = NULL;
+    if (mv) {
+        json_t *b = json_pack("{s:i, s:O}", "expected_seq", *seq, "move", mv);
+        text = json_dumps(b, JSON_COMPACT);
+        json_decref(b);
+    }
+    json_decref(lm);
+    return text;
+}
+
+START_TEST(same_key_other_request)
+{
+    fx f;
+    fx_up(&f, 2);
+    int seat, seq;
+    char *first = nth_move_body(&f, 0, &seat, &seq);
+    char *other = nth_move_body(&f, 1, &seat, &seq);
+    ck_assert_ptr_nonnull(other);   /* the first tile has more than one place */
+    e2e_resp r1, r;
+    ck_assert_int_eq(post_key(&f, seat, first, "reused", &r1), 200);
+    ck_assert_int_eq(e2e_jint(r1.json, "seq"), seq + 1);
+
+    /* another move under the same key: refused, and the game does not move */
+    ck_assert_int_eq(post_key(&f, seat, other, "reused", &r), 422);
+    e2e_assert_problem(&r, 422, "Idempotency-Key", "a key used again with another move");
+    ck_assert(e2e_problem_is(&r, "idempotency-key-reused"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(game_seq(&f), seq + 1);
+
+    /* the same move with another expected_seq is another request too */
+    json_t *b = json_loads(first, 0, NULL);
+    json_object_set_new(b, "expected_seq", json_integer(seq + 1));
+    char *later = json_dumps(b, JSON_COMPACT);
+    json_decref(b);
+    /* and the same request spelt another way (keys in another order, spaces) is the same request */
+    b = json_loads(first, 0, NULL);
+    char *respelt = json_dumps(b, JSON_SORT_KEYS | JSON_INDENT(3));
+    json_decref(b);
+    ck_assert_int_eq(post_key(&f, seat, later, "reused", &r), 422);
+    ck_assert(e2e_problem_is(&r, "idempotency-key-reused"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(post_key(&f, seat, respelt, "reused", &r), 200);
+    ck_assert_msg(json_equal(r1.json, r.json), "the same request spelt otherwise:\n%s\n%s", r1.body, r.body);
+    e2e_resp_free(&r);
+
+    /* If-Match standing in for the same expected_seq is the same request as well */
+    b = json_loads(first, 0, NULL);
+    json_object_del(b, "expected_seq");
+    char *no_seq = json_dumps(b, JSON_COMPACT);
+    json_decref(b);
+    char h1[300], h2[80];
+    snprintf(h1, sizeof h1, "Idempotency-Key: reused");
+    snprintf(h2, sizeof h2, "If-Match: \"%d\"", seq);
+    const char *hdrs[] = {h1, h2, NULL};
+    ck_assert_int_eq(e2e_req(f.c, "POST", f.mpath, f.g.token[seat], no_seq, hdrs, &r), 200);
+    ck_assert(json_equal(r1.json, r.json));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(game_seq(&f), seq + 1);
+    ck_assert_int_eq(e2e_verify_ok(f.c, f.d, f.g.id), seq + 1);
+
+    e2e_resp_free(&r1);
+    free(first);
+    free(other);
+    free(later);
+    free(respelt);
+    free(no_seq);
+    fx_down(&f);
+}
+END_TEST
+
 START_TEST(if_match_instead_of_expected_seq)
 {
     fx f;
@@ -195,6 +277,7 @@ int main(void)
     TCase *tc = e2e_tcase("idempotency", 120);
     tcase_add_test(tc, same_key_same_answer);
     tcase_add_test(tc, keys_are_per_seat);
+    tcase_add_test(tc, same_key_other_request);
     tcase_add_test(tc, if_match_instead_of_expected_seq);
     suite_add_tcase(s, tc);
     return e2e_run(s);

@@ -6,6 +6,8 @@
  * offered every move type of the base game (abbots included). The check is strict (openapi.c): an answer
  * with a property the document does not declare fails; validator_rejects_what_it_should shows that it does.
  */
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,6 +368,29 @@ START_TEST(answers_match_the_document)
         req(c, "GET", "/v1/me/games?status=sleeping", key, NULL, NULL, 400);
         req(c, "GET", "/v1/me/games", NULL, NULL, NULL, 401);
         req(c, "GET", "/v1/me/games", k.token[0], NULL, NULL, 401);
+    }
+
+    /* play by e-mail (issue 18; tests/e2e/test_mail.c goes deeper, with mail servers): this carcd has no
+     * SMTP, so addresses are stored and nothing is sent */
+    {
+        snprintf(p, sizeof p, "/v1/games/%.36s/email", g[0].id);
+        req(c, "PUT", p, g[0].token[1], "{\"email\":\"bob@example.org\"}", NULL, 200);
+        req(c, "PUT", p, g[0].token[1], "{\"email\":\"bob\"}", NULL, 400);
+        req(c, "PUT", p, NULL, "{\"email\":null}", NULL, 401);
+        req(c, "GET", p, g[0].token[1], NULL, NULL, 200);
+        req(c, "GET", p, d->admin, NULL, NULL, 403);
+        /* the seat's reply tag, as carcd makes it (mail/tag.h) with this carcd's CARCD_MAIL_SECRET, empty */
+        char msg[64], tag[25];
+        unsigned char md[EVP_MAX_MD_SIZE];
+        unsigned int mdlen = 0;
+        snprintf(msg, sizeof msg, "%.36s:1", g[0].id);
+        HMAC(EVP_sha256(), "", 0, (const unsigned char *)msg, strlen(msg), md, &mdlen);
+        for (int i = 0; i < 12; i++)
+            snprintf(tag + 2 * i, 3, "%02x", md[i]);
+        const char *form[] = {"Content-Type: application/x-www-form-urlencoded", NULL};
+        snprintf(p, sizeof p, "/v1/mail/unsubscribe/%s", tag);
+        req(c, "POST", p, NULL, "List-Unsubscribe=One-Click", form, 200);
+        req(c, "POST", "/v1/mail/unsubscribe/000000000000000000000000", NULL, "List-Unsubscribe=One-Click", form, 404);
     }
 
     /* a base game with abbots, to its end: every move type of the base game was offered and so checked

@@ -3,6 +3,10 @@
  * database is down every request is answered 503 problem+json within a few seconds (no hang, no crash);
  * after it is back, requests succeed again without restarting carcd, and no answered move is lost.
  *
+ * And PostgreSQL restarted with `-m immediate` (a crash: the server says nothing to its clients) while carcd is
+ * idle: every worker's connection is dead, and the next requests on every worker must all be 2xx (no 500 for
+ * a lost connection, no 503 once the server is back).
+ *
  * E2E_RUN_SERIAL: this test stops the shared throwaway cluster, so CMake runs it alone (RUN_SERIAL).
  */
 #include <pthread.h>
@@ -241,11 +245,94 @@ START_TEST(postgres_restart_under_load)
 }
 END_TEST
 
+/* Clients that each keep one connection open, spread over carcd's worker threads (each connection is served
+ * by one worker, and NCONN of them land on every one of the THREADS workers with near certainty). */
+#define IDLE_THREADS 4
+#define IDLE_CONNS 24
+
+/* One round of a client: its game's view with its seat token (the token lookup that answered 500), that
+ * seat's legal moves and one move when it is the seat's turn. The first status that is not 2xx is returned
+ * (200 when none), the first such answer described in `bad`. */
+static long idle_round(e2e_client *c, const e2e_game *g, e2e_rng *rng, char *bad, size_t nbad)
+{
+    long worst = 200;
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    for (int seat = 0; seat < g->nplayers; seat++) {
+        e2e_resp r;
+        long st = e2e_req(c, "GET", path, g->token[seat], NULL, NULL, &r);
+        if (st < 200 || st > 299) {
+            if (!bad[0])
+                snprintf(bad, nbad, "GET %s: %ld %.200s", path, st, r.body ? r.body : "");
+            if (worst == 200)
+                worst = st;
+        }
+        e2e_resp_free(&r);
+    }
+    e2e_play p;
+    long st = e2e_play_random(c, g, rng, NULL, &p);
+    if (st != 200 && st != E2E_FINISHED) {
+        if (!bad[0])
+            snprintf(bad, nbad, "a move: %ld %.200s", st, p.post.body ? p.post.body : "");
+        if (worst == 200)
+            worst = st;
+    }
+    e2e_play_free(&p);
+    return worst;
+}
+
+START_TEST(immediate_restart_while_idle)
+{
+    e2e_pg_discover();
+    char threads[32];
+    snprintf(threads, sizeof threads, "CARCD_THREADS=%d", IDLE_THREADS);
+    const char *env[] = {threads, NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c[IDLE_CONNS];
+    e2e_game g[IDLE_CONNS];
+    e2e_rng rng = {4242};
+    char bad[400] = "";
+    for (int i = 0; i < IDLE_CONNS; i++) {
+        c[i] = e2e_client_new(d);
+        e2e_client_timeout(c[i], 15000);
+        e2e_game_create(c[i], 2, NULL, &g[i]);
+    }
+    for (int i = 0; i < IDLE_CONNS; i++)   /* every worker has a connection to the database, all idle after */
+        ck_assert_msg(idle_round(c[i], &g[i], &rng, bad, sizeof bad) == 200, "before the restart: %s", bad);
+
+    double t0 = e2e_now();
+    e2e_pg_stop_mode("immediate");
+    e2e_pg_start();
+    double t1 = e2e_now();
+    nap_ms(1500);   /* carcd idle meanwhile: its notify thread may or may not have seen the restart yet */
+
+    int non2xx = 0, n500 = 0, n503 = 0;
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < IDLE_CONNS; i++) {
+            long st = idle_round(c[i], &g[i], &rng, bad, sizeof bad);
+            non2xx += st != 200;
+            n500 += st == 500;
+            n503 += st == 503;
+        }
+    fprintf(stderr, "e2e pg restart: -m immediate while idle (restart %.2f s): %d rounds of %d connections after it, "
+                    "%d not 2xx (%d x 500, %d x 503)\n",
+            t1 - t0, 2, IDLE_CONNS, non2xx, n500, n503);
+    ck_assert_msg(non2xx == 0, "%d rounds after the restart were not all 2xx; the first: %s", non2xx, bad);
+    char *log = e2e_daemon_log(d);
+    ck_assert_msg(!strstr(log, "\"status\":500"), "carcd answered a 500 after the restart");
+    free(log);
+    for (int i = 0; i < IDLE_CONNS; i++)
+        e2e_client_free(c[i]);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_pg_restart");
     TCase *tc = e2e_tcase("pg_restart", 120);
     tcase_add_test(tc, postgres_restart_under_load);
+    tcase_add_test(tc, immediate_restart_while_idle);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }

@@ -1099,6 +1099,83 @@ START_TEST(listen_unix_socket)
 }
 END_TEST
 
+/* ---- limits through a raw socket ------------------------------------------------------------------------ */
+static int count_of(const char *hay, const char *needle)
+{
+    int k = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        k++;
+    return k;
+}
+
+/* One answer: one status line `status`, application/problem+json, the body a problem of that status. */
+static void check_raw_problem(const char *wire, int status, const char *slug)
+{
+    char line[64];
+    snprintf(line, sizeof line, "HTTP/1.1 %d ", status);
+    ck_assert_msg(strncmp(wire, line, strlen(line)) == 0, "not a %d: %.200s", status, wire);
+    ck_assert_msg(count_of(wire, "HTTP/1.1 ") == 1, "more than one status line: %.600s", wire);
+    ck_assert_msg(strstr(wire, "\r\nContent-Type: application/problem+json\r\n"), "%.400s", wire);
+    const char *body = strstr(wire, "\r\n\r\n");
+    ck_assert_ptr_nonnull(body);
+    json_t *j = json_loads(body + 4, 0, NULL);
+    ck_assert_msg(j != NULL, "the body is not JSON: %.300s", body + 4);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "status")), status);
+    char type[64];
+    snprintf(type, sizeof type, "/problems/%s", slug);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "type")), type);
+    json_decref(j);
+}
+
+/* A URI over CD_URI_MAX and a header block over CD_HEADERS_MAX (both within what libmicrohttpd's memory pool
+ * holds) are answered by carcd as 414 and 431 problems, once, whatever the route; the limits themselves pass. */
+START_TEST(uri_and_header_limits)
+{
+    char *req = malloc(64 * 1024);
+    /* a path past the limit */
+    int n = snprintf(req, 64 * 1024, "GET /v1/games/%0*d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", CD_URI_MAX, 7);
+    bool closed;
+    char *wire = raw_exchange(req, &closed);
+    check_raw_problem(wire, 414, "uri-too-long");
+    free(wire);
+    /* a short path with a long query */
+    n = snprintf(req, 64 * 1024, "GET /healthz?x=%0*d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", CD_URI_MAX, 7);
+    wire = raw_exchange(req, &closed);
+    check_raw_problem(wire, 414, "uri-too-long");
+    free(wire);
+    /* headers past the limit: one big one, or many small ones; also with a body, which is then not read */
+    n = snprintf(req, 64 * 1024, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: %0*d\r\n\r\n",
+                 CD_HEADERS_MAX, 7);
+    wire = raw_exchange(req, &closed);
+    check_raw_problem(wire, 431, "headers-too-large");
+    free(wire);
+    n = snprintf(req, 64 * 1024, "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                 "Connection: close\r\nContent-Length: 2\r\n");
+    for (int i = 0; i < 200; i++)
+        n += snprintf(req + n, 64 * 1024 - (size_t)n, "X-H%03d: %030d\r\n", i, i);
+    n += snprintf(req + n, 64 * 1024 - (size_t)n, "\r\n{}");
+    wire = raw_exchange(req, &closed);
+    check_raw_problem(wire, 431, "headers-too-large");
+    free(wire);
+    /* at the limits: answered as usual */
+    char uri[CD_URI_MAX + 1];
+    int k = snprintf(uri, sizeof uri, "/healthz?x=");
+    memset(uri + k, '7', (size_t)(CD_URI_MAX - k));
+    uri[CD_URI_MAX] = 0;
+    n = snprintf(req, 64 * 1024, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", uri);
+    wire = raw_exchange(req, &closed);
+    ck_assert_msg(strncmp(wire, "HTTP/1.1 200 ", 13) == 0, "%.200s", wire);
+    free(wire);
+    /* Host: x\r\n (9) + Connection: close\r\n (19) + X-Big: v\r\n (4 + 5 + v) fills CD_HEADERS_MAX exactly */
+    n = snprintf(req, 64 * 1024, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: %0*d\r\n\r\n",
+                 CD_HEADERS_MAX - 9 - 19 - 9, 7);
+    wire = raw_exchange(req, &closed);
+    ck_assert_msg(strncmp(wire, "HTTP/1.1 200 ", 13) == 0, "%.200s", wire);
+    free(wire);
+    free(req);
+}
+END_TEST
+
 int main(void)
 {
     curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -1128,6 +1205,7 @@ int main(void)
     tcase_add_test(tc, shutdown_answers_suspended);
     tcase_add_test(tc, listen_ipv6_and_busy_port);
     tcase_add_test(tc, listen_unix_socket);
+    tcase_add_test(tc, uri_and_header_limits);
     suite_add_tcase(s, tc);
     TCase *tc2 = tcase_create("static");
     tcase_add_test(tc2, routes_match_openapi);

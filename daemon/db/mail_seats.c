@@ -1,0 +1,169 @@
+/*
+ * mail_seats.c — see mail_seats.h.
+ */
+#include "mail_seats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "exec.h"
+#include "store.h"
+
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+static const cd_stmt_info stmts[] = {
+    {ST_MAIL_SEATS_ACTIVE, "mail_seats_active",
+                           "SELECT seat, email, tag FROM mail_seats WHERE game_id = $1::uuid AND stopped_at IS NULL "
+                           "ORDER BY seat",
+                           1},
+    {ST_MAIL_SEAT_PUT, "mail_seat_put",
+                       "INSERT INTO mail_seats (game_id, seat, email, tag) VALUES ($1::uuid, $2::integer, $3, $4) "
+                       "ON CONFLICT (game_id, seat) DO UPDATE SET email = EXCLUDED.email, tag = EXCLUDED.tag, "
+                       "stopped_at = NULL, stopped_reason = NULL",
+                       4},
+    {ST_MAIL_SEAT_DELETE, "mail_seat_delete",
+                          "DELETE FROM mail_seats WHERE game_id = $1::uuid AND seat = $2::integer", 2},
+    {ST_MAIL_SEAT_GET, "mail_seat_get",
+                       "SELECT email, " CD_SQL_ISO("stopped_at") ", stopped_reason FROM mail_seats "
+                       "WHERE game_id = $1::uuid AND seat = $2::integer",
+                       2},
+    {ST_MAIL_SEATS_ALL, "mail_seats_all",
+                        "SELECT seat, email, " CD_SQL_ISO("stopped_at") ", stopped_reason FROM mail_seats "
+                        "WHERE game_id = $1::uuid ORDER BY seat",
+                        1},
+    {ST_MAIL_SEAT_BY_TAG, "mail_seat_by_tag",
+                          "SELECT game_id, seat, email, stopped_at IS NOT NULL FROM mail_seats WHERE tag = $1", 1},
+    {ST_MAIL_SEAT_STOP, "mail_seat_stop",
+                        "UPDATE mail_seats SET stopped_at = now(), stopped_reason = $4 WHERE game_id = $1::uuid "
+                        "AND seat = $2::integer AND lower(email) = lower($3) AND stopped_at IS NULL",
+                        4},
+};
+const cd_stmt_family cd_stmts_mail_seats = {stmts, sizeof stmts / sizeof stmts[0]};
+
+static cd_mq failed(cd_db *db, const PGresult *res)
+{
+    return cd_db_unavailable(db, res) ? CD_MQ_DOWN : CD_MQ_FAILED;
+}
+
+static const char *text(const PGresult *res, int i, int c)
+{
+    return PQgetisnull(res, i, c) ? "" : PQgetvalue(res, i, c);
+}
+
+/* Rows of (seat, email, stopped_at, stopped_reason). */
+static void read_all_row(const PGresult *res, int i, cd_mail_seat *m)
+{
+    m->seat = atoi(PQgetvalue(res, i, 0));
+    snprintf(m->email, sizeof m->email, "%s", text(res, i, 1));
+    m->tag[0] = 0;
+    snprintf(m->stopped_at, sizeof m->stopped_at, "%s", text(res, i, 2));
+    snprintf(m->stopped_reason, sizeof m->stopped_reason, "%s", text(res, i, 3));
+    m->stopped = m->stopped_at[0] != 0;
+}
+
+cd_mq cd_mail_seats_active(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n)
+{
+    const char *p[] = {game_id};
+    PGresult *res = cd_db_exec(db, ST_MAIL_SEATS_ACTIVE, 1, p);
+    *n = 0;
+    if (!cd_db_ok(res)) {
+        cd_mq q = failed(db, res);
+        PQclear(res);
+        return q;
+    }
+    for (int i = 0; i < PQntuples(res) && *n < max; i++) {
+        cd_mail_seat *m = &out[(*n)++];
+        m->seat = atoi(PQgetvalue(res, i, 0));
+        snprintf(m->email, sizeof m->email, "%s", PQgetvalue(res, i, 1));
+        snprintf(m->tag, sizeof m->tag, "%s", PQgetvalue(res, i, 2));
+        m->stopped = false;
+        m->stopped_at[0] = m->stopped_reason[0] = 0;
+    }
+    PQclear(res);
+    return CD_MQ_OK;
+}
+
+cd_mq cd_mail_seats_all(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n)
+{
+    const char *p[] = {game_id};
+    PGresult *res = cd_db_exec(db, ST_MAIL_SEATS_ALL, 1, p);
+    *n = 0;
+    if (!cd_db_ok(res)) {
+        cd_mq q = failed(db, res);
+        PQclear(res);
+        return q;
+    }
+    for (int i = 0; i < PQntuples(res) && *n < max; i++)
+        read_all_row(res, i, &out[(*n)++]);
+    PQclear(res);
+    return CD_MQ_OK;
+}
+
+cd_mq cd_mail_seat_get(cd_db *db, const char *game_id, int seat, bool *found, cd_mail_seat *out)
+{
+    char s[16];
+    snprintf(s, sizeof s, "%d", seat);
+    const char *p[] = {game_id, s};
+    PGresult *res = cd_db_exec(db, ST_MAIL_SEAT_GET, 2, p);
+    *found = false;
+    if (!cd_db_ok(res)) {
+        cd_mq q = failed(db, res);
+        PQclear(res);
+        return q;
+    }
+    if (PQntuples(res) == 1) {
+        *found = true;
+        out->seat = seat;
+        snprintf(out->email, sizeof out->email, "%s", text(res, 0, 0));
+        out->tag[0] = 0;
+        snprintf(out->stopped_at, sizeof out->stopped_at, "%s", text(res, 0, 1));
+        snprintf(out->stopped_reason, sizeof out->stopped_reason, "%s", text(res, 0, 2));
+        out->stopped = out->stopped_at[0] != 0;
+    }
+    PQclear(res);
+    return CD_MQ_OK;
+}
+
+cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, const char *tag)
+{
+    char s[16];
+    snprintf(s, sizeof s, "%d", seat);
+    const char *p[] = {game_id, s, email, tag};
+    PGresult *res = email ? cd_db_exec(db, ST_MAIL_SEAT_PUT, 4, p) : cd_db_exec(db, ST_MAIL_SEAT_DELETE, 2, p);
+    cd_mq q = cd_db_ok(res) ? CD_MQ_OK : failed(db, res);
+    PQclear(res);
+    return q;
+}
+
+cd_mq cd_mail_seat_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], cd_mail_seat *out)
+{
+    const char *p[] = {tag};
+    PGresult *res = cd_db_exec(db, ST_MAIL_SEAT_BY_TAG, 1, p);
+    *found = false;
+    if (!cd_db_ok(res)) {
+        cd_mq q = failed(db, res);
+        PQclear(res);
+        return q;
+    }
+    if (PQntuples(res) == 1) {
+        *found = true;
+        snprintf(game_id, 37, "%s", PQgetvalue(res, 0, 0));
+        out->seat = atoi(PQgetvalue(res, 0, 1));
+        snprintf(out->email, sizeof out->email, "%s", PQgetvalue(res, 0, 2));
+        snprintf(out->tag, sizeof out->tag, "%s", tag);
+        out->stopped = PQgetvalue(res, 0, 3)[0] == 't';
+        out->stopped_at[0] = out->stopped_reason[0] = 0;
+    }
+    PQclear(res);
+    return CD_MQ_OK;
+}
+
+cd_mq cd_mail_seat_stop(cd_db *db, const char *game_id, int seat, const char *email, const char *reason)
+{
+    char s[16];
+    snprintf(s, sizeof s, "%d", seat);
+    const char *p[] = {game_id, s, email, reason};
+    PGresult *res = cd_db_exec(db, ST_MAIL_SEAT_STOP, 4, p);
+    cd_mq q = cd_db_ok(res) ? CD_MQ_OK : failed(db, res);
+    PQclear(res);
+    return q;
+}

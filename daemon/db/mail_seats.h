@@ -1,0 +1,41 @@
+/*
+ * mail_seats.h — the seats that get mail (sql/006_mail.sql: mail_seats): their address, their reply tag, and
+ * whether their mail was stopped (a permanent SMTP refusal, an unsubscribe). Typed rows; nobody outside db/
+ * sees a PGresult.
+ */
+#ifndef CD_DB_MAIL_SEATS_H
+#define CD_DB_MAIL_SEATS_H
+
+#include <stdbool.h>
+
+#include "db.h"
+
+/* The outcome of a mail query: done, failed, or failed because the database cannot be reached. */
+typedef enum { CD_MQ_OK, CD_MQ_FAILED, CD_MQ_DOWN } cd_mq;
+
+#define CD_EMAIL_MAX 254   /* RFC 5321's path limit less the brackets */
+#define CD_MAIL_TAG_LEN 24 /* hex digits */
+
+typedef struct {
+    int seat;
+    char email[CD_EMAIL_MAX + 1];
+    char tag[CD_MAIL_TAG_LEN + 1];
+    bool stopped;
+    char stopped_at[40];           /* ISO; "" when not stopped */
+    char stopped_reason[300];
+} cd_mail_seat;
+
+/* ST_MAIL_SEATS_ACTIVE: the seats of game_id whose mail runs, in seat order, at most max; *n their number. */
+cd_mq cd_mail_seats_active(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n);
+/* ST_MAIL_SEATS_ALL: every seat of game_id with an address (stopped ones too), for the admin's view. */
+cd_mq cd_mail_seats_all(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n);
+/* ST_MAIL_SEAT_GET: seat's address; *found false when it has none. */
+cd_mq cd_mail_seat_get(cd_db *db, const char *game_id, int seat, bool *found, cd_mail_seat *out);
+/* ST_MAIL_SEAT_PUT / ST_MAIL_SEAT_DELETE: set a seat's address (its mail runs again), or remove it (email NULL). */
+cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, const char *tag);
+/* ST_MAIL_SEAT_BY_TAG: who a reply tag belongs to; *found false when nobody. game_id gets the game's uuid. */
+cd_mq cd_mail_seat_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], cd_mail_seat *out);
+/* ST_MAIL_SEAT_STOP: no more mail to `email` at that seat, for `reason` (when it is still that seat's address). */
+cd_mq cd_mail_seat_stop(cd_db *db, const char *game_id, int seat, const char *email, const char *reason);
+
+#endif

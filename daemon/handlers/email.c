@@ -1,0 +1,92 @@
+/*
+ * email.c — PUT and GET /v1/games/{id}/email with a seat token: the seat's mail address. PUT {"email":
+ * "ann@example.org"} sets it (the invitation and, when the game waits for the seat, its turn mail go out;
+ * mail stopped by a refusal runs again), {"email": null} stops the seat's mail. Both answer the seat's mail
+ * state: {"email", "stopped_at", "stopped_reason"} (stopped_*: set when the mail server refused the address
+ * for good, or the seat unsubscribed). Only the seat itself sees its address; the admin sees all in its view.
+ */
+#include <stdio.h>
+
+#include "clock/clock_tx.h"
+#include "db/mail_seats.h"
+#include "handlers.h"
+#include "request.h"
+#include "mail/seat_mail.h"
+
+typedef struct {
+    const char *id;
+    int seat;
+    const char *email;     /* NULL: stop */
+    const char *token;
+    bool finished;         /* out */
+    bool not_found;
+} email_tx;
+
+static cd_tx_result run_put(cd_db *db, void *arg)
+{
+    email_tx *t = arg;
+    cd_game g;
+    cd_load_result lr = cd_game_lock(db, t->id, &g);
+    cd_tx_result out;
+    t->not_found = lr == CD_LOAD_NOT_FOUND;
+    if (lr != CD_LOAD_OK)
+        out = t->not_found ? CD_TX_ROLLBACK : CD_TX_ERROR;
+    else
+        out = cd_mail_seat_set(db, t->id, g.st, g.seq, NULL, t->seat, t->email, t->token, g.deadline);
+    cd_game_free(&g);
+    return out;
+}
+
+static enum MHD_Result answer(cd_req *r, cd_db *db, const char *id, int seat)
+{
+    bool found = false;
+    cd_mail_seat m;
+    cd_mq q = cd_mail_seat_get(db, id, seat, &found, &m);
+    if (q != CD_MQ_OK)
+        return cd_reply_db_failure(r, q == CD_MQ_DOWN, "the seat's mail could not be read");
+    json_t *a = json_pack("{s:o, s:o, s:o}", "email", found ? json_string(m.email) : json_null(), "stopped_at",
+                          found && m.stopped ? json_string(m.stopped_at) : json_null(), "stopped_reason",
+                          found && m.stopped ? json_string(m.stopped_reason) : json_null());
+    return cd_reply_json(r, 200, a, NULL);
+}
+
+enum MHD_Result h_email_put(cd_req *r)
+{
+    json_t *body = cd_req_json_body(r);
+    if (!body)
+        return MHD_YES;
+    static const char *const keys[] = {"email", NULL};
+    enum MHD_Result ret = MHD_YES;
+    if (!cd_req_only_keys(r, body, keys, ""))
+        goto out;
+    json_t *e = json_object_get(body, "email");
+    if (!e || !(json_is_null(e) || (json_is_string(e) && cd_mail_address_ok(json_string_value(e))))) {
+        ret = cd_reply_problem(r, CD_P_INVALID, "email", "email: expected a mail address like ann@example.org, or null");
+        goto out;
+    }
+    cd_db *db;
+    int seat = cd_req_seat(r, &db);
+    if (seat < 0)
+        goto out;
+    email_tx t = {.id = r->params[0], .seat = seat, .email = json_string_value(e), .token = r->bearer};
+    bool down = false;
+    cd_tx_result tr = cd_db_tx(db, run_put, &t, &down);
+    if (tr == CD_TX_COMMIT)
+        ret = answer(r, db, t.id, seat);
+    else if (t.not_found)
+        ret = cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+    else
+        ret = cd_reply_db_failure(r, down, "the seat's mail address could not be stored");
+out:
+    json_decref(body);
+    return ret;
+}
+
+enum MHD_Result h_email_get(cd_req *r)
+{
+    cd_db *db;
+    int seat = cd_req_seat(r, &db);
+    if (seat < 0)
+        return MHD_YES;
+    return answer(r, db, r->params[0], seat);
+}

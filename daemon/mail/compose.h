@@ -1,0 +1,45 @@
+/*
+ * compose.h — what each mail of a game says, for one seat, from that seat's view only (carc_view_to_json for
+ * the seat: whatever the seat cannot see cannot reach its mail): the invitation, the turn mail, the clock's
+ * reminder, game over, and the answer to a refused reply. Each is built into a whole message (build.h).
+ *
+ * Message-IDs: <carcd.GAME.SEAT.KIND.SEQ.RANDOM@domain>; every mail of a seat names the seat's thread root
+ * <carcd.GAME.SEAT@domain> in In-Reply-To and References, so a mail client shows one thread per game, and
+ * a reply's In-Reply-To tells which turn mail (which seq) it answers.
+ */
+#ifndef CD_MAIL_COMPOSE_H
+#define CD_MAIL_COMPOSE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "carc.h"
+
+typedef enum { CD_MAIL_INVITATION, CD_MAIL_TURN, CD_MAIL_REMINDER, CD_MAIL_FINISHED, CD_MAIL_REFUSED } cd_mail_kind;
+
+const char *cd_mail_kind_name(cd_mail_kind k);
+
+typedef struct {
+    cd_mail_kind kind;
+    const char *game_id;
+    int seat;
+    const char *email;
+    const char *tag;
+    const carc_state *st;       /* the game now */
+    int seq;
+    const json_t *names;        /* ["Ann","Bob"] by seat; may be NULL */
+    const char *deadline;       /* ISO; NULL or "": no clock */
+    const char *token;          /* invitation: the seat's token, for its private link */
+    const char *last_move;      /* turn: what happened since (one line per move); NULL: nothing to tell */
+    const char *refusal;        /* refused: the reason */
+} cd_mail_about;
+
+/* The whole message for `a` (malloc'd) and its Message-ID (msg_id, without brackets). NULL on failure. */
+char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len);
+
+/* The seat's thread root Message-ID: carcd.GAME.SEAT@domain. */
+void cd_mail_thread_id(const char *game_id, int seat, char *out, size_t n);
+/* The seq a Message-ID of ours names (carcd.GAME.SEAT.KIND.SEQ.*), or -1. */
+int cd_mail_msg_id_seq(const char *msg_id);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * mail.c — the mail settings (mail.h).
+ */
+#include "mail.h"
+
+#include <curl/curl.h>
+#include <gmime/gmime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cd_mail_settings S;
+
+int cd_mail_configure(const cd_config *cfg, char *err, size_t errlen)
+{
+    memset(&S, 0, sizeof S);
+    S.cfg = cfg;
+    S.enabled = cfg->smtp_url[0] != 0;
+    g_mime_init();
+    const char *at = strrchr(cfg->mail_from, '@');
+    snprintf(S.domain, sizeof S.domain, "%s", at && at[1] ? at + 1 : "localhost");
+    S.domain[strcspn(S.domain, "> ")] = 0;
+    const char *p = cfg->mail_backoff;
+    while (*p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || v < 0 || v > 7 * 86400.0 || S.nbackoff == CD_MAIL_MAX_BACKOFF) {
+            snprintf(err, errlen, "CARCD_MAIL_BACKOFF: expected up to %d comma-separated seconds",
+                     CD_MAIL_MAX_BACKOFF);
+            return -1;
+        }
+        S.backoff[S.nbackoff++] = v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',') {
+            snprintf(err, errlen, "CARCD_MAIL_BACKOFF: unexpected \"%s\"", end);
+            return -1;
+        }
+    }
+    if (cfg->mail_reply_to[0]) {
+        if (!strstr(cfg->mail_reply_to, "{tag}") || !strchr(cfg->mail_reply_to, '@')) {
+            snprintf(err, errlen, "CARCD_MAIL_REPLY_TO: expected an address with {tag}, e.g. play+{tag}@example.org");
+            return -1;
+        }
+        if (strlen(cfg->mail_secret) < 16) {
+            snprintf(err, errlen, "CARCD_MAIL_REPLY_TO needs CARCD_MAIL_SECRET (16 characters or more): the tags' key");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+const cd_mail_settings *cd_mail_settings_get(void)
+{
+    return &S;
+}
+
+long cd_mail_use_ssl(const char *url)
+{
+    CURLU *u = curl_url();
+    char *host = NULL;
+    bool loopback = false;
+    if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && host)
+        loopback = strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 || strcmp(host, "[::1]") == 0;
+    curl_free(host);
+    curl_url_cleanup(u);
+    return loopback ? (long)CURLUSESSL_TRY : (long)CURLUSESSL_ALL;
+}

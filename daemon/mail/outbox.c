@@ -1,0 +1,137 @@
+/*
+ * outbox.c — mails written in the event's transaction (outbox.h): composed at once (compose.h), so the row
+ * holds the exact bytes sent, from the state of that moment and the seat's view of it.
+ */
+#include "outbox.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "compose.h"
+#include "db/mail_outbox.h"
+#include "db/mail_recent.h"
+#include "db/mail_seats.h"
+#include "mail.h"
+
+#define RECENT_MAX 24
+
+static bool add(cd_db *db, const cd_mail_about *a)
+{
+    char msg_id[300];
+    char *body = cd_mail_compose(a, msg_id, sizeof msg_id);
+    if (!body)
+        return false;
+    bool ok = cd_mail_outbox_add(db, a->game_id, a->seat, cd_mail_kind_name(a->kind), a->seq, msg_id, a->email, body);
+    free(body);
+    return ok;
+}
+
+/* "Ann (seat 0): E 0,-1 r2" for every move after the seat's own last one, as far back as RECENT_MAX. */
+static char *since_last_turn(cd_db *db, const char *game_id, int seq, int seat, const json_t *names)
+{
+    cd_mail_recent_move mv[RECENT_MAX];
+    int n = 0;
+    if (cd_mail_recent_moves(db, game_id, seq - RECENT_MAX, mv, RECENT_MAX, &n) != CD_MQ_OK)
+        return NULL;
+    int from = 0;
+    for (int i = 0; i < n; i++)
+        if (mv[i].seat == seat)
+            from = i + 1;
+    cd_buf b = {0};
+    for (int i = from; i < n; i++) {
+        const char *nm = json_string_value(json_array_get(names, (size_t)mv[i].seat));
+        cd_buf_printf(&b, "  %d. %s (seat %d): %s%s\n", mv[i].seq, nm ? nm : "?", mv[i].seat,
+                      mv[i].notation[0] ? mv[i].notation : "(a move)",
+                      strcmp(mv[i].origin, "clock") == 0 ? " (by the clock)" : "");
+    }
+    return b.p;
+}
+
+cd_tx_result cd_mail_enqueue_move(cd_db *db, const char *game_id, int seq, const carc_state *st, const char *deadline)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    cd_mail_seat seats[CARC_MAX_PLAYERS];
+    int n = 0;
+    if (cd_mail_seats_active(db, game_id, seats, CARC_MAX_PLAYERS, &n) != CD_MQ_OK)
+        return CD_TX_ERROR;
+    if (n == 0)
+        return CD_TX_COMMIT;
+    bool over = st->status == CARC_FINISHED;
+    json_t *names = NULL;
+    bool ok = true, any = false;
+    for (int i = 0; i < n && ok; i++) {
+        if (!over && seats[i].seat != st->pending.seat)
+            continue;
+        if (!names)
+            names = cd_mail_seat_names(db, game_id);
+        char *recent = over ? NULL : since_last_turn(db, game_id, seq, seats[i].seat, names);
+        cd_mail_about a = {.kind = over ? CD_MAIL_FINISHED : CD_MAIL_TURN, .game_id = game_id, .seat = seats[i].seat,
+                           .email = seats[i].email, .tag = seats[i].tag, .st = st, .seq = seq, .names = names,
+                           .deadline = deadline, .last_move = recent};
+        ok = add(db, &a);
+        any = true;
+        free(recent);
+    }
+    json_decref(names);
+    if (ok && any)
+        ok = cd_mail_outbox_notify(db);
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, const carc_state *st,
+                                      const char *deadline)
+{
+    if (!cd_mail_settings_get()->enabled || st->status == CARC_FINISHED)
+        return CD_TX_COMMIT;
+    cd_mail_seat seats[CARC_MAX_PLAYERS];
+    int n = 0;
+    if (cd_mail_seats_active(db, game_id, seats, CARC_MAX_PLAYERS, &n) != CD_MQ_OK)
+        return CD_TX_ERROR;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        if (seats[i].seat != st->pending.seat)
+            continue;
+        json_t *names = cd_mail_seat_names(db, game_id);
+        cd_mail_about a = {.kind = CD_MAIL_REMINDER, .game_id = game_id, .seat = seats[i].seat, .email = seats[i].email,
+                           .tag = seats[i].tag, .st = st, .seq = seq, .names = names, .deadline = deadline};
+        ok = add(db, &a) && cd_mail_outbox_notify(db);
+        json_decref(names);
+    }
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const carc_state *st, int seq,
+                                        const json_t *names, int seat, const char *email, const char *tag,
+                                        const char *token, const char *deadline)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    json_t *loaded = names ? NULL : cd_mail_seat_names(db, game_id);
+    cd_mail_about a = {.kind = CD_MAIL_INVITATION, .game_id = game_id, .seat = seat, .email = email, .tag = tag,
+                       .st = st, .seq = seq, .names = names ? names : loaded, .deadline = deadline, .token = token};
+    bool ok = add(db, &a);
+    if (ok && st->status != CARC_FINISHED && st->pending.seat == seat) {
+        a.kind = CD_MAIL_TURN;
+        a.token = NULL;
+        ok = add(db, &a);
+    }
+    json_decref(loaded);
+    return ok && cd_mail_outbox_notify(db) ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_state *st, int seq,
+                                     const json_t *names, int seat, const char *email, const char *tag,
+                                     const char *reason)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    json_t *loaded = names ? NULL : cd_mail_seat_names(db, game_id);
+    cd_mail_about a = {.kind = CD_MAIL_REFUSED, .game_id = game_id, .seat = seat, .email = email, .tag = tag,
+                       .st = st, .seq = seq, .names = names ? names : loaded, .refusal = reason};
+    bool ok = add(db, &a) && cd_mail_outbox_notify(db);
+    json_decref(loaded);
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}

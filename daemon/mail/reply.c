@@ -1,0 +1,242 @@
+/*
+ * reply.c — reading a reply mail (reply.h).
+ */
+#include "reply.h"
+
+#include <ctype.h>
+#include <gmime/gmime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "compose.h"
+#include "tag.h"
+
+static void trim_into(const char *s, size_t len, char *out, size_t n)
+{
+    while (len > 0 && (isspace((unsigned char)*s) || (unsigned char)*s == 0xC2)) {
+        /* 0xC2 0xA0 is a no-break space */
+        if ((unsigned char)*s == 0xC2 && len > 1 && (unsigned char)s[1] == 0xA0) {
+            s += 2;
+            len -= 2;
+            continue;
+        }
+        if ((unsigned char)*s == 0xC2)
+            break;
+        s++;
+        len--;
+    }
+    for (;;) {   /* trailing spaces, no-break ones too */
+        if (len > 0 && isspace((unsigned char)s[len - 1]))
+            len--;
+        else if (len > 1 && (unsigned char)s[len - 2] == 0xC2 && (unsigned char)s[len - 1] == 0xA0)
+            len -= 2;
+        else
+            break;
+    }
+    if (len >= n)
+        len = n - 1;
+    memcpy(out, s, len);
+    out[len] = 0;
+}
+
+void cd_reply_first_line(const char *text, char *out, size_t n)
+{
+    out[0] = 0;
+    const char *p = text;
+    if ((unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF)
+        p += 3;   /* a byte order mark */
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char line[CD_REPLY_LINE_MAX];
+        if (len > 0 && p[len - 1] == '\r')
+            len--;
+        if (len == 3 && strncmp(p, "-- ", 3) == 0)
+            return;   /* the signature */
+        trim_into(p, len, line, sizeof line);
+        size_t l = strlen(line);
+        if (line[0] && line[0] != '>') {
+            /* "On Tue, 1 Dec 2026, Ann wrote:" starts the quoted mail: nothing was written above it */
+            if (l > 6 && strcmp(line + l - 6, "wrote:") == 0)
+                return;
+            snprintf(out, n, "%s", line);
+            return;
+        }
+        if (!e)
+            break;
+        p = e + 1;
+    }
+}
+
+static bool tag_is(const char *p, const char *name)
+{
+    size_t n = strlen(name);
+    return strncasecmp(p, name, n) == 0 && (p[n] == '>' || p[n] == ' ' || p[n] == '/' || p[n] == '\t' ||
+                                            p[n] == '\n' || p[n] == '\r');
+}
+
+char *cd_reply_html_text(const char *html)
+{
+    size_t cap = strlen(html) + 1;
+    char *out = malloc(cap);
+    if (!out)
+        abort();
+    size_t n = 0;
+    int skip = 0;   /* depth inside blockquote, style, script, head */
+    for (const char *p = html; *p;) {
+        if (*p == '<') {
+            const char *q = p + 1;
+            bool closing = *q == '/';
+            if (closing)
+                q++;
+            static const char *const hidden[] = {"blockquote", "style", "script", "head"};
+            for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++)
+                if (tag_is(q, hidden[i]))
+                    skip += closing ? (skip > 0 ? -1 : 0) : 1;
+            if (!skip && (tag_is(q, "br") || (closing && (tag_is(q, "p") || tag_is(q, "div") || tag_is(q, "li") ||
+                                                           tag_is(q, "tr")))))
+                out[n++] = '\n';
+            const char *gt = strchr(p, '>');
+            p = gt ? gt + 1 : p + strlen(p);
+            continue;
+        }
+        if (skip) {
+            p++;
+            continue;
+        }
+        if (*p == '&') {
+            static const struct { const char *ent; char c; } ents[] = {
+                {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&nbsp;", ' '}};
+            bool done = false;
+            for (size_t i = 0; i < sizeof ents / sizeof ents[0] && !done; i++)
+                if (strncmp(p, ents[i].ent, strlen(ents[i].ent)) == 0) {
+                    out[n++] = ents[i].c;
+                    p += strlen(ents[i].ent);
+                    done = true;
+                }
+            if (done)
+                continue;
+        }
+        out[n++] = *p++;
+    }
+    out[n] = 0;
+    return out;
+}
+
+/* The first text part (plain preferred over HTML) that is not an attachment, depth first. */
+static void find_text(GMimeObject *o, GMimeTextPart **plain, GMimeTextPart **html)
+{
+    if (GMIME_IS_MULTIPART(o)) {
+        GMimeMultipart *mp = GMIME_MULTIPART(o);
+        for (int i = 0; i < g_mime_multipart_get_count(mp); i++)
+            find_text(g_mime_multipart_get_part(mp, i), plain, html);
+        return;
+    }
+    if (GMIME_IS_MESSAGE_PART(o) || !GMIME_IS_TEXT_PART(o))
+        return;
+    if (GMIME_IS_PART(o) && g_mime_part_is_attachment(GMIME_PART(o)))
+        return;
+    GMimeContentType *ct = g_mime_object_get_content_type(o);
+    if (g_mime_content_type_is_type(ct, "text", "plain") && !*plain)
+        *plain = GMIME_TEXT_PART(o);
+    else if (g_mime_content_type_is_type(ct, "text", "html") && !*html)
+        *html = GMIME_TEXT_PART(o);
+}
+
+static void copy_lower(char *out, size_t n, const char *s)
+{
+    size_t i = 0;
+    for (; s && s[i] && i + 1 < n; i++)
+        out[i] = (char)tolower((unsigned char)s[i]);
+    out[i] = 0;
+}
+
+/* Looks for a reply tag in every mailbox of list. */
+static bool tag_in(InternetAddressList *list, cd_reply *r)
+{
+    for (int i = 0; list && i < internet_address_list_length(list); i++) {
+        InternetAddress *ia = internet_address_list_get_address(list, i);
+        if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
+            continue;
+        const char *addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+        if (addr && cd_mail_tag_from_address(addr, r->tag)) {
+            copy_lower(r->to, sizeof r->to, addr);
+            return r->has_tag = true;
+        }
+    }
+    return false;
+}
+
+/* A header naming the envelope recipient (Delivered-To, X-Original-To, Envelope-To): the tag in it. */
+static bool tag_in_header(GMimeObject *mo, const char *name, cd_reply *r)
+{
+    const char *v = g_mime_object_get_header(mo, name);
+    if (!v)
+        return false;
+    InternetAddressList *l = internet_address_list_parse(NULL, v);
+    bool found = tag_in(l, r);
+    if (l)
+        g_object_unref(l);
+    return found;
+}
+
+int cd_reply_parse(const char *data, size_t len, cd_reply *out)
+{
+    memset(out, 0, sizeof *out);
+    out->in_reply_seq = -1;
+    GMimeStream *s = g_mime_stream_mem_new_with_buffer(data, len);
+    GMimeParser *p = g_mime_parser_new_with_stream(s);
+    GMimeMessage *m = g_mime_parser_construct_message(p, NULL);
+    g_object_unref(p);
+    g_object_unref(s);
+    if (!m)
+        return -1;
+    GMimeObject *mo = GMIME_OBJECT(m);
+    const char *mid = g_mime_message_get_message_id(m);
+    snprintf(out->message_id, sizeof out->message_id, "%s", mid ? mid : "");
+    InternetAddressList *from = g_mime_message_get_from(m);
+    for (int i = 0; from && i < internet_address_list_length(from); i++) {
+        InternetAddress *ia = internet_address_list_get_address(from, i);
+        if (INTERNET_ADDRESS_IS_MAILBOX(ia)) {
+            copy_lower(out->from, sizeof out->from, internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia)));
+            break;
+        }
+    }
+    /* the envelope recipient first (what the mail server delivered to), then the visible ones */
+    if (!tag_in_header(mo, "Delivered-To", out) && !tag_in_header(mo, "X-Original-To", out) &&
+        !tag_in_header(mo, "Envelope-To", out)) {
+        InternetAddressList *all = g_mime_message_get_all_recipients(m);
+        tag_in(all, out);
+        if (all)
+            g_object_unref(all);
+    }
+    const char *irt = g_mime_object_get_header(mo, "In-Reply-To");
+    if (irt) {
+        char *id = g_mime_utils_decode_message_id(irt);
+        if (id) {
+            out->in_reply_seq = cd_mail_msg_id_seq(id);
+            g_free(id);
+        }
+    }
+    GMimeTextPart *plain = NULL, *html = NULL;
+    GMimeObject *body = g_mime_message_get_mime_part(m);
+    if (body)
+        find_text(body, &plain, &html);
+    if (plain || html) {
+        char *text = g_mime_text_part_get_text(plain ? plain : html);
+        if (text) {
+            if (plain) {
+                cd_reply_first_line(text, out->command, sizeof out->command);
+            } else {
+                char *t = cd_reply_html_text(text);
+                cd_reply_first_line(t, out->command, sizeof out->command);
+                free(t);
+            }
+            g_free(text);
+        }
+    }
+    g_object_unref(m);
+    return 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * reply.h — what a reply mail says, read with GMime: its Message-ID (the idempotency key), its sender, the
+ * tag of the reply address it was sent to, the seq of the turn mail it answers (from In-Reply-To), and its
+ * command: the first line of the body that is not quoted. The body is the first text/plain part that is not
+ * an attachment, else the first text/html part turned into text (quoted blocks left out); GMime decodes the
+ * transfer encoding (quoted-printable, base64) and the charset into UTF-8. Lines starting with '>' are
+ * quotes, a line "-- " starts the signature, "On ... wrote:" starts the quoted mail.
+ */
+#ifndef CD_MAIL_REPLY_H
+#define CD_MAIL_REPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "db/mail_seats.h"
+
+#define CD_REPLY_LINE_MAX 256
+
+typedef struct {
+    char message_id[300];           /* without brackets; "" when the mail has none */
+    char from[CD_EMAIL_MAX + 1];    /* the From mailbox */
+    bool has_tag;
+    char tag[CD_MAIL_TAG_LEN + 1];
+    char to[CD_EMAIL_MAX + 1];      /* the address the tag was found in */
+    int in_reply_seq;               /* -1: not an answer to a mail of ours */
+    char command[CD_REPLY_LINE_MAX];/* the first unquoted line, trimmed; "" when there is none */
+} cd_reply;
+
+/* 0, or -1 when the bytes are no mail GMime can read. */
+int cd_reply_parse(const char *data, size_t len, cd_reply *out);
+
+/* The command of a plain text: its first unquoted line (reply.c's rules), trimmed, into out. */
+void cd_reply_first_line(const char *text, char *out, size_t n);
+/* HTML as text: tags dropped, <br>, </p>, </div> and </li> as line ends, <blockquote>, <style>, <head> and
+ * <script> left out, a few entities decoded. malloc'd. */
+char *cd_reply_html_text(const char *html);
+
+#endif

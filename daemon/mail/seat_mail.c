@@ -1,0 +1,39 @@
+/*
+ * seat_mail.c — a seat's address (seat_mail.h).
+ */
+#include "seat_mail.h"
+
+#include <string.h>
+
+#include "db/mail_seats.h"
+#include "outbox.h"
+#include "tag.h"
+
+bool cd_mail_address_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 3 || n > CD_EMAIL_MAX)
+        return false;
+    const char *at = strrchr(s, '@');
+    if (!at || at == s || !at[1] || strchr(s, '@') != at)
+        return false;
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c <= 0x20 || c == 0x7f || strchr("<>()[]\\,;:\"", c))
+            return false;
+    }
+    const char *dom = at + 1;
+    return (strchr(dom, '.') && dom[0] != '.' && dom[strlen(dom) - 1] != '.') || strcmp(dom, "localhost") == 0;
+}
+
+cd_tx_result cd_mail_seat_set(cd_db *db, const char *game_id, const carc_state *st, int seq, const json_t *names,
+                              int seat, const char *email, const char *token, const char *deadline)
+{
+    char tag[CD_MAIL_TAG_LEN + 1];
+    cd_mail_tag(game_id, seat, tag);
+    if (cd_mail_seat_put(db, game_id, seat, email, tag) != CD_MQ_OK)
+        return CD_TX_ERROR;
+    if (!email)
+        return CD_TX_COMMIT;
+    return cd_mail_enqueue_invitation(db, game_id, st, seq, names, seat, email, tag, token, deadline);
+}

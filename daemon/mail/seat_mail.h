@@ -1,0 +1,24 @@
+/*
+ * seat_mail.h — giving a seat an address (players[].email at creation, PUT /v1/games/{id}/email): the
+ * address checked, its reply tag made, the mail_seats row written and the invitation (and the turn mail,
+ * when the game waits for the seat) enqueued, all in the caller's transaction.
+ */
+#ifndef CD_MAIL_SEAT_MAIL_H
+#define CD_MAIL_SEAT_MAIL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "carc.h"
+#include "db/db.h"
+
+/* Whether s looks like a mail address: 3 to 254 bytes, local@domain, the domain with a dot or "localhost",
+ * no spaces, control characters or any of <>()[]\,;:" (an address, not a display name). */
+bool cd_mail_address_ok(const char *s);
+
+/* In a transaction: seat's address becomes email (NULL: the seat gets no more mail). token: the seat's
+ * token for the invitation's private link (NULL: none). names may be NULL. */
+cd_tx_result cd_mail_seat_set(cd_db *db, const char *game_id, const carc_state *st, int seq, const json_t *names,
+                              int seat, const char *email, const char *token, const char *deadline);
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * tag.h — a seat's reply tag: the part of its reply address (CARCD_MAIL_REPLY_TO's {tag}) that says which
+ * game and seat a reply is for, and that nobody can guess: HMAC-SHA256 over "game:seat" under
+ * CARCD_MAIL_SECRET, its first 12 bytes in hex (lower case: mail systems may fold the case of addresses).
+ */
+#ifndef CD_MAIL_TAG_H
+#define CD_MAIL_TAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "db/mail_seats.h"
+
+void cd_mail_tag(const char *game_id, int seat, char out[CD_MAIL_TAG_LEN + 1]);
+/* Whether tag is the tag of (game_id, seat), compared in constant time. */
+bool cd_mail_tag_ok(const char *game_id, int seat, const char *tag);
+/* The seat's reply address from the template; "" when there is no template. */
+void cd_mail_reply_address(const char *tag, char *out, size_t n);
+/* Finds a tag in an address written from the template ("play+<tag>@example.org"): true and the tag, or false. */
+bool cd_mail_tag_from_address(const char *address, char out[CD_MAIL_TAG_LEN + 1]);
+
+#endif

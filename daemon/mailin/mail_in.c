@@ -1,0 +1,316 @@
+/*
+ * mail_in.c — acting on a reply mail (mail_in.h).
+ */
+#include "mail_in.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/metrics.h"
+#include "base/timesrc.h"
+#include "clock/clock_tx.h"
+#include "db/db.h"
+#include "db/mail_in.h"
+#include "db/mail_seats.h"
+#include "game/forced_moves.h"
+#include "game/games.h"
+#include "game/move_commit.h"
+#include "game/notations.h"
+#include "json.h"
+#include "mail/outbox.h"
+#include "mail/reply.h"
+#include "mail/tag.h"
+#include "notation.h"
+
+#define MAIL_IN_MAX (64u << 20)
+
+typedef struct {
+    const cd_reply *r;
+    const char *key;          /* the idempotency key: the Message-ID */
+    /* out */
+    char outcome[16];         /* moved, refused, ignored, duplicate */
+    char detail[400];
+} in_tx;
+
+static bool is_number(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+/* The first word of the command, lower case. */
+static void first_word(const char *cmd, char *out, size_t n)
+{
+    size_t i = 0;
+    for (; cmd[i] && !isspace((unsigned char)cmd[i]) && i + 1 < n; i++)
+        out[i] = (char)tolower((unsigned char)cmd[i]);
+    out[i] = 0;
+}
+
+/* pause, resume, vacation N: the clock changes as POST .../pause, .../resume, .../vacation change it
+ * (clock/clock_tx.h), in this transaction. */
+static cd_tx_result clock_command(cd_db *db, cd_game *g, int seat, const char *word, in_tx *t)
+{
+    double now = cd_wall_now();
+    if (!g->clocked) {
+        snprintf(t->detail, sizeof t->detail, "the game was created without a clock: \"%s\" changes nothing", word);
+        return CD_TX_ROLLBACK;
+    }
+    if (g->st->left >> seat & 1) {
+        snprintf(t->detail, sizeof t->detail, "this seat has left the game");
+        return CD_TX_ROLLBACK;
+    }
+    if (strcmp(word, "pause") == 0) {
+        cd_clock_pause_vote(&g->clock, seat, g->st->left, now);
+    } else if (strcmp(word, "resume") == 0) {
+        cd_clock_resume(&g->clock, now);
+    } else {
+        char *end;
+        const char *n = t->r->command + strlen("vacation");
+        long days = strtol(n, &end, 10);
+        while (*end == ' ' || *end == '\t')
+            end++;
+        if (end == n || *end || days < 1 || days > 365) {
+            snprintf(t->detail, sizeof t->detail, "\"vacation N\" takes N days, 1 to 365");
+            return CD_TX_ROLLBACK;
+        }
+        if (cd_clock_vacation(&g->clock, seat, (int)days, now, t->detail, sizeof t->detail) != 0)
+            return CD_TX_ROLLBACK;
+    }
+    snprintf(t->outcome, sizeof t->outcome, "clock");
+    return cd_clock_save(db, g->id, &g->clock) ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+/* Plays the command for seat in g (locked): CD_TX_COMMIT when it moved, CD_TX_ROLLBACK with t->detail when
+ * refused, CD_TX_ERROR when a statement failed. */
+static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
+{
+    const cd_reply *r = t->r;
+    char word[16];
+    first_word(r->command, word, sizeof word);
+    if (!r->command[0]) {
+        snprintf(t->detail, sizeof t->detail, "the reply has no move on its first line");
+        return CD_TX_ROLLBACK;
+    }
+    if (g->finished) {
+        snprintf(t->detail, sizeof t->detail, "the game is over");
+        return CD_TX_ROLLBACK;
+    }
+    if (strcmp(word, "resign") == 0) {
+        char err[200];
+        cd_tx_result out = cd_forced_moves_commit(db, g, seat, CD_FORCED_LEAVE, "seat", cd_wall_now(), NULL, err,
+                                                  sizeof err);
+        if (out == CD_TX_ROLLBACK)
+            snprintf(t->detail, sizeof t->detail, "%s", err);
+        return out;
+    }
+    if (strcmp(word, "pause") == 0 || strcmp(word, "resume") == 0 || strcmp(word, "vacation") == 0)
+        return clock_command(db, g, seat, word, t);
+    if (g->st->pending.seat != seat) {
+        snprintf(t->detail, sizeof t->detail, "the game does not wait for you now (it waits for seat %d)",
+                 g->st->pending.seat);
+        return CD_TX_ROLLBACK;
+    }
+    carc_move m;
+    char err[280];
+    int rc;
+    if (is_number(r->command)) {
+        /* a number names a move of the list in the turn mail it answers: only at that mail's seq */
+        if (r->in_reply_seq >= 0 && r->in_reply_seq != g->seq) {
+            snprintf(t->detail, sizeof t->detail,
+                     "your reply answers the mail of move %d, but the game is at move %d: choose again", r->in_reply_seq,
+                     g->seq);
+            return CD_TX_ROLLBACK;
+        }
+        json_t *legal = cd_legal_notations(g->st, seat);
+        long k = strtol(r->command, NULL, 10);
+        const char *nt = k >= 1 && (size_t)k <= json_array_size(legal) ? json_string_value(json_array_get(legal, (size_t)k - 1))
+                                                                      : NULL;
+        if (!nt) {
+            snprintf(t->detail, sizeof t->detail, "there is no move %s: choose 1 to %zu", r->command,
+                     json_array_size(legal));
+            json_decref(legal);
+            return CD_TX_ROLLBACK;
+        }
+        rc = carc_notation_parse(g->st, nt, strlen(nt), &m, err, sizeof err);
+        json_decref(legal);
+    } else {
+        rc = carc_notation_parse(g->st, r->command, strlen(r->command), &m, err, sizeof err);
+    }
+    json_t *stored = NULL;
+    carc_events ev = {0};
+    if (rc == CARC_OK && !(stored = carc_move_to_json_described(g->st, &m)))
+        rc = CARC_E_INVALID;
+    if (rc == CARC_OK)
+        rc = carc_apply(g->st, seat, &m, &ev, err, sizeof err);
+    if (rc != CARC_OK) {
+        snprintf(t->detail, sizeof t->detail, "\"%s\": %s", r->command, err);
+        json_decref(stored);
+        carc_events_free(&ev);
+        return CD_TX_ROLLBACK;
+    }
+    /* the one path into the log (game/move_commit.h): the clock passes the turn on, the next mail is written */
+    const cd_move_commit_args a = {.seat = seat, .move = stored, .ev = &ev, .origin = "seat", .now = cd_wall_now()};
+    json_t *answer = NULL;
+    cd_tx_result out = cd_move_commit(db, g, &a, &answer);
+    json_decref(answer);
+    json_decref(stored);
+    carc_events_free(&ev);
+    return out;
+}
+
+static cd_tx_result record(cd_db *db, in_tx *t, const char *game_id, int seat)
+{
+    bool fresh = false;
+    cd_mq q = cd_mail_in_record(db, t->key, game_id, seat, t->outcome, t->detail, &fresh);
+    if (q != CD_MQ_OK)
+        return CD_TX_ERROR;
+    if (!fresh) {   /* handled before (or by another process just now): nothing of this attempt stays */
+        snprintf(t->outcome, sizeof t->outcome, "duplicate");
+        return CD_TX_ROLLBACK;
+    }
+    return CD_TX_COMMIT;
+}
+
+static cd_tx_result run_in(cd_db *db, void *arg)
+{
+    in_tx *t = arg;
+    const cd_reply *r = t->r;
+    t->detail[0] = 0;
+    snprintf(t->outcome, sizeof t->outcome, "ignored");
+    if (!r->has_tag) {
+        snprintf(t->detail, sizeof t->detail, "no reply address of ours among its recipients");
+        return record(db, t, NULL, -1);
+    }
+    char game_id[37];
+    cd_mail_seat seat;
+    bool found = false;
+    if (cd_mail_seat_by_tag(db, r->tag, &found, game_id, &seat) != CD_MQ_OK)
+        return CD_TX_ERROR;
+    if (!found || !cd_mail_tag_ok(game_id, seat.seat, r->tag)) {
+        snprintf(t->detail, sizeof t->detail, "the tag of %s belongs to no seat", r->to);
+        return record(db, t, NULL, -1);
+    }
+    if (strcasecmp(r->from, seat.email) != 0) {
+        snprintf(t->detail, sizeof t->detail, "sent by %s, which is not the seat's address", r->from);
+        return record(db, t, game_id, seat.seat);
+    }
+    cd_game g;
+    cd_load_result lr = cd_game_lock(db, game_id, &g);
+    if (lr != CD_LOAD_OK) {
+        cd_game_free(&g);
+        if (lr != CD_LOAD_NOT_FOUND)
+            return CD_TX_ERROR;
+        snprintf(t->detail, sizeof t->detail, "the game is gone");
+        return record(db, t, NULL, -1);
+    }
+    int seq_before = g.seq;
+    cd_tx_result out = play(db, &g, seat.seat, t);
+    if (out == CD_TX_COMMIT && strcmp(t->outcome, "clock") == 0) {
+        snprintf(t->detail, sizeof t->detail, "\"%s\": the clock changed", r->command);
+    } else if (out == CD_TX_COMMIT) {
+        snprintf(t->outcome, sizeof t->outcome, "moved");
+        snprintf(t->detail, sizeof t->detail, "\"%s\" at move %d", r->command, seq_before);
+    } else if (out == CD_TX_ROLLBACK) {
+        /* refused: the game as it was (play() may have changed g.st only when it also failed) and an answer */
+        snprintf(t->outcome, sizeof t->outcome, "refused");
+        cd_game_free(&g);
+        if (cd_game_lock(db, game_id, &g) != CD_LOAD_OK) {
+            cd_game_free(&g);
+            return CD_TX_ERROR;
+        }
+        if (!seat.stopped &&
+            cd_mail_enqueue_refused(db, game_id, g.st, g.seq, NULL, seat.seat, seat.email, seat.tag, t->detail) !=
+                CD_TX_COMMIT) {
+            cd_game_free(&g);
+            return CD_TX_ERROR;
+        }
+        out = CD_TX_COMMIT;
+    }
+    cd_game_free(&g);
+    if (out != CD_TX_COMMIT)
+        return out;
+    return record(db, t, game_id, seat.seat);
+}
+
+int cd_mail_in_handle(const cd_config *cfg, const char *data, size_t len, char *what, size_t n)
+{
+    cd_reply r;
+    if (cd_reply_parse(data, len, &r) != 0) {
+        snprintf(what, n, "not a mail that can be read: ignored");
+        return 0;
+    }
+    char key[300];
+    if (r.message_id[0]) {
+        snprintf(key, sizeof key, "%s", r.message_id);
+    } else {   /* no Message-ID: the bytes are the key */
+        char *copy = malloc(len + 1);
+        if (!copy)
+            abort();
+        memcpy(copy, data, len);
+        copy[len] = 0;
+        char hex[CD_HEX256_LEN];
+        cd_sha256_hex(copy, hex);
+        free(copy);
+        snprintf(key, sizeof key, "sha256:%s", hex);
+    }
+    char err[256];
+    cd_db *db = cd_db_thread(cfg, err, sizeof err);
+    if (!db) {
+        snprintf(what, n, "the database cannot be reached: %s", err);
+        return CD_MAIL_IN_TEMPFAIL;
+    }
+    in_tx t = {.r = &r, .key = key};
+    bool down = false;
+    cd_tx_result tr = cd_db_tx(db, run_in, &t, &down);
+    if (tr == CD_TX_COMMIT) {
+        if (strcmp(t.outcome, "moved") == 0)
+            cd_metrics_move_applied();
+        snprintf(what, n, "mail <%s> from %s: %s%s%s", key, r.from, t.outcome, t.detail[0] ? ": " : "", t.detail);
+        return 0;
+    }
+    if (tr == CD_TX_ROLLBACK && strcmp(t.outcome, "duplicate") == 0) {
+        snprintf(what, n, "mail <%s> was handled before: nothing done", key);
+        return 0;
+    }
+    snprintf(what, n, "mail <%s>: %s", key, down ? "the database cannot be reached" : "the transaction failed");
+    return CD_MAIL_IN_TEMPFAIL;
+}
+
+int cd_mail_in_main(const cd_config *cfg)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        abort();
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len, stdin)) > 0) {
+        len += got;
+        if (len == cap) {
+            if (cap >= MAIL_IN_MAX) {
+                cd_log("warn", "mail-in: the mail is larger than %u bytes: ignored", MAIL_IN_MAX);
+                free(buf);
+                return 0;
+            }
+            cap *= 2;
+            buf = realloc(buf, cap);
+            if (!buf)
+                abort();
+        }
+    }
+    char what[800];
+    int rc = cd_mail_in_handle(cfg, buf, len, what, sizeof what);
+    cd_log(rc == 0 ? "info" : "warn", "mail-in: %s", what);
+    free(buf);
+    cd_db_thread_close();
+    return rc;
+}

@@ -1,0 +1,226 @@
+/*
+ * test_mail.c — the pure parts of play by e-mail, without a database or a mail server: reading replies with
+ * GMime (the first unquoted line through quotes, "On ... wrote:", signatures; quoted-printable, base64 and
+ * Latin-1 bodies; HTML-only mail with its quote in a blockquote; multipart with an attachment; the tag from
+ * Delivered-To or To; the seq from In-Reply-To), reply tags (the HMAC, found in an address written from the
+ * template, case folded), address checks, when TLS is required, and a built mail read back (headers, the
+ * parts, the picture).
+ */
+#include <check.h>
+#include <curl/curl.h>
+#include <gmime/gmime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/config.h"
+#include "mail/build.h"
+#include "mail/compose.h"
+#include "mail/mail.h"
+#include "mail/reply.h"
+#include "mail/seat_mail.h"
+#include "mail/tag.h"
+
+#define GAME "6f1c2a9e-0b7d-4c55-9a3e-1d2f3a4b5c6d"
+
+static cd_config cfg;
+
+static void setup(void)
+{
+    char *argv[] = {"carcd", NULL};
+    char err[200];
+    ck_assert_int_eq(cd_config_load(&cfg, 1, argv, err, sizeof err), 0);
+    snprintf(cfg.smtp_url, sizeof cfg.smtp_url, "smtp://127.0.0.1:1");
+    snprintf(cfg.mail_from, sizeof cfg.mail_from, "carcd@games.example.org");
+    snprintf(cfg.mail_reply_to, sizeof cfg.mail_reply_to, "play+{tag}@games.example.org");
+    snprintf(cfg.mail_secret, sizeof cfg.mail_secret, "a-secret-of-twenty-chars");
+    ck_assert_msg(cd_mail_configure(&cfg, err, sizeof err) == 0, "%s", err);
+}
+
+static void parse(const char *raw, cd_reply *r)
+{
+    ck_assert_int_eq(cd_reply_parse(raw, strlen(raw), r), 0);
+}
+
+START_TEST(first_line_rules)
+{
+    char out[CD_REPLY_LINE_MAX];
+    cd_reply_first_line("\n\n  3  \n> 1. E 0,1 r1\n", out, sizeof out);
+    ck_assert_str_eq(out, "3");
+    cd_reply_first_line("> quoted first\n>> more\nmeeple city N\n", out, sizeof out);
+    ck_assert_str_eq(out, "meeple city N");
+    cd_reply_first_line("On Tue, 1 Dec 2026 at 10:00, carcd wrote:\n> 2\n", out, sizeof out);
+    ck_assert_str_eq(out, "");
+    cd_reply_first_line("\n-- \nAnn, sent from her phone\n", out, sizeof out);
+    ck_assert_str_eq(out, "");
+    cd_reply_first_line("\xEF\xBB\xBFpass\r\n", out, sizeof out);
+    ck_assert_str_eq(out, "pass");
+    cd_reply_first_line("\xC2\xA0 resign\xC2\xA0\n", out, sizeof out);
+    ck_assert_str_eq(out, "resign");   /* no-break spaces (HTML's &nbsp;) trimmed like spaces */
+}
+END_TEST
+
+START_TEST(html_as_text)
+{
+    char *t = cd_reply_html_text("<html><head><style>p{}</style></head><body><div>7&nbsp;</div><div>thanks</div>"
+                                 "<blockquote type=\"cite\"><div>4. pass</div></blockquote></body></html>");
+    char out[CD_REPLY_LINE_MAX];
+    cd_reply_first_line(t, out, sizeof out);
+    ck_assert_str_eq(out, "7");
+    ck_assert_msg(strstr(t, "4. pass") == NULL, "the quote is left out: %s", t);
+    free(t);
+}
+END_TEST
+
+START_TEST(replies_decoded)
+{
+    char tag[CD_MAIL_TAG_LEN + 1], to[200];
+    cd_mail_tag(GAME, 1, tag);
+    cd_mail_reply_address(tag, to, sizeof to);
+    char raw[4000];
+    cd_reply r;
+    /* quoted-printable, the tag in Delivered-To only (the visible To is a list's), In-Reply-To names seq 12 */
+    snprintf(raw, sizeof raw,
+             "Delivered-To: %s\r\nFrom: Ann <Ann@Example.ORG>\r\nTo: games@lists.example.org\r\n"
+             "Message-ID: <abc@client>\r\nIn-Reply-To: <carcd." GAME ".1.turn.12.aabbccddeeff@games.example.org>\r\n"
+             "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+             "meeple=20city=20N\r\n\r\n> 1. E 0,1 r1\r\n", to);
+    parse(raw, &r);
+    ck_assert_str_eq(r.message_id, "abc@client");
+    ck_assert_str_eq(r.from, "ann@example.org");
+    ck_assert(r.has_tag);
+    ck_assert_str_eq(r.tag, tag);
+    ck_assert_int_eq(r.in_reply_seq, 12);
+    ck_assert_str_eq(r.command, "meeple city N");
+    /* base64 Latin-1, the tag upper-cased by some mail system in To */
+    char upper[200];
+    snprintf(upper, sizeof upper, "%s", to);
+    for (char *c = upper; *c; c++)
+        if (*c >= 'a' && *c <= 'z')
+            *c = (char)(*c - 32);
+    gchar *b64 = g_base64_encode((const guchar *)"  2\n\nmerci, \xe0 bient\xf4t\n", 24);
+    snprintf(raw, sizeof raw,
+             "From: bob@example.org\r\nTo: %s\r\nMessage-ID: <b64@client>\r\n"
+             "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: base64\r\n\r\n%s\r\n", upper,
+             b64);
+    g_free(b64);
+    parse(raw, &r);
+    ck_assert(r.has_tag);
+    ck_assert_str_eq(r.tag, tag);
+    ck_assert_str_eq(r.command, "2");
+    ck_assert_int_eq(r.in_reply_seq, -1);
+    /* multipart/alternative: the plain part wins; an attachment's text is never read */
+    snprintf(raw, sizeof raw,
+             "From: bob@example.org\r\nTo: %s\r\nMessage-ID: <mp@client>\r\nMIME-Version: 1.0\r\n"
+             "Content-Type: multipart/mixed; boundary=\"m\"\r\n\r\n"
+             "--m\r\nContent-Type: text/plain; name=\"notes.txt\"\r\nContent-Disposition: attachment; "
+             "filename=\"notes.txt\"\r\n\r\n99\r\n"
+             "--m\r\nContent-Type: multipart/alternative; boundary=\"a\"\r\n\r\n"
+             "--a\r\nContent-Type: text/html\r\n\r\n<p>5</p>\r\n--a\r\nContent-Type: text/plain\r\n\r\n4\r\n--a--\r\n"
+             "--m--\r\n", to);
+    parse(raw, &r);
+    ck_assert_str_eq(r.command, "4");
+    /* no tag of ours anywhere */
+    parse("From: x@example.org\r\nTo: play@games.example.org\r\n\r\n1\r\n", &r);
+    ck_assert(!r.has_tag);
+    ck_assert_str_eq(r.message_id, "");
+}
+END_TEST
+
+START_TEST(tags_and_addresses)
+{
+    char a[CD_MAIL_TAG_LEN + 1], b[CD_MAIL_TAG_LEN + 1], c[CD_MAIL_TAG_LEN + 1], out[CD_MAIL_TAG_LEN + 1];
+    cd_mail_tag(GAME, 0, a);
+    cd_mail_tag(GAME, 1, b);
+    ck_assert_int_eq(strlen(a), CD_MAIL_TAG_LEN);
+    ck_assert_str_ne(a, b);
+    ck_assert(cd_mail_tag_ok(GAME, 0, a));
+    ck_assert(!cd_mail_tag_ok(GAME, 1, a));
+    snprintf(cfg.mail_secret, sizeof cfg.mail_secret, "another-secret-entirely");
+    cd_mail_tag(GAME, 0, c);
+    ck_assert_str_ne(a, c);   /* the key makes the tag */
+    snprintf(cfg.mail_secret, sizeof cfg.mail_secret, "a-secret-of-twenty-chars");
+    char addr[200];
+    cd_mail_reply_address(a, addr, sizeof addr);
+    ck_assert(strncmp(addr, "play+", 5) == 0 && strstr(addr, "@games.example.org"));
+    ck_assert(cd_mail_tag_from_address(addr, out));
+    ck_assert_str_eq(out, a);
+    ck_assert(!cd_mail_tag_from_address("play@games.example.org", out));
+    ck_assert(!cd_mail_tag_from_address("play+zzzzzzzzzzzzzzzzzzzzzzzz@games.example.org", out));
+    ck_assert(!cd_mail_tag_from_address("play+0123@games.example.org", out));
+    ck_assert(cd_mail_address_ok("ann@example.org"));
+    ck_assert(cd_mail_address_ok("ann+games@mail.example.co.uk"));
+    ck_assert(cd_mail_address_ok("root@localhost"));
+    ck_assert(!cd_mail_address_ok("ann"));
+    ck_assert(!cd_mail_address_ok("ann@example"));
+    ck_assert(!cd_mail_address_ok("Ann <ann@example.org>"));
+    ck_assert(!cd_mail_address_ok("ann@@example.org"));
+    ck_assert(!cd_mail_address_ok("ann@example.org\r\nBcc: x@y.org"));
+    ck_assert_int_eq(cd_mail_msg_id_seq("carcd." GAME ".0.turn.7.00ff@x"), 7);
+    ck_assert_int_eq(cd_mail_msg_id_seq("carcd." GAME ".0@x"), -1);
+    ck_assert_int_eq(cd_mail_msg_id_seq("someone@else"), -1);
+    /* TLS: required across a network, used when offered on loopback */
+    ck_assert_int_eq(cd_mail_use_ssl("smtp://mail.example.org:587"), CURLUSESSL_ALL);
+    ck_assert_int_eq(cd_mail_use_ssl("imaps://u:p@imap.example.org/INBOX"), CURLUSESSL_ALL);
+    ck_assert_int_eq(cd_mail_use_ssl("smtp://127.0.0.1:25025"), CURLUSESSL_TRY);
+    ck_assert_int_eq(cd_mail_use_ssl("imap://play:pw@localhost:25143/INBOX"), CURLUSESSL_TRY);
+    ck_assert_int_eq(cd_mail_use_ssl("not a url"), CURLUSESSL_ALL);
+}
+END_TEST
+
+START_TEST(built_mail_reads_back)
+{
+    static const unsigned char png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 0};
+    cd_mail_parts p = {.from = "carcd@games.example.org", .to = "ann@example.org",
+                       .reply_to = "play+00112233445566778899aabb@games.example.org",
+                       .subject = "Carcassonne: your turn, Zoë", .msg_id = "carcd.x.0.turn.3.aa@games.example.org",
+                       .thread_id = "carcd.x.0@games.example.org",
+                       .unsubscribe = "https://carc.example.org/v1/mail/unsubscribe/00112233445566778899aabb",
+                       .text = "Your legal moves:\n   1. pass\n", .html = "<p>Your legal moves</p>", .png = png,
+                       .png_len = sizeof png};
+    char *raw = cd_mail_build(&p);
+    ck_assert_ptr_nonnull(raw);
+    ck_assert_msg(strstr(raw, "\r\n") && !strstr(raw, "\n\n"), "CRLF line ends");
+    ck_assert(strstr(raw, "In-Reply-To: <carcd.x.0@games.example.org>"));
+    ck_assert(strstr(raw, "References: <carcd.x.0@games.example.org>"));
+    ck_assert(strstr(raw, "List-Unsubscribe-Post: List-Unsubscribe=One-Click"));
+    ck_assert(strstr(raw, "multipart/alternative") && strstr(raw, "multipart/related"));
+    GMimeStream *s = g_mime_stream_mem_new_with_buffer(raw, strlen(raw));
+    GMimeParser *ps = g_mime_parser_new_with_stream(s);
+    GMimeMessage *m = g_mime_parser_construct_message(ps, NULL);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_str_eq(g_mime_message_get_subject(m), "Carcassonne: your turn, Zoë");
+    ck_assert_str_eq(g_mime_message_get_message_id(m), "carcd.x.0.turn.3.aa@games.example.org");
+    GMimeObject *alt = g_mime_message_get_mime_part(m);
+    ck_assert(GMIME_IS_MULTIPART(alt));
+    GMimeObject *plain = g_mime_multipart_get_part(GMIME_MULTIPART(alt), 0);
+    char *text = g_mime_text_part_get_text(GMIME_TEXT_PART(plain));
+    ck_assert_msg(strstr(text, "1. pass") != NULL, "%s", text);
+    g_free(text);
+    GMimeObject *rel = g_mime_multipart_get_part(GMIME_MULTIPART(alt), 1);
+    GMimeObject *img = g_mime_multipart_get_part(GMIME_MULTIPART(rel), 1);
+    ck_assert_str_eq(g_mime_part_get_content_id(GMIME_PART(img)), "board.png");
+    g_object_unref(m);
+    g_object_unref(ps);
+    g_object_unref(s);
+    free(raw);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("mail");
+    TCase *tc = tcase_create("mail");
+    tcase_add_checked_fixture(tc, setup, NULL);
+    tcase_add_test(tc, first_line_rules);
+    tcase_add_test(tc, html_as_text);
+    tcase_add_test(tc, replies_decoded);
+    tcase_add_test(tc, tags_and_addresses);
+    tcase_add_test(tc, built_mail_reads_back);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,304 @@
+/*
+ * test_carcctl.c — carcctl's surface and its import, against a real carcd:
+ *   - `--help`, `-h`, `help`, `help COMMAND` and `COMMAND --help` print what the commands do and exit 0; an
+ *     unknown command or flag is named, exit 2; an HTTP error prints no table header (stdout stays empty);
+ *   - `--json` makes every command print one JSON document;
+ *   - `import` (with and without --stack-script) of the export of random games of every expansion mix, with
+ *     resignations, and of admin games with scripted fruit and hands, succeeds and reaches the same final state;
+ *   - an import whose moves would be refused creates nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "e2e.h"
+
+/* Runs carcctl with `args` (the admin token of d unless `args` names --token); exit status, stdout in *out and
+ * stderr in *err (malloc'd; err may be NULL). */
+static int run(const e2e_daemon *d, const char *args, char **out, char **err)
+{
+    char errpath[300], cmd[1600];
+    snprintf(errpath, sizeof errpath, "%s/carcctl.err", d->dir);
+    snprintf(cmd, sizeof cmd, "'%s' --server '%s' %s%s%s --as e2e %s 2>'%s'", CARCCTL_BIN, d->base,
+             strstr(args, "--token") ? "" : "--token '", strstr(args, "--token") ? "" : d->admin,
+             strstr(args, "--token") ? "" : "'", args, errpath);
+    FILE *p = popen(cmd, "r");
+    ck_assert_msg(p != NULL, "popen %s", cmd);
+    size_t cap = 1 << 16, len = 0, k;
+    char *buf = malloc(cap);
+    while ((k = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += k;
+        if (cap - len < 2)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = 0;
+    int st = pclose(p);
+    *out = buf;
+    if (err) {
+        FILE *f = fopen(errpath, "r");
+        char *e = calloc(1, 1 << 16);
+        if (f) {
+            size_t n = fread(e, 1, (1 << 16) - 1, f);
+            e[n] = 0;
+            fclose(f);
+        }
+        *err = e;
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+START_TEST(help_and_usage_errors)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    static const char *const commands[] = {"list", "show", "hidden", "verify", "replay", "export", "import", "audit",
+                                           NULL};
+    static const char *const helps[] = {"--help", "-h", "help", NULL};
+    char *out, *err;
+    for (int i = 0; helps[i]; i++) {
+        ck_assert_int_eq(run(d, helps[i], &out, NULL), 0);
+        for (int c = 0; commands[c]; c++) {
+            char line[40];
+            snprintf(line, sizeof line, "\n  %s ", commands[c]);
+            ck_assert_msg(strstr(out, line), "%s does not describe %s:\n%s", helps[i], commands[c], out);
+        }
+        free(out);
+    }
+    for (int c = 0; commands[c]; c++) {
+        char args[80];
+        snprintf(args, sizeof args, "%s --help", commands[c]);
+        ck_assert_int_eq(run(d, args, &out, NULL), 0);
+        char want[60];
+        snprintf(want, sizeof want, "usage: carcctl [GLOBAL FLAGS] %s ", commands[c]);
+        ck_assert_msg(strstr(out, want), "%s:\n%s", args, out);
+        free(out);
+        snprintf(args, sizeof args, "help %s", commands[c]);
+        ck_assert_int_eq(run(d, args, &out, NULL), 0);
+        ck_assert_msg(strstr(out, want), "%s:\n%s", args, out);
+        free(out);
+    }
+    /* what is wrong is named */
+    struct {
+        const char *args, *says;
+    } bad[] = {{"frobnicate", "unknown command frobnicate"},
+               {"--frob list", "unknown flag --frob"},
+               {"list --frob", "unknown flag --frob"},
+               {"show", "show: missing"},
+               {"show a b", "unexpected argument b"},
+               {"list --limit", "--limit needs a value"},
+               {"help frob", "no command frob"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_eq(run(d, bad[i].args, &out, &err), 2);
+        ck_assert_msg(strstr(err, bad[i].says), "carcctl %s: stderr does not say \"%s\":\n%s", bad[i].args,
+                      bad[i].says, err);
+        free(out);
+        free(err);
+    }
+    /* an HTTP error: no table header, nothing on stdout, exit 3 */
+    ck_assert_int_eq(run(d, "--token wrong-token list", &out, &err), 3);
+    ck_assert_msg(out[0] == 0, "stdout before the error:\n%s", out);
+    ck_assert_msg(strstr(err, "HTTP 403") || strstr(err, "HTTP 401"), "%s", err);
+    free(out);
+    free(err);
+    ck_assert_int_eq(run(d, "--token wrong-token audit", &out, &err), 3);
+    ck_assert_msg(out[0] == 0, "stdout before the error:\n%s", out);
+    free(out);
+    free(err);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+static json_t *must_json(const char *out, const char *what)
+{
+    json_error_t e;
+    json_t *j = json_loads(out, 0, &e);
+    ck_assert_msg(j != NULL, "%s --json: not JSON (%s):\n%.300s", what, e.text, out);
+    return j;
+}
+
+START_TEST(json_for_every_command)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, "[\"hills_sheep\"]", &g);
+    e2e_rng rng = {77};
+    for (int i = 0; i < 6; i++) {
+        e2e_play p;
+        ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &p), 200);
+        e2e_play_free(&p);
+    }
+    char args[400], *out;
+    const char *tmpl[] = {"--json list", "list --json", "--json show %s", "--json show %s --seq 2",
+                          "--json hidden %s", "--json verify %s", "--json replay %s", "--json export %s",
+                          "--json audit --game %s", NULL};
+    for (int i = 0; tmpl[i]; i++) {
+        snprintf(args, sizeof args, tmpl[i], g.id);
+        ck_assert_int_eq(run(d, args, &out, NULL), 0);
+        json_t *j = must_json(out, args);
+        if (strstr(args, "list"))
+            ck_assert_msg(json_is_array(j) && strstr(out, g.id), "%s: %s", args, out);
+        if (strstr(args, "show"))
+            ck_assert_msg(json_is_array(json_object_get(j, "players")), "%s", args);
+        if (strstr(args, "hidden"))
+            ck_assert_msg(json_is_string(json_object_get(j, "seed")) &&
+                              json_is_array(json_object_get(j, "stack_remaining")), "%s", out);
+        if (strstr(args, "verify"))
+            ck_assert(json_is_true(json_object_get(j, "ok")));
+        if (strstr(args, "replay"))
+            ck_assert(json_is_true(json_object_get(j, "same_state")) && e2e_jint(j, "seq") == 6);
+        if (strstr(args, "audit"))
+            ck_assert(json_is_array(j) && json_array_size(j) > 0);
+        json_decref(j);
+        free(out);
+    }
+    /* import prints JSON too: the new game */
+    char path[300];
+    snprintf(path, sizeof path, "%s/one.json", d->dir);
+    snprintf(args, sizeof args, "export %s -o '%s'", g.id, path);
+    ck_assert_int_eq(run(d, args, &out, NULL), 0);
+    free(out);
+    snprintf(args, sizeof args, "--json import '%s'", path);
+    ck_assert_int_eq(run(d, args, &out, NULL), 0);
+    json_t *j = must_json(out, args);
+    ck_assert(json_is_true(json_object_get(j, "same_state")));
+    json_decref(j);
+    free(out);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* How many games the server holds (carcctl list --json). */
+static size_t games_on(const e2e_daemon *d)
+{
+    char *out;
+    ck_assert_int_eq(run(d, "--json list", &out, NULL), 0);
+    json_t *j = must_json(out, "list");
+    size_t n = json_array_size(j);
+    json_decref(j);
+    free(out);
+    return n;
+}
+
+/* Exports game g and imports it (with --stack-script when asked): asserts it succeeds and ends the same. */
+static void import_ok(const e2e_daemon *d, const e2e_game *g, bool stack_script, const char *what)
+{
+    char path[400], args[600], *out, *err;
+    snprintf(path, sizeof path, "%s/ex-%s.json", d->dir, g->id);
+    snprintf(args, sizeof args, "export %s -o '%s'", g->id, path);
+    ck_assert_int_eq(run(d, args, &out, NULL), 0);
+    free(out);
+    snprintf(args, sizeof args, "import '%s'%s", path, stack_script ? " --stack-script" : "");
+    int rc = run(d, args, &out, &err);
+    ck_assert_msg(rc == 0, "%s%s: exit %d: %s", what, stack_script ? " --stack-script" : "", rc, err);
+    json_t *j = must_json(out, "import");
+    ck_assert_msg(json_is_true(json_object_get(j, "same_state")), "%s: %s", what, err);
+    json_decref(j);
+    free(out);
+    free(err);
+}
+
+/* Plays game g at random for up to `moves` moves; with `resign`, the seat to move resigns at move 4 (and, with
+ * 3 or more seats, another at move 9). */
+static void play(e2e_client *c, const e2e_game *g, e2e_rng *rng, int moves, bool resign)
+{
+    for (int i = 0; i < moves; i++) {
+        if (resign && (i == 4 || (i == 9 && g->nplayers > 2))) {
+            char path[200];
+            snprintf(path, sizeof path, "/v1/games/%s", g->id);
+            json_t *v = e2e_get_ok(c, path, NULL, 200);
+            int seat = (int)e2e_jint(v, "pending.seat");
+            json_decref(v);
+            snprintf(path, sizeof path, "/v1/games/%s/resign", g->id);
+            e2e_resp r;
+            long st = e2e_req(c, "POST", path, g->token[seat], "{}", NULL, &r);
+            ck_assert_msg(st == 200, "resign: %ld %s", st, r.body);
+            e2e_resp_free(&r);
+            continue;
+        }
+        e2e_play p;
+        long st = e2e_play_random(c, g, rng, NULL, &p);
+        e2e_play_free(&p);
+        if (st == E2E_FINISHED)
+            return;
+        ck_assert_int_eq(st, 200);
+    }
+}
+
+/* Every mix of the four expansions, 2 to 5 seats, half of them with resignations, some played to the end;
+ * then admin games with the seed and scripted fruit, hands and sheep. Each imported both ways. */
+START_TEST(import_every_expansion_mix)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    static const char *const names[] = {"hills_sheep", "crop_circles", "fruit_trees", "halflings"};
+    e2e_rng rng = {0x1a2b};
+    int imported = 0;
+    for (int mix = 0; mix < 16; mix++) {
+        char exps[200] = "[";
+        for (int k = 0; k < 4; k++)
+            if (mix >> k & 1)
+                snprintf(exps + strlen(exps), sizeof exps - strlen(exps), "%s\"%s\"", strlen(exps) > 1 ? "," : "",
+                         names[k]);
+        strcat(exps, "]");
+        e2e_game g;
+        int seats = 2 + mix % 4;
+        e2e_game_create(c, seats, exps, &g);
+        play(c, &g, &rng, mix % 5 == 0 ? 5000 : 40 + 7 * mix, mix % 2 == 1);
+        char what[300];
+        snprintf(what, sizeof what, "%s, %d seats%s", exps, seats, mix % 2 ? ", resignations" : "");
+        import_ok(d, &g, false, what);
+        import_ok(d, &g, true, what);
+        imported += 2;
+    }
+    /* scripted: fruit stacks, hands and sheep draws chosen by the admin */
+    e2e_game g;
+    long st = e2e_game_create_raw(c, d, 3, "[\"fruit_trees\",\"halflings\",\"hills_sheep\"]",
+                                  "{\"script\":{\"fruit\":{\"apple\":[5,2,4,3],\"plum\":[2,3,4,5]},"
+                                  "\"sheep\":[2,\"wolf\",3],"
+                                  "\"hands\":[[\"HW01\",\"HW08\"],[\"HW02\",\"HW03\"],[\"HW04\",\"HW05\"]]}}",
+                                  true, &g);
+    ck_assert_int_eq(st, 201);
+    play(c, &g, &rng, 90, true);
+    import_ok(d, &g, false, "scripted fruit, hands and sheep");
+    import_ok(d, &g, true, "scripted fruit, hands and sheep");
+    imported += 2;
+    fprintf(stderr, "e2e carcctl: %d imports of 17 games (16 expansion mixes, one scripted), all the same state\n",
+            imported);
+
+    /* a move the game would refuse: the import stops before it creates anything */
+    char path[400], args[600], *out, *err;
+    snprintf(path, sizeof path, "%s/ex-%s.json", d->dir, g.id);
+    json_t *ex = json_load_file(path, 0, NULL);
+    ck_assert_ptr_nonnull(ex);
+    json_t *m = json_object_get(json_array_get(json_object_get(ex, "moves"), 2), "move");
+    json_object_set_new(m, "x", json_integer(40));   /* far from every tile */
+    json_object_set_new(m, "type", json_string("place"));
+    snprintf(path, sizeof path, "%s/bad.json", d->dir);
+    ck_assert_int_eq(json_dump_file(ex, path, 0), 0);
+    json_decref(ex);
+    size_t before = games_on(d);
+    snprintf(args, sizeof args, "import '%s'", path);
+    ck_assert_int_eq(run(d, args, &out, &err), 1);
+    ck_assert_msg(strstr(err, "move 3") && strstr(err, "nothing was imported"), "%s", err);
+    ck_assert_msg(out[0] == 0, "%s", out);
+    free(out);
+    free(err);
+    ck_assert_int_eq(games_on(d), before);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("e2e_carcctl");
+    TCase *tc = e2e_tcase("carcctl", 240);
+    tcase_add_test(tc, help_and_usage_errors);
+    tcase_add_test(tc, json_for_every_command);
+    tcase_add_test(tc, import_every_expansion_mix);
+    suite_add_tcase(s, tc);
+    return e2e_run(s);
+}

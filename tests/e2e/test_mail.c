@@ -1,0 +1,898 @@
+/*
+ * test_mail.c — play by e-mail end to end, against the real mail servers of tests/support/mail-temp.sh
+ * (Postfix taking SMTP into Maildirs, Dovecot serving them over IMAP; found through CARCD_TEST_SMTP_URL,
+ * CARCD_TEST_IMAP_URL, CARCD_TEST_MAIL_PASSWORD and CARCD_TEST_POSTFIX; without them the test is skipped):
+ * carcd sends through Postfix, the test reads each seat's mail over IMAP as a mail client would, and
+ * answers either through SMTP into the mailbox carcd's IMAP poller reads, or straight into `carcd mail-in`.
+ *
+ *   - a whole 2-seat Hills & Sheep game played only by mail (the turn mail read, a reply with a listed
+ *     number or a notation, the next turn mail awaited), with the time from a reply to the next turn mail;
+ *   - a bad tag, a wrong sender: nothing changes; the same mail twice: one move; an illegal move: refused
+ *     with an answer mail quoting the reason and the legal moves; an HTML-only reply (base64, Latin-1);
+ *     a 10 MB mail with an attachment; the SMTP server down for a while (the mail arrives later, once);
+ *     two carcd processes on one database (every mail sent once, every reply applied once);
+ *   - mail-in exits 75 when the database cannot be reached; a 5xx refusal stops the seat's mail and shows
+ *     in its view and the admin's; the one-click unsubscribe; pause, resume and vacation by mail;
+ *   - the README's Postfix pipe transport: a reply through Postfix into `carcd mail-in`.
+ */
+#define _GNU_SOURCE   /* usleep, putenv, fmemopen */
+#include <curl/curl.h>
+#include <gmime/gmime.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "e2e.h"
+
+#define SECRET "e2e-mail-secret-0123456789"
+#define REPLY_TEMPLATE "play+{tag}@example.org"
+
+static const char *smtp_url, *imap_url, *password, *postfix_cmd;
+
+static void need_mail_servers(void)
+{
+    smtp_url = getenv("CARCD_TEST_SMTP_URL");
+    imap_url = getenv("CARCD_TEST_IMAP_URL");
+    password = getenv("CARCD_TEST_MAIL_PASSWORD");
+    postfix_cmd = getenv("CARCD_TEST_POSTFIX");
+    if (!smtp_url || !imap_url || !password || !postfix_cmd) {
+        fprintf(stderr, "test_mail: no mail servers (run tests/support/mail-temp.sh): skipped\n");
+        exit(77);
+    }
+}
+
+/* ---- IMAP, as a mail client reads ------------------------------------------------------------------------- */
+typedef struct {
+    char *p;
+    size_t len;
+} blob;
+
+static size_t collect(char *d, size_t s, size_t n, void *arg)
+{
+    blob *b = arg;
+    b->p = realloc(b->p, b->len + s * n + 1);
+    memcpy(b->p + b->len, d, s * n);
+    b->len += s * n;
+    b->p[b->len] = 0;
+    return s * n;
+}
+
+static CURLcode imap_req(const char *user, const char *path, const char *command, blob *out)
+{
+    CURL *h = curl_easy_init();
+    char url[600], up[200];
+    snprintf(url, sizeof url, "%s/%s", imap_url, path);
+    snprintf(up, sizeof up, "%s:%s", user, password);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_USERPWD, up);
+    if (command)
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, command);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT, 30L);
+    CURLcode rc = curl_easy_perform(h);
+    curl_easy_cleanup(h);
+    return rc;
+}
+
+/* The UIDs of user's INBOX whose Message-ID contains `needle`: how many, the last in *last. */
+static int imap_find(const char *user, const char *needle, unsigned long *last)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "UID SEARCH HEADER Message-ID \"%s\"", needle);
+    blob b = {0};
+    int n = 0;
+    if (imap_req(user, "INBOX", cmd, &b) == CURLE_OK && b.p) {
+        const char *s = strstr(b.p, "SEARCH");
+        if (s) {
+            s += 6;
+            char *end;
+            unsigned long v;
+            while ((v = strtoul(s, &end, 10)), end != s) {
+                *last = v;
+                n++;
+                s = end;
+            }
+        }
+    }
+    free(b.p);
+    return n;
+}
+
+/* Waits up to `seconds` for a mail whose Message-ID contains needle; its bytes (malloc'd) or NULL. */
+static char *wait_mail(const char *user, const char *needle, double seconds)
+{
+    double t0 = e2e_now();
+    while (e2e_now() - t0 < seconds) {
+        unsigned long uid = 0;
+        if (imap_find(user, needle, &uid) > 0) {
+            char path[64];
+            snprintf(path, sizeof path, "INBOX/;UID=%lu", uid);
+            blob b = {0};
+            if (imap_req(user, path, NULL, &b) == CURLE_OK && b.p)
+                return b.p;
+            free(b.p);
+        }
+        usleep(20 * 1000);
+    }
+    return NULL;
+}
+
+/* ---- reading our mails with GMime ------------------------------------------------------------------------- */
+typedef struct {
+    char msg_id[300];
+    char reply_to[200];
+    char subject[300];
+    char *text;         /* the text/plain part, decoded (malloc'd) */
+    bool has_png, has_html;
+    char unsubscribe[400];
+} mail;
+
+static void walk(GMimeObject *o, mail *m)
+{
+    if (GMIME_IS_MULTIPART(o)) {
+        for (int i = 0; i < g_mime_multipart_get_count(GMIME_MULTIPART(o)); i++)
+            walk(g_mime_multipart_get_part(GMIME_MULTIPART(o), i), m);
+        return;
+    }
+    GMimeContentType *ct = g_mime_object_get_content_type(o);
+    if (g_mime_content_type_is_type(ct, "image", "png"))
+        m->has_png = true;
+    if (g_mime_content_type_is_type(ct, "text", "html"))
+        m->has_html = true;
+    if (g_mime_content_type_is_type(ct, "text", "plain") && !m->text) {
+        char *t = g_mime_text_part_get_text(GMIME_TEXT_PART(o));
+        m->text = strdup(t);
+        g_free(t);
+        size_t k = 0;   /* the lines as a reader sees them: without their CR */
+        for (size_t i = 0; m->text[i]; i++)
+            if (m->text[i] != '\r')
+                m->text[k++] = m->text[i];
+        m->text[k] = 0;
+    }
+}
+
+static void mail_parse(const char *raw, mail *m)
+{
+    memset(m, 0, sizeof *m);
+    GMimeStream *s = g_mime_stream_mem_new_with_buffer(raw, strlen(raw));
+    GMimeParser *p = g_mime_parser_new_with_stream(s);
+    GMimeMessage *msg = g_mime_parser_construct_message(p, NULL);
+    ck_assert_msg(msg != NULL, "a mail GMime can read");
+    snprintf(m->msg_id, sizeof m->msg_id, "%s", g_mime_message_get_message_id(msg));
+    snprintf(m->subject, sizeof m->subject, "%s", g_mime_message_get_subject(msg));
+    InternetAddressList *rt = g_mime_message_get_reply_to(msg);
+    if (rt && internet_address_list_length(rt) > 0)
+        snprintf(m->reply_to, sizeof m->reply_to, "%s",
+                 internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(internet_address_list_get_address(rt, 0))));
+    const char *u = g_mime_object_get_header(GMIME_OBJECT(msg), "List-Unsubscribe");
+    if (u)
+        snprintf(m->unsubscribe, sizeof m->unsubscribe, "%s", u);
+    walk(g_mime_message_get_mime_part(msg), m);
+    ck_assert_msg(m->text != NULL, "every mail has a plain-text part");
+    g_object_unref(msg);
+    g_object_unref(p);
+    g_object_unref(s);
+}
+
+/* The numbered legal moves of a turn mail's text: how many; the k-th (1-based) notation into out. */
+static int legal_moves(const char *text, int k, char *out, size_t n)
+{
+    const char *p = strstr(text, "Your legal moves:\n");
+    if (!p)
+        return 0;
+    p = strchr(p, '\n') + 1;
+    int count = 0;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        if (!e)
+            break;
+        int num = 0, used = 0;
+        if (sscanf(p, " %d. %n", &num, &used) == 1 && used > 0 && num == count + 1) {
+            count++;
+            if (count == k)
+                snprintf(out, n, "%.*s", (int)(e - p - used), p + used);
+        } else if (count > 0) {
+            break;
+        }
+        p = e + 1;
+    }
+    return count;
+}
+
+/* ---- sending replies ---------------------------------------------------------------------------------------- */
+static int msg_counter;
+
+/* A reply: From `from`, To `to`, In-Reply-To `irt` (NULL: none), Message-ID unique unless `msg_id` is given,
+ * the body as given (its own headers included when `raw_body` has them: pass full MIME headers + body). */
+static char *reply_text(const char *from, const char *to, const char *irt, const char *msg_id, const char *mime_headers,
+                        const char *body)
+{
+    char id[200];
+    if (msg_id)
+        snprintf(id, sizeof id, "%s", msg_id);
+    else
+        snprintf(id, sizeof id, "reply-%d-%d-%ld@client.example.net", (int)getpid(), ++msg_counter, (long)time(NULL));
+    size_t n = strlen(body) + 2000;
+    char *m = malloc(n);
+    snprintf(m, n,
+             "From: Player <%s>\r\nTo: %s\r\nSubject: Re: your turn\r\nMessage-ID: <%s>\r\n%s%s%s"
+             "MIME-Version: 1.0\r\n%s\r\n%s",
+             from, to, id, irt ? "In-Reply-To: <" : "", irt ? irt : "", irt ? ">\r\n" : "",
+             mime_headers ? mime_headers : "Content-Type: text/plain; charset=utf-8\r\n", body);
+    return m;
+}
+
+static void smtp_send(const char *from, const char *to, const char *message)
+{
+    CURL *h = curl_easy_init();
+    char f[200], t[200];
+    snprintf(f, sizeof f, "<%s>", from);
+    snprintf(t, sizeof t, "<%s>", to);
+    struct curl_slist *rcpt = curl_slist_append(NULL, t);
+    FILE *in = fmemopen((void *)message, strlen(message), "r");
+    curl_easy_setopt(h, CURLOPT_URL, smtp_url);
+    curl_easy_setopt(h, CURLOPT_MAIL_FROM, f);
+    curl_easy_setopt(h, CURLOPT_MAIL_RCPT, rcpt);
+    curl_easy_setopt(h, CURLOPT_READDATA, in);
+    curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+    CURLcode rc = curl_easy_perform(h);
+    ck_assert_msg(rc == CURLE_OK, "SMTP to %s: %s", to, curl_easy_strerror(rc));
+    fclose(in);
+    curl_slist_free_all(rcpt);
+    curl_easy_cleanup(h);
+}
+
+/* ---- carcd with mail ------------------------------------------------------------------------------------ */
+static char env_smtp[300], env_imap[400];
+
+static e2e_daemon *mail_daemon_with(bool poll_imap, const char *reply_env)
+{
+    snprintf(env_smtp, sizeof env_smtp, "CARCD_SMTP_URL=%s", smtp_url);
+    /* imap://play:secret@127.0.0.1:port/INBOX */
+    const char *hostport = strstr(imap_url, "://") + 3;
+    snprintf(env_imap, sizeof env_imap, "CARCD_IMAP_URL=imap://play:%s@%s/INBOX", password, hostport);
+    static const char *env[12];
+    int k = 0;
+    env[k++] = env_smtp;
+    env[k++] = "CARCD_MAIL_FROM=carcd@example.org";
+    env[k++] = reply_env;
+    env[k++] = "CARCD_MAIL_SECRET=" SECRET;
+    env[k++] = "CARCD_MAIL_BACKOFF=1,1,1,1,1,1,1,1,1,1";
+    env[k++] = "CARCD_PUBLIC_URL=http://carcd.example.org";
+    env[k++] = "CARCD_IMAP_INTERVAL_MS=100";
+    if (poll_imap)
+        env[k++] = env_imap;
+    env[k] = NULL;
+    return e2e_daemon_up(env);
+}
+
+static e2e_daemon *mail_daemon(bool poll_imap)
+{
+    return mail_daemon_with(poll_imap, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE);
+}
+
+/* `carcd mail-in` with `message` on stdin against d's database (db_url NULL) or another URL: its exit status. */
+static int mail_in(const e2e_daemon *d, const char *db_url, const char *message, size_t len)
+{
+    int fds[2];
+    ck_assert(pipe(fds) == 0);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[0], 0);
+        close(fds[1]);
+        setenv("CARCD_DATABASE_URL", db_url ? db_url : d->dburl, 1);
+        setenv("CARCD_SMTP_URL", smtp_url, 1);
+        setenv("CARCD_MAIL_FROM", "carcd@example.org", 1);
+        setenv("CARCD_MAIL_REPLY_TO", REPLY_TEMPLATE, 1);
+        setenv("CARCD_MAIL_SECRET", SECRET, 1);
+        setenv("CARCD_PUBLIC_URL", "http://carcd.example.org", 1);
+        char log[400];
+        snprintf(log, sizeof log, "%s/mail-in.log", d->dir);
+        freopen(log, "a", stderr);
+        execl(CARCD_BIN, CARCD_BIN, "mail-in", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[0]);
+    signal(SIGPIPE, SIG_IGN);
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fds[1], message + off, len - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    close(fds[1]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *mail_in_log(const e2e_daemon *d)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/mail-in.log", d->dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return strdup("");
+    blob b = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        collect(buf, 1, n, &b);
+    fclose(f);
+    return b.p ? b.p : strdup("");
+}
+
+/* A 2-seat game whose seats get mail at alice@ and bob@ (users given), with a short scripted stack. */
+static void mail_game(e2e_client *c, e2e_daemon *d, const char *u0, const char *u1, e2e_game *g)
+{
+    char extra[600];
+    snprintf(extra, sizeof extra,
+             "{\"players\":[{\"name\":\"Ann\",\"email\":\"%s@example.org\"},{\"name\":\"Bob\",\"email\":\"%s@example.org\"}],"
+             "\"script\":{\"stack\":[\"E\",\"U\",\"B\",\"V\",\"K\",\"U\",\"E\"]}}",
+             u0, u1);
+    long st = e2e_game_create_raw(c, d, 2, "[\"hills_sheep\"]", extra, true, g);
+    ck_assert_msg(st == 201, "create: %ld", st);
+}
+
+static int game_seq(e2e_client *c, const e2e_game *g)
+{
+    char path[100];
+    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    int seq = (int)e2e_jint(v, "seq");
+    json_decref(v);
+    return seq;
+}
+
+static const char *status_of(e2e_client *c, const e2e_game *g, int *pending)
+{
+    static char status[32];
+    char path[100];
+    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    snprintf(status, sizeof status, "%s", e2e_jstr(v, "status"));
+    *pending = (int)e2e_jint(v, "pending.seat");
+    json_decref(v);
+    return status;
+}
+
+static void turn_needle(const e2e_game *g, int seat, int seq, char *out, size_t n)
+{
+    snprintf(out, n, "carcd.%s.%d.turn.%d.", g->id, seat, seq);
+}
+
+static const char *user_of(int seat)
+{
+    return seat == 0 ? "alice" : "bob";
+}
+
+/* ---- the tests ------------------------------------------------------------------------------------------ */
+START_TEST(whole_game_by_mail)
+{
+    e2e_daemon *d = mail_daemon(true);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail_game(c, d, "alice", "bob", &g);
+    /* the invitations */
+    for (int s = 0; s < 2; s++) {
+        char needle[200];
+        snprintf(needle, sizeof needle, "carcd.%s.%d.invitation.0.", g.id, s);
+        char *raw = wait_mail(user_of(s), needle, 20);
+        ck_assert_msg(raw, "seat %d's invitation arrives", s);
+        mail m;
+        mail_parse(raw, &m);
+        ck_assert_msg(strstr(m.text, g.token[s]) != NULL, "the invitation carries the seat's private link");
+        ck_assert_msg(strstr(m.text, g.token[1 - s]) == NULL, "and not the other seat's");
+        free(m.text);
+        free(raw);
+    }
+    e2e_rng rng = {0x3a11};
+    double sum = 0, worst = 0;   /* seconds from a reply sent to the next mail read */
+    int moves = 0, by_number = 0, by_notation = 0, prev_seat = -1;
+    for (int guard = 0; guard < 200; guard++) {
+        int seat;
+        const char *status = status_of(c, &g, &seat);
+        if (strcmp(status, "finished") == 0)
+            break;
+        int seq = game_seq(c, &g);
+        char needle[200];
+        turn_needle(&g, seat, seq, needle, sizeof needle);
+        char *raw = wait_mail(user_of(seat), needle, 30);
+        ck_assert_msg(raw, "the turn mail of seq %d for seat %d arrives", seq, seat);
+        mail m;
+        mail_parse(raw, &m);
+        ck_assert_msg(m.has_png && m.has_html, "the turn mail has the board as an inline picture");
+        ck_assert_msg(m.unsubscribe[0], "List-Unsubscribe");
+        ck_assert_msg(strncmp(m.reply_to, "play+", 5) == 0, "Reply-To is the seat's address: %s", m.reply_to);
+        ck_assert_msg(strstr(m.text, "The board:") != NULL, "the plain-text board");
+        char other[100];
+        snprintf(other, sizeof other, "%s@example.org", user_of(1 - seat));
+        ck_assert_msg(strstr(raw, other) == NULL, "a seat's mail never names the other seat's address");
+        if (moves > 0 && prev_seat != seat)   /* the other seat has moved since this seat's last turn */
+            ck_assert_msg(strstr(m.text, "Since your last turn:\n") != NULL, "others' moves summarised:\n%s", m.text);
+        char nt[120] = "";
+        int nlegal = legal_moves(m.text, 1, nt, sizeof nt);
+        ck_assert_msg(nlegal > 0, "the turn mail lists the legal moves:\n%s", m.text);
+        int pick = 1 + (int)e2e_rng_below(&rng, (uint32_t)nlegal);
+        legal_moves(m.text, pick, nt, sizeof nt);
+        char body[300];
+        bool number = moves % 2 == 0;
+        if (number)
+            snprintf(body, sizeof body, "%d\r\n\r\nOn Tue, carcd wrote:\r\n> %s\r\n", pick, "Your legal moves:");
+        else
+            snprintf(body, sizeof body, "%s\r\n\r\n-- \r\nsent from my phone\r\n", nt);
+        number ? by_number++ : by_notation++;
+        prev_seat = seat;
+        char from[100];
+        snprintf(from, sizeof from, "%s@example.org", user_of(seat));
+        char *reply = reply_text(from, m.reply_to, m.msg_id, NULL, NULL, body);
+        double sent_at = e2e_now();
+        smtp_send(from, m.reply_to, reply);
+        free(reply);
+        free(m.text);
+        free(raw);
+        /* the move lands, and the next mail (turn or game over) arrives: the time from reply to that mail */
+        double t0 = e2e_now();
+        while (game_seq(c, &g) == seq && e2e_now() - t0 < 30)
+            usleep(20 * 1000);
+        ck_assert_msg(game_seq(c, &g) == seq + 1, "the reply moved the game once (seq %d)", game_seq(c, &g));
+        int next;
+        status = status_of(c, &g, &next);
+        char n2[200];
+        if (strcmp(status, "finished") == 0)
+            snprintf(n2, sizeof n2, "carcd.%s.%d.finished.", g.id, 0);
+        else
+            turn_needle(&g, next, seq + 1, n2, sizeof n2);
+        char *nextmail = wait_mail(strcmp(status, "finished") == 0 ? "alice" : user_of(next), n2, 30);
+        ck_assert_msg(nextmail, "the next mail arrives");
+        free(nextmail);
+        double dt = e2e_now() - sent_at;
+        worst = dt > worst ? dt : worst;
+        sum += dt;
+        moves++;
+        if (strcmp(status, "finished") == 0) {
+            printf("test_mail: %d moves by mail (%d by number, %d by notation); reply to next mail: mean %.0f ms, "
+                   "worst %.0f ms\n", moves, by_number, by_notation, sum / moves * 1000, worst * 1000);
+            break;
+        }
+    }
+    int seat;
+    ck_assert_str_eq(status_of(c, &g, &seat), "finished");
+    ck_assert_msg(by_number > 0 && by_notation > 0, "replies by number and by notation");
+    /* each turn mail went out once */
+    for (int q = 0; q < game_seq(c, &g); q++)
+        for (int s = 0; s < 2; s++) {
+            char needle[200];
+            unsigned long uid;
+            turn_needle(&g, s, q, needle, sizeof needle);
+            ck_assert_int_le(imap_find(user_of(s), needle, &uid), 1);
+        }
+    e2e_verify_ok(c, d, g.id);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* The seat-0 turn mail of a fresh game, parsed; the game in g. */
+static void first_turn(e2e_client *c, e2e_daemon *d, const char *u0, const char *u1, e2e_game *g, mail *m)
+{
+    mail_game(c, d, u0, u1, g);
+    char needle[200];
+    turn_needle(g, 0, 0, needle, sizeof needle);
+    char *raw = wait_mail(u0, needle, 20);
+    ck_assert_msg(raw, "the first turn mail arrives");
+    mail_parse(raw, m);
+    free(raw);
+}
+
+START_TEST(bad_tag_wrong_sender_duplicate_illegal)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail m;
+    first_turn(c, d, "carol", "dave", &g, &m);
+    /* a tag of nobody's: nothing changes, logged */
+    char bad[200];
+    snprintf(bad, sizeof bad, "%s", m.reply_to);
+    bad[5] = bad[5] == 'a' ? 'b' : 'a';
+    char *r1 = reply_text("carol@example.org", bad, m.msg_id, NULL, NULL, "1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r1, strlen(r1)), 0);
+    ck_assert_int_eq(game_seq(c, &g), 0);
+    char *log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "belongs to no seat") != NULL, "the bad tag is logged: %s", log);
+    free(log);
+    free(r1);
+    /* another sender than the seat's address */
+    char *r2 = reply_text("mallory@example.net", m.reply_to, m.msg_id, NULL, NULL, "1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r2, strlen(r2)), 0);
+    ck_assert_int_eq(game_seq(c, &g), 0);
+    log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "not the seat's address") != NULL, "the wrong sender is logged");
+    free(log);
+    free(r2);
+    /* an illegal move: refused with a mail quoting the reason and listing the legal moves */
+    char *r3 = reply_text("carol@example.org", m.reply_to, m.msg_id, NULL, NULL, "E 40,40 r0\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r3, strlen(r3)), 0);
+    ck_assert_int_eq(game_seq(c, &g), 0);
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.0.refused.0.", g.id);
+    char *raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "the refusal's answer arrives");
+    mail rm;
+    mail_parse(raw, &rm);
+    ck_assert_msg(strstr(rm.text, "Your reply was not played") && strstr(rm.text, "E 40,40 r0"),
+                  "it quotes the reason: %s", rm.text);
+    char nt[100];
+    ck_assert_int_gt(legal_moves(rm.text, 1, nt, sizeof nt), 0);
+    free(rm.text);
+    free(raw);
+    free(r3);
+    /* a number out of the list */
+    char *r4 = reply_text("carol@example.org", m.reply_to, m.msg_id, NULL, NULL, "999\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r4, strlen(r4)), 0);
+    ck_assert_int_eq(game_seq(c, &g), 0);
+    free(r4);
+    /* the same mail twice: one move */
+    char *r5 = reply_text("carol@example.org", m.reply_to, m.msg_id, "twice-1@client.example.net", NULL, "1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r5, strlen(r5)), 0);
+    ck_assert_int_eq(game_seq(c, &g), 1);
+    ck_assert_int_eq(mail_in(d, NULL, r5, strlen(r5)), 0);
+    ck_assert_int_eq(game_seq(c, &g), 1);
+    log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "handled before") != NULL, "the second delivery is known");
+    free(log);
+    free(r5);
+    /* a stale number: the mail of seq 0 answered again at seq 1 */
+    int seat;
+    status_of(c, &g, &seat);
+    if (seat == 0) {
+        char *r6 = reply_text("carol@example.org", m.reply_to, m.msg_id, NULL, NULL, "1\r\n");
+        ck_assert_int_eq(mail_in(d, NULL, r6, strlen(r6)), 0);
+        ck_assert_int_eq(game_seq(c, &g), 1);
+        free(r6);
+    }
+    /* mail-in with the database out of reach: 75, for the MTA to try again */
+    char *r7 = reply_text("carol@example.org", m.reply_to, m.msg_id, NULL, NULL, "1\r\n");
+    ck_assert_int_eq(mail_in(d, "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", r7, strlen(r7)), 75);
+    free(r7);
+    free(m.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+START_TEST(html_only_and_large_reply)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail m;
+    first_turn(c, d, "alice", "bob", &g, &m);
+    /* HTML only, base64, Latin-1, the quote in a blockquote */
+    const char *html = "<html><body><div>1&nbsp;</div><div>Merci, \xe0 bient\xf4t</div>"
+                       "<blockquote><div>Your legal moves: 2. nothing</div></blockquote></body></html>";
+    gchar *b64 = g_base64_encode((const guchar *)html, strlen(html));
+    char body[2000];
+    snprintf(body, sizeof body, "%s\r\n", b64);
+    g_free(b64);
+    char *r1 = reply_text("alice@example.org", m.reply_to, m.msg_id, NULL,
+                          "Content-Type: text/html; charset=iso-8859-1\r\nContent-Transfer-Encoding: base64\r\n", body);
+    ck_assert_int_eq(mail_in(d, NULL, r1, strlen(r1)), 0);
+    ck_assert_msg(game_seq(c, &g) == 1, "the HTML-only reply moved");
+    free(r1);
+    free(m.text);
+    /* the next decision, answered with a 10 MB mail: text first, then an attachment */
+    int seat;
+    status_of(c, &g, &seat);
+    char needle[200];
+    turn_needle(&g, seat, 1, needle, sizeof needle);
+    char *raw = wait_mail(user_of(seat), needle, 20);
+    ck_assert_msg(raw, "the next turn mail arrives");
+    mail_parse(raw, &m);
+    free(raw);
+    size_t big = 10u << 20;
+    char *att = malloc(big + 100000);
+    size_t n = (size_t)snprintf(att, 4000,
+                                "--b1\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: "
+                                "quoted-printable\r\n\r\n1=20\r\n\r\n--b1\r\nContent-Type: application/octet-stream\r\n"
+                                "Content-Disposition: attachment; filename=\"holiday.bin\"\r\n"
+                                "Content-Transfer-Encoding: base64\r\n\r\n");
+    while (n < big) {
+        memcpy(att + n, "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0\r\n", 78);
+        n += 78;
+    }
+    n += (size_t)snprintf(att + n, 100, "--b1--\r\n");
+    char from[100];
+    snprintf(from, sizeof from, "%s@example.org", user_of(seat));
+    char *r2 = reply_text(from, m.reply_to, m.msg_id, NULL, "Content-Type: multipart/mixed; boundary=\"b1\"\r\n", att);
+    double t0 = e2e_now();
+    ck_assert_int_eq(mail_in(d, NULL, r2, strlen(r2)), 0);
+    printf("test_mail: a %zu-byte reply handled in %.0f ms\n", strlen(r2), (e2e_now() - t0) * 1000);
+    ck_assert_msg(game_seq(c, &g) == 2, "the 10 MB reply moved");
+    free(r2);
+    free(att);
+    free(m.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+static void postfix(const char *what)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "script -qec '%s %s' /dev/null >/dev/null 2>&1", postfix_cmd, what);
+    ck_assert_msg(system(cmd) == 0, "postfix %s", what);
+}
+
+START_TEST(smtp_down_for_a_while)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail m;
+    first_turn(c, d, "alice", "bob", &g, &m);
+    postfix("stop");
+    sleep(1);
+    char *r1 = reply_text("alice@example.org", m.reply_to, m.msg_id, NULL, NULL, "1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r1, strlen(r1)), 0);
+    free(r1);
+    free(m.text);
+    ck_assert_int_eq(game_seq(c, &g), 1);
+    int seat;
+    status_of(c, &g, &seat);
+    sleep(3);   /* the sender tries and fails meanwhile */
+    postfix("start");
+    char needle[200];
+    turn_needle(&g, seat, 1, needle, sizeof needle);
+    char *raw = wait_mail(user_of(seat), needle, 30);
+    ck_assert_msg(raw, "the turn mail arrives once the server is back");
+    free(raw);
+    sleep(2);
+    unsigned long uid;
+    ck_assert_int_eq(imap_find(user_of(seat), needle, &uid), 1);
+    char *log = e2e_daemon_log(d);
+    ck_assert_msg(strstr(log, "pending") != NULL, "the failed attempts are logged");
+    free(log);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+START_TEST(two_processes_one_database)
+{
+    e2e_daemon *d = mail_daemon(true);
+    /* a second carcd on the same database, with the same mail settings: both send, both poll */
+    pid_t second = fork();
+    ck_assert(second >= 0);
+    if (second == 0) {
+        setenv("CARCD_DATABASE_URL", d->dburl, 1);
+        setenv("CARCD_LISTEN", "127.0.0.1:0", 1);
+        for (int i = 0; d->extra_env[i]; i++)
+            putenv((char *)d->extra_env[i]);
+        char log[400];
+        snprintf(log, sizeof log, "%s/second.log", d->dir);
+        freopen(log, "a", stderr);
+        execl(CARCD_BIN, CARCD_BIN, "serve", (char *)NULL);
+        _exit(127);
+    }
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail m;
+    first_turn(c, d, "carol", "dave", &g, &m);
+    free(m.text);
+    for (int k = 0; k < 6; k++) {
+        int seat;
+        if (strcmp(status_of(c, &g, &seat), "finished") == 0)
+            break;
+        int seq = game_seq(c, &g);
+        char needle[200];
+        turn_needle(&g, seat, seq, needle, sizeof needle);
+        const char *u = seat == 0 ? "carol" : "dave";
+        char *raw = wait_mail(u, needle, 30);
+        ck_assert_msg(raw, "turn mail %d", seq);
+        mail_parse(raw, &m);
+        free(raw);
+        char from[100];
+        snprintf(from, sizeof from, "%s@example.org", u);
+        char *r = reply_text(from, m.reply_to, m.msg_id, NULL, NULL, "1\r\n");
+        smtp_send(from, m.reply_to, r);
+        free(r);
+        free(m.text);
+        double t0 = e2e_now();
+        while (game_seq(c, &g) == seq && e2e_now() - t0 < 30)
+            usleep(20 * 1000);
+        ck_assert_int_eq(game_seq(c, &g), seq + 1);
+    }
+    sleep(2);   /* a second copy of any mail would have arrived by now */
+    int last = game_seq(c, &g);
+    for (int q = 0; q < last; q++)
+        for (int s = 0; s < 2; s++) {
+            char needle[200];
+            unsigned long uid;
+            turn_needle(&g, s, q, needle, sizeof needle);
+            ck_assert_int_le(imap_find(s == 0 ? "carol" : "dave", needle, &uid), 1);
+        }
+    kill(second, SIGTERM);
+    int st;
+    waitpid(second, &st, 0);
+    e2e_verify_ok(c, d, g.id);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+START_TEST(refused_address_and_unsubscribe)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    long st = e2e_game_create_raw(c, d, 2, NULL, NULL, false, &g);
+    ck_assert_int_eq(st, 201);
+    char path[120];
+    snprintf(path, sizeof path, "/v1/games/%s/email", g.id);
+    e2e_resp r;
+    /* nobody@example.org has no mailbox: Postfix refuses it for good (550) */
+    ck_assert_int_eq(e2e_req(c, "PUT", path, g.token[0], "{\"email\":\"nobody@example.org\"}", NULL, &r), 200);
+    ck_assert_str_eq(e2e_jstr(r.json, "email"), "nobody@example.org");
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "PUT", path, g.token[1], "{\"email\":\"not an address\"}", NULL, &r), 400);
+    e2e_resp_free(&r);
+    double t0 = e2e_now();
+    const char *reason = "";
+    json_t *v = NULL;
+    while (e2e_now() - t0 < 20) {
+        json_decref(v);
+        v = e2e_get_ok(c, path, g.token[0], 200);
+        reason = e2e_jstr(v, "stopped_reason");
+        if (reason[0])
+            break;
+        usleep(100 * 1000);
+    }
+    ck_assert_msg(strstr(reason, "refused") != NULL, "the seat's view shows the refusal: %s", reason);
+    json_decref(v);
+    v = e2e_get_ok(c, path, g.token[1], 200);
+    ck_assert_msg(json_is_null(json_object_get(v, "email")), "the other seat sees no address");
+    json_decref(v);
+    json_t *adm = e2e_admin_view(c, d, g.id);
+    ck_assert_msg(strstr(e2e_jstr(adm, "mail.0.stopped_reason"), "refused") != NULL, "the admin's view shows it");
+    json_decref(adm);
+    json_t *pub = e2e_get_ok(c, path + 0, NULL, 401);
+    json_decref(pub);
+    /* seat 1 gets mail, then unsubscribes with the one-click link of its invitation */
+    ck_assert_int_eq(e2e_req(c, "PUT", path, g.token[1], "{\"email\":\"bob@example.org\"}", NULL, &r), 200);
+    e2e_resp_free(&r);
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.1.invitation.", g.id);
+    char *raw = wait_mail("bob", needle, 20);
+    ck_assert_msg(raw, "the invitation after PUT email");
+    mail m;
+    mail_parse(raw, &m);
+    free(raw);
+    const char *u = strstr(m.unsubscribe, "/v1/mail/unsubscribe/");
+    ck_assert_msg(u, "List-Unsubscribe: %s", m.unsubscribe);
+    char upath[200];
+    snprintf(upath, sizeof upath, "%.*s", (int)strcspn(u, ">"), u);
+    const char *form[] = {"Content-Type: application/x-www-form-urlencoded", NULL};
+    ck_assert_int_eq(e2e_req(c, "POST", upath, NULL, "List-Unsubscribe=One-Click", form, &r), 200);
+    e2e_resp_free(&r);
+    v = e2e_get_ok(c, path, g.token[1], 200);
+    ck_assert_str_eq(e2e_jstr(v, "stopped_reason"), "unsubscribed");
+    json_decref(v);
+    free(m.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* The README's wiring: Postfix hands mail for pipe+<tag>@example.org to `carcd mail-in` through its pipe
+ * transport (tests/support/mail-temp.sh), as a real domain would. */
+START_TEST(postfix_pipe_transport)
+{
+    const char *envfile = getenv("CARCD_TEST_MAIL_PIPE_ENV");
+    ck_assert_msg(envfile != NULL, "mail-temp.sh sets CARCD_TEST_MAIL_PIPE_ENV");
+    e2e_daemon *d = mail_daemon_with(false, "CARCD_MAIL_REPLY_TO=pipe+{tag}@example.org");
+    FILE *f = fopen(envfile, "w");
+    ck_assert(f);
+    fprintf(f, "CARCD_BIN='%s'\nCARCD_DATABASE_URL='%s'\nCARCD_SMTP_URL='%s'\nCARCD_MAIL_FROM=carcd@example.org\n"
+               "CARCD_MAIL_REPLY_TO='pipe+{tag}@example.org'\nCARCD_MAIL_SECRET='" SECRET "'\n",
+            CARCD_BIN, d->dburl, smtp_url);
+    fclose(f);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail m;
+    first_turn(c, d, "alice", "bob", &g, &m);
+    ck_assert_msg(strncmp(m.reply_to, "pipe+", 5) == 0, "Reply-To %s", m.reply_to);
+    char *r = reply_text("alice@example.org", m.reply_to, m.msg_id, NULL, NULL, "1\r\n");
+    double t0 = e2e_now();
+    smtp_send("alice@example.org", m.reply_to, r);
+    free(r);
+    while (game_seq(c, &g) == 0 && e2e_now() - t0 < 30)
+        usleep(20 * 1000);
+    ck_assert_msg(game_seq(c, &g) == 1, "the reply through Postfix's pipe moved the game");
+    printf("test_mail: reply through Postfix's pipe transport to the move: %.0f ms\n", (e2e_now() - t0) * 1000);
+    free(m.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+START_TEST(clock_commands_by_mail)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    long st = e2e_game_create_raw(c, d, 2, NULL,
+                                  "{\"players\":[{\"name\":\"Ann\",\"email\":\"carol@example.org\"},"
+                                  "{\"name\":\"Bob\",\"email\":\"dave@example.org\"}],"
+                                  "\"clock\":{\"per_move_s\":86400,\"reserve_s\":3600,\"timeout\":\"skip\"}}",
+                                  false, &g);
+    ck_assert_int_eq(st, 201);
+    char needle[200];
+    turn_needle(&g, 0, 0, needle, sizeof needle);
+    char *raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "the first turn mail");
+    mail m;
+    mail_parse(raw, &m);
+    free(raw);
+    ck_assert_msg(strstr(m.text, "Deadline: ") != NULL, "a clocked game's turn mail names the deadline");
+    char path[100];
+    snprintf(path, sizeof path, "/v1/games/%s", g.id);
+    /* seat 1 has had no turn mail yet: its invitation's Reply-To is its address */
+    snprintf(needle, sizeof needle, "carcd.%s.1.invitation.0.", g.id);
+    raw = wait_mail("dave", needle, 20);
+    ck_assert_msg(raw, "seat 1's invitation");
+    mail inv;
+    mail_parse(raw, &inv);
+    free(raw);
+    char *r1 = reply_text("dave@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "vacation 2\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r1, strlen(r1)), 0);
+    free(r1);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq(e2e_jint(v, "clock.seats.1.vacation_days_left"), 12);
+    json_decref(v);
+    char *r2 = reply_text("carol@example.org", m.reply_to, m.msg_id, NULL, NULL, "Pause\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r2, strlen(r2)), 0);
+    free(r2);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq(json_array_size(e2e_jget(v, "clock.pause_requested_by")), 1);
+    json_decref(v);
+    char *r3 = reply_text("dave@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "vacation 400\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r3, strlen(r3)), 0);
+    free(r3);
+    snprintf(needle, sizeof needle, "carcd.%s.1.refused.", g.id);
+    raw = wait_mail("dave", needle, 20);
+    ck_assert_msg(raw, "a refused clock command is answered");
+    free(raw);
+    ck_assert_int_eq(game_seq(c, &g), 0);
+    free(m.text);
+    free(inv.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+int main(void)
+{
+    need_mail_servers();
+    g_mime_init();
+    Suite *s = suite_create("mail");
+    TCase *tc = e2e_tcase("mail", 600);
+    tcase_add_test(tc, whole_game_by_mail);
+    tcase_add_test(tc, bad_tag_wrong_sender_duplicate_illegal);
+    tcase_add_test(tc, html_only_and_large_reply);
+    tcase_add_test(tc, refused_address_and_unsubscribe);
+    tcase_add_test(tc, clock_commands_by_mail);
+    tcase_add_test(tc, postfix_pipe_transport);
+    tcase_add_test(tc, two_processes_one_database);
+    tcase_add_test(tc, smtp_down_for_a_while);
+    suite_add_tcase(s, tc);
+    return e2e_run(s);
+}
