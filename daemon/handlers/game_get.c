@@ -8,7 +8,9 @@
 
 #include "game/audit.h"
 #include "game/games.h"
+#include "db/mail_seats.h"
 #include "handlers.h"
+#include "mail/mail.h"
 
 /* Whether an If-None-Match header names this seq ("*", "\"7\"", W/"7", or a list of them). */
 static bool etag_matches(const char *header, const char *etag)
@@ -18,6 +20,30 @@ static bool etag_matches(const char *header, const char *etag)
     if (strcmp(header, "*") == 0)
         return true;
     return strstr(header, etag) != NULL;
+}
+
+/* Play by e-mail: a seat's own address, and whether its mail was stopped (a permanent refusal, an unsubscribe),
+ * as "mail" in its view, as GET /v1/games/{id}/email answers it (email null: none). Read only where carcd sends mail (CARCD_SMTP_URL): elsewhere no mail is sent, so none
+ * is stopped. *stopped: the seat's mail was stopped. false with a reply when the read failed. */
+static bool seat_mail(cd_req *r, cd_db *db, const cd_game *g, int seat, json_t **mail, bool *stopped)
+{
+    *mail = NULL;
+    *stopped = false;
+    const cd_mail_settings *ms = cd_mail_settings_get();
+    if (!ms || !ms->enabled || seat < 0)
+        return true;
+    bool found = false;
+    cd_mail_seat m;
+    cd_mq mq = cd_mail_seat_get(db, g->id, seat, &found, &m);
+    if (mq != CD_MQ_OK) {
+        cd_reply_db_failure(r, mq == CD_MQ_DOWN, "the seat's mail could not be read");
+        return false;
+    }
+    *stopped = found && m.stopped;
+    *mail = json_pack("{s:o, s:o, s:o}", "email", found ? json_string(m.email) : json_null(),
+                      "stopped_at", *stopped ? json_string(m.stopped_at) : json_null(),
+                      "stopped_reason", *stopped ? json_string(m.stopped_reason) : json_null());
+    return true;
 }
 
 static enum MHD_Result game_get(cd_req *r)
@@ -39,11 +65,24 @@ static enum MHD_Result game_get(cd_req *r)
     else
         snprintf(etag, sizeof etag, "\"%d\"", g.seq);
     const char *headers[] = {"ETag", etag, "Cache-Control", "private, no-cache", NULL};
+    json_t *mail;
+    bool mail_stopped;
+    if (!seat_mail(r, db, &g, viewer, &mail, &mail_stopped)) {
+        cd_game_free(&g);
+        return MHD_YES;
+    }
     enum MHD_Result ret;
-    if (etag_matches(cd_req_header(r, "If-None-Match"), etag))
+    /* the tag is the seq (and the clock's version), which a mail stop does not change: a seat whose mail
+     * stopped always gets the whole view, so a client polling with If-None-Match sees the stop */
+    if (!mail_stopped && etag_matches(cd_req_header(r, "If-None-Match"), etag)) {
+        json_decref(mail);
         ret = cd_reply_empty(r, 304, headers);
-    else
-        ret = cd_reply_json(r, 200, cd_game_view(&g, viewer), headers);
+    } else {
+        json_t *v = cd_game_view(&g, viewer);
+        if (mail)
+            json_object_set_new(v, "mail", mail);
+        ret = cd_reply_json(r, 200, v, headers);
+    }
     cd_game_free(&g);
     return ret;
 }

@@ -764,6 +764,27 @@ START_TEST(refused_address_and_unsubscribe)
     json_t *adm = e2e_admin_view(c, d, g.id);
     ck_assert_msg(strstr(e2e_jstr(adm, "mail.0.stopped_reason"), "refused") != NULL, "the admin's view shows it");
     json_decref(adm);
+    /* and the seat's view of the game, whole even to its own ETag (a stop does not change the seq) */
+    char game_path[80], tag[40], inm[80];
+    snprintf(game_path, sizeof game_path, "/v1/games/%s", g.id);
+    ck_assert_int_eq(e2e_req(c, "GET", game_path, g.token[0], NULL, NULL, &r), 200);
+    ck_assert_msg(strstr(e2e_jstr(r.json, "mail.stopped_reason"), "refused") != NULL, "the seat's game view shows it");
+    ck_assert_str_eq(e2e_jstr(r.json, "mail.email"), "nobody@example.org");
+    ck_assert_ptr_nonnull(e2e_header(&r, "ETag", tag, sizeof tag));
+    e2e_resp_free(&r);
+    snprintf(inm, sizeof inm, "If-None-Match: %s", tag);
+    const char *const cond[] = {inm, NULL};
+    ck_assert_int_eq(e2e_req(c, "GET", game_path, g.token[0], NULL, cond, &r), 200);
+    ck_assert_msg(e2e_jget(r.json, "mail.stopped_at") && !json_is_null(e2e_jget(r.json, "mail.stopped_at")),
+                  "a stopped seat's view is answered whole");
+    e2e_resp_free(&r);
+    /* the other seat has no address: its view's "mail" says so, and nothing of seat 0's */
+    ck_assert_int_eq(e2e_req(c, "GET", game_path, g.token[1], NULL, cond, &r), 304);
+    e2e_resp_free(&r);
+    v = e2e_get_ok(c, game_path, g.token[1], 200);
+    ck_assert_msg(json_is_null(e2e_jget(v, "mail.email")), "seat 1 has no address");
+    ck_assert_msg(json_is_null(e2e_jget(v, "mail.stopped_at")), "and no stop");
+    json_decref(v);
     json_t *pub = e2e_get_ok(c, path + 0, NULL, 401);
     json_decref(pub);
     /* seat 1 gets mail, then unsubscribes with the one-click link of its invitation */
