@@ -48,7 +48,7 @@ CREATE INDEX webhook_outbox_endpoint ON webhook_outbox (endpoint_id, id);
 CREATE TABLE webhook_attempts (
     outbox_id   bigint NOT NULL REFERENCES webhook_outbox (id) ON DELETE CASCADE,
     attempt     integer NOT NULL,
-    worker      text NOT NULL,               -- the delivery worker that made it (random per process; its log names host:pid)
+    worker      text NOT NULL,               -- host:pid of the carcd that made it
     started_at  timestamptz NOT NULL DEFAULT now(),
     finished_at timestamptz,
     duration_ms integer,
