@@ -72,15 +72,15 @@ json_t *carc_move_to_json(const carc_state *st, const carc_move *m)
     return o;
 }
 
-json_t *carc_moves_to_json(const carc_state *st, const carc_moves *ms)
+/* The members of a move's self-description (json_notation.c), which the decoder ignores and nothing else. */
+const char *const carc_j_described_keys[5] = {"notation", "feature", "sides", "label", NULL};
+
+bool carc_move_json_described(const json_t *j)
 {
-    json_t *a = carc_jb_arr();
-    for (size_t i = 0; i < ms->n; i++) {
-        json_t *o = carc_move_to_json_described(st, &ms->v[i]);
-        if (o)
-            carc_jb_push(a, o);
-    }
-    return a;
+    for (int i = 0; carc_j_described_keys[i]; i++)
+        if (json_object_get(j, carc_j_described_keys[i]))
+            return true;
+    return false;
 }
 
 static int move_from_json(const carc_state *st, const json_t *j, carc_move *m, char *err, size_t errlen);

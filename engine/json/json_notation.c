@@ -1,15 +1,15 @@
 /*
  * json_notation.c — the self-description of a move in JSON: its `notation` (notation.h) and, for a move that
  * puts or takes a figure, the segment's `feature`, board-absolute `sides` and an English `label`. The move
- * decoder ignores exactly these members, so a described move posted back verbatim is the same move.
+ * decoder ignores exactly these members (carc_j_described_keys, json_move.c), so a described move posted back
+ * verbatim is the same move. This file stands on json_move.c, not the other way round: the move codec knows
+ * the names it ignores, the description knows the codec.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "json_priv.h"
 #include "notation.h"
-
-const char *const carc_j_described_keys[5] = {"notation", "feature", "sides", "label", NULL};
 
 void carc_move_describe_json(const carc_state *st, const carc_move *m, json_t *o)
 {
@@ -42,10 +42,13 @@ json_t *carc_move_to_json_described(const carc_state *st, const carc_move *m)
     return o;
 }
 
-bool carc_move_json_described(const json_t *j)
+json_t *carc_moves_to_json(const carc_state *st, const carc_moves *ms)
 {
-    for (int i = 0; carc_j_described_keys[i]; i++)
-        if (json_object_get(j, carc_j_described_keys[i]))
-            return true;
-    return false;
+    json_t *a = carc_jb_arr();
+    for (size_t i = 0; i < ms->n; i++) {
+        json_t *o = carc_move_to_json_described(st, &ms->v[i]);
+        if (o)
+            carc_jb_push(a, o);
+    }
+    return a;
 }
