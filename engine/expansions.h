@@ -78,13 +78,15 @@ bool carc_crop_apply(carc_state *st, const carc_move *mv, carc_events *ev);
 /* ---- turn machine (game.c) ---- */
 /* Runs the turn from st->tn.phase until a decision is pending or the game is over. */
 void carc_advance(carc_state *st, carc_events *ev);
+/* The seat after `seat` that has not left the game. */
+int carc_next_seat(const carc_state *st, int seat);
+
+/* ---- a turn's shared steps (steps.c): game.c and Halb so wild II's triangles take them ---- */
 /* Places a piece of `type` for the active player (validated by the caller) and starts the figure step. */
 void carc_place_piece(carc_state *st, const carc_move *mv, carc_events *ev);
 /* Draws for the active player until a tile fits (pending PLACE), or ends the game. */
 void carc_draw_tile(carc_state *st, carc_events *ev);
 /* Final scoring; the game is over. */
 void carc_finish_game(carc_state *st, carc_events *ev);
-/* The seat after `seat` that has not left the game. */
-int carc_next_seat(const carc_state *st, int seat);
 
 #endif

@@ -20,46 +20,6 @@ static int fail(char *err, size_t errlen, int code, const char *msg)
     return code;
 }
 
-int carc_figure_find(const carc_state *st, int seat, int kind)
-{
-    for (int i = 0; i < st->nfigures; i++)
-        if (st->figures[i].seat == seat && st->figures[i].kind == kind)
-            return i;
-    return -1;
-}
-
-void carc_figure_remove(carc_state *st, int fi, carc_events *ev)
-{
-    assert(fi >= 0 && fi < st->nfigures);
-    const carc_figure g = st->figures[fi];
-    carc_event *x = carc_ev_push(ev, CARC_EV_FIGURE_RETURNED);
-    if (x) {
-        x->seat = g.seat;
-        x->fig = g.kind;
-        x->part = g.part;
-        x->tile = st->pieces[g.piece].type;
-        x->x = st->pieces[g.piece].x;
-        x->y = st->pieces[g.piece].y;
-        x->rot = st->pieces[g.piece].rot;   /* names the triangle when two share the space */
-    }
-    memmove(&st->figures[fi], &st->figures[fi + 1], (size_t)(st->nfigures - fi - 1) * sizeof g);
-    st->nfigures--;
-}
-
-int carc_supply(const carc_state *st, int seat, carc_fig_kind kind)
-{
-    int total = 0;
-    switch (kind) {
-    case CARC_FIG_MEEPLE: total = CARC_MEEPLES; break;
-    case CARC_FIG_ABBOT: total = st->opt[CARC_OPT_ABBOT] ? 1 : 0; break;
-    case CARC_FIG_SHEPHERD: total = (st->expansions >> CARC_SET_HILLS_SHEEP) & 1; break;
-    default: return 0;
-    }
-    for (int i = 0; i < st->nfigures; i++)
-        total -= st->figures[i].seat == seat && st->figures[i].kind == kind;
-    return total;
-}
-
 /* ---- set-up ---- */
 
 static bool type_in_game(const carc_state *st, const carc_tile_type *t)
@@ -119,40 +79,6 @@ static int build_stack(carc_state *st, const carc_setup *setup, int start, char 
     st->stack_len = (uint8_t)n;
     carc_rng_shuffle(&st->rng, st->stack, (size_t)n);
     return 0;
-}
-
-void carc_finish_game(carc_state *st, carc_events *ev)
-{
-    carc_score_final(st, ev);
-    st->status = CARC_FINISHED;
-    memset(&st->crop, 0, sizeof st->crop);   /* no crop circle action outlives the game */
-    st->pending = (carc_pending){.kind = CARC_PENDING_NONE, .seat = 0, .tile = CARC_NO_TYPE,
-                                 .piece = CARC_NO_PIECE};
-    carc_ev_push(ev, CARC_EV_GAME_OVER);
-}
-
-void carc_draw_tile(carc_state *st, carc_events *ev)
-{
-    while (st->stack_pos < st->stack_len) {
-        int t = st->stack[st->stack_pos++];
-        carc_event *x = carc_ev_push(ev, CARC_EV_TILE_DRAWN);
-        if (x) {
-            x->seat = st->active;
-            x->tile = (uint8_t)t;
-        }
-        if (carc_fits_anywhere(st, t)) {
-            st->pending = (carc_pending){.kind = CARC_PENDING_PLACE, .seat = st->active, .tile = (uint8_t)t,
-                                         .piece = CARC_NO_PIECE};
-            st->tn.phase = CARC_PH_PLACE;
-            return;
-        }
-        assert(st->ndiscarded < CARC_MAX_TILES);
-        st->discarded[st->ndiscarded++] = (uint8_t)t;
-        x = carc_ev_push(ev, CARC_EV_TILE_DISCARDED);
-        if (x)
-            x->tile = (uint8_t)t;
-    }
-    carc_finish_game(st, ev);
 }
 
 int carc_next_seat(const carc_state *st, int seat)
@@ -358,29 +284,6 @@ int carc_state_rebuild(carc_state *st, char *err, size_t errlen)
 }
 
 /* ---- moves ---- */
-
-void carc_place_piece(carc_state *st, const carc_move *mv, carc_events *ev)
-{
-    assert(st->npieces < CARC_MAX_PIECES);
-    int p = st->npieces++;
-    st->pieces[p] = (carc_piece){.x = mv->x, .y = mv->y, .type = mv->tile, .rot = mv->rot,
-                                 .under = CARC_NO_TYPE};
-    int added = carc_board_add(st, p);   /* cannot fail: the caller checked CARC_MAX_PIECES and the fit */
-    assert(added == 0);
-    (void)added;
-    carc_event *x = carc_ev_push(ev, CARC_EV_PIECE_PLACED);
-    if (x) {
-        x->seat = st->active;
-        x->tile = mv->tile;
-        x->x = mv->x;
-        x->y = mv->y;
-        x->rot = mv->rot;
-    }
-    st->tn.piece = (uint8_t)p;
-    st->tn.phase = CARC_PH_FIGURE;
-    carc_hills_on_placed(st, p, ev);
-    carc_fruit_on_placed(st, p, ev);
-}
 
 static int apply_place(carc_state *st, const carc_move *mv, carc_events *ev, char *err, size_t errlen)
 {

@@ -38,7 +38,7 @@ void carc_score_abbot_return(carc_state *st, int seat, carc_events *ev);
 /* Final scoring of every feature that still holds followers. */
 void carc_score_final(carc_state *st, carc_events *ev);
 
-/* ---- figures (game.c) ---- */
+/* ---- figures (figures.c) ---- */
 /* Index in st->figures of the seat's figure of `kind`, or -1. */
 int carc_figure_find(const carc_state *st, int seat, int kind);
 void carc_figure_remove(carc_state *st, int fi, carc_events *ev);
