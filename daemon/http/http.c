@@ -28,6 +28,7 @@
  * every suspended request with a 503 first, and a suspend attempted during shutdown answers 503 instead.
  */
 #include <sys/types.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -35,6 +36,7 @@
 #include "http.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <openssl/crypto.h>
@@ -324,8 +326,10 @@ enum MHD_Result cd_reply_stream(cd_req *r, int status, const char *content_type,
             free_cb(cls);
         return MHD_YES;
     }
-    /* the block is the most one reader call may give; MHD allocates it per stream for the stream's life */
-    return queue(r, status, MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, reader, cls, free_cb),
+    /* MHD allocates (and zeroes) the block with the response, for the stream's life. Over HTTP/1.1 the stream
+     * is chunked and the reader writes straight into the connection's own buffer, so the block is only used
+     * for HTTP/1.0 (then it is the most one reader call may give): small, since 10 000 streams each keep one */
+    return queue(r, status, MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 256, reader, cls, free_cb),
                  content_type, headers);
 }
 
@@ -643,15 +647,15 @@ static void *uri_log(void *cls, const char *uri, struct MHD_Connection *con)
     p->r.cfg = &s->cfg;
     p->r.t_start = cd_now();
     size_t n = uri ? strcspn(uri, "?") : 0;
-    if (n >= sizeof p->r.path) {
+    if (n >= CD_PATH_MAX) {
         p->routing = RT_TOO_LONG;   /* no route is this long */
-        n = sizeof p->r.path - 1;
+        n = CD_PATH_MAX - 1;
     }
     if (uri && strlen(uri) > CD_URI_MAX)
         p->routing = RT_URI;
+    p->r.path = xcalloc(n + 1, 1);
     if (uri)
         memcpy(p->r.path, uri, n);
-    p->r.path[n] = '\0';
     atomic_fetch_add(&s->in_flight, 1);
     long open = atomic_fetch_add(&all_in_flight, 1) + 1, peak = atomic_load(&in_flight_peak);
     while (open > peak && !atomic_compare_exchange_weak(&in_flight_peak, &peak, open)) {
@@ -969,7 +973,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
     double seconds = cd_now() - r->t_start;
 
     json_t *line = json_object();
-    char path[3 * sizeof r->path];
+    char path[3 * CD_PATH_MAX];
     log_path(r->path, path, sizeof path);
     if (r->method[0])
         json_object_set_new(line, "method", string_lossy(r->method));
@@ -1000,6 +1004,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
     for (int i = 0; i < CD_MAX_PARAMS; i++)
         free(r->params[i]);
     free(r->body);
+    free(r->path);
     json_decref(p->pending_body);
     free(p);
     atomic_fetch_sub(&s->in_flight, 1);
@@ -1096,6 +1101,30 @@ static int listen_on(const char *host, int port, bool *ipv6, int *bound_port, ch
     return fd;
 }
 
+/* Descriptors carcd needs besides its connections: the listening socket, a database connection per thread,
+ * the notify thread's, webhook and mail workers, logs, MHD's epoll and inter-thread pipes. */
+#define CD_FD_RESERVE 64
+
+long cd_http_raise_nofile(int max_connections)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return -1;
+    /* the soft limit is often 1024 while the hard one is far above: every waiting long-poll and stream is a
+     * descriptor, so the hard one is taken (nothing else of carcd counts on a low limit) */
+    if (rl.rlim_cur < rl.rlim_max) {
+        struct rlimit up = {rl.rlim_max, rl.rlim_max};
+        if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+            rl = up;
+    }
+    long limit = rl.rlim_cur == RLIM_INFINITY ? LONG_MAX : (long)rl.rlim_cur;
+    if ((long)max_connections + CD_FD_RESERVE > limit)
+        cd_log("warn", "max-connections %d does not fit in the open-files limit %ld (with %d for the rest of "
+                       "carcd): raise the hard limit (ulimit -Hn, LimitNOFILE=) or lower CARCD_MAX_CONNECTIONS",
+               max_connections, limit, CD_FD_RESERVE);
+    return limit;
+}
+
 cd_server *cd_server_start(const cd_config *cfg, char *err, size_t errlen)
 {
     return cd_server_start_routes(cfg, cd_routes, err, errlen);
@@ -1104,6 +1133,7 @@ cd_server *cd_server_start(const cd_config *cfg, char *err, size_t errlen)
 cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, char *err, size_t errlen)
 {
     cd_json_arena_install();   /* before the worker threads: they all allocate through it */
+    cd_http_raise_nofile(cfg->max_connections);
     cd_server *s = xcalloc(1, sizeof *s);
     s->cfg = *cfg;
     s->routes = routes;

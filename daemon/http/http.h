@@ -23,6 +23,7 @@
  * larger ones are answered 414 and 431 problems. libmicrohttpd answers what does not fit its per-connection
  * memory pool at all itself, before carcd sees the request, in HTML (README, "What carcd does not answer"). */
 #define CD_URI_MAX 2048
+#define CD_PATH_MAX 512
 #define CD_HEADERS_MAX 4096
 
 typedef enum { CD_AUTH_NONE, CD_AUTH_ADMIN, CD_AUTH_TOKEN } cd_auth_kind;
@@ -42,7 +43,9 @@ struct cd_req {
     const cd_config *cfg;
     const cd_route *route;
     char method[8];
-    char path[512];
+    /* the path as sent, without the query; at most CD_PATH_MAX - 1 bytes (longer ones are cut and get 404).
+     * Allocated to its length: 10 000 waiting long-polls each keep their request */
+    char *path;
     char *params[CD_MAX_PARAMS];   /* path parameters in pattern order, NUL-terminated, decoded */
     int nparams;
     char *body;                    /* NUL-terminated; NULL when there was none */
@@ -130,6 +133,9 @@ int cd_server_port(const cd_server *s);
 /* Gives memory freed by a burst of requests that has ended (at least 512 fewer in flight than at the most
  * since the last call) back to the system (malloc_trim). The notify thread calls it every few seconds. */
 void cd_http_release_memory(void);
+/* Raises the open-files limit to the hard limit (cd_server_start does, before listening) and logs a warning
+ * when max_connections and carcd's other descriptors do not fit in it; returns the limit now (-1: unknown). */
+long cd_http_raise_nofile(int max_connections);
 
 /* The route table (routes.c), terminated by a NULL method. */
 extern const cd_route cd_routes[];

@@ -9,7 +9,13 @@
  * through the `postgres` database of CARCD_TEST_DATABASE_URL, migrated, dropped afterwards), its own carcd
  * server on 127.0.0.1 (a port the kernel picks, two worker threads) and its own notify thread.
  */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <curl/curl.h>
 #include <jansson.h>
 #include <libpq-fe.h>
@@ -802,6 +808,60 @@ START_TEST(sse_delivers_a_move)
 END_TEST
 
 /* Several moves in a row arrive in order, each once. */
+/* An HTTP/1.0 client gets the stream unchunked, ended by the close: MHD then reads it through the response's
+ * own block (256 bytes, cd_reply_stream), so a backlog longer than the block comes in several reads, whole. */
+START_TEST(sse_over_http10)
+{
+    game g = new_game();
+    for (int i = 0; i < 4; i++)
+        play_one(&g);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    char req[512];
+    int n = snprintf(req, sizeof req, "GET /v1/games/%s/events?after=-1&wait=1 HTTP/1.0\r\nAccept: text/event-stream"
+                                      "\r\n\r\n", g.id);
+    ck_assert_int_eq(send(fd, req, (size_t)n, 0), n);
+    char *wire = calloc(1, 1);
+    size_t len = 0;
+    bool closed = false;
+    for (double until = now_s() + 10; !closed && now_s() < until;) {
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        if (poll(&pf, 1, 200) <= 0)
+            continue;
+        char buf[4096];
+        ssize_t k = recv(fd, buf, sizeof buf, 0);
+        if (k <= 0) {
+            closed = true;
+            break;
+        }
+        wire = realloc(wire, len + (size_t)k + 1);
+        memcpy(wire + len, buf, (size_t)k);
+        len += (size_t)k;
+        wire[len] = '\0';
+    }
+    close(fd);
+    ck_assert_msg(closed, "the stream did not end: %.300s", wire);
+    ck_assert_msg(strstr(wire, " 200 ") && strstr(wire, "Content-Type: text/event-stream"), "%.300s", wire);
+    ck_assert_msg(!strstr(wire, "Transfer-Encoding") && !strstr(wire, "chunked"), "%.300s", wire);
+    const char *body = strstr(wire, "\r\n\r\n");
+    ck_assert_ptr_nonnull(body);
+    body += 4;
+    ck_assert_msg(strncmp(body, "retry: 1000\n\n", 13) == 0, "%.300s", body);
+    ck_assert_msg(strlen(body) > 256, "the backlog fits one block: %zu bytes", strlen(body));
+    for (int seq = 0; seq <= 4; seq++) {
+        json_t *e = event_data(body, seq);
+        ck_assert_msg(e != NULL, "no whole event %d: %.900s", seq, body);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "seq")), seq);
+        ck_assert(json_array_size(json_object_get(e, "events")) > 0);
+        json_decref(e);
+    }
+    free(wire);
+}
+END_TEST
+
 START_TEST(sse_many_moves)
 {
     game g = new_game();
@@ -952,6 +1012,7 @@ static Suite *events_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, sse_delivers_a_move);
     tcase_add_test(tc, sse_many_moves);
+    tcase_add_test(tc, sse_over_http10);
     tcase_add_test(tc, sse_keepalive);
     suite_add_tcase(s, tc);
     tc = tcase_create("lifecycle");
