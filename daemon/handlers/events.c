@@ -19,40 +19,35 @@
  *           "entries" is empty, still 200).
  *   The viewer is the bearer token's (a seat or the admin) or, without one, the public.
  *
- * Waiting without a worker thread (long poll). When there is nothing to answer yet, the handler suspends the
- * request (cd_req_suspend: MHD stops polling the connection and the worker thread goes back to serving
- * others) and registers a waiter with the notify thread (notify.h) for this game, after `after`, until the
- * deadline. The waiter's callback runs on the notify thread when a move of the game is committed (its
- * pg_notify), at the deadline, or when the listener reconnected; it reads the log again on the notify
- * thread's own connection and resumes the request with the answer, or re-arms the waiter when there is
- * still nothing new (a reconnect with nothing missed). The request's ctx_free cancels the waiter; cancel
- * waits for a callback that is running, so a request is never freed under a callback and a callback never
- * resumes a freed request. At shutdown the notify thread fires every waiter first and they answer 503.
+ * Waiting without a worker thread, outside libmicrohttpd (long poll). When there is nothing to answer yet, the
+ * handler holds the request (cd_req_hold, http.h: carcd takes the connection's socket, libmicrohttpd forgets
+ * the connection) and registers a waiter with the notify thread (notify.h) for this game, after `after`,
+ * until the deadline. All a waiting long-poll keeps is its poll_ctx (game, after, viewer, deadline, waiter)
+ * and the held socket. The waiter's callback runs on the notify thread when a move of the game is committed
+ * (its pg_notify), at the deadline, or when the listener reconnected; it reads the log again on the notify
+ * thread's own connection and writes the answer, built then (cd_hold_reply_json: a whole HTTP/1.1 message,
+ * then the close), or re-arms the waiter when there is still nothing new (a reconnect with nothing missed).
+ * When the held connection has closed (answered, or the client hung up, which the park notices at once),
+ * poll_done cancels the waiter and frees the state; cancel waits for a callback that is running, so the
+ * state is never freed under a callback. At shutdown the notify thread fires every waiter first and they
+ * answer 503.
  *
  * Server-Sent Events (Accept: text/event-stream). The answer is a stream: `retry: 1000`, then one event per
  * entry — `id: <seq>`, `event: move`, `data: <entry as JSON>` — a `: keepalive` comment every
  * SSE_KEEPALIVE_S seconds, and the end of the stream after the wait bound (?wait, else cfg->max_wait_s), so
  * that the client reconnects, sending Last-Event-ID (taken as `after`; it overrides ?after).
- * The stream is an MHD callback response reading from a per-stream buffer, and holds no worker thread
- * either: when the buffer is empty the reader suspends the connection (MHD_suspend_connection from the
- * content reader, then returns 0) and notes it. The stream's waiter fires on the notify thread for a move,
- * for the next keepalive or for the end; its callback reads the new entries, appends their frames to the
- * buffer, re-arms the waiter and resumes the connection if the reader had suspended it. Buffer, `ended` and
- * `suspended` are guarded by the stream's mutex, so a resume is never lost and never applied to a
- * connection that is not suspended. Invariant: the reader suspends only while a waiter is armed or its
- * callback is running, i.e. something will resume it; once the stream cannot be woken (shutdown, database
- * failure, the end) it is marked ended and the reader finishes instead of suspending. MHD frees the stream
- * with the response (sse_free), which cancels the waiter first. A client that goes away is noticed when the
- * stream next wakes: before suspending, the reader peeks at the socket and ends the stream on end-of-file;
- * so a gone client costs its stream at most until the next keepalive.
+ * The stream is held like a long-poll: its head and backlog are written at once (cd_hold_stream_begin, no
+ * length: the stream ends at the close), and its waiter fires on the notify thread for a move, for the next
+ * keepalive or for the end; the callback reads the new entries, writes their frames (cd_hold_send; bytes a
+ * slow client has not taken wait in the park, up to SSE_MAX_BUFFER, past which the stream ends) and re-arms
+ * the waiter. A waiting stream keeps its sse_stream and the held socket, nothing else. sse_done (the
+ * connection closed: ended, or the client gone) cancels the waiter and frees the stream.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "game/audit.h"
 #include "base/buf.h"

@@ -26,6 +26,14 @@
  * the handler's own return, with another resume or with shutdown is resolved once: the first resume wins,
  * later ones are no-ops. MHD must never be stopped with a suspended connection, so cd_server_stop resumes
  * every suspended request with a 503 first, and a suspend attempted during shutdown answers 503 instead.
+ *
+ * Held requests (cd_req_hold, park.h). A request that waits long (a long-poll, an event stream) is not kept in
+ * MHD, whose per-connection memory is ~6-10 KB: the handler holds it (a copy of the socket goes to the park),
+ * returns, and after_handler answers MHD_NO, so MHD closes its side of the connection (MHD_USE_TURBO: without
+ * shutdown(), which would end the copy too) and forgets it; its "internal error" log line for that is
+ * dropped. From then on the owner writes whole HTTP/1.1 messages (Connection: close) through the hold, from
+ * any thread; the request's log line, metrics and in-flight count end when the park has closed the
+ * connection (hold_closed), not in on_completed.
  */
 #include <sys/types.h>
 #include <sys/resource.h>
@@ -1301,9 +1309,11 @@ long cd_http_raise_nofile(int max_connections)
             rl = up;
     }
     long limit = rl.rlim_cur == RLIM_INFINITY ? LONG_MAX : (long)rl.rlim_cur;
-    if ((long)max_connections + CD_FD_RESERVE > limit)
-        cd_log("warn", "max-connections %d does not fit in the open-files limit %ld (with %d for the rest of "
-                       "carcd): raise the hard limit (ulimit -Hn, LimitNOFILE=) or lower CARCD_MAX_CONNECTIONS",
+    /* libmicrohttpd's connections, and as many held requests besides (park.h) */
+    if (2L * max_connections + CD_FD_RESERVE > limit)
+        cd_log("warn", "max-connections %d (twice: connections, and waiting requests besides) does not fit in "
+                       "the open-files limit %ld (with %d for the rest of carcd): raise the hard limit (ulimit "
+                       "-Hn, LimitNOFILE=) or lower CARCD_MAX_CONNECTIONS",
                max_connections, limit, CD_FD_RESERVE);
     return limit;
 }

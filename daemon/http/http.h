@@ -134,7 +134,8 @@ int cd_server_port(const cd_server *s);
  * since the last call) back to the system (malloc_trim). The notify thread calls it every few seconds. */
 void cd_http_release_memory(void);
 /* Raises the open-files limit to the hard limit (cd_server_start does, before listening) and logs a warning
- * when max_connections and carcd's other descriptors do not fit in it; returns the limit now (-1: unknown). */
+ * when max_connections twice (MHD's, and held requests) and carcd's other descriptors do not fit in it;
+ * returns the limit now (-1: unknown). */
 long cd_http_raise_nofile(int max_connections);
 
 /* ---- holding a waiting request outside libmicrohttpd (park.h) ----

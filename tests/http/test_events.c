@@ -705,6 +705,109 @@ START_TEST(listener_reconnects)
 }
 END_TEST
 
+/* A raw socket's request, and what comes back until the server closes (at most `secs`). */
+static char *raw_until_close(int to_port, const char *req, double secs, bool *closed)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)to_port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    ck_assert_int_eq(send(fd, req, strlen(req), 0), (ssize_t)strlen(req));
+    char *wire = calloc(1, 1);
+    size_t len = 0;
+    *closed = false;
+    for (double until = now_s() + secs; !*closed && now_s() < until;) {
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        if (poll(&pf, 1, 100) <= 0)
+            continue;
+        char buf[4096];
+        ssize_t k = recv(fd, buf, sizeof buf, 0);
+        if (k <= 0) {
+            *closed = true;
+            break;
+        }
+        wire = realloc(wire, len + (size_t)k + 1);
+        memcpy(wire + len, buf, (size_t)k);
+        len += (size_t)k;
+        wire[len] = '\0';
+    }
+    close(fd);
+    return wire;
+}
+
+typedef struct {
+    int port;
+    const char *req;
+    char *wire;
+    bool closed;
+} raw_poller;
+
+static void *raw_poll_thread(void *arg)
+{
+    raw_poller *r = arg;
+    r->wire = raw_until_close(r->port, r->req, 20, &r->closed);
+    return NULL;
+}
+
+/* Waiting requests are held outside libmicrohttpd (http/park.c), so MHD's per-address count does not see
+ * them: the park keeps the same limit. With CARCD_PER_IP_CONNECTIONS=2 a third waiting long-poll from one
+ * address is a 503; the two held ones get their answer as one whole HTTP/1.1 message (status line, JSON
+ * with its Content-Length, Connection: close) and the close, and a new one may wait again after. */
+START_TEST(held_requests_limited_per_address)
+{
+    game g = new_game();
+    cd_config c2 = cfg;
+    c2.per_ip_connections = 2;
+    c2.listen_port = 0;
+    char err[256];
+    cd_server *s2 = cd_server_start(&c2, err, sizeof err);
+    ck_assert_msg(s2 != NULL, "%s", err);
+    int p2 = cd_server_port(s2);
+    char req[512];
+    snprintf(req, sizeof req, "GET /v1/games/%s/events?after=0&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n", g.id);
+    raw_poller rp[2] = {{p2, req, NULL, false}, {p2, req, NULL, false}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, raw_poll_thread, &rp[i]);
+    await_waiting(2, 5000);
+    bool closed;
+    char *third = raw_until_close(p2, req, 5, &closed);
+    ck_assert_msg(strncmp(third, "HTTP/1.1 503 ", 13) == 0 && strstr(third, "/problems/unavailable") &&
+                  strstr(third, "\r\nRetry-After: "), "%.400s", third);
+    free(third);
+    ck_assert_int_eq(notify_stats().waiting, 2);
+    play_one(&g);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        const char *w = rp[i].wire;
+        ck_assert_msg(rp[i].closed, "the held answer did not end with the close: %.300s", w);
+        ck_assert_msg(strncmp(w, "HTTP/1.1 200 OK\r\n", 17) == 0, "%.300s", w);
+        ck_assert_msg(strstr(w, "\r\nContent-Type: application/json\r\n") && strstr(w, "\r\nConnection: close\r\n") &&
+                      strstr(w, "\r\nCache-Control: no-store\r\n") && strstr(w, "\r\nDate: "), "%.400s", w);
+        const char *body = strstr(w, "\r\n\r\n");
+        ck_assert_ptr_nonnull(body);
+        body += 4;
+        const char *cl = strstr(w, "\r\nContent-Length: ");
+        ck_assert_ptr_nonnull(cl);
+        ck_assert_uint_eq(strtoul(cl + 18, NULL, 10), strlen(body));
+        json_t *j = json_loads(body, 0, NULL);
+        ck_assert_msg(j != NULL, "%.300s", body);
+        ck_assert_int_eq(json_integer_value(json_object_get(j, "seq")), 1);
+        ck_assert_uint_eq(json_array_size(json_object_get(j, "entries")), 1);
+        json_decref(j);
+        free(rp[i].wire);
+    }
+    /* the held ones are gone: a new one waits (its deadline answers it, entries empty) */
+    snprintf(req, sizeof req, "GET /v1/games/%s/events?after=1&wait=1 HTTP/1.1\r\nHost: x\r\n\r\n", g.id);
+    char *again = raw_until_close(p2, req, 5, &closed);
+    ck_assert_msg(strncmp(again, "HTTP/1.1 200 ", 13) == 0 && strstr(again, "\"entries\":[]") && closed, "%.300s",
+                  again);
+    free(again);
+    cd_server_stop(s2);
+}
+END_TEST
+
 /* ---- Server-Sent Events ------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -1001,6 +1104,7 @@ static Suite *events_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, long_poll_woken_by_a_move);
+    tcase_add_test(tc, held_requests_limited_per_address);
     tcase_add_test(tc, long_poll_deadline);
     tcase_add_test(tc, many_long_polls_hold_no_worker);
     tcase_add_test(tc, client_gone_while_waiting);
