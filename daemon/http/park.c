@@ -58,7 +58,12 @@ struct cd_park {
     double drain_until;
 };
 
-static atomic_long parked_now;
+static atomic_long parked_now, deferred_sends;
+
+long cd_park_deferred(void)
+{
+    return atomic_load(&deferred_sends);
+}
 
 long cd_park_count(void)
 {
@@ -191,6 +196,8 @@ bool cd_parked_send(cd_parked *c, const char *data, size_t n, bool last, size_t 
     }
     c->last = last;
     flush_locked(c);
+    if (c->off < c->len && !c->gone)
+        atomic_fetch_add(&deferred_sends, 1);
     bool queued = settle_locked(c);
     pthread_mutex_unlock(&c->mu);
     if (queued)

@@ -44,7 +44,9 @@ void cd_parked_arm(cd_parked *c);
  * once all is sent. False, and nothing is appended, when the connection is closing or the unsent bytes would
  * pass max_unsent (0: no bound): the owner then ends it with last. */
 bool cd_parked_send(cd_parked *c, const char *data, size_t n, bool last, size_t max_unsent);
-/* Parked connections now (every park in the process). */
+/* Parked connections now, and the sends that left bytes for the park's thread to send when the socket takes
+ * them (every park in the process, since it started). */
 long cd_park_count(void);
+long cd_park_deferred(void);
 
 #endif

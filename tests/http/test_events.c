@@ -965,6 +965,58 @@ START_TEST(sse_over_http10)
 }
 END_TEST
 
+/* A client that reads late and little at a time (a small receive window): a held stream's backlog of 60
+ * moves comes whole and in order, then the stream ends (test_park.c checks bytes the socket cannot take at
+ * once). */
+START_TEST(held_stream_to_a_slow_reader)
+{
+    game g = new_game();
+    for (int i = 0; i < 60; i++)
+        play_one(&g);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    int small = 2048;
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);   /* before connect: the window stays small */
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    char req[512];
+    int n = snprintf(req, sizeof req, "GET /v1/games/%s/events?after=-1&wait=3 HTTP/1.1\r\nHost: x\r\n"
+                                      "Accept: text/event-stream\r\n\r\n", g.id);
+    ck_assert_int_eq(send(fd, req, (size_t)n, 0), n);
+    sleep_ms(700);   /* not reading: the park holds what the socket did not take */
+    char *wire = calloc(1, 1);
+    size_t len = 0;
+    bool closed = false;
+    for (double until = now_s() + 15; !closed && now_s() < until;) {
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        if (poll(&pf, 1, 100) <= 0)
+            continue;
+        char buf[512];   /* slowly: a little at a time */
+        ssize_t k = recv(fd, buf, sizeof buf, 0);
+        if (k <= 0) {
+            closed = true;
+            break;
+        }
+        wire = realloc(wire, len + (size_t)k + 1);
+        memcpy(wire + len, buf, (size_t)k);
+        len += (size_t)k;
+        wire[len] = '\0';
+    }
+    close(fd);
+    ck_assert_msg(closed, "the stream did not end (%zu bytes)", len);
+    const char *body = strstr(wire, "\r\n\r\n");
+    ck_assert_ptr_nonnull(body);
+    for (int seq = 0; seq <= 60; seq++) {
+        json_t *e = event_data(body, seq);
+        ck_assert_msg(e != NULL, "event %d is missing or cut", seq);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "seq")), seq);
+        json_decref(e);
+    }
+    free(wire);
+}
+END_TEST
+
 START_TEST(sse_many_moves)
 {
     game g = new_game();
@@ -1117,6 +1169,7 @@ static Suite *events_suite(void)
     tcase_add_test(tc, sse_delivers_a_move);
     tcase_add_test(tc, sse_many_moves);
     tcase_add_test(tc, sse_over_http10);
+    tcase_add_test(tc, held_stream_to_a_slow_reader);
     tcase_add_test(tc, sse_keepalive);
     suite_add_tcase(s, tc);
     tc = tcase_create("lifecycle");
