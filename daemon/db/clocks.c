@@ -35,19 +35,13 @@ cd_q cd_clock_update(cd_db *db, const char *game_id, const char *clock, double d
     return cd_q_run(db, ST_CLOCK_UPDATE, 4, p);
 }
 
-/* Column 0 (the game's id) into the char[37] at row. */
-static void id_column(const PGresult *res, int i, void *row)
-{
-    snprintf(row, 37, "%s", PQgetvalue(res, i, 0));
-}
-
 /* ST_CLOCK_CLAIM or ST_CLOCK_DUE_PEEK: the most overdue game at `now` (LIMIT 1). */
 static cd_q due_game(cd_db *db, int stmt, double now, bool *found, char game_id[37])
 {
     char now_s[32];
     snprintf(now_s, sizeof now_s, "%.3f", now);
     const char *p[] = {now_s};
-    return cd_q_one(db, stmt, 1, p, found, id_column, game_id);
+    return cd_q_one(db, stmt, 1, p, found, cd_q_id_column, game_id);
 }
 
 cd_q cd_clock_claim(cd_db *db, double now, bool *found, char game_id[37])

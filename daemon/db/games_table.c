@@ -34,12 +34,6 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_games_table = {stmts, sizeof stmts / sizeof stmts[0]};
 
-/* Column 0 of row i (the new game's id) into the char[37] at row. */
-static void id_column(const PGresult *res, int i, void *row)
-{
-    snprintf(row, 37, "%s", PQgetvalue(res, i, 0));
-}
-
 cd_q cd_game_insert(cd_db *db, const cd_game_insert_row *g, char id[37])
 {
     char pending[16], deadline[32], due[32];
@@ -49,7 +43,7 @@ cd_q cd_game_insert(cd_db *db, const cd_game_insert_row *g, char id[37])
     const char *p[] = {g->setup, g->snapshot, g->seed_sha256, g->finished ? NULL : pending,
                        g->finished ? "finished" : "active", g->clock, g->clock && g->deadline >= 0 ? deadline : NULL,
                        g->clock && g->due >= 0 ? due : NULL};
-    return cd_q_one(db, ST_GAME_INSERT, 8, p, NULL, id_column, id);
+    return cd_q_one(db, ST_GAME_INSERT, 8, p, NULL, cd_q_id_column, id);
 }
 
 cd_q cd_game_secret_insert(cd_db *db, const char *game_id, const char *seed_hex)

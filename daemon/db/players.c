@@ -27,22 +27,16 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_players = {stmts, sizeof stmts / sizeof stmts[0]};
 
-/* Column 0 of row i (an id) into the char[37] at row. */
-static void id_column(const PGresult *res, int i, void *row)
-{
-    snprintf(row, 37, "%s", PQgetvalue(res, i, 0));
-}
-
 cd_q cd_player_insert(cd_db *db, const char *name, const char *key_hash, char id[37])
 {
     const char *p[] = {name, key_hash};
-    return cd_q_one(db, ST_PLAYER_INSERT, 2, p, NULL, id_column, id);
+    return cd_q_one(db, ST_PLAYER_INSERT, 2, p, NULL, cd_q_id_column, id);
 }
 
 cd_q cd_player_by_key(cd_db *db, const char *key_hash, bool *found, char id[37])
 {
     const char *p[] = {key_hash};
-    return cd_q_one(db, ST_PLAYER_BY_KEY, 1, p, found, id_column, id);
+    return cd_q_one(db, ST_PLAYER_BY_KEY, 1, p, found, cd_q_id_column, id);
 }
 
 cd_q cd_seat_link(cd_db *db, const char *game_id, int seat, const char *key_hash, bool *found, char player_id[37])
@@ -50,7 +44,7 @@ cd_q cd_seat_link(cd_db *db, const char *game_id, int seat, const char *key_hash
     char seat_s[16];
     snprintf(seat_s, sizeof seat_s, "%d", seat);
     const char *p[] = {game_id, seat_s, key_hash};
-    return cd_q_one(db, ST_SEAT_LINK, 3, p, found, id_column, player_id);
+    return cd_q_one(db, ST_SEAT_LINK, 3, p, found, cd_q_id_column, player_id);
 }
 
 static void me_game_row(const PGresult *res, int i, void *row)

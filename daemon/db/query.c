@@ -4,6 +4,12 @@
 #include "query.h"
 
 #include <assert.h>
+#include <stdio.h>
+
+void cd_q_id_column(const PGresult *res, int i, void *row)
+{
+    snprintf(row, 37, "%s", PQgetvalue(res, i, 0));
+}
 
 cd_q cd_q_take(cd_db *db, PGresult *res, PGresult **kept)
 {

@@ -39,6 +39,9 @@ static inline int cd_q_int(const PGresult *res, int i, int c, int null)
 /* Reads row i of res into *row (a query file's typed row). */
 typedef void cd_q_fill(const PGresult *res, int i, void *row);
 
+/* A fill for the commonest row: column 0 of row i (an id, a uuid's 36 characters) into the char[37] at row. */
+void cd_q_id_column(const PGresult *res, int i, void *row);
+
 /* Takes res (from cd_db_exec). Succeeded: *kept = res, which the caller now owns (PQclear). Failed: res is
  * cleared, *kept = NULL, and the answer is cd_q_failed's. For rows that point into the result. */
 cd_q cd_q_take(cd_db *db, PGresult *res, PGresult **kept);
