@@ -240,10 +240,13 @@ static void route(req_priv *p, const char *method)
  * cd_http_release_memory: a burst that has ended (10 000 long-polls woken by one move) leaves its memory free
  * in malloc's arenas but still resident until malloc_trim gives it back. */
 #define CD_TRIM_BURST 512
-/* libmicrohttpd's memory pool per connection (its default: 32 KiB): the request's headers and the answer's
- * header block live there; bodies do not (carcd copies a request's body out, answers are buffers of their
- * own). Each waiting long-poll or stream keeps its pool, so this is most of what 10 000 waiters cost. */
-#define CD_CONN_MEMORY (8 * 1024)
+/* libmicrohttpd's memory pool per connection (its default, 32 KiB; the most it still takes from malloc rather
+ * than mmap): the request's headers and the answer's header block live there; bodies do not (carcd copies a
+ * request's body out, answers are buffers of their own). Only connections in MHD keep one: waiting long-polls
+ * and streams are held outside it (park.h), so this costs at most max-connections pools, of which only the
+ * pages a request touches are resident. A large pool lets carcd's own limits (CD_URI_MAX, CD_HEADERS_MAX,
+ * answered as problems) cover everything short of MHD's own HTML 414/431, which come past the pool. */
+#define CD_CONN_MEMORY (32 * 1024)
 static atomic_long all_in_flight, in_flight_peak;
 
 /* ---- replies ------------------------------------------------------------------------------------------ */

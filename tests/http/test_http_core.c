@@ -1139,6 +1139,11 @@ START_TEST(uri_and_header_limits)
     char *wire = raw_exchange(req, &closed);
     check_raw_problem(wire, 414, "uri-too-long");
     free(wire);
+    /* far past it (12 000 bytes: within the connection pool, so still carcd's answer) */
+    n = snprintf(req, 64 * 1024, "GET /healthz?x=%0*d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 12000, 7);
+    wire = raw_exchange(req, &closed);
+    check_raw_problem(wire, 414, "uri-too-long");
+    free(wire);
     /* a short path with a long query */
     n = snprintf(req, 64 * 1024, "GET /healthz?x=%0*d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", CD_URI_MAX, 7);
     wire = raw_exchange(req, &closed);
@@ -1152,10 +1157,9 @@ START_TEST(uri_and_header_limits)
     free(wire);
     n = snprintf(req, 64 * 1024, "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                                  "Connection: close\r\nContent-Length: 2\r\n");
-    /* 24 lines of 210 bytes: past CD_HEADERS_MAX, within the 8 KiB connection pool (CD_CONN_MEMORY), where
-     * each header also costs libmicrohttpd a struct: past the pool it answers with its own HTML 431 (at 30
-     * such lines, or at 100 lines of 41 bytes) */
-    for (int i = 0; i < 24; i++)
+    /* 100 lines of 210 bytes: past CD_HEADERS_MAX, within the 32 KiB connection pool (CD_CONN_MEMORY), where
+     * each header also costs libmicrohttpd a struct: past the pool it answers with its own HTML 431 */
+    for (int i = 0; i < 100; i++)
         n += snprintf(req + n, 64 * 1024 - (size_t)n, "X-H%03d: %0200d\r\n", i, i);
     n += snprintf(req + n, 64 * 1024 - (size_t)n, "\r\n{}");
     wire = raw_exchange(req, &closed);
@@ -1210,13 +1214,13 @@ START_TEST(libmicrohttpd_own_answers)
         const mhd_case *k = &cases[c];
         if (k->head) {
             snprintf(req, 64 * 1024, "%s", k->head);
-        } else if (k->status == 431) {   /* 200 lines of 41 bytes: each also costs MHD a struct in the pool */
+        } else if (k->status == 431) {   /* 1 000 lines of 41 bytes: each also costs MHD a struct in the pool */
             int n = snprintf(req, 64 * 1024, "GET /healthz HTTP/1.1\r\nHost: x\r\n");
-            for (int i = 0; i < 200; i++)
+            for (int i = 0; i < 1000; i++)
                 n += snprintf(req + n, 64 * 1024 - (size_t)n, "X-H%03d: %032d\r\n", i, i);
             snprintf(req + n, 64 * 1024 - (size_t)n, "\r\n");
         } else {
-            snprintf(req, 64 * 1024, "GET /healthz?x=%0*d HTTP/1.1\r\nHost: x\r\n\r\n", 12000, 7);
+            snprintf(req, 64 * 1024, "GET /healthz?x=%0*d HTTP/1.1\r\nHost: x\r\n\r\n", 40000, 7);
         }
         bool closed;
         char *wire = raw_exchange(req, &closed);
