@@ -1409,14 +1409,15 @@ void cd_server_stop(cd_server *s)
     pthread_mutex_unlock(&s->lock);
 
     /* let requests in flight finish, for a while */
-    for (int waited = 0; waited < DRAIN_MS && atomic_load(&s->in_flight) > 0; waited += 10)
+    int waited = 0;   /* held requests count in in_flight too: their owners end them at shutdown */
+    for (; waited < DRAIN_MS && atomic_load(&s->in_flight) > 0; waited += 10)
         nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
 
     MHD_stop_daemon(s->mhd);
     if (lfd != MHD_INVALID_SOCKET)
         close(lfd);
     /* held requests were told to end by their owners' shutdown (the notify thread's, first in main) */
-    cd_park_stop(s->park, DRAIN_MS);
+    cd_park_stop(s->park, DRAIN_MS - waited);   /* what is still held after the drain is closed */
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
