@@ -45,6 +45,17 @@ cd_q cd_moves_insert_opening(cd_db *db, const char *game_id, const char *events)
     return q;
 }
 
+cd_q cd_moves_notify(cd_db *db, const char *game_id, int seq)
+{
+    char payload[64];
+    snprintf(payload, sizeof payload, "%s:%d", game_id, seq);
+    const char *p[] = {payload};
+    PGresult *res = cd_db_exec(db, ST_NOTIFY_MOVE, 1, p);
+    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
+    PQclear(res);
+    return q;
+}
+
 cd_q cd_moves_after(cd_db *db, const char *game_id, int after, int limit, cd_log_rows *out)
 {
     *out = (cd_log_rows){0};
