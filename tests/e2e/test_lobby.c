@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "e2e.h"
 
@@ -154,8 +155,13 @@ START_TEST(public_game_filled_from_the_lobby_and_played_with_keys)
         ck_assert_str_eq(e2e_jstr(j, "status"), i == 3 ? "active" : "waiting");
         memcpy(eg.token[i], keys[i], sizeof eg.token[i]);   /* the keys play, never the tokens */
         json_decref(j);
-        if (i == 0)   /* one seat per key */
+        if (i == 0) {   /* one seat per key; the key's games list it as waiting */
             post_problem(c, path, keys[0], "{\"name\":\"Ann again\"}", 409, "already-seated");
+            json_t *mine = e2e_get_ok(c, "/v1/me/games?status=waiting", keys[0], 200);
+            ck_assert_str_eq(e2e_jstr(mine, "games.0.id"), id);
+            ck_assert(json_is_false(e2e_jget(mine, "games.0.my_turn")));
+            json_decref(mine);
+        }
     }
     ck_assert_int_eq(lobby_count(c, "", id), 0);   /* full: out of the lobby */
     post_problem(c, path, keys[0], "{\"name\":\"Late\"}", 409, "no-open-seat");
@@ -315,6 +321,20 @@ START_TEST(racing_joins_one_wins)
 }
 END_TEST
 
+/* A long-poll of a waiting game's events, woken by its start. */
+typedef struct {
+    e2e_client *c;
+    char path[200];
+    e2e_resp r;
+} poller;
+
+static void *poll_events(void *arg)
+{
+    poller *x = arg;
+    e2e_req(x->c, "GET", x->path, NULL, NULL, NULL, &x->r);
+    return NULL;
+}
+
 START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
 {
     e2e_daemon *d = e2e_daemon_up(NULL);
@@ -355,6 +375,10 @@ START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
     assert_no_hidden(v, "waiting view");
     json_decref(v);
     ck_assert_int_eq(lobby_count(c, "", id), 0);   /* not public */
+    snprintf(path, sizeof path, "/v1/games/%s/events", id);   /* an empty log until it starts */
+    v = e2e_get_ok(c, path, ann, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(v, "entries")), 0);
+    json_decref(v);
 
     /* two join by code: in the body, and through the join URL */
     snprintf(path, sizeof path, "/v1/games/%s/join", id);
@@ -374,7 +398,13 @@ START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
     snprintf(cy_token, sizeof cy_token, "%s", e2e_jstr(cy, "token"));
     json_decref(cy);
 
-    /* only the creator starts it */
+    /* only the creator starts it; a long-poll waiting on the empty log wakes with the opening */
+    poller lp = {.c = e2e_client_new(d)};
+    snprintf(lp.path, sizeof lp.path, "/v1/games/%s/events?after=-1&wait=20", id);
+    pthread_t lpt;
+    pthread_create(&lpt, NULL, poll_events, &lp);
+    struct timespec nap = {0, 300 * 1000 * 1000};
+    nanosleep(&nap, NULL);   /* the poll is parked by then; if not, it finds the opening at once: the same answer */
     snprintf(path, sizeof path, "/v1/games/%s/start", id);
     post_problem(c, path, NULL, NULL, 401, "unauthenticated");
     post_problem(c, path, ann, NULL, 403, "forbidden");
@@ -384,7 +414,17 @@ START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
     ck_assert_str_eq(e2e_jstr(started, "players.2.name"), "Cy");
     ck_assert(json_is_object(json_object_get(started, "clock")));
     json_decref(started);
+    pthread_join(lpt, NULL);
+    ck_assert_int_eq(lp.r.status, 200);
+    ck_assert_int_eq(e2e_jint(lp.r.json, "entries.0.seq"), 0);
+    ck_assert(lp.r.seconds < 10);
+    e2e_resp_free(&lp.r);
+    e2e_client_free(lp.c);
     post_problem(c, path, creator, NULL, 409, "not-waiting");
+    snprintf(path, sizeof path, "/v1/games/%s/events", id);   /* the opening is in the log now */
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq(e2e_jint(v, "entries.0.seq"), 0);
+    json_decref(v);
     snprintf(path, sizeof path, "/v1/games/%s/join", id);
     snprintf(body, sizeof body, "{\"name\":\"Di\",\"invite\":\"%s\"}", codes[2]);
     post_problem(c, path, NULL, body, 409, "no-open-seat");   /* the last invitation lapsed */
