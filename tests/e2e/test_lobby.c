@@ -337,7 +337,8 @@ static void *poll_events(void *arg)
 
 START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
 {
-    e2e_daemon *d = e2e_daemon_up(NULL);
+    static const char *const env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
     json_t *g = post_want(c, "/v1/games", NULL,
                           "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true},{\"invite\":true}],"
@@ -398,6 +399,14 @@ START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
     snprintf(cy_token, sizeof cy_token, "%s", e2e_jstr(cy, "token"));
     json_decref(cy);
 
+    /* the first seat's webhook, added while the game waits, hears its start (port 9: nobody listens there,
+     * so the row stays) */
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks", id);
+    json_t *wh = post_want(c, path, ann, "{\"url\":\"http://127.0.0.1:9/hook\"}", 201);
+    char wid[80];
+    snprintf(wid, sizeof wid, "%s", e2e_jstr(wh, "id"));
+    json_decref(wh);
+
     /* only the creator starts it; a long-poll waiting on the empty log wakes with the opening */
     poller lp = {.c = e2e_client_new(d)};
     snprintf(lp.path, sizeof lp.path, "/v1/games/%s/events?after=-1&wait=20", id);
@@ -421,6 +430,11 @@ START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
     e2e_resp_free(&lp.r);
     e2e_client_free(lp.c);
     post_problem(c, path, creator, NULL, 409, "not-waiting");
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks/%s/deliveries", id, wid);
+    v = e2e_get_ok(c, path, ann, 200);
+    ck_assert_str_eq(e2e_jstr(v, "deliveries.0.event"), "turn.started");
+    ck_assert_int_eq(e2e_jint(v, "deliveries.0.seq"), 0);
+    json_decref(v);
     snprintf(path, sizeof path, "/v1/games/%s/events", id);   /* the opening is in the log now */
     v = e2e_get_ok(c, path, NULL, 200);
     ck_assert_int_eq(e2e_jint(v, "entries.0.seq"), 0);
