@@ -358,6 +358,8 @@ static cd_tx_result run_create(cd_db *db, void *arg)
         if (t->emails[i])
             out = cd_mail_seat_set(db, t->id, t->st, 0, names, i, t->emails[i], t->tokens[i], t->deadline_iso);
     json_decref(names);
+    if (out == CD_TX_COMMIT)
+        cd_lobby_on_started(db, t->id, t->nplayers);
 done:
     free(setup);
     free(snap);

@@ -163,7 +163,7 @@ cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row
             out = cd_mail_seat_set(db, id, st, 0, names, seat, addr, NULL, deadline_iso);
     }
     if (out == CD_TX_COMMIT)
-        cd_lobby_on_started(db, id, seats, n);
+        cd_lobby_on_started(db, id, n);
 done:
     carc_events_free(&ev);
     free(st);
@@ -179,13 +179,10 @@ done:
     return out;
 }
 
-void cd_lobby_on_started(cd_db *db, const char *game_id, const cd_waiting_seat *seats, int nseats)
+void cd_lobby_on_started(cd_db *db, const char *game_id, int nseats)
 {
     (void)db;
-    int linked = 0;
-    for (int i = 0; i < nseats; i++)
-        linked += seats[i].player_id[0] != '\0';
-    cd_log("info", "game %s started from the lobby with %d seats (%d linked to players)", game_id, nseats, linked);
+    cd_log("info", "game %s started with %d seats", game_id, nseats);
 }
 
 void cd_lobby_on_invited(cd_db *db, const char *game_id, const char *player_id, int old_seat)

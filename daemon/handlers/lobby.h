@@ -51,10 +51,12 @@ cd_tx_result cd_lobby_store_waiting(cd_db *db, cd_waiting_new *w);
  * cd_lobby_on_started. CD_TX_ROLLBACK with `detail` when the engine refuses the set-up for that many seats. */
 cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row *w, char *detail, size_t detlen);
 
-/* The hooks a per-player event stream listens on: a game started (every seat in `seats` is told; player ids
- * "" for seats linked to nobody) and a player invited to a game (a rematch's offer to the finished game's
- * seats). Called inside the transaction that makes it so; today they log the event. */
-void cd_lobby_on_started(cd_db *db, const char *game_id, const cd_waiting_seat *seats, int nseats);
+/* The hooks a per-player event stream listens on, called inside the transaction that makes it so (so a
+ * listener may read and write in it): a game started — created with every seat named (games_create.c), or
+ * a waiting game whose seats were taken or whose creator started it (cd_lobby_start) — with its nseats seats,
+ * whose linked players (seats.player_id) are the ones to tell; and a player invited to a game (a rematch's
+ * offer to the finished game's other seats: player_id, and old_seat, its seat there). Today they log it. */
+void cd_lobby_on_started(cd_db *db, const char *game_id, int nseats);
 void cd_lobby_on_invited(cd_db *db, const char *game_id, const char *player_id, int old_seat);
 
 /* GET /v1/games/{id} of a game that has not started (waiting or cancelled): its public view — status, seats
