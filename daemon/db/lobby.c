@@ -87,27 +87,16 @@ static void int_text(int v, char buf[16])
     snprintf(buf, 16, "%d", v);
 }
 
-/* A statement whose rows nobody reads. */
-static cd_q exec_only(cd_db *db, int stmt, int n, const char *const *p)
-{
-    PGresult *res = cd_db_exec(db, stmt, n, p);
-    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
-    PQclear(res);
-    return q;
-}
-
 cd_q cd_key_seats_get(cd_db *db, const char *key_hash, const char *game_id, int seat, cd_key_seats *out)
 {
     *out = (cd_key_seats){0};
     char seat_s[16];
     int_text(seat, seat_s);
     const char *p[] = {key_hash, game_id, seat >= 0 ? seat_s : NULL};
-    PGresult *res = cd_db_exec(db, ST_KEY_SEATS, 3, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_KEY_SEATS, 3, p, &res);
+    if (q != CD_Q_OK)
         return q;
-    }
     out->key_known = PQntuples(res) > 0;
     for (int i = 0; i < PQntuples(res) && out->n < CD_LOBBY_MAX_SEATS; i++) {
         if (PQgetisnull(res, i, 0))
@@ -125,13 +114,9 @@ cd_q cd_seat_token_renew(cd_db *db, const char *game_id, int seat, const char *k
     char seat_s[16];
     int_text(seat, seat_s);
     const char *p[] = {game_id, seat_s, key_hash, new_hash};
-    PGresult *res = cd_db_exec(db, ST_SEAT_TOKEN_RENEW, 4, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res))
-        q = cd_q_failed(db, res);
-    else
-        *renewed = PQntuples(res) > 0;
-    PQclear(res);
+    int n = 0;
+    cd_q q = cd_q_count(db, ST_SEAT_TOKEN_RENEW, 4, p, &n);
+    *renewed = q == CD_Q_OK && n > 0;
     return q;
 }
 
@@ -141,7 +126,7 @@ cd_q cd_waiting_insert(cd_db *db, const char *game_id, const char *settings, int
     char n[16];
     int_text(nseats, n);
     const char *p[] = {game_id, settings, n, public_ ? "true" : "false", creator_hash, rematch_of};
-    return exec_only(db, ST_WAITING_INSERT, 6, p);
+    return cd_q_run(db, ST_WAITING_INSERT, 6, p);
 }
 
 cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat)
@@ -150,19 +135,17 @@ cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *cod
     int_text(place, pl);
     int_text(old_seat, old);
     const char *p[] = {game_id, pl, code_hash, old_seat >= 0 ? old : NULL};
-    return exec_only(db, ST_INVITE_INSERT, 4, p);
+    return cd_q_run(db, ST_INVITE_INSERT, 4, p);
 }
 
 cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out)
 {
     *out = (cd_waiting_lock_row){0};
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_WAITING_LOCK, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_WAITING_LOCK, 1, p, &res);
+    if (q != CD_Q_OK)
         return q;
-    }
     out->res = res;
     if (!(out->found = PQntuples(res) > 0))
         return CD_Q_OK;
@@ -188,12 +171,10 @@ cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_S
 {
     *n = 0;
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_INVITES, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_INVITES, 1, p, &res);
+    if (q != CD_Q_OK)
         return q;
-    }
     for (int i = 0; i < PQntuples(res) && *n < CD_LOBBY_MAX_SEATS; i++) {
         cd_invite *v = &out[(*n)++];
         *v = (cd_invite){.place = atoi(PQgetvalue(res, i, 0)), .has_code = !PQgetisnull(res, i, 1),
@@ -210,19 +191,17 @@ cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat)
     int_text(place, pl);
     int_text(seat, st);
     const char *p[] = {game_id, pl, st};
-    return exec_only(db, ST_INVITE_TAKE, 3, p);
+    return cd_q_run(db, ST_INVITE_TAKE, 3, p);
 }
 
 cd_q cd_waiting_seats(cd_db *db, const char *game_id, cd_waiting_seat out[CD_LOBBY_MAX_SEATS], int *n)
 {
     *n = 0;
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_WAITING_SEATS, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_WAITING_SEATS, 1, p, &res);
+    if (q != CD_Q_OK)
         return q;
-    }
     for (int i = 0; i < PQntuples(res) && *n < CD_LOBBY_MAX_SEATS; i++) {
         cd_waiting_seat *s = &out[(*n)++];
         s->seat = atoi(PQgetvalue(res, i, 0));
@@ -242,49 +221,41 @@ cd_q cd_game_start_store(cd_db *db, const char *game_id, const cd_game_start_row
     const char *p[] = {game_id, g->finished ? "finished" : "active", g->setup, g->snapshot,
                        g->finished ? NULL : pending, g->clock, g->clock && g->deadline >= 0 ? deadline : NULL,
                        g->clock && g->due >= 0 ? due : NULL};
-    return exec_only(db, ST_GAME_START, 8, p);
+    return cd_q_run(db, ST_GAME_START, 8, p);
 }
 
 cd_q cd_game_cancel_store(cd_db *db, const char *game_id)
 {
     const char *p[] = {game_id};
-    return exec_only(db, ST_GAME_CANCEL, 1, p);
+    return cd_q_run(db, ST_GAME_CANCEL, 1, p);
+}
+
+static void lobby_row(const PGresult *res, int i, void *row)
+{
+    cd_lobby_row *g = row;
+    g->id = PQgetvalue(res, i, 0);
+    g->nseats = atoi(PQgetvalue(res, i, 1));
+    g->taken = atoi(PQgetvalue(res, i, 2));
+    g->settings = PQgetvalue(res, i, 3);
+    g->created_at = PQgetvalue(res, i, 4);
+    g->names = PQgetvalue(res, i, 5);
 }
 
 cd_q cd_lobby_list(cd_db *db, const char *expansions, int nseats, const char *clock, long limit, cd_lobby_rows *out)
 {
-    *out = (cd_lobby_rows){0};
     char n[16], lim[24];
     int_text(nseats, n);
     snprintf(lim, sizeof lim, "%ld", limit);
     const char *p[] = {expansions, nseats > 0 ? n : NULL, clock, lim};
-    PGresult *res = cd_db_exec(db, ST_LOBBY_LIST, 4, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
-    if (!out->v)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++) {
-        cd_lobby_row *g = &out->v[i];
-        g->id = PQgetvalue(res, i, 0);
-        g->nseats = atoi(PQgetvalue(res, i, 1));
-        g->taken = atoi(PQgetvalue(res, i, 2));
-        g->settings = PQgetvalue(res, i, 3);
-        g->created_at = PQgetvalue(res, i, 4);
-        g->names = PQgetvalue(res, i, 5);
-    }
-    return CD_Q_OK;
+    cd_q_rowset rs;
+    cd_q q = cd_q_rows(db, ST_LOBBY_LIST, 4, p, sizeof(cd_lobby_row), lobby_row, &rs);
+    *out = (cd_lobby_rows){.n = rs.n, .v = rs.v, .res = rs.res};
+    return q;
 }
 
 void cd_lobby_rows_free(cd_lobby_rows *rows)
 {
-    free(rows->v);
-    PQclear(rows->res);
+    cd_q_rows_release(rows->v, rows->res);
     *rows = (cd_lobby_rows){0};
 }
 
@@ -292,12 +263,10 @@ cd_q cd_waiting_view(cd_db *db, const char *game_id, cd_waiting_view_row *out)
 {
     *out = (cd_waiting_view_row){0};
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_WAITING_VIEW, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_WAITING_VIEW, 1, p, &res);
+    if (q != CD_Q_OK)
         return q;
-    }
     out->res = res;
     if (!(out->found = PQntuples(res) > 0))
         return CD_Q_OK;
@@ -323,15 +292,7 @@ void cd_waiting_view_row_free(cd_waiting_view_row *w)
 cd_q cd_rematch_of(cd_db *db, const char *old_id, bool *found, char id[37])
 {
     const char *p[] = {old_id};
-    PGresult *res = cd_db_exec(db, ST_REMATCH_OF, 1, p);
-    cd_q q = CD_Q_OK;
-    *found = false;
-    if (!cd_db_ok(res))
-        q = cd_q_failed(db, res);
-    else if ((*found = PQntuples(res) > 0))
-        snprintf(id, 37, "%s", PQgetvalue(res, 0, 0));
-    PQclear(res);
-    return q;
+    return cd_q_one(db, ST_REMATCH_OF, 1, p, found, cd_q_id_column, id);
 }
 
 cd_q cd_seat_insert_player(cd_db *db, const char *game_id, int seat, const char *name, const char *token_hash,
@@ -340,5 +301,5 @@ cd_q cd_seat_insert_player(cd_db *db, const char *game_id, int seat, const char 
     char st[16];
     int_text(seat, st);
     const char *p[] = {game_id, st, name, token_hash, player_id && player_id[0] ? player_id : NULL};
-    return exec_only(db, ST_SEAT_INSERT_PLAYER, 5, p);
+    return cd_q_run(db, ST_SEAT_INSERT_PLAYER, 5, p);
 }
