@@ -155,7 +155,7 @@ static json_t *answer(const char *id, int last, json_t *entries)
     return json_pack("{s:s, s:i, s:o}", "game", id, "seq", last, "entries", entries ? entries : json_array());
 }
 
-/* A problem body for a reply made from the notify thread (cd_req_resume_reply). */
+/* A problem body for a reply made from the notify thread (cd_hold_reply_json). */
 static json_t *problem_body(cd_problem pr, const char *detail)
 {
     char type[64];
