@@ -30,8 +30,6 @@ static const cd_stmt_info stmts[] = {
                      "SELECT seq, seat, move, events, origin FROM moves WHERE game_id = $1::uuid "
                      "AND seq > $2::integer ORDER BY seq LIMIT $3::integer",
                      3},
-    {ST_MOVES_ALL, "moves_all",
-                   "SELECT seq, seat, move FROM moves WHERE game_id = $1::uuid AND seq > 0 ORDER BY seq", 1},
     {ST_NOTIFY_MOVE, "notify_move", "SELECT pg_notify('carcd_moves', $1)", 1},
 };
 const cd_stmt_family cd_stmts_moves = {stmts, sizeof stmts / sizeof stmts[0]};
@@ -43,43 +41,6 @@ cd_q cd_moves_insert_opening(cd_db *db, const char *game_id, const char *events)
     cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
     PQclear(res);
     return q;
-}
-
-cd_q cd_moves_after(cd_db *db, const char *game_id, int after, int limit, cd_log_rows *out)
-{
-    *out = (cd_log_rows){0};
-    char after_s[16], limit_s[16];
-    snprintf(after_s, sizeof after_s, "%d", after);
-    snprintf(limit_s, sizeof limit_s, "%d", limit);
-    const char *p[] = {game_id, after_s, limit_s};
-    PGresult *res = cd_db_exec(db, ST_MOVES_AFTER, 3, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
-    if (!out->v)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++) {
-        cd_log_row *m = &out->v[i];
-        m->seq = atoi(PQgetvalue(res, i, 0));
-        m->has_seat = !PQgetisnull(res, i, 1);
-        m->seat = cd_q_int(res, i, 1, -1);
-        m->move = PQgetisnull(res, i, 2) ? NULL : PQgetvalue(res, i, 2);
-        m->events = PQgetvalue(res, i, 3);
-        m->origin = PQgetvalue(res, i, 4);
-    }
-    return CD_Q_OK;
-}
-
-void cd_log_rows_free(cd_log_rows *rows)
-{
-    free(rows->v);
-    PQclear(rows->res);
-    *rows = (cd_log_rows){0};
 }
 
 bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after_move *g)
@@ -100,34 +61,4 @@ bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after
     return cd_db_defer(db, ST_MOVE_INSERT, 9, p1) &&
            cd_db_defer(db, clocked ? ST_GAME_UPDATE_CLOCK : ST_GAME_UPDATE, clocked ? 8 : 5, p2) &&
            cd_db_defer(db, ST_NOTIFY_MOVE, 1, p3);
-}
-
-cd_q cd_moves_all(cd_db *db, const char *game_id, cd_replay_rows *out)
-{
-    *out = (cd_replay_rows){0};
-    const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_MOVES_ALL, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
-    if (!out->v)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++) {
-        out->v[i].seq = atoi(PQgetvalue(res, i, 0));
-        out->v[i].seat = atoi(PQgetvalue(res, i, 1));
-        out->v[i].move = PQgetvalue(res, i, 2);
-    }
-    return CD_Q_OK;
-}
-
-void cd_replay_rows_free(cd_replay_rows *rows)
-{
-    free(rows->v);
-    PQclear(rows->res);
-    *rows = (cd_replay_rows){0};
 }

@@ -9,13 +9,16 @@
 #include <stdlib.h>
 
 #include "base/json_out.h"
+#include "event_cache.h"
 #include "views.h"
 #include "mail/outbox.h"
 #include "webhooks/outbox.h"
 #include "db/moves.h"
 
-/* Stores the move: seat moved, move as logged (NULL: none), events_admin its events in the admin view (stored,
- * and filtered to the public view for webhooks), idem (with its request's hash) and answer for a repeated key. */
+/* Stores the move: seat moved, move as logged (NULL: none), idem (with its request's hash) and answer for a
+ * repeated key (only with a key: the answer serves nothing else). events_admin, its events in the admin view,
+ * are not stored (a replay derives them: move_log.h): they go into the event cache, for the reads of the
+ * events that follow a move, and filtered to the public view into the webhooks. */
 static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
                                const char *idem, const char *request_sha256, const json_t *answer,
                                const char *origin)
@@ -26,9 +29,12 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     json_decref(snap);
     char *mv = move ? cd_json_dumps(move, JSON_COMPACT) : NULL;
     char *events = cd_json_dumps(events_admin, JSON_COMPACT);
-    char *ans = answer ? cd_json_dumps(answer, JSON_COMPACT) : NULL;
-    if (!snapshot || !events || (move && !mv) || (answer && !ans))
+    char *ans = answer && idem ? cd_json_dumps(answer, JSON_COMPACT) : NULL;
+    if (!snapshot || !events || (move && !mv) || (answer && idem && !ans))
         abort();   /* out of memory (docs/STYLE.md) */
+    char *key = cd_event_cache_move_key(move);
+    cd_event_cache_put(g->id, g->seq, seat, key, events);   /* right even if the commit fails: event_cache.h */
+    free(key);
 
     /* a game with a turn clock stores it (advanced by the caller) with its derived deadline and due time */
     char *clock = NULL;
@@ -40,7 +46,7 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
         d = cd_clock_deadline(&g->clock);
         u = cd_clock_due(&g->clock);
     }
-    const cd_move_row row = {.game_id = g->id, .seq = g->seq, .seat = seat, .move = mv, .events = events,
+    const cd_move_row row = {.game_id = g->id, .seq = g->seq, .seat = seat, .move = mv, .events = NULL,
                              .idem = idem, .request_sha256 = request_sha256, .response = ans, .origin = origin};
     const cd_game_after_move after = {.snapshot = snapshot, .finished = over, .pending_seat = g->st->pending.seat,
                                       .clock = clock, .deadline = d, .due = u};
