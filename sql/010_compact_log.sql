@@ -6,9 +6,10 @@
 -- written before this migration keep theirs and are read as they are.
 ALTER TABLE moves ALTER COLUMN events DROP NOT NULL;   -- NULL: derived by replay
 
--- A move's stored answer serves a repeated Idempotency-Key for CARCD_IDEMPOTENCY_TTL (default 24 h); then the
--- clock worker forgets key, answer and request hash together (a retry with the key is then a new request).
-CREATE INDEX moves_answer_age ON moves (created_at) WHERE response IS NOT NULL;
+-- Nor its answer (`response`, ~370 bytes, more with legal_moves): a repeated Idempotency-Key's answer is derived
+-- from the log too. The key (and its request's hash) serves for CARCD_IDEMPOTENCY_TTL (default 24 h); then
+-- the clock worker forgets key, hash and any answer stored before 010 (a retry is then a new request).
+CREATE INDEX moves_key_age ON moves (created_at) WHERE idempotency_key IS NOT NULL OR response IS NOT NULL;
 
 -- A finished game is compacted into its games row: `log` holds every move after the opening, one line each,
 -- "<seat>[c] <notation>" ("c": the clock made it; the notation "!leave": the seat left), and its rows in

@@ -31,10 +31,10 @@ static const cd_stmt_info stmts[] = {
                        1},
     {ST_COMPACT_STORE, "compact_store", "UPDATE games SET log = $2 WHERE id = $1::uuid AND log IS NULL", 2},
     {ST_COMPACT_DELETE, "compact_delete", "DELETE FROM moves WHERE game_id = $1::uuid", 1},
-    /* moves_answer_age finds them; SKIP LOCKED leaves rows a move or another sweep holds for the next time */
+    /* moves_key_age finds them; SKIP LOCKED leaves rows a move or another sweep holds for the next time */
     {ST_IDEM_SWEEP, "idempotency_sweep",
-                    "WITH old AS (SELECT game_id, seq FROM moves WHERE response IS NOT NULL "
-                    "AND created_at < to_timestamp($1::float8) ORDER BY created_at LIMIT $2::integer "
+                    "WITH old AS (SELECT game_id, seq FROM moves WHERE (idempotency_key IS NOT NULL OR "
+                    "response IS NOT NULL) AND created_at < to_timestamp($1::float8) ORDER BY created_at LIMIT $2::integer "
                     "FOR UPDATE SKIP LOCKED) "
                     "UPDATE moves m SET response = NULL, idempotency_key = NULL, request_sha256 = NULL FROM old "
                     "WHERE m.game_id = old.game_id AND m.seq = old.seq",

@@ -32,7 +32,7 @@ typedef enum {
                              game is game_id, its seat; no row for an unknown token */
     ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
                              response for that seat's key (NULL: none), the SHA-256 of the request it answered
-                             (NULL: none, or stored before the hash was) */
+                             (NULL: none, or stored before the hash was), the seq of the key's move (NULL: none) */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */

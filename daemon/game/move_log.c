@@ -13,6 +13,7 @@
 #include "catalog.h"
 #include "event_cache.h"
 #include "json.h"
+#include "views.h"
 
 bool cd_log_moves_of(const cd_stored_log *l, cd_log_moves *out, char *why, size_t whylen)
 {
@@ -285,4 +286,59 @@ cd_load_result cd_log_page_read(cd_db *db, const char *id, int after, int limit,
         lr = CD_LOAD_OK;
     }
     return lr;
+}
+
+/* ---- a move's answer ------------------------------------------------------------------------------------ */
+
+json_t *cd_move_answer(const carc_state *st, int seq, const carc_events *ev, int seat, bool legal_moves)
+{
+    json_t *ans = json_pack("{s:i, s:o}", "seq", seq, "events", carc_events_to_json(st, ev, seat));
+    /* the mover decides again (a figure after its tile, say): its legal moves come along, which saves it a
+     * GET; they are the mover's own, like the GET's */
+    if (legal_moves && st->status != CARC_FINISHED && st->pending.seat == seat)
+        json_object_set_new(ans, "legal_moves", cd_legal_moves_json(st, seq, seat));
+    return ans;
+}
+
+cd_load_result cd_log_answer(cd_db *db, const char *id, int seq, int seat, json_t **answer)
+{
+    *answer = NULL;
+    bool found;
+    char *setup_text, seed[65];
+    cd_q q = cd_game_replay_read(db, id, &found, &setup_text, seed);
+    if (q != CD_Q_OK)
+        return of_q(q);
+    if (!found)
+        return CD_LOAD_NOT_FOUND;
+    cd_stored_log l;
+    if ((q = cd_stored_log_all(db, id, &l)) != CD_Q_OK) {
+        free(setup_text);
+        return of_q(q);
+    }
+    json_t *setup = json_loads(setup_text, 0, NULL);
+    free(setup_text);
+    char why[280] = "the log has no such move";
+    cd_log_moves moves = {0};
+    carc_state *st = malloc(sizeof *st);
+    carc_events ev = {0};
+    if (!st)
+        abort();
+    if (setup && cd_log_moves_of(&l, &moves, why, sizeof why) && cd_log_begin(setup, seed, st, NULL, why, sizeof why) &&
+        seq >= 1 && seq <= moves.n && moves.v[seq - 1].seq == seq && moves.v[seq - 1].seat == seat) {
+        int i = 0;
+        for (; i < seq; i++)
+            if (moves.v[i].seq != i + 1 ||
+                cd_log_move_apply(st, &moves.v[i], i == seq - 1 ? &ev : NULL, NULL, NULL, why, sizeof why) != CARC_OK)
+                break;
+        if (i == seq)
+            *answer = cd_move_answer(st, seq, &ev, seat, true);
+    }
+    if (!*answer)
+        cd_log("error", "game %s: the answer of seq %d cannot be derived: %s", id, seq, why);
+    carc_events_free(&ev);
+    free(st);
+    cd_log_moves_free(&moves);
+    cd_stored_log_free(&l);
+    json_decref(setup);
+    return *answer ? CD_LOAD_OK : CD_LOAD_CORRUPT;
 }

@@ -79,4 +79,12 @@ typedef struct {
 cd_load_result cd_log_page_read(cd_db *db, const char *id, int after, int limit, cd_log_page *out);
 void cd_log_page_free(cd_log_page *p);
 
+/* A move's answer (cd_move_commit's): {"seq", "events" as `seat` sees them, and "legal_moves" (with
+ * legal_moves) when the seat decides again}, from st, the state after the move, and ev, its events. */
+json_t *cd_move_answer(const carc_state *st, int seq, const carc_events *ev, int seat, bool legal_moves);
+/* The answer seat's move at `seq` got, derived by replaying the log to it: what a repeated Idempotency-Key
+ * answers (since 010_compact_log the answers are not stored). Costs a replay of `seq` moves; only retries
+ * pay it. CD_LOAD_CORRUPT when the log does not replay to such a move. */
+cd_load_result cd_log_answer(cd_db *db, const char *id, int seq, int seat, json_t **answer);
+
 #endif
