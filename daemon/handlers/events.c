@@ -4,7 +4,7 @@
  *
  * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
  * "clock" on the moves a turn clock made for a seat that ran out of time; the move's "notation" and, for a
- * move that puts or takes a figure, its "feature", "sides" and "label", as the log stored them; a decision
+ * move that puts or takes a figure, its "feature", "sides" and "label", as the log names them; a decision
  * with one legal move that the engine made is a forced_move event, "by": "forced", in the entry of the move
  * before it): the moves
  * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
