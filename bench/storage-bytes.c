@@ -278,9 +278,14 @@ int main(int argc, char **argv)
                         long st;
                         snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", PQgetvalue(r, i, 0),
                                  atoi(PQgetvalue(r, i, 1)) - 1);
-                        double t = now_s();
-                        json_decref(req("GET", path, NULL, NULL, NULL, &st));
-                        ev_s += now_s() - t;
+                        double best = 1e9;   /* the least of 5: the machine is shared, a read is short */
+                        for (int k = 0; k < 5; k++) {
+                            double t = now_s();
+                            json_decref(req("GET", path, NULL, NULL, NULL, &st));
+                            if (now_s() - t < best)
+                                best = now_s() - t;
+                        }
+                        ev_s += best;
                     }
                     PQclear(r);
                 }
