@@ -42,33 +42,45 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_move_log = {stmts, sizeof stmts / sizeof stmts[0]};
 
+/* A row of LOG_ROWS / LOG_COMPACT; the compact log's row is told apart by its last column. */
+typedef struct {
+    cd_stored_move m;
+    const char *compact;
+} log_row;
+
+static void fill_log_row(const PGresult *res, int i, void *row)
+{
+    log_row *r = row;
+    r->compact = cd_q_text(res, i, 5);
+    if (r->compact)
+        return;
+    r->m.seq = atoi(PQgetvalue(res, i, 0));
+    r->m.has_seat = !PQgetisnull(res, i, 1);
+    r->m.seat = cd_q_int(res, i, 1, -1);
+    r->m.move = cd_q_text(res, i, 2);
+    r->m.events = cd_q_text(res, i, 3);
+    r->m.clock = strcmp(PQgetvalue(res, i, 4), "t") == 0;
+}
+
 static cd_q read_log(cd_db *db, int stmt, int n, const char *const *p, cd_stored_log *out)
 {
     *out = (cd_stored_log){0};
-    PGresult *res = cd_db_exec(db, stmt, n, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
+    cd_q_rowset r;
+    cd_q q = cd_q_rows(db, stmt, n, p, sizeof(log_row), fill_log_row, &r);
+    if (q != CD_Q_OK)
         return q;
-    }
-    out->res = res;
-    int rows = PQntuples(res);
-    out->v = calloc((size_t)rows + 1, sizeof *out->v);
+    log_row *rows = r.v;
+    out->res = r.res;
+    out->v = calloc((size_t)r.n + 1, sizeof *out->v);
     if (!out->v)
         abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < rows; i++) {
-        if (!PQgetisnull(res, i, 5)) {   /* the compact log's row */
-            out->compact = PQgetvalue(res, i, 5);
-            continue;
-        }
-        cd_stored_move *m = &out->v[out->n++];
-        m->seq = atoi(PQgetvalue(res, i, 0));
-        m->has_seat = !PQgetisnull(res, i, 1);
-        m->seat = cd_q_int(res, i, 1, -1);
-        m->move = cd_q_text(res, i, 2);
-        m->events = cd_q_text(res, i, 3);
-        m->clock = strcmp(PQgetvalue(res, i, 4), "t") == 0;
+    for (int i = 0; i < r.n; i++) {
+        if (rows[i].compact)
+            out->compact = rows[i].compact;
+        else
+            out->v[out->n++] = rows[i].m;
     }
+    free(rows);
     if (out->compact)
         out->n = 0;   /* never both; should rows remain, the compact log is what the game is */
     return CD_Q_OK;
@@ -91,46 +103,38 @@ cd_q cd_stored_log_all(cd_db *db, const char *game_id, cd_stored_log *out)
 
 void cd_stored_log_free(cd_stored_log *l)
 {
-    free(l->v);
-    PQclear(l->res);
+    cd_q_rows_release(l->v, l->res);
     *l = (cd_stored_log){0};
+}
+
+typedef struct {
+    char *setup;
+    char seed[65];
+} replay_row;
+
+static void fill_replay_row(const PGresult *res, int i, void *row)
+{
+    replay_row *r = row;
+    r->setup = strdup(PQgetvalue(res, i, 0));
+    if (!r->setup)
+        abort();
+    snprintf(r->seed, sizeof r->seed, "%s", PQgetvalue(res, i, 1));
 }
 
 cd_q cd_game_replay_read(cd_db *db, const char *game_id, bool *found, char **setup, char seed[65])
 {
-    *found = false;
-    *setup = NULL;
-    seed[0] = 0;
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_GAME_REPLAY_READ, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    if (PQntuples(res) > 0) {
-        *found = true;
-        *setup = strdup(PQgetvalue(res, 0, 0));
-        if (!*setup)
-            abort();
-        snprintf(seed, 65, "%s", PQgetvalue(res, 0, 1));
-    }
-    PQclear(res);
-    return CD_Q_OK;
+    replay_row r = {0};
+    cd_q q = cd_q_one(db, ST_GAME_REPLAY_READ, 1, p, found, fill_replay_row, &r);
+    *setup = r.setup;
+    memcpy(seed, r.seed, sizeof r.seed);
+    return q;
 }
 
 cd_q cd_compact_claim(cd_db *db, const char *skip, bool *found, char game_id[37])
 {
-    *found = false;
     const char *p[] = {skip};
-    PGresult *res = cd_db_exec(db, ST_COMPACT_CLAIM, 1, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res))
-        q = cd_q_failed(db, res);
-    else if ((*found = PQntuples(res) > 0))
-        snprintf(game_id, 37, "%s", PQgetvalue(res, 0, 0));
-    PQclear(res);
-    return q;
+    return cd_q_one(db, ST_COMPACT_CLAIM, 1, p, found, cd_q_id_column, game_id);
 }
 
 cd_q cd_compact_store(cd_db *db, const char *game_id, const char *log)
@@ -152,13 +156,9 @@ cd_q cd_idempotency_sweep(cd_db *db, double before, int limit, int *n)
     snprintf(b, sizeof b, "%.3f", before);
     snprintf(l, sizeof l, "%d", limit);
     const char *p[] = {b, l};
-    PGresult *res = cd_db_exec(db, ST_IDEM_SWEEP, 2, p);
-    *n = 0;
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res))
-        q = cd_q_failed(db, res);
-    else
-        *n = atoi(PQcmdTuples(res));
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_IDEM_SWEEP, 2, p, &res);
+    *n = q == CD_Q_OK ? atoi(PQcmdTuples(res)) : 0;   /* an UPDATE's count: the rows it changed */
     PQclear(res);
     return q;
 }

@@ -38,8 +38,8 @@ cd_q cd_stored_log_after(cd_db *db, const char *game_id, int after, int limit, c
 cd_q cd_stored_log_all(cd_db *db, const char *game_id, cd_stored_log *out);
 void cd_stored_log_free(cd_stored_log *l);
 
-/* ST_GAME_REPLAY_READ: what a replay starts from, the set-up (JSON text) and the seed (hex), into the
- * caller's buffers; *found false for no such game. Only replay code reads the seed this way. */
+/* ST_GAME_REPLAY_READ: what a replay starts from, the set-up (JSON text, malloc'd: the caller frees it; NULL
+ * when not found) and the seed (hex); *found false for no such game. Only replay code reads the seed so. */
 cd_q cd_game_replay_read(cd_db *db, const char *game_id, bool *found, char **setup, char seed[65]);
 
 /* Inside cd_db_tx. ST_COMPACT_CLAIM: a finished game whose log is still in rows, locked (SKIP LOCKED), the

@@ -37,10 +37,7 @@ const cd_stmt_family cd_stmts_moves = {stmts, sizeof stmts / sizeof stmts[0]};
 cd_q cd_moves_insert_opening(cd_db *db, const char *game_id, const char *events)
 {
     const char *p[] = {game_id, "0", NULL, NULL, events, NULL, NULL, "seat", NULL};
-    PGresult *res = cd_db_exec(db, ST_MOVE_INSERT, 9, p);
-    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
-    PQclear(res);
-    return q;
+    return cd_q_run(db, ST_MOVE_INSERT, 9, p);
 }
 
 bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after_move *g)
