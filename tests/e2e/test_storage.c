@@ -13,7 +13,7 @@
  *      with its rows; every read answers the same bytes as in B for X and Y (the same JSON for Z, whose stored
  *      events were jsonb, in its key order), carcctl imports X's compacted export into the same state, and an
  *      Idempotency-Key of game W (in play) answers its first answer until the window is over, then is a new
- *      request refused as a stale seq.
+ *      request refused as a stale seq; a compact log that does not replay answers 500 and fails verify.
  */
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -399,6 +399,24 @@ START_TEST(compacted_games_answer_the_same)
                   out);
     json_decref(imported);
     free(out);
+
+    /* a compact log that does not replay is no crash: the events are a 500 problem, verify says where */
+    const char *bad[] = {Y.id};
+    db_exec(db, "UPDATE games SET log = '0 E 99,99 r9' || chr(10) || '1 nonsense' || chr(10) WHERE id = $1::uuid", 1,
+            bad);
+    char p[300];
+    snprintf(p, sizeof p, "/v1/games/%s/events?after=-1", Y.id);
+    st = e2e_req(c, "GET", p, NULL, NULL, NULL, &again);
+    e2e_assert_problem(&again, 500, NULL, "events of a log that does not replay");
+    e2e_resp_free(&again);
+    snprintf(p, sizeof p, "/v1/admin/games/%s/verify", Y.id);
+    json_t *v = NULL;
+    st = e2e_req(c, "POST", p, d->admin, "{}", NULL, &again);
+    ck_assert_int_eq(st, 200);
+    v = again.json;
+    ck_assert(json_is_false(json_object_get(v, "ok")));
+    ck_assert_int_eq(e2e_jint(v, "failed_at_seq"), 1);
+    e2e_resp_free(&again);
 
     PQfinish(db);
     e2e_client_free(c);
