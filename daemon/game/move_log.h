@@ -12,8 +12,11 @@
  * cache (event_cache.h: the moves this process made or derived lately), one statement and a parse of each
  * entry's events; otherwise one statement more for the set-up and seed and one for the whole log, and a
  * replay from the start to the page's last seq — the engine applying every move again (a notation is
- * resolved against the legal moves of its decision): about a millisecond for a 140-move game on the
- * development machine (bench/storage-bytes.sh prints it), after which the entries are in the cache.
+ * resolved against the legal moves of its decision) — and the page's events rendered: 3 to 7 ms for a
+ * finished game of 90 to 220 moves on the shared 2-core development machine (bench/storage-bytes.sh's
+ * events_ms; 0.6 to 1.2 ms when the events were stored), after which, for a game in play, the entries are in
+ * the cache. So a catch-up of N events costs a replay of the game only when this process holds them not:
+ * after a restart, or for moves another carcd process made (its first waiter replays, the others hit).
  */
 #ifndef CD_MOVE_LOG_H
 #define CD_MOVE_LOG_H
