@@ -7,7 +7,8 @@
  *      timeout skip) gets a move from the clock and a resignation;
  *   B. clock worker off (nothing is compacted): X ends with a second resignation, Y (base, 2 seats) is played
  *      to its end, Z (base, 2 seats) too and then rewritten by SQL into the form rows had before 010 (events
- *      and answers stored, the answers two days old). The answers of every read we compare are taken, then
+ *      and answers stored, the answers two days old); V, in play, has rows of both forms, its log read from
+ *      them equal to its log replayed. The answers of every read we compare are taken, then
  *      again after a restart (the event cache empty: every event derived by replay) — the same bytes;
  *   C. clock worker on again: X, Y and Z get compacted (their rows deleted, `log` set), Z's old answers go
  *      with its rows; every read answers the same bytes as in B for X and Y (the same JSON for Z, whose stored
@@ -343,10 +344,26 @@ START_TEST(compacted_games_answer_the_same)
     ck_assert_str_eq(first.body, again.body);   /* derived from the log: byte for byte */
     e2e_resp_free(&again);
 
+    /* V: a game in play whose first rows are in the old form, its later ones in the new: one log */
+    e2e_game V;
+    e2e_game_create(c, 3, "[\"hills_sheep\",\"fruit_trees\"]", &V);
+    play(c, &V, &rng, 8);
+    to_old_form(c, d, db, &V);
+    play(c, &V, &rng, 5);
+    long vst;
+    json_t *vlog_mixed = e2e_events_log(c, V.id, d->admin, &vst);
+    ck_assert_ptr_nonnull(vlog_mixed);
+    e2e_assert_log_complete(vlog_mixed, game_seq(c, &V, NULL), "a log of both forms");
+
     reads rb[3], rc[3], ra[3];
     for (int k = 0; k < 3; k++)
         read_all(c, d, games[k], seqs[k], &rb[k]);
     restart(d, c, env_clock_off);   /* the event cache is empty: everything is replayed */
+    json_t *vlog_replayed = e2e_events_log(c, V.id, d->admin, &vst);
+    ck_assert_msg(json_equal(vlog_mixed, vlog_replayed), "V's log read from stored events and the cache differs "
+                                                         "from its log replayed");
+    json_decref(vlog_mixed);
+    json_decref(vlog_replayed);
     for (int k = 0; k < 3; k++) {
         read_all(c, d, games[k], seqs[k], &rc[k]);
         reads_same(&rb[k], &rc[k], false, "derived again after a restart");
