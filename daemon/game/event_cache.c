@@ -38,7 +38,12 @@ static unsigned slot_of(const char *id, int seq)
 
 char *cd_event_cache_move_key(const json_t *move)
 {
-    char *k = move ? cd_json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : strdup("null");
+    /* a described move's notation names it (canonical: it reads back to the identical move) and costs no
+     * encoding; a move without one (a leave, a row stored before moves described themselves) is its JSON */
+    const char *notation = json_string_value(json_object_get(move, "notation"));
+    char *k = notation ? strdup(notation)
+              : move   ? cd_json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY)
+                       : strdup("null");
     if (!k)
         abort();   /* out of memory (docs/STYLE.md) */
     return k;

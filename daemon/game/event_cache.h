@@ -14,7 +14,8 @@
 
 #include <jansson.h>
 
-/* The cache's key for a move: compact JSON with sorted keys ("null" for the opening's none), malloc'd. */
+/* The cache's key for a move as logged, malloc'd: its notation, or (none) its compact JSON with sorted keys;
+ * "null" for the opening's none. A notation and a JSON text never look alike. */
 char *cd_event_cache_move_key(const json_t *move);
 /* Remembers the admin events (JSON text) of (id, seq), made by seat (-1: the opening) with move_key. */
 void cd_event_cache_put(const char *id, int seq, int seat, const char *move_key, const char *events);
