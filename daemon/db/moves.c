@@ -40,6 +40,14 @@ cd_q cd_moves_insert_opening(cd_db *db, const char *game_id, const char *events)
     return cd_q_run(db, ST_MOVE_INSERT, 9, p);
 }
 
+cd_q cd_moves_notify(cd_db *db, const char *game_id, int seq)
+{
+    char payload[64];
+    snprintf(payload, sizeof payload, "%s:%d", game_id, seq);
+    const char *p[] = {payload};
+    return cd_q_run(db, ST_NOTIFY_MOVE, 1, p);
+}
+
 bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after_move *g)
 {
     char seq[16], seat[16], pending[16], payload[64], deadline[32], due[32];
