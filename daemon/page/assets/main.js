@@ -1,0 +1,268 @@
+// main.js — the game page: loads the tile catalog and the game, draws it, follows the events stream and
+// makes the seat's moves. The page calls only the public REST API (api.js), with the seat's token.
+//
+// State flows one way: the server's answers (view, legal moves, log) are the truth; after any change —
+// an event on the stream, our own move, a refused move — the page asks again and redraws from them. Local
+// state is only what the server does not know: the rotation and triangle being looked at.
+import { token, get, post, follow, ApiError } from "./api.js";
+import { drawBoard } from "./board.js";
+import { drawChoices } from "./choices.js";
+import { describe, turns } from "./words.js";
+
+const id = document.body.dataset.game;
+const $ = (s) => document.getElementById(s);
+const S = { tiles: new Map(), view: null, legal: [], entries: [], rot: 0, tile: null, busy: false, skew: 0,
+            lastTurnText: "" };
+
+const names = () => (S.view ? S.view.players.map((p) => p.name || "seat " + p.seat) : []);
+const me = () => (S.view && S.view.you ? S.view.you.seat : null);
+
+function fatal(text) {   // a bad token: this message and nothing else
+  $("game").hidden = true;
+  $("fatal").hidden = false;
+  $("fatal").textContent = text;
+  document.body.dataset.ready = "1";
+  document.body.dataset.fatal = "1";
+}
+
+// ---- loading ---------------------------------------------------------------------------------------------
+async function refresh() {
+  const v = await get("/v1/games/" + id);
+  let legal = [];
+  if (token && v.you && v.pending && v.pending.seat === v.you.seat && v.status !== "finished") {
+    const l = await get("/v1/games/" + id + "/legal-moves");
+    if (l.seq === v.seq) legal = l.moves; else return refresh();   // a move landed between the two reads
+  }
+  const changed = !S.view || S.view.seq !== v.seq;
+  S.view = v;
+  S.legal = legal;
+  if (v.clock && v.clock.now) S.skew = Date.parse(v.clock.now) - Date.now();
+  if (changed) pickDefaults();
+  render();
+}
+
+let pending = null;   // one refresh at a time, and one more after it when asked meanwhile
+function refreshSoon() {
+  if (pending) { pending.again = true; return; }
+  pending = { again: false };
+  refresh().catch(showError).finally(() => {
+    const again = pending.again;
+    pending = null;
+    if (again) refreshSoon();
+  });
+}
+
+async function loadLog() {
+  let after = -1;
+  for (;;) {
+    const j = await get("/v1/games/" + id + "/events?after=" + after);
+    addEntries(j.entries || []);
+    if (!j.entries || !j.entries.length || j.seq <= after) return after;
+    after = j.seq;
+  }
+}
+
+function addEntries(list) {
+  for (const e of list) {
+    if (S.entries.length && e.seq <= S.entries[S.entries.length - 1].seq) continue;
+    S.entries.push(e);
+  }
+}
+
+// ---- the decision ------------------------------------------------------------------------------------------
+function squarePlaces() { return S.legal.filter((m) => m.type === "place" && S.tiles.get(m.tile).shape !== "triangle"); }
+
+function pickDefaults() {
+  const sq = squarePlaces();
+  if (sq.length && !sq.some((m) => m.rot === S.rot)) S.rot = sq[0].rot;
+  const tri = S.legal.filter((m) => m.type === "place" && S.tiles.get(m.tile).shape === "triangle");
+  if (tri.length && !tri.some((m) => m.tile === S.tile)) S.tile = tri[0].tile;
+}
+
+function rotate(delta) {
+  const rots = new Set(squarePlaces().map((m) => m.rot));
+  if (!rots.size) return;
+  let r = S.rot;
+  do { r = (r + delta + 4) % 4; } while (!rots.has(r));
+  S.rot = r;
+  render(true);
+}
+
+function spot(x, y) {   // a spot where the tile fits only turned otherwise: turn it until it fits there
+  const here = squarePlaces().filter((m) => m.x === x && m.y === y).map((m) => m.rot);
+  for (let k = 1; k <= 4; k++) if (here.includes((S.rot + k) % 4)) { S.rot = (S.rot + k) % 4; break; }
+  render(true);
+}
+
+async function choose(m) {
+  if (S.busy) return;
+  S.busy = true;
+  document.body.dataset.busy = "1";
+  $("problem").hidden = true;
+  try {
+    await post("/v1/games/" + id + "/moves", { notation: m.notation, expected_seq: S.view.seq });
+  } catch (e) {
+    // refused (the clock or another seat moved meanwhile, say): the server's reason, then the state now
+    const p = e instanceof ApiError && e.problem;
+    $("problem").textContent = "Move refused: " + (p ? (p.title || "") + (p.detail ? " — " + p.detail : "") : e.message);
+    $("problem").hidden = false;
+  }
+  try { await refresh(); } catch (e) { showError(e); }
+  S.busy = false;
+  document.body.dataset.busy = "0";
+}
+
+function showError(e) {
+  if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return fatal(tokenMessage(e));
+  $("problem").textContent = "Could not load the game: " + e.message;
+  $("problem").hidden = false;
+}
+
+function tokenMessage(e) {
+  return "This link's token does not open this game (it is wrong, or no longer valid): " +
+         ((e.problem && e.problem.detail) || "HTTP " + e.status) + ". Ask for a new link.";
+}
+
+// ---- drawing ------------------------------------------------------------------------------------------------
+const COLOURS = ["red", "blue", "yellow", "black", "purple", "white"];
+
+function render(keepFocus) {
+  const v = S.view;
+  const n = names();
+  const focused = document.activeElement && document.activeElement.getAttribute("data-notation");
+  const mine = S.legal.length > 0;
+  drawBoard($("board"), {
+    view: v, tiles: S.tiles, names: n, moves: S.legal, rot: S.rot, tile: S.tile,
+    lastPiece: v.board.length > 1 ? v.board.length - 1 : -1,
+    onChoose: choose, onSpot: spot, onWho: (t) => { $("who").textContent = t; },
+  });
+  drawChoices($("choices"), { kind: v.pending && v.pending.kind, moves: S.legal, tiles: S.tiles, rot: S.rot,
+                              tile: S.tile, onChoose: choose, onRotate: rotate, onTile: (t) => { S.tile = t; render(true); } });
+  if (keepFocus) {   // the keyboard stays where it was: the same choice, or the first one shown
+    const again = focused && document.querySelector('[data-notation="' + CSS.escape(focused) + '"]');
+    const first = document.querySelector("#board .choice:not(.off)");
+    const target = again && !again.closest(".off") ? again : first;
+    if (target) target.focus();
+  }
+  drawPlayers(v, n);
+  drawTurn(v, n, mine);
+  drawLog(n);
+  tick();
+  document.body.dataset.seq = String(v.seq);
+  document.body.dataset.ready = "1";
+}
+
+function drawTurn(v, n, mine) {
+  let text;
+  if (v.status === "finished") {
+    const best = Math.max(...v.players.map((p) => p.score));
+    const won = v.players.filter((p) => p.score === best).map((p) => n[p.seat]);
+    text = "The game is over. " + (won.length > 1 ? "Winners: " : "Winner: ") + won.join(" and ") + " with " + best + " points.";
+    $("turn").className = "over";
+  } else {
+    const s = v.pending ? v.pending.seat : null;
+    const what = v.pending && v.pending.kind === "place" && v.pending.tile ? " (tile " + v.pending.tile + ")" : "";
+    text = mine ? "Your turn" + what + "." : (s === null || s === undefined ? "Waiting." : n[s] + "'s turn" + what + ".");
+    $("turn").className = mine ? "mine" : "";
+  }
+  if (text !== S.lastTurnText) { $("turn").textContent = text; S.lastTurnText = text; }   // announced once
+}
+
+function drawPlayers(v, n) {
+  const t = $("players");
+  t.replaceChildren();
+  const hs = v.hills_sheep, ft = v.fruit_trees, hw = v.halflings;
+  for (const p of v.players) {
+    const tr = document.createElement("tr");
+    tr.dataset.seat = p.seat;
+    if (v.pending && v.pending.seat === p.seat && v.status !== "finished") tr.className = "turn";
+    const sup = [], s = p.supply || {};
+    sup.push(s.meeple + " meeples");
+    if (v.options && v.options.abbot) sup.push(s.abbot + " abbot");
+    if (s.shepherd !== undefined) sup.push(s.shepherd ? "shepherd in hand" : "shepherd out");
+    if (hs && hs.flocks[p.seat] && hs.flocks[p.seat].length) sup.push("flock " + hs.flocks[p.seat].join("+"));
+    if (ft && ft.held[p.seat] && ft.held[p.seat].length) {
+      // fruit values are for their owner's eyes on this page; the others see which fruits
+      sup.push("fruit " + ft.held[p.seat].map((h) => h.fruit + (p.seat === me() && h.value ? " " + h.value : "")).join(", "));
+    }
+    if (hw) {
+      if (p.seat === me() && v.you.hand) sup.push("hand " + (v.you.hand.join(" ") || "empty"));
+      else if (hw.hand_sizes) sup.push(hw.hand_sizes[p.seat] + " triangles");
+    }
+    if (v.left && v.left.includes(p.seat)) sup.push("left the game");
+    const cells = [["", "chip"], [n[p.seat] + (p.seat === me() ? " (you)" : ""), "name"],
+                   [String(p.score), "score"], [sup.join(" · "), "supply"]];
+    for (const [text, cls] of cells) {
+      const td = document.createElement("td");
+      td.className = cls;
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    const dot = document.createElement("span");
+    dot.className = "dot seat" + p.seat;
+    dot.title = COLOURS[p.seat] || "";
+    tr.firstChild.appendChild(dot);
+    t.appendChild(tr);
+  }
+  $("stack").textContent = v.stack_left + " tiles left" + (v.halflings && v.halflings.pool && v.halflings.pool.length ? " · draft pool " + v.halflings.pool.join(" ") : "");
+}
+
+function featureOf(x, y, part, corner) {
+  const p = S.view.board.find((b) => b.x === x && b.y === y && (corner === undefined || b.rot === corner));
+  const tile = p && S.tiles.get(p.tile);
+  const seg = tile && tile.segments.find((s) => s.part === part);
+  return seg ? seg.feature : null;
+}
+
+let logCount = -1;
+function drawLog(n) {
+  if (logCount === S.entries.length) return;
+  logCount = S.entries.length;
+  const ol = $("log");
+  ol.replaceChildren();
+  const ctx = { names: n, tiles: S.tiles, me: me(), featureOf };
+  for (const t of turns(S.entries)) {
+    const li = document.createElement("li");
+    li.dataset.seq = t.entries[t.entries.length - 1].seq;
+    li.textContent = describe(t.entries, ctx) || "(nothing you may see)";
+    ol.appendChild(li);
+  }
+  if (ol.lastChild) ol.lastChild.scrollIntoView({ block: "nearest" });
+}
+
+// the countdown to the deadline, once a second from the clock of the last view
+function tick() {
+  const c = S.view && S.view.clock;
+  const box = $("clock");
+  if (!c || S.view.status === "finished") { box.textContent = ""; return; }
+  if (c.paused) { box.textContent = "Clock paused by agreement."; return; }
+  if (!c.deadline) { box.textContent = ""; return; }
+  const left = Math.round((Date.parse(c.deadline) - (Date.now() + S.skew)) / 1000);
+  const a = Math.abs(left), d = Math.floor(a / 86400);
+  const hms = [Math.floor(a / 3600) % 24, Math.floor(a / 60) % 60, a % 60].map((k) => String(k).padStart(2, "0")).join(":");
+  const whose = c.seat === me() ? "Your" : names()[c.seat] + "'s";
+  box.textContent = whose + " deadline: " + (left < 0 ? "overdue by " : "") + (d ? d + "d " : "") + hms + (c.running ? "" : " (on vacation)");
+}
+
+// ---- start ---------------------------------------------------------------------------------------------------
+document.addEventListener("keydown", (ev) => {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  if (ev.key === "r" || ev.key === "R") { rotate(ev.shiftKey ? -1 : 1); ev.preventDefault(); }
+});
+setInterval(tick, 1000);
+
+(async function start() {
+  try {
+    const cat = await get("/v1/tiles");
+    for (const t of cat.tiles) S.tiles.set(t.id, t);
+    await refresh();
+    if (token && !S.view.you) return fatal("This link's token does not open this game. Ask for a new link.");
+    const after = await loadLog();
+    render();
+    follow(id, after, (entry) => { addEntries([entry]); refreshSoon(); },
+           (live) => { document.body.dataset.live = live ? "1" : "0"; });
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) fatal(tokenMessage(e));
+    else { showError(e); document.body.dataset.ready = "1"; }
+  }
+})();
