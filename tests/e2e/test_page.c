@@ -415,6 +415,109 @@ START_TEST(page_two_tabs)
 }
 END_TEST
 
+/* ---- a refused move ------------------------------------------------------------------------------------------ */
+/* The tab's events stream is held back (the DevTools Fetch domain pauses it and never lets it go), so the tab
+ * does not learn that the seat moved elsewhere; its click is then a stale move: the page must show the
+ * server's reason and load the state again. */
+START_TEST(page_refused_move)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    browser b;
+    browser_start(&b);
+    tab t;
+    tab_open(&b, &t, NULL, 1280, 900, false);
+    json_decref(cdp(&b, "Fetch.enable", json_pack("{s:[{s:s}]}", "patterns", "urlPattern", "*/events?after=0*")));
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
+    json_decref(cdp(&b, "Page.navigate", json_pack("{s:s}", "url", url)));
+    wait_page_seq(&b, 0, "the page loaded");
+    /* the seat moves through the API, as another tab or a bot of the same seat would */
+    e2e_rng rng = {7};
+    e2e_play p;
+    ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &p), 200);
+    e2e_play_free(&p);
+    ck_assert_int_eq(server_seq(c, &g, NULL), 1);
+    char *before = js_str(&b, "document.body.dataset.seq");
+    ck_assert_msg(strcmp(before, "0") == 0, "the page learnt of the move (seq %s): the stream was not held", before);
+    free(before);
+    ck_assert(tap_element(&b, &t, "document.querySelector('#board [data-notation]:not(.off)')"));
+    wait_page_seq(&b, 1, "the page loaded the state again");
+    char *msg = js_str(&b, "document.getElementById('problem').hidden?'':document.getElementById('problem').textContent");
+    ck_assert_msg(strstr(msg, "Move refused") && strstr(msg, "seq"), "the page says: '%s'", msg);
+    free(msg);
+    ck_assert_int_eq(server_seq(c, &g, NULL), 1);   /* the stale move changed nothing */
+    int n;
+    char *want = legal_notations(c, &g, 0, &n);
+    check_choices(&b, want, "the choices after the reload");
+    free(want);
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* ---- the keyboard alone ---------------------------------------------------------------------------------------- */
+/* R turns the tile, Tab reaches a spot, Enter places it; Tab and Enter choose the figure step's move. */
+START_TEST(page_keyboard)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    browser b;
+    browser_start(&b);
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
+    tab t;
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_page_seq(&b, 0, "the page loaded");
+    wait_for(&b, "document.getElementById('turn').getAttribute('aria-live')", "polite", "the turn is announced");
+    wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "the turn line");
+    char *r0 = js_str(&b, "document.getElementById('drawn-tile').getAttribute('aria-label')");
+    key(&b, "r", 82);
+    char *r1 = js_str(&b, "document.getElementById('drawn-tile').getAttribute('aria-label')");
+    int n;
+    char *want = legal_notations(c, &g, 0, &n);
+    json_t *list = json_loads(want, 0, NULL);
+    bool turns = false;   /* R turns the tile unless it fits in one rotation only */
+    for (int i = 0; i < n; i++)
+        if (strstr(json_string_value(json_array_get(list, i)), " r0") == NULL)
+            turns = true;
+    ck_assert_msg(!turns || strcmp(r0, r1) != 0, "R did not turn the tile: %s", r1);
+    free(r0);
+    free(r1);
+    json_decref(list);
+    free(want);
+    for (int seq = 0; seq < 2; seq++) {
+        /* Tab until a choice has the focus, then Enter */
+        char *focus = NULL;
+        for (int k = 0; k < 40; k++) {
+            free(focus);
+            focus = js_str(&b, "document.activeElement.getAttribute('data-notation')||''");
+            if (focus[0])
+                break;
+            key(&b, "Tab", 9);
+        }
+        ck_assert_msg(focus[0], "Tab never reached a choice");
+        key(&b, "Enter", 13);
+        wait_page_seq(&b, seq + 1, "Enter made the move");
+        char path[200];
+        snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", g.id, seq);
+        json_t *ev = e2e_get_ok(c, path, g.token[0], 200);
+        const char *done = e2e_jstr(json_array_get(json_object_get(ev, "entries"), 0), "notation");
+        ck_assert_msg(strcmp(done, focus) == 0, "focused '%s', the server made '%s'", focus, done);
+        json_decref(ev);
+        free(focus);
+    }
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- the page's files ------------------------------------------------------------------------------------------ */
 START_TEST(page_assets)
 {
@@ -464,6 +567,7 @@ int main(void)
         double seconds;
     } cases[] = {{"assets", page_assets, 60},          {"bad_token", page_bad_token, 120},
                  {"two_tabs", page_two_tabs, 120},     {"clock_move", page_clock_move, 120},
+                 {"refused", page_refused_move, 120},  {"keyboard", page_keyboard, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);

@@ -52,14 +52,16 @@ function refreshSoon() {
   });
 }
 
-async function loadLog() {
+// The log up to the view's seq, page by page; the stream (follow) goes on from there.
+async function loadLog(upto) {
   let after = -1;
-  for (;;) {
+  while (after < upto) {
     const j = await get("/v1/games/" + id + "/events?after=" + after);
     addEntries(j.entries || []);
-    if (!j.entries || !j.entries.length || j.seq <= after) return after;
+    if (!j.entries || !j.entries.length || j.seq <= after) break;
     after = j.seq;
   }
+  return after;
 }
 
 function addEntries(list) {
@@ -126,10 +128,14 @@ function tokenMessage(e) {
 // ---- drawing ------------------------------------------------------------------------------------------------
 const COLOURS = ["red", "blue", "yellow", "black", "purple", "white"];
 
+// keepFocus: the keyboard was turning the tile. Any redraw (a move on the stream, our own move) keeps the
+// focus of a keyboard user in the choices: on the same choice when it is still there, else the first one.
 function render(keepFocus) {
   const v = S.view;
   const n = names();
-  const focused = document.activeElement && document.activeElement.getAttribute("data-notation");
+  const act = document.activeElement;
+  const focused = act && act.getAttribute("data-notation");
+  keepFocus = keepFocus || !!focused || !!(act && act.closest && act.closest("#choices"));
   const mine = S.legal.length > 0;
   drawBoard($("board"), {
     view: v, tiles: S.tiles, names: n, moves: S.legal, rot: S.rot, tile: S.tile,
@@ -140,9 +146,9 @@ function render(keepFocus) {
                               tile: S.tile, onChoose: choose, onRotate: rotate, onTile: (t) => { S.tile = t; render(true); } });
   if (keepFocus) {   // the keyboard stays where it was: the same choice, or the first one shown
     const again = focused && document.querySelector('[data-notation="' + CSS.escape(focused) + '"]');
-    const first = document.querySelector("#board .choice:not(.off)");
+    const first = document.querySelector("#board .choice:not(.off), #choices [data-notation]");
     const target = again && !again.closest(".off") ? again : first;
-    if (target) target.focus();
+    if (target) target.focus({ preventScroll: !again });
   }
   drawPlayers(v, n);
   drawTurn(v, n, mine);
@@ -257,7 +263,7 @@ setInterval(tick, 1000);
     for (const t of cat.tiles) S.tiles.set(t.id, t);
     await refresh();
     if (token && !S.view.you) return fatal("This link's token does not open this game. Ask for a new link.");
-    const after = await loadLog();
+    const after = await loadLog(S.view.seq);
     render();
     follow(id, after, (entry) => { addEntries([entry]); refreshSoon(); },
            (live) => { document.body.dataset.live = live ? "1" : "0"; });
