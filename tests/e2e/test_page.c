@@ -238,6 +238,13 @@ static void play_game(const char *viewport, int width, int height, bool phone, u
         int now = seq;
         while ((now = server_seq(c, &g, NULL)) == seq && e2e_now() - t0 < 15)
             nap_ms(30);
+        if (now != seq + 1) {
+            char *dbg = js_str(&b, "document.body.dataset.busy+' active='+(document.activeElement&&document.activeElement.outerHTML.slice(0,120))+' problem='+document.getElementById('problem').textContent");
+            fprintf(stderr, "page: %s\n", dbg);
+            free(dbg);
+            size_t len;
+            free(screenshot(&b, &len, "page-failed-click.png"));
+        }
         ck_assert_msg(now == seq + 1, "after clicking '%s' at seq %d the server is at %d", pick, seq, now);
         char path[200];
         snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", g.id, seq);
@@ -270,6 +277,20 @@ static void play_game(const char *viewport, int width, int height, bool phone, u
     free(log);
     snprintf(name, sizeof name, "page-%s-end.png", viewport);
     shot(&b, name);
+    /* a tap on a figure names its owner */
+    ck_assert(tap_element(&b, &tabs[0], "document.querySelector('#board .fig')"));
+    wait_for(&b, "/^P[012]'s (meeple|abbot|shepherd)$/.test(document.getElementById('who').textContent)?'y':'n'", "y",
+             "the figure's owner");
+    /* the replay: the public board at the start, drawn by board.svg */
+    ck_assert(tap_element(&b, &tabs[0], "document.querySelector('#replay-box summary')"));
+    char now_src[64];
+    snprintf(now_src, sizeof now_src, "seq=%d", last);
+    wait_for(&b, "(document.getElementById('replay-img').getAttribute('src')||'').replace(/.*[?]/,'')", now_src,
+             "the replay opens at now");
+    json_decref(js(&b, "document.getElementById('replay').focus()"));
+    key(&b, "Home", 36);   /* the slider to the start */
+    wait_for(&b, "document.getElementById('replay-img').complete&&document.getElementById('replay-img').naturalWidth>0"
+                 "&&document.getElementById('replay-img').src.endsWith('seq=0')?'y':'n'", "y", "the replay's board");
     fprintf(stderr, "e2e page (%s): %d moves by %s\n", viewport, moves, phone ? "taps" : "clicks");
     /* the tokens were only ever sent in Authorization headers: the server's log never saw them */
     char *dlog = e2e_daemon_log(d);
@@ -303,6 +324,16 @@ START_TEST(page_bad_token)
     e2e_game_create(c, 2, NULL, &other);
     browser b;
     browser_start(&b);
+    /* without a token: the public view, live, with nothing to choose */
+    char pub[300];
+    snprintf(pub, sizeof pub, "%s/games/%s", d->base, g.id);
+    tab p;
+    tab_open(&b, &p, pub, 1280, 900, false);
+    wait_page_seq(&b, 0, "the public page");
+    wait_for(&b, "document.body.dataset.live", "1", "the public page's stream");
+    wait_for(&b, "/^P0's turn \\(tile [A-Z]\\)\\.$/.test(document.getElementById('turn').textContent)?'y':'n'", "y",
+             "the public turn line");
+    wait_for(&b, "String(document.querySelectorAll('[data-notation]').length)", "0", "no choices for the public");
     /* a token that is no token, and a real one of another game */
     const char *bad[] = {"cs_not-a-token-at-all", other.token[0]};
     for (int i = 0; i < 2; i++) {

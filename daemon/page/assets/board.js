@@ -22,9 +22,11 @@ export function choiceAttrs(node, m, onChoose) {
   });
 }
 
-function figureMark(g, fig, at, names, onWho) {
+function figureMark(parent, fig, at, names, onWho) {
   const [x, y] = at;
   const cls = "figure seat" + fig.seat;
+  const g = el("g", { class: "fig" }, parent);
+  el("circle", { cx: x, cy: y, r: 0.16, class: "fig-hit" }, g);   // a finger-sized target round the figure
   let f;
   if (fig.figure === "abbot") f = el("rect", { x: x - 0.08, y: y - 0.1, width: 0.16, height: 0.2, class: cls }, g);
   else if (fig.figure === "shepherd") f = el("path", { d: `M${x},${y - 0.12}L${x + 0.1},${y + 0.09}L${x - 0.1},${y + 0.09}Z`, class: cls }, g);
@@ -32,8 +34,8 @@ function figureMark(g, fig, at, names, onWho) {
   const owner = (names[fig.seat] || "seat " + fig.seat) + "'s " + fig.figure;
   const t = document.createElementNS(NS, "title");
   t.textContent = owner;
-  f.appendChild(t);
-  f.addEventListener("click", () => onWho(owner));   // a tap names the owner (no hover on a phone)
+  g.appendChild(t);
+  g.addEventListener("click", () => onWho(owner));   // a tap names the owner (no hover on a phone)
 }
 
 // Draws everything into `box` (replacing what was there). o: { view, tiles (Map), names, moves (the
@@ -97,30 +99,38 @@ export function drawBoard(box, o) {
     const r = el("rect", { x: m.x + 0.06, y: m.y + 0.06, width: 0.88, height: 0.88, class: "other-rot" }, svg);
     r.addEventListener("click", () => o.onSpot(m.x, m.y));
   }
-  const pend = v.pending || {};
-  const same = new Map();   // several figures may go on one segment (meeple, abbot, shepherd): side by side
+  // crop-circle actions on the pieces they name (the figure step is drawn large in the panel: choices.js)
+  const byPiece = new Map();
   for (const m of o.moves || []) {
-    const k = (m.x !== undefined ? m.x + "," + m.y + "/" + m.corner : "") + ":" + m.part;
-    if (m.part) same.set(k, (same.get(k) || []).concat([m]));
+    if (m.type !== "crop_circle_figure") continue;
+    const i = pieceAt.has(m.x + "," + m.y) ? pieceAt.get(m.x + "," + m.y) : pieceAt.get(m.x + "," + m.y + "/" + m.corner);
+    if (i === undefined) continue;
+    byPiece.set(i, (byPiece.get(i) || []).concat([m]));
   }
-  for (const m of o.moves || []) {
-    let p = null;
-    if (m.type === "figure" && pend.piece !== undefined) p = board[pend.piece];
-    else if (m.type === "crop_circle_figure") {
-      const i = pieceAt.has(m.x + "," + m.y) ? pieceAt.get(m.x + "," + m.y) : pieceAt.get(m.x + "," + m.y + "/" + m.corner);
-      p = board[i];
-    }
-    if (!p) continue;
-    const a = anchorOf(o.tiles.get(p.tile), p.rot, m.part);
-    const k = (m.x !== undefined ? m.x + "," + m.y + "/" + m.corner : "") + ":" + m.part;
-    const group = same.get(k), n = group.length;
-    a[0] += (group.indexOf(m) - (n - 1) / 2) * 0.22;
-    const g = put(p.x, p.y);
-    const c = el("g", { class: "choice mark " + m.type + (m.figure ? " " + m.figure : "") }, g);
-    el("circle", { cx: a[0], cy: a[1], r: 0.14, class: "hit" }, c);
-    el("circle", { cx: a[0], cy: a[1], r: 0.09, class: "dot" }, c);
-    choiceAttrs(c, m, o.onChoose);
+  for (const [i, ms] of byPiece) {
+    const p = board[i];
+    drawMarks(put(p.x, p.y), o.tiles.get(p.tile), p.rot, ms, o.onChoose);
   }
   box.replaceChildren(svg);
   return svg;
+}
+
+// The figure choices `moves` on one piece (tile turned rot) into <g> `g` of its 1x1 box: one mark per move
+// on its segment; several figures for one segment (meeple, abbot, shepherd) stand side by side.
+export function drawMarks(g, tile, rot, moves, onChoose) {
+  const same = new Map();
+  for (const m of moves) same.set(m.part, (same.get(m.part) || []).concat([m]));
+  for (const m of moves) {
+    const a = anchorOf(tile, rot, m.part);
+    const group = same.get(m.part), n = group.length;
+    a[0] += (group.indexOf(m) - (n - 1) / 2) * 0.22;
+    const c = el("g", { class: "choice mark t-" + m.type + (m.figure ? " " + m.figure : "") }, g);
+    el("circle", { cx: a[0], cy: a[1], r: 0.1, class: "hit" }, c);
+    el("circle", { cx: a[0], cy: a[1], r: 0.07, class: "dot" }, c);
+    if (m.figure && m.figure !== "meeple") {   // which figure, when it is not the plain meeple
+      const t = el("text", { x: a[0], y: a[1] + 0.025, class: "mark-kind" }, c);
+      t.textContent = m.figure[0].toUpperCase();
+    }
+    choiceAttrs(c, m, onChoose);
+  }
 }

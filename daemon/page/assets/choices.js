@@ -5,8 +5,9 @@
 // Generic on purpose: the legal-moves list drives it. A move kind this file does not know still gets a
 // button labelled with its label or notation, so a new kind of move needs no code here to be playable.
 import { el, drawPiece } from "./tile.js";
+import { drawMarks } from "./board.js";
 
-const ON_BOARD = new Set(["place", "figure", "crop_circle_figure"]);
+const ON_BOARD = new Set(["place", "figure", "crop_circle_figure"]);   // drawn on a tile, not as buttons
 const ASK = {
   place: "Place your tile: choose a highlighted spot.",
   figure: "Put a figure on a highlighted segment of your tile, or pass.",
@@ -35,8 +36,8 @@ function tileIcon(parent, tile, rot, onClick) {
   return svg;
 }
 
-// o: { kind, moves, tiles, rot, tile, rotations (the rotations that fit), onChoose, onRotate(delta),
-//      onTile(id) }
+// o: { kind, moves, tiles, rot, tile, piece (the piece placed this turn, for the figure step), onChoose,
+//      onRotate(delta), onTile(id) }
 export function drawChoices(box, o) {
   box.replaceChildren();
   if (!o.moves || !o.moves.length) return;
@@ -76,6 +77,15 @@ export function drawChoices(box, o) {
     note.textContent = "choose a triangle, then a highlighted half space";
     row.appendChild(note);
     box.appendChild(row);
+  }
+  const figures = o.moves.filter((m) => m.type === "figure");
+  if (figures.length && o.piece) {
+    // the tile just placed, drawn large with a mark on each segment a figure may take: far enough apart
+    // for a finger (on the board they would be a few pixels apart on a phone)
+    const tile = o.tiles.get(o.piece.tile);
+    const svg = el("svg", { viewBox: "-0.04 -0.04 1.08 1.08", class: "figure-pick", role: "group",
+                            "aria-label": "tile " + tile.id + " just placed: its segments" }, box);
+    drawMarks(drawPiece(svg, tile, o.piece.rot, ""), tile, o.piece.rot, figures, o.onChoose);
   }
   const row = document.createElement("div");
   row.className = "buttons";

@@ -34,9 +34,14 @@ async function refresh() {
     if (l.seq === v.seq) legal = l.moves; else return refresh();   // a move landed between the two reads
   }
   const changed = !S.view || S.view.seq !== v.seq;
+  if (v.clock && v.clock.now) S.skew = Date.parse(v.clock.now) - Date.now();
+  // the same state again (the stream's echo of our own move, say): no redraw, so that nothing under a
+  // finger or the keyboard focus is replaced while it is being used
+  const key = JSON.stringify([v, legal], (k, x) => (k === "now" || k === "updated_at" ? undefined : x));
   S.view = v;
   S.legal = legal;
-  if (v.clock && v.clock.now) S.skew = Date.parse(v.clock.now) - Date.now();
+  if (key === S.key) return;
+  S.key = key;
   if (changed) pickDefaults();
   render();
 }
@@ -142,15 +147,17 @@ function render(keepFocus) {
     lastPiece: v.board.length > 1 ? v.board.length - 1 : -1,
     onChoose: choose, onSpot: spot, onWho: (t) => { $("who").textContent = t; },
   });
-  drawChoices($("choices"), { kind: v.pending && v.pending.kind, moves: S.legal, tiles: S.tiles, rot: S.rot,
+  const piece = v.pending && v.pending.piece !== undefined ? v.board[v.pending.piece] : null;
+  drawChoices($("choices"), { kind: v.pending && v.pending.kind, moves: S.legal, tiles: S.tiles, rot: S.rot, piece,
                               tile: S.tile, onChoose: choose, onRotate: rotate, onTile: (t) => { S.tile = t; render(true); } });
   if (keepFocus) {   // the keyboard stays where it was: the same choice, or the first one shown
     const again = focused && document.querySelector('[data-notation="' + CSS.escape(focused) + '"]');
-    const first = document.querySelector("#board .choice:not(.off), #choices [data-notation]");
+    const first = document.querySelector("#choices [data-notation], #board .choice:not(.off)");
     const target = again && !again.closest(".off") ? again : first;
     if (target) target.focus({ preventScroll: !again });
   }
   drawPlayers(v, n);
+  $("replay").max = String(v.seq);
   drawTurn(v, n, mine);
   drawLog(n);
   tick();
@@ -249,6 +256,16 @@ function tick() {
   const whose = c.seat === me() ? "Your" : names()[c.seat] + "'s";
   box.textContent = whose + " deadline: " + (left < 0 ? "overdue by " : "") + (d ? d + "d " : "") + hms + (c.running ? "" : " (on vacation)");
 }
+
+// the replay: board.svg of any earlier seq, as the public sees it (an <img> sends no token)
+function replay() {
+  const r = $("replay"), n = Number(r.value);
+  $("replay-label").textContent = "after move " + n + " of " + S.view.seq;
+  $("replay-img").src = "/v1/games/" + id + "/board.svg?seq=" + n;
+  $("replay-img").hidden = false;
+}
+$("replay").addEventListener("input", replay);
+$("replay-box").addEventListener("toggle", () => { if ($("replay-box").open) { $("replay").max = String(S.view.seq); $("replay").value = String(S.view.seq); replay(); } });
 
 // ---- start ---------------------------------------------------------------------------------------------------
 document.addEventListener("keydown", (ev) => {
