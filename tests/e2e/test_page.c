@@ -229,7 +229,9 @@ static void play_game(const char *viewport, int width, int height, bool phone, u
             json_t *tri = js(&b, expr);
             bool is_tri = !json_is_null(tri) && tri != NULL;
             json_decref(tri);
-            ck_assert(tap_element(&b, t, is_tri ? expr : "document.querySelector('.rot-right')"));
+            /* the desktop turns it with the button, the phone with a tap on the tile itself */
+            ck_assert(tap_element(&b, t, is_tri ? expr : phone ? "document.getElementById('drawn-tile')"
+                                                                 : "document.querySelector('.rot-right')"));
             nap_ms(30);
         }
         ck_assert_msg(tap_element(&b, t, sel), "cannot click %s (seq %d)", pick, seq);
@@ -565,8 +567,9 @@ START_TEST(page_assets)
     ck_assert_msg(strstr(r.body, "<script type=\"module\" src=\"/games/assets/main.js\">") != NULL, "no module");
     ck_assert_msg(strstr(r.body, "<script>") == NULL && strstr(r.body, "style=") == NULL, "inline code in the page");
     e2e_resp_free(&r);
-    const char *files[][2] = {{"main.js", "text/javascript"}, {"game.css", "text/css"}, {"board.js", "text/javascript"},
-                              {"api.js", "text/javascript"}, {"tile.js", "text/javascript"},
+    const char *files[][2] = {{"main.js", "text/javascript"},  {"game.css", "text/css"},
+                              {"board.js", "text/javascript"}, {"api.js", "text/javascript"},
+                              {"tile.js", "text/javascript"},  {"panel.js", "text/javascript"},
                               {"choices.js", "text/javascript"}, {"words.js", "text/javascript"}};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         snprintf(path, sizeof path, "/games/assets/%s", files[i][0]);

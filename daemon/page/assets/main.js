@@ -8,11 +8,11 @@ import { token, get, post, follow, ApiError } from "./api.js";
 import { drawBoard } from "./board.js";
 import { drawChoices } from "./choices.js";
 import { describe, turns } from "./words.js";
+import { drawClock, drawPlayers, drawTurn } from "./panel.js";
 
 const id = document.body.dataset.game;
 const $ = (s) => document.getElementById(s);
-const S = { tiles: new Map(), view: null, legal: [], entries: [], rot: 0, tile: null, busy: false, skew: 0,
-            lastTurnText: "" };
+const S = { tiles: new Map(), view: null, legal: [], entries: [], rot: 0, tile: null, busy: false, skew: 0 };
 
 const names = () => (S.view ? S.view.players.map((p) => p.name || "seat " + p.seat) : []);
 const me = () => (S.view && S.view.you ? S.view.you.seat : null);
@@ -131,8 +131,6 @@ function tokenMessage(e) {
 }
 
 // ---- drawing ------------------------------------------------------------------------------------------------
-const COLOURS = ["red", "blue", "yellow", "black", "purple", "white"];
-
 // keepFocus: the keyboard was turning the tile. Any redraw (a move on the stream, our own move) keeps the
 // focus of a keyboard user in the choices: on the same choice when it is still there, else the first one.
 function render(keepFocus) {
@@ -156,68 +154,13 @@ function render(keepFocus) {
     const target = again && !again.closest(".off") ? again : first;
     if (target) target.focus({ preventScroll: !again });
   }
-  drawPlayers(v, n);
+  drawPlayers(v, n, me());
   $("replay").max = String(v.seq);
   drawTurn(v, n, mine);
   drawLog(n);
   tick();
   document.body.dataset.seq = String(v.seq);
   document.body.dataset.ready = "1";
-}
-
-function drawTurn(v, n, mine) {
-  let text;
-  if (v.status === "finished") {
-    const best = Math.max(...v.players.map((p) => p.score));
-    const won = v.players.filter((p) => p.score === best).map((p) => n[p.seat]);
-    text = "The game is over. " + (won.length > 1 ? "Winners: " : "Winner: ") + won.join(" and ") + " with " + best + " points.";
-    $("turn").className = "over";
-  } else {
-    const s = v.pending ? v.pending.seat : null;
-    const what = v.pending && v.pending.kind === "place" && v.pending.tile ? " (tile " + v.pending.tile + ")" : "";
-    text = mine ? "Your turn" + what + "." : (s === null || s === undefined ? "Waiting." : n[s] + "'s turn" + what + ".");
-    $("turn").className = mine ? "mine" : "";
-  }
-  if (text !== S.lastTurnText) { $("turn").textContent = text; S.lastTurnText = text; }   // announced once
-}
-
-function drawPlayers(v, n) {
-  const t = $("players");
-  t.replaceChildren();
-  const hs = v.hills_sheep, ft = v.fruit_trees, hw = v.halflings;
-  for (const p of v.players) {
-    const tr = document.createElement("tr");
-    tr.dataset.seat = p.seat;
-    if (v.pending && v.pending.seat === p.seat && v.status !== "finished") tr.className = "turn";
-    const sup = [], s = p.supply || {};
-    sup.push(s.meeple + " meeples");
-    if (v.options && v.options.abbot) sup.push(s.abbot + " abbot");
-    if (s.shepherd !== undefined) sup.push(s.shepherd ? "shepherd in hand" : "shepherd out");
-    if (hs && hs.flocks[p.seat] && hs.flocks[p.seat].length) sup.push("flock " + hs.flocks[p.seat].join("+"));
-    if (ft && ft.held[p.seat] && ft.held[p.seat].length) {
-      // fruit values are for their owner's eyes on this page; the others see which fruits
-      sup.push("fruit " + ft.held[p.seat].map((h) => h.fruit + (p.seat === me() && h.value ? " " + h.value : "")).join(", "));
-    }
-    if (hw) {
-      if (p.seat === me() && v.you.hand) sup.push("hand " + (v.you.hand.join(" ") || "empty"));
-      else if (hw.hand_sizes) sup.push(hw.hand_sizes[p.seat] + " triangles");
-    }
-    if (v.left && v.left.includes(p.seat)) sup.push("left the game");
-    const cells = [["", "chip"], [n[p.seat] + (p.seat === me() ? " (you)" : ""), "name"],
-                   [String(p.score), "score"], [sup.join(" · "), "supply"]];
-    for (const [text, cls] of cells) {
-      const td = document.createElement("td");
-      td.className = cls;
-      td.textContent = text;
-      tr.appendChild(td);
-    }
-    const dot = document.createElement("span");
-    dot.className = "dot seat" + p.seat;
-    dot.title = COLOURS[p.seat] || "";
-    tr.firstChild.appendChild(dot);
-    t.appendChild(tr);
-  }
-  $("stack").textContent = v.stack_left + " tiles left" + (v.halflings && v.halflings.pool && v.halflings.pool.length ? " · draft pool " + v.halflings.pool.join(" ") : "");
 }
 
 function featureOf(x, y, part, corner) {
@@ -243,20 +186,6 @@ function drawLog(n) {
   if (ol.lastChild) ol.lastChild.scrollIntoView({ block: "nearest" });
 }
 
-// the countdown to the deadline, once a second from the clock of the last view
-function tick() {
-  const c = S.view && S.view.clock;
-  const box = $("clock");
-  if (!c || S.view.status === "finished") { box.textContent = ""; return; }
-  if (c.paused) { box.textContent = "Clock paused by agreement."; return; }
-  if (!c.deadline) { box.textContent = ""; return; }
-  const left = Math.round((Date.parse(c.deadline) - (Date.now() + S.skew)) / 1000);
-  const a = Math.abs(left), d = Math.floor(a / 86400);
-  const hms = [Math.floor(a / 3600) % 24, Math.floor(a / 60) % 60, a % 60].map((k) => String(k).padStart(2, "0")).join(":");
-  const whose = c.seat === me() ? "Your" : names()[c.seat] + "'s";
-  box.textContent = whose + " deadline: " + (left < 0 ? "overdue by " : "") + (d ? d + "d " : "") + hms + (c.running ? "" : " (on vacation)");
-}
-
 // the replay: board.svg of any earlier seq, as the public sees it (an <img> sends no token)
 function replay() {
   const r = $("replay"), n = Number(r.value);
@@ -266,6 +195,8 @@ function replay() {
 }
 $("replay").addEventListener("input", replay);
 $("replay-box").addEventListener("toggle", () => { if ($("replay-box").open) { $("replay").max = String(S.view.seq); $("replay").value = String(S.view.seq); replay(); } });
+
+function tick() { drawClock(S.view, names(), me(), S.skew); }   // once a second, from the last view
 
 // ---- start ---------------------------------------------------------------------------------------------------
 document.addEventListener("keydown", (ev) => {
