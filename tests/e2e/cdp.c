@@ -317,12 +317,14 @@ bool tap_element(browser *b, const tab *t, const char *expr)
 {
     char *js_text = NULL;
     if (asprintf(&js_text,
-                 "(function(){try{var e=(%s);if(!e)return 'no element';e.scrollIntoView({block:'center',inline:'center'});"
+                 "(function(){try{var e=(%s);if(!e)return 'no element';"
+                 "e.scrollIntoView({block:'center',inline:'center'});"
                  "var r=e.getBoundingClientRect();for(var i=1;i<8;i++)for(var j=1;j<8;j++){"
                  "var x=r.left+r.width*(j/8),y=r.top+r.height*(i/8),h=document.elementFromPoint(x,y);"
                  "if(h&&(h===e||e.contains(h)))return [x,y];}"
                  "var c=document.elementFromPoint(r.left+r.width/2,r.top+r.height/2);"
-                 "return 'no point of '+e.outerHTML.slice(0,200)+' at '+JSON.stringify(r)+' hits it: '+(c&&c.outerHTML.slice(0,200));}catch(x){return 'error '+x;}})()",
+                 "return 'no point of '+e.outerHTML.slice(0,200)+' at '+JSON.stringify(r)+' hits it: '"
+                 "+(c&&c.outerHTML.slice(0,200));}catch(x){return 'error '+x;}})()",
                  expr) < 0)
         return false;
     json_t *xy = js(b, js_text);

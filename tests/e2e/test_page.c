@@ -241,7 +241,9 @@ static void play_game(const char *viewport, int width, int height, bool phone, u
         while ((now = server_seq(c, &g, NULL)) == seq && e2e_now() - t0 < 15)
             nap_ms(30);
         if (now != seq + 1) {
-            char *dbg = js_str(&b, "document.body.dataset.busy+' active='+(document.activeElement&&document.activeElement.outerHTML.slice(0,120))+' problem='+document.getElementById('problem').textContent");
+            char *dbg = js_str(&b, "document.body.dataset.busy+' active='+(document.activeElement&&"
+                                   "document.activeElement.outerHTML.slice(0,120))+' problem='+"
+                                   "document.getElementById('problem').textContent");
             fprintf(stderr, "page: %s\n", dbg);
             free(dbg);
             size_t len;
@@ -254,7 +256,8 @@ static void play_game(const char *viewport, int width, int height, bool phone, u
         const char *done = e2e_jstr(json_array_get(json_object_get(ev, "entries"), 0), "notation");
         ck_assert_msg(strcmp(done, pick) == 0, "clicked '%s', the server made '%s'", pick, done);
         json_decref(ev);
-        char *problem = js_str(&b, "document.getElementById('problem').hidden?'':document.getElementById('problem').textContent");
+        char *problem = js_str(&b, "document.getElementById('problem').hidden?'':"
+                                   "document.getElementById('problem').textContent");
         ck_assert_msg(problem[0] == 0, "the page reports: %s", problem);
         free(problem);
         json_decref(list);
