@@ -16,6 +16,7 @@
 #include "base/buf.h"
 #include "game/games.h"
 #include "handlers.h"
+#include "handlers/request.h"
 
 /* Text into HTML (element content or a quoted attribute). */
 static void hb_esc(cd_buf *b, const char *s)
@@ -32,27 +33,27 @@ static void hb_esc(cd_buf *b, const char *s)
     }
 }
 
-static const char *name_of(const json_t *view, int seat)
-{
-    const char *n = json_string_value(json_object_get(json_array_get(json_object_get(view, "players"), (size_t)seat),
-                                                      "name"));
-    return n ? n : "?";
-}
-
 enum MHD_Result h_game_page(cd_req *r)
 {
-    int viewer = CARC_VIEW_PUBLIC;
-    /* the public view: an unknown game is a 404 here, not a blank page; the names make the title */
-    json_t *view = cd_board_view(r, "games.page", &viewer);
-    if (!view)
+    /* the game as the bearer may see it: an unknown game is a 404 here, not a blank page; a game that has
+     * not started (the lobby) gets the page too, which says so; the seats' names make the title */
+    cd_db *db;
+    cd_game g;
+    int viewer;
+    bool waiting = false;
+    bool loaded = cd_game_open_view(r, &db, &viewer, &g, &waiting);
+    if (!loaded && !waiting)
         return MHD_YES;
     cd_buf title = {0}, out = {0};
-    cd_buf_str(&title, "Carcassonne: ");
-    for (size_t k = 0; k < json_array_size(json_object_get(view, "players")); k++) {
+    cd_buf_str(&title, loaded ? "Carcassonne: " : "Carcassonne: a game waiting for players");
+    for (size_t k = 0; loaded && k < json_array_size(g.names); k++) {
         if (k)
             cd_buf_str(&title, ", ");
-        cd_buf_str(&title, name_of(view, (int)k));
+        const char *n = json_string_value(json_array_get(g.names, k));
+        cd_buf_str(&title, n ? n : "?");
     }
+    if (loaded)
+        cd_game_free(&g);
     const char *t = cd_page_game_html;
     while (*t) {
         const char *at = strchr(t, '@');
@@ -82,6 +83,5 @@ enum MHD_Result h_game_page(cd_req *r)
     enum MHD_Result ret = cd_reply_raw(r, 200, "text/html; charset=utf-8", out.p, out.len, headers);
     free(out.p);
     free(title.p);
-    json_decref(view);
     return ret;
 }

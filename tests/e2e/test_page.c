@@ -554,6 +554,51 @@ START_TEST(page_keyboard)
 }
 END_TEST
 
+/* ---- a game that waits for players (the lobby) ----------------------------------------------------------- */
+/* The host's page says how many seats are open; when a player joins and the game starts, the page shows the
+ * board and the host's choices without a reload. */
+START_TEST(page_waiting_game)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"public\":true,\"players\":[{\"name\":\"Host\"},{\"invite\":true}]}", NULL, &r),
+                     201);
+    e2e_game g = {.nplayers = 2};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+    e2e_resp_free(&r);
+    ck_assert_msg(g.token[0][0], "no host token");
+    browser b;
+    browser_start(&b);
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
+    tab t;
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_for(&b, "document.body.dataset.ready", "1", "the page loaded");
+    wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 1 more player to join.",
+             "the waiting game");
+    wait_for(&b, "String(document.querySelectorAll('[data-notation]').length)", "0", "no choices while it waits");
+    wait_for(&b, "document.body.dataset.live", "1", "the stream of the waiting game");
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"Guest\"}", NULL, &r), 201);
+    char key[80], path[200];
+    snprintf(key, sizeof key, "%s", e2e_jstr(r.json, "key"));
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/join", g.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, key, "{\"name\":\"Guest\"}", NULL, &r), 201);
+    e2e_resp_free(&r);
+    wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "the game started");
+    int n;
+    char *want = legal_notations(c, &g, 0, &n);
+    check_choices(&b, want, "the host's first choices");
+    free(want);
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- the page's files ------------------------------------------------------------------------------------------ */
 START_TEST(page_assets)
 {
@@ -605,6 +650,7 @@ int main(void)
     } cases[] = {{"assets", page_assets, 60},          {"bad_token", page_bad_token, 120},
                  {"two_tabs", page_two_tabs, 120},     {"clock_move", page_clock_move, 120},
                  {"refused", page_refused_move, 120},  {"keyboard", page_keyboard, 120},
+                 {"waiting", page_waiting_game, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);

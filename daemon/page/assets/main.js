@@ -136,6 +136,15 @@ function tokenMessage(e) {
 function render(keepFocus) {
   const v = S.view;
   const n = names();
+  if (v.status === "waiting" || v.status === "cancelled") {   // not started: no board yet (the lobby)
+    $("turn").textContent = v.status === "cancelled" ? "This game was cancelled."
+      : "This game waits for " + v.open + " more player" + (v.open === 1 ? "" : "s") + " to join.";
+    $("board").replaceChildren();
+    $("choices").replaceChildren();
+    document.body.dataset.seq = String(v.seq);
+    document.body.dataset.ready = "1";
+    return;
+  }
   const act = document.activeElement;
   const focused = act && act.getAttribute("data-notation");
   keepFocus = keepFocus || !!focused || !!(act && act.closest && act.closest("#choices"));
@@ -210,7 +219,8 @@ setInterval(tick, 1000);
     const cat = await get("/v1/tiles");
     for (const t of cat.tiles) S.tiles.set(t.id, t);
     await refresh();
-    if (token && !S.view.you) return fatal("This link's token does not open this game. Ask for a new link.");
+    const started = S.view.status !== "waiting" && S.view.status !== "cancelled";
+    if (token && started && !S.view.you) return fatal("This link's token does not open this game. Ask for a new link.");
     const after = await loadLog(S.view.seq);
     render();
     follow(id, after, (entry) => { addEntries([entry]); refreshSoon(); },
