@@ -18,7 +18,7 @@
  * and filtered to the public view for webhooks), idem (with its request's hash) and answer for a repeated key. */
 static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
                                const char *idem, const char *request_sha256, const json_t *answer,
-                               const char *origin)
+                               const char *origin, char **answer_text)
 {
     bool over = g->st->status == CARC_FINISHED;
     json_t *snap = cd_snapshot_for_store(g->st);
@@ -26,7 +26,8 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     json_decref(snap);
     char *mv = move ? cd_json_dumps(move, JSON_COMPACT) : NULL;
     char *events = cd_json_dumps(events_admin, JSON_COMPACT);
-    char *ans = answer ? cd_json_dumps(answer, JSON_COMPACT) : NULL;
+    /* the reply's flags: the text stored is the text answered (only reals could differ, and answers have none) */
+    char *ans = answer ? cd_json_dumps(answer, CD_REPLY_JSON_FLAGS) : NULL;
     if (!snapshot || !events || (move && !mv) || (answer && !ans))
         abort();   /* out of memory (docs/STYLE.md) */
 
@@ -49,7 +50,10 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     free(snapshot);
     free(mv);
     free(events);
-    free(ans);
+    if (answer_text)
+        *answer_text = ans;
+    else
+        free(ans);
     if (!ok)
         return CD_TX_ERROR;
     /* webhooks: their outbox rows commit with the move (outbox.h) */
@@ -75,7 +79,10 @@ cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a,
     if (a->legal_moves && g->st->status != CARC_FINISHED && g->st->pending.seat == a->seat)
         json_object_set_new(ans, "legal_moves", cd_legal_moves_json(g->st, g->seq, a->seat));
     json_t *events_admin = carc_events_to_json(g->st, a->ev, CARC_VIEW_ADMIN);
-    cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, a->idem, a->request_sha256, ans, a->origin);
+    if (a->answer_text)
+        *a->answer_text = NULL;
+    cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, a->idem, a->request_sha256, ans, a->origin,
+                                  a->answer_text);
     json_decref(events_admin);
     *answer = ans;
     return out;

@@ -24,6 +24,8 @@ typedef struct {
     const char *request_sha256;   /* with idem: the hash of the canonical request it came with, stored with the
                                    * key: the same key with another request is refused (moves_post.c) */
     bool legal_moves;         /* when the mover decides again, the answer carries its legal moves */
+    char **answer_text;       /* non-NULL: gets the answer's text as stored (CD_REPLY_JSON_FLAGS, malloc memory),
+                               * for the reply, so that it is not encoded twice; NULL when it could not be */
 } cd_move_commit_args;
 
 /* Inside cd_db_tx, with g's row locked (cd_game_lock, or ST_MOVE_LOCK: its seed is known) and the move applied

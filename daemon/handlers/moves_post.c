@@ -50,6 +50,7 @@ typedef struct {
     char field[64];
     char detail[300];
     json_t *answer;       /* owned */
+    char *answer_text;    /* owned: the answer as stored, for the reply (NULL: encode `answer`) */
     json_t *legal;        /* owned: the decision's notations, for a refused notation's problem */
     bool replayed;        /* the answer is a repeated key's first answer */
     carc_state *after;    /* owned: the state after the move, for the cache once committed */
@@ -70,6 +71,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     move_tx *t = arg;
     json_decref(t->answer);   /* a retried attempt starts from scratch */
     t->answer = NULL;
+    free(t->answer_text);
+    t->answer_text = NULL;
     json_decref(t->legal);
     t->legal = NULL;
     free(t->after);
@@ -155,7 +158,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         } else {
             const cd_move_commit_args a = {.seat = t->seat, .move = stored, .ev = &ev, .origin = "seat",
                                            .now = g.clocked ? cd_wall_now() : 0, .idem = t->idem,
-                                           .request_sha256 = t->request_sha256, .legal_moves = true};
+                                           .request_sha256 = t->request_sha256, .legal_moves = true,
+                                           .answer_text = &t->answer_text};
             out = cd_move_commit(db, &g, &a, &t->answer);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
             if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
@@ -312,8 +316,13 @@ static enum MHD_Result moves_post(cd_req *r)
             if (t.after)
                 cd_cache_put(id, t.after_seq, t.after);
         }
-        ret = cd_reply_json(r, 200, t.answer, NULL);
-        t.answer = NULL;
+        if (t.answer_text && !t.replayed) {   /* the text the log row got: not encoded again */
+            ret = cd_reply_json_text(r, 200, t.answer_text, NULL);
+            t.answer_text = NULL;
+        } else {
+            ret = cd_reply_json(r, 200, t.answer, NULL);
+            t.answer = NULL;
+        }
     } else if (t.status != 0 && t.status != 200) {
         json_t *ext = NULL;
         if (t.legal) {
@@ -325,6 +334,7 @@ static enum MHD_Result moves_post(cd_req *r)
     }
 out:
     free(t.after);
+    free(t.answer_text);
     json_decref(t.answer);
     json_decref(t.legal);
     json_decref(body);

@@ -276,7 +276,7 @@ static bool may_reply(cd_req *r)
 static enum MHD_Result reply_json_as(cd_req *r, int status, json_t *body, const char *content_type,
                                      const char *const *headers)
 {
-    char *text = body ? cd_json_dumps(body, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) : NULL;
+    char *text = body ? cd_json_dumps(body, CD_REPLY_JSON_FLAGS) : NULL;
     json_decref(body);
     if (!text) {
         cd_log("error", "route %s: reply body missing or not encodable", r->route ? r->route->name : "none");
@@ -298,6 +298,16 @@ enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *c
         return MHD_YES;
     }
     return reply_json_as(r, status, body, "application/json", headers);
+}
+
+enum MHD_Result cd_reply_json_text(cd_req *r, int status, char *text, const char *const *headers)
+{
+    if (!may_reply(r)) {
+        free(text);
+        return MHD_YES;
+    }
+    return queue(r, status, MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE),
+                 "application/json", headers);
 }
 
 enum MHD_Result cd_reply_raw(cd_req *r, int status, const char *content_type, const char *data, size_t len,
