@@ -314,7 +314,7 @@ static enum MHD_Result moves_post(cd_req *r)
         if (!t.replayed) {
             cd_metrics_move_applied();
             if (t.after)
-                cd_cache_put(id, t.after_seq, t.after);
+                cd_cache_give(id, t.after_seq, &t.after);   /* t.after: the state it replaced, freed below */
         }
         if (t.answer_text && !t.replayed) {   /* the text the log row got: not encoded again */
             ret = cd_reply_json_text(r, 200, t.answer_text, NULL);
