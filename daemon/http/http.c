@@ -294,7 +294,7 @@ static bool may_reply(cd_req *r)
 static enum MHD_Result reply_json_as(cd_req *r, int status, json_t *body, const char *content_type,
                                      const char *const *headers)
 {
-    char *text = body ? cd_json_dumps(body, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) : NULL;
+    char *text = body ? cd_json_dumps(body, CD_REPLY_JSON_FLAGS) : NULL;
     json_decref(body);
     if (!text) {
         cd_log("error", "route %s: reply body missing or not encodable", r->route ? r->route->name : "none");
