@@ -1,5 +1,5 @@
 /*
- * bot.c — the bots' entry: the names, the think-time budget, the bot's generator and carc_bot_move, which
+ * play.c — the bots' entry: the names, the think-time budget, the bot's generator and carc_bot_move, which
  * lists the seat's legal moves and lets the chosen bot pick one (bot.h).
  */
 #include <stdlib.h>
