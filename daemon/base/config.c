@@ -72,6 +72,8 @@ static const opt opts[] = {
     {"--clock-interval-ms", "CARCD_CLOCK_INTERVAL_MS", OPT_INT, FIELD(clock_interval_ms), 0, 0, 3600000, "MS",
      "how often the clock worker looks for due reminders and timeouts; 0: this carcd applies none "
      "(default 1000)"},
+    {"--bot-interval-ms", "CARCD_BOT_INTERVAL_MS", OPT_INT, FIELD(bot_interval_ms), 0, 0, 3600000, "MS",
+     "how often the bot worker looks for a move a bot makes; 0: this carcd plays no bots (default 500)"},
     {"--time-file", "CARCD_TIME_FILE", OPT_STRING, FIELD(time_file), CAPACITY(time_file), 0, 0, "PATH",
      "for tests: the clocks' time is read from this file (seconds since the epoch) at every use "
      "(default: empty, the real clock)"},
@@ -118,6 +120,7 @@ static void defaults(cd_config *c)
     c->webhook_connect_s = 5;
     c->webhook_concurrency = 32;
     c->clock_interval_ms = 1000;
+    c->bot_interval_ms = 500;
     strcpy(c->mail_from, "carcd@localhost");
     strcpy(c->mail_backoff, CD_MAIL_BACKOFF_DEFAULT);
     c->imap_interval_ms = 5000;

@@ -42,6 +42,7 @@ typedef struct {
     int webhook_connect_s;    /* CARCD_WEBHOOK_CONNECT_TIMEOUT / --webhook-connect-timeout, default 5 */
     int webhook_concurrency;  /* CARCD_WEBHOOK_CONCURRENCY / --webhook-concurrency: sends at once, 0 = none */
     /* turn clocks (clock.h, clock_worker.h) */
+    int bot_interval_ms;      /* CARCD_BOT_INTERVAL_MS / --bot-interval-ms: bot worker's look for bot moves */
     int clock_interval_ms;    /* CARCD_CLOCK_INTERVAL_MS / --clock-interval-ms: worker's look for due clocks */
     char time_file[512];      /* CARCD_TIME_FILE / --time-file: tests' time source (timesrc.h); empty = real */
     /* play by e-mail (mail/) */

@@ -130,8 +130,9 @@ static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer
         json_object_set_new(e, "seat", m->has_seat ? json_integer(m->seat) : json_null());
         describe_entry(e, m->move);
         json_object_set_new(e, "events", carc_events_json_filter(admin, viewer));
-        if (strcmp(m->origin, "clock") == 0)   /* the turn clock moved for a seat out of time */
-            json_object_set_new(e, "by", json_string("clock"));
+        if (strcmp(m->origin, "clock") == 0 || strcmp(m->origin, "bot") == 0)   /* the turn clock moved for a
+                                                                               * seat out of time, or a bot */
+            json_object_set_new(e, "by", json_string(m->origin));
         json_decref(admin);
         json_array_append_new(a, e);
         *last = seq;
