@@ -1,7 +1,8 @@
 /*
  * bot-arena — round-robins between the engine's bots (engine/bot/bot.h): N games of bot A against bot B,
  * the seats swapped every other game, and A's win rate with its 95 % Wilson interval (a tie counts half a
- * win). Also the playouts per second mcts reached, which is what CARC_BOT_PLAYOUTS_PER_MS is measured from.
+ * win). Also the playouts per CPU second mcts reached (CPU time: the machine may be shared), which is what
+ * CARC_BOT_PLAYOUTS_PER_MS is measured from.
  *
  *   bot-arena --a mcts --b greedy --games N --seed S [--think-ms 1000] [--expansions a,b,...|all]
  *
@@ -21,6 +22,15 @@ static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds of this process: the machine is shared, so the playout rate is per core busy, not per wall
+ * second. */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -131,14 +141,14 @@ int main(int argc, char **argv)
             carc_rng r;
             carc_bot_rng(&r, setup.seed, ++seq);
             carc_move mv;
-            double t = now_s();
+            double t = cpu_s();
             if (carc_bot_move(st, seat, (carc_bot_kind)kind, playouts, &r, &mv) != 0 ||
                 carc_apply(st, seat, &mv, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "bot-arena: game %ld: the bot's move was refused: %s\n", g, err);
                 return 1;
             }
             if (kind == CARC_BOT_MCTS) {
-                mcts_time += now_s() - t;
+                mcts_time += cpu_s() - t;
                 mcts_moves++;
             }
             moves++;
@@ -161,7 +171,7 @@ int main(int argc, char **argv)
     printf("mean_margin: %.2f\n", margin / (double)games);
     printf("moves: %ld\nseconds: %.1f\n", moves, now_s() - t0);
     if (mcts_moves)
-        printf("mcts_s_per_move: %.3f\nmcts_playouts_per_s: %.0f\n", mcts_time / (double)mcts_moves,
+        printf("mcts_cpu_s_per_move: %.3f\nmcts_playouts_per_cpu_s: %.0f\n", mcts_time / (double)mcts_moves,
                (double)mcts_moves * playouts / mcts_time);
     free(st);
     free(cat);

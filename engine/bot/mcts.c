@@ -11,7 +11,9 @@
  *   - Below the root every decision of every expansion is a node whose children are its legal moves
  *     (carc_legal_moves drives it: tiles, figures, triangles, fruit, flocks, crop circles, the draft).
  *     Selection is UCB1 (c = CARC_MCTS_C) on the reward of the seat that chose the move; an unvisited child
- *     is tried first, in list order.
+ *     is tried first, in list order. At the root a progressive bias adds CARC_MCTS_BIAS * prior / (visits
+ *     + 1), the prior being the greedy value squashed like a reward: the search starts from greedy's
+ *     opinion and overrules it as playouts come in.
  *   - Playout: from the new node, CARC_MCTS_HORIZON turns per seat of random legal moves (a figure with
  *     even odds against passing, since a random figure on every tile would empty the supply), then the
  *     heuristic: each seat's reward is 1 / (1 + exp(-margin / CARC_MCTS_SCALE)), margin being its worth
@@ -26,12 +28,28 @@
 
 #include "bot/bot_priv.h"
 
+/* the search's constants; bench/bot-arena measures what they give (a build may override them to compare) */
+#ifndef CARC_MCTS_PER_TREE
 #define CARC_MCTS_PER_TREE 128
+#endif
+#ifndef CARC_MCTS_TREES
 #define CARC_MCTS_TREES 32
+#endif
+#ifndef CARC_MCTS_ROOT
 #define CARC_MCTS_ROOT 10
+#endif
+#ifndef CARC_MCTS_C
 #define CARC_MCTS_C 0.7
+#endif
+#ifndef CARC_MCTS_HORIZON
 #define CARC_MCTS_HORIZON 2
+#endif
+#ifndef CARC_MCTS_SCALE
 #define CARC_MCTS_SCALE 8.0
+#endif
+#ifndef CARC_MCTS_BIAS
+#define CARC_MCTS_BIAS 1.0
+#endif
 #define CARC_MCTS_NODES (1u << 15)   /* per tree; past it the tree stops growing and only plays out */
 
 typedef struct {
@@ -41,6 +59,7 @@ typedef struct {
     uint8_t mover;       /* seat that chose this node's move */
     uint32_t visits;
     double w;            /* rewards of `mover` summed */
+    double prior;        /* root children: the greedy value as a reward (progressive bias); 0 elsewhere */
 } node;
 
 typedef struct {
@@ -110,7 +129,8 @@ static uint32_t ucb_pick(const tree *t, const node *nd)
         const node *ch = &t->nodes[c];
         if (ch->visits == 0)
             return c;
-        double v = ch->w / ch->visits + CARC_MCTS_C * sqrt(lg / ch->visits);
+        double v = ch->w / ch->visits + CARC_MCTS_C * sqrt(lg / ch->visits) +
+                   CARC_MCTS_BIAS * ch->prior / (ch->visits + 1);
         if (v > bestv) {
             bestv = v;
             best = c;
@@ -208,6 +228,7 @@ int carc_bot_mcts(const carc_state *st, int seat, const carc_moves *m, uint32_t 
         for (uint32_t c = 0; c < nroot; c++) {
             t->nodes[1 + c].move = (uint16_t)cs[c].idx;
             t->nodes[1 + c].mover = (uint8_t)seat;
+            t->nodes[1 + c].prior = 1.0 / (1.0 + exp(-cs[c].v / CARC_MCTS_SCALE));
         }
     }
 
