@@ -4,7 +4,6 @@
 #include "bots.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "query.h"
 
@@ -32,26 +31,27 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_bots = {stmts, sizeof stmts / sizeof stmts[0]};
 
-static cd_q exec_ok(cd_db *db, cd_stmt id, int n, const char *const *p)
-{
-    PGresult *res = cd_db_exec(db, id, n, p);
-    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
-    PQclear(res);
-    return q;
-}
-
 cd_q cd_bot_seat_set(cd_db *db, const char *game_id, int seat, const char *bot_json)
 {
     char s[16];
     snprintf(s, sizeof s, "%d", seat);
     const char *p[] = {game_id, s, bot_json};
-    return exec_ok(db, ST_BOT_SEAT_SET, 3, p);
+    return cd_q_run(db, ST_BOT_SEAT_SET, 3, p);
 }
 
 cd_q cd_bot_game_flags(cd_db *db, const char *game_id, bool after_leave)
 {
     const char *p[] = {game_id, after_leave ? "true" : "false"};
-    return exec_ok(db, ST_BOT_GAME_FLAGS, 2, p);
+    return cd_q_run(db, ST_BOT_GAME_FLAGS, 2, p);
+}
+
+static void fill_claim(const PGresult *res, int i, void *row)
+{
+    cd_bot_claim_row *out = row;
+    snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(res, i, 0));
+    out->seat = cd_q_int(res, i, 1, -1);
+    const char *bot = cd_q_text(res, i, 2);
+    snprintf(out->bot, sizeof out->bot, "%s", bot ? bot : "");
 }
 
 cd_q cd_bot_claim(cd_db *db, double now, double lease_s, bool *found, cd_bot_claim_row *out)
@@ -60,38 +60,21 @@ cd_q cd_bot_claim(cd_db *db, double now, double lease_s, bool *found, cd_bot_cla
     snprintf(now_s, sizeof now_s, "%.3f", now);
     snprintf(lease, sizeof lease, "%.3f", lease_s);
     const char *p[] = {now_s, lease};
-    PGresult *res = cd_db_exec(db, ST_BOT_CLAIM, 2, p);
-    cd_q q = CD_Q_OK;
-    *found = false;
-    if (!cd_db_ok(res)) {
-        q = cd_q_failed(db, res);
-    } else if (PQntuples(res) > 0) {
-        *found = true;
-        snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(res, 0, 0));
-        out->seat = cd_q_int(res, 0, 1, -1);
-        const char *bot = cd_q_text(res, 0, 2);
-        snprintf(out->bot, sizeof out->bot, "%s", bot ? bot : "");
-    }
-    PQclear(res);
-    return q;
+    return cd_q_one(db, ST_BOT_CLAIM, 2, p, found, fill_claim, out);
 }
 
 cd_q cd_bot_release(cd_db *db, const char *game_id)
 {
     const char *p[] = {game_id};
-    return exec_ok(db, ST_BOT_RELEASE, 1, p);
+    return cd_q_run(db, ST_BOT_RELEASE, 1, p);
 }
+
+static void fill_bool(const PGresult *res, int i, void *row) { *(bool *)row = PQgetvalue(res, i, 0)[0] == 't'; }
 
 cd_q cd_bot_after_leave(cd_db *db, const char *game_id, bool *after_leave)
 {
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_BOT_AFTER_LEAVE, 1, p);
-    cd_q q = CD_Q_OK;
+    bool found = false;
     *after_leave = false;
-    if (!cd_db_ok(res))
-        q = cd_q_failed(db, res);
-    else if (PQntuples(res) > 0)
-        *after_leave = PQgetvalue(res, 0, 0)[0] == 't';
-    PQclear(res);
-    return q;
+    return cd_q_one(db, ST_BOT_AFTER_LEAVE, 1, p, &found, fill_bool, after_leave);
 }
