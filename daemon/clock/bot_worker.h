@@ -14,7 +14,9 @@
  *      to play, applies the move through cd_move_commit (origin "bot": the log and the events say "by":
  *      "bot", and it notifies like any move), and ends the lease. A stale seq (the player took the seat
  *      back, someone resigned) only ends the lease: the next step thinks again.
- * A worker that dies while thinking holds its lease for CD_BOT_LEASE_S at most.
+ * A worker that dies while thinking holds its lease for CD_BOT_LEASE_S at most. One thread thinks for one
+ * game at a time: a process with many mcts games behind one another plays them in turn (more carcd
+ * processes share them), each move costing its think time of one core.
  *
  * Time comes from timesrc.h (tests replace it); the worker looks every bot_interval_ms.
  */
