@@ -14,6 +14,7 @@
 #include "base/json_out.h"
 #include "game/games.h"
 #include "handlers.h"
+#include "handlers/lobby.h"
 #include "handlers/webhooks.h"
 #include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
@@ -43,6 +44,8 @@ typedef struct {
     bool is_bot[CARC_MAX_PLAYERS];          /* players[i] = {"bot": ...}: carcd plays the seat */
     cd_bot_spec bots[CARC_MAX_PLAYERS];
     bool bot_after_leave;                   /* "bot_after_leave": a bot takes a seat that leaves */
+    int nopen;        /* players[] entries {"invite": true}: open seats, the game waits for them (lobby.h) */
+    bool public_;     /* "public": listed by GET /v1/lobby while it has open seats */
 } create_tx;
 
 /* Replies 400 naming the field of an engine/codec message "<field>: <what>"; `prefix` is prepended. */
@@ -64,8 +67,11 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
     }
     static const char *const keys[] = {"name", "webhook", "player_key", "email", NULL};
     static const char *const bot_keys[] = {"bot", "think_ms", "name", NULL};   /* a bot has no hooks or mail */
+    static const char *const invite_keys[] = {"invite", NULL};
     size_t i;
     json_t *p;
+    int named = 0;   /* named seats are numbered in their order, before the open ones (lobby.h) */
+    int hook_at = -1;
     json_array_foreach(players, i, p) {
         char where[32];
         snprintf(where, sizeof where, "players[%zu].", i);
@@ -77,11 +83,11 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             char field[64], detail[160];
             if (!cd_req_only_keys(r, p, bot_keys, where))
                 return false;
-            if (!cd_bot_spec_parse(p, where, &t->bots[i], field, sizeof field, detail, sizeof detail)) {
+            if (!cd_bot_spec_parse(p, where, &t->bots[named], field, sizeof field, detail, sizeof detail)) {
                 cd_reply_problem(r, CD_P_INVALID, field, "%s", detail);
                 return false;
             }
-            t->is_bot[i] = true;
+            t->is_bot[named] = true;
             json_t *name = json_object_get(p, "name");
             if (name && (!json_is_string(name) || !cd_name_ok(json_string_value(name)))) {
                 snprintf(field, sizeof field, "players[%zu].name", i);
@@ -89,7 +95,22 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
                                  CD_NAME_MAX);
                 return false;
             }
-            t->names[i] = name ? json_string_value(name) : cd_bot_default_name(t->bots[i].kind);
+            t->names[named] = name ? json_string_value(name) : cd_bot_default_name(t->bots[named].kind);
+            named++;
+            continue;
+        }
+        json_t *invite = json_object_get(p, "invite");
+        if (invite) {   /* an open seat: {"invite": true} and nothing else */
+            if (!cd_req_only_keys(r, p, invite_keys, where))
+                return false;
+            if (!json_is_true(invite)) {
+                char field[64];
+                snprintf(field, sizeof field, "players[%zu].invite", i);
+                cd_reply_problem(r, CD_P_INVALID, field, "%s: expected true (an open seat to invite a player to)",
+                                 field);
+                return false;
+            }
+            t->nopen++;
             continue;
         }
         if (!cd_req_only_keys(r, p, keys, where))
@@ -100,7 +121,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
                              i, CD_NAME_MAX);
             return false;
         }
-        t->names[i] = json_string_value(name);
+        t->names[named] = json_string_value(name);
         json_t *key = json_object_get(p, "player_key");
         if (key && !json_is_string(key)) {
             char field[64];
@@ -109,7 +130,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             return false;
         }
         if (key)
-            cd_sha256_hex(json_string_value(key), t->key_hash[i]);
+            cd_sha256_hex(json_string_value(key), t->key_hash[named]);
         json_t *email = json_object_get(p, "email");
         if (email && !json_is_null(email) && (!json_is_string(email) || !cd_mail_address_ok(json_string_value(email)))) {
             char field[64];
@@ -117,9 +138,19 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             cd_reply_problem(r, CD_P_INVALID, field, "%s: expected a mail address like ann@example.org", field);
             return false;
         }
-        t->emails[i] = json_is_string(email) ? json_string_value(email) : NULL;
+        t->emails[named] = json_is_string(email) ? json_string_value(email) : NULL;
+        if (json_object_get(p, "webhook") && hook_at < 0)
+            hook_at = (int)i;
+        named++;
     }
-    t->nplayers = (int)json_array_size(players);
+    t->nplayers = named;
+    if (t->nopen > 0 && hook_at >= 0) {   /* a waiting game's endpoints are made with POST .../webhooks */
+        char field[64];
+        snprintf(field, sizeof field, "players[%d].webhook", hook_at);
+        cd_reply_problem(r, CD_P_INVALID, field, "%s: not in a game with open seats; the seat adds it with POST "
+                         "/v1/games/{id}/webhooks, and it gets the game's start", field);
+        return false;
+    }
     return true;
 }
 
@@ -149,7 +180,7 @@ static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
 /* The request into a carc_setup; replies itself and returns false on any error. */
 static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
 {
-    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock",
+    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock", "public",
                                        "bot_after_leave", NULL};
     char err[256];
     if (!cd_req_only_keys(r, body, keys, ""))
@@ -162,13 +193,40 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
         cd_reply_wh_error(r, &hook_err);
         return false;
     }
-    s->nplayers = t->nplayers;
+    s->nplayers = t->nplayers + t->nopen;   /* a waiting game is checked with every seat it asks for */
+    json_t *pub = json_object_get(body, "public");
+    if (pub && !json_is_boolean(pub)) {
+        cd_reply_problem(r, CD_P_INVALID, "public", "public: expected true or false");
+        return false;
+    }
+    t->public_ = json_is_true(pub);
+    if (t->public_ && t->nopen == 0) {
+        cd_reply_problem(r, CD_P_INVALID, "public", "public: only a game with open seats ({\"invite\": true}) "
+                         "is listed in the lobby");
+        return false;
+    }
+    if (t->nopen > 0 && json_object_get(body, "script")) {
+        cd_reply_problem(r, CD_P_INVALID, "script", "script: not with open seats (its stack and hands are for a "
+                         "known number of seats)");
+        return false;
+    }
     json_t *after_leave = json_object_get(body, "bot_after_leave");
     if (after_leave && !json_is_boolean(after_leave)) {
         cd_reply_problem(r, CD_P_INVALID, "bot_after_leave", "bot_after_leave: expected true or false");
         return false;
     }
     t->bot_after_leave = json_is_true(after_leave);
+    /* bots in a game that waits for open seats: not yet (the lobby's start does not set bot seats up) */
+    for (int i = 0; i < t->nplayers && t->nopen > 0; i++)
+        if (t->is_bot[i]) {
+            cd_reply_problem(r, CD_P_INVALID, "players", "players: a bot seat is not possible in a game with open "
+                             "seats yet");
+            return false;
+        }
+    if (t->nopen > 0 && t->bot_after_leave) {
+        cd_reply_problem(r, CD_P_INVALID, "bot_after_leave", "bot_after_leave: not in a game with open seats yet");
+        return false;
+    }
     json_t *clock = json_object_get(body, "clock");
     if (clock && !json_is_null(clock)) {
         char field[64], detail[200];
@@ -177,6 +235,11 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
             return false;
         }
         t->clocked = true;
+        if (t->nopen > 0 && t->clock.timeout == CD_TIMEOUT_BOT) {
+            cd_reply_problem(r, CD_P_INVALID, "clock.timeout", "clock.timeout: \"bot\" is not in a game with open "
+                             "seats yet");
+            return false;
+        }
     }
     json_t *exp = json_object_get(body, "expansions");
     if (exp && carc_expansions_from_json(&s->expansions, exp, err, sizeof err) != 0) {
@@ -204,15 +267,96 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
     return !script || parse_script(r, script, s);
 }
 
-static json_t *setup_json(const carc_setup *s, json_t *script)
+/* A game with open seats: stored waiting (lobby.h), set up in the engine once its seats are taken. */
+typedef struct {
+    cd_waiting_new w;
+    cd_req *req;
+    bool seeded;
+} waiting_tx;
+
+static cd_tx_result run_waiting(cd_db *db, void *arg)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "nplayers", json_integer(s->nplayers));
-    json_object_set_new(o, "expansions", carc_expansions_to_json(s->expansions));
-    json_object_set_new(o, "options", carc_options_to_json(s->opt));
-    if (script)
-        json_object_set(o, "script", script);
-    return o;
+    waiting_tx *t = arg;
+    t->w.bad_key = -1;
+    cd_tx_result out = cd_lobby_store_waiting(db, &t->w);
+    if (out == CD_TX_COMMIT && t->req->is_admin &&
+        !cd_audit_write(t->req, db, NULL, t->w.id, json_pack("{s:b, s:b}", "seed_chosen", t->seeded, "scripted", 0),
+                        NULL))
+        out = CD_TX_ERROR;
+    return out;
+}
+
+static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_setup *s, json_t *body,
+                                      const char *seed_hex, const char *seed_sha,
+                                      char tokens[][CD_TOKEN_LEN + 1])
+{
+    waiting_tx wt = {.req = r, .seeded = json_object_get(body, "seed") != NULL};
+    cd_waiting_new *w = &wt.w;
+    w->nseats = t->nplayers + t->nopen;
+    w->nnamed = t->nplayers;
+    w->nopen = t->nopen;
+    w->public_ = t->public_;
+    w->seed_hex = seed_hex;
+    w->seed_sha = seed_sha;
+    json_t *emails = json_array();
+    for (int i = 0; i < t->nplayers; i++) {
+        w->names[i] = t->names[i];
+        w->token_hash[i] = t->token_hash[i];
+        w->key_hash[i] = t->key_hash[i][0] ? t->key_hash[i] : NULL;
+        if (t->emails[i])
+            json_array_append_new(emails, json_pack("{s:i, s:s}", "seat", i, "email", t->emails[i]));
+    }
+    char codes[CD_LOBBY_MAX_SEATS][CD_TOKEN_LEN + 1], code_hash[CD_LOBBY_MAX_SEATS][CD_HEX256_LEN];
+    for (int p = 0; p < t->nopen; p++) {
+        cd_lobby_secret("iv_", codes[p]);
+        cd_sha256_hex(codes[p], code_hash[p]);
+        w->code_hash[p] = code_hash[p];
+        w->old_seat[p] = -1;
+    }
+    char creator[CD_TOKEN_LEN + 1], creator_hash[CD_HEX256_LEN];
+    cd_lobby_secret("ct_", creator);
+    cd_sha256_hex(creator, creator_hash);
+    w->creator_hash = creator_hash;
+    json_t *clock = json_object_get(body, "clock");
+    json_t *settings = json_pack("{s:o, s:o, s:o}", "expansions", carc_expansions_to_json(s->expansions), "options",
+                                 carc_options_to_json(s->opt), "emails", emails);
+    if (clock && !json_is_null(clock))
+        json_object_set(settings, "clock", clock);
+    w->settings = settings;
+    enum MHD_Result ret;
+    cd_db *db = cd_req_db(r);
+    if (!db) {
+        json_decref(settings);
+        return MHD_YES;
+    }
+    bool down = false;
+    cd_tx_result tr = cd_db_tx(db, run_waiting, &wt, &down);
+    json_decref(settings);
+    if (tr == CD_TX_ROLLBACK && w->bad_key >= 0) {
+        char field[64];
+        snprintf(field, sizeof field, "players[%d].player_key", w->bad_key);
+        return cd_reply_problem(r, CD_P_INVALID, field, "%s: no player has this key", field);
+    }
+    if (tr != CD_TX_COMMIT)
+        return cd_reply_db_failure(r, down, "the game could not be stored");
+    json_t *players = json_array();
+    for (int i = 0; i < t->nplayers; i++)
+        json_array_append_new(players, json_pack("{s:i, s:s, s:s}", "seat", i, "name", t->names[i], "token",
+                                                 tokens[i]));
+    json_t *invites = json_array();
+    for (int p = 0; p < t->nopen; p++) {
+        char url[700];
+        cd_lobby_join_url(r->cfg->public_url, w->id, codes[p], url, sizeof url);
+        json_array_append_new(invites, json_pack("{s:s, s:s}", "invite", codes[p], "join_url", url));
+    }
+    json_t *answer = json_pack("{s:s, s:s, s:i, s:s, s:o, s:o, s:s, s:b, s:i, s:n}", "id", w->id, "status", "waiting",
+                               "seq", 0, "seed_sha256", seed_sha, "players", players, "invites", invites,
+                               "creator_token", creator, "public", t->public_, "seats", w->nseats, "clock");
+    char location[64];
+    snprintf(location, sizeof location, "/v1/games/%s", w->id);
+    const char *headers[] = {"Location", location, NULL};
+    ret = cd_reply_json(r, 201, answer, headers);
+    return ret;
 }
 
 static cd_tx_result run_create(cd_db *db, void *arg)
@@ -279,6 +423,8 @@ static cd_tx_result run_create(cd_db *db, void *arg)
         if (t->emails[i])
             out = cd_mail_seat_set(db, t->id, t->st, 0, names, i, t->emails[i], t->tokens[i], t->deadline_iso);
     json_decref(names);
+    if (out == CD_TX_COMMIT)
+        cd_lobby_on_started(db, t->id, t->nplayers);
 done:
     free(setup);
     free(snap);
@@ -326,7 +472,11 @@ enum MHD_Result h_games_create(cd_req *r)
     t.tokens = tokens;
     t.req = r;
     t.seeded = json_object_get(body, "seed") != NULL;
-    t.setup = setup_json(&setup, json_object_get(body, "script"));
+    if (t.nopen > 0) {   /* open seats: the game waits for them (lobby.h) */
+        ret = create_waiting(r, &t, &setup, body, seed_hex, seed_sha, tokens);
+        goto out;
+    }
+    t.setup = cd_setup_json(&setup, json_object_get(body, "script"));
     t.snapshot = cd_snapshot_for_store(st);
     t.events = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN);
     t.seed_hex = seed_hex;

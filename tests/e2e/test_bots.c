@@ -337,6 +337,11 @@ START_TEST(bad_bot_forms)
         {"{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"bot_after_leave\":\"yes\"}", "bot_after_leave"},
         {"{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"clock\":{\"per_move_s\":60,\"timeout\":\"robot\"}}",
          "clock.timeout"},
+        /* with open seats (the lobby), not yet */
+        {"{\"players\":[{\"bot\":\"greedy\"},{\"invite\":true}]}", "players"},
+        {"{\"players\":[{\"name\":\"A\"},{\"invite\":true}],\"bot_after_leave\":true}", "bot_after_leave"},
+        {"{\"players\":[{\"name\":\"A\"},{\"invite\":true}],\"clock\":{\"per_move_s\":60,\"timeout\":\"bot\"}}",
+         "clock.timeout"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         e2e_resp r;
