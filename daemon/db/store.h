@@ -129,6 +129,13 @@ typedef enum {
                                  created_at, updated_at, names, open places */
     ST_REMATCH_OF,           /* (finished game_id) -> the waiting game offered as its rematch */
     ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
+    /* bots (db/bots.c) */
+    ST_BOT_SEAT_SET,         /* (game_id, seat, bot json): carcd plays the seat from now on */
+    ST_BOT_GAME_FLAGS,       /* (game_id, bot_after_leave): the bot worker looks at this game */
+    ST_BOT_CLAIM,            /* (now, lease_s) -> game_id, pending_seat, the seat's bot|NULL: one game a bot moves
+                                in now, leased (SKIP LOCKED) */
+    ST_BOT_RELEASE,          /* (game_id): the lease ends (the move is in, or it was thought for a stale seq) */
+    ST_BOT_AFTER_LEAVE,      /* (game_id) -> bot_after_leave */
     CD_NSTMTS
 } cd_stmt;
 
@@ -150,7 +157,7 @@ typedef struct {
 extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_reads, cd_stmts_moves,
     cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
     cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players, cd_stmts_gauges, cd_stmts_mail_seats,
-    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_move_log, cd_stmts_lobby;
+    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_move_log, cd_stmts_lobby, cd_stmts_bots;
 extern const cd_stmt_family *const cd_stmt_families[];
 extern const int cd_nstmt_families;
 

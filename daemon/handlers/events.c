@@ -3,8 +3,9 @@
  * poll or as Server-Sent Events.
  *
  * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
- * "clock" on the moves a turn clock made for a seat that ran out of time; the move's "notation" and, for a
- * move that puts or takes a figure, its "feature", "sides" and "label", as the log names them; a decision
+ * "clock" on the moves a turn clock made for a seat that ran out of time, "bot" on a bot's moves; the move's
+ * "notation" and, for a move that puts or takes a figure, its "feature", "sides" and "label", as the log names
+ * them; a decision
  * with one legal move that the engine made is a forced_move event, "by": "forced", in the entry of the move
  * before it): the moves
  * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
@@ -117,8 +118,9 @@ static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer
         json_object_set_new(e, "seat", m->has_seat ? json_integer(m->seat) : json_null());
         describe_entry(e, m->move);
         json_object_set_new(e, "events", carc_events_json_filter(m->events, viewer));
-        if (m->clock)   /* the turn clock moved for a seat out of time */
-            json_object_set_new(e, "by", json_string("clock"));
+        /* the turn clock moved for a seat out of time, or a bot moved (clock/bot_worker.h) */
+        if (m->clock || m->bot)
+            json_object_set_new(e, "by", json_string(m->clock ? "clock" : "bot"));
         json_array_append_new(a, e);
         *last = m->seq;
     }

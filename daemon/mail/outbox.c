@@ -44,7 +44,9 @@ static char *since_last_turn(cd_db *db, const char *game_id, int seq, int seat, 
         const char *nm = json_string_value(json_array_get(names, (size_t)mv[i].seat));
         cd_buf_printf(&b, "  %d. %s (seat %d): %s%s\n", mv[i].seq, nm ? nm : "?", mv[i].seat,
                       mv[i].notation[0] ? mv[i].notation : "(a move)",
-                      strcmp(mv[i].origin, "clock") == 0 ? " (by the clock)" : "");
+                      strcmp(mv[i].origin, "clock") == 0 ? " (by the clock)"
+                      : strcmp(mv[i].origin, "bot") == 0 ? " (by a bot)"
+                                                          : "");
     }
     return b.p;
 }
