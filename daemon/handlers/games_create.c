@@ -17,6 +17,7 @@
 #include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
 #include "db/games_table.h"
+#include "db/messages.h"
 #include "db/moves.h"
 #include "base/timesrc.h"
 
@@ -38,6 +39,7 @@ typedef struct {
     cd_player_hooks hooks;   /* players[].webhook (webhooks.h) */
     const char *emails[CARC_MAX_PLAYERS];   /* players[].email; NULL when none (mail/seat_mail.h) */
     char (*tokens)[CD_TOKEN_LEN + 1];       /* the seats' tokens, for the invitations' private links */
+    bool public_chat;                       /* "public_chat": spectators read the messages (game/messages.h) */
 } create_tx;
 
 /* Replies 400 naming the field of an engine/codec message "<field>: <what>"; `prefix` is prepended. */
@@ -124,10 +126,17 @@ static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
 /* The request into a carc_setup; replies itself and returns false on any error. */
 static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
 {
-    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock", NULL};
+    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock",
+                                       "public_chat", NULL};
     char err[256];
     if (!cd_req_only_keys(r, body, keys, ""))
         return false;
+    json_t *pc = json_object_get(body, "public_chat");
+    if (pc && !json_is_boolean(pc)) {
+        cd_reply_problem(r, CD_P_INVALID, "public_chat", "public_chat: expected true or false");
+        return false;
+    }
+    t->public_chat = json_is_true(pc);
     carc_setup_defaults(s);
     if (!parse_players(r, json_object_get(body, "players"), t))
         return false;
@@ -212,6 +221,8 @@ static cd_tx_result run_create(cd_db *db, void *arg)
             goto done;
         }
     }
+    if (t->public_chat && cd_msg_public_chat_set(db, t->id) != CD_Q_OK)
+        goto done;
     if (cd_moves_insert_opening(db, t->id, events) == CD_Q_OK)
         out = CD_TX_COMMIT;
     if (out == CD_TX_COMMIT && t->req->is_admin &&
@@ -316,6 +327,7 @@ enum MHD_Result h_games_create(cd_req *r)
                                players);
     cd_player_hooks_answer(&t.hooks, answer);
     json_object_set_new(answer, "clock", t.clocked ? cd_clock_view(&t.clock, cd_wall_now()) : json_null());
+    json_object_set_new(answer, "public_chat", json_boolean(t.public_chat));
     char location[64];
     snprintf(location, sizeof location, "/v1/games/%s", t.id);
     const char *headers[] = {"Location", location, NULL};
