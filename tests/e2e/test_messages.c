@@ -574,6 +574,10 @@ START_TEST(hostile_text)
         ck_assert_msg(say_raw(&f, 0, bad_json[i], strlen(bad_json[i]), &r) == 400, "%s: %ld", bad_json[i], r.status);
         e2e_resp_free(&r);
     }
+    char wd[40], ws[40], wj[40];
+    hook(&f, f.d->admin, "discord", "[\"message.posted\"]", wd);
+    hook(&f, f.d->admin, "slack", "[\"message.posted\"]", ws);
+    hook(&f, f.g.token[2], "json", "[\"message.posted\",\"move.made\"]", wj);
     /* 1 000 characters (2 000 bytes) are fine, 1 001 and 10 kB are not */
     char *big = malloc(12000);
     strcpy(big, "{\"text\":\"");
@@ -595,10 +599,6 @@ START_TEST(hostile_text)
     free(big);
 
     /* HTML and Markdown are stored and served as text; the chat webhooks escape them */
-    char wd[40], ws[40], wj[40];
-    hook(&f, f.d->admin, "discord", "[\"message.posted\"]", wd);
-    hook(&f, f.d->admin, "slack", "[\"message.posted\"]", ws);
-    hook(&f, f.g.token[2], "json", "[\"message.posted\",\"move.made\"]", wj);
     const char *html = "<script>alert(1)</script> & <b>bold</b>";
     const char *md = "**bold** _it_ @everyone [click](http://evil.example) `code`\n- list\n# head\n> quote";
     ck_assert_int_eq(say(&f, 0, html, NULL), 201);
