@@ -126,7 +126,7 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
         /* in the order a reader expects: what happened, then what comes next */
         static const unsigned order[] = {CD_WH_MOVE_MADE, CD_WH_GAME_FINISHED, CD_WH_TURN_STARTED,
                                          CD_WH_TURN_REMINDER};
-        for (int k = 0; k < CD_WH_NEVENTS; k++) {
+        for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {   /* message.posted has its own call */
             unsigned ev = order[k];
             if (!(which & ev) || !wants(e, ev, pending_seat, seat))
                 continue;
