@@ -37,6 +37,18 @@ static const cd_stmt_info stmts[] = {
                    "FROM game_messages m JOIN seats s ON s.game_id = m.game_id AND s.seat = m.seat "
                    "WHERE m.game_id = $1::uuid AND m.id > $2::bigint ORDER BY m.id LIMIT $5::integer",
                    5},
+    /* what a turn mail tells (mail/outbox.c): the others' messages since the seat's previous turn mail,
+     * i.e. written at its seq or later (a message at seq s comes after the move s and the mails it wrote) */
+    {ST_MSG_FOR_MAIL, "msg_for_mail",
+                      "SELECT * FROM (SELECT m.id, m.seat, s.name, m.seq, m.text, " CD_SQL_ISO("m.created_at") ", "
+                      "false, true FROM game_messages m JOIN seats s ON s.game_id = m.game_id AND s.seat = m.seat "
+                      "WHERE m.game_id = $1::uuid AND m.seat <> $2::integer AND m.hidden_at IS NULL "
+                      "AND m.seq >= coalesce((SELECT max(o.seq) FROM mail_outbox o WHERE o.game_id = $1::uuid "
+                      "AND o.seat = $2::integer AND o.kind IN ('turn', 'invitation')), 0) "
+                      "AND NOT EXISTS (SELECT 1 FROM message_mutes u WHERE u.game_id = m.game_id "
+                      "AND u.seat = $2::integer AND u.muted = m.seat) "
+                      "ORDER BY m.id DESC LIMIT $3::integer) t ORDER BY id",
+                      3},
     {ST_MSG_GAME_CHAT, "msg_game_chat", "SELECT public_chat FROM games WHERE id = $1::uuid", 1},
     {ST_MSG_PUBLIC_CHAT_SET, "msg_public_chat_set", "UPDATE games SET public_chat = true WHERE id = $1::uuid", 1},
     {ST_MSG_HIDE, "msg_hide",
@@ -123,6 +135,18 @@ cd_q cd_msgs_after(cd_db *db, const char *game_id, long long after, int reader_s
     const char *p[] = {game_id, after_s, reader_seat >= 0 ? seat_s : NULL, with_hidden ? "true" : "false", limit_s};
     cd_q_rowset r;
     cd_q q = cd_q_rows(db, ST_MSG_AFTER, 5, p, sizeof *out->v, msg_row, &r);
+    *out = (cd_msg_rows){.n = r.n, .v = r.v, .res = r.res};
+    return q;
+}
+
+cd_q cd_msgs_for_mail(cd_db *db, const char *game_id, int seat, int limit, cd_msg_rows *out)
+{
+    char seat_s[16], limit_s[16];
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    snprintf(limit_s, sizeof limit_s, "%d", limit);
+    const char *p[] = {game_id, seat_s, limit_s};
+    cd_q_rowset r;
+    cd_q q = cd_q_rows(db, ST_MSG_FOR_MAIL, 3, p, sizeof *out->v, msg_row, &r);
     *out = (cd_msg_rows){.n = r.n, .v = r.v, .res = r.res};
     return q;
 }

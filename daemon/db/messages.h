@@ -59,6 +59,10 @@ typedef struct {
  * mutes make rows invisible; with_hidden: the admin, for whom hidden rows stay visible (hidden true). */
 cd_q cd_msgs_after(cd_db *db, const char *game_id, long long after, int reader_seat, bool with_hidden, int limit,
                    cd_msg_rows *out);
+/* ST_MSG_FOR_MAIL: the last `limit` messages of the other seats since seat's previous turn mail (written
+ * at that mail's seq or later; all, with no such mail), oldest first, without the hidden ones and those of
+ * seats it muted (every row visible). */
+cd_q cd_msgs_for_mail(cd_db *db, const char *game_id, int seat, int limit, cd_msg_rows *out);
 void cd_msg_rows_free(cd_msg_rows *rows);
 
 /* ST_MSG_GAME_CHAT: whether the game exists (*found) and was created with public_chat. */

@@ -109,6 +109,7 @@ typedef enum {
     ST_MSG_NOTIFY,           /* (payload "<game>:m<id>") */
     ST_MSG_AFTER,            /* (game_id, after_id, reader seat|NULL, with_hidden, limit) -> id, seat, name, seq,
                                  text, created_at, hidden, visible */
+    ST_MSG_FOR_MAIL,         /* (game_id, seat, limit) -> the columns of ST_MSG_AFTER */
     ST_MSG_GAME_CHAT,        /* (game_id) -> public_chat */
     ST_MSG_PUBLIC_CHAT_SET,  /* (game_id) */
     ST_MSG_HIDE,             /* (game_id, id, now) -> seat, whether it was hidden already */

@@ -118,6 +118,18 @@ static cd_tx_result run_post(cd_db *db, void *arg)
     return cd_outbox_enqueue_message(db, &m);
 }
 
+cd_tx_result cd_msg_post_tx(cd_db *db, const char *game_id, int seat, const char *text, const char *origin,
+                            double now, cd_msg_post_result *res, cd_msg_inserted *ins)
+{
+    post_tx t = {.game_id = game_id, .text = text, .origin = origin, .seat = seat, .now = now};
+    cd_tx_result out = run_post(db, &t);
+    *res = out == CD_TX_COMMIT ? CD_MSG_POSTED
+           : out == CD_TX_ROLLBACK ? (t.no_seat ? CD_MSG_NO_SEAT : CD_MSG_RATE_LIMITED)
+                                   : CD_MSG_FAILED;
+    *ins = t.ins;
+    return out;
+}
+
 cd_msg_post_result cd_msg_post(cd_db *db, const char *game_id, int seat, const char *text, const char *origin,
                                double now, json_t **out, double *retry_s, bool *down)
 {

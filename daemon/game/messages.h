@@ -48,6 +48,12 @@ typedef enum {
 cd_msg_post_result cd_msg_post(cd_db *db, const char *game_id, int seat, const char *text, const char *origin,
                                double now, json_t **out, double *retry_s, bool *down);
 
+/* The same inside the caller's transaction (a `say` reply mail, mailin/, under its game lock): CD_TX_COMMIT
+ * with *res CD_MSG_POSTED (and *ins the new row), CD_TX_ROLLBACK with *res CD_MSG_RATE_LIMITED or
+ * CD_MSG_NO_SEAT (nothing written), CD_TX_ERROR when a statement failed. */
+cd_tx_result cd_msg_post_tx(cd_db *db, const char *game_id, int seat, const char *text, const char *origin,
+                            double now, cd_msg_post_result *res, cd_msg_inserted *ins);
+
 /* A message as readers get it: {"id", "seat", "name", "seq", "text", "at"}, and "hidden" for the admin. */
 json_t *cd_msg_json(const cd_msg_row *m, bool admin);
 
