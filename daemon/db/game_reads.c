@@ -73,6 +73,12 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_game_reads = {stmts, sizeof stmts / sizeof stmts[0]};
 
+/* Whether a status is one of a game that has no state yet: waiting for its seats, or cancelled so. */
+static bool unstarted(const char *status)
+{
+    return strcmp(status, "waiting") == 0 || strcmp(status, "cancelled") == 0;
+}
+
 /* Row 0 of a ST_GAME_GET-shaped result: seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
  * finished_at, seed, names, clock. */
 static void get_columns(PGresult *res, cd_game_read *g)
@@ -83,6 +89,7 @@ static void get_columns(PGresult *res, cd_game_read *g)
         return;
     g->seq = atoi(PQgetvalue(res, 0, 0));
     g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    g->unstarted = unstarted(PQgetvalue(res, 0, 1));
     g->setup = PQgetvalue(res, 0, 2);
     g->snapshot = PQgetvalue(res, 0, 3);
     g->seed_sha256 = PQgetvalue(res, 0, 4);
@@ -103,6 +110,7 @@ static void lock_columns(PGresult *res, cd_game_read *g)
         return;
     g->seq = atoi(PQgetvalue(res, 0, 0));
     g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    g->unstarted = unstarted(PQgetvalue(res, 0, 1));
     g->setup = g->seed_sha256 = g->created_at = g->updated_at = g->finished_at = "";
     g->snapshot = PQgetvalue(res, 0, 2);
     g->seed = PQgetvalue(res, 0, 3);

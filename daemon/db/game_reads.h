@@ -20,6 +20,7 @@ typedef struct {
     bool found;             /* a row with the game's columns (its seq not NULL) */
     int seq;
     bool finished;
+    bool unstarted;         /* status waiting or cancelled: no state yet (sql/008_lobby.sql) */
     const char *setup;      /* JSON text (views and admin reads; "" for lock reads and ST_GAME_GET_PLAY) */
     const char *snapshot;   /* JSON text; "" when left out at the seq of the state the reader holds */
     const char *seed_sha256, *created_at, *updated_at, *finished_at;

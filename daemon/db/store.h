@@ -101,6 +101,25 @@ typedef enum {
     ST_MAIL_CLAIM,           /* (lease_s) -> id, lease, rcpt, body, tries, game_id, seat, stopped */
     ST_MAIL_DONE,            /* (id, lease, state, delay_s, error) -> id */
     ST_MAIL_IN_INSERT,       /* (message_id, game_id, seat, outcome, detail) -> 1 when new (no row: handled before) */
+    /* player keys acting for seats, invitations, the lobby, rematches (db/lobby.c) */
+    ST_KEY_SEATS,            /* (key_hash, game_id, seat|NULL) -> token_hash|NULL, seat|NULL   (no row: no such
+                                 key; one row of NULLs: the key holds no seat of the game) */
+    ST_SEAT_TOKEN_RENEW,     /* (game_id, seat, key_hash, new token_hash) -> seat   (no row: not that key's) */
+    ST_WAITING_INSERT,       /* (game_id, settings, nseats, public, creator_hash, rematch_of|NULL) */
+    ST_INVITE_INSERT,        /* (game_id, place, code_hash|NULL, old_seat|NULL) */
+    ST_WAITING_LOCK,         /* (game_id) -> status, public, nseats, creator_hash, settings, rematch_of, seed,
+                                 seats taken; the game row locked */
+    ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat */
+    ST_INVITE_TAKE,          /* (game_id, place, seat) */
+    ST_WAITING_SEATS,        /* (game_id) -> seat, name, player_id */
+    ST_GAME_START,           /* (game_id, status, setup, snapshot, pending_seat, clock, deadline, due) */
+    ST_GAME_CANCEL,          /* (game_id) */
+    ST_LOBBY_LIST,           /* (expansions|NULL, nseats|NULL, clock|NULL, limit) -> id, nseats, taken, settings,
+                                 created_at, names */
+    ST_WAITING_VIEW,         /* (game_id) -> status, nseats, public, settings, rematch_of, seed_sha256,
+                                 created_at, updated_at, names, open places */
+    ST_REMATCH_OF,           /* (finished game_id) -> the waiting game offered as its rematch */
+    ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
     /* table talk (db/messages.c) */
     ST_MSG_SEAT_LOCK,        /* (game_id, seat) -> 1   FOR UPDATE of the seat */
     ST_MSG_INSERT,           /* (game_id, seat, text, origin, now, window_s, max) -> id, seq, created_at (NULL when
@@ -137,7 +156,7 @@ typedef struct {
 extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_reads, cd_stmts_moves,
     cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
     cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players, cd_stmts_gauges, cd_stmts_mail_seats,
-    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_messages;
+    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_lobby, cd_stmts_messages;
 extern const cd_stmt_family *const cd_stmt_families[];
 extern const int cd_nstmt_families;
 
