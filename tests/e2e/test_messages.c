@@ -5,7 +5,8 @@
  * asked (messages_after) and a long-poll waiting for a move wakes for a message then; the per-seat rate
  * limit (429 with Retry-After); mute (reads, long-polls, webhooks of the muting seat only); the admin's hide,
  * in the audit log; hostile text refused (control characters, bidi controls, too long, invalid UTF-8, NUL)
- * or stored and served as text (HTML, Markdown), escaped in the Discord and Slack webhooks.
+ * or stored and served as text (HTML, Markdown), escaped in the Discord and Slack webhooks; a player key
+ * writes and reads for its seat.
  */
 #include <arpa/inet.h>
 #include <libpq-fe.h>
@@ -662,6 +663,46 @@ START_TEST(hostile_text)
 }
 END_TEST
 
+
+/* ---- a player key acts for its seat (the lobby's cd_req_seat_hash) ------------------------------------------- */
+START_TEST(player_key_writes_and_reads)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"Ann\"}", NULL, &r), 201);
+    char key[80];
+    snprintf(key, sizeof key, "%s", e2e_jstr(r.json, "key"));
+    e2e_resp_free(&r);
+    ck_assert_msg(strncmp(key, "pk_", 3) == 0, "a player key: %s", key);
+    char body[300];
+    snprintf(body, sizeof body, "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"name\":\"Bob\"}]}", key);
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r), 201);
+    char id[40], bob[80], mp[160];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(bob, sizeof bob, "%s", e2e_jstr(r.json, "players.1.token"));
+    e2e_resp_free(&r);
+    snprintf(mp, sizeof mp, "/v1/games/%s/messages", id);
+    ck_assert_int_eq(e2e_req(c, "POST", mp, key, "{\"text\":\"written with my key\"}", NULL, &r), 201);
+    ck_assert_int_eq(e2e_jint(r.json, "seat"), 0);
+    e2e_resp_free(&r);
+    json_t *a = e2e_get_ok(c, mp, bob, 200);
+    ck_assert_str_eq(e2e_jstr(a, "messages.0.text"), "written with my key");
+    json_decref(a);
+    a = e2e_get_ok(c, mp, key, 200);   /* and reads as its seat: "muted" is a seat's */
+    ck_assert_ptr_nonnull(json_object_get(a, "muted"));
+    json_decref(a);
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"Eve\"}", NULL, &r), 201);
+    char eve[80];
+    snprintf(eve, sizeof eve, "%s", e2e_jstr(r.json, "key"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", mp, eve, "{\"text\":\"not my game\"}", NULL, &r), 403);   /* no seat here */
+    e2e_resp_free(&r);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_messages");
@@ -672,6 +713,7 @@ int main(void)
     tcase_add_test(tc, mute_is_for_oneself);
     tcase_add_test(tc, admin_hides_audited);
     tcase_add_test(tc, hostile_text);
+    tcase_add_test(tc, player_key_writes_and_reads);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
