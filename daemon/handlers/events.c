@@ -128,7 +128,9 @@ static json_t *message_entry(const cd_msg_row *m, bool admin)
 
 /* Up to EV_PAGE entries after `after` as `viewer` sees them: *entries (new array) and *last (the last seq,
  * or `after` when there is none); with *mlast >= 0 the messages after it too, merged in order, *mlast moved
- * to the last one passed. */
+ * to the last one passed. Cost: one indexed read of the log, and with messages one more of game_messages
+ * (game_id, id), with the reader's mutes looked up per row by their primary key; a reader without
+ * messages_after pays nothing for them. */
 static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer, json_t **entries, int *last,
                                 long long *mlast)
 {
