@@ -44,10 +44,11 @@ static const cd_stmt_info stmts[] = {
     /* the move's second, pipelined behind the lock and so reading what the lock's previous holder committed:
      * the game's enabled webhook endpoints (none: the move skips the outbox) and the answer already stored for
      * this seat's idempotency key (NULL key: none) with the hash of the request it answered (NULL: stored
-     * before 005_idempotency_request.sql) */
+     * before 005_idempotency_request.sql) and the seq of its move (the answer is derived from the log since
+     * 010_compact_log.sql: game/move_log.h) */
     {ST_MOVE_AFTER_LOCK, "move_after_lock",
                          "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
-                         "AND e.disabled_at IS NULL), m.response, m.request_sha256 FROM (SELECT 1) one "
+                         "AND e.disabled_at IS NULL), m.response, m.request_sha256, m.seq FROM (SELECT 1) one "
                          "LEFT JOIN (moves m JOIN seats t ON t.game_id = m.game_id AND t.seat = m.seat) "
                          "ON t.token_hash = $2 AND m.game_id = $1::uuid AND m.idempotency_key = $3",
                          3},
@@ -210,6 +211,7 @@ cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char 
     out->hooks = atoi(PQgetvalue(after, 0, 0));
     out->stored_answer = cd_q_text(after, 0, 1);
     out->stored_request_sha256 = cd_q_text(after, 0, 2);
+    out->key_seq = cd_q_int(after, 0, 3, -1);
     return CD_Q_OK;
 }
 

@@ -4,11 +4,11 @@
  *
  * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
  * "clock" on the moves a turn clock made for a seat that ran out of time; the move's "notation" and, for a
- * move that puts or takes a figure, its "feature", "sides" and "label", as the log stored them; a decision
+ * move that puts or takes a figure, its "feature", "sides" and "label", as the log names them; a decision
  * with one legal move that the engine made is a forced_move event, "by": "forced", in the entry of the move
  * before it): the moves
  * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
- * (carc_events_json_filter over the admin rendering stored in moves.events). "seq" is the last entry's seq,
+ * (carc_events_json_filter over the admin rendering: derived by replay, game/move_log.h). "seq" is the last entry's seq,
  * or `after` when there is none: a client pages and polls with after=<seq of the previous answer>.
  *
  * Parameters
@@ -72,7 +72,7 @@
 #include "base/log.h"
 #include "db/notify.h"
 #include "db/games_table.h"
-#include "db/moves.h"
+#include "game/move_log.h"
 #include "db/messages.h"
 #include "game/messages.h"
 
@@ -97,21 +97,19 @@ static bool parse_int(const char *s, long lo, long hi, long *out)
     return true;
 }
 
-/* Copies the self-description the log stored with a move (moves_post.c) into its entry. A move stored
- * before moves described themselves, a resignation or the opening entry has none. Every member is public:
- * what a move says is what its public events show. */
-static void describe_entry(json_t *entry, const char *move_text)
+/* Copies the self-description of a move (its notation and, for a move that puts or takes a figure, its
+ * feature, sides and label) into its entry. A move stored before moves described themselves, a resignation or
+ * the opening entry has none. Every member is public: what a move says is what its public events show. */
+static void describe_entry(json_t *entry, const json_t *move)
 {
     static const char *const keys[] = {"notation", "feature", "sides", "label"};
-    if (!move_text || !strstr(move_text, "\"notation\""))
+    if (!json_object_get(move, "notation"))
         return;
-    json_t *move = json_loads(move_text, 0, NULL);
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         json_t *v = json_object_get(move, keys[k]);
         if (v)
             json_object_set(entry, keys[k], v);
     }
-    json_decref(move);
 }
 
 /* A message as an entry of the log. */
@@ -123,66 +121,58 @@ static json_t *message_entry(const cd_msg_row *m, bool admin)
 
 /* Up to EV_PAGE entries after `after` as `viewer` sees them: *entries (new array) and *last (the last seq,
  * or `after` when there is none); with *mlast >= 0 the messages after it too, merged in order, *mlast moved
- * to the last one passed. Cost: one indexed read of the log, and with messages one more of game_messages
- * (game_id, id), with the reader's mutes looked up per row by their primary key; a reader without
- * messages_after pays nothing for them. */
+ * to the last one passed. The entries' events are the stored ones of rows written before
+ * sql/010_compact_log.sql, else derived (game/move_log.h: from the event cache, or by replay). Messages cost
+ * one more indexed read, of game_messages (game_id, id), with the reader's mutes looked up per row by their
+ * primary key; a reader without messages_after pays nothing for them. */
 static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer, json_t **entries, int *last,
                                 long long *mlast)
 {
-    cd_log_rows rows;
-    cd_q q = cd_moves_after(db, id, after, EV_PAGE, &rows);
+    cd_log_page page;
+    cd_load_result lr = cd_log_page_read(db, id, after, EV_PAGE, &page);
     *entries = NULL;
     *last = after;
-    if (q != CD_Q_OK)
-        return q == CD_Q_DOWN ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
+    if (lr != CD_LOAD_OK) {
+        cd_log_page_free(&page);
+        return lr;
+    }
     cd_msg_rows msgs = {0};
     if (*mlast >= 0) {
-        q = cd_msgs_after(db, id, *mlast, viewer >= 0 ? viewer : -1, viewer == CARC_VIEW_ADMIN, EV_PAGE, &msgs);
+        cd_q q = cd_msgs_after(db, id, *mlast, viewer >= 0 ? viewer : -1, viewer == CARC_VIEW_ADMIN, EV_PAGE, &msgs);
         if (q != CD_Q_OK) {
-            cd_log_rows_free(&rows);
+            cd_log_page_free(&page);
             return q == CD_Q_DOWN ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
         }
     }
     /* a full page of one kind ends where the other may go on: moves up to the last message's seq, messages up
      * to the last move's seq (a message written at seq s follows the move s) */
     int move_cap = msgs.n == EV_PAGE ? msgs.v[msgs.n - 1].seq : INT32_MAX;
-    int msg_cap = rows.n == EV_PAGE ? rows.v[rows.n - 1].seq : INT32_MAX;
+    int msg_cap = page.n == EV_PAGE ? page.v[page.n - 1].seq : INT32_MAX;
     int k = 0;   /* the next message */
     json_t *a = json_array();
-    for (int i = 0; i <= rows.n; i++) {
-        int upto = i < rows.n ? rows.v[i].seq - 1 : msg_cap;   /* the messages before this move */
-        if (i < rows.n && rows.v[i].seq > move_cap)
+    for (int i = 0; i <= page.n; i++) {
+        int upto = i < page.n ? page.v[i].seq - 1 : msg_cap;   /* the messages before this move */
+        if (i < page.n && page.v[i].seq > move_cap)
             upto = move_cap < msg_cap ? move_cap : msg_cap;
         for (; k < msgs.n && msgs.v[k].seq <= upto; k++) {
             if (msgs.v[k].visible)
                 json_array_append_new(a, message_entry(&msgs.v[k], viewer == CARC_VIEW_ADMIN));
             *mlast = msgs.v[k].id;
         }
-        if (i == rows.n || rows.v[i].seq > move_cap)
+        if (i == page.n || page.v[i].seq > move_cap)
             break;
-        const cd_log_row *m = &rows.v[i];
-        int seq = m->seq;
-        json_t *admin = json_loads(m->events, 0, NULL);
-        if (!json_is_array(admin)) {
-            cd_log("error", "game %s: the events of seq %d do not decode", id, seq);
-            json_decref(admin);
-            json_decref(a);
-            cd_log_rows_free(&rows);
-            cd_msg_rows_free(&msgs);
-            return CD_LOAD_CORRUPT;
-        }
+        const cd_log_entry *m = &page.v[i];
         json_t *e = json_object();
-        json_object_set_new(e, "seq", json_integer(seq));
+        json_object_set_new(e, "seq", json_integer(m->seq));
         json_object_set_new(e, "seat", m->has_seat ? json_integer(m->seat) : json_null());
         describe_entry(e, m->move);
-        json_object_set_new(e, "events", carc_events_json_filter(admin, viewer));
-        if (strcmp(m->origin, "clock") == 0)   /* the turn clock moved for a seat out of time */
+        json_object_set_new(e, "events", carc_events_json_filter(m->events, viewer));
+        if (m->clock)   /* the turn clock moved for a seat out of time */
             json_object_set_new(e, "by", json_string("clock"));
-        json_decref(admin);
         json_array_append_new(a, e);
-        *last = seq;
+        *last = m->seq;
     }
-    cd_log_rows_free(&rows);
+    cd_log_page_free(&page);
     cd_msg_rows_free(&msgs);
     *entries = a;
     return CD_LOAD_OK;
