@@ -31,6 +31,7 @@ enum MHD_Result h_admin_verify(cd_req *r);     /* admin_verify.c */
 enum MHD_Result h_board_svg(cd_req *r);        /* board.c */
 enum MHD_Result h_board_png(cd_req *r);        /* board.c */
 enum MHD_Result h_game_page(cd_req *r);        /* game_page.c */
+enum MHD_Result h_game_assets(cd_req *r);      /* game_assets.c */
 enum MHD_Result h_admin_export(cd_req *r);     /* admin_export.c */
 enum MHD_Result h_admin_audit(cd_req *r);      /* admin_audit.c */
 enum MHD_Result h_webhooks_create(cd_req *r);  /* webhooks.c */

@@ -90,6 +90,8 @@ START_TEST(answers_match_the_document)
     req(c, "GET", "/v1/tiles", NULL, NULL, NULL, 200);
     req(c, "GET", "/problems/stale-seq", NULL, NULL, NULL, 200);
     req(c, "GET", "/problems/no-such-problem", NULL, NULL, NULL, 404);
+    req(c, "GET", "/games/assets/main.js", NULL, NULL, NULL, 200);   /* the game page's files */
+    req(c, "GET", "/games/assets/nothing.js", NULL, NULL, NULL, 404);
 
     /* games, 2 to 6 players, and a scripted one */
     e2e_game g[5];
