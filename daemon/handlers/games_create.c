@@ -21,6 +21,7 @@
 #include "webhooks/outbox.h"
 #include "db/bots.h"
 #include "db/games_table.h"
+#include "db/messages.h"
 #include "db/moves.h"
 #include "base/timesrc.h"
 
@@ -47,6 +48,7 @@ typedef struct {
     bool bot_after_leave;                   /* "bot_after_leave": a bot takes a seat that leaves */
     int nopen;        /* players[] entries {"invite": true}: open seats, the game waits for them (lobby.h) */
     bool public_;     /* "public": listed by GET /v1/lobby while it has open seats */
+    bool public_chat;                       /* "public_chat": spectators read the messages (game/messages.h) */
 } create_tx;
 
 /* Replies 400 naming the field of an engine/codec message "<field>: <what>"; `prefix` is prepended. */
@@ -182,10 +184,16 @@ static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
 static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
 {
     static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock", "public",
-                                       "bot_after_leave", NULL};
+                                       "bot_after_leave", "public_chat", NULL};
     char err[256];
     if (!cd_req_only_keys(r, body, keys, ""))
         return false;
+    json_t *pc = json_object_get(body, "public_chat");
+    if (pc && !json_is_boolean(pc)) {
+        cd_reply_problem(r, CD_P_INVALID, "public_chat", "public_chat: expected true or false");
+        return false;
+    }
+    t->public_chat = json_is_true(pc);
     carc_setup_defaults(s);
     if (!parse_players(r, json_object_get(body, "players"), t))
         return false;
@@ -273,6 +281,7 @@ typedef struct {
     cd_waiting_new w;
     cd_req *req;
     bool seeded;
+    bool public_chat;
 } waiting_tx;
 
 static cd_tx_result run_waiting(cd_db *db, void *arg)
@@ -280,6 +289,8 @@ static cd_tx_result run_waiting(cd_db *db, void *arg)
     waiting_tx *t = arg;
     t->w.bad_key = -1;
     cd_tx_result out = cd_lobby_store_waiting(db, &t->w);
+    if (out == CD_TX_COMMIT && t->public_chat && cd_msg_public_chat_set(db, t->w.id) != CD_Q_OK)
+        out = CD_TX_ERROR;
     if (out == CD_TX_COMMIT && t->req->is_admin &&
         !cd_audit_write(t->req, db, NULL, t->w.id, json_pack("{s:b, s:b}", "seed_chosen", t->seeded, "scripted", 0),
                         NULL))
@@ -291,7 +302,7 @@ static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_
                                       const char *seed_hex, const char *seed_sha,
                                       char tokens[][CD_TOKEN_LEN + 1])
 {
-    waiting_tx wt = {.req = r, .seeded = json_object_get(body, "seed") != NULL};
+    waiting_tx wt = {.req = r, .seeded = json_object_get(body, "seed") != NULL, .public_chat = t->public_chat};
     cd_waiting_new *w = &wt.w;
     w->nseats = t->nplayers + t->nopen;
     w->nnamed = t->nplayers;
@@ -404,6 +415,8 @@ static cd_tx_result run_create(cd_db *db, void *arg)
             goto done;
     }
     if (bots && cd_bot_game_flags(db, t->id, t->bot_after_leave) != CD_Q_OK)
+        goto done;
+    if (t->public_chat && cd_msg_public_chat_set(db, t->id) != CD_Q_OK)
         goto done;
     if (cd_moves_insert_opening(db, t->id, NULL) == CD_Q_OK) {   /* its events are derived (game/move_log.h) */
         out = CD_TX_COMMIT;
@@ -522,6 +535,7 @@ enum MHD_Result h_games_create(cd_req *r)
                                players);
     cd_player_hooks_answer(&t.hooks, answer);
     json_object_set_new(answer, "clock", t.clocked ? cd_clock_view(&t.clock, cd_wall_now()) : json_null());
+    json_object_set_new(answer, "public_chat", json_boolean(t.public_chat));
     char location[64];
     snprintf(location, sizeof location, "/v1/games/%s", t.id);
     const char *headers[] = {"Location", location, NULL};

@@ -59,6 +59,12 @@ enum MHD_Result h_lobby_list(cd_req *r);       /* lobby_list.c */
 enum MHD_Result h_email_put(cd_req *r);        /* email.c */
 enum MHD_Result h_email_get(cd_req *r);        /* email.c */
 enum MHD_Result h_mail_unsubscribe(cd_req *r); /* mail_unsubscribe.c */
+/* table talk (game/messages.h) */
+enum MHD_Result h_messages_post(cd_req *r);    /* messages_post.c */
+enum MHD_Result h_messages_get(cd_req *r);     /* messages_get.c */
+enum MHD_Result h_mute_put(cd_req *r);         /* message_mute.c */
+enum MHD_Result h_mute_delete(cd_req *r);      /* message_mute.c */
+enum MHD_Result h_admin_message_hide(cd_req *r);   /* admin_message_hide.c */
 
 /* shared by board.c and game_page.c (defined in board.c) */
 /* The view of game r->params[0] for the request's bearer (admin, seat or public), at ?seq=N when the

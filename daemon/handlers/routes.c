@@ -52,5 +52,11 @@ const cd_route cd_routes[] = {
     {"PUT", "/v1/games/{id}/email", h_email_put, "games.email.put"},
     {"GET", "/v1/games/{id}/email", h_email_get, "games.email.get"},
     {"POST", "/v1/mail/unsubscribe/{tag}", h_mail_unsubscribe, "mail.unsubscribe"},
+    /* table talk (game/messages.h) */
+    {"POST", "/v1/games/{id}/messages", h_messages_post, "games.messages.post"},
+    {"GET", "/v1/games/{id}/messages", h_messages_get, "games.messages.list"},
+    {"PUT", "/v1/games/{id}/mutes/{seat}", h_mute_put, "games.mutes.put"},
+    {"DELETE", "/v1/games/{id}/mutes/{seat}", h_mute_delete, "games.mutes.delete"},
+    {"POST", "/v1/admin/games/{id}/messages/{mid}/hide", h_admin_message_hide, "admin.games.messages.hide"},
     {NULL, NULL, NULL, NULL},
 };

@@ -642,6 +642,98 @@ START_TEST(page_assets)
 }
 END_TEST
 
+/* ---- the chat panel ------------------------------------------------------------------------------------------ */
+/* Three seats: messages posted through the API and from a tab reach every seat's tab, shown as text (markup in
+ * them is characters, never elements); a spectator of a game without public_chat gets no panel, one with it
+ * reads along without a box to write in; the game's seq does not move. */
+static const char HOSTILE[] = "<img src=x onerror=\"document.body.dataset.pwned=1\"> **bold** & <b>b</b>";
+
+static void wait_msgs(browser *b, int n, const char *what)
+{
+    char expr[160], want[16];
+    snprintf(expr, sizeof expr, "String(document.querySelectorAll('#chat-log .msg').length)");
+    snprintf(want, sizeof want, "%d", n);
+    wait_for(b, expr, want, what);
+}
+
+START_TEST(page_chat)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 3, NULL, &g);
+    browser b;
+    browser_start(&b);
+    char url[300], mp[200];
+    snprintf(mp, sizeof mp, "/v1/games/%s/messages", g.id);
+    tab t[3];
+    for (int i = 0; i < 2; i++) {
+        snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[i]);
+        tab_open(&b, &t[i], url, 1280, 900, false);
+        wait_page_seq(&b, 0, "a seat's tab loaded");
+        wait_for(&b, "document.body.dataset.chat", "1", "its chat panel");
+    }
+    /* seat 2 writes through the API: both tabs show it, as text */
+    json_t *body = json_pack("{s:s}", "text", HOSTILE);
+    char *text = json_dumps(body, 0);
+    json_decref(body);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", mp, g.token[2], text, NULL, &r), 201);
+    e2e_resp_free(&r);
+    free(text);
+    for (int i = 0; i < 2; i++) {
+        tab_use(&b, &t[i]);
+        wait_msgs(&b, 1, "the message arrives");
+        char *shown = js_str(&b, "document.querySelector('#chat-log .msg .text').textContent");
+        ck_assert_str_eq(shown, HOSTILE);
+        free(shown);
+        char *who = js_str(&b, "document.querySelector('#chat-log .msg .who').textContent");
+        ck_assert_str_eq(who, "P2: ");
+        free(who);
+        wait_for(&b, "String(document.querySelectorAll('#chat img, #chat b').length)", "0", "no element from a text");
+        wait_for(&b, "document.body.dataset.pwned || 'no'", "no", "no script ran");
+    }
+    /* seat 0 writes from its tab (Enter sends); seat 1's tab shows it */
+    tab_use(&b, &t[0]);
+    json_decref(js(&b, "document.getElementById('chat-text').value = 'nice city!\\nreally'"));
+    click(&b, "#chat-send");
+    wait_msgs(&b, 2, "its own message");
+    tab_use(&b, &t[1]);
+    wait_msgs(&b, 2, "seat 0's message in seat 1's tab");
+    char *shown = js_str(&b, "document.querySelectorAll('#chat-log .msg .text')[1].textContent");
+    ck_assert_str_eq(shown, "nice city!\nreally");
+    free(shown);
+    size_t len;
+    free(screenshot(&b, &len, "page-chat.png"));
+    json_t *a = e2e_get_ok(c, mp, g.token[2], 200);
+    ck_assert_int_eq(json_array_size(json_object_get(a, "messages")), 2);
+    ck_assert_str_eq(e2e_jstr(a, "messages.1.text"), "nice city!\nreally");
+    ck_assert_int_eq(e2e_jint(a, "messages.1.seat"), 0);
+    json_decref(a);
+    ck_assert_int_eq(server_seq(c, &g, NULL), 0);   /* messages are no moves */
+
+    /* a spectator: no panel where the chat is the seats', a read-only one where it is public */
+    snprintf(url, sizeof url, "%s/games/%s", d->base, g.id);
+    tab_open(&b, &t[2], url, 1280, 900, false);
+    wait_page_seq(&b, 0, "the spectator's tab");
+    nap_ms(500);
+    wait_for(&b, "String(document.getElementById('chat').hidden)", "true", "no chat for a spectator");
+    e2e_game pub;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, "{\"public_chat\":true}", false, &pub), 201);
+    snprintf(mp, sizeof mp, "/v1/games/%s/messages", pub.id);
+    ck_assert_int_eq(e2e_req(c, "POST", mp, pub.token[0], "{\"text\":\"hello, watchers\"}", NULL, &r), 201);
+    e2e_resp_free(&r);
+    snprintf(url, sizeof url, "%s/games/%s", d->base, pub.id);
+    tab_open(&b, &t[2], url, 1280, 900, false);
+    wait_for(&b, "document.body.dataset.chat", "1", "a public chat's panel");
+    wait_msgs(&b, 1, "the spectator reads along");
+    wait_for(&b, "String(!!document.getElementById('chat-form'))", "false", "no box to write in");
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* One case per test, so that CK_RUN_CASE=<name> runs one of them. */
 int main(void)
 {
@@ -653,7 +745,7 @@ int main(void)
     } cases[] = {{"assets", page_assets, 60},          {"bad_token", page_bad_token, 120},
                  {"two_tabs", page_two_tabs, 120},     {"clock_move", page_clock_move, 120},
                  {"refused", page_refused_move, 120},  {"keyboard", page_keyboard, 120},
-                 {"waiting", page_waiting_game, 120},
+                 {"waiting", page_waiting_game, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);
