@@ -45,10 +45,12 @@ static const cd_stmt_info stmts[] = {
      * the game's enabled webhook endpoints (none: the move skips the outbox) and the answer already stored for
      * this seat's idempotency key (NULL key: none) with the hash of the request it answered (NULL: stored
      * before 005_idempotency_request.sql) and the seq of its move (the answer is derived from the log since
-     * 010_compact_log.sql: game/move_log.h) */
+     * 010_compact_log.sql: game/move_log.h), and whether a bot plays the token's seat now (a seat that left
+     * to a bot under bot_after_leave: read here, behind the lock, so a resignation just committed counts) */
     {ST_MOVE_AFTER_LOCK, "move_after_lock",
                          "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
-                         "AND e.disabled_at IS NULL), m.response, m.request_sha256, m.seq FROM (SELECT 1) one "
+                         "AND e.disabled_at IS NULL), m.response, m.request_sha256, m.seq, "
+                         "(SELECT b.bot IS NOT NULL FROM seats b WHERE b.token_hash = $2) FROM (SELECT 1) one "
                          "LEFT JOIN (moves m JOIN seats t ON t.game_id = m.game_id AND t.seat = m.seat) "
                          "ON t.token_hash = $2 AND m.game_id = $1::uuid AND m.idempotency_key = $3",
                          3},
@@ -70,7 +72,7 @@ static const cd_stmt_info stmts[] = {
                        "SELECT g.seq, g.status, NULL, " SNAPSHOT_UNLESS_CACHED ", g.seed_sha256, NULL, NULL, NULL, "
                        "CASE WHEN g.status = 'finished' THEN s.seed END, NULL, NULL" BY_TOKEN,
                        3},
-    {ST_TOKEN_LOOKUP, "token_lookup", "SELECT game_id, seat FROM seats WHERE token_hash = $1", 1},
+    {ST_TOKEN_LOOKUP, "token_lookup", "SELECT game_id, seat, bot IS NOT NULL FROM seats WHERE token_hash = $1", 1},
 };
 const cd_stmt_family cd_stmts_game_reads = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -176,6 +178,7 @@ static void token_columns(const PGresult *res, int i, void *row)
     token_row *t = row;
     t->token->same_game = strcasecmp(PQgetvalue(res, i, 0), t->id) == 0;
     t->token->seat = atoi(PQgetvalue(res, i, 1));
+    t->token->bot = strcmp(PQgetvalue(res, i, 2), "t") == 0;
 }
 
 cd_q cd_token_lookup(cd_db *db, const char *token_hash, const char *id, cd_token_seat *token)
@@ -212,6 +215,7 @@ cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char 
     out->stored_answer = cd_q_text(after, 0, 1);
     out->stored_request_sha256 = cd_q_text(after, 0, 2);
     out->key_seq = cd_q_int(after, 0, 3, -1);
+    out->bot_seat = strcmp(PQgetvalue(after, 0, 4), "t") == 0;
     return CD_Q_OK;
 }
 

@@ -36,6 +36,7 @@ typedef struct {
     bool found;             /* a seat has this token */
     bool same_game;         /* that seat's game is the one asked about */
     int seat;
+    bool bot;               /* a bot plays that seat (seats.bot): the token only reads (ST_TOKEN_LOOKUP only) */
 } cd_token_seat;
 
 /* ST_GAME_GET (admin: ST_GAME_GET_ADMIN, the seed always). */
@@ -57,6 +58,8 @@ typedef struct {
     const char *stored_answer;    /* the answer stored for this seat's Idempotency-Key; NULL: none */
     const char *stored_request_sha256;   /* the hash of the request that answer was for; NULL: none, or
                                           * stored before 005_idempotency_request.sql */
+    bool bot_seat;                /* a bot plays the token's seat (seats.bot, read under the lock): the token
+                                   * moves no more */
     int key_seq;                  /* the seq of the move this seat's Idempotency-Key made; -1: none. Since
                                      010_compact_log the answer is not stored (stored_answer NULL) but derived */
     struct pg_result *after;

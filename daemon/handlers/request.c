@@ -78,8 +78,10 @@ bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_
     return true;
 }
 
-bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
+/* cd_viewer_of; *bot: a bot plays the token's seat (always false for admin and public). */
+static bool viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer, bool *bot)
 {
+    *bot = false;
     if (r->is_admin) {
         *viewer = CARC_VIEW_ADMIN;
         return true;
@@ -96,11 +98,18 @@ bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
     if (!token_found(r, q, &token))
         return false;
     *viewer = token.seat;
+    *bot = token.bot;
     if (!token.same_game) {
         cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
         return false;
     }
     return true;
+}
+
+bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
+{
+    bool bot;
+    return viewer_of(r, db, id, viewer, &bot);
 }
 
 /* cd_game_open_seat; with `waiting` non-NULL a game that has not started is no reply: *waiting says so. */
@@ -233,8 +242,16 @@ int cd_req_seat(cd_req *r, cd_db **db)
     r->game_id = id;
     *db = cd_req_db(r);
     int viewer;
-    if (!*db || !cd_viewer_of(r, *db, id, &viewer))
+    bool bot;
+    if (!*db || !viewer_of(r, *db, id, &viewer, &bot))
         return -1;
+    if (bot) {   /* its player left it to a bot (bot_after_leave), or it was created for one: it reads only */
+        cd_reply_problem(r, CD_P_SEAT_LEFT, "Authorization",
+                         "a bot plays seat %d (its player left it to the bot, or it was made for one): its token and "
+                         "player key only read",
+                         viewer);
+        return -1;
+    }
     if (viewer < 0) {
         if (viewer == CARC_VIEW_ADMIN)
             cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "this is done with a seat token");

@@ -56,7 +56,8 @@ bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game
 bool cd_game_open_view(cd_req *r, cd_db **db, int *viewer, cd_game *g, bool *waiting);
 
 /* The seat of game r->params[0] the bearer token holds, with this thread's database in *db. Replies (404 bad
- * id, 401/403 token, 503) and returns -1 when there is none. */
+ * id, 401/403 token, 503) and returns -1 when there is none, or 409 seat-left when a bot plays the seat (its
+ * player left it under bot_after_leave, or it was made for a bot): such a token reads, it does not act. */
 int cd_req_seat(cd_req *r, cd_db **db);
 
 /* cd_audit_write for request r; when the row cannot be written it replies (503 when the database is

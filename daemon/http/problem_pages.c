@@ -111,7 +111,9 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "Create the game with a clock (the clock member of POST /v1/games) to play with time limits.",
     },
     [CD_P_SEAT_LEFT] = {
-        "The seat has left the game (it resigned or forfeited on time) and makes no more moves.",
+        "The seat has left the game (it resigned or forfeited on time) and makes no more moves; or a bot plays "
+        "it (its player left it to the bot in a game with bot_after_leave, or it was made for a bot), and its "
+        "token and player key still read the seat's view but no longer move, pause, resign or talk for it.",
         "Nothing to do for that seat; the others play on. Follow the game with GET /v1/games/{id}.",
     },
     [CD_P_NO_VACATION] = {
