@@ -225,17 +225,6 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
         return false;
     }
     t->bot_after_leave = json_is_true(after_leave);
-    /* bots in a game that waits for open seats: not yet (the lobby's start does not set bot seats up) */
-    for (int i = 0; i < t->nplayers && t->nopen > 0; i++)
-        if (t->is_bot[i]) {
-            cd_reply_problem(r, CD_P_INVALID, "players", "players: a bot seat is not possible in a game with open "
-                             "seats yet");
-            return false;
-        }
-    if (t->nopen > 0 && t->bot_after_leave) {
-        cd_reply_problem(r, CD_P_INVALID, "bot_after_leave", "bot_after_leave: not in a game with open seats yet");
-        return false;
-    }
     json_t *clock = json_object_get(body, "clock");
     if (clock && !json_is_null(clock)) {
         char field[64], detail[200];
@@ -244,11 +233,6 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
             return false;
         }
         t->clocked = true;
-        if (t->nopen > 0 && t->clock.timeout == CD_TIMEOUT_BOT) {
-            cd_reply_problem(r, CD_P_INVALID, "clock.timeout", "clock.timeout: \"bot\" is not in a game with open "
-                             "seats yet");
-            return false;
-        }
     }
     json_t *exp = json_object_get(body, "expansions");
     if (exp && carc_expansions_from_json(&s->expansions, exp, err, sizeof err) != 0) {
@@ -276,9 +260,31 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
     return !script || parse_script(r, script, s);
 }
 
+/* The bots of game `id`, once its seats are stored: the seats carcd plays, and the flag the bot worker finds
+ * the game by (db/bots.h). A waiting game's bot seats are among its named seats, numbered before any joined
+ * seat, so a start that compacts the open places keeps their numbers; the worker looks only at active games. */
+static bool store_bots(cd_db *db, const create_tx *t, const char *id)
+{
+    bool bots = t->bot_after_leave || (t->clocked && t->clock.timeout == CD_TIMEOUT_BOT);
+    for (int i = 0; i < t->nplayers; i++) {
+        if (!t->is_bot[i])
+            continue;
+        bots = true;
+        json_t *bj = cd_bot_spec_json(&t->bots[i]);
+        char *text = cd_json_dumps(bj, JSON_COMPACT);
+        json_decref(bj);
+        cd_q q = cd_bot_seat_set(db, id, i, text);
+        free(text);
+        if (q != CD_Q_OK)
+            return false;
+    }
+    return !bots || cd_bot_game_flags(db, id, t->bot_after_leave) == CD_Q_OK;
+}
+
 /* A game with open seats: stored waiting (lobby.h), set up in the engine once its seats are taken. */
 typedef struct {
     cd_waiting_new w;
+    const create_tx *create;
     cd_req *req;
     bool seeded;
     bool public_chat;
@@ -289,6 +295,8 @@ static cd_tx_result run_waiting(cd_db *db, void *arg)
     waiting_tx *t = arg;
     t->w.bad_key = -1;
     cd_tx_result out = cd_lobby_store_waiting(db, &t->w);
+    if (out == CD_TX_COMMIT && !store_bots(db, t->create, t->w.id))
+        out = CD_TX_ERROR;
     if (out == CD_TX_COMMIT && t->public_chat && cd_msg_public_chat_set(db, t->w.id) != CD_Q_OK)
         out = CD_TX_ERROR;
     if (out == CD_TX_COMMIT && t->req->is_admin &&
@@ -302,7 +310,7 @@ static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_
                                       const char *seed_hex, const char *seed_sha,
                                       char tokens[][CD_TOKEN_LEN + 1])
 {
-    waiting_tx wt = {.req = r, .seeded = json_object_get(body, "seed") != NULL, .public_chat = t->public_chat};
+    waiting_tx wt = {.create = t, .req = r, .seeded = json_object_get(body, "seed") != NULL, .public_chat = t->public_chat};
     cd_waiting_new *w = &wt.w;
     w->nseats = t->nplayers + t->nopen;
     w->nnamed = t->nplayers;
@@ -352,9 +360,12 @@ static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_
     if (tr != CD_TX_COMMIT)
         return cd_reply_db_failure(r, down, "the game could not be stored");
     json_t *players = json_array();
-    for (int i = 0; i < t->nplayers; i++)
-        json_array_append_new(players, json_pack("{s:i, s:s, s:s}", "seat", i, "name", t->names[i], "token",
-                                                 tokens[i]));
+    for (int i = 0; i < t->nplayers; i++) {
+        json_t *pl = json_pack("{s:i, s:s, s:s}", "seat", i, "name", t->names[i], "token", tokens[i]);
+        if (t->is_bot[i])   /* taken at once: carcd plays it once the game starts */
+            json_object_set_new(pl, "bot", cd_bot_spec_json(&t->bots[i]));
+        json_array_append_new(players, pl);
+    }
     json_t *invites = json_array();
     for (int p = 0; p < t->nopen; p++) {
         char url[700];
@@ -400,21 +411,7 @@ static cd_tx_result run_create(cd_db *db, void *arg)
             goto done;
         }
     }
-    /* bots: the seats carcd plays, and the flag the bot worker finds the game by (db/bots.h) */
-    bool bots = t->bot_after_leave || (t->clocked && t->clock.timeout == CD_TIMEOUT_BOT);
-    for (int i = 0; i < t->nplayers; i++) {
-        if (!t->is_bot[i])
-            continue;
-        bots = true;
-        json_t *bj = cd_bot_spec_json(&t->bots[i]);
-        char *text = cd_json_dumps(bj, JSON_COMPACT);
-        json_decref(bj);
-        cd_q q = cd_bot_seat_set(db, t->id, i, text);
-        free(text);
-        if (q != CD_Q_OK)
-            goto done;
-    }
-    if (bots && cd_bot_game_flags(db, t->id, t->bot_after_leave) != CD_Q_OK)
+    if (!store_bots(db, t, t->id))
         goto done;
     if (t->public_chat && cd_msg_public_chat_set(db, t->id) != CD_Q_OK)
         goto done;

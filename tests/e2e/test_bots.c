@@ -3,7 +3,9 @@
  * the real carcd: a game of three bots finishes by itself, every move logged "by": "bot" and replayed
  * identically by verify; a seat out of time under the clock's "bot" timeout is played by a bot and its
  * player takes it back by moving; two carcd processes on one database play each bot move once; a bot takes
- * a resigned seat under "bot_after_leave"; bad bot forms are 400s naming their field. The bot worker looks
+ * a resigned seat under "bot_after_leave" (the seat's old token and player key then only read: 409
+ * seat-left for a move, resign, pause, message); a waiting game with a bot seat and an open one is joined and played to the end, the bot
+ * moving by itself; bad bot forms are 400s naming their field. The bot worker looks
  * every 10 ms (CARCD_BOT_INTERVAL_MS); the clock's time comes from a file (CARCD_TIME_FILE).
  */
 #include <errno.h>
@@ -283,10 +285,19 @@ START_TEST(bot_takes_resigned_seat)
     e2e_daemon *d = up();
     e2e_client *c = e2e_client_new(d);
     e2e_game g;
-    json_decref(create(c, "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],\"bot_after_leave\":true}", &g));
+    /* Ann plays with a player key as well as her seat token */
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"Ann\"}", NULL, &r), 201);
+    char key[128];
+    snprintf(key, sizeof key, "%s", e2e_jstr(r.json, "key"));
+    e2e_resp_free(&r);
+    char body[300];
+    snprintf(body, sizeof body,
+             "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"name\":\"Bob\"}],\"bot_after_leave\":true}",
+             key);
+    json_decref(create(c, body, &g));
     char p[160];
     snprintf(p, sizeof p, "/v1/games/%.36s/resign", g.id);
-    e2e_resp r;
     ck_assert_int_eq(e2e_req(c, "POST", p, g.token[0], NULL, NULL, &r), 200);
     ck_assert_str_eq(e2e_jstr(r.json, "bot.bot"), "greedy");
     ck_assert_int_eq(e2e_jint(r.json, "seq"), 0);
@@ -295,6 +306,33 @@ START_TEST(bot_takes_resigned_seat)
     json_t *v = wait_for(c, &g, 1, 1, "the bot takes the resigned seat");
     ck_assert_int_eq((int)json_array_size(json_object_get(v, "left")), 0);
     json_decref(v);
+    /* Ann's old token and her key act no more for the seat: 409 seat-left, the game unchanged */
+    v = wait_for(c, &g, 1, 1, "Bob's turn");
+    long long seq0 = e2e_jint(v, "seq");
+    json_decref(v);
+    static const char *const acts[][2] = {
+        {"moves", NULL},
+        {"resign", NULL}, {"pause", NULL}, {"resume", NULL}, {"messages", "{\"text\":\"still here\"}"},
+    };
+    const char *who[] = {g.token[0], key};
+    for (int w = 0; w < 2; w++)
+        for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++) {
+            char mv[80];   /* a move at the current seq: refused for whose seat it is, not for its form */
+            snprintf(mv, sizeof mv, "{\"expected_seq\":%lld,\"move\":{}}", seq0);
+            snprintf(p, sizeof p, "/v1/games/%.36s/%s", g.id, acts[i][0]);
+            e2e_req(c, "POST", p, who[w], i == 0 ? mv : acts[i][1], NULL, &r);
+            e2e_assert_problem(&r, 409, "Authorization", p);
+            ck_assert_msg(e2e_problem_is(&r, "seat-left"), "%s: %.300s", p, r.body);
+            e2e_resp_free(&r);
+        }
+    v = view(c, &g);   /* nothing changed: still Bob's turn at the same seq */
+    ck_assert_int_eq(e2e_jint(v, "seq"), seq0);
+    ck_assert_int_eq(e2e_jint(v, "pending.seat"), 1);
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "left")), 0);
+    json_decref(v);
+    /* they still read the seat's view */
+    snprintf(p, sizeof p, "/v1/games/%.36s", g.id);
+    json_decref(e2e_get_ok(c, p, g.token[0], 200));
     e2e_rng rng = {7};
     for (int k = 0; k < 3; k++) {   /* Bob plays; the bot answers each turn */
         e2e_play pl;
@@ -312,6 +350,70 @@ START_TEST(bot_takes_resigned_seat)
     json_t *log = e2e_events_log(c, g.id, NULL, &st);
     ck_assert_int_gt(count_by(log, "bot", 0), 3);
     ck_assert_int_eq(count_by(log, "bot", 1), 0);
+    json_decref(log);
+    ck_assert_int_eq(e2e_verify_ok(c, d, g.id), seq);
+    e2e_client_free(c);
+    down(d);
+}
+END_TEST
+
+START_TEST(bot_seat_beside_open_seat)
+{
+    e2e_daemon *d = up();
+    e2e_client *c = e2e_client_new(d);
+    /* a bot seat is taken at once: the game waits for its one open seat only, with bot_after_leave and the
+     * clock's "bot" timeout allowed as in any game */
+    e2e_resp r;
+    const char *body = "{\"players\":[{\"bot\":\"greedy\"},{\"invite\":true}],\"bot_after_leave\":true,"
+                       "\"clock\":{\"per_move_s\":86400,\"timeout\":\"bot\"}}";
+    ck_assert_msg(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r) == 201, "%.400s", r.body);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "waiting");
+    ck_assert_str_eq(e2e_jstr(r.json, "players.0.bot.bot"), "greedy");
+    ck_assert_int_eq((int)json_array_size(json_object_get(r.json, "invites")), 1);
+    e2e_game g = {.nplayers = 2};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+    char jb[300], p[160];
+    snprintf(jb, sizeof jb, "{\"name\":\"Zoe\",\"invite\":\"%s\"}", e2e_jstr(r.json, "invites.0.invite"));
+    e2e_resp_free(&r);
+    nap(0.1);   /* the bot worker does not play a game that waits */
+    json_t *v = view(c, &g);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "waiting");
+    json_decref(v);
+    snprintf(p, sizeof p, "/v1/games/%.36s/join", g.id);
+    ck_assert_msg(e2e_req(c, "POST", p, NULL, jb, NULL, &r) == 201, "join: %.400s", r.body);
+    ck_assert_int_eq(e2e_jint(r.json, "seat"), 1);
+    snprintf(g.token[1], sizeof g.token[1], "%s", e2e_jstr(r.json, "token"));
+    e2e_resp_free(&r);
+    /* Zoe plays seat 1 at random; the bot plays seat 0 by itself, to the end */
+    e2e_rng rng = {11};
+    double end = e2e_now() + WAIT_S;
+    for (;;) {
+        v = view(c, &g);
+        bool over = strcmp(e2e_jstr(v, "status"), "finished") == 0;
+        bool zoe = e2e_jint(v, "pending.seat") == 1;
+        json_decref(v);
+        if (over)
+            break;
+        ck_assert_msg(e2e_now() < end, "the game with a bot and a joined seat did not finish in %.0f s", WAIT_S);
+        if (!zoe) {
+            nap(0.01);
+            continue;
+        }
+        e2e_play pl;
+        long st = e2e_play_random(c, &g, &rng, NULL, &pl);
+        ck_assert_msg(st == 200 || st == 409, "Zoe's move: %ld", st);   /* 409: the view went stale */
+        e2e_play_free(&pl);
+    }
+    v = view(c, &g);
+    int seq = (int)e2e_jint(v, "seq");
+    json_decref(v);
+    long st;
+    json_t *log = e2e_events_log(c, g.id, NULL, &st);
+    ck_assert_msg(log != NULL, "events: %ld", st);
+    e2e_assert_log_complete(log, seq, "bot and joined seat's log");
+    ck_assert_int_gt(count_by(log, "bot", 0), 10);   /* the bot played its seat... */
+    ck_assert_int_eq(count_by(log, "bot", 1), 0);    /* ...and never Zoe's */
     json_decref(log);
     ck_assert_int_eq(e2e_verify_ok(c, d, g.id), seq);
     e2e_client_free(c);
@@ -337,11 +439,8 @@ START_TEST(bad_bot_forms)
         {"{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"bot_after_leave\":\"yes\"}", "bot_after_leave"},
         {"{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"clock\":{\"per_move_s\":60,\"timeout\":\"robot\"}}",
          "clock.timeout"},
-        /* with open seats (the lobby), not yet */
-        {"{\"players\":[{\"bot\":\"greedy\"},{\"invite\":true}]}", "players"},
-        {"{\"players\":[{\"name\":\"A\"},{\"invite\":true}],\"bot_after_leave\":true}", "bot_after_leave"},
-        {"{\"players\":[{\"name\":\"A\"},{\"invite\":true}],\"clock\":{\"per_move_s\":60,\"timeout\":\"bot\"}}",
-         "clock.timeout"},
+        /* with open seats (the lobby) a bot seat's form is checked as well */
+        {"{\"players\":[{\"bot\":\"deep\"},{\"invite\":true}]}", "players[0].bot"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         e2e_resp r;
@@ -362,6 +461,7 @@ int main(void)
     tcase_add_test(tc, bot_timeout_then_player_takes_back);
     tcase_add_test(tc, two_processes_play_each_move_once);
     tcase_add_test(tc, bot_takes_resigned_seat);
+    tcase_add_test(tc, bot_seat_beside_open_seat);
     tcase_add_test(tc, bad_bot_forms);
     suite_add_tcase(s, tc);
     return e2e_run(s);
