@@ -310,7 +310,8 @@ static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_
                                       const char *seed_hex, const char *seed_sha,
                                       char tokens[][CD_TOKEN_LEN + 1])
 {
-    waiting_tx wt = {.create = t, .req = r, .seeded = json_object_get(body, "seed") != NULL, .public_chat = t->public_chat};
+    waiting_tx wt = {.create = t, .req = r, .seeded = json_object_get(body, "seed") != NULL,
+                     .public_chat = t->public_chat};
     cd_waiting_new *w = &wt.w;
     w->nseats = t->nplayers + t->nopen;
     w->nnamed = t->nplayers;

@@ -1,12 +1,13 @@
 /*
  * test_bots.c — bot seats end to end (engine/bot/, daemon/clock/bot_worker.c), through real sockets against
  * the real carcd: a game of three bots finishes by itself, every move logged "by": "bot" and replayed
- * identically by verify; a seat out of time under the clock's "bot" timeout is played by a bot and its
- * player takes it back by moving; two carcd processes on one database play each bot move once; a bot takes
- * a resigned seat under "bot_after_leave" (the seat's old token and player key then only read: 409
- * seat-left for a move, resign, pause, message); a waiting game with a bot seat and an open one is joined and played to the end, the bot
- * moving by itself; bad bot forms are 400s naming their field. The bot worker looks
- * every 10 ms (CARCD_BOT_INTERVAL_MS); the clock's time comes from a file (CARCD_TIME_FILE).
+ * identically by verify; a seat out of time under the clock's "bot" timeout is played by a bot and its player
+ * takes it back by moving; two carcd processes on one database play each bot move once; a bot takes a resigned
+ * seat under "bot_after_leave" (the seat's old token and player key then only read: 409 seat-left for a move,
+ * resign, pause, message); a waiting game with a bot seat and an open one is joined and played to the end, the
+ * bot moving by itself, and a bot seat keeps its number through a creator's start with a place still open; bad
+ * bot forms are 400s naming their field. The bot worker looks every 10 ms (CARCD_BOT_INTERVAL_MS); the clock's
+ * time comes from a file (CARCD_TIME_FILE).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -357,6 +358,45 @@ START_TEST(bot_takes_resigned_seat)
 }
 END_TEST
 
+/* Plays g to its end: every seat but `bot` at random through its token, the bot by itself; then checks the
+ * log (the bot's seat moved by bot only, the others never by bot) and verify. */
+static void play_to_end(e2e_client *c, e2e_daemon *d, const e2e_game *g, int bot)
+{
+    e2e_rng rng = {11};
+    double end = e2e_now() + WAIT_S;
+    for (;;) {
+        json_t *v = view(c, g);
+        bool over = strcmp(e2e_jstr(v, "status"), "finished") == 0;
+        long long pending = e2e_jint(v, "pending.seat");
+        json_decref(v);
+        if (over)
+            break;
+        ck_assert_msg(e2e_now() < end, "the game with a bot seat did not finish in %.0f s", WAIT_S);
+        if (pending == bot || pending < 0) {
+            nap(0.01);
+            continue;
+        }
+        e2e_play pl;
+        long st = e2e_play_random(c, g, &rng, NULL, &pl);
+        ck_assert_msg(st == 200 || st == 409, "seat %lld's move: %ld", pending, st);   /* 409: a stale view */
+        e2e_play_free(&pl);
+    }
+    json_t *v = view(c, g);
+    int seq = (int)e2e_jint(v, "seq");
+    json_decref(v);
+    long st;
+    json_t *log = e2e_events_log(c, g->id, NULL, &st);
+    ck_assert_msg(log != NULL, "events: %ld", st);
+    e2e_assert_log_complete(log, seq, "the log of a game with a bot seat");
+    ck_assert_int_gt(count_by(log, "bot", bot), 10);                    /* the bot played its seat... */
+    ck_assert_int_eq(count_by(log, NULL, bot), 0);                     /* ...each of its moves... */
+    for (int s = 0; s < g->nplayers; s++)
+        if (s != bot)
+            ck_assert_int_eq(count_by(log, "bot", s), 0);               /* ...and never another's */
+    json_decref(log);
+    ck_assert_int_eq(e2e_verify_ok(c, d, g->id), seq);
+}
+
 START_TEST(bot_seat_beside_open_seat)
 {
     e2e_daemon *d = up();
@@ -386,36 +426,45 @@ START_TEST(bot_seat_beside_open_seat)
     snprintf(g.token[1], sizeof g.token[1], "%s", e2e_jstr(r.json, "token"));
     e2e_resp_free(&r);
     /* Zoe plays seat 1 at random; the bot plays seat 0 by itself, to the end */
-    e2e_rng rng = {11};
-    double end = e2e_now() + WAIT_S;
-    for (;;) {
-        v = view(c, &g);
-        bool over = strcmp(e2e_jstr(v, "status"), "finished") == 0;
-        bool zoe = e2e_jint(v, "pending.seat") == 1;
-        json_decref(v);
-        if (over)
-            break;
-        ck_assert_msg(e2e_now() < end, "the game with a bot and a joined seat did not finish in %.0f s", WAIT_S);
-        if (!zoe) {
-            nap(0.01);
-            continue;
-        }
-        e2e_play pl;
-        long st = e2e_play_random(c, &g, &rng, NULL, &pl);
-        ck_assert_msg(st == 200 || st == 409, "Zoe's move: %ld", st);   /* 409: the view went stale */
-        e2e_play_free(&pl);
-    }
-    v = view(c, &g);
-    int seq = (int)e2e_jint(v, "seq");
+    play_to_end(c, d, &g, 0);
+    e2e_client_free(c);
+    down(d);
+}
+END_TEST
+
+START_TEST(bot_seat_kept_by_creator_start)
+{
+    e2e_daemon *d = up();
+    e2e_client *c = e2e_client_new(d);
+    /* named seats first: Ann 0, the bot 1, then the joins; the creator starts with one place still open */
+    e2e_resp r;
+    const char *body = "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"bot\":\"greedy\",\"name\":\"Gus\"},"
+                       "{\"invite\":true}]}";
+    ck_assert_msg(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r) == 201, "%.400s", r.body);
+    ck_assert_int_eq(e2e_jint(r.json, "players.1.seat"), 1);
+    ck_assert_str_eq(e2e_jstr(r.json, "players.1.bot.bot"), "greedy");
+    e2e_game g = {.nplayers = 3};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+    snprintf(g.token[1], sizeof g.token[1], "%s", e2e_jstr(r.json, "players.1.token"));
+    char jb[300], p[160], creator[80];
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    snprintf(jb, sizeof jb, "{\"name\":\"Zoe\",\"invite\":\"%s\"}", e2e_jstr(r.json, "invites.1.invite"));
+    e2e_resp_free(&r);
+    snprintf(p, sizeof p, "/v1/games/%.36s/join", g.id);
+    ck_assert_msg(e2e_req(c, "POST", p, NULL, jb, NULL, &r) == 201, "join: %.400s", r.body);
+    ck_assert_int_eq(e2e_jint(r.json, "seat"), 2);
+    snprintf(g.token[2], sizeof g.token[2], "%s", e2e_jstr(r.json, "token"));
+    e2e_resp_free(&r);
+    snprintf(p, sizeof p, "/v1/games/%.36s/start", g.id);
+    ck_assert_msg(e2e_req(c, "POST", p, creator, NULL, NULL, &r) == 200, "start: %.400s", r.body);
+    e2e_resp_free(&r);
+    json_t *v = view(c, &g);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "active");
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "players")), 3);
+    ck_assert_str_eq(e2e_jstr(v, "players.1.name"), "Gus");
     json_decref(v);
-    long st;
-    json_t *log = e2e_events_log(c, g.id, NULL, &st);
-    ck_assert_msg(log != NULL, "events: %ld", st);
-    e2e_assert_log_complete(log, seq, "bot and joined seat's log");
-    ck_assert_int_gt(count_by(log, "bot", 0), 10);   /* the bot played its seat... */
-    ck_assert_int_eq(count_by(log, "bot", 1), 0);    /* ...and never Zoe's */
-    json_decref(log);
-    ck_assert_int_eq(e2e_verify_ok(c, d, g.id), seq);
+    play_to_end(c, d, &g, 1);
     e2e_client_free(c);
     down(d);
 }
@@ -462,6 +511,7 @@ int main(void)
     tcase_add_test(tc, two_processes_play_each_move_once);
     tcase_add_test(tc, bot_takes_resigned_seat);
     tcase_add_test(tc, bot_seat_beside_open_seat);
+    tcase_add_test(tc, bot_seat_kept_by_creator_start);
     tcase_add_test(tc, bad_bot_forms);
     suite_add_tcase(s, tc);
     return e2e_run(s);
