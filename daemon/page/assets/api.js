@@ -39,11 +39,16 @@ export async function post(path, body) {
 // token in the query string would land in logs), so this reads text/event-stream through fetch() and a
 // stream reader. The server ends a stream after its wait bound; we reconnect from the last id seen, as
 // EventSource would (Last-Event-ID). onEntry gets each log entry; onLive(true/false) the connection state.
-export function follow(id, after, onEntry, onLive) {
-  let last = after, stopped = false;
+// With messages.after (the last message id seen) the same stream also carries the table talk, each message to
+// messages.on: one connection per tab for both, since a browser holds at most six to one server and a tab
+// that held two would leave a third tab's POST waiting behind their streams.
+export function follow(id, after, onEntry, onLive, messages) {
+  // the last frame's id: "<seq>", or "<seq>.<message id>" on a stream with messages (events.c)
+  let last = messages ? after + "." + messages.after : String(after), stopped = false;
   async function once() {
-    const headers = Object.assign({ Accept: "text/event-stream", "Last-Event-ID": String(last) }, auth);
-    const r = await fetch("/v1/games/" + id + "/events?after=" + last, { headers, cache: "no-store" });
+    const headers = Object.assign({ Accept: "text/event-stream", "Last-Event-ID": last }, auth);
+    const q = messages ? "&messages_after=" + last.split(".")[1] : "";
+    const r = await fetch("/v1/games/" + id + "/events?after=" + last.split(".")[0] + q, { headers, cache: "no-store" });
     if (!r.ok) throw new ApiError(r.status, null);
     onLive(true);
     const reader = r.body.getReader(), dec = new TextDecoder();
@@ -59,12 +64,13 @@ export function follow(id, after, onEntry, onLive) {
         let data = "", eid = null;
         for (const line of frame.split("\n")) {
           if (line.startsWith("data:")) data += line.slice(5).trim();
-          else if (line.startsWith("id:")) eid = Number(line.slice(3).trim());
+          else if (line.startsWith("id:")) eid = line.slice(3).trim();
         }
         if (!data) continue;   // retry: and keepalive comments
         const entry = JSON.parse(data);
         if (eid !== null) last = eid;
-        onEntry(entry);
+        if (entry.type === "message") { if (messages) messages.on(entry.message); }
+        else onEntry(entry);
       }
     }
   }

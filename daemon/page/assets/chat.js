@@ -1,16 +1,14 @@
 // chat.js — the chat panel beside the board (#chat): the game's messages (table talk, game/messages.h) and a
 // box to write one. It reads with the seat's token (or none: only a game created with public_chat answers),
-// follows new messages by long poll on the events with messages_after (and after=2147483647, so that the
-// answer holds messages only: main.js follows the moves), and posts with the token. The texts are the
+// gets new messages from main.js's events stream (the `chat` promise below: one stream per tab carries
+// both), and posts with the token. The texts are the
 // players' own words: they go into the page with textContent only, never as HTML, so markup in a message
 // is shown as the characters it is made of.
 import { token, get, post, ApiError } from "./api.js";
 
 const id = document.body.dataset.game;
 const box = document.getElementById("chat");
-const NO_MOVES = 2147483647;   // the events' after= no move has: only messages come back
 const shown = new Set();       // message ids on the page
-let last = 0;                  // the message cursor
 let names = [];
 
 function el(tag, cls, text) {
@@ -81,27 +79,14 @@ function build(canWrite) {
   return list;
 }
 
-async function follow(list) {
-  let pause = 500;
-  for (;;) {
-    try {
-      const j = await get("/v1/games/" + id + "/events?after=" + NO_MOVES + "&messages_after=" + last + "&wait=25");
-      for (const e of j.entries || []) if (e.type === "message") add(list, e.message);
-      if (typeof j.messages_last === "number") last = j.messages_last;
-      pause = 500;
-    } catch (e) {
-      await new Promise((res) => setTimeout(res, pause));
-      pause = Math.min(pause * 2, 15000);
-    }
-  }
-}
-
-(async function start() {
+// Resolves to {after, on} for main.js's stream (follow in api.js): the last message id shown and what to do
+// with a new one; to null when this reader gets no messages (no seat and no public chat).
+export const chat = (async function start() {
   let first;
   try {
     first = await get("/v1/games/" + id + "/messages?after=0&limit=500");
   } catch (e) {
-    return;   // no seat and no public chat (403), or a bad token (main.js says so): no panel
+    return null;   // no seat and no public chat (403), or a bad token (main.js says so): no panel
   }
   try {
     const v = await get("/v1/games/" + id);
@@ -109,7 +94,6 @@ async function follow(list) {
   } catch (e) { /* the names are in the messages too */ }
   const list = build(!!token);
   for (const m of first.messages) add(list, m);
-  last = first.last;
   document.body.dataset.chat = "1";
-  follow(list);
+  return { after: first.last, on: (m) => add(list, m) };
 })();

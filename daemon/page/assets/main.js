@@ -5,6 +5,7 @@
 // an event on the stream, our own move, a refused move — the page asks again and redraws from them. Local
 // state is only what the server does not know: the rotation and triangle being looked at.
 import { token, get, post, follow, ApiError } from "./api.js";
+import { chat } from "./chat.js";
 import { drawBoard } from "./board.js";
 import { drawChoices } from "./choices.js";
 import { describe, turns } from "./words.js";
@@ -223,8 +224,9 @@ setInterval(tick, 1000);
     if (token && started && !S.view.you) return fatal("This link's token does not open this game. Ask for a new link.");
     const after = await loadLog(S.view.seq);
     render();
+    const talk = await chat;   // the table talk rides on the same stream (api.js: follow)
     follow(id, after, (entry) => { addEntries([entry]); refreshSoon(); },
-           (live) => { document.body.dataset.live = live ? "1" : "0"; });
+           (live) => { document.body.dataset.live = live ? "1" : "0"; }, talk);
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) fatal(tokenMessage(e));
     else { showError(e); document.body.dataset.ready = "1"; }
