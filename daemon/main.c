@@ -20,6 +20,7 @@
 #include "base/config.h"
 #include "db/db.h"
 #include "http/http.h"
+#include "http/limits.h"
 #include "base/log.h"
 #include "db/notify.h"
 #include "clock/clock_worker.h"
@@ -106,6 +107,7 @@ static int serve(const cd_config *cfg)
         return fatal(err);
     }
     cd_tiles_document();   /* GET /v1/tiles serves these bytes; build them before the first request */
+    cd_limits_init(cfg);   /* trusted proxies and rate limits (http/limits.h) */
     cd_server *srv = cd_server_start(cfg, err, sizeof err);
     if (!srv) {
         cd_clock_worker_stop();
@@ -113,6 +115,7 @@ static int serve(const cd_config *cfg)
         cd_mail_send_stop();
         cd_deliver_stop();
         cd_notify_stop();
+        cd_limits_free();
         return fatal(err);
     }
     if (cfg->admin_token[0] && strlen(cfg->admin_token) < 16)
@@ -135,6 +138,7 @@ static int serve(const cd_config *cfg)
     cd_mail_send_stop();
     cd_deliver_stop();
     cd_db_thread_close();
+    cd_limits_free();
     cd_log("info", "stopped");
     return 0;
 }

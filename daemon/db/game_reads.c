@@ -44,10 +44,13 @@ static const cd_stmt_info stmts[] = {
     /* the move's second, pipelined behind the lock and so reading what the lock's previous holder committed:
      * the game's enabled webhook endpoints (none: the move skips the outbox) and the answer already stored for
      * this seat's idempotency key (NULL key: none) with the hash of the request it answered (NULL: stored
-     * before 005_idempotency_request.sql) */
+     * before 005_idempotency_request.sql), and its seats linked to a player (none: the move writes no player
+     * events, sql/009) */
     {ST_MOVE_AFTER_LOCK, "move_after_lock",
                          "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
-                         "AND e.disabled_at IS NULL), m.response, m.request_sha256 FROM (SELECT 1) one "
+                         "AND e.disabled_at IS NULL), m.response, m.request_sha256, "
+                         "(SELECT count(*) FROM seats p WHERE p.game_id = $1::uuid AND p.player_id IS NOT NULL) "
+                         "FROM (SELECT 1) one "
                          "LEFT JOIN (moves m JOIN seats t ON t.game_id = m.game_id AND t.seat = m.seat) "
                          "ON t.token_hash = $2 AND m.game_id = $1::uuid AND m.idempotency_key = $3",
                          3},
@@ -82,7 +85,8 @@ static void get_columns(PGresult *res, cd_game_read *g)
     if (!g->found)
         return;
     g->seq = atoi(PQgetvalue(res, 0, 0));
-    g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    g->cancelled = strcmp(PQgetvalue(res, 0, 1), "cancelled") == 0;
+    g->finished = g->cancelled || strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
     g->setup = PQgetvalue(res, 0, 2);
     g->snapshot = PQgetvalue(res, 0, 3);
     g->seed_sha256 = PQgetvalue(res, 0, 4);
@@ -102,7 +106,8 @@ static void lock_columns(PGresult *res, cd_game_read *g)
     if (!g->found)
         return;
     g->seq = atoi(PQgetvalue(res, 0, 0));
-    g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    g->cancelled = strcmp(PQgetvalue(res, 0, 1), "cancelled") == 0;
+    g->finished = g->cancelled || strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
     g->setup = g->seed_sha256 = g->created_at = g->updated_at = g->finished_at = "";
     g->snapshot = PQgetvalue(res, 0, 2);
     g->seed = PQgetvalue(res, 0, 3);
@@ -205,6 +210,7 @@ cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char 
     out->hooks = atoi(PQgetvalue(after, 0, 0));
     out->stored_answer = cd_q_text(after, 0, 1);
     out->stored_request_sha256 = cd_q_text(after, 0, 2);
+    out->linked = atoi(PQgetvalue(after, 0, 3));
     return CD_Q_OK;
 }
 

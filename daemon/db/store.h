@@ -31,7 +31,7 @@ typedef enum {
                              game is game_id, its seat; no row for an unknown token */
     ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
                              response for that seat's key (NULL: none), the SHA-256 of the request it answered
-                             (NULL: none, or stored before the hash was) */
+                             (NULL: none, or stored before the hash was), seats linked to a player */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */
@@ -101,6 +101,12 @@ typedef enum {
     ST_MAIL_CLAIM,           /* (lease_s) -> id, lease, rcpt, body, tries, game_id, seat, stopped */
     ST_MAIL_DONE,            /* (id, lease, state, delay_s, error) -> id */
     ST_MAIL_IN_INSERT,       /* (message_id, game_id, seat, outcome, detail) -> 1 when new (no row: handled before) */
+    /* players' event streams (db/player_events.c) and the admin's cancel (db/game_cancel.c), sql/009 */
+    ST_PLAYER_EVENTS_SEATS,  /* (game_id, seq, seat|-1 = every seat, kind, status|NULL): an event for the players
+                                 linked to the seat(s), numbered, with their NOTIFY */
+    ST_PLAYER_EVENT_ONE,     /* (game_id, seq, player_id, kind, NULL, seat|NULL): one event for one player */
+    ST_PLAYER_EVENTS_AFTER,  /* (player_id, after_n, limit) -> n, kind, game_id, seq, seat, status, at */
+    ST_GAME_CANCEL,          /* (game_id, seq, move): status cancelled at seq + 1, the log entry, the NOTIFY */
     CD_NSTMTS
 } cd_stmt;
 
@@ -122,7 +128,7 @@ typedef struct {
 extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_reads, cd_stmts_moves,
     cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
     cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players, cd_stmts_gauges, cd_stmts_mail_seats,
-    cd_stmts_mail_outbox, cd_stmts_mail_in;
+    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_player_events, cd_stmts_game_cancel;
 extern const cd_stmt_family *const cd_stmt_families[];
 extern const int cd_nstmt_families;
 

@@ -42,9 +42,13 @@ int cd_replay(cd_db *db, const cd_game *g, int upto, carc_state *st, int *nmoves
         if (upto >= 0 && seq > upto)
             break;
         json_t *mv = json_loads(rows.v[i].move, 0, NULL);
+        const char *kind = json_string_value(json_object_get(mv, "kind"));
         if (seq != i + 1) {
             snprintf(why, whylen, "the log has a gap before seq %d", seq);
             bad = seq;
+        } else if (kind && strcmp(kind, "cancel") == 0) {
+            /* the admin's cancel (handlers/admin_cancel.c), the log's last entry: the state stays as it was */
+            (*nmoves)++;
         } else if (!mv || carc_logged_move_apply(st, seat, mv, NULL, why, whylen) != 0) {   /* a leave too */
             bad = seq;
         } else {

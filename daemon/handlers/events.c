@@ -3,7 +3,8 @@
  * poll or as Server-Sent Events.
  *
  * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
- * "clock" on the moves a turn clock made for a seat that ran out of time; the move's "notation" and, for a
+ * "clock" on the moves a turn clock made for a seat that ran out of time; "by": "admin", "cancelled": true and
+ * the admin's "reason" on the last entry of a cancelled game; the move's "notation" and, for a
  * move that puts or takes a figure, its "feature", "sides" and "label", as the log stored them; a decision
  * with one legal move that the engine made is a forced_move event, "by": "forced", in the entry of the move
  * before it): the moves
@@ -103,6 +104,18 @@ static void describe_entry(json_t *entry, const char *move_text)
     json_decref(move);
 }
 
+/* The entry of the admin's cancel (admin_cancel.c): "by": "admin", "cancelled": true and the reason given. */
+static void cancel_entry(json_t *entry, const char *move_text)
+{
+    json_object_set_new(entry, "by", json_string("admin"));
+    json_object_set_new(entry, "cancelled", json_true());
+    json_t *move = move_text ? json_loads(move_text, 0, NULL) : NULL;
+    json_t *reason = json_object_get(move, "reason");
+    if (json_is_string(reason))
+        json_object_set(entry, "reason", reason);
+    json_decref(move);
+}
+
 /* Up to EV_PAGE entries after `after` as `viewer` sees them: *entries (new array) and *last (the last seq,
  * or `after` when there is none). */
 static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer, json_t **entries, int *last)
@@ -132,6 +145,8 @@ static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer
         json_object_set_new(e, "events", carc_events_json_filter(admin, viewer));
         if (strcmp(m->origin, "clock") == 0)   /* the turn clock moved for a seat out of time */
             json_object_set_new(e, "by", json_string("clock"));
+        else if (strcmp(m->origin, "admin") == 0)   /* the admin cancelled the game: its last entry */
+            cancel_entry(e, m->move);
         json_decref(admin);
         json_array_append_new(a, e);
         *last = seq;

@@ -74,7 +74,7 @@ static void summary(cd_buf *b, const json_t *view)
     int pseat = json_is_integer(json_object_get(pending, "seat")) ? (int)json_integer_value(json_object_get(pending, "seat"))
                                                                    : -1;
     const char *status = json_string_value(json_object_get(view, "status"));
-    bool finished = status && strcmp(status, "finished") == 0;
+    bool finished = status && (strcmp(status, "finished") == 0 || strcmp(status, "cancelled") == 0);
     cd_buf_str(b, "<h2>Scores</h2><table id=\"scores\">");
     size_t i;
     json_t *pl;

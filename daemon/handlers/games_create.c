@@ -18,6 +18,9 @@
 #include "webhooks/outbox.h"
 #include "db/games_table.h"
 #include "db/moves.h"
+#include "db/players.h"
+#include "db/player_events.h"
+#include "http/limits.h"
 #include "base/timesrc.h"
 
 typedef struct {
@@ -214,6 +217,15 @@ static cd_tx_result run_create(cd_db *db, void *arg)
     }
     if (cd_moves_insert_opening(db, t->id, events) == CD_Q_OK)
         out = CD_TX_COMMIT;
+    /* players' streams (GET /v1/me/events): the game started for every linked seat, and the first turn */
+    bool linked = false;
+    for (int i = 0; i < t->nplayers; i++)
+        linked = linked || t->key_hash[i][0];
+    if (out == CD_TX_COMMIT && linked &&
+        (!cd_player_events_for_seats_deferred(db, t->id, 0, -1, CD_PEV_GAME_STARTED, NULL) ||
+         (t->st->status != CARC_FINISHED &&
+          !cd_player_events_for_seats_deferred(db, t->id, 0, t->st->pending.seat, CD_PEV_TURN, NULL))))
+        out = CD_TX_ERROR;
     if (out == CD_TX_COMMIT && t->req->is_admin &&
         !cd_audit_write(t->req, db, NULL, t->id,
                         json_pack("{s:b, s:b}", "seed_chosen", t->seeded,
@@ -239,8 +251,47 @@ done:
     return out;
 }
 
+/* CARCD_CREATE: whether the bearer may create games (anyone; players: a player key or the admin token; admin:
+ * the admin token only), then the creation rate limit (per address and per key); else it has answered. */
+static bool may_create(cd_req *r)
+{
+    const char *mode = r->cfg->create_mode;
+    if (!r->is_admin && strcmp(mode, "admin") == 0) {
+        cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
+                         "on this server only the admin creates games (CARCD_CREATE=admin)");
+        return false;
+    }
+    if (!r->is_admin && strcmp(mode, "players") == 0) {
+        if (!r->bearer) {
+            cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization",
+                             "on this server games are created with a player key (POST /v1/players; CARCD_CREATE=players)");
+            return false;
+        }
+        cd_db *db = cd_req_db(r);
+        if (!db)
+            return false;
+        char hash[CD_HEX256_LEN], player[37];
+        cd_sha256_hex(r->bearer, hash);
+        bool found = false;
+        cd_q q = cd_player_by_key(db, hash, &found, player);
+        if (q != CD_Q_OK) {
+            cd_reply_db_failure(r, q == CD_Q_DOWN, "the player could not be read");
+            return false;
+        }
+        if (!found) {
+            cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization",
+                             "the bearer token is no player key; on this server games are created with one "
+                             "(CARCD_CREATE=players)");
+            return false;
+        }
+    }
+    return cd_rate_check(r, CD_RATE_CREATE, r->bearer);
+}
+
 enum MHD_Result h_games_create(cd_req *r)
 {
+    if (!may_create(r))
+        return MHD_YES;
     json_t *body = cd_req_json_body(r);
     if (!body)
         return MHD_YES;

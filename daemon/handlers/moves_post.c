@@ -100,6 +100,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     cd_load_result lr = cd_game_lock_row(&g, t->id, &lock.game, &held);
     g.hooks_known = true;
     g.hooks = lock.hooks;
+    g.linked_known = true;
+    g.linked = lock.linked;
     bool replay = t->idem && lock.stored_answer;
     /* the key's answer is for the request it came with; a row stored before the hash was kept has none */
     bool same_request = !replay || !lock.stored_request_sha256 ||
@@ -126,7 +128,9 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         return t->answer ? CD_TX_ROLLBACK : CD_TX_ERROR;   /* nothing to write: roll back the lock */
     }
     char msg[300];
-    if (g.finished) {
+    if (g.cancelled) {
+        out = refuse(t, CD_P_GAME_CANCELLED, NULL, "the game was cancelled by the admin");
+    } else if (g.finished) {
         out = refuse(t, CD_P_GAME_OVER, NULL, "the game is over");
     } else if (t->expected != g.seq) {
         snprintf(msg, sizeof msg, "expected_seq is %ld but the game is at seq %d", t->expected, g.seq);
@@ -302,6 +306,8 @@ static enum MHD_Result moves_post(cd_req *r)
                           : cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "moves need a seat token");
         goto out;
     }
+    if (!cd_rate_check(r, CD_RATE_MOVE, r->bearer))   /* per address and per token (http/limits.h) */
+        goto out;
     cd_sha256_hex(r->bearer, t.token_hash);   /* the token is checked under the lock (cd_move_lock) */
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_move, &t, &down);

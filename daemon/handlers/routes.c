@@ -19,6 +19,7 @@ const cd_route cd_routes[] = {
     {"GET", "/v1/admin/games", h_admin_games_list, "admin.games.list"},
     {"GET", "/v1/admin/games/{id}", h_admin_game_get, "admin.games.get"},
     {"POST", "/v1/admin/games/{id}/verify", h_admin_verify, "admin.games.verify"},
+    {"POST", "/v1/admin/games/{id}/cancel", h_admin_cancel, "admin.games.cancel"},
     /* admin inspection: pictures, the game page, export, the audit log */
     {"GET", "/v1/games/{id}/board.svg", h_board_svg, "games.board.svg"},
     {"GET", "/v1/games/{id}/board.png", h_board_png, "games.board.png"},
@@ -39,6 +40,7 @@ const cd_route cd_routes[] = {
     {"POST", "/v1/games/{id}/link", h_game_link, "games.link"},
     {"POST", "/v1/players", h_players_create, "players.create"},
     {"GET", "/v1/me/games", h_me_games, "me.games"},
+    {"GET", "/v1/me/events", h_me_events, "me.events"},
     /* play by e-mail (mail/) */
     {"PUT", "/v1/games/{id}/email", h_email_put, "games.email.put"},
     {"GET", "/v1/games/{id}/email", h_email_get, "games.email.get"},

@@ -29,6 +29,8 @@ const cd_problem_info cd_problems[CD_NPROBLEMS] = {
     [CD_P_SEAT_LEFT] = {"seat-left", 409, "The seat has left the game"},
     [CD_P_NO_VACATION] = {"vacation-allowance", 422, "Not that many vacation days left"},
     [CD_P_IDEMPOTENCY_REUSED] = {"idempotency-key-reused", 422, "The Idempotency-Key was used with another request"},
+    [CD_P_RATE_LIMITED] = {"rate-limited", 429, "Too many requests: wait and try again"},
+    [CD_P_GAME_CANCELLED] = {"game-cancelled", 409, "The game was cancelled"},
     [CD_P_UNAVAILABLE] = {"unavailable", 503, "The service is unavailable, try again later"},
     [CD_P_INTERNAL] = {"internal", 500, "Internal error"},
 };

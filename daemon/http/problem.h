@@ -30,6 +30,8 @@ typedef enum {
     CD_P_SEAT_LEFT,         /* 409 the seat left the game (resigned or forfeited) */
     CD_P_NO_VACATION,       /* 422 more vacation days than the seat's allowance has left */
     CD_P_IDEMPOTENCY_REUSED, /* 422 an Idempotency-Key this seat used with another request */
+    CD_P_RATE_LIMITED,      /* 429 the client address or key used up its rate limit (Retry-After says when) */
+    CD_P_GAME_CANCELLED,    /* 409 the admin cancelled the game */
     CD_P_UNAVAILABLE,       /* 503 the database cannot be reached */
     CD_P_INTERNAL,          /* 500 a bug; details go to the log, never to the client */
     CD_NPROBLEMS

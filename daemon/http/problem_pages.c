@@ -112,6 +112,17 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "Send a new move with a new key. A key is for retrying one request, byte for byte the same in meaning; "
         "retrying with the same key and the same request gets its first answer again.",
     },
+    [CD_P_RATE_LIMITED] = {
+        "The request's client address, or its key (seat token or player key), made more requests of this kind "
+        "(creating games, moves, joins) than this server allows for now: each has a bucket of requests that "
+        "refills at a steady rate (CARCD_RATE_CREATE, CARCD_RATE_MOVES, CARCD_RATE_JOINS).",
+        "Wait the Retry-After header's seconds, then send the request again; nothing was done. A bot that plays "
+        "fast should pace its requests below the server's rate.",
+    },
+    [CD_P_GAME_CANCELLED] = {
+        "The server's admin cancelled the game: it ended with no winner and takes no more moves or changes.",
+        "Nothing to do in this game; its view and log stay readable. Start a new game with POST /v1/games.",
+    },
     [CD_P_UNAVAILABLE] = {
         "carcd cannot serve the request now: its database is unreachable, restarting, read-only or out of "
         "disk, or carcd is shutting down.",
