@@ -32,39 +32,24 @@ cd_q cd_clock_update(cd_db *db, const char *game_id, const char *clock, double d
     snprintf(d, sizeof d, "%.3f", deadline);
     snprintf(u, sizeof u, "%.3f", due);
     const char *p[] = {game_id, clock, deadline >= 0 ? d : NULL, due >= 0 ? u : NULL};
-    PGresult *res = cd_db_exec(db, ST_CLOCK_UPDATE, 4, p);
-    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
-    PQclear(res);
-    return q;
+    return cd_q_run(db, ST_CLOCK_UPDATE, 4, p);
+}
+
+/* ST_CLOCK_CLAIM or ST_CLOCK_DUE_PEEK: the most overdue game at `now` (LIMIT 1). */
+static cd_q due_game(cd_db *db, int stmt, double now, bool *found, char game_id[37])
+{
+    char now_s[32];
+    snprintf(now_s, sizeof now_s, "%.3f", now);
+    const char *p[] = {now_s};
+    return cd_q_one(db, stmt, 1, p, found, cd_q_id_column, game_id);
 }
 
 cd_q cd_clock_claim(cd_db *db, double now, bool *found, char game_id[37])
 {
-    char now_s[32];
-    snprintf(now_s, sizeof now_s, "%.3f", now);
-    const char *p[] = {now_s};
-    PGresult *res = cd_db_exec(db, ST_CLOCK_CLAIM, 1, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res))
-        q = cd_q_failed(db, res);
-    else if ((*found = PQntuples(res) > 0))
-        snprintf(game_id, 37, "%s", PQgetvalue(res, 0, 0));
-    PQclear(res);
-    return q;
+    return due_game(db, ST_CLOCK_CLAIM, now, found, game_id);
 }
 
 cd_q cd_clock_due_peek(cd_db *db, double now, bool *found, char game_id[37])
 {
-    char now_s[32];
-    snprintf(now_s, sizeof now_s, "%.3f", now);
-    const char *p[] = {now_s};
-    PGresult *res = cd_db_exec(db, ST_CLOCK_DUE_PEEK, 1, p);
-    cd_q q = CD_Q_OK;
-    *found = false;
-    if (!cd_db_ok(res))
-        q = cd_q_failed(db, res);
-    else if ((*found = PQntuples(res) > 0))
-        snprintf(game_id, 37, "%s", PQgetvalue(res, 0, 0));
-    PQclear(res);
-    return q;
+    return due_game(db, ST_CLOCK_DUE_PEEK, now, found, game_id);
 }

@@ -124,28 +124,22 @@ cd_q cd_game_read_get(cd_db *db, const char *id, bool admin, cd_game_read *out)
 {
     *out = (cd_game_read){0};
     const char *p[] = {id};
-    PGresult *res = cd_db_exec(db, admin ? ST_GAME_GET_ADMIN : ST_GAME_GET, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    get_columns(res, out);
-    return CD_Q_OK;
+    PGresult *res;
+    cd_q q = cd_q_result(db, admin ? ST_GAME_GET_ADMIN : ST_GAME_GET, 1, p, &res);
+    if (q == CD_Q_OK)
+        get_columns(res, out);
+    return q;
 }
 
 cd_q cd_game_read_lock(cd_db *db, const char *id, cd_game_read *out)
 {
     *out = (cd_game_read){0};
     const char *p[] = {id};
-    PGresult *res = cd_db_exec(db, ST_GAME_LOCK, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    lock_columns(res, out);
-    return CD_Q_OK;
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_GAME_LOCK, 1, p, &res);
+    if (q == CD_Q_OK)
+        lock_columns(res, out);
+    return q;
 }
 
 cd_q cd_game_read_seat(cd_db *db, const char *token_hash, const char *id, const char *cached_seq, bool names,
@@ -154,12 +148,10 @@ cd_q cd_game_read_seat(cd_db *db, const char *token_hash, const char *id, const 
     *out = (cd_game_read){0};
     *token = (cd_token_seat){0};
     const char *p[] = {token_hash, id, cached_seq};
-    PGresult *res = cd_db_exec(db, names ? ST_GAME_GET_SEAT : ST_GAME_GET_PLAY, 3, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
+    PGresult *res;
+    cd_q q = cd_q_result(db, names ? ST_GAME_GET_SEAT : ST_GAME_GET_PLAY, 3, p, &res);
+    if (q != CD_Q_OK)
         return q;
-    }
     token->found = PQntuples(res) > 0;
     if (token->found) {   /* columns 11 and 12: whether the token's game is this one, and its seat (BY_TOKEN) */
         token->same_game = strcmp(PQgetvalue(res, 0, 11), "t") == 0;
@@ -169,20 +161,25 @@ cd_q cd_game_read_seat(cd_db *db, const char *token_hash, const char *id, const 
     return CD_Q_OK;
 }
 
+/* A ST_TOKEN_LOOKUP row (game_id, seat) read into the seat it names, against the game it is asked about. */
+typedef struct {
+    cd_token_seat *token;
+    const char *id;
+} token_row;
+
+static void token_columns(const PGresult *res, int i, void *row)
+{
+    token_row *t = row;
+    t->token->same_game = strcasecmp(PQgetvalue(res, i, 0), t->id) == 0;
+    t->token->seat = atoi(PQgetvalue(res, i, 1));
+}
+
 cd_q cd_token_lookup(cd_db *db, const char *token_hash, const char *id, cd_token_seat *token)
 {
     *token = (cd_token_seat){0};
     const char *p[] = {token_hash};
-    PGresult *res = cd_db_exec(db, ST_TOKEN_LOOKUP, 1, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res)) {
-        q = cd_q_failed(db, res);
-    } else if ((token->found = PQntuples(res) > 0)) {
-        token->same_game = strcasecmp(PQgetvalue(res, 0, 0), id) == 0;
-        token->seat = atoi(PQgetvalue(res, 0, 1));
-    }
-    PQclear(res);
-    return q;
+    token_row t = {token, id};
+    return cd_q_one(db, ST_TOKEN_LOOKUP, 1, p, &token->found, token_columns, &t);
 }
 
 cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char *cached_seq, const char *idem,

@@ -43,23 +43,19 @@ cd_q cd_game_insert(cd_db *db, const cd_game_insert_row *g, char id[37])
     const char *p[] = {g->setup, g->snapshot, g->seed_sha256, g->finished ? NULL : pending,
                        g->finished ? "finished" : "active", g->clock, g->clock && g->deadline >= 0 ? deadline : NULL,
                        g->clock && g->due >= 0 ? due : NULL};
-    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res) || PQntuples(res) != 1)
-        q = cd_q_failed(db, res);
-    else
-        snprintf(id, 37, "%s", PQgetvalue(res, 0, 0));
-    PQclear(res);
-    return q;
+    return cd_q_one(db, ST_GAME_INSERT, 8, p, NULL, cd_q_id_column, id);
 }
 
 cd_q cd_game_secret_insert(cd_db *db, const char *game_id, const char *seed_hex)
 {
     const char *p[] = {game_id, seed_hex};
-    PGresult *res = cd_db_exec(db, ST_SECRET_INSERT, 2, p);
-    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
-    PQclear(res);
-    return q;
+    return cd_q_run(db, ST_SECRET_INSERT, 2, p);
+}
+
+/* Column 0 of row i (whether the key was already a player's) into the bool at row. */
+static void bool_column(const PGresult *res, int i, void *row)
+{
+    *(bool *)row = strcmp(PQgetvalue(res, i, 0), "t") == 0;
 }
 
 cd_q cd_seat_insert(cd_db *db, const char *game_id, int seat, const char *name, const char *token_hash,
@@ -68,63 +64,41 @@ cd_q cd_seat_insert(cd_db *db, const char *game_id, int seat, const char *name, 
     char seat_s[12];
     snprintf(seat_s, sizeof seat_s, "%d", seat);
     const char *p[] = {game_id, seat_s, name, token_hash, key_hash};
-    PGresult *res = cd_db_exec(db, ST_SEAT_INSERT, 5, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res) || PQntuples(res) != 1)
-        q = cd_q_failed(db, res);
-    else
-        *key_known = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
-    PQclear(res);
-    return q;
+    return cd_q_one(db, ST_SEAT_INSERT, 5, p, NULL, bool_column, key_known);
 }
 
 cd_q cd_seats_count(cd_db *db, const char *game_id, int *n)
 {
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res))
-        q = cd_q_failed(db, res);
-    else
-        *n = PQntuples(res);
-    PQclear(res);
-    return q;
+    return cd_q_count(db, ST_SEATS_OF_GAME, 1, p, n);
+}
+
+static void games_list_row(const PGresult *res, int i, void *row)
+{
+    cd_games_list_row *g = row;
+    g->id = PQgetvalue(res, i, 0);
+    g->status = PQgetvalue(res, i, 1);
+    g->seq = atoi(PQgetvalue(res, i, 2));
+    g->created_at = PQgetvalue(res, i, 3);
+    g->updated_at = PQgetvalue(res, i, 4);
+    g->nplayers = atoi(PQgetvalue(res, i, 5));
+    g->has_pending = !PQgetisnull(res, i, 6);
+    g->pending_seat = cd_q_int(res, i, 6, -1);
 }
 
 cd_q cd_games_list(cd_db *db, const char *status, const char *after, long limit, cd_games_list_rows *out)
 {
-    *out = (cd_games_list_rows){0};
     char lim[24];
     snprintf(lim, sizeof lim, "%ld", limit);
     const char *p[] = {status, after, lim};
-    PGresult *res = cd_db_exec(db, ST_GAMES_LIST, 3, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
-    if (!out->v)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++) {
-        cd_games_list_row *g = &out->v[i];
-        g->id = PQgetvalue(res, i, 0);
-        g->status = PQgetvalue(res, i, 1);
-        g->seq = atoi(PQgetvalue(res, i, 2));
-        g->created_at = PQgetvalue(res, i, 3);
-        g->updated_at = PQgetvalue(res, i, 4);
-        g->nplayers = atoi(PQgetvalue(res, i, 5));
-        g->has_pending = !PQgetisnull(res, i, 6);
-        g->pending_seat = cd_q_int(res, i, 6, -1);
-    }
-    return CD_Q_OK;
+    cd_q_rowset r;
+    cd_q q = cd_q_rows(db, ST_GAMES_LIST, 3, p, sizeof *out->v, games_list_row, &r);
+    *out = (cd_games_list_rows){.n = r.n, .v = r.v, .res = r.res};
+    return q;
 }
 
 void cd_games_list_rows_free(cd_games_list_rows *rows)
 {
-    free(rows->v);
-    PQclear(rows->res);
+    cd_q_rows_release(rows->v, rows->res);
     *rows = (cd_games_list_rows){0};
 }

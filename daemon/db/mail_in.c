@@ -5,8 +5,7 @@
 
 #include <stdio.h>
 
-#include "exec.h"
-#include "store.h"
+#include "query.h"
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
@@ -23,13 +22,8 @@ cd_mq cd_mail_in_record(cd_db *db, const char *message_id, const char *game_id, 
     char s[16];
     snprintf(s, sizeof s, "%d", seat);
     const char *p[] = {message_id, game_id, seat >= 0 ? s : NULL, outcome, detail};
-    PGresult *res = cd_db_exec(db, ST_MAIL_IN_INSERT, 5, p);
-    *fresh = false;
-    cd_mq q = CD_MQ_OK;
-    if (!cd_db_ok(res))
-        q = cd_db_unavailable(db, res) ? CD_MQ_DOWN : CD_MQ_FAILED;
-    else
-        *fresh = PQntuples(res) == 1;
-    PQclear(res);
-    return q;
+    int n = 0;   /* ON CONFLICT DO NOTHING RETURNING: 1 row when it was new */
+    cd_q q = cd_q_count(db, ST_MAIL_IN_INSERT, 5, p, &n);
+    *fresh = q == CD_Q_OK && n == 1;
+    return cd_mq_of(q);
 }

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
-#include "store.h"
+#include "query.h"
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
@@ -51,35 +50,32 @@ bool cd_mail_outbox_notify(cd_db *db)
     return cd_db_defer(db, ST_MAIL_NOTIFY, 0, NULL);
 }
 
+/* A ST_MAIL_CLAIM row (id, lease, rcpt, body, tries, game_id, seat, stopped) copied into the cd_mail_claimed at
+ * row; the body is malloc'd (the caller frees it). */
+static void claimed_row(const PGresult *res, int i, void *row)
+{
+    cd_mail_claimed *out = row;
+    out->id = strtoll(PQgetvalue(res, i, 0), NULL, 10);
+    snprintf(out->lease, sizeof out->lease, "%s", PQgetvalue(res, i, 1));
+    snprintf(out->rcpt, sizeof out->rcpt, "%s", PQgetvalue(res, i, 2));
+    out->body_len = (size_t)PQgetlength(res, i, 3);
+    out->body = malloc(out->body_len + 1);
+    if (!out->body)
+        abort();
+    memcpy(out->body, PQgetvalue(res, i, 3), out->body_len + 1);
+    out->tries = atoi(PQgetvalue(res, i, 4));
+    snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(res, i, 5));
+    out->seat = atoi(PQgetvalue(res, i, 6));
+    out->stopped = PQgetvalue(res, i, 7)[0] == 't';
+}
+
 cd_mq cd_mail_claim(cd_db *db, double lease_s, bool *found, cd_mail_claimed *out)
 {
     char l[32];
     snprintf(l, sizeof l, "%.3f", lease_s);
     const char *p[] = {l};
-    PGresult *res = cd_db_exec(db, ST_MAIL_CLAIM, 1, p);
-    *found = false;
-    if (!cd_db_ok(res)) {
-        cd_mq q = cd_db_unavailable(db, res) ? CD_MQ_DOWN : CD_MQ_FAILED;
-        PQclear(res);
-        return q;
-    }
-    if (PQntuples(res) == 1) {
-        *found = true;
-        out->id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-        snprintf(out->lease, sizeof out->lease, "%s", PQgetvalue(res, 0, 1));
-        snprintf(out->rcpt, sizeof out->rcpt, "%s", PQgetvalue(res, 0, 2));
-        out->body_len = (size_t)PQgetlength(res, 0, 3);
-        out->body = malloc(out->body_len + 1);
-        if (!out->body)
-            abort();
-        memcpy(out->body, PQgetvalue(res, 0, 3), out->body_len + 1);
-        out->tries = atoi(PQgetvalue(res, 0, 4));
-        snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(res, 0, 5));
-        out->seat = atoi(PQgetvalue(res, 0, 6));
-        out->stopped = PQgetvalue(res, 0, 7)[0] == 't';
-    }
-    PQclear(res);
-    return CD_MQ_OK;
+    /* at most one row: the statement leases the one mail its LIMIT 1 picked */
+    return cd_mq_of(cd_q_one(db, ST_MAIL_CLAIM, 1, p, found, claimed_row, out));
 }
 
 cd_mq cd_mail_done(cd_db *db, const cd_mail_claimed *m, const char *state, double delay_s, const char *error,
@@ -89,13 +85,8 @@ cd_mq cd_mail_done(cd_db *db, const cd_mail_claimed *m, const char *state, doubl
     snprintf(id, sizeof id, "%lld", m->id);
     snprintf(d, sizeof d, "%.3f", delay_s);
     const char *p[] = {id, m->lease, state, d, error};
-    PGresult *res = cd_db_exec(db, ST_MAIL_DONE, 5, p);
-    *still_ours = false;
-    cd_mq q = CD_MQ_OK;
-    if (!cd_db_ok(res))
-        q = cd_db_unavailable(db, res) ? CD_MQ_DOWN : CD_MQ_FAILED;
-    else
-        *still_ours = PQntuples(res) == 1;
-    PQclear(res);
-    return q;
+    int n = 0;
+    cd_q q = cd_q_count(db, ST_MAIL_DONE, 5, p, &n);
+    *still_ours = q == CD_Q_OK && n == 1;
+    return cd_mq_of(q);
 }

@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "exec.h"
-#include "store.h"
+#include "query.h"
 
 cd_mq cd_mail_recent_moves(cd_db *db, const char *game_id, int after_seq, cd_mail_recent_move *out, int max, int *n)
 {
@@ -16,13 +15,11 @@ cd_mq cd_mail_recent_moves(cd_db *db, const char *game_id, int after_seq, cd_mai
     snprintf(a, sizeof a, "%d", after_seq);
     snprintf(l, sizeof l, "%d", max);
     const char *p[] = {game_id, a, l};
-    PGresult *res = cd_db_exec(db, ST_MOVES_AFTER, 3, p);
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_MOVES_AFTER, 3, p, &res);
     *n = 0;
-    if (!cd_db_ok(res)) {
-        cd_mq q = cd_db_unavailable(db, res) ? CD_MQ_DOWN : CD_MQ_FAILED;
-        PQclear(res);
-        return q;
-    }
+    if (q != CD_Q_OK)
+        return cd_mq_of(q);
     for (int i = 0; i < PQntuples(res) && *n < max; i++) {
         cd_mail_recent_move *m = &out[(*n)++];
         m->seq = atoi(PQgetvalue(res, i, 0));

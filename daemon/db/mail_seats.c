@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "exec.h"
-#include "store.h"
+#include "query.h"
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
@@ -39,14 +38,19 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_mail_seats = {stmts, sizeof stmts / sizeof stmts[0]};
 
-static cd_mq failed(cd_db *db, const PGresult *res)
-{
-    return cd_db_unavailable(db, res) ? CD_MQ_DOWN : CD_MQ_FAILED;
-}
-
 static const char *text(const PGresult *res, int i, int c)
 {
     return PQgetisnull(res, i, c) ? "" : PQgetvalue(res, i, c);
+}
+
+/* Rows of (seat, email, tag), of seats whose mail goes out. */
+static void read_active_row(const PGresult *res, int i, cd_mail_seat *m)
+{
+    m->seat = atoi(PQgetvalue(res, i, 0));
+    snprintf(m->email, sizeof m->email, "%s", PQgetvalue(res, i, 1));
+    snprintf(m->tag, sizeof m->tag, "%s", PQgetvalue(res, i, 2));
+    m->stopped = false;
+    m->stopped_at[0] = m->stopped_reason[0] = 0;
 }
 
 /* Rows of (seat, email, stopped_at, stopped_reason). */
@@ -60,42 +64,42 @@ static void read_all_row(const PGresult *res, int i, cd_mail_seat *m)
     m->stopped = m->stopped_at[0] != 0;
 }
 
-cd_mq cd_mail_seats_active(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n)
+/* Up to max rows of a statement of the game, each read into out by read_row (copies: the result is cleared). */
+static cd_mq seat_rows(cd_db *db, int stmt, const char *game_id, void (*read_row)(const PGresult *, int, cd_mail_seat *),
+                       cd_mail_seat *out, int max, int *n)
 {
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_MAIL_SEATS_ACTIVE, 1, p);
+    PGresult *res;
+    cd_q q = cd_q_result(db, stmt, 1, p, &res);
     *n = 0;
-    if (!cd_db_ok(res)) {
-        cd_mq q = failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    for (int i = 0; i < PQntuples(res) && *n < max; i++) {
-        cd_mail_seat *m = &out[(*n)++];
-        m->seat = atoi(PQgetvalue(res, i, 0));
-        snprintf(m->email, sizeof m->email, "%s", PQgetvalue(res, i, 1));
-        snprintf(m->tag, sizeof m->tag, "%s", PQgetvalue(res, i, 2));
-        m->stopped = false;
-        m->stopped_at[0] = m->stopped_reason[0] = 0;
-    }
+    if (q != CD_Q_OK)
+        return cd_mq_of(q);
+    for (int i = 0; i < PQntuples(res) && *n < max; i++)
+        read_row(res, i, &out[(*n)++]);
     PQclear(res);
     return CD_MQ_OK;
 }
 
+cd_mq cd_mail_seats_active(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n)
+{
+    return seat_rows(db, ST_MAIL_SEATS_ACTIVE, game_id, read_active_row, out, max, n);
+}
+
 cd_mq cd_mail_seats_all(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n)
 {
-    const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_MAIL_SEATS_ALL, 1, p);
-    *n = 0;
-    if (!cd_db_ok(res)) {
-        cd_mq q = failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    for (int i = 0; i < PQntuples(res) && *n < max; i++)
-        read_all_row(res, i, &out[(*n)++]);
-    PQclear(res);
-    return CD_MQ_OK;
+    return seat_rows(db, ST_MAIL_SEATS_ALL, game_id, read_all_row, out, max, n);
+}
+
+/* A ST_MAIL_SEAT_GET row (email, stopped_at, stopped_reason) into the cd_mail_seat at row (its seat is the
+ * caller's). */
+static void seat_get_row(const PGresult *res, int i, void *row)
+{
+    cd_mail_seat *out = row;
+    snprintf(out->email, sizeof out->email, "%s", text(res, i, 0));
+    out->tag[0] = 0;
+    snprintf(out->stopped_at, sizeof out->stopped_at, "%s", text(res, i, 1));
+    snprintf(out->stopped_reason, sizeof out->stopped_reason, "%s", text(res, i, 2));
+    out->stopped = out->stopped_at[0] != 0;
 }
 
 cd_mq cd_mail_seat_get(cd_db *db, const char *game_id, int seat, bool *found, cd_mail_seat *out)
@@ -103,24 +107,10 @@ cd_mq cd_mail_seat_get(cd_db *db, const char *game_id, int seat, bool *found, cd
     char s[16];
     snprintf(s, sizeof s, "%d", seat);
     const char *p[] = {game_id, s};
-    PGresult *res = cd_db_exec(db, ST_MAIL_SEAT_GET, 2, p);
-    *found = false;
-    if (!cd_db_ok(res)) {
-        cd_mq q = failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    if (PQntuples(res) == 1) {
-        *found = true;
+    cd_q q = cd_q_one(db, ST_MAIL_SEAT_GET, 2, p, found, seat_get_row, out);   /* the primary key: 0 or 1 row */
+    if (*found)
         out->seat = seat;
-        snprintf(out->email, sizeof out->email, "%s", text(res, 0, 0));
-        out->tag[0] = 0;
-        snprintf(out->stopped_at, sizeof out->stopped_at, "%s", text(res, 0, 1));
-        snprintf(out->stopped_reason, sizeof out->stopped_reason, "%s", text(res, 0, 2));
-        out->stopped = out->stopped_at[0] != 0;
-    }
-    PQclear(res);
-    return CD_MQ_OK;
+    return cd_mq_of(q);
 }
 
 cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, const char *tag)
@@ -128,33 +118,33 @@ cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *ema
     char s[16];
     snprintf(s, sizeof s, "%d", seat);
     const char *p[] = {game_id, s, email, tag};
-    PGresult *res = email ? cd_db_exec(db, ST_MAIL_SEAT_PUT, 4, p) : cd_db_exec(db, ST_MAIL_SEAT_DELETE, 2, p);
-    cd_mq q = cd_db_ok(res) ? CD_MQ_OK : failed(db, res);
-    PQclear(res);
-    return q;
+    return cd_mq_of(email ? cd_q_run(db, ST_MAIL_SEAT_PUT, 4, p) : cd_q_run(db, ST_MAIL_SEAT_DELETE, 2, p));
+}
+
+/* A ST_MAIL_SEAT_BY_TAG row (game_id, seat, email, stopped) into cd_mail_seat_by_tag's out-parameters. */
+typedef struct {
+    char *game_id;   /* [37] */
+    cd_mail_seat *m;
+} by_tag;
+
+static void by_tag_row(const PGresult *res, int i, void *row)
+{
+    by_tag *t = row;
+    snprintf(t->game_id, 37, "%s", PQgetvalue(res, i, 0));
+    t->m->seat = atoi(PQgetvalue(res, i, 1));
+    snprintf(t->m->email, sizeof t->m->email, "%s", PQgetvalue(res, i, 2));
+    t->m->stopped = PQgetvalue(res, i, 3)[0] == 't';
+    t->m->stopped_at[0] = t->m->stopped_reason[0] = 0;
 }
 
 cd_mq cd_mail_seat_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], cd_mail_seat *out)
 {
     const char *p[] = {tag};
-    PGresult *res = cd_db_exec(db, ST_MAIL_SEAT_BY_TAG, 1, p);
-    *found = false;
-    if (!cd_db_ok(res)) {
-        cd_mq q = failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    if (PQntuples(res) == 1) {
-        *found = true;
-        snprintf(game_id, 37, "%s", PQgetvalue(res, 0, 0));
-        out->seat = atoi(PQgetvalue(res, 0, 1));
-        snprintf(out->email, sizeof out->email, "%s", PQgetvalue(res, 0, 2));
+    by_tag t = {game_id, out};
+    cd_q q = cd_q_one(db, ST_MAIL_SEAT_BY_TAG, 1, p, found, by_tag_row, &t);   /* tag is UNIQUE: 0 or 1 row */
+    if (*found)
         snprintf(out->tag, sizeof out->tag, "%s", tag);
-        out->stopped = PQgetvalue(res, 0, 3)[0] == 't';
-        out->stopped_at[0] = out->stopped_reason[0] = 0;
-    }
-    PQclear(res);
-    return CD_MQ_OK;
+    return cd_mq_of(q);
 }
 
 cd_mq cd_mail_seat_stop(cd_db *db, const char *game_id, int seat, const char *email, const char *reason)
@@ -162,8 +152,5 @@ cd_mq cd_mail_seat_stop(cd_db *db, const char *game_id, int seat, const char *em
     char s[16];
     snprintf(s, sizeof s, "%d", seat);
     const char *p[] = {game_id, s, email, reason};
-    PGresult *res = cd_db_exec(db, ST_MAIL_SEAT_STOP, 4, p);
-    cd_mq q = cd_db_ok(res) ? CD_MQ_OK : failed(db, res);
-    PQclear(res);
-    return q;
+    return cd_mq_of(cd_q_run(db, ST_MAIL_SEAT_STOP, 4, p));
 }

@@ -12,6 +12,11 @@
 
 /* The outcome of a mail query: done, failed, or failed because the database cannot be reached. */
 typedef enum { CD_MQ_OK, CD_MQ_FAILED, CD_MQ_DOWN } cd_mq;
+/* The cd_mq of a cd_q (the mail query files build on db/query.h, whose shapes answer a cd_q). */
+static inline cd_mq cd_mq_of(cd_q q)
+{
+    return q == CD_Q_OK ? CD_MQ_OK : q == CD_Q_DOWN ? CD_MQ_DOWN : CD_MQ_FAILED;
+}
 
 #define CD_EMAIL_MAX 254   /* RFC 5321's path limit less the brackets */
 #define CD_MAIL_TAG_LEN 24 /* hex digits */

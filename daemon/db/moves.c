@@ -39,46 +39,35 @@ const cd_stmt_family cd_stmts_moves = {stmts, sizeof stmts / sizeof stmts[0]};
 cd_q cd_moves_insert_opening(cd_db *db, const char *game_id, const char *events)
 {
     const char *p[] = {game_id, "0", NULL, NULL, events, NULL, NULL, "seat", NULL};
-    PGresult *res = cd_db_exec(db, ST_MOVE_INSERT, 9, p);
-    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
-    PQclear(res);
-    return q;
+    return cd_q_run(db, ST_MOVE_INSERT, 9, p);
+}
+
+static void log_row(const PGresult *res, int i, void *row)
+{
+    cd_log_row *m = row;
+    m->seq = atoi(PQgetvalue(res, i, 0));
+    m->has_seat = !PQgetisnull(res, i, 1);
+    m->seat = cd_q_int(res, i, 1, -1);
+    m->move = cd_q_text(res, i, 2);
+    m->events = PQgetvalue(res, i, 3);
+    m->origin = PQgetvalue(res, i, 4);
 }
 
 cd_q cd_moves_after(cd_db *db, const char *game_id, int after, int limit, cd_log_rows *out)
 {
-    *out = (cd_log_rows){0};
     char after_s[16], limit_s[16];
     snprintf(after_s, sizeof after_s, "%d", after);
     snprintf(limit_s, sizeof limit_s, "%d", limit);
     const char *p[] = {game_id, after_s, limit_s};
-    PGresult *res = cd_db_exec(db, ST_MOVES_AFTER, 3, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
-    if (!out->v)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++) {
-        cd_log_row *m = &out->v[i];
-        m->seq = atoi(PQgetvalue(res, i, 0));
-        m->has_seat = !PQgetisnull(res, i, 1);
-        m->seat = cd_q_int(res, i, 1, -1);
-        m->move = PQgetisnull(res, i, 2) ? NULL : PQgetvalue(res, i, 2);
-        m->events = PQgetvalue(res, i, 3);
-        m->origin = PQgetvalue(res, i, 4);
-    }
-    return CD_Q_OK;
+    cd_q_rowset r;
+    cd_q q = cd_q_rows(db, ST_MOVES_AFTER, 3, p, sizeof *out->v, log_row, &r);
+    *out = (cd_log_rows){.n = r.n, .v = r.v, .res = r.res};
+    return q;
 }
 
 void cd_log_rows_free(cd_log_rows *rows)
 {
-    free(rows->v);
-    PQclear(rows->res);
+    cd_q_rows_release(rows->v, rows->res);
     *rows = (cd_log_rows){0};
 }
 
@@ -102,32 +91,25 @@ bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after
            cd_db_defer(db, ST_NOTIFY_MOVE, 1, p3);
 }
 
+static void replay_row(const PGresult *res, int i, void *row)
+{
+    cd_replay_row *m = row;
+    m->seq = atoi(PQgetvalue(res, i, 0));
+    m->seat = atoi(PQgetvalue(res, i, 1));
+    m->move = PQgetvalue(res, i, 2);
+}
+
 cd_q cd_moves_all(cd_db *db, const char *game_id, cd_replay_rows *out)
 {
-    *out = (cd_replay_rows){0};
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_MOVES_ALL, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
-    if (!out->v)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++) {
-        out->v[i].seq = atoi(PQgetvalue(res, i, 0));
-        out->v[i].seat = atoi(PQgetvalue(res, i, 1));
-        out->v[i].move = PQgetvalue(res, i, 2);
-    }
-    return CD_Q_OK;
+    cd_q_rowset r;
+    cd_q q = cd_q_rows(db, ST_MOVES_ALL, 1, p, sizeof *out->v, replay_row, &r);
+    *out = (cd_replay_rows){.n = r.n, .v = r.v, .res = r.res};
+    return q;
 }
 
 void cd_replay_rows_free(cd_replay_rows *rows)
 {
-    free(rows->v);
-    PQclear(rows->res);
+    cd_q_rows_release(rows->v, rows->res);
     *rows = (cd_replay_rows){0};
 }

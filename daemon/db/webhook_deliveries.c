@@ -35,37 +35,30 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_webhook_deliveries = {stmts, sizeof stmts / sizeof stmts[0]};
 
+static void delivery_row(const PGresult *res, int i, void *row)
+{
+    cd_delivery_row *d = row;
+    d->id_text = PQgetvalue(res, i, 0);
+    d->id = strtoll(d->id_text, NULL, 10);
+    d->msg_id = PQgetvalue(res, i, 1);
+    d->event = PQgetvalue(res, i, 2);
+    d->seq = atoi(PQgetvalue(res, i, 3));
+    d->state = PQgetvalue(res, i, 4);
+    d->created_at = PQgetvalue(res, i, 5);
+    d->next_attempt_at = cd_q_text(res, i, 6);
+    d->delivered_at = cd_q_text(res, i, 7);
+    d->has_status = !PQgetisnull(res, i, 8);
+    d->last_status = cd_q_int(res, i, 8, 0);
+    d->last_error = cd_q_text(res, i, 9);
+    d->attempts = PQgetvalue(res, i, 10);
+}
+
 static cd_q delivery_rows(cd_db *db, int stmt, int n, const char *const *p, cd_delivery_rows *out)
 {
-    *out = (cd_delivery_rows){0};
-    PGresult *res = cd_db_exec(db, stmt, n, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
-    if (!out->v)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++) {
-        cd_delivery_row *d = &out->v[i];
-        d->id_text = PQgetvalue(res, i, 0);
-        d->id = strtoll(d->id_text, NULL, 10);
-        d->msg_id = PQgetvalue(res, i, 1);
-        d->event = PQgetvalue(res, i, 2);
-        d->seq = atoi(PQgetvalue(res, i, 3));
-        d->state = PQgetvalue(res, i, 4);
-        d->created_at = PQgetvalue(res, i, 5);
-        d->next_attempt_at = cd_q_text(res, i, 6);
-        d->delivered_at = cd_q_text(res, i, 7);
-        d->has_status = !PQgetisnull(res, i, 8);
-        d->last_status = cd_q_int(res, i, 8, 0);
-        d->last_error = cd_q_text(res, i, 9);
-        d->attempts = PQgetvalue(res, i, 10);
-    }
-    return CD_Q_OK;
+    cd_q_rowset r;
+    cd_q q = cd_q_rows(db, stmt, n, p, sizeof *out->v, delivery_row, &r);
+    *out = (cd_delivery_rows){.n = r.n, .v = r.v, .res = r.res};
+    return q;
 }
 
 cd_q cd_deliveries_list(cd_db *db, const char *endpoint_id, const char *before, long limit, cd_delivery_rows *out)
@@ -84,21 +77,17 @@ cd_q cd_delivery_get(cd_db *db, const char *endpoint_id, const char *id, cd_deli
 
 void cd_delivery_rows_free(cd_delivery_rows *rows)
 {
-    free(rows->v);
-    PQclear(rows->res);
+    cd_q_rows_release(rows->v, rows->res);
     *rows = (cd_delivery_rows){0};
 }
 
 cd_q cd_delivery_redeliver(cd_db *db, const char *endpoint_id, const char *id, bool *found)
 {
     const char *p[] = {endpoint_id, id};
-    PGresult *res = cd_db_exec(db, ST_WH_REDELIVER, 2, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res))
-        q = cd_q_failed(db, res);
-    else
-        *found = PQntuples(res) == 1;
-    PQclear(res);
+    int n = 0;
+    cd_q q = cd_q_count(db, ST_WH_REDELIVER, 2, p, &n);
+    if (q == CD_Q_OK)
+        *found = n == 1;
     return q;
 }
 

@@ -35,33 +35,26 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_webhook_endpoints = {stmts, sizeof stmts / sizeof stmts[0]};
 
+static void endpoint_row(const PGresult *res, int i, void *row)
+{
+    cd_endpoint_row *e = row;
+    e->id = PQgetvalue(res, i, 0);
+    e->has_seat = !PQgetisnull(res, i, 1);
+    e->seat = cd_q_int(res, i, 1, -1);
+    e->url = PQgetvalue(res, i, 2);
+    e->format = PQgetvalue(res, i, 3);
+    e->events = PQgetvalue(res, i, 4);
+    e->created_at = PQgetvalue(res, i, 5);
+    e->disabled_at = cd_q_text(res, i, 6);
+    e->disabled_reason = cd_q_text(res, i, 7);
+}
+
 static cd_q endpoint_rows(cd_db *db, int stmt, const char *const *p, cd_endpoint_rows *out)
 {
-    *out = (cd_endpoint_rows){0};
-    PGresult *res = cd_db_exec(db, stmt, 2, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
-    if (!out->v)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++) {
-        cd_endpoint_row *e = &out->v[i];
-        e->id = PQgetvalue(res, i, 0);
-        e->has_seat = !PQgetisnull(res, i, 1);
-        e->seat = cd_q_int(res, i, 1, -1);
-        e->url = PQgetvalue(res, i, 2);
-        e->format = PQgetvalue(res, i, 3);
-        e->events = PQgetvalue(res, i, 4);
-        e->created_at = PQgetvalue(res, i, 5);
-        e->disabled_at = cd_q_text(res, i, 6);
-        e->disabled_reason = cd_q_text(res, i, 7);
-    }
-    return CD_Q_OK;
+    cd_q_rowset r;
+    cd_q q = cd_q_rows(db, stmt, 2, p, sizeof *out->v, endpoint_row, &r);
+    *out = (cd_endpoint_rows){.n = r.n, .v = r.v, .res = r.res};
+    return q;
 }
 
 cd_q cd_endpoint_get(cd_db *db, const char *game_id, const char *id, cd_endpoint_rows *out)
@@ -80,24 +73,41 @@ cd_q cd_endpoints_list(cd_db *db, const char *game_id, int seat, cd_endpoint_row
 
 void cd_endpoint_rows_free(cd_endpoint_rows *rows)
 {
-    free(rows->v);
-    PQclear(rows->res);
+    cd_q_rows_release(rows->v, rows->res);
     *rows = (cd_endpoint_rows){0};
+}
+
+/* A ST_WH_GAME_FOR_HOOK row (status, endpoints) read into cd_endpoint_game_lock's out-parameters. */
+typedef struct {
+    bool *finished;
+    int *endpoints;
+} game_for_hook;
+
+static void game_for_hook_row(const PGresult *res, int i, void *row)
+{
+    game_for_hook *g = row;
+    *g->finished = strcmp(PQgetvalue(res, i, 0), "finished") == 0;
+    *g->endpoints = atoi(PQgetvalue(res, i, 1));
 }
 
 cd_q cd_endpoint_game_lock(cd_db *db, const char *game_id, bool *found, bool *finished, int *endpoints)
 {
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_WH_GAME_FOR_HOOK, 1, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res)) {
-        q = cd_q_failed(db, res);
-    } else if ((*found = PQntuples(res) > 0)) {
-        *finished = strcmp(PQgetvalue(res, 0, 0), "finished") == 0;
-        *endpoints = atoi(PQgetvalue(res, 0, 1));
-    }
-    PQclear(res);
-    return q;
+    game_for_hook g = {finished, endpoints};
+    return cd_q_one(db, ST_WH_GAME_FOR_HOOK, 1, p, found, game_for_hook_row, &g);
+}
+
+/* A ST_WH_ENDPOINT_INSERT row (id, created_at) read into cd_endpoint_insert's buffers. */
+typedef struct {
+    char *id;          /* [37] */
+    char *created_at;  /* [40] */
+} inserted;
+
+static void inserted_row(const PGresult *res, int i, void *row)
+{
+    inserted *e = row;
+    snprintf(e->id, 37, "%s", PQgetvalue(res, i, 0));
+    snprintf(e->created_at, 40, "%s", PQgetvalue(res, i, 1));
 }
 
 cd_q cd_endpoint_insert(cd_db *db, const char *game_id, int seat, const char *url, const char *format,
@@ -106,23 +116,12 @@ cd_q cd_endpoint_insert(cd_db *db, const char *game_id, int seat, const char *ur
     char seat_s[16];
     snprintf(seat_s, sizeof seat_s, "%d", seat);
     const char *p[] = {game_id, seat >= 0 ? seat_s : NULL, url, format, events, secret};
-    PGresult *res = cd_db_exec(db, ST_WH_ENDPOINT_INSERT, 6, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res) || PQntuples(res) != 1) {
-        q = cd_q_failed(db, res);
-    } else {
-        snprintf(id, 37, "%s", PQgetvalue(res, 0, 0));
-        snprintf(created_at, 40, "%s", PQgetvalue(res, 0, 1));
-    }
-    PQclear(res);
-    return q;
+    inserted e = {id, created_at};
+    return cd_q_one(db, ST_WH_ENDPOINT_INSERT, 6, p, NULL, inserted_row, &e);
 }
 
 cd_q cd_endpoint_delete(cd_db *db, const char *game_id, const char *id)
 {
     const char *p[] = {game_id, id};
-    PGresult *res = cd_db_exec(db, ST_WH_ENDPOINT_DELETE, 2, p);
-    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
-    PQclear(res);
-    return q;
+    return cd_q_run(db, ST_WH_ENDPOINT_DELETE, 2, p);
 }

@@ -22,61 +22,48 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_webhook_outbox = {stmts, sizeof stmts / sizeof stmts[0]};
 
+static void active_endpoint_row(const PGresult *res, int i, void *row)
+{
+    cd_active_endpoint_row *e = row;
+    e->id = PQgetvalue(res, i, 0);
+    e->seat = cd_q_int(res, i, 1, -1);
+    e->format = PQgetvalue(res, i, 2);
+    e->events = PQgetvalue(res, i, 3);
+}
+
 cd_q cd_endpoints_active(cd_db *db, const char *game_id, cd_active_endpoint_rows *out)
 {
-    *out = (cd_active_endpoint_rows){0};
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_WH_ENDPOINTS_ACTIVE, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
-    if (!out->v)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++) {
-        out->v[i].id = PQgetvalue(res, i, 0);
-        out->v[i].seat = cd_q_int(res, i, 1, -1);
-        out->v[i].format = PQgetvalue(res, i, 2);
-        out->v[i].events = PQgetvalue(res, i, 3);
-    }
-    return CD_Q_OK;
+    cd_q_rowset r;
+    cd_q q = cd_q_rows(db, ST_WH_ENDPOINTS_ACTIVE, 1, p, sizeof *out->v, active_endpoint_row, &r);
+    *out = (cd_active_endpoint_rows){.n = r.n, .v = r.v, .res = r.res};
+    return q;
 }
 
 void cd_active_endpoint_rows_free(cd_active_endpoint_rows *rows)
 {
-    free(rows->v);
-    PQclear(rows->res);
+    cd_q_rows_release(rows->v, rows->res);
     *rows = (cd_active_endpoint_rows){0};
+}
+
+/* Column 1 (the seat's name) of a ST_SEATS_OF_GAME row into the const char * at row. */
+static void seat_name(const PGresult *res, int i, void *row)
+{
+    *(const char **)row = PQgetvalue(res, i, 1);
 }
 
 cd_q cd_seat_names_read(cd_db *db, const char *game_id, cd_seat_names *out)
 {
-    *out = (cd_seat_names){0};
     const char *p[] = {game_id};
-    PGresult *res = cd_db_exec(db, ST_SEATS_OF_GAME, 1, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->name = calloc((size_t)out->n + 1, sizeof *out->name);
-    if (!out->name)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++)
-        out->name[i] = PQgetvalue(res, i, 1);
-    return CD_Q_OK;
+    cd_q_rowset r;
+    cd_q q = cd_q_rows(db, ST_SEATS_OF_GAME, 1, p, sizeof *out->name, seat_name, &r);
+    *out = (cd_seat_names){.n = r.n, .name = r.v, .res = r.res};
+    return q;
 }
 
 void cd_seat_names_free(cd_seat_names *names)
 {
-    free(names->name);
-    PQclear(names->res);
+    cd_q_rows_release(names->name, names->res);
     *names = (cd_seat_names){0};
 }
 

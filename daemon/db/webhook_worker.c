@@ -69,49 +69,44 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_webhook_worker = {stmts, sizeof stmts / sizeof stmts[0]};
 
+static void claim_row(const PGresult *res, int i, void *row)
+{
+    cd_claim_row *c = row;
+    c->id = strtoll(PQgetvalue(res, i, 0), NULL, 10);
+    c->lease = PQgetvalue(res, i, 1);
+    c->msg_id = PQgetvalue(res, i, 2);
+    c->body = PQgetvalue(res, i, 3);
+    c->body_len = (size_t)PQgetlength(res, i, 3);
+    c->attempt = atoi(PQgetvalue(res, i, 4));
+    c->tries = atoi(PQgetvalue(res, i, 5));
+    c->url = PQgetvalue(res, i, 6);
+    c->secret = PQgetvalue(res, i, 7);
+    c->endpoint_id = PQgetvalue(res, i, 8);
+    c->disabled = PQgetvalue(res, i, 9)[0] == 't';
+    c->age_s = strtod(PQgetvalue(res, i, 10), NULL);
+}
+
 cd_q cd_outbox_claim(cd_db *db, int limit, int lease_s, const char *worker, cd_claim_rows *out, char *err,
                      size_t errlen)
 {
-    *out = (cd_claim_rows){0};
     char lim[16], lease[16];
     snprintf(lim, sizeof lim, "%d", limit);
     snprintf(lease, sizeof lease, "%d", lease_s);
     const char *p[] = {lim, lease, worker};
     PGresult *res = cd_db_exec(db, ST_WH_CLAIM, 3, p);
-    if (!cd_db_ok(res)) {
+    if (!cd_db_ok(res)) {   /* the message first: cd_q_rows_of clears a failed result */
         snprintf(err, errlen, "%s", PQresultErrorMessage(res));
         err[strcspn(err, "\n")] = 0;
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
     }
-    out->res = res;
-    out->n = PQntuples(res);
-    out->v = calloc((size_t)out->n + 1, sizeof *out->v);
-    if (!out->v)
-        abort();   /* out of memory (docs/STYLE.md) */
-    for (int i = 0; i < out->n; i++) {
-        cd_claim_row *c = &out->v[i];
-        c->id = strtoll(PQgetvalue(res, i, 0), NULL, 10);
-        c->lease = PQgetvalue(res, i, 1);
-        c->msg_id = PQgetvalue(res, i, 2);
-        c->body = PQgetvalue(res, i, 3);
-        c->body_len = (size_t)PQgetlength(res, i, 3);
-        c->attempt = atoi(PQgetvalue(res, i, 4));
-        c->tries = atoi(PQgetvalue(res, i, 5));
-        c->url = PQgetvalue(res, i, 6);
-        c->secret = PQgetvalue(res, i, 7);
-        c->endpoint_id = PQgetvalue(res, i, 8);
-        c->disabled = PQgetvalue(res, i, 9)[0] == 't';
-        c->age_s = strtod(PQgetvalue(res, i, 10), NULL);
-    }
-    return CD_Q_OK;
+    cd_q_rowset r;
+    cd_q q = cd_q_rows_of(db, res, sizeof *out->v, claim_row, &r);
+    *out = (cd_claim_rows){.n = r.n, .v = r.v, .res = r.res};
+    return q;
 }
 
 void cd_claim_rows_free(cd_claim_rows *rows)
 {
-    free(rows->v);
-    PQclear(rows->res);
+    cd_q_rows_release(rows->v, rows->res);
     *rows = (cd_claim_rows){0};
 }
 
@@ -123,10 +118,7 @@ cd_q cd_outbox_attempt_done(cd_db *db, long long id, int attempt, int duration_m
     snprintf(ms, sizeof ms, "%d", duration_ms);
     snprintf(st, sizeof st, "%ld", status);
     const char *p[] = {ids, att, ms, status ? st : NULL, error};
-    PGresult *res = cd_db_exec(db, ST_WH_ATTEMPT_DONE, 5, p);
-    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
-    PQclear(res);
-    return q;
+    return cd_q_run(db, ST_WH_ATTEMPT_DONE, 5, p);
 }
 
 cd_q cd_outbox_delivered(cd_db *db, long long id, const char *lease, int attempt, long status, int duration_ms)
@@ -137,10 +129,7 @@ cd_q cd_outbox_delivered(cd_db *db, long long id, const char *lease, int attempt
     snprintf(ms, sizeof ms, "%d", duration_ms);
     snprintf(st, sizeof st, "%ld", status);
     const char *p[] = {ids, lease, att, st, ms};
-    PGresult *res = cd_db_exec(db, ST_WH_DELIVERED, 5, p);
-    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
-    PQclear(res);
-    return q;
+    return cd_q_run(db, ST_WH_DELIVERED, 5, p);
 }
 
 cd_q cd_outbox_done(cd_db *db, long long id, const char *lease, const char *state, double delay_s, long status,
@@ -151,23 +140,17 @@ cd_q cd_outbox_done(cd_db *db, long long id, const char *lease, const char *stat
     snprintf(delay, sizeof delay, "%.3f", delay_s);
     snprintf(st, sizeof st, "%ld", status);
     const char *p[] = {ids, lease, state, delay, status ? st : NULL, error, refund ? "1" : "0"};
-    PGresult *res = cd_db_exec(db, ST_WH_OUTBOX_DONE, 7, p);
-    cd_q q = CD_Q_OK;
-    if (!cd_db_ok(res))
-        q = cd_q_failed(db, res);
-    else
-        *still_ours = PQntuples(res) == 1;
-    PQclear(res);
+    int n = 0;
+    cd_q q = cd_q_count(db, ST_WH_OUTBOX_DONE, 7, p, &n);
+    if (q == CD_Q_OK)
+        *still_ours = n == 1;
     return q;
 }
 
 cd_q cd_outbox_endpoint_gone(cd_db *db, const char *endpoint_id, const char *reason)
 {
     const char *p[] = {endpoint_id, reason};
-    PGresult *res = cd_db_exec(db, ST_WH_ENDPOINT_GONE, 2, p);
-    cd_q q = cd_db_ok(res) ? CD_Q_OK : cd_q_failed(db, res);
-    PQclear(res);
-    return q;
+    return cd_q_run(db, ST_WH_ENDPOINT_GONE, 2, p);
 }
 
 void cd_outbox_next_due(cd_db *db, double *seconds, bool *known)
