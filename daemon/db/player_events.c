@@ -51,42 +51,33 @@ bool cd_player_event_emit(cd_db *db, const char *player_id, const char *kind, co
     return cd_db_defer(db, ST_PLAYER_EVENT_ONE, 6, p);
 }
 
+static void fill_event(const PGresult *res, int i, void *row)
+{
+    cd_player_event_row *e = row;
+    e->n = atoi(PQgetvalue(res, i, 0));
+    e->kind = PQgetvalue(res, i, 1);
+    e->game_id = PQgetvalue(res, i, 2);
+    e->seq = atoi(PQgetvalue(res, i, 3));
+    e->has_seat = !PQgetisnull(res, i, 4);
+    e->seat = cd_q_int(res, i, 4, -1);
+    e->status = cd_q_text(res, i, 5);
+    e->at = PQgetvalue(res, i, 6);
+}
+
 cd_q cd_player_events_after(cd_db *db, const char *player_id, int after, int limit, cd_player_event_rows *out)
 {
-    *out = (cd_player_event_rows){0};
     char after_s[16], limit_s[16];
     snprintf(after_s, sizeof after_s, "%d", after);
     snprintf(limit_s, sizeof limit_s, "%d", limit);
     const char *p[] = {player_id, after_s, limit_s};
-    PGresult *res = cd_db_exec(db, ST_PLAYER_EVENTS_AFTER, 3, p);
-    if (!cd_db_ok(res)) {
-        cd_q q = cd_q_failed(db, res);
-        PQclear(res);
-        return q;
-    }
-    int n = PQntuples(res);
-    out->res = res;
-    out->n = n;
-    out->v = n ? calloc((size_t)n, sizeof *out->v) : NULL;
-    if (n && !out->v)
-        abort();
-    for (int i = 0; i < n; i++) {
-        cd_player_event_row *e = &out->v[i];
-        e->n = atoi(PQgetvalue(res, i, 0));
-        e->kind = PQgetvalue(res, i, 1);
-        e->game_id = PQgetvalue(res, i, 2);
-        e->seq = atoi(PQgetvalue(res, i, 3));
-        e->has_seat = !PQgetisnull(res, i, 4);
-        e->seat = cd_q_int(res, i, 4, -1);
-        e->status = cd_q_text(res, i, 5);
-        e->at = PQgetvalue(res, i, 6);
-    }
-    return CD_Q_OK;
+    cd_q_rowset rs;
+    cd_q q = cd_q_rows(db, ST_PLAYER_EVENTS_AFTER, 3, p, sizeof(cd_player_event_row), fill_event, &rs);
+    *out = (cd_player_event_rows){.n = rs.n, .v = rs.v, .res = rs.res};
+    return q;
 }
 
 void cd_player_event_rows_free(cd_player_event_rows *rows)
 {
-    free(rows->v);
-    PQclear(rows->res);
+    cd_q_rows_release(rows->v, rows->res);
     *rows = (cd_player_event_rows){0};
 }
