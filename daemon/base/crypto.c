@@ -4,6 +4,7 @@
 #include "crypto.h"
 
 #include <errno.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -87,4 +88,16 @@ void cd_sha256_hex(const char *text, char out[CD_HEX256_LEN])
     pthread_once(&sha256_once, sha256_fetch);
     EVP_Digest(text, strlen(text), md, &len, sha256, NULL);
     cd_hex(md, sizeof md, out);
+}
+
+void cd_sha256_bytes(const uint8_t *data, size_t n, uint8_t out[32])
+{
+    unsigned int len = 0;
+    pthread_once(&sha256_once, sha256_fetch);
+    EVP_Digest(data, n, out, &len, sha256, NULL);
+}
+
+bool cd_secret_equal(const void *a, const void *b, size_t n)
+{
+    return CRYPTO_memcmp(a, b, n) == 0;
 }

@@ -20,5 +20,9 @@ bool cd_unhex(const char *hex, uint8_t *out, size_t n);   /* exactly 2n hex digi
 void cd_token_new(char token[CD_TOKEN_LEN + 1]);
 /* SHA-256 of text, in hex: what the database keeps of a token or key. */
 void cd_sha256_hex(const char *text, char out[CD_HEX256_LEN]);
+/* SHA-256 of n bytes (a seed's published hash). */
+void cd_sha256_bytes(const uint8_t *data, size_t n, uint8_t out[32]);
+/* Whether the n bytes at a and b are equal, in time that does not depend on where they differ. */
+bool cd_secret_equal(const void *a, const void *b, size_t n);
 
 #endif

@@ -76,6 +76,17 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_game_reads = {stmts, sizeof stmts / sizeof stmts[0]};
 
+/* The status's flags (g->seq read first). A game with no state yet waits for its seats, or was cancelled so
+ * (sql/008: seq 0); a game the admin cancelled once it had started has a state, and its cancel is an entry
+ * of its log (seq >= 1, admin_cancel.c): it is over, as a finished game is, with no winner. */
+static void status_flags(cd_game_read *g, const char *status)
+{
+    bool cancelled = strcmp(status, "cancelled") == 0;
+    g->unstarted = strcmp(status, "waiting") == 0 || (cancelled && g->seq == 0);
+    g->cancelled = cancelled && !g->unstarted;
+    g->finished = g->cancelled || strcmp(status, "finished") == 0;
+}
+
 /* Row 0 of a ST_GAME_GET-shaped result: seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
  * finished_at, seed, names, clock. */
 static void get_columns(PGresult *res, cd_game_read *g)
@@ -85,8 +96,7 @@ static void get_columns(PGresult *res, cd_game_read *g)
     if (!g->found)
         return;
     g->seq = atoi(PQgetvalue(res, 0, 0));
-    g->cancelled = strcmp(PQgetvalue(res, 0, 1), "cancelled") == 0;
-    g->finished = g->cancelled || strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    status_flags(g, PQgetvalue(res, 0, 1));
     g->setup = PQgetvalue(res, 0, 2);
     g->snapshot = PQgetvalue(res, 0, 3);
     g->seed_sha256 = PQgetvalue(res, 0, 4);
@@ -106,8 +116,7 @@ static void lock_columns(PGresult *res, cd_game_read *g)
     if (!g->found)
         return;
     g->seq = atoi(PQgetvalue(res, 0, 0));
-    g->cancelled = strcmp(PQgetvalue(res, 0, 1), "cancelled") == 0;
-    g->finished = g->cancelled || strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
+    status_flags(g, PQgetvalue(res, 0, 1));
     g->setup = g->seed_sha256 = g->created_at = g->updated_at = g->finished_at = "";
     g->snapshot = PQgetvalue(res, 0, 2);
     g->seed = PQgetvalue(res, 0, 3);

@@ -19,8 +19,9 @@ struct pg_result;
 typedef struct {
     bool found;             /* a row with the game's columns (its seq not NULL) */
     int seq;
-    bool finished;          /* over: finished, or cancelled */
-    bool cancelled;         /* the admin cancelled it (sql/009) */
+    bool finished;          /* over: finished, or cancelled by the admin once started */
+    bool unstarted;         /* status waiting, or cancelled before it started: no state yet (sql/008_lobby.sql) */
+    bool cancelled;         /* the admin cancelled it once started (its log's last entry; sql/009) */
     const char *setup;      /* JSON text (views and admin reads; "" for lock reads and ST_GAME_GET_PLAY) */
     const char *snapshot;   /* JSON text; "" when left out at the seq of the state the reader holds */
     const char *seed_sha256, *created_at, *updated_at, *finished_at;

@@ -40,8 +40,9 @@ cd_q cd_game_insert(cd_db *db, const cd_game_insert_row *g, char id[37])
     snprintf(pending, sizeof pending, "%d", g->pending_seat);
     snprintf(deadline, sizeof deadline, "%.3f", g->deadline);
     snprintf(due, sizeof due, "%.3f", g->due);
-    const char *p[] = {g->setup, g->snapshot, g->seed_sha256, g->finished ? NULL : pending,
-                       g->finished ? "finished" : "active", g->clock, g->clock && g->deadline >= 0 ? deadline : NULL,
+    const char *p[] = {g->setup, g->snapshot, g->seed_sha256, g->finished || g->waiting ? NULL : pending,
+                       g->waiting ? "waiting" : g->finished ? "finished" : "active", g->clock,
+                       g->clock && g->deadline >= 0 ? deadline : NULL,
                        g->clock && g->due >= 0 ? due : NULL};
     return cd_q_one(db, ST_GAME_INSERT, 8, p, NULL, cd_q_id_column, id);
 }

@@ -17,6 +17,7 @@ typedef struct {
     const char *setup, *snapshot;   /* JSON text */
     const char *seed_sha256;
     bool finished;                  /* the set-up already ended the game */
+    bool waiting;                   /* a game that waits for its seats: no state yet (handlers/lobby.h) */
     int pending_seat;               /* the seat it waits for (when not finished) */
     const char *clock;              /* the turn clock's JSON; NULL: none */
     double deadline, due;           /* epoch seconds, with a clock; < 0: none */

@@ -53,6 +53,14 @@ static void log_row(const PGresult *res, int i, void *row)
     m->origin = PQgetvalue(res, i, 4);
 }
 
+cd_q cd_moves_notify(cd_db *db, const char *game_id, int seq)
+{
+    char payload[64];
+    snprintf(payload, sizeof payload, "%s:%d", game_id, seq);
+    const char *p[] = {payload};
+    return cd_q_run(db, ST_NOTIFY_MOVE, 1, p);
+}
+
 cd_q cd_moves_after(cd_db *db, const char *game_id, int after, int limit, cd_log_rows *out)
 {
     char after_s[16], limit_s[16];

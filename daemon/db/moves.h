@@ -14,6 +14,8 @@ struct pg_result;
 
 /* ST_MOVE_INSERT for seq 0: the game's opening events (admin view, JSON text), before any move. */
 cd_q cd_moves_insert_opening(cd_db *db, const char *game_id, const char *events);
+/* ST_NOTIFY_MOVE: wakes the long-polls and event streams of the game at `seq` (sent with the COMMIT). */
+cd_q cd_moves_notify(cd_db *db, const char *game_id, int seq);
 
 /* A move as stored (ST_MOVE_INSERT), and the game row after it (ST_GAME_UPDATE, or ST_GAME_UPDATE_CLOCK for a
  * game with a turn clock). */

@@ -22,7 +22,7 @@ cd_q cd_seat_link(cd_db *db, const char *game_id, int seat, const char *key_hash
 typedef struct {
     const char *id;
     int seat;
-    const char *status;         /* "active" or "finished" */
+    const char *status;         /* "waiting", "active", "finished" or "cancelled" */
     int seq;
     bool has_pending;           /* the game waits for pending_seat */
     int pending_seat;

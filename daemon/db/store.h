@@ -101,12 +101,31 @@ typedef enum {
     ST_MAIL_CLAIM,           /* (lease_s) -> id, lease, rcpt, body, tries, game_id, seat, stopped */
     ST_MAIL_DONE,            /* (id, lease, state, delay_s, error) -> id */
     ST_MAIL_IN_INSERT,       /* (message_id, game_id, seat, outcome, detail) -> 1 when new (no row: handled before) */
-    /* players' event streams (db/player_events.c) and the admin's cancel (db/game_cancel.c), sql/009 */
-    ST_PLAYER_EVENTS_SEATS,  /* (game_id, seq, seat|-1 = every seat, kind, status|NULL): an event for the players
+    /* player keys acting for seats, invitations, the lobby, rematches (db/lobby.c) */
+    ST_KEY_SEATS,            /* (key_hash, game_id, seat|NULL) -> token_hash|NULL, seat|NULL   (no row: no such
+                                 key; one row of NULLs: the key holds no seat of the game) */
+    ST_SEAT_TOKEN_RENEW,     /* (game_id, seat, key_hash, new token_hash) -> seat   (no row: not that key's) */
+    ST_WAITING_INSERT,       /* (game_id, settings, nseats, public, creator_hash, rematch_of|NULL) */
+    ST_INVITE_INSERT,        /* (game_id, place, code_hash|NULL, old_seat|NULL) */
+    ST_WAITING_LOCK,         /* (game_id) -> status, public, nseats, creator_hash, settings, rematch_of, seed,
+                                 seats taken; the game row locked */
+    ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat */
+    ST_INVITE_TAKE,          /* (game_id, place, seat) */
+    ST_WAITING_SEATS,        /* (game_id) -> seat, name, player_id */
+    ST_GAME_START,           /* (game_id, status, setup, snapshot, pending_seat, clock, deadline, due) */
+    ST_GAME_CANCEL,          /* (game_id) */
+    ST_LOBBY_LIST,           /* (expansions|NULL, nseats|NULL, clock|NULL, limit) -> id, nseats, taken, settings,
+                                 created_at, names */
+    ST_WAITING_VIEW,         /* (game_id) -> status, nseats, public, settings, rematch_of, seed_sha256,
+                                 created_at, updated_at, names, open places */
+    ST_REMATCH_OF,           /* (finished game_id) -> the waiting game offered as its rematch */
+    ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
+    /* players' event streams (db/player_events.c) and the admin's cancel (db/admin_cancel.c), sql/009 */
+    ST_PLAYER_EVENTS_SEATS,  /* (game_id, seq, seat|-1 = every seat|-2 = the pending one, kind, status|NULL): an event for the players
                                  linked to the seat(s), numbered, with their NOTIFY */
     ST_PLAYER_EVENT_ONE,     /* (game_id, seq, player_id, kind, NULL, seat|NULL): one event for one player */
     ST_PLAYER_EVENTS_AFTER,  /* (player_id, after_n, limit) -> n, kind, game_id, seq, seat, status, at */
-    ST_GAME_CANCEL,          /* (game_id, seq, move): status cancelled at seq + 1, the log entry, the NOTIFY */
+    ST_GAME_ADMIN_CANCEL,    /* (game_id, seq, move): status cancelled at seq + 1, the log entry, the NOTIFY */
     CD_NSTMTS
 } cd_stmt;
 
@@ -128,7 +147,7 @@ typedef struct {
 extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_reads, cd_stmts_moves,
     cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
     cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players, cd_stmts_gauges, cd_stmts_mail_seats,
-    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_player_events, cd_stmts_game_cancel;
+    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_lobby, cd_stmts_player_events, cd_stmts_admin_cancel;
 extern const cd_stmt_family *const cd_stmt_families[];
 extern const int cd_nstmt_families;
 

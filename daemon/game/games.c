@@ -84,6 +84,13 @@ static bool use_held(cd_game *g, cd_held *h)
  * players' reads, held's copy when it is this seq. */
 static cd_load_result decode_get_row(cd_game *g, const cd_game_read *row, bool admin, cd_held *held)
 {
+    if (row->unstarted) {   /* no state to decode before the game starts */
+        if (held) {
+            free(held->st);
+            held->st = NULL;
+        }
+        return CD_LOAD_WAITING;
+    }
     g->seq = row->seq;
     g->finished = row->finished;
     g->cancelled = row->cancelled;
@@ -137,6 +144,11 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const cd_game_read *
         free(held->st);
         held->st = NULL;
         return CD_LOAD_NOT_FOUND;
+    }
+    if (row->unstarted) {
+        free(held->st);
+        held->st = NULL;
+        return CD_LOAD_WAITING;
     }
     g->seq = row->seq;
     g->finished = row->finished;

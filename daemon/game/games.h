@@ -43,7 +43,10 @@ typedef struct {
 
 void cd_game_free(cd_game *g);
 
-typedef enum { CD_LOAD_OK, CD_LOAD_NOT_FOUND, CD_LOAD_DB_ERROR, CD_LOAD_UNAVAILABLE, CD_LOAD_CORRUPT } cd_load_result;
+/* CD_LOAD_WAITING: the game exists but has no state: it waits for its seats or was cancelled so (lobby). */
+typedef enum {
+    CD_LOAD_OK, CD_LOAD_NOT_FOUND, CD_LOAD_DB_ERROR, CD_LOAD_UNAVAILABLE, CD_LOAD_CORRUPT, CD_LOAD_WAITING
+} cd_load_result;
 
 /* A decoded state copied from the state cache before a read, and its seq (-1, st NULL: none held). The read
  * names that seq (the database leaves the snapshot out when the game is still at it) and keeps the copy only

@@ -6,12 +6,15 @@
  * game.finished goes to the game's webhooks with "reason": "cancelled", every linked player's stream gets a
  * game_over entry with status cancelled, and the audit log a row. Moves and every other change afterwards
  * are refused 409 (/problems/game-cancelled for a move). The seed stays secret: the game never finished.
+ * A game that still waits for its seats is cancelled as its creator's POST /v1/games/{id}/cancel would
+ * (no state, no log: seq 0), its named seats' players told, the audit log written.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/json_out.h"
-#include "db/game_cancel.h"
+#include "db/admin_cancel.h"
+#include "db/lobby.h"
 #include "db/player_events.h"
 #include "game/audit.h"
 #include "handlers.h"
@@ -28,6 +31,29 @@ typedef struct {
     int seq;              /* the cancel's entry */
 } cancel_tx;
 
+/* A game that waits for its seats (or was cancelled so: 409): status cancelled, as POST /v1/games/{id}/cancel
+ * makes it; it has no log and no state, so only the named seats' players and the audit log hear of it. */
+static cd_tx_result cancel_waiting(cd_db *db, cancel_tx *t)
+{
+    cd_waiting_lock_row w;
+    if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
+        return CD_TX_ERROR;
+    cd_tx_result out;
+    if (!w.found || strcmp(w.status, "waiting") != 0) {
+        t->problem = w.found ? CD_P_GAME_CANCELLED : CD_P_NOT_FOUND;
+        t->detail = w.found ? "the game is cancelled already" : "no game with that id";
+        out = CD_TX_ROLLBACK;
+    } else {
+        t->seq = 0;
+        bool ok = cd_game_cancel_store(db, t->id) == CD_Q_OK &&
+                  cd_player_events_for_seats_deferred(db, t->id, 0, -1, CD_PEV_GAME_OVER, "cancelled") &&
+                  cd_audit_write(t->r, db, NULL, t->id, json_pack("{s:i, s:s?}", "seq", 0, "reason", t->reason), NULL);
+        out = ok ? CD_TX_COMMIT : CD_TX_ERROR;
+    }
+    cd_waiting_lock_row_free(&w);
+    return out;
+}
+
 static cd_tx_result run_cancel(cd_db *db, void *arg)
 {
     cancel_tx *t = arg;
@@ -35,7 +61,9 @@ static cd_tx_result run_cancel(cd_db *db, void *arg)
     cd_game g;
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out = CD_TX_ERROR;
-    if (lr != CD_LOAD_OK) {
+    if (lr == CD_LOAD_WAITING) {   /* no state yet: cancelled as its creator would (lobby.h) */
+        out = cancel_waiting(db, t);
+    } else if (lr != CD_LOAD_OK) {
         if (lr == CD_LOAD_NOT_FOUND) {
             t->problem = CD_P_NOT_FOUND;
             t->detail = "no game with that id";
@@ -58,7 +86,7 @@ static cd_tx_result run_cancel(cd_db *db, void *arg)
         json_decref(mv);
         if (!text)
             abort();
-        bool ok = cd_game_cancel_deferred(db, t->id, g.seq, text) &&
+        bool ok = cd_admin_cancel_deferred(db, t->id, g.seq, text) &&
                   cd_outbox_enqueue_cancel(db, t->id, t->seq, g.st) == CD_TX_COMMIT &&
                   cd_player_events_for_seats_deferred(db, t->id, t->seq, -1, CD_PEV_GAME_OVER, "cancelled") &&
                   cd_audit_write(t->r, db, NULL, t->id,

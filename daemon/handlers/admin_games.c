@@ -41,8 +41,9 @@ enum MHD_Result h_admin_games_list(cd_req *r)
     if (!require_admin(r))
         return MHD_YES;
     const char *status = cd_req_arg(r, "status"), *cursor = cd_req_arg(r, "cursor");
-    if (status && strcmp(status, "active") != 0 && strcmp(status, "finished") != 0 && strcmp(status, "cancelled") != 0)
-        return cd_reply_problem(r, CD_P_INVALID, "status", "status: active, finished or cancelled");
+    if (status && strcmp(status, "active") != 0 && strcmp(status, "finished") != 0 &&
+        strcmp(status, "waiting") != 0 && strcmp(status, "cancelled") != 0)
+        return cd_reply_problem(r, CD_P_INVALID, "status", "status: waiting, active, finished or cancelled");
     if (cursor && !cd_uuid_valid(cursor))
         return cd_reply_problem(r, CD_P_INVALID, "cursor", "cursor: not a cursor this server gave out");
     long limit;

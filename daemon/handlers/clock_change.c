@@ -39,6 +39,8 @@ static cd_tx_result run_action(cd_db *db, void *arg)
     cd_tx_result out;
     if (lr == CD_LOAD_NOT_FOUND)
         out = refuse(t, CD_P_NOT_FOUND, "no game with that id");
+    else if (lr == CD_LOAD_WAITING)
+        out = refuse(t, CD_P_NOT_STARTED, "the game has not started: it waits for its open seats");
     else if (lr != CD_LOAD_OK)
         out = CD_TX_ERROR;
     else if (!g.clocked)

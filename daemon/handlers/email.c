@@ -20,6 +20,7 @@ typedef struct {
     const char *token;
     bool finished;         /* out */
     bool not_found;
+    bool waiting;          /* out: the game has not started (lobby) */
 } email_tx;
 
 static cd_tx_result run_put(cd_db *db, void *arg)
@@ -29,8 +30,9 @@ static cd_tx_result run_put(cd_db *db, void *arg)
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
     t->not_found = lr == CD_LOAD_NOT_FOUND;
+    t->waiting = lr == CD_LOAD_WAITING;
     if (lr != CD_LOAD_OK)
-        out = t->not_found ? CD_TX_ROLLBACK : CD_TX_ERROR;
+        out = t->not_found || t->waiting ? CD_TX_ROLLBACK : CD_TX_ERROR;
     else
         out = cd_mail_seat_set(db, t->id, g.st, g.seq, NULL, t->seat, t->email, t->token, g.deadline);
     cd_game_free(&g);
@@ -68,13 +70,15 @@ enum MHD_Result h_email_put(cd_req *r)
     int seat = cd_req_seat(r, &db);
     if (seat < 0)
         goto out;
-    email_tx t = {.id = r->params[0], .seat = seat, .email = json_string_value(e), .token = r->bearer};
+    /* the token goes into the mails' private links; a player key never does */
+    email_tx t = {.id = r->params[0], .seat = seat, .email = json_string_value(e),
+                  .token = cd_bearer_is_key(r) ? NULL : r->bearer};
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_put, &t, &down);
     if (tr == CD_TX_COMMIT)
         ret = answer(r, db, t.id, seat);
-    else if (t.not_found)
-        ret = cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+    else if (t.not_found || t.waiting)
+        ret = cd_reply_load_error(r, t.waiting ? CD_LOAD_WAITING : CD_LOAD_NOT_FOUND);
     else
         ret = cd_reply_db_failure(r, down, "the seat's mail address could not be stored");
 out:

@@ -10,6 +10,7 @@
 #include "game/games.h"
 #include "db/mail_seats.h"
 #include "handlers.h"
+#include "handlers/lobby.h"
 #include "mail/mail.h"
 
 /* Whether an If-None-Match header names this seq ("*", "\"7\"", W/"7", or a list of them). */
@@ -51,8 +52,9 @@ static enum MHD_Result game_get(cd_req *r)
     cd_db *db;
     cd_game g;
     int viewer;
-    if (!cd_game_open(r, CD_OPEN_ANYONE, &db, &viewer, &g))
-        return MHD_YES;
+    bool waiting;
+    if (!cd_game_open_view(r, &db, &viewer, &g, &waiting))   /* not started: the lobby's view (lobby.h) */
+        return waiting ? cd_lobby_reply_view(r, db, r->params[0]) : MHD_YES;
     if (viewer == CARC_VIEW_ADMIN && !cd_audit(r, db, NULL, g.id, NULL)) {
         cd_game_free(&g);
         return MHD_YES;

@@ -13,13 +13,13 @@
 #include "base/json_out.h"
 #include "game/games.h"
 #include "handlers.h"
+#include "handlers/lobby.h"
 #include "handlers/webhooks.h"
 #include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
 #include "db/games_table.h"
 #include "db/moves.h"
 #include "db/players.h"
-#include "db/player_events.h"
 #include "http/limits.h"
 #include "base/timesrc.h"
 
@@ -41,6 +41,8 @@ typedef struct {
     cd_player_hooks hooks;   /* players[].webhook (webhooks.h) */
     const char *emails[CARC_MAX_PLAYERS];   /* players[].email; NULL when none (mail/seat_mail.h) */
     char (*tokens)[CD_TOKEN_LEN + 1];       /* the seats' tokens, for the invitations' private links */
+    int nopen;        /* players[] entries {"invite": true}: open seats, the game waits for them (lobby.h) */
+    bool public_;     /* "public": listed by GET /v1/lobby while it has open seats */
 } create_tx;
 
 /* Replies 400 naming the field of an engine/codec message "<field>: <what>"; `prefix` is prepended. */
@@ -61,14 +63,31 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         return false;
     }
     static const char *const keys[] = {"name", "webhook", "player_key", "email", NULL};
+    static const char *const invite_keys[] = {"invite", NULL};
     size_t i;
     json_t *p;
+    int named = 0;   /* named seats are numbered in their order, before the open ones (lobby.h) */
+    int hook_at = -1;
     json_array_foreach(players, i, p) {
         char where[32];
         snprintf(where, sizeof where, "players[%zu].", i);
         if (!json_is_object(p)) {
             cd_reply_problem(r, CD_P_INVALID, "players", "players[%zu]: expected an object", i);
             return false;
+        }
+        json_t *invite = json_object_get(p, "invite");
+        if (invite) {   /* an open seat: {"invite": true} and nothing else */
+            if (!cd_req_only_keys(r, p, invite_keys, where))
+                return false;
+            if (!json_is_true(invite)) {
+                char field[64];
+                snprintf(field, sizeof field, "players[%zu].invite", i);
+                cd_reply_problem(r, CD_P_INVALID, field, "%s: expected true (an open seat to invite a player to)",
+                                 field);
+                return false;
+            }
+            t->nopen++;
+            continue;
         }
         if (!cd_req_only_keys(r, p, keys, where))
             return false;
@@ -78,7 +97,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
                              i, CD_NAME_MAX);
             return false;
         }
-        t->names[i] = json_string_value(name);
+        t->names[named] = json_string_value(name);
         json_t *key = json_object_get(p, "player_key");
         if (key && !json_is_string(key)) {
             char field[64];
@@ -87,7 +106,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             return false;
         }
         if (key)
-            cd_sha256_hex(json_string_value(key), t->key_hash[i]);
+            cd_sha256_hex(json_string_value(key), t->key_hash[named]);
         json_t *email = json_object_get(p, "email");
         if (email && !json_is_null(email) && (!json_is_string(email) || !cd_mail_address_ok(json_string_value(email)))) {
             char field[64];
@@ -95,9 +114,19 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             cd_reply_problem(r, CD_P_INVALID, field, "%s: expected a mail address like ann@example.org", field);
             return false;
         }
-        t->emails[i] = json_is_string(email) ? json_string_value(email) : NULL;
+        t->emails[named] = json_is_string(email) ? json_string_value(email) : NULL;
+        if (json_object_get(p, "webhook") && hook_at < 0)
+            hook_at = (int)i;
+        named++;
     }
-    t->nplayers = (int)json_array_size(players);
+    t->nplayers = named;
+    if (t->nopen > 0 && hook_at >= 0) {   /* a waiting game's endpoints are made with POST .../webhooks */
+        char field[64];
+        snprintf(field, sizeof field, "players[%d].webhook", hook_at);
+        cd_reply_problem(r, CD_P_INVALID, field, "%s: not in a game with open seats; the seat adds it with POST "
+                         "/v1/games/{id}/webhooks, and it gets the game's start", field);
+        return false;
+    }
     return true;
 }
 
@@ -127,7 +156,7 @@ static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
 /* The request into a carc_setup; replies itself and returns false on any error. */
 static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
 {
-    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock", NULL};
+    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock", "public", NULL};
     char err[256];
     if (!cd_req_only_keys(r, body, keys, ""))
         return false;
@@ -139,7 +168,23 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
         cd_reply_wh_error(r, &hook_err);
         return false;
     }
-    s->nplayers = t->nplayers;
+    s->nplayers = t->nplayers + t->nopen;   /* a waiting game is checked with every seat it asks for */
+    json_t *pub = json_object_get(body, "public");
+    if (pub && !json_is_boolean(pub)) {
+        cd_reply_problem(r, CD_P_INVALID, "public", "public: expected true or false");
+        return false;
+    }
+    t->public_ = json_is_true(pub);
+    if (t->public_ && t->nopen == 0) {
+        cd_reply_problem(r, CD_P_INVALID, "public", "public: only a game with open seats ({\"invite\": true}) "
+                         "is listed in the lobby");
+        return false;
+    }
+    if (t->nopen > 0 && json_object_get(body, "script")) {
+        cd_reply_problem(r, CD_P_INVALID, "script", "script: not with open seats (its stack and hands are for a "
+                         "known number of seats)");
+        return false;
+    }
     json_t *clock = json_object_get(body, "clock");
     if (clock && !json_is_null(clock)) {
         char field[64], detail[200];
@@ -175,15 +220,96 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
     return !script || parse_script(r, script, s);
 }
 
-static json_t *setup_json(const carc_setup *s, json_t *script)
+/* A game with open seats: stored waiting (lobby.h), set up in the engine once its seats are taken. */
+typedef struct {
+    cd_waiting_new w;
+    cd_req *req;
+    bool seeded;
+} waiting_tx;
+
+static cd_tx_result run_waiting(cd_db *db, void *arg)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "nplayers", json_integer(s->nplayers));
-    json_object_set_new(o, "expansions", carc_expansions_to_json(s->expansions));
-    json_object_set_new(o, "options", carc_options_to_json(s->opt));
-    if (script)
-        json_object_set(o, "script", script);
-    return o;
+    waiting_tx *t = arg;
+    t->w.bad_key = -1;
+    cd_tx_result out = cd_lobby_store_waiting(db, &t->w);
+    if (out == CD_TX_COMMIT && t->req->is_admin &&
+        !cd_audit_write(t->req, db, NULL, t->w.id, json_pack("{s:b, s:b}", "seed_chosen", t->seeded, "scripted", 0),
+                        NULL))
+        out = CD_TX_ERROR;
+    return out;
+}
+
+static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_setup *s, json_t *body,
+                                      const char *seed_hex, const char *seed_sha,
+                                      char tokens[][CD_TOKEN_LEN + 1])
+{
+    waiting_tx wt = {.req = r, .seeded = json_object_get(body, "seed") != NULL};
+    cd_waiting_new *w = &wt.w;
+    w->nseats = t->nplayers + t->nopen;
+    w->nnamed = t->nplayers;
+    w->nopen = t->nopen;
+    w->public_ = t->public_;
+    w->seed_hex = seed_hex;
+    w->seed_sha = seed_sha;
+    json_t *emails = json_array();
+    for (int i = 0; i < t->nplayers; i++) {
+        w->names[i] = t->names[i];
+        w->token_hash[i] = t->token_hash[i];
+        w->key_hash[i] = t->key_hash[i][0] ? t->key_hash[i] : NULL;
+        if (t->emails[i])
+            json_array_append_new(emails, json_pack("{s:i, s:s}", "seat", i, "email", t->emails[i]));
+    }
+    char codes[CD_LOBBY_MAX_SEATS][CD_TOKEN_LEN + 1], code_hash[CD_LOBBY_MAX_SEATS][CD_HEX256_LEN];
+    for (int p = 0; p < t->nopen; p++) {
+        cd_lobby_secret("iv_", codes[p]);
+        cd_sha256_hex(codes[p], code_hash[p]);
+        w->code_hash[p] = code_hash[p];
+        w->old_seat[p] = -1;
+    }
+    char creator[CD_TOKEN_LEN + 1], creator_hash[CD_HEX256_LEN];
+    cd_lobby_secret("ct_", creator);
+    cd_sha256_hex(creator, creator_hash);
+    w->creator_hash = creator_hash;
+    json_t *clock = json_object_get(body, "clock");
+    json_t *settings = json_pack("{s:o, s:o, s:o}", "expansions", carc_expansions_to_json(s->expansions), "options",
+                                 carc_options_to_json(s->opt), "emails", emails);
+    if (clock && !json_is_null(clock))
+        json_object_set(settings, "clock", clock);
+    w->settings = settings;
+    enum MHD_Result ret;
+    cd_db *db = cd_req_db(r);
+    if (!db) {
+        json_decref(settings);
+        return MHD_YES;
+    }
+    bool down = false;
+    cd_tx_result tr = cd_db_tx(db, run_waiting, &wt, &down);
+    json_decref(settings);
+    if (tr == CD_TX_ROLLBACK && w->bad_key >= 0) {
+        char field[64];
+        snprintf(field, sizeof field, "players[%d].player_key", w->bad_key);
+        return cd_reply_problem(r, CD_P_INVALID, field, "%s: no player has this key", field);
+    }
+    if (tr != CD_TX_COMMIT)
+        return cd_reply_db_failure(r, down, "the game could not be stored");
+    json_t *players = json_array();
+    for (int i = 0; i < t->nplayers; i++)
+        json_array_append_new(players, json_pack("{s:i, s:s, s:s}", "seat", i, "name", t->names[i], "token",
+                                                 tokens[i]));
+    json_t *invites = json_array();
+    for (int p = 0; p < t->nopen; p++) {
+        char url[700];
+        cd_lobby_join_url(r->cfg->public_url, w->id, codes[p], url, sizeof url);
+        json_array_append_new(invites, json_pack("{s:s, s:s}", "invite", codes[p], "join_url", url));
+    }
+    json_t *answer = json_pack("{s:s, s:s, s:i, s:s, s:o, s:o, s:s, s:b, s:i, s:n}", "id", w->id, "status", "waiting",
+                               "seq", 0, "seed_sha256", seed_sha, "players", players, "invites", invites,
+                               "creator_token", creator, "public", t->public_, "seats", w->nseats, "clock");
+    char location[64];
+    snprintf(location, sizeof location, "/v1/games/%s", w->id);
+    const char *headers[] = {"Location", location, NULL};
+    ret = cd_reply_json(r, 201, answer, headers);
+    return ret;
 }
 
 static cd_tx_result run_create(cd_db *db, void *arg)
@@ -217,15 +343,6 @@ static cd_tx_result run_create(cd_db *db, void *arg)
     }
     if (cd_moves_insert_opening(db, t->id, events) == CD_Q_OK)
         out = CD_TX_COMMIT;
-    /* players' streams (GET /v1/me/events): the game started for every linked seat, and the first turn */
-    bool linked = false;
-    for (int i = 0; i < t->nplayers; i++)
-        linked = linked || t->key_hash[i][0];
-    if (out == CD_TX_COMMIT && linked &&
-        (!cd_player_events_for_seats_deferred(db, t->id, 0, -1, CD_PEV_GAME_STARTED, NULL) ||
-         (t->st->status != CARC_FINISHED &&
-          !cd_player_events_for_seats_deferred(db, t->id, 0, t->st->pending.seat, CD_PEV_TURN, NULL))))
-        out = CD_TX_ERROR;
     if (out == CD_TX_COMMIT && t->req->is_admin &&
         !cd_audit_write(t->req, db, NULL, t->id,
                         json_pack("{s:b, s:b}", "seed_chosen", t->seeded,
@@ -243,6 +360,8 @@ static cd_tx_result run_create(cd_db *db, void *arg)
         if (t->emails[i])
             out = cd_mail_seat_set(db, t->id, t->st, 0, names, i, t->emails[i], t->tokens[i], t->deadline_iso);
     json_decref(names);
+    if (out == CD_TX_COMMIT)   /* the linked players' streams among them (lobby.h) */
+        out = cd_lobby_on_started(db, t->id, t->nplayers);
 done:
     free(setup);
     free(snap);
@@ -329,7 +448,11 @@ enum MHD_Result h_games_create(cd_req *r)
     t.tokens = tokens;
     t.req = r;
     t.seeded = json_object_get(body, "seed") != NULL;
-    t.setup = setup_json(&setup, json_object_get(body, "script"));
+    if (t.nopen > 0) {   /* open seats: the game waits for them (lobby.h) */
+        ret = create_waiting(r, &t, &setup, body, seed_hex, seed_sha, tokens);
+        goto out;
+    }
+    t.setup = cd_setup_json(&setup, json_object_get(body, "script"));
     t.snapshot = cd_snapshot_for_store(st);
     t.events = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN);
     t.seed_hex = seed_hex;

@@ -50,6 +50,14 @@ enum MHD_Result h_game_link(cd_req *r);        /* link.c */
 enum MHD_Result h_players_create(cd_req *r);   /* players_create.c */
 enum MHD_Result h_me_games(cd_req *r);         /* me_games.c */
 enum MHD_Result h_me_events(cd_req *r);        /* me_events.c */
+/* players, invitations, the lobby, rematches (lobby.h) */
+enum MHD_Result h_game_join(cd_req *r);        /* join.c */
+enum MHD_Result h_game_start(cd_req *r);       /* game_start.c */
+enum MHD_Result h_game_cancel(cd_req *r);      /* game_cancel.c */
+enum MHD_Result h_seat_token(cd_req *r);       /* seat_token.c */
+enum MHD_Result h_game_rematch(cd_req *r);     /* rematch.c */
+enum MHD_Result h_game_rematch_accept(cd_req *r);  /* rematch.c */
+enum MHD_Result h_lobby_list(cd_req *r);       /* lobby_list.c */
 enum MHD_Result h_email_put(cd_req *r);        /* email.c */
 enum MHD_Result h_email_get(cd_req *r);        /* email.c */
 enum MHD_Result h_mail_unsubscribe(cd_req *r); /* mail_unsubscribe.c */

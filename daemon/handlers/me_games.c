@@ -43,8 +43,9 @@ enum MHD_Result h_me_games(cd_req *r)
     if (!r->bearer)
         return cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "this needs a player key (POST /v1/players)");
     const char *status = cd_req_arg(r, "status"), *my = cd_req_arg(r, "my_turn");
-    if (status && strcmp(status, "active") != 0 && strcmp(status, "finished") != 0 && strcmp(status, "cancelled") != 0)
-        return cd_reply_problem(r, CD_P_INVALID, "status", "status: active, finished or cancelled");
+    if (status && strcmp(status, "active") != 0 && strcmp(status, "finished") != 0 &&
+        strcmp(status, "waiting") != 0 && strcmp(status, "cancelled") != 0)
+        return cd_reply_problem(r, CD_P_INVALID, "status", "status: waiting, active, finished or cancelled");
     if (my && strcmp(my, "true") != 0 && strcmp(my, "false") != 0)
         return cd_reply_problem(r, CD_P_INVALID, "my_turn", "my_turn: true or false");
     bool only_mine = my && strcmp(my, "true") == 0;

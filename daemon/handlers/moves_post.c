@@ -116,6 +116,9 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         cd_game_free(&g);
         if (lr == CD_LOAD_NOT_FOUND)
             return refuse(t, CD_P_NOT_FOUND, NULL, "no game with that id");
+        if (lr == CD_LOAD_WAITING)
+            return refuse(t, CD_P_NOT_STARTED, NULL,
+                          "the game has not started: it waits for its open seats, and takes no moves until then");
         return CD_TX_ERROR;
     }
     if (!same_request) {
@@ -306,9 +309,11 @@ static enum MHD_Result moves_post(cd_req *r)
                           : cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "moves need a seat token");
         goto out;
     }
-    if (!cd_rate_check(r, CD_RATE_MOVE, r->bearer))   /* per address and per token (http/limits.h) */
+    if (!cd_rate_check(r, CD_RATE_MOVE, r->bearer))   /* per address and per token or key (http/limits.h) */
         goto out;
-    cd_sha256_hex(r->bearer, t.token_hash);   /* the token is checked under the lock (cd_move_lock) */
+    /* the seat token (a player key's seat's) is checked under the lock (cd_move_lock) */
+    if (!cd_req_seat_hash(r, db, id, t.token_hash))
+        goto out;
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_move, &t, &down);
     /* 200 only for a committed move or a replayed answer: a failed COMMIT is no move */

@@ -4,12 +4,14 @@
 #include "request.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/crypto.h"
 #include "base/log.h"
 #include "base/ids.h"
 #include "db/game_reads.h"
+#include "db/lobby.h"
 #include "game/audit.h"
 
 /* Whether a token's statement found its seat; else answers (503/500, or 401 for a token nobody has). */
@@ -24,6 +26,58 @@ static bool token_found(cd_req *r, cd_q q, const cd_token_seat *token)
     return false;
 }
 
+bool cd_bearer_is_key(const cd_req *r)
+{
+    return r->bearer && strncmp(r->bearer, "pk_", 3) == 0;
+}
+
+bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_LEN])
+{
+    if (!cd_bearer_is_key(r)) {   /* a seat token stands for itself */
+        cd_sha256_hex(r->bearer, hash);
+        return true;
+    }
+    /* ?seat=N: digits only (strtol would read "", " 1" and "+1" as numbers) */
+    const char *s = cd_req_arg(r, "seat");
+    long want = -1;
+    if (s) {
+        if (!*s || strlen(s) > 2 || strspn(s, "0123456789") != strlen(s)) {
+            cd_reply_problem(r, CD_P_INVALID, "seat", "seat: expected the number of a seat linked to the player key");
+            return false;
+        }
+        want = strtol(s, NULL, 10);
+    }
+    char key_hash[CD_HEX256_LEN];
+    cd_sha256_hex(r->bearer, key_hash);
+    cd_key_seats ks;
+    cd_q q = cd_key_seats_get(db, key_hash, id, (int)want, &ks);
+    if (q != CD_Q_OK) {
+        cd_reply_db_failure(r, q == CD_Q_DOWN, "player key lookup failed");
+        return false;
+    }
+    if (!ks.key_known) {
+        cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat or player");
+        return false;
+    }
+    if (ks.n == 0) {
+        if (want >= 0)
+            cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "seat %ld of this game is not linked to the player key",
+                             want);
+        else
+            cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the player key holds no seat of this game");
+        return false;
+    }
+    if (ks.n > 1) {   /* seats linked with POST .../link: the request must say which it acts for */
+        cd_reply_problem(r, CD_P_SEAT_AMBIGUOUS, "seat",
+                         "the player key holds %d seats of this game (%d and %d...): name one with ?seat=N", ks.n,
+                         ks.seat[0], ks.seat[1]);
+        return false;
+    }
+    memcpy(hash, ks.token_hash[0], CD_HEX256_LEN);
+    hash[CD_HEX256_LEN - 1] = '\0';
+    return true;
+}
+
 bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
 {
     if (r->is_admin) {
@@ -35,7 +89,8 @@ bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
         return true;
     }
     char hash[CD_HEX256_LEN];
-    cd_sha256_hex(r->bearer, hash);
+    if (!cd_req_seat_hash(r, db, id, hash))
+        return false;
     cd_token_seat token;
     cd_q q = cd_token_lookup(db, hash, id, &token);
     if (!token_found(r, q, &token))
@@ -48,10 +103,12 @@ bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
     return true;
 }
 
-bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g)
+/* cd_game_open_seat; with `waiting` non-NULL a game that has not started is no reply: *waiting says so. */
+static bool open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g, bool *waiting)
 {
     char hash[CD_HEX256_LEN];
-    cd_sha256_hex(r->bearer, hash);
+    if (!cd_req_seat_hash(r, db, id, hash))
+        return false;
     cd_token_seat token;
     cd_load_result lr;
     cd_q q = cd_game_load_seat(db, hash, id, names, &token, &lr, g);
@@ -64,15 +121,25 @@ bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *se
     *seat = token.seat;
     if (lr != CD_LOAD_OK) {
         cd_game_free(g);
-        cd_reply_load_error(r, lr);
+        if (lr == CD_LOAD_WAITING && waiting)
+            *waiting = true;
+        else
+            cd_reply_load_error(r, lr);
         return false;
     }
     return true;
 }
 
-bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g)
+bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g)
+{
+    return open_seat(r, db, id, names, seat, g, NULL);
+}
+
+static bool game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g, bool *waiting)
 {
     memset(g, 0, sizeof *g);
+    if (waiting)
+        *waiting = false;
     if (mode == CD_OPEN_ADMIN && !r->is_admin) {
         cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
                          "this needs the admin token");
@@ -88,16 +155,29 @@ bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game
     if (!*db)
         return false;
     if (!r->is_admin && r->bearer)   /* a seat token: who it is and the game in one statement */
-        return cd_game_open_seat(r, *db, id, true, viewer, g);
+        return open_seat(r, *db, id, true, viewer, g, waiting);
     if (!cd_viewer_of(r, *db, id, viewer))
         return false;
     cd_load_result lr = cd_game_load(*db, id, *viewer == CARC_VIEW_ADMIN, g);
     if (lr != CD_LOAD_OK) {
         cd_game_free(g);
-        cd_reply_load_error(r, lr);
+        if (lr == CD_LOAD_WAITING && waiting)
+            *waiting = true;
+        else
+            cd_reply_load_error(r, lr);
         return false;
     }
     return true;
+}
+
+bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g)
+{
+    return game_open(r, mode, db, viewer, g, NULL);
+}
+
+bool cd_game_open_view(cd_req *r, cd_db **db, int *viewer, cd_game *g, bool *waiting)
+{
+    return game_open(r, CD_OPEN_ANYONE, db, viewer, g, waiting);
 }
 
 cd_db *cd_req_db(cd_req *r)
@@ -135,6 +215,10 @@ enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr)
     switch (lr) {
     case CD_LOAD_NOT_FOUND: return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
     case CD_LOAD_UNAVAILABLE: return cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
+    case CD_LOAD_WAITING:
+        return cd_reply_problem(r, CD_P_NOT_STARTED, NULL,
+                                "the game has not started: it waits for its open seats (or was cancelled); "
+                                "it has no board, clock or legal moves yet");
     default: return cd_reply_db_failure(r, false, "the game could not be loaded");
     }
 }

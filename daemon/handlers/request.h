@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "base/crypto.h"
 #include "db/db.h"
 #include "game/games.h"
 #include "http/http.h"
@@ -23,6 +24,15 @@ cd_db *cd_req_db(cd_req *r);
 enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what);
 /* Answers for a failed load (404, 503, 500) and returns the MHD result. */
 enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr);
+
+/* Whether the bearer is a player key (pk_..., POST /v1/players) rather than a seat or admin token. */
+bool cd_bearer_is_key(const cd_req *r);
+/* The one place that says which seat a bearer (not the admin's) acts for in game `id`: hash gets the SHA-256
+ * hex of that seat's token, which every seat check then looks up. A seat token stands for itself; a player
+ * key for the seat of `id` linked to it, or, when it holds several (linked with POST .../link), for the one
+ * ?seat=N names. Replies and returns false for an unknown key (401), a key with no seat of this game or not
+ * that seat (403), several seats and no ?seat (409 seat-ambiguous), a bad ?seat (400), a database failure. */
+bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_LEN]);
 
 /* Who is asking about game `id`: CARC_VIEW_ADMIN, a seat (>= 0) or CARC_VIEW_PUBLIC. Replies itself and
  * returns false for a token nobody has (401), another game's token (403) or a database failure. */
@@ -41,6 +51,9 @@ typedef enum { CD_OPEN_ANYONE, CD_OPEN_ADMIN } cd_open_mode;
  * this game or the public, else 401/403), and the game loaded for that viewer (404/503/500). On false the
  * request has been answered and g holds nothing to free. */
 bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g);
+/* cd_game_open(CD_OPEN_ANYONE) for a view: a game that has not started (waiting, cancelled) is no reply but
+ * false with *waiting true (and *db, *viewer set), for the caller to answer its lobby view. */
+bool cd_game_open_view(cd_req *r, cd_db **db, int *viewer, cd_game *g, bool *waiting);
 
 /* The seat of game r->params[0] the bearer token holds, with this thread's database in *db. Replies (404 bad
  * id, 401/403 token, 503) and returns -1 when there is none. */

@@ -28,7 +28,11 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
     cd_game g;
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
-    if (lr != CD_LOAD_OK) {
+    if (lr == CD_LOAD_WAITING) {
+        t->problem = CD_P_NOT_STARTED;
+        snprintf(t->detail, sizeof t->detail, "the game has not started: it waits for its open seats");
+        out = CD_TX_ROLLBACK;
+    } else if (lr != CD_LOAD_OK) {
         if (lr == CD_LOAD_NOT_FOUND)
             t->problem = CD_P_NOT_FOUND;
         out = lr == CD_LOAD_NOT_FOUND ? CD_TX_ROLLBACK : CD_TX_ERROR;

@@ -41,6 +41,14 @@ const cd_route cd_routes[] = {
     {"POST", "/v1/players", h_players_create, "players.create"},
     {"GET", "/v1/me/games", h_me_games, "me.games"},
     {"GET", "/v1/me/events", h_me_events, "me.events"},
+    /* players, invitations, the lobby, rematches (lobby.h) */
+    {"POST", "/v1/games/{id}/join", h_game_join, "games.join"},
+    {"POST", "/v1/games/{id}/start", h_game_start, "games.start"},
+    {"POST", "/v1/games/{id}/cancel", h_game_cancel, "games.cancel"},
+    {"POST", "/v1/games/{id}/seats/{seat}/token", h_seat_token, "games.seat_token"},
+    {"POST", "/v1/games/{id}/rematch", h_game_rematch, "games.rematch"},
+    {"POST", "/v1/games/{id}/rematch/accept", h_game_rematch_accept, "games.rematch_accept"},
+    {"GET", "/v1/lobby", h_lobby_list, "lobby.list"},
     /* play by e-mail (mail/) */
     {"PUT", "/v1/games/{id}/email", h_email_put, "games.email.put"},
     {"GET", "/v1/games/{id}/email", h_email_get, "games.email.get"},

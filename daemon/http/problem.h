@@ -30,6 +30,14 @@ typedef enum {
     CD_P_SEAT_LEFT,         /* 409 the seat left the game (resigned or forfeited) */
     CD_P_NO_VACATION,       /* 422 more vacation days than the seat's allowance has left */
     CD_P_IDEMPOTENCY_REUSED, /* 422 an Idempotency-Key this seat used with another request */
+    CD_P_NOT_STARTED,       /* 409 the game waits for its seats (or was cancelled before it started) */
+    CD_P_NO_OPEN_SEAT,      /* 409 a join found no open seat: taken by another join, started, cancelled */
+    CD_P_ALREADY_SEATED,    /* 409 the player (or seat) already has a seat in that game */
+    CD_P_SEAT_AMBIGUOUS,    /* 409 the player key holds several seats of the game and the request named none */
+    CD_P_NOT_WAITING,       /* 409 start or cancel of a game that no longer waits for its seats */
+    CD_P_TOO_FEW_SEATS,     /* 409 a start with fewer than 2 seats taken */
+    CD_P_NOT_FINISHED,      /* 409 a rematch of a game that is not over */
+    CD_P_REMATCH_OFFERED,   /* 409 the game already has a rematch on offer */
     CD_P_RATE_LIMITED,      /* 429 the client address or key used up its rate limit (Retry-After says when) */
     CD_P_GAME_CANCELLED,    /* 409 the admin cancelled the game */
     CD_P_UNAVAILABLE,       /* 503 the database cannot be reached */

@@ -112,6 +112,49 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "Send a new move with a new key. A key is for retrying one request, byte for byte the same in meaning; "
         "retrying with the same key and the same request gets its first answer again.",
     },
+    [CD_P_NOT_STARTED] = {
+        "The game was created with open seats and waits for players to take them (status waiting), or its "
+        "creator cancelled it before it started (status cancelled). A game that has not started has no board, "
+        "no clock, no legal moves and takes no moves.",
+        "Wait for the open seats to be taken (GET /v1/games/{id} shows how many are open; long-poll GET "
+        "/v1/games/{id}/events, whose first entry comes when the game starts), or, as its creator, start it "
+        "with the seats taken so far: POST /v1/games/{id}/start with the creator token.",
+    },
+    [CD_P_NO_OPEN_SEAT] = {
+        "The join found no open seat for it: another join took the last one first, the invite code was "
+        "used already, or the game has started or was cancelled.",
+        "Look for another game (GET /v1/lobby) or ask the game's creator for another invitation. A join that "
+        "lost a race changed nothing.",
+    },
+    [CD_P_ALREADY_SEATED] = {
+        "The player key (or, for a rematch, the seat) already holds a seat in this game; a player takes one "
+        "seat per game.",
+        "Play the seat you have: your player key acts for it (Authorization: Bearer pk_...), and POST "
+        "/v1/games/{id}/seats/{seat}/token gives a new seat token if the old one is lost.",
+    },
+    [CD_P_SEAT_AMBIGUOUS] = {
+        "The player key holds more than one seat of this game (seats linked to it with POST "
+        "/v1/games/{id}/link), so it does not say which one the request acts for.",
+        "Add ?seat=N to the request's URL naming the seat you act for, or use that seat's own token.",
+    },
+    [CD_P_NOT_WAITING] = {
+        "Only a game that waits for its seats can be started or cancelled by its creator, and this one no "
+        "longer does: it has started (every seat was taken, or it was started before) or was cancelled.",
+        "Read the game (GET /v1/games/{id}): its status says what it is now. Nothing was changed.",
+    },
+    [CD_P_TOO_FEW_SEATS] = {
+        "A game starts with at least 2 seats taken; this one has fewer.",
+        "Wait for another player to join, or cancel the game (POST /v1/games/{id}/cancel).",
+    },
+    [CD_P_NOT_FINISHED] = {
+        "A rematch is offered for a game that is over, and this one is not.",
+        "Finish the game first; then POST /v1/games/{id}/rematch offers its seats a new game.",
+    },
+    [CD_P_REMATCH_OFFERED] = {
+        "Another seat of this game has already offered a rematch; a game has at most one.",
+        "Accept it: POST /v1/games/{id}/rematch/accept with your seat's token or player key answers the new "
+        "game's id and your seat's token there.",
+    },
     [CD_P_RATE_LIMITED] = {
         "The request's client address, or its key (seat token or player key), made more requests of this kind "
         "(creating games, moves, joins) than this server allows for now: each has a bucket of requests that "

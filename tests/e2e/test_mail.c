@@ -492,6 +492,42 @@ static void first_turn(e2e_client *c, e2e_daemon *d, const char *u0, const char 
     free(raw);
 }
 
+/* A game with an open seat (issue 20) mails nobody while it waits; the join that fills it starts it, and
+ * the named seat's address gets its turn mail as at any game's start. */
+START_TEST(waiting_game_mails_at_its_start)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    e2e_game g = {.nplayers = 2};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    char join[200], path[200];
+    snprintf(join, sizeof join, "{\"name\":\"Bob\",\"invite\":\"%s\"}", e2e_jstr(r.json, "invites.0.invite"));
+    e2e_resp_free(&r);
+    char needle[200];
+    turn_needle(&g, 0, 0, needle, sizeof needle);
+    char *early = wait_mail("alice", needle, 0.5);   /* waiting: no turn yet, so no turn mail */
+    ck_assert_msg(early == NULL, "a turn mail before the game started");
+    snprintf(path, sizeof path, "/v1/games/%s/join", g.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, join, NULL, &r), 201);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "active");
+    e2e_resp_free(&r);
+    char *raw = wait_mail("alice", needle, 20);
+    ck_assert_msg(raw, "the first turn mail arrives once the game starts");
+    mail m = {0};
+    mail_parse(raw, &m);
+    free(raw);
+    ck_assert_msg(m.text && strstr(m.text, "Bob"), "the turn mail names the seats: %s", m.text ? m.text : "");
+    free(m.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 START_TEST(bad_tag_wrong_sender_duplicate_illegal)
 {
     e2e_daemon *d = mail_daemon(false);
@@ -911,6 +947,7 @@ int main(void)
     tcase_add_test(tc, html_only_and_large_reply);
     tcase_add_test(tc, refused_address_and_unsubscribe);
     tcase_add_test(tc, clock_commands_by_mail);
+    tcase_add_test(tc, waiting_game_mails_at_its_start);
     tcase_add_test(tc, postfix_pipe_transport);
     tcase_add_test(tc, two_processes_one_database);
     tcase_add_test(tc, smtp_down_for_a_while);

@@ -368,6 +368,64 @@ START_TEST(answers_match_the_document)
         req(c, "GET", "/v1/me/games?status=sleeping", key, NULL, NULL, 400);
         req(c, "GET", "/v1/me/games", NULL, NULL, NULL, 401);
         req(c, "GET", "/v1/me/games", k.token[0], NULL, NULL, 401);
+        /* the player's one stream (test_me_events.c goes deeper) */
+        req(c, "GET", "/v1/me/events", key, NULL, NULL, 200);
+        req(c, "GET", "/v1/me/events?after=0&wait=0", key, NULL, NULL, 200);
+        req(c, "GET", "/v1/me/events?after=x", key, NULL, NULL, 400);
+        req(c, "GET", "/v1/me/events", NULL, NULL, NULL, 401);
+        req(c, "GET", "/v1/me/events", d->admin, NULL, NULL, 403);
+        /* the key acts for its seat, and gets it a new token (issue 20; test_lobby.c goes deeper) */
+        snprintf(p, sizeof p, "/v1/games/%.36s/seats/0/token", k.id);
+        req(c, "POST", p, key, NULL, NULL, 200);
+        req(c, "POST", p, k.token[1], NULL, NULL, 403);
+        snprintf(p, sizeof p, "/v1/games/%.36s", k.id);
+        req(c, "GET", p, key, NULL, NULL, 200);
+        /* invitations, the lobby, start and cancel */
+        char lobby_body[200];
+        snprintf(lobby_body, sizeof lobby_body, "{\"public\":true,\"players\":[{\"name\":\"Host\"},"
+                 "{\"invite\":true},{\"invite\":true}]}");
+        for (int round = 0; round < 2; round++) {
+            ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, lobby_body, NULL, &r), 201);
+            char wid[40], creator[80], code[80];
+            snprintf(wid, sizeof wid, "%s", e2e_jstr(r.json, "id"));
+            snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+            snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
+            e2e_resp_free(&r);
+            req(c, "GET", "/v1/lobby?seats=3&expansions=none", NULL, NULL, NULL, 200);
+            req(c, "GET", "/v1/lobby?seats=one", NULL, NULL, NULL, 400);
+            snprintf(p, sizeof p, "/v1/games/%.36s", wid);
+            req(c, "GET", p, NULL, NULL, NULL, 200);
+            snprintf(p, sizeof p, "/v1/games/%.36s/join", wid);
+            char join[200];
+            snprintf(join, sizeof join, "{\"name\":\"Guest\",\"invite\":\"%s\"}", code);
+            req(c, "POST", p, NULL, join, NULL, 201);
+            req(c, "POST", p, NULL, join, NULL, 409);
+            req(c, "POST", p, NULL, "{\"name\":\"Guest\",\"invite\":\"iv_x\"}", NULL, 403);
+            req(c, "POST", p, NULL, "{\"name\":\"\"}", NULL, 400);
+            snprintf(p, sizeof p, "/v1/games/%.36s/legal-moves", wid);
+            req(c, "GET", p, d->admin, NULL, NULL, 409);
+            snprintf(p, sizeof p, "/v1/games/%.36s/%s", wid, round == 0 ? "start" : "cancel");
+            req(c, "POST", p, NULL, NULL, NULL, 401);
+            req(c, "POST", p, creator, NULL, NULL, 200);
+            req(c, "POST", p, creator, NULL, NULL, 409);
+        }
+    }
+
+    /* the admin's cancel (test_cancel.c goes deeper) */
+    {
+        e2e_game cx;
+        e2e_game_create(c, 2, NULL, &cx);
+        snprintf(p, sizeof p, "/v1/admin/games/%.36s/cancel", cx.id);
+        req(c, "POST", p, NULL, NULL, NULL, 401);
+        req(c, "POST", p, cx.token[0], NULL, NULL, 403);
+        req(c, "POST", p, d->admin, "{\"why\":1}", NULL, 400);
+        req(c, "POST", p, d->admin, "{\"reason\":\"a test\"}", NULL, 200);
+        req(c, "POST", p, d->admin, NULL, NULL, 409);
+        req(c, "POST", "/v1/admin/games/00000000-0000-4000-8000-000000000000/cancel", d->admin, NULL, NULL, 404);
+        snprintf(p, sizeof p, "/v1/games/%.36s", cx.id);
+        req(c, "GET", p, NULL, NULL, NULL, 200);
+        snprintf(p, sizeof p, "/v1/games/%.36s/events", cx.id);
+        req(c, "GET", p, NULL, NULL, NULL, 200);
     }
 
     /* play by e-mail (issue 18; tests/e2e/test_mail.c goes deeper, with mail servers): this carcd has no
@@ -412,6 +470,13 @@ START_TEST(answers_match_the_document)
             ck_assert_msg(st == 200 || st == E2E_FINISHED, "the abbot game's move %d: %ld", m, st);
         }
         ck_assert_int_eq(st, E2E_FINISHED);
+        /* its rematch, offered and accepted */
+        snprintf(p, sizeof p, "/v1/games/%.36s/rematch", ab.id);
+        req(c, "POST", p, ab.token[0], NULL, NULL, 201);
+        req(c, "POST", p, ab.token[1], NULL, NULL, 409);
+        snprintf(p, sizeof p, "/v1/games/%.36s/rematch/accept", ab.id);
+        req(c, "POST", p, ab.token[1], NULL, NULL, 201);
+        req(c, "POST", p, ab.token[1], NULL, NULL, 409);
         const char *base_types[] = {"place", "figure", "pass", "abbot_return", NULL};
         for (int i = 0; base_types[i]; i++)
             ck_assert_msg(json_object_get(move_types, base_types[i]), "no legal-moves answer offered a %s move",

@@ -1,0 +1,305 @@
+/*
+ * lobby.c (db/) — see lobby.h.
+ */
+#include "lobby.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "query.h"
+
+#define SEAT_NAMES_OF(g) "COALESCE((SELECT json_agg(n.name ORDER BY n.seat) FROM seats n WHERE n.game_id = " g "), '[]')"
+
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+static const cd_stmt_info stmts[] = {
+    /* the player's row joined to its seats in the game: no row for an unknown key (one index scan of
+     * players.key_hash, then seats_player) */
+    {ST_KEY_SEATS, "key_seats",
+                   "SELECT t.token_hash, t.seat FROM players p LEFT JOIN seats t ON t.player_id = p.id "
+                   "AND t.game_id = $2::uuid AND ($3::integer IS NULL OR t.seat = $3::integer) "
+                   "WHERE p.key_hash = $1 ORDER BY t.seat",
+                   3},
+    {ST_SEAT_TOKEN_RENEW, "seat_token_renew",
+                          "UPDATE seats t SET token_hash = $4 FROM players p WHERE p.key_hash = $3 "
+                          "AND t.player_id = p.id AND t.game_id = $1::uuid AND t.seat = $2::integer RETURNING t.seat",
+                          4},
+    {ST_WAITING_INSERT, "waiting_insert",
+                        "INSERT INTO game_waiting (game_id, settings, nseats, public, creator_hash, rematch_of) "
+                        "VALUES ($1::uuid, $2::jsonb, $3::integer, $4::boolean, $5, $6::uuid)",
+                        6},
+    {ST_INVITE_INSERT, "invite_insert",
+                       "INSERT INTO seat_invites (game_id, place, code_hash, old_seat) "
+                       "VALUES ($1::uuid, $2::integer, $3, $4::integer)",
+                       4},
+    {ST_WAITING_LOCK, "waiting_lock",
+                      "SELECT g.status, w.game_id IS NOT NULL, COALESCE(w.public, false), COALESCE(w.nseats, 0), "
+                      "COALESCE(w.creator_hash, ''), COALESCE(w.settings, '{}'), w.rematch_of, s.seed, "
+                      "(SELECT count(*) FROM seats t WHERE t.game_id = g.id) "
+                      "FROM games g JOIN game_secrets s ON s.game_id = g.id "
+                      "LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
+                      1},
+    {ST_INVITES, "invites",
+                 "SELECT place, code_hash, old_seat, seat FROM seat_invites WHERE game_id = $1::uuid ORDER BY place", 1},
+    {ST_INVITE_TAKE, "invite_take",
+                     "UPDATE seat_invites SET seat = $3::integer WHERE game_id = $1::uuid AND place = $2::integer", 3},
+    {ST_WAITING_SEATS, "waiting_seats",
+                       "SELECT seat, name, player_id FROM seats WHERE game_id = $1::uuid ORDER BY seat", 1},
+    {ST_GAME_START, "game_start",
+                    "UPDATE games SET status = $2, setup = $3::jsonb, snapshot = $4::jsonb, pending_seat = $5::integer, "
+                    "clock = $6::jsonb, clock_deadline = to_timestamp($7::float8), clock_due = to_timestamp($8::float8), "
+                    "updated_at = now(), finished_at = CASE WHEN $2 = 'finished' THEN now() END "
+                    "WHERE id = $1::uuid AND status = 'waiting'",
+                    8},
+    {ST_GAME_CANCEL, "game_cancel",
+                     "UPDATE games SET status = 'cancelled', updated_at = now(), finished_at = now() "
+                     "WHERE id = $1::uuid AND status = 'waiting'",
+                     1},
+    /* public waiting games, oldest first (game_waiting_public, then each game's row); the filters are the
+     * lobby's query arguments */
+    {ST_LOBBY_LIST, "lobby_list",
+                    "SELECT g.id, w.nseats, (SELECT count(*) FROM seats t WHERE t.game_id = g.id), w.settings, "
+                    CD_SQL_ISO("g.created_at") ", " SEAT_NAMES_OF("g.id") " FROM game_waiting w "
+                    "JOIN games g ON g.id = w.game_id WHERE w.public AND g.status = 'waiting' "
+                    "AND ($1::jsonb IS NULL OR CASE WHEN $1::jsonb = '[]'::jsonb "
+                    "THEN COALESCE(jsonb_array_length(w.settings->'expansions'), 0) = 0 "
+                    "ELSE COALESCE(w.settings->'expansions', '[]') @> $1::jsonb END) "
+                    "AND ($2::integer IS NULL OR w.nseats = $2::integer) "
+                    "AND ($3::boolean IS NULL OR (w.settings ? 'clock') = $3::boolean) "
+                    "ORDER BY g.created_at, g.id LIMIT $4::integer",
+                    4},
+    {ST_WAITING_VIEW, "waiting_view",
+                      "SELECT g.status, COALESCE(w.nseats, 0), "
+                      "(SELECT count(*) FROM seat_invites i WHERE i.game_id = g.id AND i.seat IS NULL), "
+                      "COALESCE(w.public, false), COALESCE(w.settings, '{}'), w.rematch_of, g.seed_sha256, "
+                      CD_SQL_ISO("g.created_at") ", " CD_SQL_ISO("g.updated_at") ", " SEAT_NAMES_OF("g.id")
+                      " FROM games g LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid",
+                      1},
+    {ST_REMATCH_OF, "rematch_of", "SELECT game_id FROM game_waiting WHERE rematch_of = $1::uuid", 1},
+    {ST_SEAT_INSERT_PLAYER, "seat_insert_player",
+                            "INSERT INTO seats (game_id, seat, name, token_hash, player_id) "
+                            "VALUES ($1::uuid, $2::integer, $3, $4, $5::uuid)",
+                            5},
+};
+const cd_stmt_family cd_stmts_lobby = {stmts, sizeof stmts / sizeof stmts[0]};
+
+static void int_text(int v, char buf[16])
+{
+    snprintf(buf, 16, "%d", v);
+}
+
+cd_q cd_key_seats_get(cd_db *db, const char *key_hash, const char *game_id, int seat, cd_key_seats *out)
+{
+    *out = (cd_key_seats){0};
+    char seat_s[16];
+    int_text(seat, seat_s);
+    const char *p[] = {key_hash, game_id, seat >= 0 ? seat_s : NULL};
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_KEY_SEATS, 3, p, &res);
+    if (q != CD_Q_OK)
+        return q;
+    out->key_known = PQntuples(res) > 0;
+    for (int i = 0; i < PQntuples(res) && out->n < CD_LOBBY_MAX_SEATS; i++) {
+        if (PQgetisnull(res, i, 0))
+            continue;   /* the key's row with no seat of this game */
+        snprintf(out->token_hash[out->n], sizeof out->token_hash[0], "%s", PQgetvalue(res, i, 0));
+        out->seat[out->n++] = atoi(PQgetvalue(res, i, 1));
+    }
+    PQclear(res);
+    return CD_Q_OK;
+}
+
+cd_q cd_seat_token_renew(cd_db *db, const char *game_id, int seat, const char *key_hash, const char *new_hash,
+                         bool *renewed)
+{
+    char seat_s[16];
+    int_text(seat, seat_s);
+    const char *p[] = {game_id, seat_s, key_hash, new_hash};
+    int n = 0;
+    cd_q q = cd_q_count(db, ST_SEAT_TOKEN_RENEW, 4, p, &n);
+    *renewed = q == CD_Q_OK && n > 0;
+    return q;
+}
+
+cd_q cd_waiting_insert(cd_db *db, const char *game_id, const char *settings, int nseats, bool public_,
+                       const char *creator_hash, const char *rematch_of)
+{
+    char n[16];
+    int_text(nseats, n);
+    const char *p[] = {game_id, settings, n, public_ ? "true" : "false", creator_hash, rematch_of};
+    return cd_q_run(db, ST_WAITING_INSERT, 6, p);
+}
+
+cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat)
+{
+    char pl[16], old[16];
+    int_text(place, pl);
+    int_text(old_seat, old);
+    const char *p[] = {game_id, pl, code_hash, old_seat >= 0 ? old : NULL};
+    return cd_q_run(db, ST_INVITE_INSERT, 4, p);
+}
+
+cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out)
+{
+    *out = (cd_waiting_lock_row){0};
+    const char *p[] = {game_id};
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_WAITING_LOCK, 1, p, &res);
+    if (q != CD_Q_OK)
+        return q;
+    out->res = res;
+    if (!(out->found = PQntuples(res) > 0))
+        return CD_Q_OK;
+    out->status = PQgetvalue(res, 0, 0);
+    out->waiting_row = strcmp(PQgetvalue(res, 0, 1), "t") == 0;
+    out->public_ = strcmp(PQgetvalue(res, 0, 2), "t") == 0;
+    out->nseats = atoi(PQgetvalue(res, 0, 3));
+    out->creator_hash = PQgetvalue(res, 0, 4);
+    out->settings = PQgetvalue(res, 0, 5);
+    out->rematch_of = cd_q_text(res, 0, 6);
+    out->seed = PQgetvalue(res, 0, 7);
+    out->taken = atoi(PQgetvalue(res, 0, 8));
+    return CD_Q_OK;
+}
+
+void cd_waiting_lock_row_free(cd_waiting_lock_row *w)
+{
+    PQclear(w->res);
+    *w = (cd_waiting_lock_row){0};
+}
+
+cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_SEATS], int *n)
+{
+    *n = 0;
+    const char *p[] = {game_id};
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_INVITES, 1, p, &res);
+    if (q != CD_Q_OK)
+        return q;
+    for (int i = 0; i < PQntuples(res) && *n < CD_LOBBY_MAX_SEATS; i++) {
+        cd_invite *v = &out[(*n)++];
+        *v = (cd_invite){.place = atoi(PQgetvalue(res, i, 0)), .has_code = !PQgetisnull(res, i, 1),
+                         .old_seat = cd_q_int(res, i, 2, -1), .seat = cd_q_int(res, i, 3, -1)};
+        snprintf(v->code_hash, sizeof v->code_hash, "%s", PQgetvalue(res, i, 1));
+    }
+    PQclear(res);
+    return CD_Q_OK;
+}
+
+cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat)
+{
+    char pl[16], st[16];
+    int_text(place, pl);
+    int_text(seat, st);
+    const char *p[] = {game_id, pl, st};
+    return cd_q_run(db, ST_INVITE_TAKE, 3, p);
+}
+
+cd_q cd_waiting_seats(cd_db *db, const char *game_id, cd_waiting_seat out[CD_LOBBY_MAX_SEATS], int *n)
+{
+    *n = 0;
+    const char *p[] = {game_id};
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_WAITING_SEATS, 1, p, &res);
+    if (q != CD_Q_OK)
+        return q;
+    for (int i = 0; i < PQntuples(res) && *n < CD_LOBBY_MAX_SEATS; i++) {
+        cd_waiting_seat *s = &out[(*n)++];
+        s->seat = atoi(PQgetvalue(res, i, 0));
+        snprintf(s->name, sizeof s->name, "%s", PQgetvalue(res, i, 1));
+        snprintf(s->player_id, sizeof s->player_id, "%s", PQgetvalue(res, i, 2));
+    }
+    PQclear(res);
+    return CD_Q_OK;
+}
+
+cd_q cd_game_start_store(cd_db *db, const char *game_id, const cd_game_start_row *g)
+{
+    char pending[16], deadline[32], due[32];
+    int_text(g->pending_seat, pending);
+    snprintf(deadline, sizeof deadline, "%.3f", g->deadline);
+    snprintf(due, sizeof due, "%.3f", g->due);
+    const char *p[] = {game_id, g->finished ? "finished" : "active", g->setup, g->snapshot,
+                       g->finished ? NULL : pending, g->clock, g->clock && g->deadline >= 0 ? deadline : NULL,
+                       g->clock && g->due >= 0 ? due : NULL};
+    return cd_q_run(db, ST_GAME_START, 8, p);
+}
+
+cd_q cd_game_cancel_store(cd_db *db, const char *game_id)
+{
+    const char *p[] = {game_id};
+    return cd_q_run(db, ST_GAME_CANCEL, 1, p);
+}
+
+static void lobby_row(const PGresult *res, int i, void *row)
+{
+    cd_lobby_row *g = row;
+    g->id = PQgetvalue(res, i, 0);
+    g->nseats = atoi(PQgetvalue(res, i, 1));
+    g->taken = atoi(PQgetvalue(res, i, 2));
+    g->settings = PQgetvalue(res, i, 3);
+    g->created_at = PQgetvalue(res, i, 4);
+    g->names = PQgetvalue(res, i, 5);
+}
+
+cd_q cd_lobby_list(cd_db *db, const char *expansions, int nseats, const char *clock, long limit, cd_lobby_rows *out)
+{
+    char n[16], lim[24];
+    int_text(nseats, n);
+    snprintf(lim, sizeof lim, "%ld", limit);
+    const char *p[] = {expansions, nseats > 0 ? n : NULL, clock, lim};
+    cd_q_rowset rs;
+    cd_q q = cd_q_rows(db, ST_LOBBY_LIST, 4, p, sizeof(cd_lobby_row), lobby_row, &rs);
+    *out = (cd_lobby_rows){.n = rs.n, .v = rs.v, .res = rs.res};
+    return q;
+}
+
+void cd_lobby_rows_free(cd_lobby_rows *rows)
+{
+    cd_q_rows_release(rows->v, rows->res);
+    *rows = (cd_lobby_rows){0};
+}
+
+cd_q cd_waiting_view(cd_db *db, const char *game_id, cd_waiting_view_row *out)
+{
+    *out = (cd_waiting_view_row){0};
+    const char *p[] = {game_id};
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_WAITING_VIEW, 1, p, &res);
+    if (q != CD_Q_OK)
+        return q;
+    out->res = res;
+    if (!(out->found = PQntuples(res) > 0))
+        return CD_Q_OK;
+    out->status = PQgetvalue(res, 0, 0);
+    out->nseats = atoi(PQgetvalue(res, 0, 1));
+    out->open = atoi(PQgetvalue(res, 0, 2));
+    out->public_ = strcmp(PQgetvalue(res, 0, 3), "t") == 0;
+    out->settings = PQgetvalue(res, 0, 4);
+    out->rematch_of = cd_q_text(res, 0, 5);
+    out->seed_sha256 = PQgetvalue(res, 0, 6);
+    out->created_at = PQgetvalue(res, 0, 7);
+    out->updated_at = PQgetvalue(res, 0, 8);
+    out->names = PQgetvalue(res, 0, 9);
+    return CD_Q_OK;
+}
+
+void cd_waiting_view_row_free(cd_waiting_view_row *w)
+{
+    PQclear(w->res);
+    *w = (cd_waiting_view_row){0};
+}
+
+cd_q cd_rematch_of(cd_db *db, const char *old_id, bool *found, char id[37])
+{
+    const char *p[] = {old_id};
+    return cd_q_one(db, ST_REMATCH_OF, 1, p, found, cd_q_id_column, id);
+}
+
+cd_q cd_seat_insert_player(cd_db *db, const char *game_id, int seat, const char *name, const char *token_hash,
+                           const char *player_id)
+{
+    char st[16];
+    int_text(seat, st);
+    const char *p[] = {game_id, st, name, token_hash, player_id && player_id[0] ? player_id : NULL};
+    return cd_q_run(db, ST_SEAT_INSERT_PLAYER, 5, p);
+}

@@ -1,0 +1,122 @@
+/*
+ * lobby.h — the rows behind games that wait for their seats (sql/008_lobby.sql): a player key resolved to the
+ * seats it holds in a game, a seat's token renewed, the waiting game's settings and its open places
+ * (invitations, the lobby, rematches), the start that turns it into an active game, and the lobby's list.
+ * handlers/lobby.c is the one user, apart from handlers/request.c (which seat a key acts for).
+ */
+#ifndef CD_DB_LOBBY_H
+#define CD_DB_LOBBY_H
+
+#include <stdbool.h>
+
+#include "db.h"
+
+struct pg_result;
+
+#define CD_LOBBY_MAX_SEATS 6   /* CARC_MAX_PLAYERS: the most seats a game has */
+
+/* ST_KEY_SEATS: the seats of game_id linked to the player of key_hash (seat >= 0: only that one). */
+typedef struct {
+    bool key_known;                 /* a player has this key */
+    int n;                          /* seats of the game linked to it */
+    int seat[CD_LOBBY_MAX_SEATS];
+    char token_hash[CD_LOBBY_MAX_SEATS][65];
+} cd_key_seats;
+cd_q cd_key_seats_get(cd_db *db, const char *key_hash, const char *game_id, int seat, cd_key_seats *out);
+
+/* ST_SEAT_TOKEN_RENEW: the seat's token hash replaced by new_hash when the seat is linked to key_hash;
+ * *renewed tells whether it was. */
+cd_q cd_seat_token_renew(cd_db *db, const char *game_id, int seat, const char *key_hash, const char *new_hash,
+                         bool *renewed);
+
+/* ST_WAITING_INSERT and ST_INVITE_INSERT: a new waiting game's settings (JSON text) and one of its places. */
+cd_q cd_waiting_insert(cd_db *db, const char *game_id, const char *settings, int nseats, bool public_,
+                       const char *creator_hash, const char *rematch_of);
+cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat);
+
+/* ST_WAITING_LOCK, in a transaction: the game row locked, with what a join, a start or a cancel reads. */
+typedef struct {
+    bool found;                /* the game exists */
+    const char *status;        /* waiting, active, finished, cancelled */
+    bool waiting_row;          /* it was created waiting (it has settings) */
+    bool public_;
+    int nseats;                /* seats asked for */
+    const char *creator_hash;  /* "" when none */
+    const char *settings;      /* JSON text, "{}" when none */
+    const char *rematch_of;    /* NULL when none */
+    const char *seed;          /* hex */
+    int taken;                 /* seats taken */
+    struct pg_result *res;
+} cd_waiting_lock_row;
+cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out);
+void cd_waiting_lock_row_free(cd_waiting_lock_row *w);
+
+/* ST_INVITES: every place of the game, open or taken, by place. */
+typedef struct {
+    int place;
+    bool has_code;
+    char code_hash[65];
+    int old_seat;   /* -1: not a rematch's place */
+    int seat;       /* -1: open */
+} cd_invite;
+cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_SEATS], int *n);
+/* ST_INVITE_TAKE: place became seat. */
+cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat);
+
+/* ST_WAITING_SEATS: the seats taken so far, by seat. */
+typedef struct {
+    int seat;
+    char name[72];
+    char player_id[37];   /* "" when the seat is linked to no player */
+} cd_waiting_seat;
+cd_q cd_waiting_seats(cd_db *db, const char *game_id, cd_waiting_seat out[CD_LOBBY_MAX_SEATS], int *n);
+
+/* ST_GAME_START: the waiting game becomes active (or finished, if its set-up ended it). */
+typedef struct {
+    const char *setup, *snapshot;   /* JSON text */
+    bool finished;
+    int pending_seat;
+    const char *clock;              /* NULL: none */
+    double deadline, due;           /* epoch seconds; < 0: none */
+} cd_game_start_row;
+cd_q cd_game_start_store(cd_db *db, const char *game_id, const cd_game_start_row *g);
+/* ST_GAME_CANCEL: a waiting game cancelled. */
+cd_q cd_game_cancel_store(cd_db *db, const char *game_id);
+
+/* ST_LOBBY_LIST: public waiting games with open places, oldest first. expansions: a JSON array the game's
+ * must contain ("[]": the base game only), NULL: any; nseats <= 0: any; clock: "true"/"false"/NULL. */
+typedef struct {
+    const char *id;
+    int nseats, taken;
+    const char *settings;   /* JSON text */
+    const char *created_at;
+    const char *names;      /* JSON array of the seats taken */
+} cd_lobby_row;
+typedef struct {
+    int n;
+    cd_lobby_row *v;
+    struct pg_result *res;
+} cd_lobby_rows;
+cd_q cd_lobby_list(cd_db *db, const char *expansions, int nseats, const char *clock, long limit, cd_lobby_rows *out);
+void cd_lobby_rows_free(cd_lobby_rows *rows);
+
+/* ST_WAITING_VIEW: a waiting (or cancelled) game as anyone may see it. */
+typedef struct {
+    bool found;
+    const char *status;
+    int nseats, open;
+    bool public_;
+    const char *settings, *rematch_of, *seed_sha256, *created_at, *updated_at, *names;
+    struct pg_result *res;
+} cd_waiting_view_row;
+cd_q cd_waiting_view(cd_db *db, const char *game_id, cd_waiting_view_row *out);
+void cd_waiting_view_row_free(cd_waiting_view_row *w);
+
+/* ST_REMATCH_OF: the game offered as the rematch of old_id; *found false when none. */
+cd_q cd_rematch_of(cd_db *db, const char *old_id, bool *found, char id[37]);
+
+/* ST_SEAT_INSERT_PLAYER: a seat linked to a player by id ("" or NULL: none), as a rematch copies it. */
+cd_q cd_seat_insert_player(cd_db *db, const char *game_id, int seat, const char *name, const char *token_hash,
+                           const char *player_id);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * lobby.h — what the endpoints of games that wait for their seats share (games_create.c, join.c,
+ * game_start.c, game_cancel.c, lobby_list.c, rematch.c, game_get.c): storing a waiting game, the start that
+ * sets it up in the engine once its seats are known, its public view, and the two places where a game
+ * starting and a player being invited are told to whoever listens (cd_lobby_on_started, cd_lobby_on_invited).
+ *
+ * A waiting game's seats are numbered in the order they are taken: the seats named at creation first (in
+ * their order in players[]), then each join. Starting it with k seats taken sets the engine up for k players
+ * with the seed drawn (and its hash published) at creation; the hidden draws stay on the server as for any
+ * game.
+ */
+#ifndef CD_HANDLERS_LOBBY_H
+#define CD_HANDLERS_LOBBY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "carc.h"
+#include "db/db.h"
+#include "db/lobby.h"
+#include "http/http.h"
+
+/* The stored set-up of a game (games.setup): nplayers, expansions, options, the admin's script (NULL: none). */
+json_t *cd_setup_json(const carc_setup *s, const json_t *script);
+
+/* A waiting game to store (cd_lobby_store_waiting). */
+typedef struct {
+    int nseats;                       /* seats asked for, named and open */
+    int nnamed;                       /* seats named now: they become seats 0..nnamed-1 */
+    const char *names[CD_LOBBY_MAX_SEATS];
+    const char *key_hash[CD_LOBBY_MAX_SEATS];   /* a named seat's player key hashed; NULL: none */
+    const char *token_hash[CD_LOBBY_MAX_SEATS]; /* a named seat's token hashed */
+    int nopen;                        /* places to join: nseats - nnamed */
+    const char *code_hash[CD_LOBBY_MAX_SEATS];  /* by place: the invite code hashed; NULL: none (rematch) */
+    int old_seat[CD_LOBBY_MAX_SEATS];           /* by place: the finished game's seat (rematch); -1: none */
+    const json_t *settings;           /* expansions, options, clock (as requested), emails of named seats */
+    bool public_;
+    const char *creator_hash;
+    const char *rematch_of;           /* NULL: none */
+    const char *seed_hex, *seed_sha;
+    int bad_key;                      /* out: the named seat whose player key names nobody, -1 */
+    char id[37];                      /* out */
+} cd_waiting_new;
+/* In a transaction: the games row (status waiting), its secret, the named seats, the settings and the
+ * places. CD_TX_ROLLBACK with bad_key set for a player key nobody has. */
+cd_tx_result cd_lobby_store_waiting(cd_db *db, cd_waiting_new *w);
+
+/* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): sets the game up for the
+ * seats taken (at least 2) and makes it active, as a creation does — the opening in the log, the clock
+ * started, turn.started to the game's webhooks, the seats' mail, the event streams woken — then tells
+ * cd_lobby_on_started. CD_TX_ROLLBACK with `detail` when the engine refuses the set-up for that many seats. */
+cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row *w, char *detail, size_t detlen);
+
+/* The hooks a per-player event stream listens on, called inside the transaction that makes it so (so a
+ * listener may read and write in it): a game started — created with every seat named (games_create.c), or
+ * a waiting game whose seats were taken or whose creator started it (cd_lobby_start) — with its nseats seats,
+ * whose linked players (seats.player_id) are the ones to tell; and a player invited to a game (a rematch's
+ * offer to the finished game's other seats: player_id, and old_seat, its seat there). They log it and write
+ * the players' entries of GET /v1/me/events (db/player_events.h: game_started and the first turn; invitation);
+ * CD_TX_ERROR when those could not be sent. */
+cd_tx_result cd_lobby_on_started(cd_db *db, const char *game_id, int nseats);
+cd_tx_result cd_lobby_on_invited(cd_db *db, const char *game_id, const char *player_id, int old_seat);
+
+/* GET /v1/games/{id} of a game that has not started (waiting or cancelled): its public view — status, seats
+ * taken (names), open places, settings, whether it is in the lobby. No seed, no state: there is none yet. */
+enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id);
+
+/* The join URL of a waiting game's invite code ("" base: a path). */
+void cd_lobby_join_url(const char *public_url, const char *id, const char *code, char *out, size_t n);
+
+/* Whether the request may start or cancel the waiting game of w: the admin token, or the creator token the
+ * creation (or the rematch offer) answered, compared in constant time. */
+bool cd_lobby_is_creator(const cd_req *r, const cd_waiting_lock_row *w);
+
+/* POST /v1/games/{id}/start and /cancel share it: the creator's action on the waiting game, in one
+ * transaction under the game row's lock. start: cd_lobby_start with the seats taken so far. */
+enum MHD_Result cd_lobby_creator_action(cd_req *r, bool start);
+
+/* A new secret for a waiting game: "iv_..." invite codes, "ct_..." creator tokens (cd_token_new's shape). */
+void cd_lobby_secret(const char *prefix, char out[47]);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * seat_token.c — POST /v1/games/{id}/seats/{seat}/token with the player key the seat is linked to
+ * (Authorization: Bearer pk_...): a new token for the seat, shown once; the old one stops working at once,
+ * since every request looks its token up in the seats table and nothing keeps a token in memory (the state
+ * cache holds states by game and seq, never who may read them). For a lost token: the key still acts for the
+ * seat, and this gives a bot a token of its own again.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/lobby.h"
+#include "handlers.h"
+
+enum MHD_Result h_seat_token(cd_req *r)
+{
+    json_t *body = cd_req_json_body_optional(r);
+    if (!body)
+        return MHD_YES;
+    static const char *const none[] = {NULL};
+    bool ok = cd_req_only_keys(r, body, none, "");
+    json_decref(body);
+    if (!ok)
+        return MHD_YES;
+    const char *id = r->params[0], *seat_s = r->params[1];
+    if (!cd_uuid_valid(id))
+        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+    r->game_id = id;
+    if (!*seat_s || strlen(seat_s) > 1 || seat_s[0] < '0' || seat_s[0] > '5')
+        return cd_reply_problem(r, CD_P_INVALID, "seat", "seat: expected a seat number, 0 to 5");
+    int seat = seat_s[0] - '0';
+    if (!cd_bearer_is_key(r))
+        return cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
+                                "a new seat token is given to the player key the seat is linked to (Bearer pk_...)");
+    cd_db *db = cd_req_db(r);
+    if (!db)
+        return MHD_YES;
+    char key_hash[CD_HEX256_LEN], token[CD_TOKEN_LEN + 1], hash[CD_HEX256_LEN];
+    cd_sha256_hex(r->bearer, key_hash);
+    cd_token_new(token);
+    cd_sha256_hex(token, hash);
+    bool renewed = false;
+    cd_q q = cd_seat_token_renew(db, id, seat, key_hash, hash, &renewed);
+    if (q != CD_Q_OK)
+        return cd_reply_db_failure(r, q == CD_Q_DOWN, "the seat's token could not be renewed");
+    if (!renewed) {   /* why not: an unknown key (401), or not this seat's (403) */
+        cd_key_seats ks;
+        q = cd_key_seats_get(db, key_hash, id, seat, &ks);
+        if (q != CD_Q_OK)
+            return cd_reply_db_failure(r, q == CD_Q_DOWN, "player key lookup failed");
+        if (!ks.key_known)
+            return cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no player");
+        return cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization",
+                                "seat %d of this game is not linked to the player key (or there is no such seat)", seat);
+    }
+    return cd_reply_json(r, 200, json_pack("{s:s, s:i, s:s}", "game_id", id, "seat", seat, "token", token), NULL);
+}

@@ -1,0 +1,589 @@
+/*
+ * test_lobby.c — players, invitations and the lobby end to end (issue 20), through the real carcd on a real
+ * socket, every answer checked against api-docs/openapi.json:
+ *   - a 4-seat public game found in GET /v1/lobby (its filters), filled by four player keys joining without a
+ *     code, and played to the end with the keys alone (Bearer pk_... on legal-moves and moves);
+ *   - a lost seat token re-issued with the player key: the old one is 401 at once, the new one and the key
+ *     work; a key holding two seats of one game must name one (?seat=N, else 409 seat-ambiguous);
+ *   - joins racing for the last seat, released together by a barrier: one 201, every other 409 no-open-seat;
+ *   - a waiting game refuses moves, legal moves, pause and resign (409 not-started) and shows no board;
+ *     started by its creator with 3 of its 4 seats; a lapsed invitation and a start by others refused;
+ *   - a waiting game cancelled by its creator;
+ *   - a rematch of a finished game: offered, accepted, started with the same seats and settings;
+ *   - the hidden state never in any new answer (no seed, stack or snapshot in a waiting view or the lobby).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "e2e.h"
+
+static void new_key(e2e_client *c, const char *name, char key[80])
+{
+    char body[120];
+    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, body, NULL, &r), 201);
+    snprintf(key, 80, "%s", e2e_jstr(r.json, "key"));
+    e2e_resp_free(&r);
+}
+
+/* A POST that must answer `want`: the parsed body (the caller's). */
+static json_t *post_want(e2e_client *c, const char *path, const char *token, const char *body, long want)
+{
+    e2e_resp r;
+    long st = e2e_req(c, "POST", path, token, body, NULL, &r);
+    ck_assert_msg(st == want, "POST %s: %ld, wanted %ld: %s", path, st, want, r.body);
+    json_t *j = json_incref(r.json);
+    e2e_resp_free(&r);
+    return j;
+}
+
+/* A POST that must be a problem of `status` and type `slug`. */
+static void post_problem(e2e_client *c, const char *path, const char *token, const char *body, long status,
+                         const char *slug)
+{
+    e2e_resp r;
+    e2e_req(c, "POST", path, token, body, NULL, &r);
+    e2e_assert_problem(&r, status, NULL, path);
+    ck_assert_msg(e2e_problem_is(&r, slug), "POST %s: wanted /problems/%s: %s", path, slug, r.body);
+    e2e_resp_free(&r);
+}
+
+static void get_problem(e2e_client *c, const char *path, const char *token, long status, const char *slug)
+{
+    e2e_resp r;
+    e2e_req(c, "GET", path, token, NULL, NULL, &r);
+    e2e_assert_problem(&r, status, NULL, path);
+    ck_assert_msg(e2e_problem_is(&r, slug), "GET %s: wanted /problems/%s: %s", path, slug, r.body);
+    e2e_resp_free(&r);
+}
+
+/* No member of v, at any depth, is hidden state: the seed, the stack, a snapshot, a hand. */
+static void assert_no_hidden(const json_t *v, const char *what)
+{
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            ck_assert_msg(strcmp(k, "seed") != 0 && strcmp(k, "stack") != 0 && strcmp(k, "snapshot") != 0 &&
+                              strcmp(k, "rng") != 0 && strcmp(k, "hands") != 0 && strcmp(k, "code_hash") != 0,
+                          "%s: hidden member %s", what, k);
+            assert_no_hidden(x, what);
+        }
+    } else if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) assert_no_hidden(x, what);
+    }
+}
+
+/* Plays game g (tokens: whatever acts for each seat) to its end with random legal moves. */
+static int play_to_end(e2e_client *c, const e2e_game *g, uint64_t seed)
+{
+    e2e_rng rng = {seed};
+    int moves = 0;
+    for (;;) {
+        e2e_play p;
+        long st = e2e_play_random(c, g, &rng, NULL, &p);
+        if (st == E2E_FINISHED) {
+            e2e_play_free(&p);
+            return moves;
+        }
+        ck_assert_msg(st == 200, "move %d of %s: %ld: %s", moves, g->id, st, p.post.body ? p.post.body : "");
+        e2e_play_free(&p);
+        ck_assert_int_lt(++moves, 2000);
+    }
+}
+
+static int lobby_count(e2e_client *c, const char *query, const char *id)
+{
+    char path[200];
+    snprintf(path, sizeof path, "/v1/lobby%s", query);
+    json_t *l = e2e_get_ok(c, path, NULL, 200);
+    assert_no_hidden(l, "lobby");
+    int found = 0;
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(l, "games"), i, g) found += strcmp(e2e_jstr(g, "id"), id) == 0;
+    json_decref(l);
+    return found;
+}
+
+START_TEST(public_game_filled_from_the_lobby_and_played_with_keys)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    char keys[4][80];
+    const char *names[] = {"Ann", "Bob", "Cy", "Di"};
+    for (int i = 0; i < 4; i++)
+        new_key(c, names[i], keys[i]);
+    json_t *g = post_want(c, "/v1/games", NULL,
+                          "{\"public\":true,\"players\":[{\"invite\":true},{\"invite\":true},{\"invite\":true},"
+                          "{\"invite\":true}]}",
+                          201);
+    ck_assert_str_eq(e2e_jstr(g, "status"), "waiting");
+    ck_assert_int_eq(json_array_size(json_object_get(g, "invites")), 4);
+    ck_assert_int_eq(json_array_size(json_object_get(g, "players")), 0);
+    ck_assert(strncmp(e2e_jstr(g, "creator_token"), "ct_", 3) == 0);
+    assert_no_hidden(g, "creation");
+    char id[40];
+    snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+    json_decref(g);
+
+    /* listed, and the filters pick it or not */
+    ck_assert_int_eq(lobby_count(c, "", id), 1);
+    ck_assert_int_eq(lobby_count(c, "?seats=4&expansions=none&clock=false", id), 1);
+    ck_assert_int_eq(lobby_count(c, "?seats=3", id), 0);
+    ck_assert_int_eq(lobby_count(c, "?expansions=hills_sheep", id), 0);
+    ck_assert_int_eq(lobby_count(c, "?clock=true", id), 0);
+    get_problem(c, "/v1/lobby?seats=9", NULL, 400, "invalid");
+    get_problem(c, "/v1/lobby?expansions=dragons", NULL, 400, "invalid");
+
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    post_problem(c, path, NULL, "{\"name\":\"Nobody\"}", 401, "unauthenticated");   /* the lobby needs a key */
+    e2e_game eg = {.nplayers = 4};
+    snprintf(eg.id, sizeof eg.id, "%s", id);
+    for (int i = 0; i < 4; i++) {
+        char body[120];
+        snprintf(body, sizeof body, "{\"name\":\"%s\"}", names[i]);
+        json_t *j = post_want(c, path, keys[i], body, 201);   /* Bearer pk_...: no code needed */
+        ck_assert_int_eq(e2e_jint(j, "seat"), i);
+        ck_assert_str_eq(e2e_jstr(j, "status"), i == 3 ? "active" : "waiting");
+        memcpy(eg.token[i], keys[i], sizeof eg.token[i]);   /* the keys play, never the tokens */
+        json_decref(j);
+        if (i == 0) {   /* one seat per key; the key's games list it as waiting */
+            post_problem(c, path, keys[0], "{\"name\":\"Ann again\"}", 409, "already-seated");
+            json_t *mine = e2e_get_ok(c, "/v1/me/games?status=waiting", keys[0], 200);
+            ck_assert_str_eq(e2e_jstr(mine, "games.0.id"), id);
+            ck_assert(json_is_false(e2e_jget(mine, "games.0.my_turn")));
+            json_decref(mine);
+        }
+    }
+    ck_assert_int_eq(lobby_count(c, "", id), 0);   /* full: out of the lobby */
+    post_problem(c, path, keys[0], "{\"name\":\"Late\"}", 409, "no-open-seat");
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, path, keys[2], 200);   /* the key reads its seat's view */
+    ck_assert_str_eq(e2e_jstr(v, "status"), "active");
+    ck_assert_str_eq(e2e_jstr(v, "players.3.name"), "Di");
+    json_decref(v);
+
+    int moves = play_to_end(c, &eg, 20);
+    ck_assert_int_gt(moves, 50);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "finished");
+    json_decref(v);
+    json_t *mine = e2e_get_ok(c, "/v1/me/games", keys[1], 200);
+    ck_assert_str_eq(e2e_jstr(mine, "games.0.id"), id);
+    ck_assert_str_eq(e2e_jstr(mine, "games.0.status"), "finished");
+    json_decref(mine);
+    ck_assert_int_eq(e2e_verify_ok(c, d, id), moves);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+START_TEST(lost_token_reissued)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    char ann[80], bob[80];
+    new_key(c, "Ann", ann);
+    new_key(c, "Bob", bob);
+    char body[400];
+    snprintf(body, sizeof body, "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"name\":\"Bob\"}]}", ann);
+    json_t *g = post_want(c, "/v1/games", NULL, body, 201);
+    char id[40], old[80], bob_token[80], path[200], lm[200];
+    snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+    snprintf(old, sizeof old, "%s", e2e_jstr(g, "players.0.token"));
+    snprintf(bob_token, sizeof bob_token, "%s", e2e_jstr(g, "players.1.token"));
+    json_decref(g);
+    snprintf(lm, sizeof lm, "/v1/games/%s/legal-moves", id);
+    json_decref(e2e_get_ok(c, lm, old, 200));
+    json_decref(e2e_get_ok(c, lm, ann, 200));   /* the key acts for its seat */
+    get_problem(c, lm, bob, 403, "forbidden");   /* a key with no seat here */
+
+    snprintf(path, sizeof path, "/v1/games/%s/seats/0/token", id);
+    post_problem(c, path, bob, NULL, 403, "forbidden");         /* not Bob's seat */
+    post_problem(c, path, bob_token, NULL, 403, "forbidden");   /* a seat token is no key */
+    post_problem(c, path, NULL, NULL, 401, "unauthenticated");
+    snprintf(path, sizeof path, "/v1/games/%s/seats/1/token", id);
+    post_problem(c, path, ann, NULL, 403, "forbidden");   /* a seat not linked to Ann */
+    snprintf(path, sizeof path, "/v1/games/%s/seats/0/token", id);
+    json_t *t = post_want(c, path, ann, NULL, 200);
+    char fresh[80];
+    snprintf(fresh, sizeof fresh, "%s", e2e_jstr(t, "token"));
+    ck_assert_int_eq(e2e_jint(t, "seat"), 0);
+    json_decref(t);
+    ck_assert_str_ne(fresh, old);
+    get_problem(c, lm, old, 401, "unauthenticated");   /* at once */
+    json_t *l = e2e_get_ok(c, lm, fresh, 200);
+    int seq = (int)e2e_jint(l, "seq");
+    char move[600];
+    char *mv = json_dumps(json_object_get(l, "moves") ? json_array_get(json_object_get(l, "moves"), 0) : NULL,
+                          JSON_COMPACT);
+    snprintf(move, sizeof move, "{\"expected_seq\":%d,\"move\":%s}", seq, mv);
+    free(mv);
+    json_decref(l);
+    char mp[200];
+    snprintf(mp, sizeof mp, "/v1/games/%s/moves", id);
+    post_problem(c, mp, old, move, 401, "unauthenticated");
+    json_decref(post_want(c, mp, ann, move, 200));   /* the key moves */
+    json_decref(e2e_get_ok(c, lm, ann, 200));
+
+    /* a key linked to both seats must say which it acts for */
+    snprintf(path, sizeof path, "/v1/games/%s/link", id);
+    snprintf(body, sizeof body, "{\"player_key\":\"%s\"}", ann);
+    json_decref(post_want(c, path, bob_token, body, 200));
+    get_problem(c, lm, ann, 409, "seat-ambiguous");
+    char lm1[220];
+    snprintf(lm1, sizeof lm1, "%s?seat=1", lm);
+    json_decref(e2e_get_ok(c, lm1, ann, 200));
+    snprintf(lm1, sizeof lm1, "%s?seat=x", lm);
+    get_problem(c, lm1, ann, 400, "invalid");
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* ---- joins racing for the last seat ------------------------------------------------------------------- */
+#define RACERS 6
+
+typedef struct {
+    e2e_client *c;
+    pthread_barrier_t *barrier;
+    const char *path, *key;
+    e2e_resp r;
+} racer;
+
+static void *race(void *arg)
+{
+    racer *x = arg;
+    pthread_barrier_wait(x->barrier);
+    e2e_req(x->c, "POST", x->path, x->key, "{\"name\":\"Racer\"}", NULL, &x->r);
+    return NULL;
+}
+
+START_TEST(racing_joins_one_wins)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    for (int round = 0; round < 5; round++) {
+        json_t *g = post_want(c, "/v1/games", NULL,
+                              "{\"public\":true,\"players\":[{\"name\":\"Host\"},{\"invite\":true}]}", 201);
+        char id[40], path[200];
+        snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+        json_decref(g);
+        snprintf(path, sizeof path, "/v1/games/%s/join", id);
+        racer rc[RACERS];
+        char keys[RACERS][80];
+        pthread_barrier_t barrier;
+        pthread_barrier_init(&barrier, NULL, RACERS);
+        for (int k = 0; k < RACERS; k++) {
+            new_key(c, "Racer", keys[k]);
+            rc[k] = (racer){.c = e2e_client_new(d), .barrier = &barrier, .path = path, .key = keys[k]};
+            json_decref(e2e_get_ok(rc[k].c, "/v1/lobby", NULL, 200));   /* warm: race requests, not handshakes */
+        }
+        pthread_t th[RACERS];
+        for (int k = 0; k < RACERS; k++)
+            pthread_create(&th[k], NULL, race, &rc[k]);
+        int won = 0, lost = 0, winner = -1;
+        for (int k = 0; k < RACERS; k++) {
+            pthread_join(th[k], NULL);
+            if (rc[k].r.status == 201) {
+                won++;
+                winner = k;
+                ck_assert_str_eq(e2e_jstr(rc[k].r.json, "status"), "active");
+            } else {
+                e2e_assert_problem(&rc[k].r, 409, NULL, "racing join");
+                ck_assert_msg(e2e_problem_is(&rc[k].r, "no-open-seat"), "%s", rc[k].r.body);
+                lost++;
+            }
+        }
+        ck_assert_int_eq(won, 1);
+        ck_assert_int_eq(lost, RACERS - 1);
+        snprintf(path, sizeof path, "/v1/games/%s", id);
+        json_t *v = e2e_get_ok(c, path, keys[winner], 200);
+        ck_assert_str_eq(e2e_jstr(v, "status"), "active");
+        ck_assert_int_eq(json_array_size(json_object_get(v, "players")), 2);
+        json_decref(v);
+        for (int k = 0; k < RACERS; k++) {
+            e2e_resp_free(&rc[k].r);
+            e2e_client_free(rc[k].c);
+        }
+        pthread_barrier_destroy(&barrier);
+    }
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* A long-poll of a waiting game's events, woken by its start. */
+typedef struct {
+    e2e_client *c;
+    char path[200];
+    e2e_resp r;
+} poller;
+
+static void *poll_events(void *arg)
+{
+    poller *x = arg;
+    e2e_req(x->c, "GET", x->path, NULL, NULL, NULL, &x->r);
+    return NULL;
+}
+
+START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
+{
+    static const char *const env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    json_t *g = post_want(c, "/v1/games", NULL,
+                          "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true},{\"invite\":true}],"
+                          "\"clock\":{\"per_move_s\":3600}}",
+                          201);
+    char id[40], ann[80], creator[80], codes[3][80], url[400], path[300];
+    snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+    snprintf(ann, sizeof ann, "%s", e2e_jstr(g, "players.0.token"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(g, "creator_token"));
+    for (int i = 0; i < 3; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "invites.%d.invite", i);
+        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(g, k));
+    }
+    snprintf(url, sizeof url, "%s", e2e_jstr(g, "invites.1.join_url"));
+    json_decref(g);
+
+    /* waiting: no moves, legal moves, clock actions; the view says so and shows nothing hidden */
+    snprintf(path, sizeof path, "/v1/games/%s/legal-moves", id);
+    get_problem(c, path, ann, 409, "not-started");
+    snprintf(path, sizeof path, "/v1/games/%s/moves", id);
+    post_problem(c, path, ann, "{\"expected_seq\":0,\"notation\":\"pass\"}", 409, "not-started");
+    snprintf(path, sizeof path, "/v1/games/%s/pause", id);
+    post_problem(c, path, ann, NULL, 409, "not-started");
+    snprintf(path, sizeof path, "/v1/games/%s/resign", id);
+    post_problem(c, path, ann, NULL, 409, "not-started");
+    snprintf(path, sizeof path, "/v1/games/%s/board.svg", id);
+    get_problem(c, path, NULL, 409, "not-started");
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, path, ann, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "waiting");
+    ck_assert_int_eq(e2e_jint(v, "open"), 3);
+    ck_assert_int_eq(e2e_jint(v, "seats"), 4);
+    ck_assert(json_is_object(json_object_get(v, "clock")));
+    assert_no_hidden(v, "waiting view");
+    json_decref(v);
+    ck_assert_int_eq(lobby_count(c, "", id), 0);   /* not public */
+    snprintf(path, sizeof path, "/v1/games/%s/events", id);   /* an empty log until it starts */
+    v = e2e_get_ok(c, path, ann, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(v, "entries")), 0);
+    json_decref(v);
+
+    /* two join by code: in the body, and through the join URL */
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    post_problem(c, path, NULL, "{\"name\":\"Eve\",\"invite\":\"iv_wrong\"}", 403, "forbidden");
+    post_problem(c, path, NULL, "{\"name\":\"Eve\"}", 403, "forbidden");   /* not public: a code is needed */
+    char body[300];
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", codes[0]);
+    json_t *b = post_want(c, path, NULL, body, 201);
+    ck_assert_int_eq(e2e_jint(b, "seat"), 1);
+    json_decref(b);
+    post_problem(c, path, NULL, body, 409, "no-open-seat");   /* a code opens one seat, once */
+    const char *q = strstr(url, "/v1/games/");
+    ck_assert_ptr_nonnull(q);
+    json_t *cy = post_want(c, q, NULL, "{\"name\":\"Cy\"}", 201);
+    ck_assert_int_eq(e2e_jint(cy, "seat"), 2);
+    char cy_token[80];
+    snprintf(cy_token, sizeof cy_token, "%s", e2e_jstr(cy, "token"));
+    json_decref(cy);
+
+    /* the first seat's webhook, added while the game waits, hears its start (port 9: nobody listens there,
+     * so the row stays) */
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks", id);
+    json_t *wh = post_want(c, path, ann, "{\"url\":\"http://127.0.0.1:9/hook\"}", 201);
+    char wid[80];
+    snprintf(wid, sizeof wid, "%s", e2e_jstr(wh, "id"));
+    json_decref(wh);
+
+    /* only the creator starts it; a long-poll waiting on the empty log wakes with the opening */
+    poller lp = {.c = e2e_client_new(d)};
+    snprintf(lp.path, sizeof lp.path, "/v1/games/%s/events?after=-1&wait=20", id);
+    pthread_t lpt;
+    pthread_create(&lpt, NULL, poll_events, &lp);
+    struct timespec nap = {0, 300 * 1000 * 1000};
+    nanosleep(&nap, NULL);   /* the poll is parked by then; if not, it finds the opening at once: the same answer */
+    snprintf(path, sizeof path, "/v1/games/%s/start", id);
+    post_problem(c, path, NULL, NULL, 401, "unauthenticated");
+    post_problem(c, path, ann, NULL, 403, "forbidden");
+    json_t *started = post_want(c, path, creator, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(started, "status"), "active");
+    ck_assert_int_eq(json_array_size(json_object_get(started, "players")), 3);
+    ck_assert_str_eq(e2e_jstr(started, "players.2.name"), "Cy");
+    ck_assert(json_is_object(json_object_get(started, "clock")));
+    json_decref(started);
+    pthread_join(lpt, NULL);
+    ck_assert_int_eq(lp.r.status, 200);
+    ck_assert_int_eq(e2e_jint(lp.r.json, "entries.0.seq"), 0);
+    ck_assert(lp.r.seconds < 10);
+    e2e_resp_free(&lp.r);
+    e2e_client_free(lp.c);
+    post_problem(c, path, creator, NULL, 409, "not-waiting");
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks/%s/deliveries", id, wid);
+    v = e2e_get_ok(c, path, ann, 200);
+    ck_assert_str_eq(e2e_jstr(v, "deliveries.0.event"), "turn.started");
+    ck_assert_int_eq(e2e_jint(v, "deliveries.0.seq"), 0);
+    json_decref(v);
+    snprintf(path, sizeof path, "/v1/games/%s/events", id);   /* the opening is in the log now */
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq(e2e_jint(v, "entries.0.seq"), 0);
+    json_decref(v);
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"name\":\"Di\",\"invite\":\"%s\"}", codes[2]);
+    post_problem(c, path, NULL, body, 409, "no-open-seat");   /* the last invitation lapsed */
+
+    /* it plays: three seats, the first move by seat 0 */
+    e2e_game eg = {.nplayers = 3};
+    snprintf(eg.id, sizeof eg.id, "%s", id);
+    snprintf(eg.token[0], sizeof eg.token[0], "%s", ann);
+    snprintf(eg.token[2], sizeof eg.token[2], "%s", cy_token);
+    e2e_rng rng = {7};
+    e2e_play p;
+    ck_assert_int_eq(e2e_play_random(c, &eg, &rng, NULL, &p), 200);
+    ck_assert_int_eq(p.seat, 0);
+    e2e_play_free(&p);
+    ck_assert_int_ge(e2e_verify_ok(c, d, id), 1);
+
+    /* too few seats to start */
+    g = post_want(c, "/v1/games", NULL, "{\"players\":[{\"name\":\"Solo\"},{\"invite\":true}]}", 201);
+    snprintf(path, sizeof path, "/v1/games/%s/start", e2e_jstr(g, "id"));
+    post_problem(c, path, e2e_jstr(g, "creator_token"), NULL, 409, "too-few-seats");
+    json_decref(g);
+    /* bad creations */
+    post_problem(c, "/v1/games", NULL, "{\"players\":[{\"name\":\"A\"},{\"invite\":false}]}", 400, "invalid");
+    post_problem(c, "/v1/games", NULL, "{\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}],\"public\":true}", 400,
+                 "invalid");
+    post_problem(c, "/v1/games", NULL, "{\"players\":[{\"invite\":true,\"name\":\"A\"},{\"name\":\"B\"}]}", 400,
+                 "invalid");
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+START_TEST(cancelled_by_its_creator)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    json_t *g = post_want(c, "/v1/games", NULL,
+                          "{\"public\":true,\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true}]}", 201);
+    char id[40], creator[80], ann[80], path[200];
+    snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(g, "creator_token"));
+    snprintf(ann, sizeof ann, "%s", e2e_jstr(g, "players.0.token"));
+    json_decref(g);
+    ck_assert_int_eq(lobby_count(c, "", id), 1);
+    snprintf(path, sizeof path, "/v1/games/%s/cancel", id);
+    post_problem(c, path, ann, NULL, 403, "forbidden");
+    json_t *v = post_want(c, path, creator, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");
+    ck_assert_int_eq(e2e_jint(v, "open"), 0);
+    json_decref(v);
+    post_problem(c, path, creator, NULL, 409, "not-waiting");
+    ck_assert_int_eq(lobby_count(c, "", id), 0);
+    char key[80];
+    new_key(c, "Late", key);
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    post_problem(c, path, key, "{\"name\":\"Late\"}", 409, "no-open-seat");
+    snprintf(path, sizeof path, "/v1/games/%s/start", id);
+    post_problem(c, path, creator, NULL, 409, "not-waiting");
+    snprintf(path, sizeof path, "/v1/games/%s/legal-moves", id);
+    get_problem(c, path, ann, 409, "not-started");
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");
+    json_decref(v);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+START_TEST(rematch_offered_and_accepted)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    char ann[80], bob[80];
+    new_key(c, "Ann", ann);
+    new_key(c, "Bob", bob);
+    char body[500];
+    snprintf(body, sizeof body, "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"name\":\"Bob\","
+             "\"player_key\":\"%s\"}],\"expansions\":[\"fruit_trees\"],\"clock\":{\"per_move_s\":600}}", ann, bob);
+    json_t *g = post_want(c, "/v1/games", NULL, body, 201);
+    e2e_game eg = {.nplayers = 2};
+    snprintf(eg.id, sizeof eg.id, "%s", e2e_jstr(g, "id"));
+    for (int i = 0; i < 2; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "players.%d.token", i);
+        snprintf(eg.token[i], sizeof eg.token[i], "%s", e2e_jstr(g, k));
+    }
+    json_decref(g);
+    char path[200], acc[220];
+    snprintf(path, sizeof path, "/v1/games/%s/rematch", eg.id);
+    snprintf(acc, sizeof acc, "/v1/games/%s/rematch/accept", eg.id);
+    post_problem(c, path, eg.token[0], NULL, 409, "not-finished");
+    post_problem(c, acc, eg.token[1], NULL, 404, "not-found");
+    play_to_end(c, &eg, 5);
+
+    /* Bob offers (with his key); Ann's key accepts */
+    json_t *o = post_want(c, path, bob, NULL, 201);
+    ck_assert_str_eq(e2e_jstr(o, "status"), "waiting");
+    ck_assert_int_eq(e2e_jint(o, "seat"), 0);
+    ck_assert_str_eq(e2e_jstr(o, "rematch_of"), eg.id);
+    char id[40], bob_new[80];
+    snprintf(id, sizeof id, "%s", e2e_jstr(o, "game_id"));
+    snprintf(bob_new, sizeof bob_new, "%s", e2e_jstr(o, "token"));
+    json_decref(o);
+    post_problem(c, path, eg.token[0], NULL, 409, "rematch-offered");
+    post_problem(c, acc, eg.token[1], NULL, 409, "already-seated");   /* Bob's seat is in already */
+    char view[200];
+    snprintf(view, sizeof view, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, view, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "waiting");
+    ck_assert_str_eq(e2e_jstr(v, "rematch_of"), eg.id);
+    ck_assert_str_eq(e2e_jstr(v, "expansions.0"), "fruit_trees");
+    ck_assert_int_eq(e2e_jint(v, "clock.per_move_s"), 600);
+    assert_no_hidden(v, "rematch view");
+    json_decref(v);
+    json_t *a = post_want(c, acc, ann, NULL, 201);
+    ck_assert_str_eq(e2e_jstr(a, "status"), "active");
+    ck_assert_str_eq(e2e_jstr(a, "game_id"), id);
+    ck_assert_int_eq(e2e_jint(a, "seat"), 1);
+    json_decref(a);
+    post_problem(c, acc, ann, NULL, 409, "no-open-seat");
+    v = e2e_get_ok(c, view, bob_new, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "active");
+    ck_assert_str_eq(e2e_jstr(v, "players.0.name"), "Bob");
+    ck_assert_str_eq(e2e_jstr(v, "players.1.name"), "Ann");
+    ck_assert(json_number_value(e2e_jget(v, "clock.seats.0.time_left_s")) > 590);   /* a fresh clock */
+    json_decref(v);
+    /* the keys carried over: Ann's key acts for her new seat */
+    snprintf(path, sizeof path, "/v1/games/%s/legal-moves", id);
+    json_decref(e2e_get_ok(c, path, ann, 200));
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("e2e_lobby");
+    TCase *tc = e2e_tcase("lobby", 300);
+    tcase_add_test(tc, public_game_filled_from_the_lobby_and_played_with_keys);
+    tcase_add_test(tc, lost_token_reissued);
+    tcase_add_test(tc, racing_joins_one_wins);
+    tcase_add_test(tc, waiting_game_refuses_play_and_starts_with_three_of_four);
+    tcase_add_test(tc, cancelled_by_its_creator);
+    tcase_add_test(tc, rematch_offered_and_accepted);
+    suite_add_tcase(s, tc);
+    return e2e_run(s);
+}
