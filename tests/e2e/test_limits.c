@@ -1,7 +1,7 @@
 /*
  * test_limits.c — the limits for a public server, through a real socket: who may create games
  * (CARCD_CREATE=anyone, players, admin: 401/403 problems otherwise), the rate limits on creation and moves
- * (small rates configured, so a bucket runs dry in a few requests: 429 /problems/rate-limited with
+ * and joins (small rates configured, so a bucket runs dry in a few requests: 429 /problems/rate-limited with
  * Retry-After, then the same request succeeds once that many seconds have passed; one client address or
  * key running dry leaves the others alone; the admin token is never limited), and X-Forwarded-For believed
  * only from CARCD_TRUSTED_PROXIES: clients at 127.0.0.1 (a trusted proxy here) and 127.0.0.2 (not), seen
@@ -100,7 +100,8 @@ static long retry_after(const e2e_resp *r)
 START_TEST(rate_limits_hit_and_recovered)
 {
     /* creation: 3 at once, one a second, per address and per key; moves: per address generous, per token 2 */
-    static const char *const env[] = {"CARCD_RATE_CREATE=3/60", "CARCD_RATE_MOVES=1000/60000,2/60", NULL};
+    static const char *const env[] = {"CARCD_RATE_CREATE=3/60", "CARCD_RATE_MOVES=1000/60000,2/60",
+                                      "CARCD_RATE_JOINS=2/60", NULL};
     e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d), *other = e2e_client_new(d);
     e2e_client_source(other, "127.0.0.2");
@@ -149,7 +150,20 @@ START_TEST(rate_limits_hit_and_recovered)
     long st = e2e_req(c, "POST", path, g.token[1], body, NULL, &r);   /* heard again: stale seq or not its turn */
     ck_assert_msg(st == 409 || st == 403, "after Retry-After: %ld %s", st, r.body);
     e2e_resp_free(&r);
-    fprintf(stderr, "e2e limits: creation and moves refused 429 past their buckets, served again after "
+    /* joins: the address's bucket counts every join, a wrong invite code too */
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", d->admin, "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true}]}",
+                             NULL, &r), 201);
+    snprintf(path, sizeof path, "/v1/games/%s/join", e2e_jstr(r.json, "id"));
+    e2e_resp_free(&r);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(e2e_req(c, "POST", path, NULL, "{\"name\":\"Eve\",\"invite\":\"iv_wrong\"}", NULL, &r), 403);
+        e2e_resp_free(&r);
+    }
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, "{\"name\":\"Eve\",\"invite\":\"iv_wrong\"}", NULL, &r), 429);
+    e2e_assert_problem(&r, 429, NULL, "the third join");
+    ck_assert_int_ge(retry_after(&r), 1);
+    e2e_resp_free(&r);
+    fprintf(stderr, "e2e limits: creation, moves and joins refused 429 past their buckets; creation and moves served again after "
                     "Retry-After (%ld s)\n", after);
     e2e_client_free(other);
     e2e_client_free(c);

@@ -3,7 +3,8 @@
  * B (seat 1). Checked: the stream starts with game_started for both and A's first turn; a long-poll waiting
  * on it wakes with B's turn when B's other seat hands over; A played to its end adds A's turns and a
  * game_over (finished); the admin's cancel of B adds a game_over (cancelled); numbers run 1, 2, ... with no
- * gap; the SSE stream carries the same entries as `id:`/`event:`/`data:` frames and resumes after
+ * gap; the lobby's hooks: a rematch offered is an invitation, a waiting game that a join fills starts with
+ * game_started and the first turn (nothing while it waits); the SSE stream carries the same entries as `id:`/`event:`/`data:` frames and resumes after
  * Last-Event-ID; another player's stream holds none of it; a seat token, the admin token or no token are
  * refused. Entries name game, seq and seat only (the schema is strict), so nothing hidden can be in them.
  */
@@ -161,12 +162,42 @@ START_TEST(one_stream_for_two_games)
     ck_assert_int_eq(e2e_jint(json_array_get(es, (size_t)over_b), "seat"), 1);
     fprintf(stderr, "e2e me/events: %zu entries (%d turns in A) for a player in two games\n", n, turns_a);
 
+    /* the lobby's: Bob offers A's rematch (an invitation for Ann), and a waiting game with Ann named and one
+     * open seat starts when a guest joins (game_started and Ann's first turn) */
+    snprintf(path, sizeof path, "/v1/games/%s/rematch", A.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, A.token[1], NULL, NULL, &r), 201);
+    e2e_resp_free(&r);
+    snprintf(extra, sizeof extra, "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"invite\":true}]}", pk);
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, extra, NULL, &r), 201);
+    char wid[40], code[80], join[160];
+    snprintf(wid, sizeof wid, "%s", e2e_jstr(r.json, "id"));
+    snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    e2e_resp_free(&r);
+    json_decref(es);
+    es = all_entries(c, pk);
+    ck_assert_int_eq(find(es, "game_started", wid, NULL), -1);   /* waiting: nothing started yet */
+    json_decref(es);
+    snprintf(path, sizeof path, "/v1/games/%s/join", wid);
+    snprintf(join, sizeof join, "{\"name\":\"Guest\",\"invite\":\"%s\"}", code);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, join, NULL, &r), 201);
+    e2e_resp_free(&r);
+    es = all_entries(c, pk);
+    int inv = -1;
+    json_array_foreach(es, i, e) if (strcmp(e2e_jstr(e, "kind"), "invitation") == 0) inv = (int)i;
+    ck_assert_int_gt(inv, over_b);
+    ck_assert(json_is_null(json_object_get(json_array_get(es, (size_t)inv), "seat")));
+    int st_w = find(es, "game_started", wid, NULL), turn_w = find(es, "turn", wid, NULL);
+    ck_assert_int_gt(st_w, inv);
+    ck_assert_int_eq(turn_w, st_w + 1);
+    ck_assert_int_eq(e2e_jint(json_array_get(es, (size_t)turn_w), "seat"), 0);
+    n = json_array_size(es);
+
     /* the same as Server-Sent Events, and resumed after Last-Event-ID */
     const char *sse[] = {"Accept: text/event-stream", NULL};
     ck_assert_int_eq(e2e_req(c, "GET", "/v1/me/events?wait=1", pk, NULL, sse, &r), 200);
     ck_assert_msg(strstr(r.body, "id: 1\nevent: game_started\ndata: {") != NULL, "%.300s", r.body);
     char frame[64];
-    snprintf(frame, sizeof frame, "id: %zu\nevent: game_over\ndata: {", n);
+    snprintf(frame, sizeof frame, "id: %zu\nevent: turn\ndata: {", n);
     ck_assert_msg(strstr(r.body, frame) != NULL, "no frame %s", frame);
     e2e_resp_free(&r);
     char last[64];
