@@ -163,8 +163,8 @@ START_TEST(rate_limits_hit_and_recovered)
     e2e_assert_problem(&r, 429, NULL, "the third join");
     ck_assert_int_ge(retry_after(&r), 1);
     e2e_resp_free(&r);
-    fprintf(stderr, "e2e limits: creation, moves and joins refused 429 past their buckets; creation and moves served again after "
-                    "Retry-After (%ld s)\n", after);
+    fprintf(stderr, "e2e limits: creation, moves and joins refused 429 past their buckets; creation and moves "
+                    "served again after Retry-After (%ld s)\n", after);
     e2e_client_free(other);
     e2e_client_free(c);
     e2e_daemon_down(d);
