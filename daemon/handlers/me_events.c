@@ -192,8 +192,8 @@ static void add_frames(cd_buf *b, json_t *entries)
     json_t *e;
     json_array_foreach(entries, i, e) {
         char head[96];
-        snprintf(head, sizeof head, "id: %lld\nevent: %s\ndata: ", (long long)json_integer_value(json_object_get(e, "n")),
-                 json_string_value(json_object_get(e, "kind")));
+        snprintf(head, sizeof head, "id: %lld\nevent: %s\ndata: ",
+                 (long long)json_integer_value(json_object_get(e, "n")), json_string_value(json_object_get(e, "kind")));
         char *data = cd_json_dumps(e, JSON_COMPACT);
         if (!data)
             abort();
@@ -398,13 +398,15 @@ enum MHD_Result h_me_events(cd_req *r)
     long after = 0, wait = sse ? r->cfg->max_wait_s : 0;
     const char *a = cd_req_arg(r, "after");
     if (a && !parse_int(a, 0, INT32_MAX, &after))
-        return cd_reply_problem(r, CD_P_INVALID, "after", "after: expected an integer >= 0 (the n of the last entry seen)");
+        return cd_reply_problem(r, CD_P_INVALID, "after",
+                                "after: expected an integer >= 0 (the n of the last entry seen)");
     const char *last_id = sse ? cd_req_header(r, "Last-Event-ID") : NULL;
     if (last_id && !parse_int(last_id, 0, INT32_MAX, &after))
         return cd_reply_problem(r, CD_P_INVALID, "Last-Event-ID", "Last-Event-ID: expected the id of an event");
     const char *w = cd_req_arg(r, "wait");
     if (w && !parse_int(w, 0, r->cfg->max_wait_s, &wait))
-        return cd_reply_problem(r, CD_P_INVALID, "wait", "wait: expected whole seconds from 0 to %d", r->cfg->max_wait_s);
+        return cd_reply_problem(r, CD_P_INVALID, "wait", "wait: expected whole seconds from 0 to %d",
+                                r->cfg->max_wait_s);
     cd_db *db = cd_req_db(r);
     if (!db)
         return MHD_YES;

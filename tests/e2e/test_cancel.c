@@ -85,7 +85,8 @@ static json_t *wait_body(receiver *R, const char *type, const char *reason)
         pthread_mutex_lock(&R->mu);
         for (int i = 0; i < R->n; i++) {
             json_t *j = json_loads(R->bodies[i], 0, NULL);
-            if (strcmp(e2e_jstr(j, "type"), type) == 0 && (!reason || strcmp(e2e_jstr(j, "data.reason"), reason) == 0)) {
+            bool same_reason = !reason || strcmp(e2e_jstr(j, "data.reason"), reason) == 0;
+            if (strcmp(e2e_jstr(j, "type"), type) == 0 && same_reason) {
                 pthread_mutex_unlock(&R->mu);
                 return j;
             }

@@ -4,8 +4,8 @@
  * on it wakes with B's turn when B's other seat hands over; A played to its end adds A's turns and a
  * game_over (finished); the admin's cancel of B adds a game_over (cancelled); numbers run 1, 2, ... with no
  * gap; the lobby's hooks: a rematch offered is an invitation, a waiting game that a join fills starts with
- * game_started and the first turn (nothing while it waits); the SSE stream carries the same entries as `id:`/`event:`/`data:` frames and resumes after
- * Last-Event-ID; another player's stream holds none of it; a seat token, the admin token or no token are
+ * game_started and the first turn (nothing while it waits); the SSE stream carries the same entries as
+ * `id:`/`event:`/`data:` frames and resumes after Last-Event-ID; another player's stream holds none of it; a seat token, the admin token or no token are
  * refused. Entries name game, seq and seat only (the schema is strict), so nothing hidden can be in them.
  */
 #include <pthread.h>
@@ -153,7 +153,9 @@ START_TEST(one_stream_for_two_games)
         ck_assert_int_eq(e2e_jint(json_array_get(es, i), "n"), (long long)i + 1);
     int turns_a = 0;
     size_t i;
-    json_array_foreach(es, i, e) turns_a += strcmp(e2e_jstr(e, "kind"), "turn") == 0 && strcmp(e2e_jstr(e, "game"), A.id) == 0;
+    json_array_foreach(es, i, e) {
+        turns_a += strcmp(e2e_jstr(e, "kind"), "turn") == 0 && strcmp(e2e_jstr(e, "game"), A.id) == 0;
+    }
     ck_assert_int_ge(turns_a, 10);   /* a whole game: Ann's seat had every other turn */
     int over_a = find(es, "game_over", A.id, "finished"), over_b = find(es, "game_over", B.id, "cancelled");
     ck_assert_int_ge(over_a, 0);
