@@ -12,7 +12,14 @@
  * move wakes them all: every connection reads its answer (a stream its first frame, then it is closed);
  * RSS's peak over the wake is "wake_peak" (VmHWM, reset before the move through /proc/PID/clear_refs), and
  * RSS once all are answered and `settle` seconds (default 5) later is "after". Before any of it, carcd's RSS
- * is "idle". Prints `name: value` lines, in MB.
+ * is "idle". Prints `name: value` lines, in MB; besides VmRSS, the held figure split into anonymous memory
+ * (malloc's, the part that grows with the waiters) and file pages (the program and its libraries), and the
+ * held minus idle per waiter in KB.
+ *
+ * Both ends need a descriptor per waiter: waiters-rss raises its own open-files limit to the hard limit and
+ * stops at once, naming the figures, when that is still too low for --waiters; carcd raises its own the same
+ * way at start (and logs a warning when CARCD_MAX_CONNECTIONS does not fit), so a shell's `ulimit -n` of 1024
+ * is not what limits either.
  *
  * One thread, non-blocking sockets and epoll; everything through loopback. It stops by itself: every wait has
  * a bound (the long-polls' own 60 s at worst).
@@ -29,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,6 +79,25 @@ static double proc_mb(const char *field)
             mb = atof(line + n + 1) / 1024.0;
     fclose(f);
     return mb;
+}
+
+/* The open-files limit raised to the hard one; 0 when `need` descriptors do not fit in it. */
+static int raise_nofile(long need)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 0;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (rl.rlim_cur != RLIM_INFINITY && (long)rl.rlim_cur < need) {
+        fprintf(stderr, "waiters-rss: %ld descriptors needed, the open-files limit is %ld (ulimit -Hn)\n", need,
+                (long)rl.rlim_cur);
+        return 0;
+    }
+    return 1;
 }
 
 static void reset_peak(void)
@@ -168,8 +195,12 @@ int main(int argc, char **argv)
     }
     if (pid <= 0 || nwait <= 0)
         die("--pid and a positive --waiters are needed");
+    setvbuf(stdout, NULL, _IOLBF, 0);   /* each figure as it comes, also into a file or a pipe */
+    if (!raise_nofile((long)nwait + 32))
+        return 1;
     printf("waiters: %d\nkind: %s\n", nwait, sse ? "sse" : "long-poll");
-    printf("idle_mb: %.1f\n", proc_mb("VmRSS"));
+    double idle = proc_mb("VmRSS");
+    printf("idle_mb: %.1f\n", idle);
 
     char *ans;
     if (call("POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"a\"},{\"name\":\"b\"}]}", &ans) != 201)
@@ -217,7 +248,9 @@ int main(int argc, char **argv)
     }
     printf("setup_s: %.1f\n", now_s() - t0);
     nap(1);
-    printf("held_mb: %.1f\n", proc_mb("VmRSS"));
+    double held = proc_mb("VmRSS");
+    printf("held_mb: %.1f\nheld_anon_mb: %.1f\nheld_file_mb: %.1f\nper_waiter_kb: %.2f\n", held,
+           proc_mb("RssAnon"), proc_mb("RssFile"), (held - idle) * 1024.0 / nwait);
 
     /* one move wakes them all */
     reset_peak();

@@ -20,40 +20,35 @@
  *           "entries" is empty, still 200).
  *   The viewer is the bearer token's (a seat or the admin) or, without one, the public.
  *
- * Waiting without a worker thread (long poll). When there is nothing to answer yet, the handler suspends the
- * request (cd_req_suspend: MHD stops polling the connection and the worker thread goes back to serving
- * others) and registers a waiter with the notify thread (notify.h) for this game, after `after`, until the
- * deadline. The waiter's callback runs on the notify thread when a move of the game is committed (its
- * pg_notify), at the deadline, or when the listener reconnected; it reads the log again on the notify
- * thread's own connection and resumes the request with the answer, or re-arms the waiter when there is
- * still nothing new (a reconnect with nothing missed). The request's ctx_free cancels the waiter; cancel
- * waits for a callback that is running, so a request is never freed under a callback and a callback never
- * resumes a freed request. At shutdown the notify thread fires every waiter first and they answer 503.
+ * Waiting without a worker thread, outside libmicrohttpd (long poll). When there is nothing to answer yet, the
+ * handler holds the request (cd_req_hold, http.h: carcd takes the connection's socket, libmicrohttpd forgets
+ * the connection) and registers a waiter with the notify thread (notify.h) for this game, after `after`,
+ * until the deadline. All a waiting long-poll keeps is its poll_ctx (game, after, viewer, deadline, waiter)
+ * and the held socket. The waiter's callback runs on the notify thread when a move of the game is committed
+ * (its pg_notify), at the deadline, or when the listener reconnected; it reads the log again on the notify
+ * thread's own connection and writes the answer, built then (cd_hold_reply_json: a whole HTTP/1.1 message,
+ * then the close), or re-arms the waiter when there is still nothing new (a reconnect with nothing missed).
+ * When the held connection has closed (answered, or the client hung up, which the park notices at once),
+ * poll_done cancels the waiter and frees the state; cancel waits for a callback that is running, so the
+ * state is never freed under a callback. At shutdown the notify thread fires every waiter first and they
+ * answer 503.
  *
  * Server-Sent Events (Accept: text/event-stream). The answer is a stream: `retry: 1000`, then one event per
  * entry — `id: <seq>`, `event: move`, `data: <entry as JSON>` — a `: keepalive` comment every
  * SSE_KEEPALIVE_S seconds, and the end of the stream after the wait bound (?wait, else cfg->max_wait_s), so
  * that the client reconnects, sending Last-Event-ID (taken as `after`; it overrides ?after).
- * The stream is an MHD callback response reading from a per-stream buffer, and holds no worker thread
- * either: when the buffer is empty the reader suspends the connection (MHD_suspend_connection from the
- * content reader, then returns 0) and notes it. The stream's waiter fires on the notify thread for a move,
- * for the next keepalive or for the end; its callback reads the new entries, appends their frames to the
- * buffer, re-arms the waiter and resumes the connection if the reader had suspended it. Buffer, `ended` and
- * `suspended` are guarded by the stream's mutex, so a resume is never lost and never applied to a
- * connection that is not suspended. Invariant: the reader suspends only while a waiter is armed or its
- * callback is running, i.e. something will resume it; once the stream cannot be woken (shutdown, database
- * failure, the end) it is marked ended and the reader finishes instead of suspending. MHD frees the stream
- * with the response (sse_free), which cancels the waiter first. A client that goes away is noticed when the
- * stream next wakes: before suspending, the reader peeks at the socket and ends the stream on end-of-file;
- * so a gone client costs its stream at most until the next keepalive.
+ * The stream is held like a long-poll: its head and backlog are written at once (cd_hold_stream_begin, no
+ * length: the stream ends at the close), and its waiter fires on the notify thread for a move, for the next
+ * keepalive or for the end; the callback reads the new entries, writes their frames (cd_hold_send; bytes a
+ * slow client has not taken wait in the park, up to SSE_MAX_BUFFER, past which the stream ends) and re-arms
+ * the waiter. A waiting stream keeps its sse_stream and the held socket, nothing else. sse_done (the
+ * connection closed: ended, or the client gone) cancels the waiter and frees the stream.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "game/audit.h"
 #include "base/buf.h"
@@ -175,7 +170,7 @@ static json_t *answer(const char *id, int last, json_t *entries)
     return json_pack("{s:s, s:i, s:o}", "game", id, "seq", last, "entries", entries ? entries : json_array());
 }
 
-/* A problem body for a reply made from the notify thread (cd_req_resume_reply). */
+/* A problem body for a reply made from the notify thread (cd_hold_reply_json). */
 static json_t *problem_body(cd_problem pr, const char *detail)
 {
     char type[64];
@@ -208,8 +203,9 @@ static int game_exists(cd_db *db, const char *id, cd_load_result *lr)
 
 /* ---- long poll ---------------------------------------------------------------------------------------- */
 
+/* A waiting long-poll: all it keeps (its connection is held outside libmicrohttpd, cd_req_hold). */
 typedef struct {
-    cd_req *r;
+    cd_hold *h;
     const cd_config *cfg;
     char id[37];
     int after, viewer;
@@ -217,13 +213,13 @@ typedef struct {
     cd_notify_waiter w;
 } poll_ctx;
 
-/* On the notify thread. After cd_req_resume_reply the request may be freed at any time: c is not touched
- * again (its ctx_free waits in cd_notify_cancel until this returns). */
+/* On the notify thread. The answer is built here, at the wake, from the log. c stays valid while this runs:
+ * poll_done (the connection closed) waits for it in cd_notify_cancel. */
 static void poll_fire(void *arg, cd_notify_why why)
 {
     poll_ctx *c = arg;
     if (why == CD_NOTIFY_SHUTDOWN) {
-        cd_req_resume_reply(c->r, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+        cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
         return;
     }
     json_t *entries = NULL;
@@ -232,22 +228,24 @@ static void poll_fire(void *arg, cd_notify_why why)
     if (lr != CD_LOAD_OK) {
         const char *detail;
         cd_problem pr = load_problem(lr, &detail);
-        cd_req_resume_reply(c->r, cd_problems[pr].status, problem_body(pr, detail));
+        cd_hold_reply_json(c->h, cd_problems[pr].status, problem_body(pr, detail));
         return;
     }
     if (json_array_size(entries) > 0 || why == CD_NOTIFY_DEADLINE || cd_now() >= c->deadline) {
-        cd_req_resume_reply(c->r, 200, answer(c->id, last, entries));
+        cd_hold_reply_json(c->h, 200, answer(c->id, last, entries));
         return;
     }
     /* woken with nothing new (the listener reconnected): wait on */
     json_decref(entries);
     if (cd_notify_wait(&c->w, c->id, c->after, c->deadline, poll_fire, c) != 0)
-        cd_req_resume_reply(c->r, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+        cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
 }
 
-static void poll_free(void *ctx)
+/* On the park's thread: the connection is closed (answered, or the client went away). */
+static void poll_done(void *arg, bool client_gone)
 {
-    poll_ctx *c = ctx;
+    (void)client_gone;
+    poll_ctx *c = arg;
     cd_notify_cancel(&c->w);
     free(c);
 }
@@ -257,27 +255,27 @@ static enum MHD_Result long_poll(cd_req *r, const char *id, int after, int viewe
     poll_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
-    c->r = r;
     c->cfg = r->cfg;
     memcpy(c->id, id, sizeof c->id);
     c->after = after;
     c->viewer = viewer;
     c->deadline = cd_now() + (double)wait;
-    r->ctx = c;
-    r->ctx_free = poll_free;
-    cd_req_suspend(r);
-    if (!r->suspended)
-        return MHD_YES;   /* shutting down: the HTTP layer answers 503 */
+    c->h = cd_req_hold(r, true, poll_done, c);
+    if (!c->h) {
+        free(c);
+        return cd_reply_unavailable(r, 0, "too many waiting requests");
+    }
     if (cd_notify_wait(&c->w, c->id, after, c->deadline, poll_fire, c) != 0)
-        cd_req_resume_reply(r, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+        cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+    cd_hold_start(c->h);
     return MHD_YES;
 }
 
 /* ---- Server-Sent Events ------------------------------------------------------------------------------- */
 
+/* A stream: its connection is held outside libmicrohttpd (cd_req_hold); the unsent bytes are the park's. */
 typedef struct {
-    pthread_mutex_t mu;
-    struct MHD_Connection *conn;
+    cd_hold *h;
     const cd_config *cfg;
     char id[37];
     int viewer;
@@ -285,12 +283,6 @@ typedef struct {
     int after;
     double end, next_keepalive;
     cd_notify_waiter w;
-    /* guarded by mu */
-    char *buf;
-    size_t len, off, cap;
-    bool ended;       /* nothing more will come: finish once the buffer is sent */
-    bool suspended;   /* the reader suspended the connection and nobody resumed it yet */
-    bool counted;             /* in carcd_sse_streams_open (metrics.h) */
 } sse_stream;
 
 /* One SSE event per entry. */
@@ -312,83 +304,13 @@ static void add_frames(cd_buf *b, json_t *entries)
     }
 }
 
-/* Appends to the stream's buffer (under s->mu). False when that would pass SSE_MAX_BUFFER. */
-static bool stream_append_locked(sse_stream *s, const char *data, size_t n)
+/* On the park's thread: the connection is closed (the stream ended, or the client went away). */
+static void sse_done(void *arg, bool client_gone)
 {
-    if (n == 0)
-        return true;
-    if (s->len - s->off + n > SSE_MAX_BUFFER)
-        return false;
-    if (s->off > 0) {
-        memmove(s->buf, s->buf + s->off, s->len - s->off);
-        s->len -= s->off;
-        s->off = 0;
-    }
-    if (s->len + n > s->cap) {
-        size_t cap = s->cap ? s->cap : 4096;
-        while (cap < s->len + n)
-            cap *= 2;
-        char *p = realloc(s->buf, cap);
-        if (!p)
-            abort();
-        s->buf = p;
-        s->cap = cap;
-    }
-    memcpy(s->buf + s->len, data, n);
-    s->len += n;
-    return true;
-}
-
-/* MHD's content reader, on the connection's worker thread. */
-static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
-{
-    (void)pos;
-    sse_stream *s = cls;
-    pthread_mutex_lock(&s->mu);
-    if (s->off < s->len) {
-        size_t n = s->len - s->off < max ? s->len - s->off : max;
-        memcpy(buf, s->buf + s->off, n);
-        s->off += n;
-        if (s->off == s->len) {   /* all sent: a waiting stream keeps no buffer (10 000 of them wait at once) */
-            free(s->buf);
-            s->buf = NULL;
-            s->off = s->len = s->cap = 0;
-        }
-        pthread_mutex_unlock(&s->mu);
-        return (ssize_t)n;
-    }
-    if (s->ended) {
-        pthread_mutex_unlock(&s->mu);
-        return MHD_CONTENT_READER_END_OF_STREAM;
-    }
-    /* A client that has hung up (end of file waiting on its socket) is let go now rather than at the next
-     * write that fails, which could be a keepalive away. */
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(s->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (ci) {
-        char c;
-        ssize_t k = recv(ci->connect_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-        if (k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-            s->ended = true;
-            pthread_mutex_unlock(&s->mu);
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-        }
-    }
-    /* nothing to send yet: give the worker thread back until the notify thread has something */
-    s->suspended = true;
-    MHD_suspend_connection(s->conn);
-    pthread_mutex_unlock(&s->mu);
-    return 0;
-}
-
-/* MHD is done with the response (sent, client gone, or never queued). */
-static void sse_free(void *cls)
-{
-    sse_stream *s = cls;
-    if (s->counted)
-        cd_metrics_sse_streams(-1);
+    (void)client_gone;
+    sse_stream *s = arg;
+    cd_metrics_sse_streams(-1);
     cd_notify_cancel(&s->w);
-    pthread_mutex_destroy(&s->mu);
-    free(s->buf);
     free(s);
 }
 
@@ -423,26 +345,15 @@ static void sse_fire(void *arg, cd_notify_why why)
         cd_buf_str(&out, ": keepalive\n\n");
     if (out.len > 0)
         s->next_keepalive = now + SSE_KEEPALIVE_S;   /* anything sent keeps the connection warm */
-
-    pthread_mutex_lock(&s->mu);
-    if (!stream_append_locked(s, out.p, out.len))
-        end = true;   /* the client does not read: end, it reconnects from its last event */
-    pthread_mutex_unlock(&s->mu);
-    free(out.p);
-
     if (!end) {
         double deadline = s->next_keepalive < s->end ? s->next_keepalive : s->end;
         if (cd_notify_wait(&s->w, s->id, s->after, deadline, sse_fire, s) != 0)
             end = true;
     }
-    pthread_mutex_lock(&s->mu);
-    if (end)
-        s->ended = true;
-    if (s->suspended) {
-        s->suspended = false;
-        MHD_resume_connection(s->conn);
-    }
-    pthread_mutex_unlock(&s->mu);
+    /* a client that does not read past SSE_MAX_BUFFER: the stream ends, it reconnects from its last event */
+    if (!cd_hold_send(s->h, out.p, out.len, end, SSE_MAX_BUFFER) && !end)
+        cd_hold_send(s->h, NULL, 0, true, 0);
+    free(out.p);
 }
 
 static bool wants_sse(cd_req *r)
@@ -461,27 +372,15 @@ static bool wants_sse(cd_req *r)
 static enum MHD_Result stream(cd_req *r, cd_db *db, const char *id, int viewer, json_t *entries, int last,
                               long wait)
 {
-    sse_stream *s = calloc(1, sizeof *s);
-    if (!s) {
-        json_decref(entries);
-        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
-    }
-    pthread_mutex_init(&s->mu, NULL);
-    s->conn = r->conn;
-    s->cfg = r->cfg;
-    memcpy(s->id, id, sizeof s->id);
-    s->viewer = viewer;
-    s->after = last;
-
     cd_buf out = {0};
     cd_buf_str(&out, "retry: 1000\n\n");
-    int pages = 1;
+    int pages = 1, after = last;
     size_t n = json_array_size(entries);
     add_frames(&out, entries);
     json_decref(entries);
     cd_load_result lr = CD_LOAD_OK;
     while (n == EV_PAGE && pages < SSE_MAX_PAGES) {   /* the backlog, on this worker's connection */
-        lr = read_page(db, s->id, s->after, viewer, &entries, &s->after);
+        lr = read_page(db, id, after, viewer, &entries, &after);
         if (lr != CD_LOAD_OK)
             break;
         n = json_array_size(entries);
@@ -491,25 +390,38 @@ static enum MHD_Result stream(cd_req *r, cd_db *db, const char *id, int viewer, 
     }
     if (lr != CD_LOAD_OK) {
         free(out.p);
-        sse_free(s);
         return cd_reply_load_error(r, lr);
     }
-    stream_append_locked(s, out.p, out.len);   /* nobody else knows s yet */
-    free(out.p);
-
+    sse_stream *s = calloc(1, sizeof *s);
+    if (!s) {
+        free(out.p);
+        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
+    }
+    s->cfg = r->cfg;
+    memcpy(s->id, id, sizeof s->id);
+    s->viewer = viewer;
+    s->after = after;
+    s->h = cd_req_hold(r, false, sse_done, s);
+    if (!s->h) {
+        free(out.p);
+        free(s);
+        return cd_reply_unavailable(r, 0, "too many waiting requests");
+    }
+    cd_metrics_sse_streams(1);   /* until sse_done */
     double now = cd_now();
     s->end = now + (double)wait;
     s->next_keepalive = now + SSE_KEEPALIVE_S;
-    s->ended = wait == 0 || n == EV_PAGE;   /* a backlog too long for one stream: the client comes back */
-    if (!s->ended) {
+    bool ended = wait == 0 || n == EV_PAGE;   /* a backlog too long for one stream: the client comes back */
+    static const char *const headers[] = {"Cache-Control", "no-cache", "X-Accel-Buffering", "no", NULL};
+    cd_hold_stream_begin(s->h, "text/event-stream", headers, out.p, out.len, ended);
+    free(out.p);
+    if (!ended) {
         double deadline = s->next_keepalive < s->end ? s->next_keepalive : s->end;
         if (cd_notify_wait(&s->w, s->id, s->after, deadline, sse_fire, s) != 0)
-            s->ended = true;
+            cd_hold_send(s->h, NULL, 0, true, 0);
     }
-    static const char *const headers[] = {"Cache-Control", "no-cache", "X-Accel-Buffering", "no", NULL};
-    s->counted = true;   /* until sse_free, which MHD calls when the stream ends (or at once on failure) */
-    cd_metrics_sse_streams(1);
-    return cd_reply_stream(r, 200, "text/event-stream", sse_read, s, sse_free, headers);
+    cd_hold_start(s->h);
+    return MHD_YES;
 }
 
 /* ---- the handler -------------------------------------------------------------------------------------- */

@@ -26,8 +26,17 @@
  * the handler's own return, with another resume or with shutdown is resolved once: the first resume wins,
  * later ones are no-ops. MHD must never be stopped with a suspended connection, so cd_server_stop resumes
  * every suspended request with a 503 first, and a suspend attempted during shutdown answers 503 instead.
+ *
+ * Held requests (cd_req_hold, park.h). A request that waits long (a long-poll, an event stream) is not kept in
+ * MHD, whose per-connection memory is ~6-10 KB: the handler holds it (a copy of the socket goes to the park),
+ * returns, and after_handler answers MHD_NO, so MHD closes its side of the connection (MHD_USE_TURBO: without
+ * shutdown(), which would end the copy too) and forgets it; its "internal error" log line for that is
+ * dropped. From then on the owner writes whole HTTP/1.1 messages (Connection: close) through the hold, from
+ * any thread; the request's log line, metrics and in-flight count end when the park has closed the
+ * connection (hold_closed), not in on_completed.
  */
 #include <sys/types.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -35,6 +44,8 @@
 #include "http.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <openssl/crypto.h>
@@ -50,10 +61,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/json_arena.h"
 #include "base/json_out.h"
 #include "base/log.h"
 #include "base/metrics.h"
+#include "park.h"
 
 /* A body that will be refused is read and dropped (to answer after it) up to this many bytes: 64 times the
  * limit, at least 8 MiB. Past that the client is answered at once or hung up on. */
@@ -74,6 +87,7 @@ struct cd_server {
     pthread_mutex_t lock;       /* guards what follows and the suspend fields of every request */
     bool stopping;
     req_priv *suspended;        /* doubly linked list of suspended requests */
+    cd_park *park;              /* held requests (cd_req_hold) */
 };
 
 /* RT_TOO_LONG: a path longer than any route (404); RT_URI: the URI is over CD_URI_MAX (414); RT_HEADERS: the
@@ -88,6 +102,7 @@ struct req_priv {
     bool started;               /* the first on_request call has happened */
     bool dispatched;            /* the handler has been called (later calls are resumes) */
     bool replied;
+    bool held;                  /* cd_req_hold took the connection: MHD is told to forget it */
     route_result routing;
     char allow[32];             /* for a 405 */
     size_t body_cap;
@@ -225,10 +240,13 @@ static void route(req_priv *p, const char *method)
  * cd_http_release_memory: a burst that has ended (10 000 long-polls woken by one move) leaves its memory free
  * in malloc's arenas but still resident until malloc_trim gives it back. */
 #define CD_TRIM_BURST 512
-/* libmicrohttpd's memory pool per connection (its default: 32 KiB): the request's headers and the answer's
- * header block live there; bodies do not (carcd copies a request's body out, answers are buffers of their
- * own). Each waiting long-poll or stream keeps its pool, so this is most of what 10 000 waiters cost. */
-#define CD_CONN_MEMORY (8 * 1024)
+/* libmicrohttpd's memory pool per connection (its default, 32 KiB; the most it still takes from malloc rather
+ * than mmap): the request's headers and the answer's header block live there; bodies do not (carcd copies a
+ * request's body out, answers are buffers of their own). Only connections in MHD keep one: waiting long-polls
+ * and streams are held outside it (park.h), so this costs at most max-connections pools, of which only the
+ * pages a request touches are resident. A large pool lets carcd's own limits (CD_URI_MAX, CD_HEADERS_MAX,
+ * answered as problems) cover everything short of MHD's own HTML 414/431, which come past the pool. */
+#define CD_CONN_MEMORY (32 * 1024)
 static atomic_long all_in_flight, in_flight_peak;
 
 /* ---- replies ------------------------------------------------------------------------------------------ */
@@ -324,8 +342,10 @@ enum MHD_Result cd_reply_stream(cd_req *r, int status, const char *content_type,
             free_cb(cls);
         return MHD_YES;
     }
-    /* the block is the most one reader call may give; MHD allocates it per stream for the stream's life */
-    return queue(r, status, MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, reader, cls, free_cb),
+    /* MHD allocates (and zeroes) the block with the response, for the stream's life. Over HTTP/1.1 the stream
+     * is chunked and the reader writes straight into the connection's own buffer, so the block is only used
+     * for HTTP/1.0 (then it is the most one reader call may give): small, since 10 000 streams each keep one */
+    return queue(r, status, MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 256, reader, cls, free_cb),
                  content_type, headers);
 }
 
@@ -645,6 +665,163 @@ void cd_req_resume(cd_req *r)
     pthread_mutex_unlock(&p->srv->lock);
 }
 
+/* ---- held requests ------------------------------------------------------------------------------------ */
+
+static void log_request(const cd_server *s, const char *method, const char *rpath, const cd_route *route,
+                        int status, double seconds, const char *game, const char *end);
+
+struct cd_hold {
+    cd_server *srv;
+    cd_parked *c;
+    atomic_bool begun;          /* the status line has been sent (a reply or a stream's head) */
+    bool waiting;               /* in the suspended gauge */
+    int status;
+    const cd_route *route;
+    double t_start;
+    char method[8];
+    char *path;
+    char game[40];
+    cd_hold_done done;
+    void *arg;
+};
+
+/* The park's `done`: the request's log line, its metrics, then the owner's. */
+static void hold_closed(void *arg, bool client_gone)
+{
+    cd_hold *h = arg;
+    log_request(h->srv, h->method, h->path, h->route, h->status, cd_now() - h->t_start, h->game[0] ? h->game : NULL,
+                client_gone ? "client_gone" : NULL);
+    if (h->waiting)
+        cd_metrics_suspended(-1);
+    h->done(h->arg, client_gone);
+    atomic_fetch_sub(&h->srv->in_flight, 1);
+    atomic_fetch_sub(&all_in_flight, 1);
+    free(h->path);
+    free(h);
+}
+
+cd_hold *cd_req_hold(cd_req *r, bool waiting, cd_hold_done done, void *arg)
+{
+    req_priv *p = priv(r);
+    if (p->replied || r->suspended || p->held)
+        return NULL;
+    const union MHD_ConnectionInfo *fdi = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *ai = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!fdi)
+        return NULL;
+    int fd = fcntl(fdi->connect_fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) {
+        cd_log("warn", "cannot hold a request: %s", strerror(errno));
+        return NULL;
+    }
+    const struct sockaddr *peer = ai ? ai->client_addr : NULL;
+    socklen_t plen = !peer ? 0 : peer->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                                              : sizeof(struct sockaddr_in);
+    cd_hold *h = xcalloc(1, sizeof *h);
+    h->srv = p->srv;
+    h->waiting = waiting;
+    h->status = 200;
+    h->route = r->route;
+    h->t_start = r->t_start;
+    snprintf(h->method, sizeof h->method, "%s", r->method);
+    h->path = strdup(r->path);
+    if (!h->path)
+        abort();
+    if (r->game_id)
+        snprintf(h->game, sizeof h->game, "%s", r->game_id);
+    h->done = done;
+    h->arg = arg;
+    h->c = cd_park_add(p->srv->park, fd, peer, plen, hold_closed, h);
+    if (!h->c) {
+        close(fd);
+        free(h->path);
+        free(h);
+        return NULL;
+    }
+    p->held = true;
+    p->replied = true;   /* nothing more goes through MHD */
+    if (waiting)
+        cd_metrics_suspended(1);
+    return h;
+}
+
+void cd_hold_start(cd_hold *h)
+{
+    cd_parked_arm(h->c);
+}
+
+/* "HTTP/1.1 <status> <reason>" and the headers every held answer has, into b. */
+static void hold_head(cd_buf *b, int status, const char *content_type, const char *const *headers)
+{
+    char date[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    const char *reason = MHD_get_reason_phrase_for((unsigned)status);
+    cd_buf_printf(b, "HTTP/1.1 %d %s\r\nDate: %s\r\nConnection: close\r\nContent-Type: %s\r\n", status,
+                  reason && *reason ? reason : "Unknown", date, content_type);
+    bool cache_control = false;
+    for (const char *const *hd = headers; hd && hd[0]; hd += 2) {
+        cd_buf_printf(b, "%s: %s\r\n", hd[0], hd[1]);
+        cache_control |= strcasecmp(hd[0], MHD_HTTP_HEADER_CACHE_CONTROL) == 0;
+    }
+    if (!cache_control)
+        cd_buf_str(b, "Cache-Control: no-store\r\n");
+    cd_buf_str(b, "X-Content-Type-Options: nosniff\r\n");
+}
+
+bool cd_hold_reply_json(cd_hold *h, int status, json_t *body)
+{
+    char *text = body ? cd_json_dumps(body, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) : NULL;
+    json_decref(body);
+    if (!text) {
+        cd_log("error", "a held %s answer has no encodable body", h->route ? h->route->name : "request");
+        status = 500;
+        text = strdup("{\"type\":\"/problems/internal\",\"title\":\"Internal error\",\"status\":500}");
+        if (!text)
+            abort();
+    }
+    bool first = !atomic_exchange(&h->begun, true);
+    bool ok = false;
+    if (first) {
+        char after[16];
+        snprintf(after, sizeof after, "%d", CD_RETRY_AFTER_S);
+        const char *const retry[] = {MHD_HTTP_HEADER_RETRY_AFTER, after, NULL};
+        cd_buf b = {0};
+        hold_head(&b, status, status >= 400 ? "application/problem+json" : "application/json",
+                  status == 503 ? retry : NULL);
+        cd_buf_printf(&b, "Content-Length: %zu\r\n\r\n", strlen(text));
+        cd_buf_str(&b, text);
+        h->status = status;
+        ok = cd_parked_send(h->c, b.p, b.len, true, 0);
+        free(b.p);
+    }
+    free(text);
+    return ok;
+}
+
+bool cd_hold_stream_begin(cd_hold *h, const char *content_type, const char *const *headers, const char *data,
+                          size_t n, bool last)
+{
+    if (atomic_exchange(&h->begun, true))
+        return false;
+    cd_buf b = {0};
+    hold_head(&b, 200, content_type, headers);
+    cd_buf_str(&b, "\r\n");   /* no length: the body ends with the connection */
+    if (n)
+        cd_buf_add(&b, data, n);
+    h->status = 200;
+    bool ok = cd_parked_send(h->c, b.p, b.len, last, 0);
+    free(b.p);
+    return ok;
+}
+
+bool cd_hold_send(cd_hold *h, const char *data, size_t n, bool last, size_t max_unsent)
+{
+    return cd_parked_send(h->c, data, n, last, max_unsent);
+}
+
 /* ---- the request lifecycle ---------------------------------------------------------------------------- */
 
 static void *uri_log(void *cls, const char *uri, struct MHD_Connection *con)
@@ -656,15 +833,15 @@ static void *uri_log(void *cls, const char *uri, struct MHD_Connection *con)
     p->r.cfg = &s->cfg;
     p->r.t_start = cd_now();
     size_t n = uri ? strcspn(uri, "?") : 0;
-    if (n >= sizeof p->r.path) {
+    if (n >= CD_PATH_MAX) {
         p->routing = RT_TOO_LONG;   /* no route is this long */
-        n = sizeof p->r.path - 1;
+        n = CD_PATH_MAX - 1;
     }
     if (uri && strlen(uri) > CD_URI_MAX)
         p->routing = RT_URI;
+    p->r.path = xcalloc(n + 1, 1);
     if (uri)
         memcpy(p->r.path, uri, n);
-    p->r.path[n] = '\0';
     atomic_fetch_add(&s->in_flight, 1);
     long open = atomic_fetch_add(&all_in_flight, 1) + 1, peak = atomic_load(&in_flight_peak);
     while (open > peak && !atomic_compare_exchange_weak(&in_flight_peak, &peak, open)) {
@@ -844,9 +1021,18 @@ static enum MHD_Result body_append(req_priv *p, const char *data, size_t n)
 }
 
 /* After a handler returned: it replied, suspended, or left a reply to send (suspend during shutdown). */
+/* Set while MHD closes a held request's connection: its "internal error" log line is ours, not a fault. */
+static _Thread_local bool forgetting_held;
+
 static enum MHD_Result after_handler(req_priv *p, enum MHD_Result ret)
 {
     cd_req *r = &p->r;
+    if (p->held) {
+        /* MHD closes its side without a byte sent (MHD_USE_TURBO: no shutdown of the socket, which the held
+         * copy of the descriptor still serves) and forgets the connection */
+        forgetting_held = true;
+        return MHD_NO;
+    }
     if (ret != MHD_YES || p->replied)
         return ret;
     pthread_mutex_lock(&p->srv->lock);
@@ -966,6 +1152,28 @@ static void log_path(const char *path, char *out, size_t outlen)
     out[o] = '\0';
 }
 
+/* The request's log line and its metrics. */
+static void log_request(const cd_server *s, const char *method, const char *rpath, const cd_route *route,
+                        int status, double seconds, const char *game, const char *end)
+{
+    json_t *line = json_object();
+    char path[3 * CD_PATH_MAX];
+    log_path(rpath, path, sizeof path);
+    if (method[0])
+        json_object_set_new(line, "method", string_lossy(method));
+    json_object_set_new(line, "path", json_string(path));
+    json_object_set_new(line, "route", json_string(route ? route->name : "none"));
+    json_object_set_new(line, "status", json_integer(status));
+    json_object_set_new(line, "ms", json_real((double)(long long)(seconds * 1e6) / 1e3));
+    if (game)
+        json_object_set_new(line, "game", string_lossy(game));
+    if (end)
+        json_object_set_new(line, "end", json_string(end));
+    cd_log_json(line);
+    /* counted by the route's index in cd_routes (a test's own table counts as no route) */
+    cd_metrics_request_end(route && s->routes == cd_routes ? (int)(route - cd_routes) : -1, status, seconds);
+}
+
 static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
                          enum MHD_RequestTerminationCode toe)
 {
@@ -979,26 +1187,9 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
         return;
     *req_cls = NULL;
     cd_req *r = &p->r;
-    double seconds = cd_now() - r->t_start;
-
-    json_t *line = json_object();
-    char path[3 * sizeof r->path];
-    log_path(r->path, path, sizeof path);
-    if (r->method[0])
-        json_object_set_new(line, "method", string_lossy(r->method));
-    json_object_set_new(line, "path", json_string(path));
-    json_object_set_new(line, "route", json_string(r->route ? r->route->name : "none"));
-    json_object_set_new(line, "status", json_integer(r->status));
-    json_object_set_new(line, "ms", json_real((double)(long long)(seconds * 1e6) / 1e3));
-    if (r->game_id)
-        json_object_set_new(line, "game", string_lossy(r->game_id));
-    const char *end = termination_name(toe);
-    if (end)
-        json_object_set_new(line, "end", json_string(end));
-    cd_log_json(line);
-    /* counted by the route's index in cd_routes (a test's own table counts as no route) */
-    cd_metrics_request_end(r->route && s->routes == cd_routes ? (int)(r->route - cd_routes) : -1, r->status,
-                           seconds);
+    if (!p->held)   /* a held request logs when its connection closes (hold_closed) */
+        log_request(s, r->method, r->path, r->route, r->status, cd_now() - r->t_start, r->game_id,
+                    termination_name(toe));
 
     /* a connection resumed during MHD's own shutdown is closed without calling on_request again */
     pthread_mutex_lock(&s->lock);
@@ -1013,10 +1204,14 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
     for (int i = 0; i < CD_MAX_PARAMS; i++)
         free(r->params[i]);
     free(r->body);
+    free(r->path);
     json_decref(p->pending_body);
+    bool held = p->held;
     free(p);
-    atomic_fetch_sub(&s->in_flight, 1);
-    atomic_fetch_sub(&all_in_flight, 1);
+    if (!held) {   /* a held request is in flight until its connection closes */
+        atomic_fetch_sub(&s->in_flight, 1);
+        atomic_fetch_sub(&all_in_flight, 1);
+    }
 }
 
 void cd_http_release_memory(void)
@@ -1036,6 +1231,10 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
     size_t n = strlen(msg);
     while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
         msg[--n] = '\0';
+    if (forgetting_held && strstr(msg, "Application reported internal error")) {
+        forgetting_held = false;   /* a held request's connection, closed on purpose (after_handler) */
+        return;
+    }
     cd_log("warn", "libmicrohttpd: %s", msg);
 }
 
@@ -1109,6 +1308,32 @@ static int listen_on(const char *host, int port, bool *ipv6, int *bound_port, ch
     return fd;
 }
 
+/* Descriptors carcd needs besides its connections: the listening socket, a database connection per thread,
+ * the notify thread's, webhook and mail workers, logs, MHD's epoll and inter-thread pipes. */
+#define CD_FD_RESERVE 64
+
+long cd_http_raise_nofile(int max_connections)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return -1;
+    /* the soft limit is often 1024 while the hard one is far above: every waiting long-poll and stream is a
+     * descriptor, so the hard one is taken (nothing else of carcd counts on a low limit) */
+    if (rl.rlim_cur < rl.rlim_max) {
+        struct rlimit up = {rl.rlim_max, rl.rlim_max};
+        if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+            rl = up;
+    }
+    long limit = rl.rlim_cur == RLIM_INFINITY ? LONG_MAX : (long)rl.rlim_cur;
+    /* libmicrohttpd's connections, and as many held requests besides (park.h) */
+    if (2L * max_connections + CD_FD_RESERVE > limit)
+        cd_log("warn", "max-connections %d (twice: connections, and waiting requests besides) does not fit in "
+                       "the open-files limit %ld (with %d for the rest of carcd): raise the hard limit (ulimit "
+                       "-Hn, LimitNOFILE=) or lower CARCD_MAX_CONNECTIONS",
+               max_connections, limit, CD_FD_RESERVE);
+    return limit;
+}
+
 cd_server *cd_server_start(const cd_config *cfg, char *err, size_t errlen)
 {
     return cd_server_start_routes(cfg, cd_routes, err, errlen);
@@ -1117,6 +1342,7 @@ cd_server *cd_server_start(const cd_config *cfg, char *err, size_t errlen)
 cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, char *err, size_t errlen)
 {
     cd_json_arena_install();   /* before the worker threads: they all allocate through it */
+    cd_http_raise_nofile(cfg->max_connections);
     cd_server *s = xcalloc(1, sizeof *s);
     s->cfg = *cfg;
     s->routes = routes;
@@ -1132,7 +1358,16 @@ cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, 
     if (fd < 0)
         goto fail;
 
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+    /* held requests (cd_req_hold): up to max_connections besides MHD's own, per address as MHD counts */
+    s->park = cd_park_start(cfg->max_connections, cfg->per_ip_connections);
+    if (!s->park) {
+        snprintf(err, errlen, "cannot start the thread of held connections");
+        close(fd);
+        goto fail;
+    }
+    /* MHD_USE_TURBO: MHD closes a connection without shutdown(), which a held request's socket needs */
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG |
+                         MHD_USE_TURBO;
     flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES ? MHD_USE_EPOLL : MHD_USE_POLL;
     if (ipv6)
         flags |= MHD_USE_IPv6;
@@ -1158,6 +1393,7 @@ cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, 
     }
     return s;
 fail:
+    cd_park_stop(s->park, 0);
     pthread_mutex_destroy(&s->lock);
     free(s);
     return NULL;
@@ -1186,12 +1422,15 @@ void cd_server_stop(cd_server *s)
     pthread_mutex_unlock(&s->lock);
 
     /* let requests in flight finish, for a while */
-    for (int waited = 0; waited < DRAIN_MS && atomic_load(&s->in_flight) > 0; waited += 10)
+    int waited = 0;   /* held requests count in in_flight too: their owners end them at shutdown */
+    for (; waited < DRAIN_MS && atomic_load(&s->in_flight) > 0; waited += 10)
         nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
 
     MHD_stop_daemon(s->mhd);
     if (lfd != MHD_INVALID_SOCKET)
         close(lfd);
+    /* held requests were told to end by their owners' shutdown (the notify thread's, first in main) */
+    cd_park_stop(s->park, DRAIN_MS - waited);   /* what is still held after the drain is closed */
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

@@ -23,6 +23,7 @@
  * larger ones are answered 414 and 431 problems. libmicrohttpd answers what does not fit its per-connection
  * memory pool at all itself, before carcd sees the request, in HTML (README, "What carcd does not answer"). */
 #define CD_URI_MAX 2048
+#define CD_PATH_MAX 512
 #define CD_HEADERS_MAX 4096
 
 typedef enum { CD_AUTH_NONE, CD_AUTH_ADMIN, CD_AUTH_TOKEN } cd_auth_kind;
@@ -42,7 +43,9 @@ struct cd_req {
     const cd_config *cfg;
     const cd_route *route;
     char method[8];
-    char path[512];
+    /* the path as sent, without the query; at most CD_PATH_MAX - 1 bytes (longer ones are cut and get 404).
+     * Allocated to its length: 10 000 waiting long-polls each keep their request */
+    char *path;
     char *params[CD_MAX_PARAMS];   /* path parameters in pattern order, NUL-terminated, decoded */
     int nparams;
     char *body;                    /* NUL-terminated; NULL when there was none */
@@ -133,6 +136,35 @@ int cd_server_port(const cd_server *s);
 /* Gives memory freed by a burst of requests that has ended (at least 512 fewer in flight than at the most
  * since the last call) back to the system (malloc_trim). The notify thread calls it every few seconds. */
 void cd_http_release_memory(void);
+/* Raises the open-files limit to the hard limit (cd_server_start does, before listening) and logs a warning
+ * when max_connections twice (MHD's, and held requests) and carcd's other descriptors do not fit in it;
+ * returns the limit now (-1: unknown). */
+long cd_http_raise_nofile(int max_connections);
+
+/* ---- holding a waiting request outside libmicrohttpd (park.h) ----
+ * A handler that will answer later (a long-poll) or stream (an event stream) holds its request: carcd takes
+ * the connection's socket and libmicrohttpd forgets the connection, so that a waiting client costs a socket
+ * and some 200 bytes (not libmicrohttpd's ~6-10 KB). Answers are then whole HTTP/1.1 messages with
+ * `Connection: close` (the client reconnects for its next request; a stream ends at the close). The request's
+ * log line and metrics come when the held connection closes. */
+typedef struct cd_hold cd_hold;
+/* Runs once, on the park's thread, when the held connection has closed (client_gone: before all was sent);
+ * the owner cancels what could still send (its notify waiter) and frees its state. */
+typedef void (*cd_hold_done)(void *arg, bool client_gone);
+/* Takes r's connection (the handler then returns MHD_YES and must not reply). waiting: counts in the
+ * suspended gauge until it closes. NULL when the limits of held connections are reached (the handler answers
+ * as usual, e.g. 503); `done` does not run before cd_hold_start. */
+cd_hold *cd_req_hold(cd_req *r, bool waiting, cd_hold_done done, void *arg);
+/* Set-up is over: the connection may close and `done` run from now on. */
+void cd_hold_start(cd_hold *h);
+/* The whole answer (body: its reference is taken; a status >= 400 is application/problem+json, 503 has
+ * Retry-After), then the close. False when it was already answered or the client is gone. Any thread. */
+bool cd_hold_reply_json(cd_hold *h, int status, json_t *body);
+/* A stream's status and headers with its first bytes (last: and its end). */
+bool cd_hold_stream_begin(cd_hold *h, const char *content_type, const char *const *headers, const char *data,
+                          size_t n, bool last);
+/* More of a stream (last: its end). False when the client is gone or the unsent bytes would pass max_unsent. */
+bool cd_hold_send(cd_hold *h, const char *data, size_t n, bool last, size_t max_unsent);
 
 /* The route table (routes.c), terminated by a NULL method. */
 extern const cd_route cd_routes[];

@@ -9,7 +9,13 @@
  * through the `postgres` database of CARCD_TEST_DATABASE_URL, migrated, dropped afterwards), its own carcd
  * server on 127.0.0.1 (a port the kernel picks, two worker threads) and its own notify thread.
  */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <curl/curl.h>
 #include <jansson.h>
 #include <libpq-fe.h>
@@ -594,12 +600,12 @@ START_TEST(client_gone_while_waiting)
     a = http((request){.path = path, .headers = sse, .timeout_ms = 300});
     ck_assert_int_eq(a.rc, CURLE_OPERATION_TIMEDOUT);
     answer_free(&a);
-    /* the server notices when it answers: the move wakes both */
-    ck_assert_int_eq(notify_stats().waiting, 2);
-    play_one(&g);
+    /* the server notices at once, without a move: a held connection's hang-up is watched (http/park.c), and
+     * its waiter cancelled */
     for (int i = 0; i < 200 && notify_stats().waiting > 0; i++)
         sleep_ms(10);
     ck_assert_int_eq(notify_stats().waiting, 0);
+    play_one(&g);
     /* and serves on */
     a = get(NULL, "/v1/games/%s/events?after=0&wait=5", g.id);
     ck_assert_uint_eq(json_array_size(entries_of(&a, &g, 1)), 1);
@@ -696,6 +702,109 @@ START_TEST(listener_reconnects)
     ck_assert_uint_eq(json_array_size(e), 1);
     ck_assert_double_lt(p.a.seconds, 5.0);
     answer_free(&p.a);
+}
+END_TEST
+
+/* A raw socket's request, and what comes back until the server closes (at most `secs`). */
+static char *raw_until_close(int to_port, const char *req, double secs, bool *closed)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)to_port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    ck_assert_int_eq(send(fd, req, strlen(req), 0), (ssize_t)strlen(req));
+    char *wire = calloc(1, 1);
+    size_t len = 0;
+    *closed = false;
+    for (double until = now_s() + secs; !*closed && now_s() < until;) {
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        if (poll(&pf, 1, 100) <= 0)
+            continue;
+        char buf[4096];
+        ssize_t k = recv(fd, buf, sizeof buf, 0);
+        if (k <= 0) {
+            *closed = true;
+            break;
+        }
+        wire = realloc(wire, len + (size_t)k + 1);
+        memcpy(wire + len, buf, (size_t)k);
+        len += (size_t)k;
+        wire[len] = '\0';
+    }
+    close(fd);
+    return wire;
+}
+
+typedef struct {
+    int port;
+    const char *req;
+    char *wire;
+    bool closed;
+} raw_poller;
+
+static void *raw_poll_thread(void *arg)
+{
+    raw_poller *r = arg;
+    r->wire = raw_until_close(r->port, r->req, 20, &r->closed);
+    return NULL;
+}
+
+/* Waiting requests are held outside libmicrohttpd (http/park.c), so MHD's per-address count does not see
+ * them: the park keeps the same limit. With CARCD_PER_IP_CONNECTIONS=2 a third waiting long-poll from one
+ * address is a 503; the two held ones get their answer as one whole HTTP/1.1 message (status line, JSON
+ * with its Content-Length, Connection: close) and the close, and a new one may wait again after. */
+START_TEST(held_requests_limited_per_address)
+{
+    game g = new_game();
+    cd_config c2 = cfg;
+    c2.per_ip_connections = 2;
+    c2.listen_port = 0;
+    char err[256];
+    cd_server *s2 = cd_server_start(&c2, err, sizeof err);
+    ck_assert_msg(s2 != NULL, "%s", err);
+    int p2 = cd_server_port(s2);
+    char req[512];
+    snprintf(req, sizeof req, "GET /v1/games/%s/events?after=0&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n", g.id);
+    raw_poller rp[2] = {{p2, req, NULL, false}, {p2, req, NULL, false}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, raw_poll_thread, &rp[i]);
+    await_waiting(2, 5000);
+    bool closed;
+    char *third = raw_until_close(p2, req, 5, &closed);
+    ck_assert_msg(strncmp(third, "HTTP/1.1 503 ", 13) == 0 && strstr(third, "/problems/unavailable") &&
+                  strstr(third, "\r\nRetry-After: "), "%.400s", third);
+    free(third);
+    ck_assert_int_eq(notify_stats().waiting, 2);
+    play_one(&g);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        const char *w = rp[i].wire;
+        ck_assert_msg(rp[i].closed, "the held answer did not end with the close: %.300s", w);
+        ck_assert_msg(strncmp(w, "HTTP/1.1 200 OK\r\n", 17) == 0, "%.300s", w);
+        ck_assert_msg(strstr(w, "\r\nContent-Type: application/json\r\n") && strstr(w, "\r\nConnection: close\r\n") &&
+                      strstr(w, "\r\nCache-Control: no-store\r\n") && strstr(w, "\r\nDate: "), "%.400s", w);
+        const char *body = strstr(w, "\r\n\r\n");
+        ck_assert_ptr_nonnull(body);
+        body += 4;
+        const char *cl = strstr(w, "\r\nContent-Length: ");
+        ck_assert_ptr_nonnull(cl);
+        ck_assert_uint_eq(strtoul(cl + 18, NULL, 10), strlen(body));
+        json_t *j = json_loads(body, 0, NULL);
+        ck_assert_msg(j != NULL, "%.300s", body);
+        ck_assert_int_eq(json_integer_value(json_object_get(j, "seq")), 1);
+        ck_assert_uint_eq(json_array_size(json_object_get(j, "entries")), 1);
+        json_decref(j);
+        free(rp[i].wire);
+    }
+    /* the held ones are gone: a new one waits (its deadline answers it, entries empty) */
+    snprintf(req, sizeof req, "GET /v1/games/%s/events?after=1&wait=1 HTTP/1.1\r\nHost: x\r\n\r\n", g.id);
+    char *again = raw_until_close(p2, req, 5, &closed);
+    ck_assert_msg(strncmp(again, "HTTP/1.1 200 ", 13) == 0 && strstr(again, "\"entries\":[]") && closed, "%.300s",
+                  again);
+    free(again);
+    cd_server_stop(s2);
 }
 END_TEST
 
@@ -802,6 +911,112 @@ START_TEST(sse_delivers_a_move)
 END_TEST
 
 /* Several moves in a row arrive in order, each once. */
+/* An HTTP/1.0 client gets the stream unchunked, ended by the close: MHD then reads it through the response's
+ * own block (256 bytes, cd_reply_stream), so a backlog longer than the block comes in several reads, whole. */
+START_TEST(sse_over_http10)
+{
+    game g = new_game();
+    for (int i = 0; i < 4; i++)
+        play_one(&g);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    char req[512];
+    int n = snprintf(req, sizeof req, "GET /v1/games/%s/events?after=-1&wait=1 HTTP/1.0\r\nAccept: text/event-stream"
+                                      "\r\n\r\n", g.id);
+    ck_assert_int_eq(send(fd, req, (size_t)n, 0), n);
+    char *wire = calloc(1, 1);
+    size_t len = 0;
+    bool closed = false;
+    for (double until = now_s() + 10; !closed && now_s() < until;) {
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        if (poll(&pf, 1, 200) <= 0)
+            continue;
+        char buf[4096];
+        ssize_t k = recv(fd, buf, sizeof buf, 0);
+        if (k <= 0) {
+            closed = true;
+            break;
+        }
+        wire = realloc(wire, len + (size_t)k + 1);
+        memcpy(wire + len, buf, (size_t)k);
+        len += (size_t)k;
+        wire[len] = '\0';
+    }
+    close(fd);
+    ck_assert_msg(closed, "the stream did not end: %.300s", wire);
+    ck_assert_msg(strstr(wire, " 200 ") && strstr(wire, "Content-Type: text/event-stream"), "%.300s", wire);
+    ck_assert_msg(!strstr(wire, "Transfer-Encoding") && !strstr(wire, "chunked"), "%.300s", wire);
+    const char *body = strstr(wire, "\r\n\r\n");
+    ck_assert_ptr_nonnull(body);
+    body += 4;
+    ck_assert_msg(strncmp(body, "retry: 1000\n\n", 13) == 0, "%.300s", body);
+    ck_assert_msg(strlen(body) > 256, "the backlog fits one block: %zu bytes", strlen(body));
+    for (int seq = 0; seq <= 4; seq++) {
+        json_t *e = event_data(body, seq);
+        ck_assert_msg(e != NULL, "no whole event %d: %.900s", seq, body);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "seq")), seq);
+        ck_assert(json_array_size(json_object_get(e, "events")) > 0);
+        json_decref(e);
+    }
+    free(wire);
+}
+END_TEST
+
+/* A client that reads late and little at a time (a small receive window): a held stream's backlog of 60
+ * moves comes whole and in order, then the stream ends (test_park.c checks bytes the socket cannot take at
+ * once). */
+START_TEST(held_stream_to_a_slow_reader)
+{
+    game g = new_game();
+    for (int i = 0; i < 60; i++)
+        play_one(&g);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    int small = 2048;
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);   /* before connect: the window stays small */
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    char req[512];
+    int n = snprintf(req, sizeof req, "GET /v1/games/%s/events?after=-1&wait=3 HTTP/1.1\r\nHost: x\r\n"
+                                      "Accept: text/event-stream\r\n\r\n", g.id);
+    ck_assert_int_eq(send(fd, req, (size_t)n, 0), n);
+    sleep_ms(700);   /* not reading: the park holds what the socket did not take */
+    char *wire = calloc(1, 1);
+    size_t len = 0;
+    bool closed = false;
+    for (double until = now_s() + 15; !closed && now_s() < until;) {
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        if (poll(&pf, 1, 100) <= 0)
+            continue;
+        char buf[512];   /* slowly: a little at a time */
+        ssize_t k = recv(fd, buf, sizeof buf, 0);
+        if (k <= 0) {
+            closed = true;
+            break;
+        }
+        wire = realloc(wire, len + (size_t)k + 1);
+        memcpy(wire + len, buf, (size_t)k);
+        len += (size_t)k;
+        wire[len] = '\0';
+    }
+    close(fd);
+    ck_assert_msg(closed, "the stream did not end (%zu bytes)", len);
+    const char *body = strstr(wire, "\r\n\r\n");
+    ck_assert_ptr_nonnull(body);
+    for (int seq = 0; seq <= 60; seq++) {
+        json_t *e = event_data(body, seq);
+        ck_assert_msg(e != NULL, "event %d is missing or cut", seq);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "seq")), seq);
+        json_decref(e);
+    }
+    free(wire);
+}
+END_TEST
+
 START_TEST(sse_many_moves)
 {
     game g = new_game();
@@ -941,6 +1156,7 @@ static Suite *events_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, long_poll_woken_by_a_move);
+    tcase_add_test(tc, held_requests_limited_per_address);
     tcase_add_test(tc, long_poll_deadline);
     tcase_add_test(tc, many_long_polls_hold_no_worker);
     tcase_add_test(tc, client_gone_while_waiting);
@@ -952,6 +1168,8 @@ static Suite *events_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, sse_delivers_a_move);
     tcase_add_test(tc, sse_many_moves);
+    tcase_add_test(tc, sse_over_http10);
+    tcase_add_test(tc, held_stream_to_a_slow_reader);
     tcase_add_test(tc, sse_keepalive);
     suite_add_tcase(s, tc);
     tc = tcase_create("lifecycle");

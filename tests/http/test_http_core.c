@@ -13,6 +13,7 @@
 #include <curl/curl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -1138,6 +1139,11 @@ START_TEST(uri_and_header_limits)
     char *wire = raw_exchange(req, &closed);
     check_raw_problem(wire, 414, "uri-too-long");
     free(wire);
+    /* far past it (12 000 bytes: within the connection pool, so still carcd's answer) */
+    n = snprintf(req, 64 * 1024, "GET /healthz?x=%0*d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 12000, 7);
+    wire = raw_exchange(req, &closed);
+    check_raw_problem(wire, 414, "uri-too-long");
+    free(wire);
     /* a short path with a long query */
     n = snprintf(req, 64 * 1024, "GET /healthz?x=%0*d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", CD_URI_MAX, 7);
     wire = raw_exchange(req, &closed);
@@ -1151,10 +1157,9 @@ START_TEST(uri_and_header_limits)
     free(wire);
     n = snprintf(req, 64 * 1024, "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                                  "Connection: close\r\nContent-Length: 2\r\n");
-    /* 24 lines of 210 bytes: past CD_HEADERS_MAX, within the 8 KiB connection pool (CD_CONN_MEMORY), where
-     * each header also costs libmicrohttpd a struct: past the pool it answers with its own HTML 431 (at 30
-     * such lines, or at 100 lines of 41 bytes) */
-    for (int i = 0; i < 24; i++)
+    /* 100 lines of 210 bytes: past CD_HEADERS_MAX, within the 32 KiB connection pool (CD_CONN_MEMORY), where
+     * each header also costs libmicrohttpd a struct: past the pool it answers with its own HTML 431 */
+    for (int i = 0; i < 100; i++)
         n += snprintf(req + n, 64 * 1024 - (size_t)n, "X-H%03d: %0200d\r\n", i, i);
     n += snprintf(req + n, 64 * 1024 - (size_t)n, "\r\n{}");
     wire = raw_exchange(req, &closed);
@@ -1176,6 +1181,94 @@ START_TEST(uri_and_header_limits)
     ck_assert_msg(strncmp(wire, "HTTP/1.1 200 ", 13) == 0, "%.200s", wire);
     free(wire);
     free(req);
+}
+END_TEST
+
+
+/* What libmicrohttpd 0.9.75 answers itself, before (or instead of) any callback of carcd's: pinned exactly as
+ * the client gets it, so that a libmicrohttpd that changes any of it (a problem+json hook, the end of the
+ * doubled header block) fails here and daemon/README.md ("What libmicrohttpd answers itself") is revisited. */
+typedef struct {
+    const char *what;
+    const char *head;     /* the request's head up to its headers' end; the rest is `tail` */
+    int status;
+    int status_lines;     /* 2: MHD sends its status line and header block twice (the body once) */
+} mhd_case;
+
+START_TEST(libmicrohttpd_own_answers)
+{
+    static const mhd_case cases[] = {
+        {"HTTP/2.0", "GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, 1},
+        {"Content-Length: -5", "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n", 400, 2},
+        {"Content-Length: 1e3", "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 1e3\r\n\r\n", 400, 2},
+        {"Content-Length of 20 digits",
+         "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n", 413, 2},
+        {"a chunk size that is not hex",
+         "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+         "\r\nzz\r\n{}\r\n0\r\n\r\n", 400, 1},
+        {"headers past the pool", NULL, 431, 1},
+        {"a URI past the pool", NULL, 414, 1},
+    };
+    char *req = malloc(64 * 1024);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const mhd_case *k = &cases[c];
+        if (k->head) {
+            snprintf(req, 64 * 1024, "%s", k->head);
+        } else if (k->status == 431) {   /* 1 000 lines of 41 bytes: each also costs MHD a struct in the pool */
+            int n = snprintf(req, 64 * 1024, "GET /healthz HTTP/1.1\r\nHost: x\r\n");
+            for (int i = 0; i < 1000; i++)
+                n += snprintf(req + n, 64 * 1024 - (size_t)n, "X-H%03d: %032d\r\n", i, i);
+            snprintf(req + n, 64 * 1024 - (size_t)n, "\r\n");
+        } else {
+            snprintf(req, 64 * 1024, "GET /healthz?x=%0*d HTTP/1.1\r\nHost: x\r\n\r\n", 40000, 7);
+        }
+        bool closed;
+        char *wire = raw_exchange(req, &closed);
+        char line[64];
+        snprintf(line, sizeof line, "HTTP/1.1 %d ", k->status);
+        ck_assert_msg(strncmp(wire, line, strlen(line)) == 0, "%s: not a %d: %.300s", k->what, k->status, wire);
+        ck_assert_msg(count_of(wire, "HTTP/1.1 ") == k->status_lines && count_of(wire, line) == k->status_lines,
+                      "%s: %d status lines expected: %.900s", k->what, k->status_lines, wire);
+        /* MHD's own answer: HTML without a Content-Type, the connection closed after it */
+        ck_assert_msg(!strstr(wire, "Content-Type:") && !strstr(wire, "problem+json"), "%s: %.600s", k->what, wire);
+        ck_assert_msg(count_of(wire, "\r\nConnection: close\r\n") == k->status_lines, "%s: %.600s", k->what, wire);
+        ck_assert_msg(closed, "%s: the connection stayed open", k->what);
+        const char *head_end = strstr(wire, "\r\n\r\n");
+        ck_assert_ptr_nonnull(head_end);
+        size_t head_len = (size_t)(head_end - wire) + 4;
+        const char *body = wire + head_len * (size_t)k->status_lines;
+        if (k->status_lines == 2)   /* the block twice (same status line), then the body once */
+            ck_assert_msg(strncmp(wire + head_len, line, strlen(line)) == 0, "%s: %.900s", k->what, wire);
+        ck_assert_msg(strncmp(body, "<html>", 6) == 0 && count_of(wire, "<html>") == 1, "%s: %.900s", k->what,
+                      wire);
+        const char *cl = strstr(wire, "\r\nContent-Length: ");
+        ck_assert_ptr_nonnull(cl);
+        ck_assert_uint_eq(strtoul(cl + 18, NULL, 10), strlen(body));
+        free(wire);
+    }
+    free(req);
+}
+END_TEST
+
+
+/* Every waiting long-poll and stream is a descriptor: the server takes the hard open-files limit when the soft
+ * one is below it, and still runs (with a warning) when max-connections does not fit. */
+START_TEST(open_files_limit_raised)
+{
+    struct rlimit rl, low;
+    ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max < 512)
+        return;   /* nothing to raise to here */
+    low = (struct rlimit){256, rl.rlim_max};
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+    long got = cd_http_raise_nofile(100);
+    struct rlimit now;
+    ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &now), 0);
+    ck_assert_uint_eq(now.rlim_cur, rl.rlim_max);
+    ck_assert_int_eq(got, (long)rl.rlim_max);
+    /* more connections than descriptors: the limit is what it is, carcd says so in its log */
+    ck_assert_int_eq(cd_http_raise_nofile((int)(rl.rlim_max > 1000000 ? 1000000 : rl.rlim_max)), (long)rl.rlim_max);
+    setrlimit(RLIMIT_NOFILE, &rl);
 }
 END_TEST
 
@@ -1209,11 +1302,13 @@ int main(void)
     tcase_add_test(tc, listen_ipv6_and_busy_port);
     tcase_add_test(tc, listen_unix_socket);
     tcase_add_test(tc, uri_and_header_limits);
+    tcase_add_test(tc, libmicrohttpd_own_answers);
     suite_add_tcase(s, tc);
     TCase *tc2 = tcase_create("static");
     tcase_add_test(tc2, routes_match_openapi);
     tcase_add_test(tc2, problem_registry);
     tcase_add_test(tc2, config_flags_env_defaults);
+    tcase_add_test(tc2, open_files_limit_raised);
     suite_add_tcase(s, tc2);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_ENV);
