@@ -12,11 +12,11 @@
  *
  * Where entries come from: db/player_events.h, written in the transaction of the move (game/move_commit.c),
  * the creation, the cancel or the invitation that caused them, each with a NOTIFY '<player id>:<n>' on the
- * moves' channel. The waiting is events.c's: a long poll suspends the request and registers a waiter for
- * the player's id in the notify thread's registry (notify.h; player and game ids are both uuids, so they
- * share it); a stream is an MHD callback response fed by its waiter. A waiter costs its cd_notify_waiter and
- * this file's context (about 200 bytes for a long poll, 300 and the unsent bytes for a stream) on top of the
- * HTTP layer's connection.
+ * moves' channel. The waiting is events.c's: a long poll or a stream holds its connection outside
+ * libmicrohttpd (cd_req_hold, http.h) and registers a waiter for the player's id in the notify thread's
+ * registry (notify.h; player and game ids are both uuids, so they share it), whose callback answers or
+ * writes the new frames. A waiter costs this file's context (about 150 bytes, its cd_notify_waiter inside)
+ * on top of the held connection's.
  *
  * Parameters: after (integer >= 0, default 0: every event kept), wait (0..cfg->max_wait_s; a stream's
  * default is max_wait_s, a long poll's 0); a stream takes Last-Event-ID as `after`. Frames: `id: <n>`,
@@ -24,11 +24,9 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "base/buf.h"
 #include "base/json_out.h"
@@ -107,10 +105,10 @@ static json_t *problem_body(cd_problem pr, const char *detail)
                      cd_problems[pr].status, "detail", detail);
 }
 
-/* ---- long poll ---------------------------------------------------------------------------------------- */
+/* ---- long poll (as events.c's: the connection held outside libmicrohttpd, cd_req_hold) ---------------- */
 
 typedef struct {
-    cd_req *r;
+    cd_hold *h;
     const cd_config *cfg;
     char player[37];
     int after;
@@ -118,11 +116,12 @@ typedef struct {
     cd_notify_waiter w;
 } poll_ctx;
 
+/* On the notify thread; c stays valid while this runs (poll_done waits for it in cd_notify_cancel). */
 static void poll_fire(void *arg, cd_notify_why why)
 {
     poll_ctx *c = arg;
     if (why == CD_NOTIFY_SHUTDOWN) {
-        cd_req_resume_reply(c->r, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+        cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
         return;
     }
     json_t *entries = NULL;
@@ -130,23 +129,25 @@ static void poll_fire(void *arg, cd_notify_why why)
     pe_result pr = read_page_notify(c->cfg, c->player, c->after, &entries, &last);
     if (pr != PE_OK) {
         cd_problem p = pr == PE_DOWN ? CD_P_UNAVAILABLE : CD_P_INTERNAL;
-        cd_req_resume_reply(c->r, cd_problems[p].status,
-                            problem_body(p, pr == PE_DOWN ? "the database cannot be reached"
-                                                          : "an internal error occurred; it has been logged"));
+        cd_hold_reply_json(c->h, cd_problems[p].status,
+                           problem_body(p, pr == PE_DOWN ? "the database cannot be reached"
+                                                         : "an internal error occurred; it has been logged"));
         return;
     }
     if (json_array_size(entries) > 0 || why == CD_NOTIFY_DEADLINE || cd_now() >= c->deadline) {
-        cd_req_resume_reply(c->r, 200, answer(c->player, last, entries));
+        cd_hold_reply_json(c->h, 200, answer(c->player, last, entries));
         return;
     }
-    json_decref(entries);
+    json_decref(entries);   /* woken with nothing new (the listener reconnected): wait on */
     if (cd_notify_wait(&c->w, c->player, c->after, c->deadline, poll_fire, c) != 0)
-        cd_req_resume_reply(c->r, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+        cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
 }
 
-static void poll_free(void *ctx)
+/* On the park's thread: the connection is closed (answered, or the client went away). */
+static void poll_done(void *arg, bool client_gone)
 {
-    poll_ctx *c = ctx;
+    (void)client_gone;
+    poll_ctx *c = arg;
     cd_notify_cancel(&c->w);
     free(c);
 }
@@ -156,34 +157,30 @@ static enum MHD_Result long_poll(cd_req *r, const char *player, int after, long 
     poll_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
-    c->r = r;
     c->cfg = r->cfg;
     memcpy(c->player, player, sizeof c->player);
     c->after = after;
     c->deadline = cd_now() + (double)wait;
-    r->ctx = c;
-    r->ctx_free = poll_free;
-    cd_req_suspend(r);
-    if (!r->suspended)
-        return MHD_YES;
+    c->h = cd_req_hold(r, true, poll_done, c);
+    if (!c->h) {
+        free(c);
+        return cd_reply_unavailable(r, 0, "too many waiting requests");
+    }
     if (cd_notify_wait(&c->w, c->player, after, c->deadline, poll_fire, c) != 0)
-        cd_req_resume_reply(r, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+        cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
+    cd_hold_start(c->h);
     return MHD_YES;
 }
 
-/* ---- Server-Sent Events (as events.c's streams: see there for the suspend/resume invariant) ----------- */
+/* ---- Server-Sent Events (held like a long-poll; the unsent bytes are the park's) --------------------- */
 
 typedef struct {
-    pthread_mutex_t mu;
-    struct MHD_Connection *conn;
+    cd_hold *h;
     const cd_config *cfg;
     char player[37];
-    int after;   /* the notify thread's */
+    int after;   /* the notify thread's (set before the waiter is armed) */
     double end, next_keepalive;
     cd_notify_waiter w;
-    char *buf;   /* guarded by mu, with what follows */
-    size_t len, off, cap;
-    bool ended, suspended, counted;
 } sse_stream;
 
 static void add_frames(cd_buf *b, json_t *entries)
@@ -194,7 +191,7 @@ static void add_frames(cd_buf *b, json_t *entries)
         char head[96];
         snprintf(head, sizeof head, "id: %lld\nevent: %s\ndata: ",
                  (long long)json_integer_value(json_object_get(e, "n")), json_string_value(json_object_get(e, "kind")));
-        char *data = cd_json_dumps(e, JSON_COMPACT);
+        char *data = cd_json_dumps(e, JSON_COMPACT);   /* compact JSON has no newline */
         if (!data)
             abort();
         cd_buf_str(b, head);
@@ -204,80 +201,16 @@ static void add_frames(cd_buf *b, json_t *entries)
     }
 }
 
-static bool append_locked(sse_stream *s, const char *data, size_t n)
+static void sse_done(void *arg, bool client_gone)
 {
-    if (n == 0)
-        return true;
-    if (s->len - s->off + n > SSE_MAX_BUFFER)
-        return false;
-    if (s->off > 0) {
-        memmove(s->buf, s->buf + s->off, s->len - s->off);
-        s->len -= s->off;
-        s->off = 0;
-    }
-    if (s->len + n > s->cap) {
-        size_t cap = s->cap ? s->cap : 1024;
-        while (cap < s->len + n)
-            cap *= 2;
-        char *p = realloc(s->buf, cap);
-        if (!p)
-            abort();
-        s->buf = p;
-        s->cap = cap;
-    }
-    memcpy(s->buf + s->len, data, n);
-    s->len += n;
-    return true;
-}
-
-static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
-{
-    (void)pos;
-    sse_stream *s = cls;
-    pthread_mutex_lock(&s->mu);
-    if (s->off < s->len) {
-        size_t n = s->len - s->off < max ? s->len - s->off : max;
-        memcpy(buf, s->buf + s->off, n);
-        s->off += n;
-        if (s->off == s->len) {   /* a waiting stream keeps no buffer */
-            free(s->buf);
-            s->buf = NULL;
-            s->off = s->len = s->cap = 0;
-        }
-        pthread_mutex_unlock(&s->mu);
-        return (ssize_t)n;
-    }
-    if (s->ended) {
-        pthread_mutex_unlock(&s->mu);
-        return MHD_CONTENT_READER_END_OF_STREAM;
-    }
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(s->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (ci) {   /* a client that hung up is let go now, not at the next keepalive */
-        char c;
-        ssize_t k = recv(ci->connect_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-        if (k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-            s->ended = true;
-            pthread_mutex_unlock(&s->mu);
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-        }
-    }
-    s->suspended = true;
-    MHD_suspend_connection(s->conn);
-    pthread_mutex_unlock(&s->mu);
-    return 0;
-}
-
-static void sse_free(void *cls)
-{
-    sse_stream *s = cls;
-    if (s->counted)
-        cd_metrics_sse_streams(-1);
+    (void)client_gone;
+    sse_stream *s = arg;
+    cd_metrics_sse_streams(-1);
     cd_notify_cancel(&s->w);
-    pthread_mutex_destroy(&s->mu);
-    free(s->buf);
     free(s);
 }
 
+/* On the notify thread: new entries, a keepalive, or the end. */
 static void sse_fire(void *arg, cd_notify_why why)
 {
     sse_stream *s = arg;
@@ -308,46 +241,27 @@ static void sse_fire(void *arg, cd_notify_why why)
         cd_buf_str(&out, ": keepalive\n\n");
     if (out.len > 0)
         s->next_keepalive = now + SSE_KEEPALIVE_S;
-    pthread_mutex_lock(&s->mu);
-    if (!append_locked(s, out.p, out.len))
-        end = true;
-    pthread_mutex_unlock(&s->mu);
-    free(out.p);
     if (!end) {
         double deadline = s->next_keepalive < s->end ? s->next_keepalive : s->end;
         if (cd_notify_wait(&s->w, s->player, s->after, deadline, sse_fire, s) != 0)
             end = true;
     }
-    pthread_mutex_lock(&s->mu);
-    if (end)
-        s->ended = true;
-    if (s->suspended) {
-        s->suspended = false;
-        MHD_resume_connection(s->conn);
-    }
-    pthread_mutex_unlock(&s->mu);
+    if (!cd_hold_send(s->h, out.p, out.len, end, SSE_MAX_BUFFER) && !end)
+        cd_hold_send(s->h, NULL, 0, true, 0);   /* a client that does not read: it comes back from its last */
+    free(out.p);
 }
 
 static enum MHD_Result stream(cd_req *r, cd_db *db, const char *player, json_t *entries, int last, long wait)
 {
-    sse_stream *s = calloc(1, sizeof *s);
-    if (!s) {
-        json_decref(entries);
-        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
-    }
-    pthread_mutex_init(&s->mu, NULL);
-    s->conn = r->conn;
-    s->cfg = r->cfg;
-    memcpy(s->player, player, sizeof s->player);
-    s->after = last;
     cd_buf out = {0};
     cd_buf_str(&out, "retry: 1000\n\n");
+    int after = last;
     size_t n = json_array_size(entries);
     add_frames(&out, entries);
     json_decref(entries);
     pe_result pr = PE_OK;
-    for (int pages = 1; n == EV_PAGE && pages < SSE_MAX_PAGES && pr == PE_OK; pages++) {
-        pr = read_page(db, player, s->after, &entries, &s->after);
+    for (int pages = 1; n == EV_PAGE && pages < SSE_MAX_PAGES && pr == PE_OK; pages++) {   /* the backlog */
+        pr = read_page(db, player, after, &entries, &after);
         if (pr == PE_OK) {
             n = json_array_size(entries);
             add_frames(&out, entries);
@@ -356,24 +270,37 @@ static enum MHD_Result stream(cd_req *r, cd_db *db, const char *player, json_t *
     }
     if (pr != PE_OK) {
         free(out.p);
-        sse_free(s);
         return cd_reply_db_failure(r, pr == PE_DOWN, "the player's events could not be read");
     }
-    append_locked(s, out.p, out.len);
-    free(out.p);
+    sse_stream *s = calloc(1, sizeof *s);
+    if (!s) {
+        free(out.p);
+        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
+    }
+    s->cfg = r->cfg;
+    memcpy(s->player, player, sizeof s->player);
+    s->after = after;
+    s->h = cd_req_hold(r, false, sse_done, s);
+    if (!s->h) {
+        free(out.p);
+        free(s);
+        return cd_reply_unavailable(r, 0, "too many waiting requests");
+    }
+    cd_metrics_sse_streams(1);   /* until sse_done */
     double now = cd_now();
     s->end = now + (double)wait;
     s->next_keepalive = now + SSE_KEEPALIVE_S;
-    s->ended = wait == 0 || n == EV_PAGE;
-    if (!s->ended) {
+    bool ended = wait == 0 || n == EV_PAGE;   /* a backlog too long for one stream: the client comes back */
+    static const char *const headers[] = {"Cache-Control", "no-cache", "X-Accel-Buffering", "no", NULL};
+    cd_hold_stream_begin(s->h, "text/event-stream", headers, out.p, out.len, ended);
+    free(out.p);
+    if (!ended) {
         double deadline = s->next_keepalive < s->end ? s->next_keepalive : s->end;
         if (cd_notify_wait(&s->w, s->player, s->after, deadline, sse_fire, s) != 0)
-            s->ended = true;
+            cd_hold_send(s->h, NULL, 0, true, 0);
     }
-    static const char *const headers[] = {"Cache-Control", "no-cache", "X-Accel-Buffering", "no", NULL};
-    s->counted = true;
-    cd_metrics_sse_streams(1);
-    return cd_reply_stream(r, 200, "text/event-stream", sse_read, s, sse_free, headers);
+    cd_hold_start(s->h);
+    return MHD_YES;
 }
 
 static bool wants_sse(cd_req *r)
