@@ -88,8 +88,12 @@ static const opt opts[] = {
     {"--webhook-concurrency", "CARCD_WEBHOOK_CONCURRENCY", OPT_INT, FIELD(webhook_concurrency), 0, 0, 1024, "N",
      "webhook attempts in flight at once; 0: this carcd delivers none (default 32)"},
     {"--clock-interval-ms", "CARCD_CLOCK_INTERVAL_MS", OPT_INT, FIELD(clock_interval_ms), 0, 0, 3600000, "MS",
-     "how often the clock worker looks for due reminders and timeouts; 0: this carcd applies none "
+     "how often the clock worker looks for due reminders and timeouts, and compacts finished games and "
+     "forgets expired idempotency answers; 0: this carcd does none of it "
      "(default 1000)"},
+    {"--idempotency-ttl", "CARCD_IDEMPOTENCY_TTL", OPT_INT, FIELD(idempotency_ttl_s), 0, 1, 366 * 86400, "SECONDS",
+     "how long a move's stored answer serves a retry with the same Idempotency-Key; after it the key is "
+     "forgotten, and a retry is a new request (which the seq check refuses as stale) (default 86400)"},
     {"--time-file", "CARCD_TIME_FILE", OPT_STRING, FIELD(time_file), CAPACITY(time_file), 0, 0, "PATH",
      "for tests: the clocks' time is read from this file (seconds since the epoch) at every use "
      "(default: empty, the real clock)"},
@@ -140,6 +144,7 @@ static void defaults(cd_config *c)
     c->webhook_connect_s = 5;
     c->webhook_concurrency = 32;
     c->clock_interval_ms = 1000;
+    c->idempotency_ttl_s = 86400;
     strcpy(c->mail_from, "carcd@localhost");
     strcpy(c->mail_backoff, CD_MAIL_BACKOFF_DEFAULT);
     c->imap_interval_ms = 5000;

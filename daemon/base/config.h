@@ -55,6 +55,8 @@ typedef struct {
     int webhook_concurrency;  /* CARCD_WEBHOOK_CONCURRENCY / --webhook-concurrency: sends at once, 0 = none */
     /* turn clocks (clock.h, clock_worker.h) */
     int clock_interval_ms;    /* CARCD_CLOCK_INTERVAL_MS / --clock-interval-ms: worker's look for due clocks */
+    int idempotency_ttl_s;    /* CARCD_IDEMPOTENCY_TTL / --idempotency-ttl: how long a move's answer serves a
+                                 repeated Idempotency-Key, default 86400 (the clock worker then forgets it) */
     char time_file[512];      /* CARCD_TIME_FILE / --time-file: tests' time source (timesrc.h); empty = real */
     /* play by e-mail (mail/) */
     char smtp_url[512];       /* CARCD_SMTP_URL: smtp://host:587 (STARTTLS when offered) or smtps://; "" = no mail */

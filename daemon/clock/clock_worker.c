@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "game/compact.h"
 #include "game/forced_moves.h"
 #include "clock_tx.h"
 #include "base/log.h"
@@ -154,6 +155,24 @@ static bool tick(void)
     return true;
 }
 
+/* The storage's upkeep (game/compact.h), after the clocks: finished games compacted, expired idempotency
+ * answers forgotten; a few games and a few thousand rows a tick at most. A failure waits for the next tick. */
+#define COMPACT_PER_TICK 8
+#define EXPIRE_PER_TICK 5000
+static void upkeep(void)
+{
+    char err[256];
+    cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
+    if (!db)
+        return;
+    int n = 0;
+    if (!cd_idempotency_expire(db, cd_wall_now(), W.cfg->idempotency_ttl_s, EXPIRE_PER_TICK, &n))
+        return;
+    if (n > 0)
+        cd_log("info", "idempotency: %d answers older than %d s forgotten", n, W.cfg->idempotency_ttl_s);
+    cd_compact_games(db, COMPACT_PER_TICK, &n);
+}
+
 static void *worker_main(void *arg)
 {
     (void)arg;
@@ -161,6 +180,7 @@ static void *worker_main(void *arg)
     while (!W.stop) {
         pthread_mutex_unlock(&W.mu);
         tick();
+        upkeep();
         pthread_mutex_lock(&W.mu);
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);

@@ -9,7 +9,9 @@
  * happen, and a second worker that gets the row afterwards finds nothing due: each timeout and each
  * reminder happens once.
  *
- * Time comes from timesrc.h (tests replace it); the worker looks every clock_interval_ms.
+ * Time comes from timesrc.h (tests replace it); the worker looks every clock_interval_ms. After the clocks,
+ * each tick also does the storage's upkeep (game/compact.h): finished games compacted, moves' answers older
+ * than CARCD_IDEMPOTENCY_TTL forgotten.
  */
 #ifndef CD_CLOCK_WORKER_H
 #define CD_CLOCK_WORKER_H

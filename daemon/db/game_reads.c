@@ -44,11 +44,12 @@ static const cd_stmt_info stmts[] = {
     /* the move's second, pipelined behind the lock and so reading what the lock's previous holder committed:
      * the game's enabled webhook endpoints (none: the move skips the outbox) and the answer already stored for
      * this seat's idempotency key (NULL key: none) with the hash of the request it answered (NULL: stored
-     * before 005_idempotency_request.sql), and its seats linked to a player (none: the move writes no player
+     * before 005_idempotency_request.sql), the seq of its move (the answer is derived from the log since
+     * 010_compact_log.sql: game/move_log.h) and its seats linked to a player (none: the move writes no player
      * events, sql/009) */
     {ST_MOVE_AFTER_LOCK, "move_after_lock",
                          "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
-                         "AND e.disabled_at IS NULL), m.response, m.request_sha256, "
+                         "AND e.disabled_at IS NULL), m.response, m.request_sha256, m.seq, "
                          "(SELECT count(*) FROM seats p WHERE p.game_id = $1::uuid AND p.player_id IS NOT NULL) "
                          "FROM (SELECT 1) one "
                          "LEFT JOIN (moves m JOIN seats t ON t.game_id = m.game_id AND t.seat = m.seat) "
@@ -216,7 +217,8 @@ cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char 
     out->hooks = atoi(PQgetvalue(after, 0, 0));
     out->stored_answer = cd_q_text(after, 0, 1);
     out->stored_request_sha256 = cd_q_text(after, 0, 2);
-    out->linked = atoi(PQgetvalue(after, 0, 3));
+    out->key_seq = cd_q_int(after, 0, 3, -1);
+    out->linked = atoi(PQgetvalue(after, 0, 4));
     return CD_Q_OK;
 }
 

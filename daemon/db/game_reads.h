@@ -59,6 +59,8 @@ typedef struct {
     const char *stored_answer;    /* the answer stored for this seat's Idempotency-Key; NULL: none */
     const char *stored_request_sha256;   /* the hash of the request that answer was for; NULL: none, or
                                           * stored before 005_idempotency_request.sql */
+    int key_seq;                  /* the seq of the move this seat's Idempotency-Key made; -1: none. Since
+                                     010_compact_log the answer is not stored (stored_answer NULL) but derived */
     struct pg_result *after;
 } cd_move_lock_read;
 /* ST_MOVE_LOCK + ST_MOVE_AFTER_LOCK pipelined, in a transaction: the token's seat and its game locked (the

@@ -16,7 +16,8 @@ typedef enum {
     ST_TX_COMMIT,        /* COMMIT (cd_db_tx) */
     /* games_table.c: ST_GAME_INSERT, ST_SECRET_INSERT, ST_SEAT_INSERT, ST_SEATS_OF_GAME, ST_GAMES_LIST;
      * game_reads.c: the locks and reads (ST_GAME_LOCK .. ST_GAME_GET_PLAY, ST_TOKEN_LOOKUP);
-     * moves.c: ST_MOVE_INSERT, ST_GAME_UPDATE(_CLOCK), ST_MOVES_AFTER, ST_MOVES_ALL, ST_NOTIFY_MOVE;
+     * moves.c: ST_MOVE_INSERT, ST_GAME_UPDATE(_CLOCK), ST_MOVES_AFTER, ST_NOTIFY_MOVE;
+     * move_log.c: the log in either form, compaction, the idempotency sweep (ST_LOG_AFTER ..);
      * audit_log.c: ST_AUDIT_* */
     ST_GAME_INSERT,      /* (setup, snapshot, seed_sha256, pending_seat, status, clock|NULL, clock_deadline|NULL,
                              clock_due|NULL: epoch seconds) -> id */
@@ -31,7 +32,8 @@ typedef enum {
                              game is game_id, its seat; no row for an unknown token */
     ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
                              response for that seat's key (NULL: none), the SHA-256 of the request it answered
-                             (NULL: none, or stored before the hash was), seats linked to a player */
+                             (NULL: none, or stored before the hash was), the seq of the key's move (NULL: none),
+                             seats linked to a player */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */
@@ -44,7 +46,6 @@ typedef enum {
     ST_TOKEN_LOOKUP,     /* (token_hash) -> game_id, seat */
     ST_GAME_UPDATE,      /* (game_id, seq, snapshot, status, pending_seat) */
     ST_MOVES_AFTER,      /* (game_id, after_seq, limit) -> seq, seat, move, events, origin */
-    ST_MOVES_ALL,        /* (game_id) -> seq, seat, move   (seq > 0, in order: replay) */
     ST_GAMES_LIST,       /* (status|NULL, after_id|NULL, limit) -> id, status, seq, created_at, updated_at,
                                          nplayers, pending_seat */
     ST_NOTIFY_MOVE,      /* (payload) */
@@ -101,6 +102,15 @@ typedef enum {
     ST_MAIL_CLAIM,           /* (lease_s) -> id, lease, rcpt, body, tries, game_id, seat, stopped */
     ST_MAIL_DONE,            /* (id, lease, state, delay_s, error) -> id */
     ST_MAIL_IN_INSERT,       /* (message_id, game_id, seat, outcome, detail) -> 1 when new (no row: handled before) */
+    /* the log in either form, compaction and the idempotency sweep (db/move_log.c, sql/010_compact_log.sql) */
+    ST_LOG_AFTER,            /* (game_id, after_seq, limit) -> seq, seat, move, events|NULL, clock?, NULL; or one
+                                 row NULL, ..., log for a compacted game */
+    ST_LOG_ALL,              /* (game_id) -> the same for seq > 0 */
+    ST_GAME_REPLAY_READ,     /* (game_id) -> setup, seed */
+    ST_COMPACT_CLAIM,        /* (skip: uuid[]) -> id of a finished game still in rows, locked (SKIP LOCKED) */
+    ST_COMPACT_STORE,        /* (game_id, log) */
+    ST_COMPACT_DELETE,       /* (game_id): its rows in moves */
+    ST_IDEM_SWEEP,           /* (before: epoch s, limit): key, answer and hash of older moves forgotten */
     /* player keys acting for seats, invitations, the lobby, rematches (db/lobby.c) */
     ST_KEY_SEATS,            /* (key_hash, game_id, seat|NULL) -> token_hash|NULL, seat|NULL   (no row: no such
                                  key; one row of NULLs: the key holds no seat of the game) */
@@ -147,7 +157,8 @@ typedef struct {
 extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_reads, cd_stmts_moves,
     cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
     cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players, cd_stmts_gauges, cd_stmts_mail_seats,
-    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_lobby, cd_stmts_player_events, cd_stmts_admin_cancel;
+    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_move_log, cd_stmts_lobby, cd_stmts_player_events,
+    cd_stmts_admin_cancel;
 extern const cd_stmt_family *const cd_stmt_families[];
 extern const int cd_nstmt_families;
 

@@ -9,17 +9,20 @@
 #include <stdlib.h>
 
 #include "base/json_out.h"
+#include "event_cache.h"
+#include "move_log.h"
 #include "views.h"
 #include "mail/outbox.h"
 #include "webhooks/outbox.h"
 #include "db/moves.h"
 #include "db/player_events.h"
 
-/* Stores the move: seat moved, move as logged (NULL: none), events_admin its events in the admin view (stored,
- * and filtered to the public view for webhooks), idem (with its request's hash) and answer for a repeated key. */
+/* Stores the move: seat moved, move as logged (NULL: none), idem with its request's hash (a repeated key's
+ * answer is derived from the log: the answer is not stored). events_admin, its events in the admin view,
+ * are not stored (a replay derives them: move_log.h): they go into the event cache, for the reads of the
+ * events that follow a move, and filtered to the public view into the webhooks. */
 static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
-                               const char *idem, const char *request_sha256, const json_t *answer,
-                               const char *origin)
+                               const char *idem, const char *request_sha256, const char *origin)
 {
     bool over = g->st->status == CARC_FINISHED;
     json_t *snap = cd_snapshot_for_store(g->st);
@@ -27,9 +30,11 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     json_decref(snap);
     char *mv = move ? cd_json_dumps(move, JSON_COMPACT) : NULL;
     char *events = cd_json_dumps(events_admin, JSON_COMPACT);
-    char *ans = answer ? cd_json_dumps(answer, JSON_COMPACT) : NULL;
-    if (!snapshot || !events || (move && !mv) || (answer && !ans))
+    if (!snapshot || !events || (move && !mv))
         abort();   /* out of memory (docs/STYLE.md) */
+    char *key = cd_event_cache_move_key(move);
+    cd_event_cache_put(g->id, g->seq, seat, key, events);   /* right even if the commit fails: event_cache.h */
+    free(key);
 
     /* a game with a turn clock stores it (advanced by the caller) with its derived deadline and due time */
     char *clock = NULL;
@@ -41,8 +46,8 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
         d = cd_clock_deadline(&g->clock);
         u = cd_clock_due(&g->clock);
     }
-    const cd_move_row row = {.game_id = g->id, .seq = g->seq, .seat = seat, .move = mv, .events = events,
-                             .idem = idem, .request_sha256 = request_sha256, .response = ans, .origin = origin};
+    const cd_move_row row = {.game_id = g->id, .seq = g->seq, .seat = seat, .move = mv, .events = NULL,
+                             .idem = idem, .request_sha256 = request_sha256, .response = NULL, .origin = origin};
     const cd_game_after_move after = {.snapshot = snapshot, .finished = over, .pending_seat = g->st->pending.seat,
                                       .clock = clock, .deadline = d, .due = u};
     bool ok = cd_move_store_deferred(db, &row, &after);
@@ -50,7 +55,6 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     free(snapshot);
     free(mv);
     free(events);
-    free(ans);
     if (!ok)
         return CD_TX_ERROR;
     /* webhooks: their outbox rows commit with the move (outbox.h) */
@@ -77,13 +81,11 @@ cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a,
         if (cd_clock_deadline(&g->clock) >= 0)   /* the next turn's deadline goes into its turn.started */
             cd_iso_time(cd_clock_deadline(&g->clock), g->deadline);
     }
-    json_t *ans = json_pack("{s:i, s:o}", "seq", g->seq, "events", carc_events_to_json(g->st, a->ev, a->seat));
-    /* the mover decides again (a figure after its tile, say): its legal moves come along, which saves it a
-     * GET; they are the mover's own, like the GET's, and stored with the answer for a replay */
-    if (a->legal_moves && g->st->status != CARC_FINISHED && g->st->pending.seat == a->seat)
-        json_object_set_new(ans, "legal_moves", cd_legal_moves_json(g->st, g->seq, a->seat));
+    /* with its legal moves when the mover decides again; a repeated Idempotency-Key gets the same answer
+     * derived from the log (move_log.h: cd_log_answer) */
+    json_t *ans = cd_move_answer(g->st, g->seq, a->ev, a->seat, a->legal_moves);
     json_t *events_admin = carc_events_to_json(g->st, a->ev, CARC_VIEW_ADMIN);
-    cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, a->idem, a->request_sha256, ans, a->origin);
+    cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, a->idem, a->request_sha256, a->origin);
     json_decref(events_admin);
     *answer = ans;
     return out;

@@ -37,7 +37,8 @@ typedef struct {
  *   g->hooks_known, g->hooks   when known and 0, the outbox is skipped without a query; otherwise the game's
  *                 enabled endpoints are read and move.made + turn.started / game.finished are enqueued.
  * *answer gets the answer to the mover, {"seq", "events" as the mover sees them[, "legal_moves"]}, a new
- * reference, whatever the result; it is stored with the move (replayed for the Idempotency-Key).
+ * reference, whatever the result (cd_move_answer); it is not stored: a repeated Idempotency-Key gets it
+ * derived again by replay (move_log.h: cd_log_answer).
  *
  * The writes are deferred (cd_db_defer): they go out with the caller's next statement or with the COMMIT, in
  * one round trip, and a failure among them fails that statement or the commit. So CD_TX_COMMIT here means

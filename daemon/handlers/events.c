@@ -5,11 +5,11 @@
  * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
  * "clock" on the moves a turn clock made for a seat that ran out of time; "by": "admin", "cancelled": true and
  * the admin's "reason" on the last entry of a cancelled game; the move's "notation" and, for a
- * move that puts or takes a figure, its "feature", "sides" and "label", as the log stored them; a decision
+ * move that puts or takes a figure, its "feature", "sides" and "label", as the log names them; a decision
  * with one legal move that the engine made is a forced_move event, "by": "forced", in the entry of the move
  * before it): the moves
  * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
- * (carc_events_json_filter over the admin rendering stored in moves.events). "seq" is the last entry's seq,
+ * (carc_events_json_filter over the admin rendering: derived by replay, game/move_log.h). "seq" is the last entry's seq,
  * or `after` when there is none: a client pages and polls with after=<seq of the previous answer>.
  *
  * Parameters
@@ -59,7 +59,7 @@
 #include "base/log.h"
 #include "db/notify.h"
 #include "db/games_table.h"
-#include "db/moves.h"
+#include "game/move_log.h"
 
 #define EV_PAGE 100              /* entries per answer, and per read of a stream */
 #define SSE_KEEPALIVE_S 15.0
@@ -82,71 +82,60 @@ static bool parse_int(const char *s, long lo, long hi, long *out)
     return true;
 }
 
-/* Copies the self-description the log stored with a move (moves_post.c) into its entry. A move stored
- * before moves described themselves, a resignation or the opening entry has none. Every member is public:
- * what a move says is what its public events show. */
-static void describe_entry(json_t *entry, const char *move_text)
+/* Copies the self-description of a move (its notation and, for a move that puts or takes a figure, its
+ * feature, sides and label) into its entry. A move stored before moves described themselves, a resignation or
+ * the opening entry has none. Every member is public: what a move says is what its public events show. */
+static void describe_entry(json_t *entry, const json_t *move)
 {
     static const char *const keys[] = {"notation", "feature", "sides", "label"};
-    if (!move_text || !strstr(move_text, "\"notation\""))
+    if (!json_object_get(move, "notation"))
         return;
-    json_t *move = json_loads(move_text, 0, NULL);
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         json_t *v = json_object_get(move, keys[k]);
         if (v)
             json_object_set(entry, keys[k], v);
     }
-    json_decref(move);
 }
 
 /* The entry of the admin's cancel (admin_cancel.c): "by": "admin", "cancelled": true and the reason given. */
-static void cancel_entry(json_t *entry, const char *move_text)
+static void cancel_entry(json_t *entry, const json_t *move)
 {
     json_object_set_new(entry, "by", json_string("admin"));
     json_object_set_new(entry, "cancelled", json_true());
-    json_t *move = move_text ? json_loads(move_text, 0, NULL) : NULL;
     json_t *reason = json_object_get(move, "reason");
     if (json_is_string(reason))
         json_object_set(entry, "reason", reason);
-    json_decref(move);
 }
 
 /* Up to EV_PAGE entries after `after` as `viewer` sees them: *entries (new array) and *last (the last seq,
- * or `after` when there is none). */
+ * or `after` when there is none). The entries' events are the stored ones of rows written before
+ * sql/010_compact_log.sql, else derived (game/move_log.h: from the event cache, or by replay). */
 static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer, json_t **entries, int *last)
 {
-    cd_log_rows rows;
-    cd_q q = cd_moves_after(db, id, after, EV_PAGE, &rows);
+    cd_log_page page;
+    cd_load_result lr = cd_log_page_read(db, id, after, EV_PAGE, &page);
     *entries = NULL;
     *last = after;
-    if (q != CD_Q_OK)
-        return q == CD_Q_DOWN ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
+    if (lr != CD_LOAD_OK) {
+        cd_log_page_free(&page);
+        return lr;
+    }
     json_t *a = json_array();
-    for (int i = 0; i < rows.n; i++) {
-        const cd_log_row *m = &rows.v[i];
-        int seq = m->seq;
-        json_t *admin = json_loads(m->events, 0, NULL);
-        if (!json_is_array(admin)) {
-            cd_log("error", "game %s: the events of seq %d do not decode", id, seq);
-            json_decref(admin);
-            json_decref(a);
-            cd_log_rows_free(&rows);
-            return CD_LOAD_CORRUPT;
-        }
+    for (int i = 0; i < page.n; i++) {
+        const cd_log_entry *m = &page.v[i];
         json_t *e = json_object();
-        json_object_set_new(e, "seq", json_integer(seq));
+        json_object_set_new(e, "seq", json_integer(m->seq));
         json_object_set_new(e, "seat", m->has_seat ? json_integer(m->seat) : json_null());
         describe_entry(e, m->move);
-        json_object_set_new(e, "events", carc_events_json_filter(admin, viewer));
-        if (strcmp(m->origin, "clock") == 0)   /* the turn clock moved for a seat out of time */
+        json_object_set_new(e, "events", carc_events_json_filter(m->events, viewer));
+        if (m->clock)   /* the turn clock moved for a seat out of time */
             json_object_set_new(e, "by", json_string("clock"));
-        else if (strcmp(m->origin, "admin") == 0)   /* the admin cancelled the game: its last entry */
+        else if (m->cancel)   /* the admin cancelled the game: its last entry */
             cancel_entry(e, m->move);
-        json_decref(admin);
         json_array_append_new(a, e);
-        *last = seq;
+        *last = m->seq;
     }
-    cd_log_rows_free(&rows);
+    cd_log_page_free(&page);
     *entries = a;
     return CD_LOAD_OK;
 }

@@ -11,6 +11,7 @@
 #include "game/audit.h"
 #include "game/clock.h"
 #include "base/json_out.h"
+#include "game/event_cache.h"
 #include "game/games.h"
 #include "handlers.h"
 #include "handlers/lobby.h"
@@ -341,8 +342,12 @@ static cd_tx_result run_create(cd_db *db, void *arg)
             goto done;
         }
     }
-    if (cd_moves_insert_opening(db, t->id, events) == CD_Q_OK)
+    if (cd_moves_insert_opening(db, t->id, NULL) == CD_Q_OK) {   /* its events are derived (game/move_log.h) */
         out = CD_TX_COMMIT;
+        char *key = cd_event_cache_move_key(NULL);
+        cd_event_cache_put(t->id, 0, -1, key, events);
+        free(key);
+    }
     if (out == CD_TX_COMMIT && t->req->is_admin &&
         !cd_audit_write(t->req, db, NULL, t->id,
                         json_pack("{s:b, s:b}", "seed_chosen", t->seeded,

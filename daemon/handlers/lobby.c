@@ -20,6 +20,7 @@
 #include "db/moves.h"
 #include "game/catalog.h"
 #include "game/clock.h"
+#include "game/event_cache.h"
 #include "game/games.h"
 #include "game/views.h"
 #include "mail/seat_mail.h"
@@ -148,9 +149,13 @@ cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row
                                    .deadline = clock_s ? cd_clock_deadline(&clock) : -1,
                                    .due = clock_s ? cd_clock_due(&clock) : -1};
     out = CD_TX_ERROR;
-    if (cd_game_start_store(db, id, &row) != CD_Q_OK || cd_moves_insert_opening(db, id, events_s) != CD_Q_OK ||
+    /* the opening's events are derived (game/move_log.h), and kept in the event cache meanwhile */
+    if (cd_game_start_store(db, id, &row) != CD_Q_OK || cd_moves_insert_opening(db, id, NULL) != CD_Q_OK ||
         cd_moves_notify(db, id, 0) != CD_Q_OK)
         goto done;
+    char *opening_key = cd_event_cache_move_key(NULL);
+    cd_event_cache_put(id, 0, -1, opening_key, events_s);
+    free(opening_key);
     /* as a creation: turn.started to the endpoints the seats registered while they waited */
     out = cd_outbox_game_created(db, id, st, w->seed, deadline_iso[0] ? deadline_iso : NULL, NULL);
     for (int i = 0; i < n; i++)

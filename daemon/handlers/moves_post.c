@@ -3,7 +3,9 @@
  * lock the game row, replay a repeated Idempotency-Key (the first answer for the same request, 422 for another
  * request under the same key), check the expected seq and the seat, apply the move in
  * the engine, then cd_move_commit (the clock, the log, the snapshot, the NOTIFY, the webhook outbox) and commit;
- * only then answer. A move answered 200 is durable; a refused one changes nothing.
+ * only then answer. A move answered 200 is durable; a refused one changes nothing. A repeated key's answer is
+ * derived from the log by replay (game/move_log.h: the answers are not stored), byte for byte the first one,
+ * for CARCD_IDEMPOTENCY_TTL; after it the key is forgotten and the request is new (a stale seq, then).
  *
  * Two round trips (db.c's pipeline): BEGIN + cd_move_lock (the token's seat and the game row, locked; then the
  * game's webhook endpoints and the key's stored answer, read after the lock is held); then the deferred
@@ -26,6 +28,7 @@
 #include "base/json_out.h"
 #include "base/metrics.h"
 #include "game/move_commit.h"
+#include "game/move_log.h"
 #include "game/notations.h"
 #include "game/state_cache.h"
 #include "db/game_reads.h"
@@ -102,12 +105,18 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     g.hooks = lock.hooks;
     g.linked_known = true;
     g.linked = lock.linked;
-    bool replay = t->idem && lock.stored_answer;
+    /* this seat's key made a move: its answer was stored (rows before 010_compact_log) or is derived from the
+     * log (move_log.h), until the key expires (CARCD_IDEMPOTENCY_TTL; then it is a new request) */
+    bool replay = t->idem && (lock.stored_answer || lock.key_seq >= 0);
+    int key_seq = lock.key_seq;
     /* the key's answer is for the request it came with; a row stored before the hash was kept has none */
     bool same_request = !replay || !lock.stored_request_sha256 ||
                         strcmp(lock.stored_request_sha256, t->request_sha256) == 0;
-    if (lr == CD_LOAD_OK && replay && same_request) {   /* a stored answer for this seat's key: the first answer again */
-        t->answer = json_loads(lock.stored_answer, 0, NULL);
+    if (lr == CD_LOAD_OK && replay && same_request) {   /* the first answer again */
+        if (lock.stored_answer)
+            t->answer = json_loads(lock.stored_answer, 0, NULL);
+        else if (cd_log_answer(db, t->id, key_seq, t->seat, &t->answer) != CD_LOAD_OK)
+            t->answer = NULL;   /* logged; a 500 below */
         t->status = 200;
         t->replayed = true;
     }

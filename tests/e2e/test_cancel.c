@@ -5,7 +5,9 @@
  * admin, cancelled, the reason); the view says cancelled (no winner, nothing pending, no clock) and the clock
  * worker has nothing left (clock_due NULL in the database); the audit log has the row; the receiver gets
  * game.finished with reason cancelled, no winner and no seed; moves, resignations and a second cancel are
- * 409; legal-moves lists nothing; verify still replays the log; a finished game cannot be cancelled.
+ * 409; legal-moves lists nothing; verify and export still replay the log, from a restarted process too, whose
+ * events of the game are derived by replay (the cancel's entry among them), and the game is not compacted; a
+ * finished game cannot be cancelled.
  */
 #include <arpa/inet.h>
 #include <libpq-fe.h>
@@ -250,6 +252,44 @@ START_TEST(admin_cancel)
     json_decref(lm);
     ck_assert_int_eq(e2e_verify_ok(c, d, g.id), seq + 1);
     (void)p;
+
+    /* export and verify replay the log through the cancel (daemon/game/move_log.c): the export lists the seats'
+     * moves, the cancel ends it; and again from a restarted process, whose event cache is empty, so the events
+     * of every entry, the cancel's too, are derived by replay. A cancelled game is not compacted (only finished
+     * ones are): its log stays in rows. */
+    for (int round = 0; round < 2; round++) {
+        if (round == 1) {
+            e2e_daemon_stop(d);
+            e2e_daemon_start(d);
+            e2e_client_retarget(c, d);
+        }
+        snprintf(path, sizeof path, "/v1/admin/games/%s/export", g.id);
+        json_t *x = e2e_get_ok(c, path, d->admin, 200);
+        ck_assert_str_eq(e2e_jstr(x, "status"), "cancelled");
+        ck_assert_int_eq(e2e_jint(x, "seq"), seq + 1);
+        json_t *xm = json_object_get(x, "moves");
+        ck_assert_int_eq(json_array_size(xm), seq);
+        ck_assert_int_eq(e2e_jint(json_array_get(xm, json_array_size(xm) - 1), "seq"), seq);
+        json_decref(x);
+        ck_assert_int_eq(e2e_verify_ok(c, d, g.id), seq + 1);
+        snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", g.id, seq - 2);
+        json_t *ev = e2e_get_ok(c, path, g.token[0], 200);
+        json_t *ents = json_object_get(ev, "entries");
+        ck_assert_int_eq(json_array_size(ents), 3);
+        ck_assert_msg(json_array_size(json_object_get(json_array_get(ents, 0), "events")) +
+                          json_array_size(json_object_get(json_array_get(ents, 1), "events")) > 0,
+                      "the seats' last moves have no events");
+        json_t *last = json_array_get(ents, 2);
+        ck_assert_int_eq(e2e_jint(last, "seq"), seq + 1);
+        ck_assert(json_is_null(json_object_get(last, "seat")));
+        ck_assert_str_eq(e2e_jstr(last, "by"), "admin");
+        ck_assert(json_is_true(json_object_get(last, "cancelled")));
+        ck_assert_str_eq(e2e_jstr(last, "reason"), "reported abuse");
+        ck_assert_int_eq(json_array_size(json_object_get(last, "events")), 0);
+        json_decref(ev);
+    }
+    snprintf(q, sizeof q, "SELECT count(*) FROM games WHERE id = '%s' AND log IS NULL", g.id);
+    ck_assert_int_eq(db_long(d, q), 1);
 
     /* a finished game: nothing to cancel */
     e2e_game f;

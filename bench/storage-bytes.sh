@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# storage-bytes.sh — bytes per game in PostgreSQL (table, indexes and TOAST, after VACUUM FULL), for games in
+# play and finished, base and every expansion, 2 and 6 seats: bench/storage-bytes.c against carcd, and, with
+# BEFORE_CARCD, the same run against another carcd binary (e.g. one built from main) on a database of its own
+# migrations, so that the two tables come from the same conditions.
+#
+#   bench/storage-bytes.sh                                  # this checkout's carcd (built in $BUILD_DIR)
+#   BEFORE_CARCD=/path/to/old/carcd bench/storage-bytes.sh  # that one first, then this one
+#
+# Environment: BUILD_DIR (build), GAMES (10 per case), ACTIVE_SEQ (70), PORT (18190), PGTEMP_PORT (54392).
+# carcd runs with its clock worker every 200 ms, which compacts finished games (sql/010_compact_log.sql).
+# Figures, not a test.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+BUILD_DIR=${BUILD_DIR:-$root/build}
+GAMES=${GAMES:-10}
+ACTIVE_SEQ=${ACTIVE_SEQ:-70}
+PORT=${PORT:-18190}
+export PGTEMP_PORT=${PGTEMP_PORT:-54392}
+export PGTEMP_DB=carcd_storage
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/carcd-storage.XXXXXX")
+ADMIN=storage-admin-$RANDOM$RANDOM
+
+cmake --build "$BUILD_DIR" --target carcd storage-bytes >"$OUT/build.log" 2>&1 || { tail -n 30 "$OUT/build.log" >&2; exit 1; }
+
+# shellcheck source=../scripts/pg-temp.sh
+source "$root/scripts/pg-temp.sh"
+carcd_pid=""
+cleanup() {
+    if [[ -n $carcd_pid ]]; then
+        kill -TERM "$carcd_pid" 2>/dev/null || true
+        wait "$carcd_pid" 2>/dev/null || true
+    fi
+    pg_temp_stop
+}
+trap cleanup EXIT
+pg_temp_start
+
+# run NAME CARCD_BINARY: a fresh database migrated by that binary, the binary serving, the measurements
+run() {
+    local name=$1 bin=$2 db=carcd_storage_$1
+    psql -qX "$CARCD_TEST_DATABASE_URL" -c "CREATE DATABASE $db" >/dev/null
+    local url=${CARCD_TEST_DATABASE_URL/\/carcd_storage\?//$db?}
+    CARCD_DATABASE_URL=$url "$bin" migrate >"$OUT/$name.migrate.log" 2>&1 || { cat "$OUT/$name.migrate.log" >&2; exit 1; }
+    CARCD_DATABASE_URL=$url CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN CARCD_CLOCK_INTERVAL_MS=200 \
+        "$bin" serve >"$OUT/$name.carcd.log" 2>&1 &
+    carcd_pid=$!
+    for _ in $(seq 100); do
+        curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    echo "== $name: $bin ($GAMES games per case)"
+    "$BUILD_DIR/storage-bytes" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN" --database-url "$url" \
+        --games "$GAMES" --active-seq "$ACTIVE_SEQ"
+    kill -TERM "$carcd_pid"
+    wait "$carcd_pid" 2>/dev/null || true
+    carcd_pid=""
+}
+
+if [[ -n ${BEFORE_CARCD:-} ]]; then
+    run before "$BEFORE_CARCD"
+fi
+run after "$BUILD_DIR/carcd"
+echo "logs: $OUT"

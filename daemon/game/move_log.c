@@ -1,0 +1,377 @@
+/*
+ * move_log.c — see move_log.h.
+ */
+#include "move_log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/crypto.h"
+#include "base/json_out.h"
+#include "base/log.h"
+#include "catalog.h"
+#include "event_cache.h"
+#include "json.h"
+#include "views.h"
+
+bool cd_log_moves_of(const cd_stored_log *l, cd_log_moves *out, char *why, size_t whylen)
+{
+    *out = (cd_log_moves){0};
+    if (!l->compact) {
+        out->v = calloc((size_t)l->n + 1, sizeof *out->v);
+        if (!out->v)
+            abort();   /* out of memory (docs/STYLE.md) */
+        for (int i = 0; i < l->n; i++)
+            if (l->v[i].seq > 0)
+                out->v[out->n++] = (cd_log_move){.seq = l->v[i].seq, .seat = l->v[i].seat,
+                                                 .has_seat = l->v[i].has_seat, .clock = l->v[i].clock,
+                                                 .json = l->v[i].move};
+        return true;
+    }
+    size_t lines = 0;
+    for (const char *p = l->compact; *p; p++)
+        lines += *p == '\n';
+    out->v = calloc(lines + 1, sizeof *out->v);
+    if (!out->v)
+        abort();
+    for (const char *p = l->compact; *p;) {
+        const char *eol = strchr(p, '\n');
+        if (!eol) {
+            snprintf(why, whylen, "the compact log's last line has no end");
+            return false;
+        }
+        cd_log_move *m = &out->v[out->n];
+        char *end;
+        long seat = strtol(p, &end, 10);
+        if (end == p || seat < 0 || seat >= CARC_MAX_PLAYERS) {
+            snprintf(why, whylen, "the compact log's line %d names no seat", out->n + 1);
+            return false;
+        }
+        m->clock = *end == 'c';
+        end += m->clock;
+        if (*end != ' ' || end + 1 >= eol) {
+            snprintf(why, whylen, "the compact log's line %d has no move", out->n + 1);
+            return false;
+        }
+        m->seq = ++out->n;
+        m->seat = (int)seat;
+        m->has_seat = true;
+        m->text = end + 1;
+        m->text_len = (size_t)(eol - m->text);
+        p = eol + 1;
+    }
+    return true;
+}
+
+/* A cancel is told by its JSON: a compact line always has a seat, and no move of a seat has kind "cancel". */
+static bool json_is_cancel(const json_t *j)
+{
+    const char *kind = json_string_value(json_object_get(j, "kind"));
+    return kind && strcmp(kind, "cancel") == 0;
+}
+
+bool cd_log_move_is_cancel(const cd_log_move *m)
+{
+    if (m->has_seat || !m->json)
+        return false;
+    json_t *j = json_loads(m->json, 0, NULL);
+    bool cancel = json_is_cancel(j);
+    json_decref(j);
+    return cancel;
+}
+
+void cd_log_moves_free(cd_log_moves *m)
+{
+    free(m->v);
+    *m = (cd_log_moves){0};
+}
+
+bool cd_log_begin(const json_t *setup, const char *seed_hex, carc_state *st, carc_events *ev, char *why,
+                  size_t whylen)
+{
+    carc_setup s;
+    why[0] = 0;
+    if (carc_setup_from_json(cd_catalog(), setup, &s, why, whylen) != 0 || !cd_unhex(seed_hex, s.seed, sizeof s.seed)) {
+        if (!why[0])
+            snprintf(why, whylen, "stored seed is not 64 hex digits");
+        return false;
+    }
+    return carc_game_new(st, cd_catalog(), &s, ev, why, whylen) == 0;
+}
+
+int cd_log_move_apply(carc_state *st, const cd_log_move *m, carc_events *ev, json_t **described,
+                      char notation[CARC_NOTATION_MAX], char *why, size_t whylen)
+{
+    if (described)
+        *described = NULL;
+    bool leave;
+    carc_move mv;
+    int rc = CARC_OK;
+    if (m->text) {
+        leave = m->text_len == strlen(CD_LEAVE_NOTATION) && memcmp(m->text, CD_LEAVE_NOTATION, m->text_len) == 0;
+        if (!leave && st->pending.seat != m->seat) {
+            snprintf(why, whylen, "the log has seat %d move, the game waits for seat %d", m->seat, st->pending.seat);
+            return CARC_E_ILLEGAL;
+        }
+        if (!leave)
+            rc = carc_notation_parse(st, m->text, m->text_len, &mv, why, whylen);
+    } else {
+        json_t *j = m->json ? json_loads(m->json, 0, NULL) : NULL;
+        if (!j) {
+            snprintf(why, whylen, "the logged move is not JSON");
+            return CARC_E_INVALID;
+        }
+        if (!m->has_seat) {   /* only the admin's cancel has no seat: it ends the log and changes nothing */
+            if (!json_is_cancel(j) || notation) {
+                snprintf(why, whylen, notation ? "a cancel has no compact line" : "the logged move has no seat");
+                json_decref(j);
+                return CARC_E_INVALID;
+            }
+            if (described)
+                *described = j;
+            else
+                json_decref(j);
+            return CARC_OK;
+        }
+        leave = carc_move_is_leave(j);
+        if (!leave)
+            rc = carc_move_from_json(st, j, &mv, why, whylen);
+        json_decref(j);
+    }
+    if (rc != CARC_OK)
+        return rc;
+    if (leave) {
+        if (notation)
+            snprintf(notation, CARC_NOTATION_MAX, "%s", CD_LEAVE_NOTATION);
+        rc = carc_leave(st, m->seat, ev, why, whylen);
+        if (rc == CARC_OK && described)
+            *described = json_pack("{s:s}", "kind", "leave");
+        return rc;
+    }
+    /* named against the state the move is made in, as moves_post.c logs it */
+    if (notation && carc_move_notation(st, &mv, notation, CARC_NOTATION_MAX) < 0) {
+        snprintf(why, whylen, "the move has no notation");
+        return CARC_E_INVALID;
+    }
+    json_t *d = described ? carc_move_to_json_described(st, &mv) : NULL;
+    if (described && !d) {
+        snprintf(why, whylen, "the move cannot be named");
+        return CARC_E_INVALID;
+    }
+    rc = carc_apply(st, m->seat, &mv, ev, why, whylen);
+    if (rc != CARC_OK) {
+        json_decref(d);
+        return rc;
+    }
+    if (described)
+        *described = d;
+    return CARC_OK;
+}
+
+/* ---- pages of entries --------------------------------------------------------------------------------- */
+
+void cd_log_page_free(cd_log_page *p)
+{
+    for (int i = 0; i < p->n; i++) {
+        json_decref(p->v[i].move);
+        json_decref(p->v[i].events);
+    }
+    free(p->v);
+    *p = (cd_log_page){0};
+}
+
+static cd_load_result of_q(cd_q q)
+{
+    return q == CD_Q_DOWN ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
+}
+
+/* The entries from the rows read, using the events they stored (rows before 010) or the event cache; false
+ * as soon as one has neither (the caller derives the page by replay). */
+static bool page_from_rows(const char *id, const cd_stored_log *l, cd_log_page *out)
+{
+    for (int i = 0; i < l->n; i++) {
+        const cd_stored_move *r = &l->v[i];
+        cd_log_entry *e = &out->v[out->n];
+        *e = (cd_log_entry){.seq = r->seq, .has_seat = r->has_seat, .seat = r->seat, .clock = r->clock};
+        e->move = r->move ? json_loads(r->move, 0, NULL) : NULL;
+        if (r->move && !e->move)
+            return false;
+        e->cancel = r->seq > 0 && !r->has_seat && json_is_cancel(e->move);
+        if (r->events) {
+            e->events = json_loads(r->events, 0, NULL);
+        } else {
+            char *key = cd_event_cache_move_key(e->move);
+            e->events = cd_event_cache_get(id, r->seq, r->has_seat ? r->seat : -1, key);
+            free(key);
+        }
+        if (!json_is_array(e->events)) {
+            json_decref(e->move);
+            json_decref(e->events);
+            *e = (cd_log_entry){0};
+            return false;
+        }
+        out->n++;
+    }
+    return true;
+}
+
+/* The entries after `after` (at most limit) derived by replaying the whole log from the seed. */
+static cd_load_result page_by_replay(cd_db *db, const char *id, int after, int limit, cd_log_page *out)
+{
+    bool found;
+    char *setup_text, seed[65];
+    cd_q q = cd_game_replay_read(db, id, &found, &setup_text, seed);
+    if (q != CD_Q_OK)
+        return of_q(q);
+    if (!found)
+        return CD_LOAD_NOT_FOUND;
+    cd_stored_log l;
+    if ((q = cd_stored_log_all(db, id, &l)) != CD_Q_OK) {
+        free(setup_text);
+        return of_q(q);
+    }
+    json_t *setup = json_loads(setup_text, 0, NULL);
+    free(setup_text);
+    char why[280] = "";
+    cd_log_moves moves = {0};
+    carc_state *st = malloc(sizeof *st);
+    carc_events ev = {0};
+    if (!st)
+        abort();
+    cd_load_result lr = CD_LOAD_CORRUPT;
+    int bad = 0;
+    if (!setup || !cd_log_moves_of(&l, &moves, why, sizeof why) || !cd_log_begin(setup, seed, st, &ev, why, sizeof why))
+        goto done;
+    if (after < 0) {
+        out->v[out->n++] = (cd_log_entry){.seq = 0, .events = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN)};
+    }
+    for (int i = 0; i < moves.n && out->n < limit; i++) {
+        const cd_log_move *m = &moves.v[i];
+        bad = m->seq;
+        if (m->seq != i + 1) {
+            snprintf(why, sizeof why, "the log has a gap before seq %d", m->seq);
+            goto done;
+        }
+        carc_events_clear(&ev);
+        bool wanted = m->seq > after;
+        json_t *described = NULL;
+        if (cd_log_move_apply(st, m, wanted ? &ev : NULL, wanted ? &described : NULL, NULL, why, sizeof why) != CARC_OK)
+            goto done;
+        if (!wanted)
+            continue;
+        cd_log_entry *e = &out->v[out->n++];
+        *e = (cd_log_entry){.seq = m->seq, .has_seat = m->has_seat, .seat = m->seat, .clock = m->clock,
+                            .cancel = !m->has_seat, .move = described,
+                            .events = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN)};
+        if (!l.compact) {   /* a game in play: its next catch-up finds these in the cache */
+            char *key = cd_event_cache_move_key(e->move), *text = cd_json_dumps(e->events, JSON_COMPACT);
+            if (!text)
+                abort();
+            cd_event_cache_put(id, e->seq, e->has_seat ? e->seat : -1, key, text);
+            free(key);
+            free(text);
+        }
+    }
+    lr = CD_LOAD_OK;
+done:
+    if (lr != CD_LOAD_OK)
+        cd_log("error", "game %s: the log does not replay at seq %d: %s", id, bad, why);
+    carc_events_free(&ev);
+    free(st);
+    cd_log_moves_free(&moves);
+    cd_stored_log_free(&l);
+    json_decref(setup);
+    return lr;
+}
+
+cd_load_result cd_log_page_read(cd_db *db, const char *id, int after, int limit, cd_log_page *out)
+{
+    *out = (cd_log_page){0};
+    out->v = calloc((size_t)limit + 1, sizeof *out->v);
+    if (!out->v)
+        abort();
+    cd_stored_log l;
+    cd_q q = cd_stored_log_after(db, id, after, limit, &l);
+    if (q != CD_Q_OK)
+        return of_q(q);
+    if (l.compact) {   /* nothing after `after` in a compacted game: no replay to find that out */
+        int lines = 0;
+        for (const char *c = l.compact; *c; c++)
+            lines += *c == '\n';
+        if (after >= lines) {
+            cd_stored_log_free(&l);
+            return CD_LOAD_OK;
+        }
+    }
+    bool done = !l.compact && page_from_rows(id, &l, out);
+    cd_stored_log_free(&l);
+    if (done)
+        return CD_LOAD_OK;
+    for (int i = 0; i < out->n; i++) {   /* what the rows gave is replaced by the replay's */
+        json_decref(out->v[i].move);
+        json_decref(out->v[i].events);
+    }
+    out->n = 0;
+    cd_load_result lr = page_by_replay(db, id, after, limit, out);
+    if (lr == CD_LOAD_NOT_FOUND) {   /* no game: no entries, as the rows' read says for it */
+        out->n = 0;
+        lr = CD_LOAD_OK;
+    }
+    return lr;
+}
+
+/* ---- a move's answer ------------------------------------------------------------------------------------ */
+
+json_t *cd_move_answer(const carc_state *st, int seq, const carc_events *ev, int seat, bool legal_moves)
+{
+    json_t *ans = json_pack("{s:i, s:o}", "seq", seq, "events", carc_events_to_json(st, ev, seat));
+    /* the mover decides again (a figure after its tile, say): its legal moves come along, which saves it a
+     * GET; they are the mover's own, like the GET's */
+    if (legal_moves && st->status != CARC_FINISHED && st->pending.seat == seat)
+        json_object_set_new(ans, "legal_moves", cd_legal_moves_json(st, seq, seat));
+    return ans;
+}
+
+cd_load_result cd_log_answer(cd_db *db, const char *id, int seq, int seat, json_t **answer)
+{
+    *answer = NULL;
+    bool found;
+    char *setup_text, seed[65];
+    cd_q q = cd_game_replay_read(db, id, &found, &setup_text, seed);
+    if (q != CD_Q_OK)
+        return of_q(q);
+    if (!found)
+        return CD_LOAD_NOT_FOUND;
+    cd_stored_log l;
+    if ((q = cd_stored_log_all(db, id, &l)) != CD_Q_OK) {
+        free(setup_text);
+        return of_q(q);
+    }
+    json_t *setup = json_loads(setup_text, 0, NULL);
+    free(setup_text);
+    char why[280] = "the log has no such move";
+    cd_log_moves moves = {0};
+    carc_state *st = malloc(sizeof *st);
+    carc_events ev = {0};
+    if (!st)
+        abort();
+    if (setup && cd_log_moves_of(&l, &moves, why, sizeof why) && cd_log_begin(setup, seed, st, NULL, why, sizeof why) &&
+        seq >= 1 && seq <= moves.n && moves.v[seq - 1].seq == seq && moves.v[seq - 1].has_seat && moves.v[seq - 1].seat == seat) {
+        int i = 0;
+        for (; i < seq; i++)
+            if (moves.v[i].seq != i + 1 ||
+                cd_log_move_apply(st, &moves.v[i], i == seq - 1 ? &ev : NULL, NULL, NULL, why, sizeof why) != CARC_OK)
+                break;
+        if (i == seq)
+            *answer = cd_move_answer(st, seq, &ev, seat, true);
+    }
+    if (!*answer)
+        cd_log("error", "game %s: the answer of seq %d cannot be derived: %s", id, seq, why);
+    carc_events_free(&ev);
+    free(st);
+    cd_log_moves_free(&moves);
+    cd_stored_log_free(&l);
+    json_decref(setup);
+    return *answer ? CD_LOAD_OK : CD_LOAD_CORRUPT;
+}

@@ -1,0 +1,101 @@
+/*
+ * move_log.h — a game's log as moves and events, whichever form it is stored in (db/move_log.h): the rows of a
+ * game in play, or the compact text of a compacted one (game/compact.h). What a game keeps is its set-up and
+ * its moves; everything else a reader asks for (events, the moves described, a past state) is derived by
+ * replaying them from the seed through the engine, which gives the same thing every time.
+ *
+ * The compact text: one line per move after the opening, in seq order, "<seat>[c] <notation>\n" ("c": the
+ * turn clock made it; the notation "!leave" — no notation starts with "!" — the seat left). A notation is
+ * engine/notation.h's canonical one, which carc_notation_parse reads back to the identical move.
+ *
+ * Cost of the events of entries after `after` (cd_log_page_read): when every one of them is in the event
+ * cache (event_cache.h: the moves this process made or derived lately), one statement and a parse of each
+ * entry's events; otherwise one statement more for the set-up and seed and one for the whole log, and a
+ * replay from the start to the page's last seq — the engine applying every move again (a notation is
+ * resolved against the legal moves of its decision) — and the page's events rendered: 3 to 7 ms for a
+ * finished game of 90 to 220 moves on the shared 2-core development machine (bench/storage-bytes.sh's
+ * events_ms; 0.6 to 1.2 ms when the events were stored), after which, for a game in play, the entries are in
+ * the cache. So a catch-up of N events costs a replay of the game only when this process holds them not:
+ * after a restart, or for moves another carcd process made (its first waiter replays, the others hit).
+ */
+#ifndef CD_MOVE_LOG_H
+#define CD_MOVE_LOG_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "carc.h"
+#include "notation.h"
+#include "db/db.h"
+#include "db/move_log.h"
+#include "games.h"
+
+#define CD_LEAVE_NOTATION "!leave"
+
+/* One move of a stored log, either form (the strings are the stored log's). */
+typedef struct {
+    int seq, seat;
+    bool has_seat;        /* false only for the admin's cancel (handlers/admin_cancel.c), a row with no seat */
+    bool clock;
+    const char *json;     /* rows: the move's JSON text (NULL only for a row without a move) */
+    const char *text;     /* compact: the line's notation, text_len bytes (not NUL-terminated) */
+    size_t text_len;
+} cd_log_move;
+
+typedef struct {
+    int n;
+    cd_log_move *v;
+} cd_log_moves;
+
+/* The admin's cancel (handlers/admin_cancel.c: a row with no seat, move {"kind": "cancel", "reason"}), the
+ * last entry of a cancelled game's log. It changes no state and has no events; it has no compact line, as a
+ * cancelled game is not compacted (only finished ones are: game/compact.h). */
+bool cd_log_move_is_cancel(const cd_log_move *m);
+
+/* The moves of a stored log (rows with seq > 0, or the compact text), in order. False with `why` for a
+ * compact text that is not one. */
+bool cd_log_moves_of(const cd_stored_log *l, cd_log_moves *out, char *why, size_t whylen);
+void cd_log_moves_free(cd_log_moves *m);
+
+/* The state before any move (seq 0) from a stored set-up and seed; ev (may be NULL) gets the opening events. */
+bool cd_log_begin(const json_t *setup, const char *seed_hex, carc_state *st, carc_events *ev, char *why,
+                  size_t whylen);
+/* Applies one logged move to st, the state before it: ev (may be NULL) gets its events, *described (may be
+ * NULL) the move as the log names it (carc_move_to_json_described against the state before; {"kind":
+ * "leave"} for a leave, the move as stored for the admin's cancel, which leaves st as it is), notation (may be
+ * NULL) its compact line's notation (none for a cancel: CARC_E_INVALID). 0, or the engine's error with
+ * `why` (st unchanged). */
+int cd_log_move_apply(carc_state *st, const cd_log_move *m, carc_events *ev, json_t **described,
+                      char notation[CARC_NOTATION_MAX], char *why, size_t whylen);
+
+/* One entry of the log as the events endpoint shows it, before it is filtered for a viewer. */
+typedef struct {
+    int seq;
+    bool has_seat;      /* the opening has none */
+    int seat;
+    bool clock;         /* the turn clock made it */
+    bool cancel;        /* the admin's cancel (cd_log_move_is_cancel): no seat, no events */
+    json_t *move;       /* owned: the move as logged (self-described); NULL for the opening */
+    json_t *events;     /* owned: its events, admin view */
+} cd_log_entry;
+
+typedef struct {
+    int n;
+    cd_log_entry *v;
+} cd_log_page;
+
+/* Up to `limit` entries after seq `after` (-1: from the opening), in order, in either form (see the cost
+ * above). CD_LOAD_CORRUPT when the log does not replay (logged). */
+cd_load_result cd_log_page_read(cd_db *db, const char *id, int after, int limit, cd_log_page *out);
+void cd_log_page_free(cd_log_page *p);
+
+/* A move's answer (cd_move_commit's): {"seq", "events" as `seat` sees them, and "legal_moves" (with
+ * legal_moves) when the seat decides again}, from st, the state after the move, and ev, its events. */
+json_t *cd_move_answer(const carc_state *st, int seq, const carc_events *ev, int seat, bool legal_moves);
+/* The answer seat's move at `seq` got, derived by replaying the log to it: what a repeated Idempotency-Key
+ * answers (since 010_compact_log the answers are not stored). Costs a replay of `seq` moves; only retries
+ * pay it. CD_LOAD_CORRUPT when the log does not replay to such a move. */
+cd_load_result cd_log_answer(cd_db *db, const char *id, int seq, int seat, json_t **answer);
+
+#endif
