@@ -555,10 +555,12 @@ static int read_segment(reader *r, int from, int piece, int *part)
     return 0;
 }
 
-/* Two tokens from `i` as x, y. */
+/* Two tokens from `i` as x, y. Both are written on every path, a failure's too (0, 0): the compiler cannot
+ * see that fail() never returns 0, and callers' x, y would otherwise look unset to it. */
 static int read_xy(reader *r, int i, int *x, int *y)
 {
     long a, b;
+    *x = *y = 0;
     if (i + 1 >= r->ntok || !is_int(r->tok[i], &a) || !is_int(r->tok[i + 1], &b))
         return fail(r, CARC_E_INVALID, "notation: expected a position x,y like 0,-1");
     *x = (int)a;
