@@ -9,6 +9,7 @@
  *
  * Parts: apply (the engine), legal_moves (generation and its JSON, dumped: GET legal-moves and the move's
  * answer), events (both renderings, dumped), snapshot_tree (cd_snapshot_for_store), snapshot_dump (its text),
+ * snapshot_text (the same text without the tree: cd_snapshot_text_for_store, what a move stores),
  * snapshot_parse (a cache miss: the text parsed and decoded back into a state), state_copy (a cache hit: one
  * state copied in and one out), token_hash (SHA-256 of a bearer token). Each move's work runs in a jansson
  * arena scope, as the handlers do (json_arena.h); --no-arena uses malloc, as before there was one.
@@ -25,9 +26,10 @@
 #include "base/json_arena.h"
 #include "base/json_out.h"
 
-enum { P_APPLY, P_LEGAL, P_EVENTS, P_TREE, P_DUMP, P_PARSE, P_COPY, P_HASH, NPARTS };
-static const char *const part_names[NPARTS] = {"apply",         "legal_moves",    "events",     "snapshot_tree",
-                                               "snapshot_dump", "snapshot_parse", "state_copy", "token_hash"};
+enum { P_APPLY, P_LEGAL, P_EVENTS, P_TREE, P_DUMP, P_TEXT, P_PARSE, P_COPY, P_HASH, NPARTS };
+static const char *const part_names[NPARTS] = {"apply",         "legal_moves",   "events",         "snapshot_tree",
+                                               "snapshot_dump", "snapshot_text", "snapshot_parse", "state_copy",
+                                               "token_hash"};
 static double spent[NPARTS];
 
 static double now_s(void)
@@ -147,6 +149,15 @@ int main(int argc, char **argv)
             json_decref(snap);
             spent[P_TREE] += t3 - t2;
             spent[P_DUMP] += t4 - t3;
+            char *snap_text = cd_snapshot_text_for_store(st);
+            double t4b = now_s();
+            spent[P_TEXT] += t4b - t4;
+            if (!snap_text || strcmp(snap_text, snapshot) != 0) {
+                fprintf(stderr, "move-cpu: game %ld: the snapshot's text differs from its tree's\n", g);
+                return 1;
+            }
+            free(snap_text);
+            t4 = t4b;   /* the parse below is timed from here */
             snapshot_bytes += strlen(snapshot);
             json_t *back = json_loads(snapshot, 0, NULL);   /* the seed joined back in, as games.c does */
             json_object_set_new(json_object_get(back, "rng"), "seed", json_string(zeros));

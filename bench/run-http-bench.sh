@@ -34,11 +34,38 @@
 # the timed load (DWARF call graphs: add -g to CMAKE_C_FLAGS; perf.data in BENCH_OUT; costs carcd some speed),
 # CMAKE_C_FLAGS (extra compiler flags for the build dir).
 #
+# DURABILITY: both (the default) runs all of the above twice, each on a new PostgreSQL: "durable", as users
+# run it (fsync, synchronous_commit and full_page_writes on: a COMMIT returns once its WAL is flushed), and
+# "fast" (all three off, as the tests run it); every figure line is printed with its mode in front
+# ("durable.ratio_percent: ..."), then a summary of both. DURABILITY=durable or fast runs one of them.
+#
 # Timing is not a test: nothing here is part of the test command. Everything shares the machine's cores.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+
+DURABILITY=${DURABILITY:-both}
+if [[ $DURABILITY == both ]]; then
+    out_all=${BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/carcd-bench.XXXXXX")}
+    for mode in durable fast; do
+        mkdir -p "$out_all/$mode"
+        DURABILITY=$mode BENCH_OUT=$out_all/$mode "${BASH_SOURCE[0]}" >"$out_all/$mode.figures"
+        sed "s/^/$mode./" "$out_all/$mode.figures"
+    done
+    fig() { sed -n "s/^$2: //p" "$out_all/$1.figures"; }
+    for mode in durable fast; do
+        echo "summary.$mode: carcd $(fig $mode carcd_moves_per_s) / pgbench $(fig $mode pgbench_moves_per_s) moves/s" \
+            "= $(fig $mode ratio_percent) %; carcd CPU $(fig $mode carcd_cpu_ms_per_move) ms/move;" \
+            "POST p99 at 75 %: carcd $(fig $mode paced_75_carcd_post_p99_ms) ms, pgbench $(fig $mode paced_75_pgbench_p99_ms) ms"
+    done
+    exit 0
+fi
+case $DURABILITY in
+durable) export PGTEMP_DURABLE=1 ;;
+fast) export PGTEMP_DURABLE=0 ;;
+*) echo "run-http-bench: DURABILITY must be both, durable or fast" >&2; exit 2 ;;
+esac
 
 CLIENTS=${CLIENTS:-32}
 DURATION=${DURATION:-25}
@@ -355,6 +382,7 @@ pgb_other=$(awk -v b=$((d1 - d0)) -v p=$((q1 - q0)) -v t=$((u1 - u0)) -v u="$pu"
     -v cores="$(nproc)" 'BEGIN { o = b - p - (u + s) * hz; printf "%.2f", (t > 0 ? cores * o / t : 0) }')
 ratio=$(awk -v a="$carcd_mps" -v b="$pgb_tps" 'BEGIN { printf "%.1f", 100 * a / b }')
 
+echo "durability: $DURABILITY (PostgreSQL fsync $(psql -AtX "$URL" -c 'SHOW fsync'), synchronous_commit $(psql -AtX "$URL" -c 'SHOW synchronous_commit'))"
 echo "cores: $(nproc) (carcd, PostgreSQL and the load generator share them)"
 echo "clients: $CLIENTS"
 echo "carcd_threads: $THREADS"

@@ -23,6 +23,7 @@
 #include "http/limits.h"
 #include "base/log.h"
 #include "db/notify.h"
+#include "clock/bot_worker.h"
 #include "clock/clock_worker.h"
 #include "webhooks/deliver.h"
 #include "game/tiles_doc.h"
@@ -106,10 +107,20 @@ static int serve(const cd_config *cfg)
         cd_notify_stop();
         return fatal(err);
     }
+    /* the bot worker plays the bot seats' moves and the "bot" timeouts (bot_worker.h) */
+    if (cd_bot_worker_start(cfg, err, sizeof err) != 0) {
+        cd_clock_worker_stop();
+        cd_imap_poll_stop();
+        cd_mail_send_stop();
+        cd_deliver_stop();
+        cd_notify_stop();
+        return fatal(err);
+    }
     cd_tiles_document();   /* GET /v1/tiles serves these bytes; build them before the first request */
     cd_limits_init(cfg);   /* trusted proxies and rate limits (http/limits.h) */
     cd_server *srv = cd_server_start(cfg, err, sizeof err);
     if (!srv) {
+        cd_bot_worker_stop();
         cd_clock_worker_stop();
         cd_imap_poll_stop();
         cd_mail_send_stop();
@@ -133,6 +144,7 @@ static int serve(const cd_config *cfg)
     /* first the waiters (they answer their long-polls and end their streams), then the server */
     cd_notify_stop();
     cd_server_stop(srv);
+    cd_bot_worker_stop();
     cd_clock_worker_stop();
     cd_imap_poll_stop();
     cd_mail_send_stop();

@@ -60,6 +60,7 @@ static int space_get(carc_board *b, int x, int y)
     s->y = (int16_t)y;
     memset(s->dir_piece, CARC_NO_PIECE, sizeof s->dir_piece);
     s->piece[0] = s->piece[1] = CARC_NO_PIECE;
+    b->empty[i / 64] |= 1ull << (i % 64);
     b->hash[h] = (uint16_t)(i + 1);
     return i;
 }
@@ -195,38 +196,31 @@ bool carc_fits(const carc_state *st, int type, int x, int y, int rot)
 
 _Static_assert(CARC_SIDE_CITY < 4, "side types pack into 2 bits");
 
-void carc_square_sigs(const carc_tile_type *t, uint8_t sig[4])
+uint32_t carc_square_sigs(const carc_tile_type *t)
 {
+    uint32_t sigs = 0;
     for (int rot = 0; rot < 4; rot++) {
         unsigned v = 0;
         for (int d = 0; d < 4; d++)
             v |= (unsigned)t->side[(d - rot) & 3].type << 2 * d;
-        sig[rot] = (uint8_t)v;
+        sigs |= (uint32_t)v << 8 * rot;
     }
-}
-
-unsigned carc_square_fit_rots(const carc_space *s, const uint8_t sig[4])
-{
-    if (s->npieces != 0 || s->nb_mask == 0)
-        return 0;
-    unsigned rots = 0;
-    for (int rot = 0; rot < 4; rot++)
-        rots |= (unsigned)(((sig[rot] ^ s->nb_packed) & s->nb_mask) == 0) << rot;
-    return rots;
+    return sigs;
 }
 
 bool carc_fits_anywhere(const carc_state *st, int type)
 {
     const carc_tile_type *t = &st->cat->types[type];
-    uint8_t sig[4];
-    if (t->shape == CARC_SQUARE)
-        carc_square_sigs(t, sig);
-    for (int i = 0; i < st->board.nspaces; i++) {
-        if (t->shape == CARC_SQUARE) {
-            if (carc_square_fit_rots(&st->board.spaces[i], sig))
-                return true;
-            continue;
-        }
+    const carc_board *b = &st->board;
+    if (t->shape == CARC_SQUARE) {
+        uint32_t sig = carc_square_sigs(t);
+        for (int w = 0; w * 64 < b->nspaces; w++)
+            for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1)
+                if (carc_square_fit_rots(&b->spaces[w * 64 + __builtin_ctzll(bits)], sig))
+                    return true;
+        return false;
+    }
+    for (int i = 0; i < b->nspaces; i++) {
         for (int rot = 0; rot < 4; rot++)
             if (carc_fits_space(st, type, i, rot))
                 return true;
@@ -259,6 +253,7 @@ int carc_board_add(carc_state *st, int p)
         connect(st, p, CARC_D, partner, CARC_D);
     }
     s->piece[s->npieces++] = (uint8_t)p;
+    b->empty[si / 64] &= ~(1ull << (si % 64));
     for (int d = 0; d < 4; d++) {
         int side = carc_dir_side(t, pc->rot, d);
         if (side < 0)

@@ -33,11 +33,19 @@ int carc_dir_side(const carc_tile_type *t, int rot, int dir);
 bool carc_fits(const carc_state *st, int type, int x, int y, int rot);
 /* carc_fits for the space with index si (no lookup: the legal-move loops walk the spaces). */
 bool carc_fits_space(const carc_state *st, int type, int si, int rot);
-/* A square type's side types per rotation, packed like carc_space.nb_packed. */
-void carc_square_sigs(const carc_tile_type *t, uint8_t sig[4]);
-/* Bit r set = the square with these sigs fits on space s at rotation r (same answer as carc_fits_space,
- * as one masked compare per rotation: this is the hot loop of legal-move generation). */
-unsigned carc_square_fit_rots(const carc_space *s, const uint8_t sig[4]);
+/* A square type's side types per rotation, packed like carc_space.nb_packed: byte r for rotation r. */
+uint32_t carc_square_sigs(const carc_tile_type *t);
+/* Bit r set = the square with these sigs fits on space s at rotation r (same answer as carc_fits_space).
+ * This is the hot loop of legal-move generation, so the four rotations are compared at once, a byte each:
+ * a rotation fits where its byte of (sigs ^ what the neighbours show) & where they show something is 0. */
+static inline unsigned carc_square_fit_rots(const carc_space *s, uint32_t sigs)
+{
+    if (s->npieces != 0 || s->nb_mask == 0)
+        return 0;
+    uint32_t v = (sigs ^ s->nb_packed * 0x01010101u) & s->nb_mask * 0x01010101u;
+    uint32_t zero = ~(((v & 0x7f7f7f7fu) + 0x7f7f7f7fu) | v | 0x7f7f7f7fu);   /* top bit of each zero byte */
+    return (zero >> 7 & 1) | (zero >> 14 & 2) | (zero >> 21 & 4) | (zero >> 28 & 8);
+}
 /* Whether a drawn tile fits anywhere on the board. */
 bool carc_fits_anywhere(const carc_state *st, int type);
 /* Adds st->pieces[p] (already filled in) to the derived board: spaces, frontier, feature unions.

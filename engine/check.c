@@ -10,7 +10,8 @@
  *     flock exactly while its shepherd is on the board;
  *   - Halb so wild II (exp_halflings.c): unused hand and pool slots stay zero (one state, one encoding);
  *   - the board (board.h) under CARC_EXPENSIVE_CHECKS only: every node points at a root that points at
- *     itself, and each root's ring holds exactly its `size` nodes, all of that root. That walk is linear in
+ *     itself, and each root's ring holds exactly its `size` nodes, all of that root; the frontier bits are
+ *     the spaces without a piece. That walk is linear in
  *     the board on every move, so it stays out of the ordinary debug and sanitizer builds; the unions and
  *     the feature walks check their own part cheaply as they go (board.c, score.c).
  *
@@ -150,6 +151,8 @@ static void check_board(const carc_state *st)
 {
     const carc_board *b = &st->board;
     assert(b->nspaces <= CARC_MAX_SPACES);
+    for (int i = 0; i < CARC_MAX_SPACES; i++)   /* the frontier bits: exactly the spaces without a piece */
+        assert((b->empty[i / 64] >> (i % 64) & 1) == (i < b->nspaces && b->spaces[i].npieces == 0));
     for (int p = 0; p < st->npieces; p++) {
         int si = b->piece_space[p];
         const carc_space *s = &b->spaces[si];

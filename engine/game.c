@@ -109,11 +109,7 @@ static bool begin_turn(carc_state *st, carc_events *ev)
 /* The figure step: ask, unless "no figure" is the only choice. */
 static bool figure_begin(carc_state *st, carc_events *ev)
 {
-    carc_moves m = {0};
-    carc_legal_figure_moves(st, st->active, &m);
-    size_t n = m.n;
-    carc_moves_free(&m);
-    if (n > 1) {
+    if (carc_figure_choice(st, st->active)) {
         st->pending = (carc_pending){.kind = CARC_PENDING_FIGURE, .seat = st->active, .tile = CARC_NO_TYPE,
                                      .piece = st->tn.piece};
         return true;
@@ -241,7 +237,7 @@ int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *set
     if ((rc = carc_hills_setup(st, setup, err, errlen)) != 0 || (rc = carc_fruit_setup(st, setup, err, errlen)) != 0)
         return rc;
 
-    carc_board_clear(&st->board);
+    /* the board is clear: st was zeroed above */
     st->pieces[0] = (carc_piece){.x = 0, .y = 0, .type = (uint8_t)start, .rot = 0, .under = CARC_NO_TYPE};
     st->npieces = 1;
     carc_board_add(st, 0);

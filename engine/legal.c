@@ -13,70 +13,135 @@ bool carc_move_equal(const carc_move *a, const carc_move *b)
            a->part == b->part && a->piece == b->piece && a->set == b->set && a->x == b->x && a->y == b->y;
 }
 
-/* The placements of the drawn tile, in legal-moves order, appended to `out`; with out NULL only counted, and
- * the count stops at 2 (*first gets the first one): whether the tile fits exactly one way is asked after
- * every draw, and that must not cost a list. */
+/* Appends the placements at space s with rotations `rots` (bit per rotation) to `out`, or with out NULL
+ * counts them in *n (*first gets the first one). False once the count reaches 2: the caller stops. */
+static bool emit_places(const carc_space *s, int t, unsigned rots, carc_moves *out, carc_move *first, size_t *n)
+{
+    for (int rot = 0; rot < 4; rot++)
+        if (rots >> rot & 1) {
+            carc_move m = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot, .x = s->x, .y = s->y};
+            if (out)
+                out->v[out->n++] = m;
+            else if (*n == 0)
+                *first = m;
+            else
+                return false;
+            ++*n;
+        }
+    return true;
+}
+
+/* The placements of the drawn tile, in legal-moves order (space index, then rotation), appended to `out`;
+ * with out NULL only counted, and the count stops at 2 (*first gets the first one): whether the tile fits
+ * exactly one way is asked after every draw, and that must not cost a list. */
 static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *first)
 {
     const carc_board *b = &st->board;
     int t = st->pending.tile;
     const carc_tile_type *tt = &st->cat->types[t];
-    uint8_t sig[4];
     size_t n = 0;
-    if (tt->shape == CARC_SQUARE)
-        carc_square_sigs(tt, sig);
     if (out)
         carc_grow((void **)&out->v, &out->cap, out->n + 4u * b->nspaces, sizeof *out->v);
-    for (int i = 0; i < b->nspaces; i++) {
-        const carc_space *s = &b->spaces[i];
-        unsigned rots = 0;
-        if (tt->shape == CARC_SQUARE)
-            rots = carc_square_fit_rots(s, sig);
-        else
-            for (int rot = 0; rot < 4; rot++)
-                rots |= (unsigned)carc_fits_space(st, t, i, rot) << rot;
-        for (int rot = 0; rot < 4; rot++)
-            if (rots >> rot & 1) {
-                carc_move m = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot, .x = s->x, .y = s->y};
-                if (out)
-                    out->v[out->n++] = m;
-                else if (n == 0)
-                    *first = m;
-                else
+    if (tt->shape == CARC_SQUARE) {
+        /* a square only goes on an empty space: walk the frontier bits, which are in space order */
+        uint32_t sig = carc_square_sigs(tt);
+        for (int w = 0; w * 64 < b->nspaces; w++)
+            for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
+                const carc_space *s = &b->spaces[w * 64 + __builtin_ctzll(bits)];
+                unsigned rots = carc_square_fit_rots(s, sig);
+                if (rots && !emit_places(s, t, rots, out, first, &n))
                     return 2;
-                n++;
             }
+        return n;
+    }
+    for (int i = 0; i < b->nspaces; i++) {   /* a triangle may also go beside another one */
+        unsigned rots = 0;
+        for (int rot = 0; rot < 4; rot++)
+            rots |= (unsigned)carc_fits_space(st, t, i, rot) << rot;
+        if (rots && !emit_places(&b->spaces[i], t, rots, out, first, &n))
+            return 2;
     }
     return n;
 }
 
-void carc_legal_figure_moves(const carc_state *st, int seat, carc_moves *out)
+/* The figure step's moves for the piece just placed, pass first, appended to `out`; with out NULL only
+ * counted, stopping at 2 (figure_begin and carc_only_move only ask whether there is a choice). One pass over
+ * the figures gives the seat's supply, its abbot on the board and the features already occupied (the same
+ * answers as carc_supply, carc_figure_find and carc_feature_occupied, which would each walk them again for
+ * every part of the piece). */
+static size_t figure_moves(const carc_state *st, int seat, carc_moves *out)
 {
     carc_move pass = {.kind = CARC_MV_PASS};
-    carc_moves_push(out, &pass);
+    size_t n = 1;
+    if (out)
+        carc_moves_push(out, &pass);
     int piece = st->tn.piece;
     const carc_tile_type *t = carc_type_of(st, piece);
-    bool meeple = carc_supply(st, seat, CARC_FIG_MEEPLE) > 0;
-    bool abbot = carc_supply(st, seat, CARC_FIG_ABBOT) > 0;
+    int meeples = CARC_MEEPLES, abbots = st->opt[CARC_OPT_ABBOT] ? 1 : 0;
+    bool abbot_out = false;
+    uint16_t occupied[CARC_MAX_FIGURES];   /* roots of the features a meeple or an abbot stands in */
+    int nocc = 0;
+    for (int i = 0; i < st->nfigures; i++) {
+        const carc_figure *g = &st->figures[i];
+        if (g->seat == seat) {
+            meeples -= g->kind == CARC_FIG_MEEPLE;
+            abbots -= g->kind == CARC_FIG_ABBOT;
+            abbot_out |= g->kind == CARC_FIG_ABBOT;
+        }
+        if (g->kind != CARC_FIG_SHEPHERD)
+            occupied[nocc++] = (uint16_t)carc_find(&st->board, carc_node(g->piece, g->part));
+    }
+    bool meeple = meeples > 0, abbot = abbots > 0;
     for (int i = 0; i < t->nparts; i++) {
         int kind = t->parts[i].kind;
         bool monastic = kind == CARC_PART_CLOISTER || kind == CARC_PART_GARDEN;
-        if (carc_feature_occupied(st, carc_find(&st->board, carc_node(piece, i))))
+        bool put_meeple = meeple && kind != CARC_PART_GARDEN, put_abbot = abbot && monastic;
+        if (!put_meeple && !put_abbot)
             continue;
-        if (meeple && kind != CARC_PART_GARDEN) {
+        int root = carc_find(&st->board, carc_node(piece, i));
+        bool taken = false;
+        for (int k = 0; k < nocc && !taken; k++)
+            taken = occupied[k] == root;
+        if (taken)
+            continue;
+        if (!out)
+            return 2;
+        if (put_meeple) {
             carc_move m = {.kind = CARC_MV_FIGURE, .fig = CARC_FIG_MEEPLE, .part = (uint8_t)i};
             carc_moves_push(out, &m);
         }
-        if (abbot && monastic) {
+        if (put_abbot) {
             carc_move m = {.kind = CARC_MV_FIGURE, .fig = CARC_FIG_ABBOT, .part = (uint8_t)i};
             carc_moves_push(out, &m);
         }
     }
-    if (carc_figure_find(st, seat, CARC_FIG_ABBOT) >= 0) {
+    if (abbot_out) {
+        if (!out)
+            return 2;
         carc_move m = {.kind = CARC_MV_ABBOT_RETURN};
         carc_moves_push(out, &m);
     }
-    carc_hills_figure_moves(st, seat, out);
+    if (out) {
+        carc_hills_figure_moves(st, seat, out);
+        return out->n;
+    }
+    if (carc_has(st, CARC_SET_HILLS_SHEEP)) {   /* a shepherd may be the only choice besides passing */
+        carc_moves shepherd = {0};
+        carc_hills_figure_moves(st, seat, &shepherd);
+        n += shepherd.n;
+        carc_moves_free(&shepherd);
+    }
+    return n < 2 ? n : 2;
+}
+
+void carc_legal_figure_moves(const carc_state *st, int seat, carc_moves *out)
+{
+    figure_moves(st, seat, out);
+}
+
+bool carc_figure_choice(const carc_state *st, int seat)
+{
+    return figure_moves(st, seat, NULL) > 1;
 }
 
 void carc_legal_moves(const carc_state *st, int seat, carc_moves *out)
@@ -103,6 +168,12 @@ bool carc_only_move(const carc_state *st, carc_move *out)
         return false;
     if (st->pending.kind == CARC_PENDING_PLACE)
         return scan_places(st, NULL, out) == 1;
+    if (st->pending.kind == CARC_PENDING_FIGURE) {   /* pass is first: the only move when there is no choice */
+        if (carc_figure_choice(st, st->pending.seat))
+            return false;
+        *out = (carc_move){.kind = CARC_MV_PASS};
+        return true;
+    }
     carc_moves m = {0};
     carc_legal_moves(st, st->pending.seat, &m);
     bool one = m.n == 1;

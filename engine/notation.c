@@ -560,7 +560,7 @@ static int read_segment(reader *r, int from, int piece, int *part)
 static int read_xy(reader *r, int i, int *x, int *y)
 {
     long a, b;
-    *x = *y = 0;
+    *x = *y = 0; /* set on failure too: -O3 cannot see that fail() returns non-zero, and -Werror stops it */
     if (i + 1 >= r->ntok || !is_int(r->tok[i], &a) || !is_int(r->tok[i + 1], &b))
         return fail(r, CARC_E_INVALID, "notation: expected a position x,y like 0,-1");
     *x = (int)a;

@@ -46,6 +46,8 @@ void carc_figure_remove(carc_state *st, int fi, carc_events *ev);
 /* ---- legal.c ---- */
 /* Figure moves (and pass) for the piece just placed (st->tn.piece), shepherd included; pass first. */
 void carc_legal_figure_moves(const carc_state *st, int seat, carc_moves *out);
+/* Whether carc_legal_figure_moves would give more than the pass (counted, without a list). */
+bool carc_figure_choice(const carc_state *st, int seat);
 bool carc_move_equal(const carc_move *a, const carc_move *b);
 /* Whether the pending decision has exactly one legal move, and then that move (a drawn tile is counted
  * without building its list). */

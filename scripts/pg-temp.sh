@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # pg-temp.sh — a throwaway PostgreSQL cluster for tests: a fresh temp dir, unix socket only (no TCP), its
-# own port, fsync off. As root the cluster belongs to the `postgres` user (PostgreSQL refuses to run as root).
+# own port, fsync off (PGTEMP_DURABLE=1: on). As root the cluster belongs to the `postgres` user (PostgreSQL refuses to run as root).
 #
 # As a command:
 #   scripts/pg-temp.sh start   starts one; prints `CARCD_TEST_DATABASE_URL=<url>` and `PGTEMP_DIR=<dir>`
@@ -58,7 +58,9 @@ pg_temp_start() {
         return 1
     fi
     opts="-c listen_addresses='' -k $dir/sock -p $port"
-    opts+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    # tests need no durability; PGTEMP_DURABLE=1 keeps PostgreSQL's defaults (fsync, synchronous_commit and
+    # full_page_writes on), as a server users run has them (bench/run-http-bench.sh measures both)
+    [[ ${PGTEMP_DURABLE:-0} == 1 ]] || opts+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     if ! pg_temp_as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 -o "$opts" start >/dev/null; then
         echo "pg-temp: the server did not start:" >&2
         cat "$dir/server.log" >&2

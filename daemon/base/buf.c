@@ -20,7 +20,8 @@ void cd_buf_add(cd_buf *b, const char *s, size_t n)
         b->p = q;
         b->cap = cap;
     }
-    memcpy(b->p + b->len, s, n);
+    if (n > 0)   /* an empty piece may come as (NULL, 0): an unwritten cd_buf's */
+        memcpy(b->p + b->len, s, n);
     b->len += n;
     b->p[b->len] = 0;
 }

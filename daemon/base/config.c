@@ -94,6 +94,8 @@ static const opt opts[] = {
     {"--idempotency-ttl", "CARCD_IDEMPOTENCY_TTL", OPT_INT, FIELD(idempotency_ttl_s), 0, 1, 366 * 86400, "SECONDS",
      "how long a move's stored answer serves a retry with the same Idempotency-Key; after it the key is "
      "forgotten, and a retry is a new request (which the seq check refuses as stale) (default 86400)"},
+    {"--bot-interval-ms", "CARCD_BOT_INTERVAL_MS", OPT_INT, FIELD(bot_interval_ms), 0, 0, 3600000, "MS",
+     "how often the bot worker looks for a move a bot makes; 0: this carcd plays no bots (default 500)"},
     {"--time-file", "CARCD_TIME_FILE", OPT_STRING, FIELD(time_file), CAPACITY(time_file), 0, 0, "PATH",
      "for tests: the clocks' time is read from this file (seconds since the epoch) at every use "
      "(default: empty, the real clock)"},
@@ -145,6 +147,7 @@ static void defaults(cd_config *c)
     c->webhook_concurrency = 32;
     c->clock_interval_ms = 1000;
     c->idempotency_ttl_s = 86400;
+    c->bot_interval_ms = 500;
     strcpy(c->mail_from, "carcd@localhost");
     strcpy(c->mail_backoff, CD_MAIL_BACKOFF_DEFAULT);
     c->imap_interval_ms = 5000;

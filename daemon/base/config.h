@@ -54,6 +54,7 @@ typedef struct {
     int webhook_connect_s;    /* CARCD_WEBHOOK_CONNECT_TIMEOUT / --webhook-connect-timeout, default 5 */
     int webhook_concurrency;  /* CARCD_WEBHOOK_CONCURRENCY / --webhook-concurrency: sends at once, 0 = none */
     /* turn clocks (clock.h, clock_worker.h) */
+    int bot_interval_ms;      /* CARCD_BOT_INTERVAL_MS / --bot-interval-ms: bot worker's look for bot moves */
     int clock_interval_ms;    /* CARCD_CLOCK_INTERVAL_MS / --clock-interval-ms: worker's look for due clocks */
     int idempotency_ttl_s;    /* CARCD_IDEMPOTENCY_TTL / --idempotency-ttl: how long a move's answer serves a
                                  repeated Idempotency-Key, default 86400 (the clock worker then forgets it) */

@@ -75,27 +75,31 @@ static bool put_jansson(out_buf *b, const json_t *json, size_t flags)
     return true;
 }
 
-/* A string the way jansson's dump_string writes it, for ASCII text; false for anything else (no output). */
+/* A string the way jansson's dump_string writes it, for ASCII text; *ascii false (and no output) for anything
+ * else. One pass: the runs between escapes are copied whole, and a non-ASCII byte takes back what was written. */
 static bool put_ascii_string(out_buf *b, const char *s, size_t n, size_t flags, bool *ascii)
 {
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)s[i] >= 0x80) {
-            *ascii = false;
-            return true;
-        }
+    size_t start = b->len;
     *ascii = true;
-    if (!put_char(b, '"'))
+    if (!reserve(b, n + 2))
         return false;
+    b->p[b->len++] = '"';
+    bool slash = flags & JSON_ESCAPE_SLASH;
     size_t from = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && (flags & JSON_ESCAPE_SLASH)))
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && !(c == '/' && slash))
             continue;
+        if (c >= 0x80) {   /* not ASCII: jansson writes it (put_string) */
+            b->len = start;
+            *ascii = false;
+            return true;
+        }
         if (!put(b, s + from, i - from))
             return false;
         from = i + 1;
         char esc[8] = {'\\', 0};
-        size_t k = 2;
+        size_t len = 2;
         switch (c) {
         case '\\': esc[1] = '\\'; break;
         case '"': esc[1] = '"'; break;
@@ -112,10 +116,10 @@ static bool put_ascii_string(out_buf *b, const char *s, size_t n, size_t flags, 
             esc[3] = '0';
             esc[4] = hex[c >> 4];
             esc[5] = hex[c & 15];
-            k = 6;
+            len = 6;
         }
         }
-        if (!put(b, esc, k))
+        if (!put(b, esc, len))
             return false;
     }
     return put(b, s + from, n - from) && put_char(b, '"');
@@ -150,6 +154,45 @@ static bool put_integer(out_buf *b, json_int_t v)
     return put(b, tmp + k, sizeof tmp - k);
 }
 
+static bool put_value(out_buf *b, const json_t *json, size_t flags);
+
+/* JSON_SORT_KEYS's order, as jansson's dump.c compares keys: bytes up to the shorter length, then length. */
+typedef struct {
+    const char *key;
+    size_t len;
+    const json_t *value;
+} member;
+
+static int member_cmp(const void *a, const void *b)
+{
+    const member *x = a, *y = b;
+    int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* An object's members in key order, without the braces (the request hash of a move: moves_post.c). */
+static bool put_sorted_members(out_buf *b, const json_t *json, size_t flags)
+{
+    size_t n = json_object_size(json), i = 0;
+    member few[32], *m = n <= 32 ? few : malloc(n * sizeof *m);
+    if (!m)
+        return false;
+    const char *key;
+    size_t klen;
+    json_t *v;
+    json_object_keylen_foreach((json_t *)json, key, klen, v) {
+        m[i++] = (member){key, klen, v};
+    }
+    qsort(m, n, sizeof *m, member_cmp);
+    bool ok = true;
+    for (i = 0; i < n && ok; i++)
+        ok = (i == 0 || put_char(b, ',')) && put_string(b, m[i].key, m[i].len, flags) && put_char(b, ':') &&
+             put_value(b, m[i].value, flags);
+    if (m != few)
+        free(m);
+    return ok;
+}
+
 static bool put_value(out_buf *b, const json_t *json, size_t flags)
 {
     switch (json_typeof(json)) {
@@ -177,6 +220,8 @@ static bool put_value(out_buf *b, const json_t *json, size_t flags)
     case JSON_OBJECT: {
         if (!put_char(b, '{'))
             return false;
+        if (flags & JSON_SORT_KEYS)
+            return put_sorted_members(b, json, flags) && put_char(b, '}');
         bool first = true;
         const char *key;
         size_t klen;
@@ -195,7 +240,7 @@ static bool put_value(out_buf *b, const json_t *json, size_t flags)
 
 char *cd_json_dumps(const json_t *json, size_t flags)
 {
-    const size_t mine = JSON_COMPACT | JSON_ENCODE_ANY | JSON_ESCAPE_SLASH | JSON_REAL_PRECISION(31);
+    const size_t mine = JSON_COMPACT | JSON_ENCODE_ANY | JSON_ESCAPE_SLASH | JSON_SORT_KEYS | JSON_REAL_PRECISION(31);
     if ((flags & ~mine) || !(flags & JSON_COMPACT))
         return dumps_malloc(json, flags);
     if (!json || (!(flags & JSON_ENCODE_ANY) && !json_is_object(json) && !json_is_array(json)))

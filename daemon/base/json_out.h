@@ -5,7 +5,8 @@
  * loop check: an snprintf and an allocation each) and writes every integer through snprintf; on the hot
  * paths (the snapshot of every move, every JSON answer) that was a fifth of carcd's CPU. cd_json_dumps
  * writes the same bytes for the flags carcd uses (JSON_COMPACT, JSON_ENCODE_ANY, JSON_ESCAPE_SLASH,
- * JSON_REAL_PRECISION): the same escapes, keys in the same (insertion) order, integers in decimal; reals, and
+ * JSON_SORT_KEYS, JSON_REAL_PRECISION): the same escapes, keys in the same order (insertion order, or jansson's
+ * sort), integers in decimal; reals, and
  * strings holding any non-ASCII byte (jansson checks their UTF-8), are written by jansson itself. Any other
  * flag: jansson's text (json_dumpb). The trees carcd encodes have no loops (the check only makes jansson fail
  * on one).
@@ -21,5 +22,7 @@
 #include <jansson.h>
 
 char *cd_json_dumps(const json_t *json, size_t flags);
+/* The flags of carcd's JSON replies (cd_reply_json), for a body encoded ahead of its reply. */
+#define CD_REPLY_JSON_FLAGS (JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15))
 
 #endif

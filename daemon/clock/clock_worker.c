@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "game/compact.h"
+#include "game/bot_seats.h"
 #include "game/forced_moves.h"
 #include "clock_tx.h"
 #include "base/log.h"
@@ -45,9 +46,13 @@ static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
     cd_clock *c = &g->clock;
     double deadline = cd_clock_deadline(c), remind = cd_clock_reminder_at(c);
     t->seat = c->seat;
-    if (c->timeout != CD_TIMEOUT_NONE && deadline >= 0 && t->now >= deadline) {
-        bool skip = c->timeout == CD_TIMEOUT_SKIP;
-        t->did = skip ? "timeout skip" : "timeout forfeit";
+    if ((c->timeout == CD_TIMEOUT_SKIP || c->timeout == CD_TIMEOUT_FORFEIT) && deadline >= 0 && t->now >= deadline) {
+        bool skip = c->timeout == CD_TIMEOUT_SKIP, taken = false;
+        /* "bot_after_leave": a bot takes a forfeited seat; this turn is skipped, the bot plays the next ones */
+        if (!skip && !cd_bot_take_seat(db, g->id, c->seat, &taken))
+            return CD_TX_ERROR;
+        skip |= taken;
+        t->did = skip ? (taken ? "timeout forfeit to a bot" : "timeout skip") : "timeout forfeit";
         t->lag = t->now - deadline;
         return cd_forced_moves_commit(db, g, c->seat, skip ? CD_FORCED_SKIP : CD_FORCED_LEAVE, "clock", t->now, NULL,
                                       t->err, sizeof t->err);

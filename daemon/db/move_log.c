@@ -10,8 +10,8 @@
 
 /* The rows of a game's log, then (UNION ALL) its compact log when it has one: a game has one or the other
  * (compaction writes the text and deletes the rows in one transaction), and one statement reads one snapshot. */
-#define LOG_ROWS "SELECT seq, seat, move, events, origin = 'clock', NULL::text FROM moves WHERE game_id = $1::uuid "
-#define LOG_COMPACT "SELECT NULL::integer, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::boolean, log FROM games " \
+#define LOG_ROWS "SELECT seq, seat, move, events, origin, NULL::text FROM moves WHERE game_id = $1::uuid "
+#define LOG_COMPACT "SELECT NULL::integer, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::text, log FROM games " \
                     "WHERE id = $1::uuid AND log IS NOT NULL"
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
@@ -59,7 +59,8 @@ static void fill_log_row(const PGresult *res, int i, void *row)
     r->m.seat = cd_q_int(res, i, 1, -1);
     r->m.move = cd_q_text(res, i, 2);
     r->m.events = cd_q_text(res, i, 3);
-    r->m.clock = strcmp(PQgetvalue(res, i, 4), "t") == 0;
+    r->m.clock = strcmp(PQgetvalue(res, i, 4), "clock") == 0;
+    r->m.bot = strcmp(PQgetvalue(res, i, 4), "bot") == 0;
 }
 
 static cd_q read_log(cd_db *db, int stmt, int n, const char *const *p, cd_stored_log *out)

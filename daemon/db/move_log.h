@@ -21,6 +21,7 @@ typedef struct {
     const char *move;     /* JSON text as stored; NULL: none (the opening) */
     const char *events;   /* the admin view of its events, JSON text; NULL: derived (rows since 010) */
     bool clock;           /* origin 'clock' */
+    bool bot;             /* origin 'bot' (clock/bot_worker.h) */
 } cd_stored_move;
 
 /* A read of the log: rows, or (compacted) the log text; the strings live as long as the read. */

@@ -11,7 +11,8 @@
  *   3. run the callbacks of due waiters, without the lock;
  *   4. poll() the connection's socket and an eventfd (other threads wake us when they register a waiter),
  *      with a timeout up to the next deadline and at most 1 s, so a stop request and reconnects are timely;
- *   5. read notifications: "<game id>:<seq>" fires that game's waiters whose after_seq < seq.
+ *   5. read notifications: "<game id>:<seq>" fires that game's waiters whose after_seq < seq; "<game id>:m<id>"
+ *      (a message, db/messages.c) fires those that wait for messages (after_msg >= 0) with after_msg < id.
  * A dead server shows as end-of-file on the socket (PQconsumeInput fails); a silent one (a cut network) is
  * caught by a ping: after 30 s without traffic the loop sends SELECT 1 and drops the connection if no answer
  * comes within 10 s. Results of the ping are drained on the same connection; notifications that arrive
@@ -58,6 +59,8 @@ typedef struct game_node {
     char id[37];
     int last_seq;          /* -1: none seen */
     double last_t;         /* when last_seq was seen */
+    long long last_msg;    /* the newest message id notified lately (messages.h); 0: none seen */
+    double last_msg_t;
     cd_notify_waiter *head;
     struct game_node *next;   /* hash chain */
 } game_node;
@@ -139,7 +142,7 @@ static void nodes_purge(double now)
         game_node **pp = &buckets[b];
         while (*pp) {
             game_node *g = *pp;
-            if (!g->head && now - g->last_t > CD_NOTIFY_MEMORY_S) {
+            if (!g->head && now - g->last_t > CD_NOTIFY_MEMORY_S && now - g->last_msg_t > CD_NOTIFY_MEMORY_S) {
                 *pp = g->next;
                 free(g);
             } else {
@@ -271,6 +274,12 @@ static void fire_all(cd_notify_why why)
 int cd_notify_wait(cd_notify_waiter *w, const char *game_id, int after_seq, double deadline, cd_notify_fn fn,
                    void *arg)
 {
+    return cd_notify_wait_msgs(w, game_id, after_seq, -1, deadline, fn, arg);
+}
+
+int cd_notify_wait_msgs(cd_notify_waiter *w, const char *game_id, int after_seq, long long after_msg,
+                        double deadline, cd_notify_fn fn, void *arg)
+{
     char id[37];
     if (!norm_id(game_id, strlen(game_id), id))
         return -1;
@@ -287,13 +296,15 @@ int cd_notify_wait(cd_notify_waiter *w, const char *game_id, int after_seq, doub
     w->state = W_IDLE;
     memcpy(w->game, id, sizeof id);
     w->after_seq = after_seq;
+    w->after_msg = after_msg;
     w->deadline = deadline;
     w->fn = fn;
     w->arg = arg;
     double now = cd_now();
     game_node *g = node_get(id, true);
     int rc = 0;
-    if (g && g->last_seq > after_seq && now - g->last_t <= CD_NOTIFY_MEMORY_S) {
+    if ((g && g->last_seq > after_seq && now - g->last_t <= CD_NOTIFY_MEMORY_S) ||
+        (g && after_msg >= 0 && g->last_msg > after_msg && now - g->last_msg_t <= CD_NOTIFY_MEMORY_S)) {
         make_due(w, CD_NOTIFY_MOVE);   /* it went by just before we were asked */
     } else if (deadline <= now) {
         make_due(w, CD_NOTIFY_DEADLINE);
@@ -378,13 +389,43 @@ static void expire(double now)
         make_due(heap[0], CD_NOTIFY_DEADLINE);
 }
 
-/* "<uuid>:<seq>" */
+/* "<uuid>:m<message id>": wakes the game's waiters that want messages. */
+static void on_message(const char *id, const char *num, double now)
+{
+    char *end;
+    errno = 0;
+    long long mid = strtoll(num, &end, 10);
+    if (end == num || *end || errno || mid <= 0)
+        return;
+    pthread_mutex_lock(&mu);
+    stats.notifications++;
+    game_node *g = node_get(id, true);
+    if (g) {
+        if (mid > g->last_msg || now - g->last_msg_t > CD_NOTIFY_MEMORY_S)
+            g->last_msg = mid;
+        g->last_msg_t = now;
+        cd_notify_waiter *w = g->head;
+        while (w) {
+            cd_notify_waiter *next = w->next;
+            if (w->after_msg >= 0 && w->after_msg < mid)
+                make_due(w, CD_NOTIFY_MOVE);
+            w = next;
+        }
+    }
+    pthread_mutex_unlock(&mu);
+}
+
+/* "<uuid>:<seq>", or "<uuid>:m<message id>" */
 static void on_notification(const char *payload, double now)
 {
     const char *colon = strchr(payload, ':');
     char id[37];
     if (!colon || !norm_id(payload, (size_t)(colon - payload), id))
         return;
+    if (colon[1] == 'm') {
+        on_message(id, colon + 2, now);
+        return;
+    }
     char *end;
     errno = 0;
     long seq = strtol(colon + 1, &end, 10);

@@ -6,6 +6,9 @@
  * notify thread, LISTENs on a connection of its own and keeps a registry of waiters keyed by game id. A
  * waiter is fired — its callback runs, once, on the notify thread — when
  *   - a notification for its game carries a seq greater than the waiter's after_seq   (CD_NOTIFY_MOVE),
+ *     or, for a waiter that also waits for messages (cd_notify_wait_msgs), a message id greater than its
+ *     after_msg: a message ('<game id>:m<id>', db/messages.c) is no move and has no seq of its own, so it
+ *     wakes only the waiters that asked for messages, with CD_NOTIFY_MOVE too ("look again"),
  *   - its deadline passes                                                            (CD_NOTIFY_DEADLINE),
  *   - the listening connection was lost and made again, so notifications may have been missed: every waiter
  *     is fired then, and its callback looks at the database itself                    (CD_NOTIFY_RECONNECT),
@@ -48,6 +51,7 @@ typedef void (*cd_notify_fn)(void *arg, cd_notify_why why);
 typedef struct cd_notify_waiter {
     char game[37];                 /* lower-case uuid */
     int after_seq;
+    long long after_msg;           /* -1: moves only */
     double deadline;               /* cd_now() seconds */
     cd_notify_fn fn;
     void *arg;
@@ -74,6 +78,9 @@ bool cd_notify_running(void);
  * From any thread. */
 int cd_notify_wait(cd_notify_waiter *w, const char *game_id, int after_seq, double deadline, cd_notify_fn fn,
                    void *arg);
+/* cd_notify_wait that also fires for a message of the game with an id above after_msg (>= 0). */
+int cd_notify_wait_msgs(cd_notify_waiter *w, const char *game_id, int after_seq, long long after_msg,
+                        double deadline, cd_notify_fn fn, void *arg);
 /* Unregisters w. Returns true when the callback had not run and now never will; false when it already ran,
  * or was running and has returned by now (from the callback itself: is still running). Safe on a zeroed
  * waiter that was never registered. */

@@ -136,6 +136,28 @@ typedef enum {
     ST_PLAYER_EVENT_ONE,     /* (game_id, seq, player_id, kind, NULL, seat|NULL): one event for one player */
     ST_PLAYER_EVENTS_AFTER,  /* (player_id, after_n, limit) -> n, kind, game_id, seq, seat, status, at */
     ST_GAME_ADMIN_CANCEL,    /* (game_id, seq, move): status cancelled at seq + 1, the log entry, the NOTIFY */
+    /* bots (db/bots.c) */
+    ST_BOT_SEAT_SET,         /* (game_id, seat, bot json): carcd plays the seat from now on */
+    ST_BOT_GAME_FLAGS,       /* (game_id, bot_after_leave): the bot worker looks at this game */
+    ST_BOT_CLAIM,            /* (now, lease_s) -> game_id, pending_seat, the seat's bot|NULL: one game a bot moves
+                                in now, leased (SKIP LOCKED) */
+    ST_BOT_RELEASE,          /* (game_id): the lease ends (the move is in, or it was thought for a stale seq) */
+    ST_BOT_AFTER_LEAVE,      /* (game_id) -> bot_after_leave */
+    /* table talk (db/messages.c) */
+    ST_MSG_SEAT_LOCK,        /* (game_id, seat) -> 1   FOR UPDATE of the seat */
+    ST_MSG_INSERT,           /* (game_id, seat, text, origin, now, window_s, max) -> id, seq, created_at (NULL when
+                                 the seat is at its limit), when the oldest message in the window leaves it (s), the
+                                 author's name */
+    ST_MSG_NOTIFY,           /* (payload "<game>:m<id>") */
+    ST_MSG_AFTER,            /* (game_id, after_id, reader seat|NULL, with_hidden, limit) -> id, seat, name, seq,
+                                 text, created_at, hidden, visible */
+    ST_MSG_FOR_MAIL,         /* (game_id, seat, limit) -> the columns of ST_MSG_AFTER */
+    ST_MSG_GAME_CHAT,        /* (game_id) -> public_chat */
+    ST_MSG_PUBLIC_CHAT_SET,  /* (game_id) */
+    ST_MSG_HIDE,             /* (game_id, id, now) -> seat, whether it was hidden already */
+    ST_MUTE_PUT,             /* (game_id, seat, muted) */
+    ST_MUTE_DELETE,          /* (game_id, seat, muted) */
+    ST_MUTES_OF,             /* (game_id, seat) -> muted */
     CD_NSTMTS
 } cd_stmt;
 
@@ -157,8 +179,8 @@ typedef struct {
 extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_reads, cd_stmts_moves,
     cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
     cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players, cd_stmts_gauges, cd_stmts_mail_seats,
-    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_move_log, cd_stmts_lobby, cd_stmts_player_events,
-    cd_stmts_admin_cancel;
+    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_move_log, cd_stmts_lobby, cd_stmts_bots, cd_stmts_messages,
+    cd_stmts_player_events, cd_stmts_admin_cancel;
 extern const cd_stmt_family *const cd_stmt_families[];
 extern const int cd_nstmt_families;
 

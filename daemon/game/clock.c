@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const timeout_names[] = {"none", "skip", "forfeit"};
+static const char *const timeout_names[] = {"none", "skip", "forfeit", "bot"};
 
 static double max2(double a, double b)
 {
@@ -55,11 +55,11 @@ bool cd_clock_from_request(const json_t *j, cd_clock *c, char *field, size_t fie
         } else if (strcmp(key, "timeout") == 0) {
             const char *s = json_string_value(v);
             int k = -1;
-            for (int i = 0; s && i < 3; i++)
+            for (int i = 0; s && i < 4; i++)
                 if (strcmp(s, timeout_names[i]) == 0)
                     k = i;
             if (k < 0)
-                BAD(key, "clock.timeout: expected \"skip\", \"forfeit\" or \"none\"");
+                BAD(key, "clock.timeout: expected \"skip\", \"forfeit\", \"bot\" or \"none\"");
             c->timeout = (cd_timeout)k;
         } else if (strcmp(key, "remind_at") == 0) {
             if (json_is_null(v))
@@ -137,7 +137,9 @@ double cd_clock_reminder_at(const cd_clock *c)
 
 double cd_clock_due(const cd_clock *c)
 {
-    double r = cd_clock_reminder_at(c), d = c->timeout != CD_TIMEOUT_NONE ? cd_clock_deadline(c) : -1;
+    /* a "bot" timeout is the bot worker's (bot_worker.h finds it by clock_deadline), not the clock worker's */
+    double r = cd_clock_reminder_at(c);
+    double d = c->timeout != CD_TIMEOUT_NONE && c->timeout != CD_TIMEOUT_BOT ? cd_clock_deadline(c) : -1;
     if (r < 0)
         return d;
     if (d < 0)
@@ -277,7 +279,10 @@ bool cd_clock_from_json(const json_t *j, cd_clock *c)
         return false;
     if (c->nseats < 1 || c->nseats > CARC_MAX_PLAYERS || c->seat < -1 || c->seat >= c->nseats)
         return false;
-    c->timeout = strcmp(t, "skip") == 0 ? CD_TIMEOUT_SKIP : strcmp(t, "forfeit") == 0 ? CD_TIMEOUT_FORFEIT : CD_TIMEOUT_NONE;
+    c->timeout = strcmp(t, "skip") == 0      ? CD_TIMEOUT_SKIP
+                 : strcmp(t, "forfeit") == 0 ? CD_TIMEOUT_FORFEIT
+                 : strcmp(t, "bot") == 0     ? CD_TIMEOUT_BOT
+                                             : CD_TIMEOUT_NONE;
     c->reminded = json_is_true(json_object_get(j, "reminded"));
     c->version = (int)json_integer_value(json_object_get(j, "version"));
     c->paused = json_is_true(json_object_get(j, "paused"));

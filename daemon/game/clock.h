@@ -28,7 +28,9 @@
 #define CD_CLOCK_MAX_S CD_YEAR_S
 #define CD_CLOCK_VACATION_DEFAULT 14
 
-typedef enum { CD_TIMEOUT_NONE, CD_TIMEOUT_SKIP, CD_TIMEOUT_FORFEIT } cd_timeout;
+/* What happens to a seat out of time: nothing, its default moves, it forfeits, or a bot plays its turn (the
+ * seat stays its player's: moving in time takes it back). */
+typedef enum { CD_TIMEOUT_NONE, CD_TIMEOUT_SKIP, CD_TIMEOUT_FORFEIT, CD_TIMEOUT_BOT } cd_timeout;
 
 typedef struct {
     /* settings */

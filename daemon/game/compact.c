@@ -48,7 +48,7 @@ static int replay_into(const json_t *setup, const char *seed, const cd_stored_lo
             } else if (cd_log_move_apply(st, m, NULL, NULL, text ? notation : NULL, why, whylen) != 0) {
                 bad = m->seq;
             } else if (text) {
-                snprintf(head, sizeof head, "%d%s ", m->seat, m->clock ? "c" : "");
+                snprintf(head, sizeof head, "%d%s ", m->seat, m->clock ? "c" : m->bot ? "b" : "");
                 cd_buf_str(text, head);
                 cd_buf_str(text, notation);
                 cd_buf_str(text, "\n");

@@ -212,3 +212,8 @@ json_t *cd_snapshot_for_store(const carc_state *st)
     json_object_del(json_object_get(snap, "rng"), "seed");
     return snap;
 }
+
+char *cd_snapshot_text_for_store(const carc_state *st)
+{
+    return carc_state_to_json_text(st, false);
+}

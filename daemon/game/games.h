@@ -68,6 +68,8 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const cd_game_read *
 
 /* The snapshot to store: the engine's, minus the seed (it lives in game_secrets). */
 json_t *cd_snapshot_for_store(const carc_state *st);
+/* Its compact text, written without the tree (carc_state_to_json_text): what a move stores. malloc memory. */
+char *cd_snapshot_text_for_store(const carc_state *st);
 
 /* For a seat token (its hash): who the token is, and game `id` loaded for that seat when the token is one of
  * its seats, in one statement (cd_game_read_seat: with `names` false only seq, status, snapshot and seed,

@@ -25,9 +25,7 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
                                const char *idem, const char *request_sha256, const char *origin)
 {
     bool over = g->st->status == CARC_FINISHED;
-    json_t *snap = cd_snapshot_for_store(g->st);
-    char *snapshot = cd_json_dumps(snap, JSON_COMPACT);
-    json_decref(snap);
+    char *snapshot = cd_snapshot_text_for_store(g->st);   /* the tree's text, without the tree */
     char *mv = move ? cd_json_dumps(move, JSON_COMPACT) : NULL;
     char *events = cd_json_dumps(events_admin, JSON_COMPACT);
     if (!snapshot || !events || (move && !mv))

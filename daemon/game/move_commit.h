@@ -20,7 +20,7 @@ typedef struct {
     const carc_events *ev;    /* the move's events */
     const char *origin;       /* "seat" (the seat chose it, or resigned) or "clock" (a timeout) */
     double now;               /* wall-clock time: the turn clock charges the mover up to it */
-    const char *idem;         /* the seat's Idempotency-Key (NULL: none); its answer is stored for a replay */
+    const char *idem;         /* the seat's Idempotency-Key (NULL: none); a replay's answer is derived from the log */
     const char *request_sha256;   /* with idem: the hash of the canonical request it came with, stored with the
                                    * key: the same key with another request is refused (moves_post.c) */
     bool legal_moves;         /* when the mover decides again, the answer carries its legal moves */

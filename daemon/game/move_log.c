@@ -26,6 +26,7 @@ bool cd_log_moves_of(const cd_stored_log *l, cd_log_moves *out, char *why, size_
             if (l->v[i].seq > 0)
                 out->v[out->n++] = (cd_log_move){.seq = l->v[i].seq, .seat = l->v[i].seat,
                                                  .has_seat = l->v[i].has_seat, .clock = l->v[i].clock,
+                                                 .bot = l->v[i].bot,
                                                  .json = l->v[i].move};
         return true;
     }
@@ -49,7 +50,8 @@ bool cd_log_moves_of(const cd_stored_log *l, cd_log_moves *out, char *why, size_
             return false;
         }
         m->clock = *end == 'c';
-        end += m->clock;
+        m->bot = *end == 'b';
+        end += m->clock || m->bot;
         if (*end != ' ' || end + 1 >= eol) {
             snprintf(why, whylen, "the compact log's line %d has no move", out->n + 1);
             return false;
@@ -193,7 +195,7 @@ static bool page_from_rows(const char *id, const cd_stored_log *l, cd_log_page *
     for (int i = 0; i < l->n; i++) {
         const cd_stored_move *r = &l->v[i];
         cd_log_entry *e = &out->v[out->n];
-        *e = (cd_log_entry){.seq = r->seq, .has_seat = r->has_seat, .seat = r->seat, .clock = r->clock};
+        *e = (cd_log_entry){.seq = r->seq, .has_seat = r->has_seat, .seat = r->seat, .clock = r->clock, .bot = r->bot};
         e->move = r->move ? json_loads(r->move, 0, NULL) : NULL;
         if (r->move && !e->move)
             return false;
@@ -262,7 +264,7 @@ static cd_load_result page_by_replay(cd_db *db, const char *id, int after, int l
             continue;
         cd_log_entry *e = &out->v[out->n++];
         *e = (cd_log_entry){.seq = m->seq, .has_seat = m->has_seat, .seat = m->seat, .clock = m->clock,
-                            .cancel = !m->has_seat, .move = described,
+                            .bot = m->bot, .cancel = !m->has_seat, .move = described,
                             .events = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN)};
         if (!l.compact) {   /* a game in play: its next catch-up finds these in the cache */
             char *key = cd_event_cache_move_key(e->move), *text = cd_json_dumps(e->events, JSON_COMPACT);

@@ -4,9 +4,9 @@
  * its moves; everything else a reader asks for (events, the moves described, a past state) is derived by
  * replaying them from the seed through the engine, which gives the same thing every time.
  *
- * The compact text: one line per move after the opening, in seq order, "<seat>[c] <notation>\n" ("c": the
- * turn clock made it; the notation "!leave" — no notation starts with "!" — the seat left). A notation is
- * engine/notation.h's canonical one, which carc_notation_parse reads back to the identical move.
+ * The compact text: one line per move after the opening, in seq order, "<seat>[c|b] <notation>\n" ("c": the
+ * turn clock made it, "b": a bot did; the notation "!leave" — no notation starts with "!" — the seat left).
+ * A notation is engine/notation.h's canonical one, which carc_notation_parse reads back to the identical move.
  *
  * Cost of the events of entries after `after` (cd_log_page_read): when every one of them is in the event
  * cache (event_cache.h: the moves this process made or derived lately), one statement and a parse of each
@@ -37,7 +37,8 @@
 typedef struct {
     int seq, seat;
     bool has_seat;        /* false only for the admin's cancel (handlers/admin_cancel.c), a row with no seat */
-    bool clock;
+    bool clock;           /* the turn clock made it */
+    bool bot;             /* a bot made it (clock/bot_worker.h) */
     const char *json;     /* rows: the move's JSON text (NULL only for a row without a move) */
     const char *text;     /* compact: the line's notation, text_len bytes (not NUL-terminated) */
     size_t text_len;
@@ -75,6 +76,7 @@ typedef struct {
     bool has_seat;      /* the opening has none */
     int seat;
     bool clock;         /* the turn clock made it */
+    bool bot;           /* a bot made it */
     bool cancel;        /* the admin's cancel (cd_log_move_is_cancel): no seat, no events */
     json_t *move;       /* owned: the move as logged (self-described); NULL for the opening */
     json_t *events;     /* owned: its events, admin view */

@@ -1,6 +1,7 @@
 /*
  * state_cache.c — a 4-way set-associative cache of decoded game states (see state_cache.h), least recently
- * used out. One mutex: a hit or a store is one 30 KB copy, far cheaper than the JSON parse and decode it saves.
+ * used out. One mutex: a hit is one 30 KB copy, far cheaper than the JSON parse and decode it saves; a move's
+ * new state goes in without one (cd_cache_give).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -53,11 +54,11 @@ int cd_cache_copy(const char *id, carc_state *out)
     return seq;
 }
 
-void cd_cache_put(const char *id, int seq, const carc_state *st)
+/* The slot for id: the game's own (one state per game: the newest), else an empty one, else the least recent.
+ * Under the lock. */
+static slot *slot_for(const char *id)
 {
     slot *set = slots[set_of(id)];
-    pthread_mutex_lock(&lock);
-    /* the game's own slot (one state per game: the newest), else an empty one, else the least recent */
     slot *s = NULL;
     for (int w = 0; w < CACHE_WAYS && !s; w++)
         if (set[w].st && strcasecmp(set[w].id, id) == 0)
@@ -71,13 +72,36 @@ void cd_cache_put(const char *id, int seq, const carc_state *st)
             if (set[w].used < s->used)
                 s = &set[w];
     }
+    return s;
+}
+
+static void name_slot(slot *s, const char *id, int seq)
+{
+    snprintf(s->id, sizeof s->id, "%s", id);
+    s->seq = seq;
+    s->used = ++clock_ticks;
+}
+
+void cd_cache_put(const char *id, int seq, const carc_state *st)
+{
+    pthread_mutex_lock(&lock);
+    slot *s = slot_for(id);
     if (!s->st)
         s->st = malloc(sizeof *s->st);
     if (s->st) {
         memcpy(s->st, st, sizeof *s->st);
-        snprintf(s->id, sizeof s->id, "%s", id);
-        s->seq = seq;
-        s->used = ++clock_ticks;
+        name_slot(s, id, seq);
     }
     pthread_mutex_unlock(&lock);
+}
+
+void cd_cache_give(const char *id, int seq, carc_state **st)
+{
+    pthread_mutex_lock(&lock);
+    slot *s = slot_for(id);
+    carc_state *old = s->st;
+    s->st = *st;
+    name_slot(s, id, seq);
+    pthread_mutex_unlock(&lock);
+    *st = old;
 }

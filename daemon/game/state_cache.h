@@ -18,5 +18,8 @@
 int cd_cache_copy(const char *id, carc_state *out);
 /* Remembers st as the state of (id, seq), replacing whatever shared its slot. */
 void cd_cache_put(const char *id, int seq, const carc_state *st);
+/* cd_cache_put without the copy: the cache keeps *st (malloc memory) and *st becomes the state it replaced
+ * (or NULL), for the caller to free outside the lock. */
+void cd_cache_give(const char *id, int seq, carc_state **st);
 
 #endif

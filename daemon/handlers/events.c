@@ -3,9 +3,9 @@
  * poll or as Server-Sent Events.
  *
  * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
- * "clock" on the moves a turn clock made for a seat that ran out of time; "by": "admin", "cancelled": true and
- * the admin's "reason" on the last entry of a cancelled game; the move's "notation" and, for a
- * move that puts or takes a figure, its "feature", "sides" and "label", as the log names them; a decision
+ * "clock" on the moves a turn clock made for a seat that ran out of time, "bot" on a bot's moves; "by": "admin",
+ * "cancelled": true and the admin's "reason" on the last entry of a cancelled game; the move's "notation" and,
+ * for a move that puts or takes a figure, its "feature", "sides" and "label", as the log names them; a decision
  * with one legal move that the engine made is a forced_move event, "by": "forced", in the entry of the move
  * before it): the moves
  * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
@@ -19,6 +19,19 @@
  *           `after`, the answer waits until a move lands (then it holds that move) or the wait is over (then
  *           "entries" is empty, still 200).
  *   The viewer is the bearer token's (a seat or the admin) or, without one, the public.
+ *
+ * Messages (game/messages.h), when the request asks for them with messages_after=M (the last message id seen,
+ * 0 for all; or a Last-Event-ID of the form "<seq>.<M>"): the entries then also hold the messages after id M
+ * that the viewer may read (a seat: not those of seats it muted; never hidden ones but for the admin; the
+ * public: only in a game created with "public_chat": true), each as {"type": "message", "seq": <the game's
+ * seq when it was written>, "seat": <author>, "message": {...}}, placed after the move of that seq and before
+ * the next, and the answer has "messages_last": the highest message id it passed (muted and hidden ones
+ * included), the message cursor, beside "seq", the move cursor. A message is no move: it does not change
+ * "seq", and a request without messages_after gets exactly the moves, as before. With messages_after a
+ * long poll waiting for seq > N wakes for a message too (notify.h: the waiter waits for both), answers it,
+ * and the client polls on with after=<seq>&messages_after=<messages_last>. A page holds at most EV_PAGE moves
+ * and EV_PAGE messages, cut where one of them is full so that the order holds. In a stream each frame's id is
+ * "<seq>.<messages_last>" then (Last-Event-ID gives both back), message frames are `event: message`.
  *
  * Waiting without a worker thread, outside libmicrohttpd (long poll). When there is nothing to answer yet, the
  * handler holds the request (cd_req_hold, http.h: carcd takes the connection's socket, libmicrohttpd forgets
@@ -45,6 +58,7 @@
  * connection closed: ended, or the client gone) cancels the waiter and frees the stream.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +74,8 @@
 #include "db/notify.h"
 #include "db/games_table.h"
 #include "game/move_log.h"
+#include "db/messages.h"
+#include "game/messages.h"
 
 #define EV_PAGE 100              /* entries per answer, and per read of a stream */
 #define SSE_KEEPALIVE_S 15.0
@@ -107,10 +123,21 @@ static void cancel_entry(json_t *entry, const json_t *move)
         json_object_set(entry, "reason", reason);
 }
 
+/* A message as an entry of the log. */
+static json_t *message_entry(const cd_msg_row *m, bool admin)
+{
+    return json_pack("{s:s, s:i, s:i, s:o}", "type", "message", "seq", m->seq, "seat", m->seat, "message",
+                     cd_msg_json(m, admin));
+}
+
 /* Up to EV_PAGE entries after `after` as `viewer` sees them: *entries (new array) and *last (the last seq,
- * or `after` when there is none). The entries' events are the stored ones of rows written before
- * sql/010_compact_log.sql, else derived (game/move_log.h: from the event cache, or by replay). */
-static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer, json_t **entries, int *last)
+ * or `after` when there is none); with *mlast >= 0 the messages after it too, merged in order, *mlast moved
+ * to the last one passed. The entries' events are the stored ones of rows written before
+ * sql/010_compact_log.sql, else derived (game/move_log.h: from the event cache, or by replay). Messages cost
+ * one more indexed read, of game_messages (game_id, id), with the reader's mutes looked up per row by their
+ * primary key; a reader without messages_after pays nothing for them. */
+static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer, json_t **entries, int *last,
+                                long long *mlast)
 {
     cd_log_page page;
     cd_load_result lr = cd_log_page_read(db, id, after, EV_PAGE, &page);
@@ -120,22 +147,47 @@ static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer
         cd_log_page_free(&page);
         return lr;
     }
+    cd_msg_rows msgs = {0};
+    if (*mlast >= 0) {
+        cd_q q = cd_msgs_after(db, id, *mlast, viewer >= 0 ? viewer : -1, viewer == CARC_VIEW_ADMIN, EV_PAGE, &msgs);
+        if (q != CD_Q_OK) {
+            cd_log_page_free(&page);
+            return q == CD_Q_DOWN ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
+        }
+    }
+    /* a full page of one kind ends where the other may go on: moves up to the last message's seq, messages up
+     * to the last move's seq (a message written at seq s follows the move s) */
+    int move_cap = msgs.n == EV_PAGE ? msgs.v[msgs.n - 1].seq : INT32_MAX;
+    int msg_cap = page.n == EV_PAGE ? page.v[page.n - 1].seq : INT32_MAX;
+    int k = 0;   /* the next message */
     json_t *a = json_array();
-    for (int i = 0; i < page.n; i++) {
+    for (int i = 0; i <= page.n; i++) {
+        int upto = i < page.n ? page.v[i].seq - 1 : msg_cap;   /* the messages before this move */
+        if (i < page.n && page.v[i].seq > move_cap)
+            upto = move_cap < msg_cap ? move_cap : msg_cap;
+        for (; k < msgs.n && msgs.v[k].seq <= upto; k++) {
+            if (msgs.v[k].visible)
+                json_array_append_new(a, message_entry(&msgs.v[k], viewer == CARC_VIEW_ADMIN));
+            *mlast = msgs.v[k].id;
+        }
+        if (i == page.n || page.v[i].seq > move_cap)
+            break;
         const cd_log_entry *m = &page.v[i];
         json_t *e = json_object();
         json_object_set_new(e, "seq", json_integer(m->seq));
         json_object_set_new(e, "seat", m->has_seat ? json_integer(m->seat) : json_null());
         describe_entry(e, m->move);
         json_object_set_new(e, "events", carc_events_json_filter(m->events, viewer));
-        if (m->clock)   /* the turn clock moved for a seat out of time */
-            json_object_set_new(e, "by", json_string("clock"));
+        /* the turn clock moved for a seat out of time, or a bot moved (clock/bot_worker.h) */
+        if (m->clock || m->bot)
+            json_object_set_new(e, "by", json_string(m->clock ? "clock" : "bot"));
         else if (m->cancel)   /* the admin cancelled the game: its last entry */
             cancel_entry(e, m->move);
         json_array_append_new(a, e);
         *last = m->seq;
     }
     cd_log_page_free(&page);
+    cd_msg_rows_free(&msgs);
     *entries = a;
     return CD_LOAD_OK;
 }
@@ -143,20 +195,26 @@ static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer
 /* read_page on the notify thread's own connection. A connection that went stale (the server restarted since
  * its last use) fails once and is remade by the next call: one retry. */
 static cd_load_result read_page_notify(const cd_config *cfg, const char *id, int after, int viewer,
-                                       json_t **entries, int *last)
+                                       json_t **entries, int *last, long long *mlast)
 {
     cd_load_result lr = CD_LOAD_UNAVAILABLE;
+    long long m0 = *mlast;
     for (int attempt = 0; attempt < 2 && lr == CD_LOAD_UNAVAILABLE; attempt++) {
         char err[256];
         cd_db *db = cd_db_thread(cfg, err, sizeof err);
-        lr = db ? read_page(db, id, after, viewer, entries, last) : CD_LOAD_UNAVAILABLE;
+        *mlast = m0;
+        lr = db ? read_page(db, id, after, viewer, entries, last, mlast) : CD_LOAD_UNAVAILABLE;
     }
     return lr;
 }
 
-static json_t *answer(const char *id, int last, json_t *entries)
+/* mlast < 0: the reader does not read messages, and the answer has no "messages_last" */
+static json_t *answer(const char *id, int last, json_t *entries, long long mlast)
 {
-    return json_pack("{s:s, s:i, s:o}", "game", id, "seq", last, "entries", entries ? entries : json_array());
+    json_t *o = json_pack("{s:s, s:i, s:o}", "game", id, "seq", last, "entries", entries ? entries : json_array());
+    if (mlast >= 0)
+        json_object_set_new(o, "messages_last", json_integer((json_int_t)mlast));
+    return o;
 }
 
 /* A problem body for a reply made from the notify thread (cd_hold_reply_json). */
@@ -198,6 +256,7 @@ typedef struct {
     const cd_config *cfg;
     char id[37];
     int after, viewer;
+    long long mafter;   /* -1: moves only */
     double deadline;
     cd_notify_waiter w;
 } poll_ctx;
@@ -213,7 +272,8 @@ static void poll_fire(void *arg, cd_notify_why why)
     }
     json_t *entries = NULL;
     int last = c->after;
-    cd_load_result lr = read_page_notify(c->cfg, c->id, c->after, c->viewer, &entries, &last);
+    long long mlast = c->mafter;
+    cd_load_result lr = read_page_notify(c->cfg, c->id, c->after, c->viewer, &entries, &last, &mlast);
     if (lr != CD_LOAD_OK) {
         const char *detail;
         cd_problem pr = load_problem(lr, &detail);
@@ -221,12 +281,14 @@ static void poll_fire(void *arg, cd_notify_why why)
         return;
     }
     if (json_array_size(entries) > 0 || why == CD_NOTIFY_DEADLINE || cd_now() >= c->deadline) {
-        cd_hold_reply_json(c->h, 200, answer(c->id, last, entries));
+        cd_hold_reply_json(c->h, 200, answer(c->id, last, entries, mlast));
         return;
     }
-    /* woken with nothing new (the listener reconnected): wait on */
+    /* woken with nothing new (the listener reconnected, or a message this viewer does not read: muted or
+     * hidden; the cursor passes it, so that it does not wake us again): wait on */
     json_decref(entries);
-    if (cd_notify_wait(&c->w, c->id, c->after, c->deadline, poll_fire, c) != 0)
+    c->mafter = mlast;
+    if (cd_notify_wait_msgs(&c->w, c->id, c->after, c->mafter, c->deadline, poll_fire, c) != 0)
         cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
 }
 
@@ -239,7 +301,7 @@ static void poll_done(void *arg, bool client_gone)
     free(c);
 }
 
-static enum MHD_Result long_poll(cd_req *r, const char *id, int after, int viewer, long wait)
+static enum MHD_Result long_poll(cd_req *r, const char *id, int after, long long mafter, int viewer, long wait)
 {
     poll_ctx *c = calloc(1, sizeof *c);
     if (!c)
@@ -247,6 +309,7 @@ static enum MHD_Result long_poll(cd_req *r, const char *id, int after, int viewe
     c->cfg = r->cfg;
     memcpy(c->id, id, sizeof c->id);
     c->after = after;
+    c->mafter = mafter;
     c->viewer = viewer;
     c->deadline = cd_now() + (double)wait;
     c->h = cd_req_hold(r, true, poll_done, c);
@@ -254,7 +317,7 @@ static enum MHD_Result long_poll(cd_req *r, const char *id, int after, int viewe
         free(c);
         return cd_reply_unavailable(r, 0, "too many waiting requests");
     }
-    if (cd_notify_wait(&c->w, c->id, after, c->deadline, poll_fire, c) != 0)
+    if (cd_notify_wait_msgs(&c->w, c->id, after, mafter, c->deadline, poll_fire, c) != 0)
         cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
     cd_hold_start(c->h);
     return MHD_YES;
@@ -270,19 +333,31 @@ typedef struct {
     int viewer;
     /* the notify thread's (set by the handler before the waiter is armed) */
     int after;
+    long long mafter;   /* -1: moves only */
     double end, next_keepalive;
     cd_notify_waiter w;
 } sse_stream;
 
-/* One SSE event per entry. */
-static void add_frames(cd_buf *b, json_t *entries)
+/* One SSE event per entry; its id is the cursor after it: the seq of the last move sent ("<seq>"), and with
+ * messages (m_before >= 0) the id of the last message sent too ("<seq>.<message id>"), starting from the
+ * cursors before these entries. A reconnect with any frame's id misses nothing and repeats nothing. */
+static void add_frames(cd_buf *b, json_t *entries, int seq_before, long long m_before)
 {
     size_t i;
     json_t *e;
+    int seq = seq_before;
+    long long mid = m_before;
     json_array_foreach(entries, i, e) {
-        char head[64];
-        snprintf(head, sizeof head, "id: %lld\nevent: move\ndata: ",
-                 (long long)json_integer_value(json_object_get(e, "seq")));
+        char head[96];
+        json_t *msg = json_object_get(e, "message");
+        if (msg)
+            mid = (long long)json_integer_value(json_object_get(msg, "id"));
+        else
+            seq = (int)json_integer_value(json_object_get(e, "seq"));
+        if (m_before < 0)
+            snprintf(head, sizeof head, "id: %d\nevent: move\ndata: ", seq);
+        else
+            snprintf(head, sizeof head, "id: %d.%lld\nevent: %s\ndata: ", seq, mid, msg ? "message" : "move");
         char *data = cd_json_dumps(e, JSON_COMPACT);   /* compact JSON has no newline */
         if (!data)
             abort();
@@ -313,16 +388,18 @@ static void sse_fire(void *arg, cd_notify_why why)
         for (int page = 0; !end && page < SSE_MAX_PAGES; page++) {
             json_t *entries = NULL;
             int last = s->after;
-            if (read_page_notify(s->cfg, s->id, s->after, s->viewer, &entries, &last) != CD_LOAD_OK) {
+            long long mlast = s->mafter;
+            if (read_page_notify(s->cfg, s->id, s->after, s->viewer, &entries, &last, &mlast) != CD_LOAD_OK) {
                 end = true;   /* the client comes back with Last-Event-ID */
                 break;
             }
-            add_frames(&out, entries);
+            add_frames(&out, entries, s->after, s->mafter);
             size_t n = json_array_size(entries);
             json_decref(entries);
             s->after = last;
+            s->mafter = mlast;
             if (n < EV_PAGE)
-                break;
+                break;   /* (with messages a page may hold up to 2 * EV_PAGE entries: full means either) */
             if (page == SSE_MAX_PAGES - 1)
                 end = true;   /* more than one wake can carry: the client comes back for the rest */
         }
@@ -336,7 +413,7 @@ static void sse_fire(void *arg, cd_notify_why why)
         s->next_keepalive = now + SSE_KEEPALIVE_S;   /* anything sent keeps the connection warm */
     if (!end) {
         double deadline = s->next_keepalive < s->end ? s->next_keepalive : s->end;
-        if (cd_notify_wait(&s->w, s->id, s->after, deadline, sse_fire, s) != 0)
+        if (cd_notify_wait_msgs(&s->w, s->id, s->after, s->mafter, deadline, sse_fire, s) != 0)
             end = true;
     }
     /* a client that does not read past SSE_MAX_BUFFER: the stream ends, it reconnects from its last event */
@@ -358,22 +435,26 @@ static bool wants_sse(cd_req *r)
     return strstr(low, "text/event-stream") != NULL;
 }
 
-static enum MHD_Result stream(cd_req *r, cd_db *db, const char *id, int viewer, json_t *entries, int last,
-                              long wait)
+/* entries: the first page, read from the cursors (seq0, m0) to (last, mlast); mlast < 0: moves only. */
+static enum MHD_Result stream(cd_req *r, cd_db *db, const char *id, int viewer, json_t *entries, int seq0,
+                              int last, long long m0, long long mlast, long wait)
 {
     cd_buf out = {0};
     cd_buf_str(&out, "retry: 1000\n\n");
     int pages = 1, after = last;
+    long long mafter = mlast;
     size_t n = json_array_size(entries);
-    add_frames(&out, entries);
+    add_frames(&out, entries, seq0, m0);
     json_decref(entries);
     cd_load_result lr = CD_LOAD_OK;
-    while (n == EV_PAGE && pages < SSE_MAX_PAGES) {   /* the backlog, on this worker's connection */
-        lr = read_page(db, id, after, viewer, &entries, &after);
+    while (n >= EV_PAGE && pages < SSE_MAX_PAGES) {   /* the backlog, on this worker's connection */
+        int a0 = after;
+        long long mb = mafter;
+        lr = read_page(db, id, after, viewer, &entries, &after, &mafter);
         if (lr != CD_LOAD_OK)
             break;
         n = json_array_size(entries);
-        add_frames(&out, entries);
+        add_frames(&out, entries, a0, mb);
         json_decref(entries);
         pages++;
     }
@@ -390,6 +471,7 @@ static enum MHD_Result stream(cd_req *r, cd_db *db, const char *id, int viewer, 
     memcpy(s->id, id, sizeof s->id);
     s->viewer = viewer;
     s->after = after;
+    s->mafter = mafter;
     s->h = cd_req_hold(r, false, sse_done, s);
     if (!s->h) {
         free(out.p);
@@ -400,13 +482,13 @@ static enum MHD_Result stream(cd_req *r, cd_db *db, const char *id, int viewer, 
     double now = cd_now();
     s->end = now + (double)wait;
     s->next_keepalive = now + SSE_KEEPALIVE_S;
-    bool ended = wait == 0 || n == EV_PAGE;   /* a backlog too long for one stream: the client comes back */
+    bool ended = wait == 0 || n >= EV_PAGE;   /* a backlog too long for one stream: the client comes back */
     static const char *const headers[] = {"Cache-Control", "no-cache", "X-Accel-Buffering", "no", NULL};
     cd_hold_stream_begin(s->h, "text/event-stream", headers, out.p, out.len, ended);
     free(out.p);
     if (!ended) {
         double deadline = s->next_keepalive < s->end ? s->next_keepalive : s->end;
-        if (cd_notify_wait(&s->w, s->id, s->after, deadline, sse_fire, s) != 0)
+        if (cd_notify_wait_msgs(&s->w, s->id, s->after, s->mafter, deadline, sse_fire, s) != 0)
             cd_hold_send(s->h, NULL, 0, true, 0);
     }
     cd_hold_start(s->h);
@@ -431,9 +513,26 @@ enum MHD_Result h_events(cd_req *r)
     if (a && !parse_int(a, -1, INT32_MAX, &after))
         return cd_reply_problem(r, CD_P_INVALID, "after",
                                 "after: expected an integer >= -1 (the seq of the last entry seen; -1 for all)");
+    long long mafter = -1;   /* -1: moves only */
+    const char *ma = cd_req_arg(r, "messages_after");
+    long mv;
+    if (ma && !parse_int(ma, 0, LONG_MAX, &mv))
+        return cd_reply_problem(r, CD_P_INVALID, "messages_after",
+                                "messages_after: expected an integer >= 0 (the id of the last message seen; 0 for all)");
+    if (ma)
+        mafter = mv;
     const char *last_id = sse ? cd_req_header(r, "Last-Event-ID") : NULL;
-    if (last_id && !parse_int(last_id, -1, INT32_MAX, &after))
-        return cd_reply_problem(r, CD_P_INVALID, "Last-Event-ID", "Last-Event-ID: expected the id of an event");
+    if (last_id) {   /* "<seq>" or "<seq>.<message id>" */
+        char seq_part[24];
+        const char *dot = strchr(last_id, '.');
+        size_t k = dot ? (size_t)(dot - last_id) : strlen(last_id);
+        snprintf(seq_part, sizeof seq_part, "%.*s", (int)(k < sizeof seq_part ? k : sizeof seq_part - 1), last_id);
+        if (k >= sizeof seq_part || !parse_int(seq_part, -1, INT32_MAX, &after) ||
+            (dot && !parse_int(dot + 1, 0, LONG_MAX, &mv)))
+            return cd_reply_problem(r, CD_P_INVALID, "Last-Event-ID", "Last-Event-ID: expected the id of an event");
+        if (dot)
+            mafter = mv;
+    }
     const char *w = cd_req_arg(r, "wait");
     if (w && !parse_int(w, 0, r->cfg->max_wait_s, &wait))
         return cd_reply_problem(r, CD_P_INVALID, "wait", "wait: expected whole seconds from 0 to %d",
@@ -447,9 +546,21 @@ enum MHD_Result h_events(cd_req *r)
         return MHD_YES;
     if (viewer == CARC_VIEW_ADMIN && !cd_audit(r, db, NULL, id, json_pack("{s:i}", "after", (int)after)))
         return MHD_YES;
+    long long mread = mafter;   /* what read_page is given: -1 also for a spectator of a closed chat */
+    if (mafter >= 0 && viewer == CARC_VIEW_PUBLIC) {
+        bool found = false, open = false;
+        cd_q q = cd_msg_game_chat(db, id, &found, &open);
+        if (q != CD_Q_OK)
+            return cd_reply_db_failure(r, q == CD_Q_DOWN, "the game could not be read");
+        if (!open)
+            mread = -1;   /* spectators see no message of a game without public_chat (and the game may not exist) */
+    }
     json_t *entries;
     int last;
-    cd_load_result lr = read_page(db, id, (int)after, viewer, &entries, &last);
+    long long mlast = mread;
+    cd_load_result lr = read_page(db, id, (int)after, viewer, &entries, &last, &mlast);
+    if (mafter >= 0 && mread < 0)
+        mlast = mafter;   /* the cursor as given: nothing was read */
     if (lr != CD_LOAD_OK)
         return cd_reply_load_error(r, lr);
     if (json_array_size(entries) == 0 && viewer < 0) {   /* a seat's token already proved the game exists */
@@ -460,9 +571,9 @@ enum MHD_Result h_events(cd_req *r)
         }
     }
     if (sse)
-        return stream(r, db, id, viewer, entries, last, wait);
+        return stream(r, db, id, viewer, entries, (int)after, last, mread, mread < 0 ? -1 : mlast, wait);
     if (json_array_size(entries) > 0 || wait == 0)
-        return cd_reply_json(r, 200, answer(id, last, entries), NULL);
+        return cd_reply_json(r, 200, answer(id, last, entries, mlast), NULL);
     json_decref(entries);
-    return long_poll(r, id, (int)after, viewer, wait);
+    return long_poll(r, id, (int)after, mread < 0 ? -1 : mlast, viewer, wait);
 }

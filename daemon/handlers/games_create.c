@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "game/audit.h"
+#include "game/bot_seats.h"
 #include "game/clock.h"
 #include "base/json_out.h"
 #include "game/event_cache.h"
@@ -18,7 +19,9 @@
 #include "handlers/webhooks.h"
 #include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
+#include "db/bots.h"
 #include "db/games_table.h"
+#include "db/messages.h"
 #include "db/moves.h"
 #include "db/players.h"
 #include "http/limits.h"
@@ -42,8 +45,12 @@ typedef struct {
     cd_player_hooks hooks;   /* players[].webhook (webhooks.h) */
     const char *emails[CARC_MAX_PLAYERS];   /* players[].email; NULL when none (mail/seat_mail.h) */
     char (*tokens)[CD_TOKEN_LEN + 1];       /* the seats' tokens, for the invitations' private links */
+    bool is_bot[CARC_MAX_PLAYERS];          /* players[i] = {"bot": ...}: carcd plays the seat */
+    cd_bot_spec bots[CARC_MAX_PLAYERS];
+    bool bot_after_leave;                   /* "bot_after_leave": a bot takes a seat that leaves */
     int nopen;        /* players[] entries {"invite": true}: open seats, the game waits for them (lobby.h) */
     bool public_;     /* "public": listed by GET /v1/lobby while it has open seats */
+    bool public_chat;                       /* "public_chat": spectators read the messages (game/messages.h) */
 } create_tx;
 
 /* Replies 400 naming the field of an engine/codec message "<field>: <what>"; `prefix` is prepended. */
@@ -64,6 +71,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         return false;
     }
     static const char *const keys[] = {"name", "webhook", "player_key", "email", NULL};
+    static const char *const bot_keys[] = {"bot", "think_ms", "name", NULL};   /* a bot has no hooks or mail */
     static const char *const invite_keys[] = {"invite", NULL};
     size_t i;
     json_t *p;
@@ -75,6 +83,26 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         if (!json_is_object(p)) {
             cd_reply_problem(r, CD_P_INVALID, "players", "players[%zu]: expected an object", i);
             return false;
+        }
+        if (json_object_get(p, "bot")) {   /* {"bot": "greedy"} or {"bot": "mcts", "think_ms": 1000} */
+            char field[64], detail[160];
+            if (!cd_req_only_keys(r, p, bot_keys, where))
+                return false;
+            if (!cd_bot_spec_parse(p, where, &t->bots[named], field, sizeof field, detail, sizeof detail)) {
+                cd_reply_problem(r, CD_P_INVALID, field, "%s", detail);
+                return false;
+            }
+            t->is_bot[named] = true;
+            json_t *name = json_object_get(p, "name");
+            if (name && (!json_is_string(name) || !cd_name_ok(json_string_value(name)))) {
+                snprintf(field, sizeof field, "players[%zu].name", i);
+                cd_reply_problem(r, CD_P_INVALID, field, "%s: expected 1 to %d printable characters", field,
+                                 CD_NAME_MAX);
+                return false;
+            }
+            t->names[named] = name ? json_string_value(name) : cd_bot_default_name(t->bots[named].kind);
+            named++;
+            continue;
         }
         json_t *invite = json_object_get(p, "invite");
         if (invite) {   /* an open seat: {"invite": true} and nothing else */
@@ -157,10 +185,17 @@ static bool parse_script(cd_req *r, json_t *script, carc_setup *s)
 /* The request into a carc_setup; replies itself and returns false on any error. */
 static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
 {
-    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock", "public", NULL};
+    static const char *const keys[] = {"players", "expansions", "options", "seed", "script", "clock", "public",
+                                       "bot_after_leave", "public_chat", NULL};
     char err[256];
     if (!cd_req_only_keys(r, body, keys, ""))
         return false;
+    json_t *pc = json_object_get(body, "public_chat");
+    if (pc && !json_is_boolean(pc)) {
+        cd_reply_problem(r, CD_P_INVALID, "public_chat", "public_chat: expected true or false");
+        return false;
+    }
+    t->public_chat = json_is_true(pc);
     carc_setup_defaults(s);
     if (!parse_players(r, json_object_get(body, "players"), t))
         return false;
@@ -186,6 +221,23 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
                          "known number of seats)");
         return false;
     }
+    json_t *after_leave = json_object_get(body, "bot_after_leave");
+    if (after_leave && !json_is_boolean(after_leave)) {
+        cd_reply_problem(r, CD_P_INVALID, "bot_after_leave", "bot_after_leave: expected true or false");
+        return false;
+    }
+    t->bot_after_leave = json_is_true(after_leave);
+    /* bots in a game that waits for open seats: not yet (the lobby's start does not set bot seats up) */
+    for (int i = 0; i < t->nplayers && t->nopen > 0; i++)
+        if (t->is_bot[i]) {
+            cd_reply_problem(r, CD_P_INVALID, "players", "players: a bot seat is not possible in a game with open "
+                             "seats yet");
+            return false;
+        }
+    if (t->nopen > 0 && t->bot_after_leave) {
+        cd_reply_problem(r, CD_P_INVALID, "bot_after_leave", "bot_after_leave: not in a game with open seats yet");
+        return false;
+    }
     json_t *clock = json_object_get(body, "clock");
     if (clock && !json_is_null(clock)) {
         char field[64], detail[200];
@@ -194,6 +246,11 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
             return false;
         }
         t->clocked = true;
+        if (t->nopen > 0 && t->clock.timeout == CD_TIMEOUT_BOT) {
+            cd_reply_problem(r, CD_P_INVALID, "clock.timeout", "clock.timeout: \"bot\" is not in a game with open "
+                             "seats yet");
+            return false;
+        }
     }
     json_t *exp = json_object_get(body, "expansions");
     if (exp && carc_expansions_from_json(&s->expansions, exp, err, sizeof err) != 0) {
@@ -226,6 +283,7 @@ typedef struct {
     cd_waiting_new w;
     cd_req *req;
     bool seeded;
+    bool public_chat;
 } waiting_tx;
 
 static cd_tx_result run_waiting(cd_db *db, void *arg)
@@ -233,6 +291,8 @@ static cd_tx_result run_waiting(cd_db *db, void *arg)
     waiting_tx *t = arg;
     t->w.bad_key = -1;
     cd_tx_result out = cd_lobby_store_waiting(db, &t->w);
+    if (out == CD_TX_COMMIT && t->public_chat && cd_msg_public_chat_set(db, t->w.id) != CD_Q_OK)
+        out = CD_TX_ERROR;
     if (out == CD_TX_COMMIT && t->req->is_admin &&
         !cd_audit_write(t->req, db, NULL, t->w.id, json_pack("{s:b, s:b}", "seed_chosen", t->seeded, "scripted", 0),
                         NULL))
@@ -244,7 +304,7 @@ static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_
                                       const char *seed_hex, const char *seed_sha,
                                       char tokens[][CD_TOKEN_LEN + 1])
 {
-    waiting_tx wt = {.req = r, .seeded = json_object_get(body, "seed") != NULL};
+    waiting_tx wt = {.req = r, .seeded = json_object_get(body, "seed") != NULL, .public_chat = t->public_chat};
     cd_waiting_new *w = &wt.w;
     w->nseats = t->nplayers + t->nopen;
     w->nnamed = t->nplayers;
@@ -342,6 +402,24 @@ static cd_tx_result run_create(cd_db *db, void *arg)
             goto done;
         }
     }
+    /* bots: the seats carcd plays, and the flag the bot worker finds the game by (db/bots.h) */
+    bool bots = t->bot_after_leave || (t->clocked && t->clock.timeout == CD_TIMEOUT_BOT);
+    for (int i = 0; i < t->nplayers; i++) {
+        if (!t->is_bot[i])
+            continue;
+        bots = true;
+        json_t *bj = cd_bot_spec_json(&t->bots[i]);
+        char *text = cd_json_dumps(bj, JSON_COMPACT);
+        json_decref(bj);
+        cd_q q = cd_bot_seat_set(db, t->id, i, text);
+        free(text);
+        if (q != CD_Q_OK)
+            goto done;
+    }
+    if (bots && cd_bot_game_flags(db, t->id, t->bot_after_leave) != CD_Q_OK)
+        goto done;
+    if (t->public_chat && cd_msg_public_chat_set(db, t->id) != CD_Q_OK)
+        goto done;
     if (cd_moves_insert_opening(db, t->id, NULL) == CD_Q_OK) {   /* its events are derived (game/move_log.h) */
         out = CD_TX_COMMIT;
         char *key = cd_event_cache_move_key(NULL);
@@ -488,13 +566,17 @@ enum MHD_Result h_games_create(cd_req *r)
     }
     r->game_id = NULL;
     json_t *players = json_array();
-    for (int i = 0; i < t.nplayers; i++)
-        json_array_append_new(players, json_pack("{s:i, s:s, s:s}", "seat", i, "name", t.names[i], "token",
-                                                 tokens[i]));
+    for (int i = 0; i < t.nplayers; i++) {
+        json_t *pl = json_pack("{s:i, s:s, s:s}", "seat", i, "name", t.names[i], "token", tokens[i]);
+        if (t.is_bot[i])   /* carcd plays it; the token still reads the seat's view */
+            json_object_set_new(pl, "bot", cd_bot_spec_json(&t.bots[i]));
+        json_array_append_new(players, pl);
+    }
     json_t *answer = json_pack("{s:s, s:i, s:s, s:o}", "id", t.id, "seq", 0, "seed_sha256", seed_sha, "players",
                                players);
     cd_player_hooks_answer(&t.hooks, answer);
     json_object_set_new(answer, "clock", t.clocked ? cd_clock_view(&t.clock, cd_wall_now()) : json_null());
+    json_object_set_new(answer, "public_chat", json_boolean(t.public_chat));
     char location[64];
     snprintf(location, sizeof location, "/v1/games/%s", t.id);
     const char *headers[] = {"Location", location, NULL};

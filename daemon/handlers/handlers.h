@@ -33,6 +33,7 @@ enum MHD_Result h_admin_cancel(cd_req *r);     /* admin_cancel.c */
 enum MHD_Result h_board_svg(cd_req *r);        /* board.c */
 enum MHD_Result h_board_png(cd_req *r);        /* board.c */
 enum MHD_Result h_game_page(cd_req *r);        /* game_page.c */
+enum MHD_Result h_game_assets(cd_req *r);      /* game_assets.c */
 enum MHD_Result h_admin_export(cd_req *r);     /* admin_export.c */
 enum MHD_Result h_admin_audit(cd_req *r);      /* admin_audit.c */
 enum MHD_Result h_webhooks_create(cd_req *r);  /* webhooks.c */
@@ -61,6 +62,12 @@ enum MHD_Result h_lobby_list(cd_req *r);       /* lobby_list.c */
 enum MHD_Result h_email_put(cd_req *r);        /* email.c */
 enum MHD_Result h_email_get(cd_req *r);        /* email.c */
 enum MHD_Result h_mail_unsubscribe(cd_req *r); /* mail_unsubscribe.c */
+/* table talk (game/messages.h) */
+enum MHD_Result h_messages_post(cd_req *r);    /* messages_post.c */
+enum MHD_Result h_messages_get(cd_req *r);     /* messages_get.c */
+enum MHD_Result h_mute_put(cd_req *r);         /* message_mute.c */
+enum MHD_Result h_mute_delete(cd_req *r);      /* message_mute.c */
+enum MHD_Result h_admin_message_hide(cd_req *r);   /* admin_message_hide.c */
 
 /* shared by board.c and game_page.c (defined in board.c) */
 /* The view of game r->params[0] for the request's bearer (admin, seat or public), at ?seq=N when the

@@ -330,9 +330,9 @@ static enum MHD_Result moves_post(cd_req *r)
         if (!t.replayed) {
             cd_metrics_move_applied();
             if (t.after)
-                cd_cache_put(id, t.after_seq, t.after);
+                cd_cache_give(id, t.after_seq, &t.after);   /* t.after: the state it replaced, freed below */
         }
-        ret = cd_reply_json(r, 200, t.answer, NULL);
+        ret = cd_reply_json(r, 200, t.answer, NULL);   /* encoded once: the answer is not stored (move_log.h) */
         t.answer = NULL;
     } else if (t.status != 0 && t.status != 200) {
         json_t *ext = NULL;

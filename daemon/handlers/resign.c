@@ -1,10 +1,13 @@
 /*
  * resign.c — POST /v1/games/{id}/resign: the seat leaves the game at once, on its turn or not. What it owes
  * now is decided with the default moves; its followers stay on the board and score, it takes no more turns;
- * the game ends when one seat remains. Answers like a move: {"seq", "events"} as the seat sees them.
+ * the game ends when one seat remains. Answers like a move: {"seq", "events"} as the seat sees them. In a
+ * game created with "bot_after_leave": true a greedy bot takes the seat instead (game/bot_seats.h): the
+ * seat stays in the game, nothing is logged, and the answer is {"seq", "events": [], "bot"}.
  */
 #include <stdio.h>
 
+#include "game/bot_seats.h"
 #include "game/forced_moves.h"
 #include "handlers.h"
 #include "base/metrics.h"
@@ -28,6 +31,7 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
     cd_game g;
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
+    bool taken = false;
     if (lr == CD_LOAD_WAITING) {
         t->problem = CD_P_NOT_STARTED;
         snprintf(t->detail, sizeof t->detail, "the game has not started: it waits for its open seats");
@@ -44,6 +48,12 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
         t->problem = CD_P_SEAT_LEFT;
         snprintf(t->detail, sizeof t->detail, "this seat has already left the game");
         out = CD_TX_ROLLBACK;
+    } else if (!cd_bot_take_seat(db, g.id, t->seat, &taken)) {
+        out = CD_TX_ERROR;
+    } else if (taken) {   /* "bot_after_leave": a bot plays the seat from now on; nothing is logged */
+        const cd_bot_spec spec = {.kind = CARC_BOT_GREEDY};
+        t->answer = json_pack("{s:i, s:[], s:o}", "seq", g.seq, "events", "bot", cd_bot_spec_json(&spec));
+        out = CD_TX_COMMIT;
     } else {
         out = cd_forced_moves_commit(db, &g, t->seat, CD_FORCED_LEAVE, "seat", t->now, &t->answer, t->detail,
                                      sizeof t->detail);

@@ -24,6 +24,7 @@ const cd_route cd_routes[] = {
     {"GET", "/v1/games/{id}/board.svg", h_board_svg, "games.board.svg"},
     {"GET", "/v1/games/{id}/board.png", h_board_png, "games.board.png"},
     {"GET", "/games/{id}", h_game_page, "games.page"},
+    {"GET", "/games/assets/{name}", h_game_assets, "games.assets"},
     {"GET", "/v1/admin/games/{id}/export", h_admin_export, "admin.games.export"},
     {"GET", "/v1/admin/audit", h_admin_audit, "admin.audit.list"},
     {"POST", "/v1/games/{id}/webhooks", h_webhooks_create, "webhooks.create"},
@@ -53,5 +54,11 @@ const cd_route cd_routes[] = {
     {"PUT", "/v1/games/{id}/email", h_email_put, "games.email.put"},
     {"GET", "/v1/games/{id}/email", h_email_get, "games.email.get"},
     {"POST", "/v1/mail/unsubscribe/{tag}", h_mail_unsubscribe, "mail.unsubscribe"},
+    /* table talk (game/messages.h) */
+    {"POST", "/v1/games/{id}/messages", h_messages_post, "games.messages.post"},
+    {"GET", "/v1/games/{id}/messages", h_messages_get, "games.messages.list"},
+    {"PUT", "/v1/games/{id}/mutes/{seat}", h_mute_put, "games.mutes.put"},
+    {"DELETE", "/v1/games/{id}/mutes/{seat}", h_mute_delete, "games.mutes.delete"},
+    {"POST", "/v1/admin/games/{id}/messages/{mid}/hide", h_admin_message_hide, "admin.games.messages.hide"},
     {NULL, NULL, NULL, NULL},
 };

@@ -294,7 +294,7 @@ static bool may_reply(cd_req *r)
 static enum MHD_Result reply_json_as(cd_req *r, int status, json_t *body, const char *content_type,
                                      const char *const *headers)
 {
-    char *text = body ? cd_json_dumps(body, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) : NULL;
+    char *text = body ? cd_json_dumps(body, CD_REPLY_JSON_FLAGS) : NULL;
     json_decref(body);
     if (!text) {
         cd_log("error", "route %s: reply body missing or not encodable", r->route ? r->route->name : "none");
@@ -399,12 +399,24 @@ static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *fie
         json_object_update_missing(o, ext);
         json_decref(ext);
     }
-    /* a 503 is a state to wait out (RFC 9110 §10.2.3): the client is told when to try again */
+    /* a 503 is a state to wait out (RFC 9110 §10.2.3), a 429 a limit (RFC 6585 §4): the client is told when
+     * to try again */
     char after[16];
     snprintf(after, sizeof after, "%d", retry_after_s > 0 ? retry_after_s : CD_RETRY_AFTER_S);
     const char *const retry[] = {MHD_HTTP_HEADER_RETRY_AFTER, after, NULL};
-    return reply_json_as(r, cd_problems[pr].status, o, "application/problem+json",
-                         cd_problems[pr].status == 503 || cd_problems[pr].status == 429 ? retry : NULL);
+    int status = cd_problems[pr].status;
+    return reply_json_as(r, status, o, "application/problem+json", status == 503 || status == 429 ? retry : NULL);
+}
+
+enum MHD_Result cd_reply_too_many(cd_req *r, cd_problem p, int retry_after_s, const char *fmt, ...)
+{
+    if (!may_reply(r))
+        return MHD_YES;
+    va_list ap;
+    va_start(ap, fmt);
+    enum MHD_Result ret = reply_problem_v(r, p, NULL, NULL, retry_after_s > 0 ? retry_after_s : 1, fmt, ap);
+    va_end(ap);
+    return ret;
 }
 
 enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)

@@ -94,6 +94,9 @@ enum MHD_Result cd_reply_unavailable(cd_req *r, int retry_after_s, const char *f
 /* A 429 /problems/rate-limited with Retry-After: retry_after_s (at least 1), ext as cd_reply_problem_ext's. */
 enum MHD_Result cd_reply_rate_limited(cd_req *r, int retry_after_s, json_t *ext, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A 429 problem p with Retry-After: retry_after_s (at least 1). */
+enum MHD_Result cd_reply_too_many(cd_req *r, cd_problem p, int retry_after_s, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* cd_reply_problem plus extension members (RFC 9457 §3.2): the members of `ext` (stolen; NULL for none) join
  * the problem object, never replacing a standard member. */
 enum MHD_Result cd_reply_problem_ext(cd_req *r, cd_problem p, const char *field, json_t *ext, const char *fmt, ...)

@@ -35,6 +35,12 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "Wait for your turn: poll GET /v1/games/{id} with If-None-Match, long-poll or stream GET "
         "/v1/games/{id}/events, or register a webhook, then fetch the legal moves again.",
     },
+    [CD_P_CHAT_CLOSED] = {
+        "The game's messages are for its seats: the request read them without a seat token, and the game was "
+        "not created with \"public_chat\": true. Spectators see the board, not the table talk.",
+        "Read them with a seat token of the game (or the admin token), or create games whose table talk "
+        "anyone may read with \"public_chat\": true.",
+    },
     [CD_P_NOT_FOUND] = {
         "There is no game (or webhook, or delivery) with that id.",
         "Check the id in the path: ids are given by POST /v1/games and never reused.",
@@ -158,7 +164,9 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
     [CD_P_RATE_LIMITED] = {
         "The request's client address, or its key (seat token or player key), made more requests of this kind "
         "(creating games, moves, joins) than this server allows for now: each has a bucket of requests that "
-        "refills at a steady rate (CARCD_RATE_CREATE, CARCD_RATE_MOVES, CARCD_RATE_JOINS).",
+        "refills at a steady rate (CARCD_RATE_CREATE, CARCD_RATE_MOVES, CARCD_RATE_JOINS). Or a seat posted more "
+        "than a few messages a minute to its game (POST /v1/games/{id}/messages): then Retry-After says in how "
+        "many seconds the oldest of them leaves the window.",
         "Wait the Retry-After header's seconds, then send the request again; nothing was done. A bot that plays "
         "fast should pace its requests below the server's rate.",
     },

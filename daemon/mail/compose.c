@@ -234,6 +234,14 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             html_escape(&h, a->last_move);
             cd_buf_str(&h, "</pre>\n");
         }
+        if (a->talk && a->talk[0]) {   /* the players' own words: plain text, escaped in the HTML part */
+            cd_buf_str(&t, "At the table:\n");
+            cd_buf_str(&t, a->talk);
+            cd_buf_str(&t, "\n");
+            cd_buf_str(&h, "<p>At the table:</p><pre>");
+            html_escape(&h, a->talk);
+            cd_buf_str(&h, "</pre>\n");
+        }
         if (!my_turn) {
             cd_buf_str(&t, over ? "The game is over.\n" : "The game does not wait for you now.\n");
             cd_buf_str(&h, over ? "<p>The game is over.</p>\n" : "<p>The game does not wait for you now.</p>\n");
@@ -293,9 +301,10 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
         cd_buf_str(&h, "</ol>\n");
         if (reply_to[0]) {
             cd_buf_str(&t, "\nTo play, reply with the number of a move (or its notation) on the first line; "
-                            "\"resign\" resigns.\n");
+                            "\"resign\" resigns; \"say <words>\" writes to the table instead.\n");
             cd_buf_str(&h, "<p>To play, reply with the number of a move (or its notation) on the first line; "
-                            "&quot;resign&quot; resigns.</p>\n");
+                            "&quot;resign&quot; resigns; &quot;say &lt;words&gt;&quot; writes to the table "
+                            "instead.</p>\n");
         }
     }
     cd_buf_str(&h, "</body></html>\n");

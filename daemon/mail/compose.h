@@ -31,6 +31,7 @@ typedef struct {
     const char *deadline;       /* ISO; NULL or "": no clock */
     const char *token;          /* invitation: the seat's token, for its private link */
     const char *last_move;      /* turn: what happened since (one line per move); NULL: nothing to tell */
+    const char *talk;           /* turn: "  Ann wrote: ..." lines, the table talk since; NULL: none */
     const char *refusal;        /* refused: the reason */
 } cd_mail_about;
 

@@ -13,6 +13,7 @@
 #include "db/mail_outbox.h"
 #include "db/mail_recent.h"
 #include "db/mail_seats.h"
+#include "db/messages.h"
 #include "mail.h"
 
 #define RECENT_MAX 24
@@ -44,8 +45,38 @@ static char *since_last_turn(cd_db *db, const char *game_id, int seq, int seat, 
         const char *nm = json_string_value(json_array_get(names, (size_t)mv[i].seat));
         cd_buf_printf(&b, "  %d. %s (seat %d): %s%s\n", mv[i].seq, nm ? nm : "?", mv[i].seat,
                       mv[i].notation[0] ? mv[i].notation : "(a move)",
-                      strcmp(mv[i].origin, "clock") == 0 ? " (by the clock)" : "");
+                      strcmp(mv[i].origin, "clock") == 0 ? " (by the clock)"
+                      : strcmp(mv[i].origin, "bot") == 0 ? " (by a bot)"
+                                                          : "");
     }
+    return b.p;
+}
+
+#define TALK_MAX 20   /* the messages a turn mail repeats, the newest */
+
+/* "  Ann wrote: nice city!" for the others' messages since the seat's previous turn mail (db/messages.h),
+ * a message's further lines indented below it. NULL when there are none; *failed on a database failure. */
+static char *table_talk(cd_db *db, const char *game_id, int seat, bool *failed)
+{
+    cd_msg_rows rows;
+    if (cd_msgs_for_mail(db, game_id, seat, TALK_MAX, &rows) != CD_Q_OK) {
+        *failed = true;
+        return NULL;
+    }
+    cd_buf b = {0};
+    for (int i = 0; i < rows.n; i++) {
+        cd_buf_str(&b, "  ");
+        cd_buf_str(&b, rows.v[i].name);
+        cd_buf_str(&b, " wrote: ");
+        for (const char *p = rows.v[i].text; *p; p++) {
+            if (*p == '\n')
+                cd_buf_str(&b, "\n      ");
+            else
+                cd_buf_add(&b, p, 1);
+        }
+        cd_buf_str(&b, "\n");
+    }
+    cd_msg_rows_free(&rows);
     return b.p;
 }
 
@@ -68,12 +99,15 @@ cd_tx_result cd_mail_enqueue_move(cd_db *db, const char *game_id, int seq, const
         if (!names)
             names = cd_mail_seat_names(db, game_id);
         char *recent = over ? NULL : since_last_turn(db, game_id, seq, seats[i].seat, names);
+        bool failed = false;
+        char *talk = over ? NULL : table_talk(db, game_id, seats[i].seat, &failed);
         cd_mail_about a = {.kind = over ? CD_MAIL_FINISHED : CD_MAIL_TURN, .game_id = game_id, .seat = seats[i].seat,
                            .email = seats[i].email, .tag = seats[i].tag, .st = st, .seq = seq, .names = names,
-                           .deadline = deadline, .last_move = recent};
-        ok = add(db, &a);
+                           .deadline = deadline, .last_move = recent, .talk = talk};
+        ok = !failed && add(db, &a);
         any = true;
         free(recent);
+        free(talk);
     }
     json_decref(names);
     if (ok && any)

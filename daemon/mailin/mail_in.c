@@ -19,6 +19,7 @@
 #include "db/mail_seats.h"
 #include "game/forced_moves.h"
 #include "game/games.h"
+#include "game/messages.h"
 #include "game/move_commit.h"
 #include "game/notations.h"
 #include "json.h"
@@ -90,6 +91,30 @@ static cd_tx_result clock_command(cd_db *db, cd_game *g, int seat, const char *w
     return cd_clock_save(db, g->id, &g->clock) ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
+/* "say <words>": a message to the table (game/messages.h) instead of a move, the rest of the first unquoted
+ * line (so at most CD_REPLY_LINE_MAX bytes); the game is not touched. Refused like a move: an empty or
+ * invalid text, or the seat's rate limit, answered by a refused mail. */
+static cd_tx_result say(cd_db *db, cd_game *g, int seat, in_tx *t)
+{
+    const char *text = t->r->command + 3;
+    while (*text == ' ' || *text == '\t')
+        text++;
+    char why[160];
+    if (!cd_msg_text_ok(text, strlen(text), why, sizeof why)) {
+        snprintf(t->detail, sizeof t->detail, "say: %s", why);
+        return CD_TX_ROLLBACK;
+    }
+    cd_msg_post_result res;
+    cd_msg_inserted ins;
+    cd_tx_result out = cd_msg_post_tx(db, g->id, seat, text, "mail", cd_wall_now(), &res, &ins);
+    if (out == CD_TX_ROLLBACK)
+        snprintf(t->detail, sizeof t->detail, "say: %s",
+                 res == CD_MSG_RATE_LIMITED ? "too many messages in a minute: try again later" : "no such seat");
+    if (out == CD_TX_COMMIT)
+        snprintf(t->outcome, sizeof t->outcome, "said");
+    return out;
+}
+
 /* Plays the command for seat in g (locked): CD_TX_COMMIT when it moved, CD_TX_ROLLBACK with t->detail when
  * refused, CD_TX_ERROR when a statement failed. */
 static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
@@ -101,6 +126,8 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
         snprintf(t->detail, sizeof t->detail, "the reply has no move on its first line");
         return CD_TX_ROLLBACK;
     }
+    if (strcmp(word, "say") == 0)   /* before the game-over check: "gg" after the last move is fine */
+        return say(db, g, seat, t);
     if (g->finished) {
         snprintf(t->detail, sizeof t->detail, "the game is over");
         return CD_TX_ROLLBACK;
@@ -217,6 +244,8 @@ static cd_tx_result run_in(cd_db *db, void *arg)
     cd_tx_result out = play(db, &g, seat.seat, t);
     if (out == CD_TX_COMMIT && strcmp(t->outcome, "clock") == 0) {
         snprintf(t->detail, sizeof t->detail, "\"%s\": the clock changed", r->command);
+    } else if (out == CD_TX_COMMIT && strcmp(t->outcome, "said") == 0) {
+        snprintf(t->detail, sizeof t->detail, "a message to the table at move %d", seq_before);
     } else if (out == CD_TX_COMMIT) {
         snprintf(t->outcome, sizeof t->outcome, "moved");
         snprintf(t->detail, sizeof t->detail, "\"%s\" at move %d", r->command, seq_before);

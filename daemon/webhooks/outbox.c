@@ -16,6 +16,7 @@
 #include "json.h"
 #include "base/crypto.h"
 #include "base/log.h"
+#include "db/messages.h"
 #include "db/webhook_endpoints.h"
 #include "db/webhook_outbox.h"
 #include "whpayload.h"
@@ -125,7 +126,7 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
         /* in the order a reader expects: what happened, then what comes next */
         static const unsigned order[] = {CD_WH_MOVE_MADE, CD_WH_GAME_FINISHED, CD_WH_TURN_STARTED,
                                          CD_WH_TURN_REMINDER};
-        for (int k = 0; k < CD_WH_NEVENTS; k++) {
+        for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {   /* message.posted has its own call */
             unsigned ev = order[k];
             if (!(which & ev) || !wants(e, ev, pending_seat, seat))
                 continue;
@@ -171,6 +172,56 @@ cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_outbox_game *g, cons
 cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, const carc_state *st)
 {
     return enqueue(db, game_id, seq, st, -1, NULL, NULL, CD_WH_GAME_FINISHED, NULL, 0, true);
+}
+
+cd_tx_result cd_outbox_enqueue_message(cd_db *db, const cd_outbox_message *m)
+{
+    cd_active_endpoint_rows rows;
+    if (cd_endpoints_active(db, m->game_id, &rows) != CD_Q_OK)
+        return CD_TX_ERROR;
+    cd_tx_result out = CD_TX_COMMIT;
+    char *body[CD_WH_NFORMATS] = {NULL};
+    json_t *names = NULL;
+    char stamp[40];
+    cd_log_timestamp(stamp, sizeof stamp);
+    double delay = cd_webhooks_settings()->backoff[0];
+    int written = 0;
+    for (int i = 0; i < rows.n && out == CD_TX_COMMIT; i++) {
+        const cd_active_endpoint_row *e = &rows.v[i];
+        if (!(cd_wh_events_from_pg(e->events) & CD_WH_MESSAGE_POSTED) || e->seat == m->seat)
+            continue;
+        unsigned muted = 0;
+        if (e->seat >= 0 && cd_mutes_of(db, m->game_id, e->seat, &muted) != CD_Q_OK) {
+            out = CD_TX_ERROR;
+            break;
+        }
+        if (m->seat < 32 && (muted >> m->seat & 1))
+            continue;
+        int format = cd_wh_format_parse(e->format);
+        if (format < 0)
+            format = CD_WH_JSON;
+        if (!names && !(names = load_names(db, m->game_id))) {
+            out = CD_TX_ERROR;
+            break;
+        }
+        cd_whp_ctx ctx = {.game_id = m->game_id, .seq = m->seq, .names = names, .seat = m->seat,
+                          .timestamp = stamp, .base_url = cd_webhooks_settings()->public_url,
+                          .message_id = m->id, .text = m->text};
+        if (!body[format])
+            body[format] = cd_whp_render(CD_WH_MESSAGE_POSTED, format, &ctx);
+        char msg_id[CD_WH_MSGID_LEN + 1];
+        cd_wh_msg_id_new(msg_id);
+        if (!cd_outbox_insert_deferred(db, e->id, msg_id, "message.posted", m->game_id, m->seq, body[format], delay))
+            out = CD_TX_ERROR;
+        written++;
+    }
+    if (out == CD_TX_COMMIT && written > 0 && !cd_outbox_wake_deferred(db, m->game_id))
+        out = CD_TX_ERROR;
+    for (int f = 0; f < CD_WH_NFORMATS; f++)
+        free(body[f]);
+    json_decref(names);
+    cd_active_endpoint_rows_free(&rows);
+    return out;
 }
 
 cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_state *st, const char *seed_hex,

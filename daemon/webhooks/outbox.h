@@ -53,4 +53,16 @@ cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, c
 cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_state *st, const char *seed_hex,
                                     const char *deadline, cd_player_hooks *hooks);
 
+/* A message a seat wrote (game/messages.h), as message.posted tells it. */
+typedef struct {
+    const char *game_id;
+    long long id;
+    int seq, seat;            /* the game's seq when written; the author */
+    const char *name, *text, *at;
+} cd_outbox_message;
+
+/* In the message's transaction: message.posted for every endpoint that asked for it, but a seat's own
+ * messages and those of a seat it muted (the admin's endpoints get them all). */
+cd_tx_result cd_outbox_enqueue_message(cd_db *db, const cd_outbox_message *m);
+
 #endif

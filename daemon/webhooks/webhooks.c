@@ -17,7 +17,7 @@
 #include "base/crypto.h"
 
 static const char *const event_names[CD_WH_NEVENTS] = {"turn.started", "move.made", "game.finished",
-                                                              "turn.reminder"};
+                                                              "turn.reminder", "message.posted"};
 static const char *const format_names[CD_WH_NFORMATS] = {"json", "discord", "slack"};
 
 const char *cd_wh_event_name(unsigned ev)
@@ -200,7 +200,8 @@ bool cd_wh_spec_parse(const json_t *j, const char *where, unsigned default_event
     if (evs) {
         if (!json_is_array(evs) || json_array_size(evs) == 0)
             return field_error(err, where, "events",
-                               "events: expected a non-empty array of turn.started, move.made, game.finished, turn.reminder");
+                               "events: expected a non-empty array of turn.started, move.made, game.finished, "
+                               "turn.reminder, message.posted");
         out->events = 0;
         size_t i;
         json_t *e;
@@ -208,7 +209,8 @@ bool cd_wh_spec_parse(const json_t *j, const char *where, unsigned default_event
             unsigned bit = json_is_string(e) ? cd_wh_event_parse(json_string_value(e)) : 0;
             if (!bit || (out->events & bit))
                 return field_error(err, where, "events",
-                                   "events: each one of turn.started, move.made, game.finished, turn.reminder, once");
+                                   "events: each one of turn.started, move.made, game.finished, turn.reminder, "
+                                   "message.posted, once");
             out->events |= bit;
         }
     }

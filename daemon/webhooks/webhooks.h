@@ -17,6 +17,9 @@
  * once, `turn.reminder` when a seat has used its clock's remind_at share (once per turn). An endpoint made with the admin token receives them for the whole game; one made with a seat token
  * (or in players[].webhook) is that seat's: it receives turn.started and turn.reminder only when that seat must act, and
  * move.made and game.finished (public facts every player is concerned by) if it asked for them.
+ * `message.posted` when a seat writes to the table (POST .../messages): a seat's endpoint gets it if it asked
+ * for it, never for its own seat's messages nor for a seat it muted; the admin's gets every message. It is
+ * not among a player's default events (a chat channel that gets the table talk asks for it).
  * Payloads carry public information only (CARC_VIEW_PUBLIC), the seed only once the game is over.
  */
 #ifndef CD_WEBHOOKS_H
@@ -35,11 +38,12 @@ typedef enum {
     CD_WH_MOVE_MADE = 2,
     CD_WH_GAME_FINISHED = 4,
     CD_WH_TURN_REMINDER = 8,   /* the seat has used remind_at of its time (clock.h); games with a clock only */
+    CD_WH_MESSAGE_POSTED = 16, /* a seat wrote to the table (game/messages.h) */
 } cd_wh_event;
-#define CD_WH_ALL_EVENTS 15u
+#define CD_WH_ALL_EVENTS 31u
 /* players[].webhook without "events": what a player's chat needs to know */
 #define CD_WH_PLAYER_EVENTS (CD_WH_TURN_STARTED | CD_WH_GAME_FINISHED | CD_WH_TURN_REMINDER)
-#define CD_WH_NEVENTS 4
+#define CD_WH_NEVENTS 5
 
 /* "turn.started", ... for one bit; NULL for anything else. */
 const char *cd_wh_event_name(unsigned ev);

@@ -73,6 +73,7 @@ static size_t utf8_prefix(const char *s, size_t n, size_t units)
 /* Text from a player (a name) made inert for the format: Discord Markdown escaped with backslashes, Slack's
  * &, < and > as entities and its * _ ~ ` between zero-width spaces. In chat text a name is cut (at a character
  * boundary) to CHAT_NAME_MAX characters and ends in "…"; the json format keeps it whole. */
+static void sb_inert(cd_buf *b, int format, const char *s, size_t n, bool cut);
 static void sb_user_text(cd_buf *b, int format, const char *s)
 {
     size_t n = strlen(s);
@@ -81,6 +82,12 @@ static void sb_user_text(cd_buf *b, int format, const char *s)
         n = utf8_prefix(s, n, CHAT_NAME_MAX - 1);
         cut = true;
     }
+    sb_inert(b, format, s, n, cut);
+}
+
+/* s[0..n) escaped for the format (as sb_user_text says), "…" after it when cut. */
+static void sb_inert(cd_buf *b, int format, const char *s, size_t n, bool cut)
+{
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         if (format == CD_WH_DISCORD && strchr("\\*_~`|>#[]()<@:", c)) {
@@ -460,6 +467,71 @@ static json_t *data_move(const cd_whp_ctx *c)
     return d;
 }
 
+/* How many UTF-16 units the character at s (lead byte c) takes once sb_inert escaped it. */
+static size_t inert_units(int format, unsigned char c)
+{
+    if (c >= 0x80)
+        return c >= 0xF0 ? 2 : (c & 0xC0) == 0x80 ? 0 : 1;
+    if (format == CD_WH_DISCORD && strchr("\\*_~`|>#[]()<@:", c))
+        return 2;
+    if (format == CD_WH_SLACK && (c == '&' || c == '<' || c == '>'))
+        return c == '&' ? 5 : 4;
+    if (format == CD_WH_SLACK && strchr("*_~`", c))
+        return 3;
+    return 1;
+}
+
+/* message.posted, chat: "**Ann** wrote in game abc123:", then the text's lines, escaped (on Discord a line
+ * that starts with - or + would be a list item: escaped too). The escaped text is cut, at a character, to
+ * what leaves MESSAGE_ROOM units of the format's cap for the first line and the links, and ends in "…" then;
+ * a text that still does not fit (a very long CARCD_PUBLIC_URL) loses its last lines to chat_text's "…". */
+#define MESSAGE_ROOM 600
+static void text_message(chat *m, int format, const cd_whp_ctx *c)
+{
+    bold_name(&m->head, format, player_name(c, c->seat));
+    sb_printf(&m->head, " wrote in game ");
+    short_game(&m->head, format, c);
+    sb_printf(&m->head, ":");
+    const char *t = c->text ? c->text : "";
+    size_t n = strlen(t), budget = chat_cap(format) - MESSAGE_ROOM, used = 0;
+    for (size_t i = 0; i < n;) {
+        const char *nl = memchr(t + i, '\n', n - i);
+        size_t len = nl ? (size_t)(nl - (t + i)) : n - i, keep = 0;
+        bool cut = false;
+        if (format == CD_WH_DISCORD && len > 0 && (t[i] == '-' || t[i] == '+'))
+            used++;
+        while (keep < len && !cut) {   /* whole characters while they fit */
+            size_t clen = 1;
+            while (keep + clen < len && ((unsigned char)t[i + keep + clen] & 0xC0) == 0x80)
+                clen++;
+            size_t w = inert_units(format, (unsigned char)t[i + keep]);
+            if (used + w + 1 > budget)
+                cut = true;
+            else {
+                used += w;
+                keep += clen;
+            }
+        }
+        cd_buf *l = chat_line(m);
+        if (format == CD_WH_DISCORD && len > 0 && (t[i] == '-' || t[i] == '+'))
+            cd_buf_str(l, "\\");
+        sb_inert(l, format, t + i, keep, cut);
+        if (cut)
+            break;
+        used++;   /* the line feed */
+        i += len + 1;
+    }
+    links(&m->tail, c);
+}
+
+static json_t *data_message(const cd_whp_ctx *c)
+{
+    return json_pack("{s:s, s:i, s:I, s:i, s:s, s:s, s:{s:o, s:o}}", "game", c->game_id, "seq", c->seq, "id",
+                     (json_int_t)c->message_id, "seat", c->seat, "player", player_name(c, c->seat), "text",
+                     c->text ? c->text : "", "links", "game", game_link(c, ""), "messages",
+                     game_link(c, "/messages"));
+}
+
 static json_t *data_finished(const cd_whp_ctx *c)
 {
     return json_pack("{s:s, s:i, s:s, s:o, s:o, s:s, s:s, s:{s:o}}", "game", c->game_id, "seq", c->seq, "reason",
@@ -475,6 +547,7 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
         json_t *data = ev == CD_WH_TURN_STARTED   ? data_turn(c)
                        : ev == CD_WH_MOVE_MADE    ? data_move(c)
                        : ev == CD_WH_TURN_REMINDER ? data_reminder(c)
+                       : ev == CD_WH_MESSAGE_POSTED ? data_message(c)
                                                    : data_finished(c);
         body = json_pack("{s:s, s:s, s:o}", "type", cd_wh_event_name(ev), "timestamp", c->timestamp, "data", data);
     } else {
@@ -485,6 +558,8 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
             text_move(&m, format, c);
         else if (ev == CD_WH_TURN_REMINDER)
             text_reminder(&m, format, c);
+        else if (ev == CD_WH_MESSAGE_POSTED)
+            text_message(&m, format, c);
         else
             text_finished(&m, format, c);
         char *t = chat_text(&m, chat_cap(format));

@@ -109,6 +109,8 @@ START_TEST(random_trees_same_bytes)
         JSON_COMPACT | JSON_ESCAPE_SLASH,
         JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15),
         JSON_COMPACT | JSON_ENCODE_ANY | JSON_ESCAPE_SLASH | JSON_REAL_PRECISION(15),
+        JSON_COMPACT | JSON_SORT_KEYS,   /* a move's request hash (moves_post.c) */
+        JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS | JSON_ESCAPE_SLASH,
         JSON_INDENT(2),   /* not one of carcd's: the fallback */
         0,
     };

@@ -344,6 +344,67 @@ START_TEST(chat_texts_fit_their_platform)
 }
 END_TEST
 
+
+/* message.posted: 1 000 characters that all need escaping, on 1 000 lines or on one, stay under each
+ * platform's limit, cut with "…", links kept; nothing of them is live markup; json keeps the text whole. */
+START_TEST(message_texts_fit_and_are_inert)
+{
+    json_t *names = json_pack("[s, s]", "Ann", "*Bob*");
+    static const char *const kinds[] = {"*", "&", "<", "\n", "\xf0\x9f\x82\xa1", "a"};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        char *text = malloc(4 * 1000 + 8);
+        text[0] = 'x';   /* a text of line feeds only is not allowed; one visible character */
+        size_t n = 1;
+        for (int i = 1; i < 1000; i++) {
+            size_t l = strlen(kinds[k]);
+            memcpy(text + n, kinds[k], l);
+            n += l;
+        }
+        text[n] = 0;
+        cd_whp_ctx c = {.game_id = "0123abcd-0000-4000-8000-000000000000", .seq = 3, .names = names, .seat = 1,
+                        .timestamp = "2030-01-01T00:00:00.000Z", .base_url = "https://carc.example",
+                        .message_id = 42, .text = text};
+        for (int f = 0; f < 2; f++) {
+            int format = f ? CD_WH_SLACK : CD_WH_DISCORD;
+            size_t cap = f ? 4000 : 2000;
+            char *t = chat_of(CD_WH_MESSAGE_POSTED, format, &c);
+            ck_assert_msg(u16len(t) <= cap, "%s: %zu units over %zu", kinds[k], u16len(t), cap);
+            ck_assert_msg(strstr(t, "https://carc.example/games/0123abcd-0000-4000-8000-000000000000"), "no link: %s", t);
+            ck_assert_msg(strstr(t, " wrote in game "), "%.200s", t);
+            /* the message's lines: between the first line (who) and the last (the links) */
+            const char *from = strchr(t, '\n'), *to = strrchr(t, '\n');
+            ck_assert_msg(from && to && from < to, "%.200s", t);
+            for (const char *p = from + 1; p < to; p++) {
+                if (format == CD_WH_DISCORD && strchr("\\*_~`|>#[]()<@:", *p) && *p)
+                    ck_assert_msg(p[-1] == '\\' || (*p == '\\' && p[1] && strchr("\\*_~`|>#[]()<@:-+", p[1])),
+                                  "an unescaped %c in discord: %.300s", *p, from);
+                if (format == CD_WH_SLACK) {
+                    ck_assert_msg(*p != '<' && *p != '>', "a live %c in slack", *p);
+                    if (*p == '&')
+                        ck_assert_msg(!strncmp(p, "&amp;", 5) || !strncmp(p, "&lt;", 4) || !strncmp(p, "&gt;", 4),
+                                      "a bare & in slack: %.40s", p);
+                }
+            }
+            if (format == CD_WH_DISCORD)
+                ck_assert_msg(strstr(t, "\\*Bob\\*"), "%.200s", t);
+            char k0 = kinds[k][0];   /* escaped past what the cap leaves: 999 characters of 2 (discord), 4 or 5 units */
+            if ((format == CD_WH_DISCORD && (k0 == '*' || k0 == '<')) || (format == CD_WH_SLACK && (k0 == '&' || k0 == '<')))
+                ck_assert_msg(strstr(t, "\xe2\x80\xa6"), "a cut text ends in \xe2\x80\xa6");
+            free(t);
+        }
+        char *b = cd_whp_render(CD_WH_MESSAGE_POSTED, CD_WH_JSON, &c);
+        json_t *j = json_loads(b, 0, NULL);
+        ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "data"), "text")), text);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "message.posted");
+        ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "data"), "id")), 42);
+        json_decref(j);
+        free(b);
+        free(text);
+    }
+    json_decref(names);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("webhooks");
@@ -356,6 +417,7 @@ int main(void)
     tcase_add_test(tc, backoff_and_events);
     tcase_add_test(tc, chat_texts_are_inert);
     tcase_add_test(tc, chat_texts_fit_their_platform);
+    tcase_add_test(tc, message_texts_fit_and_are_inert);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

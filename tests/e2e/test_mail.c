@@ -936,6 +936,148 @@ START_TEST(clock_commands_by_mail)
 }
 END_TEST
 
+
+/* ---- table talk: "say" replies and the turn mail's "Ann wrote: ..." ---------------------------------------- */
+static const char *user_of_talk(int seat)
+{
+    return seat == 0 ? "carol" : "dave";
+}
+
+/* Moves for whoever the game waits for (seat tokens, through the API) until it waits for `seat`: the seq. */
+static int play_until(e2e_client *c, const e2e_game *g, int seat, e2e_rng *rng)
+{
+    int pending = -1;
+    for (int i = 0; i < 40; i++) {
+        status_of(c, g, &pending);
+        if (pending == seat && i > 0)
+            break;
+        e2e_play p;
+        ck_assert_int_eq(e2e_play_random(c, g, rng, NULL, &p), 200);
+        e2e_play_free(&p);
+    }
+    ck_assert_int_eq(pending, seat);
+    return game_seq(c, g);
+}
+
+static long post_msg(e2e_client *c, const e2e_game *g, int seat, const char *json_body)
+{
+    char path[120];
+    snprintf(path, sizeof path, "/v1/games/%s/messages", g->id);
+    e2e_resp r;
+    long st = e2e_req(c, "POST", path, g->token[seat], json_body, NULL, &r);
+    e2e_resp_free(&r);
+    return st;
+}
+
+START_TEST(table_talk_by_mail)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    long st = e2e_game_create_raw(c, d, 2, NULL,
+                                  "{\"players\":[{\"name\":\"Ann\",\"email\":\"carol@example.org\"},"
+                                  "{\"name\":\"Bob\",\"email\":\"dave@example.org\"}]}",
+                                  false, &g);
+    ck_assert_int_eq(st, 201);
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.1.invitation.0.", g.id);
+    char *raw = wait_mail("dave", needle, 20);
+    ck_assert_msg(raw, "seat 1's invitation");
+    mail inv;
+    mail_parse(raw, &inv);
+    free(raw);
+    turn_needle(&g, 0, 0, needle, sizeof needle);
+    raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "seat 0's first turn mail");
+    mail m0;
+    mail_parse(raw, &m0);
+    free(raw);
+    ck_assert_msg(strstr(m0.text, "\"say <words>\"") != NULL, "the turn mail tells how to write: %s", m0.text);
+
+    /* Bob writes by mail, out of turn: a message, not a move */
+    char *r1 = reply_text("dave@example.org", inv.reply_to, inv.msg_id, NULL, NULL,
+                          "say nice to meet you, Ann! <b>*hi*</b>\r\n\r\n> quoted: 1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r1, strlen(r1)), 0);
+    free(r1);
+    ck_assert_int_eq(game_seq(c, &g), 0);
+    char path[120];
+    snprintf(path, sizeof path, "/v1/games/%s/messages", g.id);
+    json_t *a = e2e_get_ok(c, path, g.token[0], 200);
+    ck_assert_int_eq(json_array_size(json_object_get(a, "messages")), 1);
+    ck_assert_str_eq(e2e_jstr(a, "messages.0.text"), "nice to meet you, Ann! <b>*hi*</b>");
+    ck_assert_int_eq(e2e_jint(a, "messages.0.seat"), 1);
+    json_decref(a);
+    /* and through the API, two lines */
+    ck_assert_int_eq(post_msg(c, &g, 1, "{\"text\":\"first line\\nsecond line\"}"), 201);
+    ck_assert_int_eq(post_msg(c, &g, 0, "{\"text\":\"Ann says hi\"}"), 201);
+
+    /* each seat's next turn mail tells it what the other wrote, never its own words, and only once */
+    e2e_rng rng = {5};
+    bool told[2] = {false, false};
+    mail m1 = {0};
+    for (int i = 0; i < 40 && !(told[0] && told[1]); i++) {
+        e2e_play p;
+        ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &p), 200);
+        e2e_play_free(&p);
+        int seat = -1;
+        status_of(c, &g, &seat);
+        int seq = game_seq(c, &g);
+        turn_needle(&g, seat, seq, needle, sizeof needle);
+        raw = wait_mail(user_of_talk(seat), needle, 20);
+        ck_assert_msg(raw, "seat %d's turn mail at %d", seat, seq);
+        free(m1.text);
+        mail_parse(raw, &m1);
+        free(raw);
+        const char *theirs = seat == 0 ? "Bob wrote: nice to meet you, Ann! <b>*hi*</b>" : "Ann wrote: Ann says hi";
+        const char *mine = seat == 0 ? "Ann says hi" : "nice to meet you";
+        ck_assert_msg(strstr(m1.text, mine) == NULL, "%s", m1.text);
+        if (!told[seat]) {
+            ck_assert_msg(strstr(m1.text, "At the table:") != NULL && strstr(m1.text, theirs) != NULL, "%s", m1.text);
+            if (seat == 0)
+                ck_assert_msg(strstr(m1.text, "Bob wrote: first line") != NULL &&
+                                  strstr(m1.text, "      second line") != NULL, "%s", m1.text);
+            told[seat] = true;
+        } else {
+            ck_assert_msg(strstr(m1.text, theirs) == NULL, "told twice: %s", m1.text);
+        }
+    }
+    ck_assert(told[0] && told[1]);
+
+    /* muted: Bob's next words stay out of Ann's mail; a bad "say" is answered with a refusal */
+    char mp[160];
+    snprintf(mp, sizeof mp, "/v1/games/%s/mutes/1", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "PUT", mp, g.token[0], NULL, NULL, &r), 204);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(post_msg(c, &g, 1, "{\"text\":\"muted words\"}"), 201);
+    char *r2 = reply_text("dave@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "say\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, r2, strlen(r2)), 0);
+    free(r2);
+    snprintf(needle, sizeof needle, "carcd.%s.1.refused.", g.id);
+    raw = wait_mail("dave", needle, 20);
+    ck_assert_msg(raw, "an empty say is refused by mail");
+    mail rf;
+    mail_parse(raw, &rf);
+    free(raw);
+    ck_assert_msg(strstr(rf.text, "say: text") != NULL, "%s", rf.text);
+    int seq = play_until(c, &g, 0, &rng);
+    turn_needle(&g, 0, seq, needle, sizeof needle);
+    raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "seat 0's turn mail at %d", seq);
+    mail m3;
+    mail_parse(raw, &m3);
+    free(raw);
+    ck_assert_msg(strstr(m3.text, "muted words") == NULL, "%s", m3.text);
+    free(inv.text);
+    free(m0.text);
+    free(m1.text);
+    free(rf.text);
+    free(m3.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -948,6 +1090,7 @@ int main(void)
     tcase_add_test(tc, refused_address_and_unsubscribe);
     tcase_add_test(tc, clock_commands_by_mail);
     tcase_add_test(tc, waiting_game_mails_at_its_start);
+    tcase_add_test(tc, table_talk_by_mail);
     tcase_add_test(tc, postfix_pipe_transport);
     tcase_add_test(tc, two_processes_one_database);
     tcase_add_test(tc, smtp_down_for_a_while);

@@ -90,6 +90,8 @@ START_TEST(answers_match_the_document)
     req(c, "GET", "/v1/tiles", NULL, NULL, NULL, 200);
     req(c, "GET", "/problems/stale-seq", NULL, NULL, NULL, 200);
     req(c, "GET", "/problems/no-such-problem", NULL, NULL, NULL, 404);
+    req(c, "GET", "/games/assets/main.js", NULL, NULL, NULL, 200);   /* the game page's files */
+    req(c, "GET", "/games/assets/nothing.js", NULL, NULL, NULL, 404);
 
     /* games, 2 to 6 players, and a scripted one */
     e2e_game g[5];
@@ -481,6 +483,25 @@ START_TEST(answers_match_the_document)
         for (int i = 0; base_types[i]; i++)
             ck_assert_msg(json_object_get(move_types, base_types[i]), "no legal-moves answer offered a %s move",
                           base_types[i]);
+    }
+
+    /* table talk: a message, the reads, a mute and the admin's hide (test_messages.c holds what they do) */
+    {
+        e2e_game *t = &g[0];
+        char tp[200], up[200], hp[240];
+        snprintf(tp, sizeof tp, "/v1/games/%.36s/messages", t->id);
+        req(c, "POST", tp, t->token[0], "{\"text\":\"nice city!\"}", NULL, 201);
+        req(c, "POST", tp, t->token[0], "{\"text\":\"\\u0007\"}", NULL, 400);
+        req(c, "GET", tp, t->token[1], NULL, NULL, 200);
+        req(c, "GET", tp, d->admin, NULL, NULL, 200);
+        req(c, "GET", tp, NULL, NULL, NULL, 403);
+        snprintf(up, sizeof up, "/v1/games/%.36s/mutes/0", t->id);
+        req(c, "PUT", up, t->token[1], NULL, NULL, 204);
+        req(c, "DELETE", up, t->token[1], NULL, NULL, 204);
+        snprintf(hp, sizeof hp, "/v1/admin/games/%.36s/messages/1/hide", t->id);
+        req(c, "POST", hp, d->admin, "{\"reason\":\"test\"}", NULL, 200);
+        snprintf(hp, sizeof hp, "/v1/games/%.36s/events?after=-1&messages_after=0", t->id);
+        req(c, "GET", hp, d->admin, NULL, NULL, 200);
     }
 
     /* coverage: every documented operation answered with success at least once */

@@ -1,254 +1,30 @@
 /*
- * test_page.c — the game page in a real browser: Debian's headless Chromium, driven through the Chrome
- * DevTools Protocol over --remote-debugging-pipe (JSON messages separated by NUL bytes on file descriptors
- * 3 and 4 of the browser; no port, no WebSocket, no node). It loads GET /games/{id} from carcd, takes a
- * screenshot and checks the board area's colours (fields and cities drawn), then clicks through the replay:
- * the "one move back" button, the "start" button, the slider by keyboard, a line of the move log, and checks
- * each time that the board shown is the one of that move (the page fetched board.svg?seq=N).
+ * test_page.c — the game page played in a real browser: Debian's headless Chromium driven through the
+ * Chrome DevTools Protocol (cdp.h). Three seats play a complete game with all four expansions by clicking
+ * (or, on a phone viewport, tapping) only the page's data-notation elements and its rotate and triangle
+ * buttons, the choice among them made by a fixed seed; after every click the REST API must show the move
+ * made (seq one on, the log entry carrying the clicked notation), and the page's data-notation elements
+ * must be exactly the seat's legal moves. Also: a bad token shows a message and nothing else, a move the
+ * turn clock makes shows up on an open page, two tabs of one seat stay in step, and the assets' caching.
  *
- * Chromium is a dependency (scripts/packages.txt): when it is missing the test fails, it does not skip.
- * With CARCD_SCREENSHOTS=<dir> the screenshots are kept there (page-now.png, page-start.png).
+ * With CARCD_SCREENSHOTS=<dir> the screenshots are kept there (page-<viewport>-start/middle/end.png, ...).
  */
 #include <cairo.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <openssl/evp.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "cdp.h"
 #include "e2e.h"
 
-#define CDP_TIMEOUT_S 30.0
-
-static const char *chromium_path(void)
+static void nap_ms(long ms)
 {
-    static const char *const paths[] = {"/usr/bin/chromium", "/usr/lib/chromium/chromium", "/usr/bin/chromium-browser",
-                                        NULL};
-    const char *env = getenv("CARCD_CHROMIUM");
-    if (env && *env)
-        return env;
-    for (int i = 0; paths[i]; i++)
-        if (access(paths[i], X_OK) == 0)
-            return paths[i];
-    return NULL;
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
 }
 
-/* ---- the browser and its pipe ------------------------------------------------------------------------------ */
-typedef struct {
-    pid_t pid;
-    int to, from;          /* our ends: commands out, answers and events in */
-    char profile[256];
-    char *buf;
-    size_t len, cap;
-    int next_id;
-    char session[128];
-} browser;
-
-static void browser_start(browser *b)
-{
-    const char *exe = chromium_path();
-    ck_assert_msg(exe != NULL, "no Chromium (/usr/bin/chromium): scripts/deps.sh installs the package chromium");
-    memset(b, 0, sizeof *b);
-    const char *tmp = getenv("TMPDIR");
-    snprintf(b->profile, sizeof b->profile, "%s/carcd-chromium.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    ck_assert(mkdtemp(b->profile) != NULL);
-    int cmd[2], ans[2];
-    ck_assert_int_eq(pipe(cmd), 0);
-    ck_assert_int_eq(pipe(ans), 0);
-    char profile_arg[300];
-    snprintf(profile_arg, sizeof profile_arg, "--user-data-dir=%s", b->profile);
-    char *argv[] = {(char *)exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--disable-extensions", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio",
-                    "--window-size=1280,1000", profile_arg, "--remote-debugging-pipe", "about:blank", NULL};
-    pid_t parent = getpid();
-    fflush(NULL);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(127);
-        /* the browser reads commands on fd 3 and writes answers on fd 4 */
-        int r = dup(cmd[0]), w = dup(ans[1]);
-        if (r < 0 || w < 0 || dup2(r, 3) < 0 || dup2(w, 4) < 0)
-            _exit(126);
-        for (int fd = 5; fd < 1024; fd++)
-            close(fd);
-        int devnull = open("/dev/null", O_RDWR);
-        dup2(devnull, 0);
-        dup2(devnull, 1);
-        dup2(devnull, 2);
-        setsid();
-        execv(exe, argv);
-        _exit(127);
-    }
-    close(cmd[0]);
-    close(ans[1]);
-    b->pid = pid;
-    b->to = cmd[1];
-    b->from = ans[0];
-    b->next_id = 1;
-}
-
-static void browser_stop(browser *b)
-{
-    if (b->pid > 0) {
-        kill(-b->pid, SIGKILL);
-        kill(b->pid, SIGKILL);
-        waitpid(b->pid, NULL, 0);
-        b->pid = 0;
-    }
-    close(b->to);
-    close(b->from);
-    free(b->buf);
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", b->profile);
-    if (system(cmd) != 0)
-        fprintf(stderr, "e2e page: could not remove %s\n", b->profile);
-}
-
-/* The next message (a new reference), waiting until `deadline`; NULL on timeout or when the browser is gone. */
-static json_t *cdp_read(browser *b, double deadline)
-{
-    for (;;) {
-        char *nul = b->len ? memchr(b->buf, 0, b->len) : NULL;
-        if (nul) {
-            size_t n = (size_t)(nul - b->buf);
-            json_t *j = json_loadb(b->buf, n, 0, NULL);
-            memmove(b->buf, nul + 1, b->len - n - 1);
-            b->len -= n + 1;
-            if (j)
-                return j;
-            continue;
-        }
-        double left = deadline - e2e_now();
-        if (left <= 0)
-            return NULL;
-        struct pollfd pf = {b->from, POLLIN, 0};
-        int pr = poll(&pf, 1, (int)(left * 1000) + 1);
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr <= 0)
-            return NULL;
-        if (b->cap - b->len < 65536) {
-            b->cap = b->cap ? b->cap * 2 : 1 << 20;
-            b->buf = realloc(b->buf, b->cap);
-        }
-        ssize_t k = read(b->from, b->buf + b->len, b->cap - b->len);
-        if (k <= 0)
-            return NULL;
-        b->len += (size_t)k;
-    }
-}
-
-/* Sends a command (params stolen; on the page's session once attached) and waits for its answer's result
- * (a new reference). Events that arrive meanwhile are dropped. */
-static json_t *cdp(browser *b, const char *method, json_t *params)
-{
-    int id = b->next_id++;
-    json_t *msg = json_pack("{s:i, s:s, s:o}", "id", id, "method", method, "params", params ? params : json_object());
-    if (b->session[0])
-        json_object_set_new(msg, "sessionId", json_string(b->session));
-    char *text = json_dumps(msg, JSON_COMPACT);
-    json_decref(msg);
-    size_t n = strlen(text) + 1;   /* with its NUL */
-    for (size_t off = 0; off < n;) {
-        ssize_t k = write(b->to, text + off, n - off);
-        ck_assert_msg(k > 0, "CDP %s: the browser's pipe is closed", method);
-        off += (size_t)k;
-    }
-    free(text);
-    double deadline = e2e_now() + CDP_TIMEOUT_S;
-    for (;;) {
-        json_t *m = cdp_read(b, deadline);
-        ck_assert_msg(m != NULL, "CDP %s: no answer within %.0f s", method, CDP_TIMEOUT_S);
-        if (json_integer_value(json_object_get(m, "id")) == id) {
-            json_t *err = json_object_get(m, "error");
-            if (err) {
-                char *e = json_dumps(err, JSON_COMPACT);
-                ck_abort_msg("CDP %s: %s", method, e);
-            }
-            json_t *res = json_incref(json_object_get(m, "result"));
-            json_decref(m);
-            return res;
-        }
-        json_decref(m);
-    }
-}
-
-/* Evaluates a JavaScript expression in the page; its value (a new reference). */
-static json_t *js(browser *b, const char *expr)
-{
-    json_t *r = cdp(b, "Runtime.evaluate", json_pack("{s:s, s:b, s:b}", "expression", expr, "returnByValue", 1,
-                                                     "awaitPromise", 1));
-    json_t *v = json_incref(json_object_get(json_object_get(r, "result"), "value"));
-    json_decref(r);
-    return v;
-}
-
-static char *js_str(browser *b, const char *expr)
-{
-    json_t *v = js(b, expr);
-    char *s = strdup(json_is_string(v) ? json_string_value(v) : "");
-    json_decref(v);
-    return s;
-}
-
-/* Waits until `expr` evaluates to the string `want`. */
-static void wait_for(browser *b, const char *expr, const char *want, const char *what)
-{
-    double t0 = e2e_now();
-    char *got = NULL;
-    while (e2e_now() - t0 < CDP_TIMEOUT_S) {
-        free(got);
-        got = js_str(b, expr);
-        if (strcmp(got, want) == 0) {
-            free(got);
-            return;
-        }
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    ck_abort_msg("%s: %s is '%s', want '%s'", what, expr, got, want);
-}
-
-/* A real mouse click in the middle of the element `selector`. */
-static void click(browser *b, const char *selector)
-{
-    char expr[300];
-    snprintf(expr, sizeof expr,
-             "(function(){var r=document.querySelector('%s').getBoundingClientRect();"
-             "return [r.left+r.width/2, r.top+r.height/2];})()",
-             selector);
-    json_t *xy = js(b, expr);
-    ck_assert_msg(json_array_size(xy) == 2, "no element %s", selector);
-    double x = json_number_value(json_array_get(xy, 0)), y = json_number_value(json_array_get(xy, 1));
-    json_decref(xy);
-    const char *types[] = {"mouseMoved", "mousePressed", "mouseReleased"};
-    for (int i = 0; i < 3; i++)
-        json_decref(cdp(b, "Input.dispatchMouseEvent",
-                        json_pack("{s:s, s:f, s:f, s:s, s:i}", "type", types[i], "x", x, "y", y, "button",
-                                  i ? "left" : "none", "clickCount", i ? 1 : 0)));
-}
-
-static void key(browser *b, const char *k, int code)
-{
-    json_decref(cdp(b, "Input.dispatchKeyEvent", json_pack("{s:s, s:s, s:s, s:i}", "type", "keyDown", "key", k, "code",
-                                                           k, "windowsVirtualKeyCode", code)));
-    json_decref(cdp(b, "Input.dispatchKeyEvent", json_pack("{s:s, s:s, s:s, s:i}", "type", "keyUp", "key", k, "code",
-                                                           k, "windowsVirtualKeyCode", code)));
-}
-
-/* ---- screenshots -------------------------------------------------------------------------------------------- */
+/* ---- screenshots' pixels ---------------------------------------------------------------------------------- */
 typedef struct {
     const unsigned char *p;
     size_t len, off;
@@ -264,44 +40,18 @@ static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int 
     return CAIRO_STATUS_SUCCESS;
 }
 
-/* A screenshot as PNG bytes (malloc'd), kept as `name` under $CARCD_SCREENSHOTS when set. */
-static unsigned char *screenshot(browser *b, size_t *len, const char *name)
+/* Pixels of the whole picture close to colour rgb (0xRRGGBB). */
+static long colour_pixels(const unsigned char *png, size_t len, uint32_t rgb)
 {
-    json_t *r = cdp(b, "Page.captureScreenshot", json_pack("{s:s}", "format", "png"));
-    const char *b64 = json_string_value(json_object_get(r, "data"));
-    ck_assert_msg(b64 && strlen(b64) > 100, "no screenshot data");
-    size_t n = strlen(b64);
-    unsigned char *png = malloc(n);
-    int k = EVP_DecodeBlock(png, (const unsigned char *)b64, (int)n);
-    ck_assert_int_gt(k, 0);
-    while (n > 0 && b64[n - 1] == '=') {   /* EVP_DecodeBlock counts the padding as zero bytes */
-        n--;
-        k--;
-    }
-    json_decref(r);
-    *len = (size_t)k;
-    const char *dir = getenv("CARCD_SCREENSHOTS");
-    if (dir && *dir) {
-        char path[600];
-        snprintf(path, sizeof path, "%s/%s", dir, name);
-        FILE *f = fopen(path, "wb");
-        if (f) {
-            fwrite(png, 1, *len, f);
-            fclose(f);
-        }
-    }
-    return png;
-}
-
-/* Pixels of the rectangle close to colour rgb (0xRRGGBB), counted in the screenshot. */
-static long colour_pixels(cairo_surface_t *s, int x0, int y0, int x1, int y1, uint32_t rgb)
-{
+    png_src src = {png, len, 0};
+    cairo_surface_t *s = cairo_image_surface_create_from_png_stream(png_read, &src);
+    ck_assert_int_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
     int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
     int stride = cairo_image_surface_get_stride(s);
     const unsigned char *d = cairo_image_surface_get_data(s);
     long n = 0;
-    for (int y = y0 < 0 ? 0 : y0; y < y1 && y < h; y++)
-        for (int x = x0 < 0 ? 0 : x0; x < x1 && x < w; x++) {
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
             uint32_t px = *(const uint32_t *)(const void *)(d + y * stride + x * 4);
             int dr = (int)((px >> 16) & 255) - (int)((rgb >> 16) & 255);
             int dg = (int)((px >> 8) & 255) - (int)((rgb >> 8) & 255);
@@ -309,116 +59,698 @@ static long colour_pixels(cairo_surface_t *s, int x0, int y0, int x1, int y1, ui
             if (dr * dr + dg * dg + db * db < 12 * 12)
                 n++;
         }
+    cairo_surface_destroy(s);
     return n;
 }
 
-/* ---- the test ------------------------------------------------------------------------------------------------- */
-START_TEST(page_in_chromium)
+/* A screenshot that must show a drawn board: fields and cities. */
+static void shot(browser *b, const char *name)
+{
+    size_t len;
+    unsigned char *png = screenshot(b, &len, name);
+    ck_assert_msg(len > 5000 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "%s: not a PNG (%zu bytes)", name, len);
+    long field = colour_pixels(png, len, 0x8cc063), city = colour_pixels(png, len, 0xd8b26e);
+    ck_assert_msg(field > 1000 && city > 100, "%s: %ld field and %ld city pixels", name, field, city);
+    free(png);
+}
+
+/* ---- the page and the server ------------------------------------------------------------------------------- */
+static int server_seq(e2e_client *c, const e2e_game *g, json_t **view_out)
+{
+    char path[120];
+    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    int seq = (int)e2e_jint(v, "seq");
+    if (view_out)
+        *view_out = v;
+    else
+        json_decref(v);
+    return seq;
+}
+
+/* Waits until the current tab shows seq `seq`, ready and not busy with a move. */
+static void wait_page_seq(browser *b, int seq, const char *what)
+{
+    char expr[300], want[16];
+    snprintf(expr, sizeof expr,
+             "document.body.dataset.ready==='1'&&document.body.dataset.busy!=='1'?document.body.dataset.seq:'-'");
+    snprintf(want, sizeof want, "%d", seq);
+    wait_for(b, expr, want, what);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The seat's legal notations from the REST API, sorted, as compact JSON text (malloc'd); *n gets how many. */
+static char *legal_notations(e2e_client *c, const e2e_game *g, int seat, int *n)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/legal-moves", g->id);
+    json_t *l = e2e_get_ok(c, path, g->token[seat], 200);
+    json_t *moves = json_object_get(l, "moves");
+    size_t k = json_array_size(moves);
+    const char **s = calloc(k + 1, sizeof *s);
+    for (size_t i = 0; i < k; i++)
+        s[i] = json_string_value(json_object_get(json_array_get(moves, i), "notation"));
+    qsort(s, k, sizeof *s, cmp_str);
+    json_t *arr = json_array();
+    for (size_t i = 0; i < k; i++)
+        json_array_append_new(arr, json_string(s[i]));
+    char *text = json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    free(s);
+    json_decref(l);
+    *n = (int)k;
+    return text;
+}
+
+static const char PAGE_NOTATIONS[] =
+    "JSON.stringify([...document.querySelectorAll('[data-notation]')].map(e=>e.getAttribute('data-notation')).sort())";
+
+/* The page's data-notation elements must be the legal moves, one each. */
+static void check_choices(browser *b, const char *want, const char *what)
+{
+    double t0 = e2e_now();
+    char *got = NULL;
+    do {   /* the page may still be drawing the decision the server just reached */
+        free(got);
+        got = js_str(b, PAGE_NOTATIONS);
+        if (strcmp(got, want) == 0) {
+            free(got);
+            return;
+        }
+        nap_ms(50);
+    } while (e2e_now() - t0 < 10);
+    ck_abort_msg("%s: the page offers %s, the server %s", what, got, want);
+}
+
+/* ---- a complete game by clicks ----------------------------------------------------------------------------- */
+/* A short scripted stack and a fixed seed (the sheep bag, the fruit stacks), so that the game is the same
+ * every run and holds every kind of decision of the four expansions. */
+static const char GAME_SETUP[] =
+    "{\"seed\":\"1919191919191919191919191919191919191919191919191919191919191919\","
+    "\"expansions\":[\"hills_sheep\",\"crop_circles\",\"fruit_trees\",\"halflings\"],"
+    "\"options\":{\"halflings_deal\":\"draft\",\"abbot\":true,\"ask_forced\":true},"
+    "\"script\":{\"stack\":[\"FT01\",\"CC03\",\"HS08\",\"E\",\"U\",\"FT02\",\"CC04\",\"HS09\",\"B\",\"V\","
+    "\"CC01\",\"HS13\",\"K\",\"FT05\",\"J\",\"HS15\",\"CC05\",\"A\"]}}";
+
+static void play_game(const char *viewport, int width, int height, bool phone, uint64_t seed)
 {
     e2e_daemon *d = e2e_daemon_up(NULL);
     e2e_client *c = e2e_client_new(d);
     e2e_game g;
-    e2e_game_create(c, 2, NULL, &g);
-    e2e_rng rng = {5};
-    for (int i = 0; i < 12; i++) {
-        e2e_play p;
-        long st = e2e_play_random(c, &g, &rng, NULL, &p);
-        e2e_play_free(&p);
-        ck_assert_int_eq(st, 200);
-    }
-    char path[200];
-    snprintf(path, sizeof path, "/v1/games/%s", g.id);
-    json_t *v = e2e_get_ok(c, path, NULL, 200);
-    int seq = (int)e2e_jint(v, "seq");
-    json_decref(v);
-
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 3, NULL, GAME_SETUP, true, &g), 201);
     browser b;
     browser_start(&b);
-    json_t *t = cdp(&b, "Target.createTarget", json_pack("{s:s}", "url", "about:blank"));
-    const char *target = json_string_value(json_object_get(t, "targetId"));
-    ck_assert_msg(target != NULL, "no target");
-    json_t *a = cdp(&b, "Target.attachToTarget", json_pack("{s:s, s:b}", "targetId", target, "flatten", 1));
-    snprintf(b.session, sizeof b.session, "%s", json_string_value(json_object_get(a, "sessionId")));
-    json_decref(a);
-    json_decref(t);
-    json_decref(cdp(&b, "Page.enable", NULL));
-    json_decref(cdp(&b, "Runtime.enable", NULL));
-    json_decref(cdp(&b, "Emulation.setDeviceMetricsOverride",
-                    json_pack("{s:i, s:i, s:i, s:b}", "width", 1280, "height", 1000, "deviceScaleFactor", 1, "mobile", 0)));
-    char url[300];
-    snprintf(url, sizeof url, "%s/games/%s", d->base, g.id);
-    json_decref(cdp(&b, "Page.navigate", json_pack("{s:s}", "url", url)));
-    /* the script ran: the log is loaded and the board is the latest */
-    wait_for(&b, "document.body && document.body.dataset.ready", "1", "page ready");
-    char want[32];
-    snprintf(want, sizeof want, "%d", seq);
-    wait_for(&b, "document.querySelector('#board svg').getAttribute('data-seq')", want, "the board now");
-    char *items = js_str(&b, "String(document.querySelectorAll('#log li').length)");
-    snprintf(want, sizeof want, "%d", seq + 1);
-    ck_assert_msg(strcmp(items, want) == 0, "the move log has %s lines, want %s", items, want);
-    free(items);
-    char *err = js_str(&b, "document.getElementById('status').textContent");
-    ck_assert_msg(err[0] == 0, "the page reports: %s", err);
-    free(err);
+    tab tabs[3];
+    for (int s = 0; s < 3; s++) {
+        char url[300];
+        snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[s]);
+        tab_open(&b, &tabs[s], url, width, height, phone);
+    }
+    for (int s = 0; s < 3; s++) {
+        tab_use(&b, &tabs[s]);
+        wait_page_seq(&b, 0, "the page loaded");
+        wait_for(&b, "document.body.dataset.live", "1", "the events stream is open");
+    }
+    e2e_rng rng = {seed};
+    int moves = 0, kinds_seen = 0;
+    bool middle = false;
+    const char *kinds[] = {"draft", "place", "figure", "draw_or_triangle", "fruit", "flock", "crop_circle_choice",
+                           "crop_circle_action"};
+    char name[120];
+    for (;;) {
+        json_t *v;
+        int seq = server_seq(c, &g, &v);
+        const char *status = e2e_jstr(v, "status");
+        if (strcmp(status, "finished") == 0) {
+            json_decref(v);
+            break;
+        }
+        int seat = (int)e2e_jint(v, "pending.seat");
+        const char *kind = e2e_jstr(v, "pending.kind");
+        for (int k = 0; k < 8; k++)
+            if (strcmp(kind, kinds[k]) == 0)
+                kinds_seen |= 1 << k;
+        int stack_left = (int)e2e_jint(v, "stack_left");
+        json_decref(v);
+        ck_assert_msg(seat >= 0 && seat < 3, "pending seat %d", seat);
+        tab *t = &tabs[seat];
+        tab_use(&b, t);
+        wait_page_seq(&b, seq, "the mover's page is up to date");
+        if (moves == 0) {
+            snprintf(name, sizeof name, "page-%s-start.png", viewport);
+            shot(&b, name);
+        }
+        if (!middle && stack_left <= 9) {
+            middle = true;
+            snprintf(name, sizeof name, "page-%s-middle.png", viewport);
+            shot(&b, name);
+        }
+        int n;
+        char *want = legal_notations(c, &g, seat, &n);
+        ck_assert_msg(n > 0, "seat %d has no legal move at seq %d", seat, seq);
+        check_choices(&b, want, "the choices");
+        json_t *list = json_loads(want, 0, NULL);
+        const char *pick = json_string_value(json_array_get(list, e2e_rng_below(&rng, (uint32_t)n)));
+        char sel[300];
+        snprintf(sel, sizeof sel, "document.querySelector('[data-notation=\"%s\"]')", pick);
+        /* a placement of another rotation is hidden: turn the tile with its button; a triangle: pick it */
+        for (int turns = 0; turns < 4; turns++) {
+            char expr[400];
+            snprintf(expr, sizeof expr, "%s.closest('.off')?'hidden':'shown'", sel);
+            char *vis = js_str(&b, expr);
+            bool hidden = strcmp(vis, "hidden") == 0;
+            free(vis);
+            if (!hidden)
+                break;
+            char tile[16] = "";
+            sscanf(pick, "%15s", tile);
+            snprintf(expr, sizeof expr, "document.querySelector('.triangle-pick[aria-label=\"triangle %s\"]')", tile);
+            json_t *tri = js(&b, expr);
+            bool is_tri = !json_is_null(tri) && tri != NULL;
+            json_decref(tri);
+            /* the desktop turns it with the button, the phone with a tap on the tile itself */
+            ck_assert(tap_element(&b, t, is_tri ? expr : phone ? "document.getElementById('drawn-tile')"
+                                                                 : "document.querySelector('.rot-right')"));
+            nap_ms(30);
+        }
+        ck_assert_msg(tap_element(&b, t, sel), "cannot click %s (seq %d)", pick, seq);
+        /* the server moved: seq one on, and the log's entry is the clicked move */
+        double t0 = e2e_now();
+        int now = seq;
+        while ((now = server_seq(c, &g, NULL)) == seq && e2e_now() - t0 < 15)
+            nap_ms(30);
+        if (now != seq + 1) {
+            char *dbg = js_str(&b, "document.body.dataset.busy+' active='+(document.activeElement&&"
+                                   "document.activeElement.outerHTML.slice(0,120))+' problem='+"
+                                   "document.getElementById('problem').textContent");
+            fprintf(stderr, "page: %s\n", dbg);
+            free(dbg);
+            size_t len;
+            free(screenshot(&b, &len, "page-failed-click.png"));
+        }
+        ck_assert_msg(now == seq + 1, "after clicking '%s' at seq %d the server is at %d", pick, seq, now);
+        char path[200];
+        snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", g.id, seq);
+        json_t *ev = e2e_get_ok(c, path, g.token[seat], 200);
+        const char *done = e2e_jstr(json_array_get(json_object_get(ev, "entries"), 0), "notation");
+        ck_assert_msg(strcmp(done, pick) == 0, "clicked '%s', the server made '%s'", pick, done);
+        json_decref(ev);
+        char *problem = js_str(&b, "document.getElementById('problem').hidden?'':"
+                                   "document.getElementById('problem').textContent");
+        ck_assert_msg(problem[0] == 0, "the page reports: %s", problem);
+        free(problem);
+        json_decref(list);
+        free(want);
+        moves++;
+        ck_assert_msg(moves < 400, "the game does not end");
+    }
+    /* every kind of decision came up, and every page shows the end and the winners */
+    ck_assert_msg(kinds_seen == 0xff, "decisions seen: %#x of 0xff", kinds_seen);
+    int last = server_seq(c, &g, NULL);
+    for (int s = 0; s < 3; s++) {
+        tab_use(&b, &tabs[s]);
+        wait_page_seq(&b, last, "every page reached the end");
+        wait_for(&b, "/^The game is over\\. Winners?: /.test(document.getElementById('turn').textContent)?'y':'n'",
+                 "y", "the winners are shown");
+        wait_for(&b, "String(document.querySelectorAll('[data-notation]').length)", "0", "no choices at the end");
+    }
+    tab_use(&b, &tabs[0]);
+    char *log = js_str(&b, "document.getElementById('log').textContent");
+    ck_assert_msg(strstr(log, "P0 placed a ") != NULL, "the log in words: %.300s", log);
+    ck_assert_msg(strstr(log, "piece_placed") == NULL, "the log shows event names");
+    free(log);
+    snprintf(name, sizeof name, "page-%s-end.png", viewport);
+    shot(&b, name);
+    /* a tap on a figure names its owner */
+    ck_assert(tap_element(&b, &tabs[0], "document.querySelector('#board .fig')"));
+    wait_for(&b, "/^P[012]'s (meeple|abbot|shepherd)$/.test(document.getElementById('who').textContent)?'y':'n'", "y",
+             "the figure's owner");
+    /* the replay: the public board at the start, drawn by board.svg */
+    ck_assert(tap_element(&b, &tabs[0], "document.querySelector('#replay-box summary')"));
+    char now_src[64];
+    snprintf(now_src, sizeof now_src, "seq=%d", last);
+    wait_for(&b, "(document.getElementById('replay-img').getAttribute('src')||'').replace(/.*[?]/,'')", now_src,
+             "the replay opens at now");
+    json_decref(js(&b, "document.getElementById('replay').focus()"));
+    key(&b, "Home", 36);   /* the slider to the start */
+    wait_for(&b, "document.getElementById('replay-img').complete&&document.getElementById('replay-img').naturalWidth>0"
+                 "&&document.getElementById('replay-img').src.endsWith('seq=0')?'y':'n'", "y", "the replay's board");
+    fprintf(stderr, "e2e page (%s): %d moves by %s\n", viewport, moves, phone ? "taps" : "clicks");
+    /* the tokens were only ever sent in Authorization headers: the server's log never saw them */
+    char *dlog = e2e_daemon_log(d);
+    for (int s = 0; s < 3; s++)
+        ck_assert_msg(strstr(dlog, g.token[s]) == NULL, "seat %d's token is in carcd's log", s);
+    free(dlog);
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
 
-    /* the screenshot: a real picture whose board area shows fields and cities */
-    json_t *rect = js(&b, "(function(){var r=document.querySelector('#board svg').getBoundingClientRect();"
-                          "return [Math.round(r.left),Math.round(r.top),Math.round(r.right),Math.round(r.bottom)];})()");
-    ck_assert_int_eq(json_array_size(rect), 4);
-    int x0 = (int)json_number_value(json_array_get(rect, 0)), y0 = (int)json_number_value(json_array_get(rect, 1));
-    int x1 = (int)json_number_value(json_array_get(rect, 2)), y1 = (int)json_number_value(json_array_get(rect, 3));
-    json_decref(rect);
-    ck_assert_msg(x1 - x0 > 200 && y1 - y0 > 200, "the board is %dx%d px", x1 - x0, y1 - y0);
-    size_t len;
-    unsigned char *png = screenshot(&b, &len, "page-now.png");
-    ck_assert_msg(len > 10000 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "not a PNG screenshot (%zu bytes)", len);
-    png_src src = {png, len, 0};
-    cairo_surface_t *shot = cairo_image_surface_create_from_png_stream(png_read, &src);
-    ck_assert_int_eq(cairo_surface_status(shot), CAIRO_STATUS_SUCCESS);
-    ck_assert_int_eq(cairo_image_surface_get_width(shot), 1280);
-    long field = colour_pixels(shot, x0, y0, x1, y1, 0x8cc063), city = colour_pixels(shot, x0, y0, x1, y1, 0xd8b26e);
-    long table = colour_pixels(shot, x0, y0, x1, y1, 0xf3efe4);
-    ck_assert_msg(field > 2000, "the board area has %ld field-green pixels", field);
-    ck_assert_msg(city > 300, "the board area has %ld city pixels", city);
-    ck_assert_msg(table > 2000, "the board area has %ld table pixels", table);
-    cairo_surface_destroy(shot);
+START_TEST(page_full_game_desktop)
+{
+    play_game("desktop", 1280, 900, false, 19);
+}
+END_TEST
 
-    /* the replay: one move back, then to the start, then forward by keyboard on the slider, then a log line */
-    click(&b, "#prev");
-    snprintf(want, sizeof want, "%d", seq - 1);
-    wait_for(&b, "document.querySelector('#board svg').getAttribute('data-seq')", want, "after clicking back");
-    char *slider = js_str(&b, "document.getElementById('seq').value");
-    ck_assert_msg(strcmp(want, slider) == 0, "the slider is at %s, want %s", slider, want);
-    free(slider);
-    click(&b, "#first");
-    wait_for(&b, "document.querySelector('#board svg').getAttribute('data-seq')", "0", "after clicking start");
-    wait_for(&b, "document.querySelector('#board svg').getAttribute('data-pieces')", "1", "the start tile alone");
-    wait_for(&b, "String(document.getElementById('prev').disabled)", "true", "back disabled at the start");
-    size_t len0;
-    unsigned char *png0 = screenshot(&b, &len0, "page-start.png");
-    ck_assert_msg(len0 != len || memcmp(png0, png, len) != 0, "the start looks like now");
-    free(png0);
-    json_decref(js(&b, "document.getElementById('seq').focus()"));
-    key(&b, "ArrowRight", 39);
-    wait_for(&b, "document.querySelector('#board svg').getAttribute('data-seq')", "1", "after the slider");
-    click(&b, "#log li[data-seq=\"3\"]");
-    wait_for(&b, "document.querySelector('#board svg').getAttribute('data-seq')", "3", "after clicking move 3");
-    wait_for(&b, "document.querySelector('#log li.current').dataset.seq", "3", "the log marks move 3");
-    click(&b, "#last");
-    snprintf(want, sizeof want, "%d", seq);
-    wait_for(&b, "document.querySelector('#board svg').getAttribute('data-seq')", want, "after clicking now");
-    free(png);
+START_TEST(page_full_game_phone)
+{
+    play_game("phone", 390, 844, true, 1919);
+}
+END_TEST
+
+/* ---- a bad token ------------------------------------------------------------------------------------------ */
+START_TEST(page_bad_token)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g, other;
+    e2e_game_create(c, 2, NULL, &g);
+    e2e_game_create(c, 2, NULL, &other);
+    browser b;
+    browser_start(&b);
+    /* without a token: the public view, live, with nothing to choose */
+    char pub[300];
+    snprintf(pub, sizeof pub, "%s/games/%s", d->base, g.id);
+    tab p;
+    tab_open(&b, &p, pub, 1280, 900, false);
+    wait_page_seq(&b, 0, "the public page");
+    wait_for(&b, "document.body.dataset.live", "1", "the public page's stream");
+    wait_for(&b, "/^P0's turn \\(tile [A-Z]\\)\\.$/.test(document.getElementById('turn').textContent)?'y':'n'", "y",
+             "the public turn line");
+    wait_for(&b, "String(document.querySelectorAll('[data-notation]').length)", "0", "no choices for the public");
+    /* a token that is no token, and a real one of another game */
+    const char *bad[] = {"cs_not-a-token-at-all", other.token[0]};
+    for (int i = 0; i < 2; i++) {
+        char url[300];
+        snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, bad[i]);
+        tab t;
+        tab_open(&b, &t, url, 1280, 900, false);
+        wait_for(&b, "document.body.dataset.fatal||''", "1", "the page refuses the token");
+        char *msg = js_str(&b, "document.getElementById('fatal').textContent");
+        ck_assert_msg(strstr(msg, "token") != NULL, "the message: %s", msg);
+        free(msg);
+        wait_for(&b, "String(document.getElementById('game').hidden)", "true", "nothing else is shown");
+        wait_for(&b, "String(document.getElementById('game').getClientRects().length)", "0", "the game is not drawn");
+        wait_for(&b, "String(document.querySelectorAll('[data-notation]').length)", "0", "no choices");
+        if (i == 0) {
+            size_t len;
+            free(screenshot(&b, &len, "page-bad-token.png"));
+        }
+    }
     browser_stop(&b);
     e2e_client_free(c);
     e2e_daemon_down(d);
 }
 END_TEST
 
+/* ---- the clock moves while the page is open --------------------------------------------------------------- */
+START_TEST(page_clock_move)
+{
+    static const char *env[] = {"CARCD_CLOCK_INTERVAL_MS=20", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, "{\"clock\":{\"per_move_s\":4,\"timeout\":\"skip\"}}", false, &g),
+                     201);
+    browser b;
+    browser_start(&b);
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[1]);
+    tab t;
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_for(&b, "document.body.dataset.ready", "1", "the page loaded");
+    wait_for(&b, "/deadline: (overdue by )?00:00:0[0-9]/.test(document.getElementById('clock').textContent)?'y':'n'", "y",
+             "the countdown to the deadline");
+    /* nobody moves: at each deadline the clock makes the seat's moves, and the page shows them, no reload */
+    char *s0 = js_str(&b, "document.body.dataset.seq");
+    char expr[300];
+    snprintf(expr, sizeof expr, "Number(document.body.dataset.seq)>%s&&document.getElementById('log').textContent"
+                                ".includes('the clock moved')?'y':'n'", s0);
+    free(s0);
+    wait_for(&b, expr, "y", "the clock's moves are on the page");
+    int seq = server_seq(c, &g, NULL);
+    wait_for(&b, "/^(Your turn|P0's turn)/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "whose turn");
+    ck_assert_msg(seq > 0, "the clock made no move");
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* ---- two tabs of one seat ---------------------------------------------------------------------------------- */
+START_TEST(page_two_tabs)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    browser b;
+    browser_start(&b);
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
+    tab t[2];
+    for (int i = 0; i < 2; i++) {
+        tab_open(&b, &t[i], url, 1280, 900, false);
+        wait_page_seq(&b, 0, "a tab loaded");
+        wait_for(&b, "document.body.dataset.live", "1", "its stream is open");
+    }
+    /* a move in one tab shows in the other, whose choices become the next decision's; then the other way:
+     * the tile from tab 0, the figure step from tab 1 */
+    for (int k = 0; k < 2; k++) {
+        tab *mover = &t[k % 2], *other = &t[1 - k % 2];
+        int seq = server_seq(c, &g, NULL), n;
+        char *want = legal_notations(c, &g, 0, &n);
+        tab_use(&b, mover);
+        check_choices(&b, want, "the moving tab");
+        if (k == 0) {
+            size_t len;
+            free(screenshot(&b, &len, "page-two-tabs.png"));
+        }
+        ck_assert(tap_element(&b, mover, "document.querySelector('#board [data-notation]:not(.off), #choices [data-notation]')"));
+        free(want);
+        double t0 = e2e_now();
+        while (server_seq(c, &g, NULL) == seq && e2e_now() - t0 < 15)
+            nap_ms(30);
+        int now = server_seq(c, &g, NULL);
+        ck_assert_int_eq(now, seq + 1);
+        tab_use(&b, other);
+        wait_page_seq(&b, now, "the other tab follows");
+        want = legal_notations(c, &g, 0, &n);
+        check_choices(&b, want, "the other tab's choices");
+        free(want);
+    }
+    for (int i = 0; i < 2; i++) {   /* the turn passed: both tabs say so, and offer nothing */
+        tab_use(&b, &t[i]);
+        wait_for(&b, "document.getElementById('turn').textContent.startsWith(\"P1's turn\")?'y':'n'", "y", "P1's turn");
+        wait_for(&b, "String(document.querySelectorAll('[data-notation]').length)", "0", "no choices");
+    }
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* ---- a refused move ------------------------------------------------------------------------------------------ */
+/* The tab's events stream is held back (the DevTools Fetch domain pauses it and never lets it go), so the tab
+ * does not learn that the seat moved elsewhere; its click is then a stale move: the page must show the
+ * server's reason and load the state again. */
+START_TEST(page_refused_move)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    browser b;
+    browser_start(&b);
+    tab t;
+    tab_open(&b, &t, NULL, 1280, 900, false);
+    json_decref(cdp(&b, "Fetch.enable", json_pack("{s:[{s:s}]}", "patterns", "urlPattern", "*/events?after=0*")));
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
+    json_decref(cdp(&b, "Page.navigate", json_pack("{s:s}", "url", url)));
+    wait_page_seq(&b, 0, "the page loaded");
+    /* the seat moves through the API, as another tab or a bot of the same seat would */
+    e2e_rng rng = {7};
+    e2e_play p;
+    ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &p), 200);
+    e2e_play_free(&p);
+    ck_assert_int_eq(server_seq(c, &g, NULL), 1);
+    char *before = js_str(&b, "document.body.dataset.seq");
+    ck_assert_msg(strcmp(before, "0") == 0, "the page learnt of the move (seq %s): the stream was not held", before);
+    free(before);
+    ck_assert(tap_element(&b, &t, "document.querySelector('#board [data-notation]:not(.off)')"));
+    wait_page_seq(&b, 1, "the page loaded the state again");
+    char *msg = js_str(&b, "document.getElementById('problem').hidden?'':document.getElementById('problem').textContent");
+    ck_assert_msg(strstr(msg, "Move refused") && strstr(msg, "seq"), "the page says: '%s'", msg);
+    free(msg);
+    ck_assert_int_eq(server_seq(c, &g, NULL), 1);   /* the stale move changed nothing */
+    int n;
+    char *want = legal_notations(c, &g, 0, &n);
+    check_choices(&b, want, "the choices after the reload");
+    free(want);
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* ---- the keyboard alone ---------------------------------------------------------------------------------------- */
+/* R turns the tile, Tab reaches a spot, Enter places it; Tab and Enter choose the figure step's move. */
+START_TEST(page_keyboard)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    browser b;
+    browser_start(&b);
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
+    tab t;
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_page_seq(&b, 0, "the page loaded");
+    wait_for(&b, "document.getElementById('turn').getAttribute('aria-live')", "polite", "the turn is announced");
+    wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "the turn line");
+    char *r0 = js_str(&b, "document.getElementById('drawn-tile').getAttribute('aria-label')");
+    key(&b, "r", 82);
+    char *r1 = js_str(&b, "document.getElementById('drawn-tile').getAttribute('aria-label')");
+    int n;
+    char *want = legal_notations(c, &g, 0, &n);
+    json_t *list = json_loads(want, 0, NULL);
+    bool turns = false;   /* R turns the tile unless it fits in one rotation only */
+    for (int i = 0; i < n; i++)
+        if (strstr(json_string_value(json_array_get(list, i)), " r0") == NULL)
+            turns = true;
+    ck_assert_msg(!turns || strcmp(r0, r1) != 0, "R did not turn the tile: %s", r1);
+    free(r0);
+    free(r1);
+    json_decref(list);
+    free(want);
+    for (int seq = 0; seq < 2; seq++) {
+        /* Tab until a choice has the focus, then Enter */
+        char *focus = NULL;
+        for (int k = 0; k < 40; k++) {
+            free(focus);
+            focus = js_str(&b, "document.activeElement.getAttribute('data-notation')||''");
+            if (focus[0])
+                break;
+            key(&b, "Tab", 9);
+        }
+        ck_assert_msg(focus[0], "Tab never reached a choice");
+        key(&b, "Enter", 13);
+        wait_page_seq(&b, seq + 1, "Enter made the move");
+        char path[200];
+        snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", g.id, seq);
+        json_t *ev = e2e_get_ok(c, path, g.token[0], 200);
+        const char *done = e2e_jstr(json_array_get(json_object_get(ev, "entries"), 0), "notation");
+        ck_assert_msg(strcmp(done, focus) == 0, "focused '%s', the server made '%s'", focus, done);
+        json_decref(ev);
+        free(focus);
+    }
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* ---- a game that waits for players (the lobby) ----------------------------------------------------------- */
+/* The host's page says how many seats are open; when a player joins and the game starts, the page shows the
+ * board and the host's choices without a reload. */
+START_TEST(page_waiting_game)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"public\":true,\"players\":[{\"name\":\"Host\"},{\"invite\":true}]}", NULL, &r),
+                     201);
+    e2e_game g = {.nplayers = 2};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+    e2e_resp_free(&r);
+    ck_assert_msg(g.token[0][0], "no host token");
+    browser b;
+    browser_start(&b);
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
+    tab t;
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_for(&b, "document.body.dataset.ready", "1", "the page loaded");
+    wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 1 more player to join.",
+             "the waiting game");
+    wait_for(&b, "String(document.querySelectorAll('[data-notation]').length)", "0", "no choices while it waits");
+    wait_for(&b, "document.body.dataset.live", "1", "the stream of the waiting game");
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"Guest\"}", NULL, &r), 201);
+    char key[80], path[200];
+    snprintf(key, sizeof key, "%s", e2e_jstr(r.json, "key"));
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/join", g.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, key, "{\"name\":\"Guest\"}", NULL, &r), 201);
+    e2e_resp_free(&r);
+    wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "the game started");
+    int n;
+    char *want = legal_notations(c, &g, 0, &n);
+    check_choices(&b, want, "the host's first choices");
+    free(want);
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* ---- the page's files ------------------------------------------------------------------------------------------ */
+START_TEST(page_assets)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    char path[120], buf[400];
+    snprintf(path, sizeof path, "/games/%s", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "GET", path, NULL, NULL, NULL, &r), 200);
+    const char *csp = e2e_header(&r, "Content-Security-Policy", buf, sizeof buf);
+    ck_assert_msg(csp && strstr(csp, "script-src 'self'") && !strstr(csp, "unsafe-inline"), "CSP: %s", csp ? csp : "-");
+    ck_assert_msg(strstr(r.body, "<script type=\"module\" src=\"/games/assets/main.js\">") != NULL, "no module");
+    ck_assert_msg(strstr(r.body, "<script>") == NULL && strstr(r.body, "style=") == NULL, "inline code in the page");
+    e2e_resp_free(&r);
+    const char *files[][2] = {{"main.js", "text/javascript"},  {"game.css", "text/css"},
+                              {"board.js", "text/javascript"}, {"api.js", "text/javascript"},
+                              {"tile.js", "text/javascript"},  {"panel.js", "text/javascript"},
+                              {"choices.js", "text/javascript"}, {"words.js", "text/javascript"}};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "/games/assets/%s", files[i][0]);
+        ck_assert_int_eq(e2e_req(c, "GET", path, NULL, NULL, NULL, &r), 200);
+        ck_assert_msg(strncmp(r.content_type, files[i][1], strlen(files[i][1])) == 0, "%s: %s", path, r.content_type);
+        char etag[80], inm[120];
+        ck_assert(e2e_header(&r, "ETag", etag, sizeof etag) != NULL);
+        e2e_resp_free(&r);
+        snprintf(inm, sizeof inm, "If-None-Match: %s", etag);
+        const char *h[] = {inm, NULL};
+        ck_assert_int_eq(e2e_req(c, "GET", path, NULL, NULL, h, &r), 304);
+        e2e_resp_free(&r);
+    }
+    ck_assert_int_eq(e2e_req(c, "GET", "/games/assets/nothing.js", NULL, NULL, NULL, &r), 404);
+    e2e_assert_problem(&r, 404, "name", "an unknown asset");
+    e2e_resp_free(&r);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* ---- the chat panel ------------------------------------------------------------------------------------------ */
+/* Three seats: messages posted through the API and from a tab reach every seat's tab, shown as text (markup in
+ * them is characters, never elements); a spectator of a game without public_chat gets no panel, one with it
+ * reads along without a box to write in; the game's seq does not move. */
+static const char HOSTILE[] = "<img src=x onerror=\"document.body.dataset.pwned=1\"> **bold** & <b>b</b>";
+
+static void wait_msgs(browser *b, int n, const char *what)
+{
+    char expr[160], want[16];
+    snprintf(expr, sizeof expr, "String(document.querySelectorAll('#chat-log .msg').length)");
+    snprintf(want, sizeof want, "%d", n);
+    wait_for(b, expr, want, what);
+}
+
+START_TEST(page_chat)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 3, NULL, &g);
+    browser b;
+    browser_start(&b);
+    char url[300], mp[200];
+    snprintf(mp, sizeof mp, "/v1/games/%s/messages", g.id);
+    tab t[3];
+    for (int i = 0; i < 2; i++) {
+        snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[i]);
+        tab_open(&b, &t[i], url, 1280, 900, false);
+        wait_page_seq(&b, 0, "a seat's tab loaded");
+        wait_for(&b, "document.body.dataset.chat", "1", "its chat panel");
+    }
+    /* seat 2 writes through the API: both tabs show it, as text */
+    json_t *body = json_pack("{s:s}", "text", HOSTILE);
+    char *text = json_dumps(body, 0);
+    json_decref(body);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", mp, g.token[2], text, NULL, &r), 201);
+    e2e_resp_free(&r);
+    free(text);
+    for (int i = 0; i < 2; i++) {
+        tab_use(&b, &t[i]);
+        wait_msgs(&b, 1, "the message arrives");
+        char *shown = js_str(&b, "document.querySelector('#chat-log .msg .text').textContent");
+        ck_assert_str_eq(shown, HOSTILE);
+        free(shown);
+        char *who = js_str(&b, "document.querySelector('#chat-log .msg .who').textContent");
+        ck_assert_str_eq(who, "P2: ");
+        free(who);
+        wait_for(&b, "String(document.querySelectorAll('#chat img, #chat b').length)", "0", "no element from a text");
+        wait_for(&b, "document.body.dataset.pwned || 'no'", "no", "no script ran");
+    }
+    /* seat 0 writes from its tab (Enter sends); seat 1's tab shows it */
+    tab_use(&b, &t[0]);
+    json_decref(js(&b, "document.getElementById('chat-text').value = 'nice city!\\nreally'"));
+    click(&b, "#chat-send");
+    wait_msgs(&b, 2, "its own message");
+    tab_use(&b, &t[1]);
+    wait_msgs(&b, 2, "seat 0's message in seat 1's tab");
+    char *shown = js_str(&b, "document.querySelectorAll('#chat-log .msg .text')[1].textContent");
+    ck_assert_str_eq(shown, "nice city!\nreally");
+    free(shown);
+    size_t len;
+    free(screenshot(&b, &len, "page-chat.png"));
+    json_t *a = e2e_get_ok(c, mp, g.token[2], 200);
+    ck_assert_int_eq(json_array_size(json_object_get(a, "messages")), 2);
+    ck_assert_str_eq(e2e_jstr(a, "messages.1.text"), "nice city!\nreally");
+    ck_assert_int_eq(e2e_jint(a, "messages.1.seat"), 0);
+    json_decref(a);
+    ck_assert_int_eq(server_seq(c, &g, NULL), 0);   /* messages are no moves */
+
+    /* a spectator: no panel where the chat is the seats', a read-only one where it is public */
+    snprintf(url, sizeof url, "%s/games/%s", d->base, g.id);
+    tab_open(&b, &t[2], url, 1280, 900, false);
+    wait_page_seq(&b, 0, "the spectator's tab");
+    nap_ms(500);
+    wait_for(&b, "String(document.getElementById('chat').hidden)", "true", "no chat for a spectator");
+    e2e_game pub;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, "{\"public_chat\":true}", false, &pub), 201);
+    snprintf(mp, sizeof mp, "/v1/games/%s/messages", pub.id);
+    ck_assert_int_eq(e2e_req(c, "POST", mp, pub.token[0], "{\"text\":\"hello, watchers\"}", NULL, &r), 201);
+    e2e_resp_free(&r);
+    snprintf(url, sizeof url, "%s/games/%s", d->base, pub.id);
+    tab_open(&b, &t[2], url, 1280, 900, false);
+    wait_for(&b, "document.body.dataset.chat", "1", "a public chat's panel");
+    wait_msgs(&b, 1, "the spectator reads along");
+    wait_for(&b, "String(!!document.getElementById('chat-form'))", "false", "no box to write in");
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* One case per test, so that CK_RUN_CASE=<name> runs one of them. */
 int main(void)
 {
     Suite *s = suite_create("e2e_page");
-    TCase *tc = e2e_tcase("page", 120);
-    tcase_add_test(tc, page_in_chromium);
-    suite_add_tcase(s, tc);
+    struct {
+        const char *name;
+        const TTest *test;
+        double seconds;
+    } cases[] = {{"assets", page_assets, 60},          {"bad_token", page_bad_token, 120},
+                 {"two_tabs", page_two_tabs, 120},     {"clock_move", page_clock_move, 120},
+                 {"refused", page_refused_move, 120},  {"keyboard", page_keyboard, 120},
+                 {"waiting", page_waiting_game, 120},     {"chat", page_chat, 120},
+                 {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);
+        tcase_add_test(tc, cases[i].test);
+        suite_add_tcase(s, tc);
+    }
     return e2e_run(s);
 }

@@ -1,5 +1,6 @@
 /*
- * test_json.c — the JSON codec: snapshots round-tripped at every step of whole random games, moves, events,
+ * test_json.c — the JSON codec: snapshots round-tripped (and their text, carc_state_to_json_text, checked
+ * against the tree's) at every step of whole random games, moves, events,
  * the three views, and the strict decoders' rejections with their messages.
  */
 #include <stdio.h>
@@ -156,6 +157,18 @@ static void roundtrip_state(const carc_state *st, carc_state *out)
     char *a = json_dumps(j, JSON_COMPACT), *b = json_dumps(k, JSON_COMPACT);
     if (!a || !b || strcmp(a, b) != 0)
         ck_abort_msg("re-encoded snapshot differs:\n%s\n%s", a, b);
+    /* the text written without the tree is the tree's text, with the seed and without it */
+    char *t = carc_state_to_json_text(st, true);
+    if (!t || strcmp(t, a) != 0)
+        ck_abort_msg("carc_state_to_json_text differs:\n%s\n%s", t, a);
+    free(t);
+    json_object_del(json_object_get(j, "rng"), "seed");
+    free(a);
+    a = json_dumps(j, JSON_COMPACT);
+    t = carc_state_to_json_text(st, false);
+    if (!a || !t || strcmp(t, a) != 0)
+        ck_abort_msg("carc_state_to_json_text without the seed differs:\n%s\n%s", t, a);
+    free(t);
     free(a);
     free(b);
     json_decref(j);
@@ -1074,7 +1087,7 @@ static Suite *json_suite(void)
 {
     Suite *s = suite_create("json");
     TCase *tc = tcase_create("state");
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, 180);   /* ASan on a busy machine: each step also checks the snapshot text */
     tcase_add_test(tc, state_roundtrip_whole_games);
     tcase_add_test(tc, state_shape);
     tcase_add_test(tc, state_under_and_figures);

@@ -1,7 +1,7 @@
 /*
  * test_openapi_names.c — api-docs/openapi.json names exactly what the engine's JSON names: one Move schema per
  * move type and one Event schema per event type (the discriminator's mapping, each target's `type` const),
- * and the enums of pending kinds, features, score reasons, turn phases, figures, fruits, expansions and
+ * and the enums of pending kinds, features, score reasons, turn phases, figures, fruits, expansions, bots and
  * options. The names come from the tables the codec writes with (engine/json/json_priv.h, carc.h), so an
  * engine type added without its schema, or a schema left after its type is gone, fails here; the e2e tests
  * check the members of what carcd actually sends.
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/bot.h"         /* the bots' names */
 #include "json/json_priv.h"   /* the codec's name tables: what the JSON says, by construction */
 #include "testutil.h"
 
@@ -122,6 +123,11 @@ START_TEST(enums_are_the_engines)
     same_names(json_object_get(schema("FigureKind"), "enum"), carc_j_fig_names, NAMES_N(carc_j_fig_names), "FigureKind");
     same_names(json_object_get(schema("Fruit"), "enum"), carc_fruit_names, NAMES_N(carc_fruit_names), "Fruit");
     same_names(json_object_get(schema("Expansion"), "enum"), carc_set_names + 1, NAMES_N(carc_set_names) - 1, "Expansion");
+    /* the bots a seat may be: the engine's, but random (a benchmark's opponent, not a player) */
+    const json_t *bot = json_object_get(json_object_get(schema("BotPlayerRequest"), "properties"), "bot");
+    same_names(json_object_get(bot, "enum"), carc_bot_names + 1, NAMES_N(carc_bot_names) - 1, "BotPlayerRequest.bot");
+    bot = json_object_get(json_object_get(schema("BotSpec"), "properties"), "bot");
+    same_names(json_object_get(bot, "enum"), carc_bot_names + 1, NAMES_N(carc_bot_names) - 1, "BotSpec.bot");
     free_doc();
 }
 END_TEST

@@ -1,10 +1,14 @@
 /*
  * test_rng.c — the ChaCha20 block against RFC 8439's vectors, and the word stream, carc_rng_below and
- * carc_rng_shuffle built on it: determinism, resumability from {key, pos}, bounds, rough uniformity.
+ * carc_rng_shuffle built on it: determinism, resumability from {key, pos}, bounds, rough uniformity; and the
+ * block against OpenSSL's EVP_chacha20 (which the engine used before it had its own) on many keys, counters
+ * and nonces, so that every stored game's stream stays the same.
  * All keys are fixed, so every statistical check is deterministic.
  */
 #include <stdio.h>
 #include <string.h>
+
+#include <openssl/evp.h>
 
 #include "testutil.h"
 
@@ -161,6 +165,36 @@ START_TEST(rfc_a1_blocks)
     ck_assert_uint_eq(unhex(a1[_i].out, want, sizeof want), 64);
     carc_chacha20_block(key, a1[_i].counter, nonce, got);
     ck_assert_mem_eq(got, want, 64);
+}
+END_TEST
+
+/* OpenSSL's ChaCha20 as a second reference: its 16-byte IV is the 32-bit counter, little-endian, then the
+ * nonce; the keystream is the encryption of zeros. Keys, counters (wrap included) and nonces from a
+ * deterministic mix. */
+START_TEST(matches_openssl)
+{
+    static const uint8_t zero[64];
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    ck_assert_ptr_nonnull(ctx);
+    uint32_t h = 0x9e3779b9u;
+    for (int t = 0; t < 2000; t++) {
+        uint8_t key[32], nonce[12], iv[16], want[64], got[64];
+        for (int i = 0; i < 32; i++)
+            key[i] = (uint8_t)((h = h * 1664525u + 1013904223u) >> 24);
+        for (int i = 0; i < 12; i++)
+            nonce[i] = t % 3 == 0 ? 0 : (uint8_t)((h = h * 1664525u + 1013904223u) >> 24);
+        uint32_t counter = t < 4 ? 0xffffffffu - (uint32_t)t : (h = h * 1664525u + 1013904223u) >> (t % 32);
+        iv[0] = (uint8_t)counter, iv[1] = (uint8_t)(counter >> 8), iv[2] = (uint8_t)(counter >> 16);
+        iv[3] = (uint8_t)(counter >> 24);
+        memcpy(iv + 4, nonce, 12);
+        int len = 0;
+        ck_assert_int_eq(EVP_EncryptInit_ex(ctx, EVP_chacha20(), NULL, key, iv), 1);
+        ck_assert_int_eq(EVP_EncryptUpdate(ctx, want, &len, zero, (int)sizeof zero), 1);
+        ck_assert_int_eq(len, 64);
+        carc_chacha20_block(key, counter, nonce, got);
+        ck_assert_mem_eq(got, want, 64);
+    }
+    EVP_CIPHER_CTX_free(ctx);
 }
 END_TEST
 
@@ -488,6 +522,7 @@ static Suite *rng_suite(void)
     tcase_add_test(tc, rfc_2_3_2_block);
     tcase_add_test(tc, rfc_2_4_2_encryption);
     tcase_add_loop_test(tc, rfc_a1_blocks, 0, (int)(sizeof a1 / sizeof a1[0]));
+    tcase_add_test(tc, matches_openssl);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("stream");

@@ -1,0 +1,241 @@
+/*
+ * bot_worker.c — see bot_worker.h.
+ */
+#include "bot_worker.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/metrics.h"
+#include "base/timesrc.h"
+#include "bot/bot.h"
+#include "db/bots.h"
+#include "game/bot_seats.h"
+#include "game/move_commit.h"
+#include "game/state_cache.h"
+
+#define MAX_PER_TICK 50   /* then sleep: other games' bots are found on the next tick */
+
+static struct {
+    const cd_config *cfg;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool stop, started;
+} W = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+typedef struct {
+    double now;
+    bool found;
+    cd_bot_claim_row row;
+    int seq;
+    uint8_t seed[32];
+    carc_state *st;   /* owned: the state at seq */
+    bool clocked;     /* for the "bot" timeout: whether the game still calls for it at commit */
+} claim_tx;
+
+static cd_tx_result run_claim(cd_db *db, void *arg)
+{
+    claim_tx *c = arg;
+    c->found = false;
+    free(c->st);   /* a retried transaction reads again */
+    c->st = NULL;
+    if (cd_bot_claim(db, c->now, CD_BOT_LEASE_S, &c->found, &c->row) != CD_Q_OK)
+        return CD_TX_ERROR;
+    if (!c->found)
+        return CD_TX_ROLLBACK;
+    cd_game g;
+    if (cd_game_lock(db, c->row.game_id, &g) != CD_LOAD_OK)
+        return CD_TX_ERROR;
+    cd_tx_result out = CD_TX_COMMIT;
+    if (g.finished || !cd_unhex(g.seed, c->seed, sizeof c->seed)) {
+        c->found = false;   /* nothing to think: the lease runs out by itself */
+    } else {
+        c->seq = g.seq;
+        c->st = g.st;
+        g.st = NULL;
+    }
+    cd_game_free(&g);
+    return out;
+}
+
+typedef struct {
+    const claim_tx *c;
+    carc_move mv;
+    double now;
+    const char *did;   /* out: "move", "stale" */
+    int seq;           /* out: the move's seq */
+    carc_state *after; /* out (owned): the state after the move, for the cache */
+    char err[200];
+} commit_tx;
+
+/* Whether the game, locked at the seq the bot thought at, is still the bot's to play. */
+static bool still_bots(const commit_tx *t, const cd_game *g)
+{
+    const claim_tx *c = t->c;
+    if (g->finished || g->seq != c->seq || g->st->pending.seat != c->row.seat)
+        return false;
+    if (c->row.bot[0])
+        return true;
+    double d = g->clocked ? cd_clock_deadline(&g->clock) : -1;
+    return g->clocked && g->clock.timeout == CD_TIMEOUT_BOT && d >= 0 && t->now >= d;
+}
+
+static cd_tx_result run_commit(cd_db *db, void *arg)
+{
+    commit_tx *t = arg;
+    t->did = NULL;
+    cd_game g;
+    if (cd_game_lock(db, t->c->row.game_id, &g) != CD_LOAD_OK)
+        return CD_TX_ERROR;
+    cd_tx_result out;
+    if (!still_bots(t, &g)) {
+        t->did = "stale";
+        out = cd_bot_release(db, g.id) == CD_Q_OK ? CD_TX_COMMIT : CD_TX_ERROR;
+        cd_game_free(&g);
+        return out;
+    }
+    carc_events ev = {0};
+    json_t *mv = carc_move_to_json_described(g.st, &t->mv);
+    if (!mv || carc_apply(g.st, t->c->row.seat, &t->mv, &ev, t->err, sizeof t->err) != 0) {
+        if (!mv)
+            snprintf(t->err, sizeof t->err, "the bot's move cannot be written");
+        out = CD_TX_ERROR;
+    } else {
+        const cd_move_commit_args a = {.seat = t->c->row.seat, .move = mv, .ev = &ev, .origin = "bot", .now = t->now};
+        json_t *resp = NULL;
+        out = cd_move_commit(db, &g, &a, &resp);
+        json_decref(resp);
+        if (out == CD_TX_COMMIT)
+            out = cd_bot_release(db, g.id) == CD_Q_OK ? CD_TX_COMMIT : CD_TX_ERROR;
+        if (out == CD_TX_COMMIT) {
+            t->did = "move";
+            t->seq = g.seq;
+            free(t->after);
+            t->after = g.st;
+            g.st = NULL;
+        }
+    }
+    json_decref(mv);
+    carc_events_free(&ev);
+    cd_game_free(&g);
+    return out;
+}
+
+/* One bot move (or nothing due); false when nothing was due or the database failed. */
+static bool step(cd_db *db)
+{
+    claim_tx c = {.now = cd_wall_now()};
+    bool down = false;
+    cd_tx_result r = cd_db_tx(db, run_claim, &c, &down);
+    if (r != CD_TX_COMMIT || !c.found) {
+        free(c.st);
+        return false;
+    }
+    cd_bot_spec spec;
+    if (!c.row.bot[0])
+        spec = (cd_bot_spec){.kind = CARC_BOT_GREEDY, .think_ms = 0};   /* the clock's "bot" timeout */
+    else if (!cd_bot_spec_parse_text(c.row.bot, &spec))
+        spec = (cd_bot_spec){.kind = CARC_BOT_GREEDY, .think_ms = 0};
+    carc_rng rng;
+    carc_bot_rng(&rng, c.seed, (uint64_t)c.seq);
+    commit_tx t = {.c = &c};
+    double t0 = cd_now();
+    int rc = carc_bot_move(c.st, c.row.seat, spec.kind, carc_bot_playouts((uint32_t)spec.think_ms), &rng, &t.mv);
+    double think = cd_now() - t0;
+    if (rc != 0) {
+        cd_log("error", "bot: game %s seat %d: no move to make at seq %d", c.row.game_id, c.row.seat, c.seq);
+        free(c.st);
+        return false;
+    }
+    t.now = cd_wall_now();
+    r = cd_db_tx(db, run_commit, &t, &down);
+    if (r == CD_TX_COMMIT && t.did && strcmp(t.did, "move") == 0) {
+        cd_metrics_move_applied();
+        cd_cache_put(c.row.game_id, t.seq, t.after);
+        cd_log("info", "bot: game %s seat %d: %s moved at seq %d (%.0f ms, pid %ld)", c.row.game_id, c.row.seat,
+               carc_bot_names[spec.kind], t.seq, think * 1000, (long)getpid());
+    } else if (r == CD_TX_COMMIT) {
+        cd_log("info", "bot: game %s seat %d: seq %d is stale, thinking again", c.row.game_id, c.row.seat, c.seq);
+    } else {
+        cd_log("error", "bot: game %s seat %d: the move could not be stored%s%s", c.row.game_id, c.row.seat,
+               t.err[0] ? ": " : "", t.err);
+    }
+    free(t.after);
+    free(c.st);
+    return r == CD_TX_COMMIT;
+}
+
+static void tick(void)
+{
+    char err[256];
+    cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
+    if (!db)
+        return;
+    for (int i = 0; i < MAX_PER_TICK && step(db); i++) {
+        pthread_mutex_lock(&W.mu);
+        bool stop = W.stop;
+        pthread_mutex_unlock(&W.mu);
+        if (stop)
+            break;
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&W.mu);
+    while (!W.stop) {
+        pthread_mutex_unlock(&W.mu);
+        tick();
+        pthread_mutex_lock(&W.mu);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        long ms = W.cfg->bot_interval_ms;
+        until.tv_sec += ms / 1000;
+        until.tv_nsec += (ms % 1000) * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        while (!W.stop && pthread_cond_timedwait(&W.cv, &W.mu, &until) != ETIMEDOUT) {
+        }
+    }
+    pthread_mutex_unlock(&W.mu);
+    cd_db_thread_close();
+    return NULL;
+}
+
+int cd_bot_worker_start(const cd_config *cfg, char *err, size_t errlen)
+{
+    if (cfg->bot_interval_ms <= 0 || W.started)
+        return 0;
+    W.cfg = cfg;
+    W.stop = false;
+    if (pthread_create(&W.thread, NULL, worker_main, NULL) != 0) {
+        snprintf(err, errlen, "bot: cannot start the worker thread");
+        return -1;
+    }
+    W.started = true;
+    return 0;
+}
+
+void cd_bot_worker_stop(void)
+{
+    if (!W.started)
+        return;
+    pthread_mutex_lock(&W.mu);
+    W.stop = true;
+    pthread_cond_signal(&W.cv);
+    pthread_mutex_unlock(&W.mu);
+    pthread_join(W.thread, NULL);
+    W.started = false;
+}

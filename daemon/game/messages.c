@@ -1,0 +1,155 @@
+/*
+ * messages.c (game/) — see messages.h.
+ */
+#include "messages.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "webhooks/outbox.h"
+
+/* The next code point of s[*i..n), advancing *i; -1 for a malformed or overlong sequence, a surrogate or
+ * a value past U+10FFFF. */
+static long next_cp(const unsigned char *s, size_t n, size_t *i)
+{
+    unsigned char c = s[*i];
+    long cp;
+    size_t len;
+    if (c < 0x80) {
+        cp = c;
+        len = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+        cp = c & 0x1F;
+        len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        cp = c & 0x0F;
+        len = 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        cp = c & 0x07;
+        len = 4;
+    } else {
+        return -1;
+    }
+    if (*i + len > n)
+        return -1;
+    for (size_t k = 1; k < len; k++) {
+        unsigned char d = s[*i + k];
+        if ((d & 0xC0) != 0x80)
+            return -1;
+        cp = cp << 6 | (d & 0x3F);
+    }
+    static const long min_of_len[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min_of_len[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return -1;
+    *i += len;
+    return cp;
+}
+
+bool cd_msg_text_ok(const char *text, size_t len, char *why, size_t whylen)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0, chars = 0;
+    bool visible = false;
+    while (i < len) {
+        size_t at = i;
+        long cp = next_cp(s, len, &i);
+        if (cp < 0) {
+            snprintf(why, whylen, "text: not valid UTF-8 at byte %zu", at);
+            return false;
+        }
+        if (++chars > CD_MSG_MAX_CHARS) {
+            snprintf(why, whylen, "text: more than %d characters", CD_MSG_MAX_CHARS);
+            return false;
+        }
+        bool control = (cp < 0x20 && cp != '\n') || (cp >= 0x7F && cp <= 0x9F);
+        bool bidi = (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+        if (control || bidi) {
+            snprintf(why, whylen, "text: character %zu is a %s (U+%04lX); only the line feed is allowed", chars,
+                     control ? "control character" : "bidirectional control", cp);
+            return false;
+        }
+        if (cp != ' ' && cp != '\n' && cp != 0xA0 && cp != 0x3000 && !(cp >= 0x2000 && cp <= 0x200B))
+            visible = true;
+    }
+    if (chars == 0 || !visible) {
+        snprintf(why, whylen, "text: expected 1 to %d characters, not only white space", CD_MSG_MAX_CHARS);
+        return false;
+    }
+    return true;
+}
+
+json_t *cd_msg_json(const cd_msg_row *m, bool admin)
+{
+    json_t *o = json_pack("{s:I, s:i, s:s, s:i, s:s, s:s}", "id", (json_int_t)m->id, "seat", m->seat, "name",
+                          m->name, "seq", m->seq, "text", m->text, "at", m->at);
+    if (admin)
+        json_object_set_new(o, "hidden", json_boolean(m->hidden));
+    return o;
+}
+
+typedef struct {
+    const char *game_id, *text, *origin;
+    int seat;
+    double now;
+    cd_msg_inserted ins;
+    bool no_seat;
+} post_tx;
+
+static cd_tx_result run_post(cd_db *db, void *arg)
+{
+    post_tx *t = arg;
+    t->no_seat = false;
+    bool found = false;
+    if (cd_msg_seat_lock(db, t->game_id, t->seat, &found) != CD_Q_OK)
+        return CD_TX_ERROR;
+    if (!found) {
+        t->no_seat = true;
+        return CD_TX_ROLLBACK;
+    }
+    if (cd_msg_insert(db, t->game_id, t->seat, t->text, t->origin, t->now, CD_MSG_RATE_WINDOW_S, CD_MSG_RATE_MAX,
+                      &t->ins) != CD_Q_OK)
+        return CD_TX_ERROR;
+    if (!t->ins.inserted)
+        return CD_TX_ROLLBACK;
+    if (!cd_msg_notify_deferred(db, t->game_id, t->ins.id))
+        return CD_TX_ERROR;
+    cd_outbox_message m = {.game_id = t->game_id, .id = t->ins.id, .seq = t->ins.seq, .seat = t->seat,
+                           .name = t->ins.name, .text = t->text, .at = t->ins.at};
+    return cd_outbox_enqueue_message(db, &m);
+}
+
+cd_tx_result cd_msg_post_tx(cd_db *db, const char *game_id, int seat, const char *text, const char *origin,
+                            double now, cd_msg_post_result *res, cd_msg_inserted *ins)
+{
+    post_tx t = {.game_id = game_id, .text = text, .origin = origin, .seat = seat, .now = now};
+    cd_tx_result out = run_post(db, &t);
+    *res = out == CD_TX_COMMIT ? CD_MSG_POSTED
+           : out == CD_TX_ROLLBACK ? (t.no_seat ? CD_MSG_NO_SEAT : CD_MSG_RATE_LIMITED)
+                                   : CD_MSG_FAILED;
+    *ins = t.ins;
+    return out;
+}
+
+cd_msg_post_result cd_msg_post(cd_db *db, const char *game_id, int seat, const char *text, const char *origin,
+                               double now, json_t **out, double *retry_s, bool *down)
+{
+    post_tx t = {.game_id = game_id, .text = text, .origin = origin, .seat = seat, .now = now};
+    *down = false;
+    if (out)
+        *out = NULL;
+    cd_tx_result tr = cd_db_tx(db, run_post, &t, down);
+    if (tr == CD_TX_ROLLBACK && t.no_seat)
+        return CD_MSG_NO_SEAT;
+    if (tr == CD_TX_ROLLBACK) {
+        *retry_s = t.ins.retry_s > 0 ? t.ins.retry_s : 1;
+        return CD_MSG_RATE_LIMITED;
+    }
+    if (tr != CD_TX_COMMIT)
+        return CD_MSG_FAILED;
+    if (out) {
+        cd_msg_row row = {.id = t.ins.id, .seat = seat, .name = t.ins.name, .seq = t.ins.seq, .text = text,
+                          .at = t.ins.at};
+        *out = cd_msg_json(&row, false);
+    }
+    return CD_MSG_POSTED;
+}

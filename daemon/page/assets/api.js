@@ -1,0 +1,80 @@
+// api.js — the page's only way to the server: the public REST API of carcd, with the seat's token.
+//
+// The token comes from the URL fragment (#token=cs_...): a fragment never reaches the server in a request
+// line, so it stays out of access logs; it is sent only as the Authorization header of fetch().
+const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+export const token = m ? decodeURIComponent(m[1]) : null;
+const auth = token ? { Authorization: "Bearer " + token } : {};
+
+// An HTTP answer that is not 2xx, with its RFC 9457 problem when it has one.
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super((problem && (problem.detail || problem.title)) || "HTTP " + status);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+async function answer(r) {
+  const text = await r.text();
+  let body = null;
+  try { body = text ? JSON.parse(text) : null; } catch (e) { body = null; }
+  if (!r.ok) throw new ApiError(r.status, body);
+  return body;
+}
+
+export async function get(path) {
+  return answer(await fetch(path, { headers: auth, cache: "no-store" }));
+}
+
+export async function post(path, body) {
+  return answer(await fetch(path, {
+    method: "POST", cache: "no-store",
+    headers: Object.assign({ "Content-Type": "application/json" }, auth),
+    body: JSON.stringify(body),
+  }));
+}
+
+// Follows the game's events as Server-Sent Events. EventSource cannot send an Authorization header (and a
+// token in the query string would land in logs), so this reads text/event-stream through fetch() and a
+// stream reader. The server ends a stream after its wait bound; we reconnect from the last id seen, as
+// EventSource would (Last-Event-ID). onEntry gets each log entry; onLive(true/false) the connection state.
+export function follow(id, after, onEntry, onLive) {
+  let last = after, stopped = false;
+  async function once() {
+    const headers = Object.assign({ Accept: "text/event-stream", "Last-Event-ID": String(last) }, auth);
+    const r = await fetch("/v1/games/" + id + "/events?after=" + last, { headers, cache: "no-store" });
+    if (!r.ok) throw new ApiError(r.status, null);
+    onLive(true);
+    const reader = r.body.getReader(), dec = new TextDecoder();
+    let buf = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += dec.decode(value, { stream: true });
+      let cut;
+      while ((cut = buf.indexOf("\n\n")) >= 0) {   // one SSE frame per blank line
+        const frame = buf.slice(0, cut);
+        buf = buf.slice(cut + 2);
+        let data = "", eid = null;
+        for (const line of frame.split("\n")) {
+          if (line.startsWith("data:")) data += line.slice(5).trim();
+          else if (line.startsWith("id:")) eid = Number(line.slice(3).trim());
+        }
+        if (!data) continue;   // retry: and keepalive comments
+        const entry = JSON.parse(data);
+        if (eid !== null) last = eid;
+        onEntry(entry);
+      }
+    }
+  }
+  (async function loop() {
+    let pause = 500;
+    while (!stopped) {
+      try { await once(); pause = 500; } catch (e) { pause = Math.min(pause * 2, 15000); }
+      onLive(false);
+      await new Promise((res) => setTimeout(res, pause));
+    }
+  })();
+  return () => { stopped = true; };
+}

@@ -1,0 +1,232 @@
+// main.js — the game page: loads the tile catalog and the game, draws it, follows the events stream and
+// makes the seat's moves. The page calls only the public REST API (api.js), with the seat's token.
+//
+// State flows one way: the server's answers (view, legal moves, log) are the truth; after any change —
+// an event on the stream, our own move, a refused move — the page asks again and redraws from them. Local
+// state is only what the server does not know: the rotation and triangle being looked at.
+import { token, get, post, follow, ApiError } from "./api.js";
+import { drawBoard } from "./board.js";
+import { drawChoices } from "./choices.js";
+import { describe, turns } from "./words.js";
+import { drawClock, drawPlayers, drawTurn } from "./panel.js";
+
+const id = document.body.dataset.game;
+const $ = (s) => document.getElementById(s);
+const S = { tiles: new Map(), view: null, legal: [], entries: [], rot: 0, tile: null, busy: false, skew: 0 };
+
+const names = () => (S.view ? S.view.players.map((p) => p.name || "seat " + p.seat) : []);
+const me = () => (S.view && S.view.you ? S.view.you.seat : null);
+
+function fatal(text) {   // a bad token: this message and nothing else
+  $("game").hidden = true;
+  $("fatal").hidden = false;
+  $("fatal").textContent = text;
+  document.body.dataset.ready = "1";
+  document.body.dataset.fatal = "1";
+}
+
+// ---- loading ---------------------------------------------------------------------------------------------
+async function refresh() {
+  const v = await get("/v1/games/" + id);
+  let legal = [];
+  if (token && v.you && v.pending && v.pending.seat === v.you.seat && v.status !== "finished") {
+    const l = await get("/v1/games/" + id + "/legal-moves");
+    if (l.seq === v.seq) legal = l.moves; else return refresh();   // a move landed between the two reads
+  }
+  const changed = !S.view || S.view.seq !== v.seq;
+  if (v.clock && v.clock.now) S.skew = Date.parse(v.clock.now) - Date.now();
+  // the same state again (the stream's echo of our own move, say): no redraw, so that nothing under a
+  // finger or the keyboard focus is replaced while it is being used
+  const key = JSON.stringify([v, legal], (k, x) => (k === "now" || k === "updated_at" ? undefined : x));
+  S.view = v;
+  S.legal = legal;
+  if (key === S.key) return;
+  S.key = key;
+  if (changed) pickDefaults();
+  render();
+}
+
+let pending = null;   // one refresh at a time, and one more after it when asked meanwhile
+function refreshSoon() {
+  if (pending) { pending.again = true; return; }
+  pending = { again: false };
+  refresh().catch(showError).finally(() => {
+    const again = pending.again;
+    pending = null;
+    if (again) refreshSoon();
+  });
+}
+
+// The log up to the view's seq, page by page; the stream (follow) goes on from there.
+async function loadLog(upto) {
+  let after = -1;
+  while (after < upto) {
+    const j = await get("/v1/games/" + id + "/events?after=" + after);
+    addEntries(j.entries || []);
+    if (!j.entries || !j.entries.length || j.seq <= after) break;
+    after = j.seq;
+  }
+  return after;
+}
+
+function addEntries(list) {
+  for (const e of list) {
+    if (S.entries.length && e.seq <= S.entries[S.entries.length - 1].seq) continue;
+    S.entries.push(e);
+  }
+}
+
+// ---- the decision ------------------------------------------------------------------------------------------
+function squarePlaces() { return S.legal.filter((m) => m.type === "place" && S.tiles.get(m.tile).shape !== "triangle"); }
+
+function pickDefaults() {
+  const sq = squarePlaces();
+  if (sq.length && !sq.some((m) => m.rot === S.rot)) S.rot = sq[0].rot;
+  const tri = S.legal.filter((m) => m.type === "place" && S.tiles.get(m.tile).shape === "triangle");
+  if (tri.length && !tri.some((m) => m.tile === S.tile)) S.tile = tri[0].tile;
+}
+
+function rotate(delta) {
+  const rots = new Set(squarePlaces().map((m) => m.rot));
+  if (!rots.size) return;
+  let r = S.rot;
+  do { r = (r + delta + 4) % 4; } while (!rots.has(r));
+  S.rot = r;
+  render(true);
+}
+
+function spot(x, y) {   // a spot where the tile fits only turned otherwise: turn it until it fits there
+  const here = squarePlaces().filter((m) => m.x === x && m.y === y).map((m) => m.rot);
+  for (let k = 1; k <= 4; k++) if (here.includes((S.rot + k) % 4)) { S.rot = (S.rot + k) % 4; break; }
+  render(true);
+}
+
+async function choose(m) {
+  if (S.busy) return;
+  S.busy = true;
+  document.body.dataset.busy = "1";
+  $("problem").hidden = true;
+  try {
+    await post("/v1/games/" + id + "/moves", { notation: m.notation, expected_seq: S.view.seq });
+  } catch (e) {
+    // refused (the clock or another seat moved meanwhile, say): the server's reason, then the state now
+    const p = e instanceof ApiError && e.problem;
+    $("problem").textContent = "Move refused: " + (p ? (p.title || "") + (p.detail ? " — " + p.detail : "") : e.message);
+    $("problem").hidden = false;
+  }
+  try { await refresh(); } catch (e) { showError(e); }
+  S.busy = false;
+  document.body.dataset.busy = "0";
+}
+
+function showError(e) {
+  if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return fatal(tokenMessage(e));
+  $("problem").textContent = "Could not load the game: " + e.message;
+  $("problem").hidden = false;
+}
+
+function tokenMessage(e) {
+  return "This link's token does not open this game (it is wrong, or no longer valid): " +
+         ((e.problem && e.problem.detail) || "HTTP " + e.status) + ". Ask for a new link.";
+}
+
+// ---- drawing ------------------------------------------------------------------------------------------------
+// keepFocus: the keyboard was turning the tile. Any redraw (a move on the stream, our own move) keeps the
+// focus of a keyboard user in the choices: on the same choice when it is still there, else the first one.
+function render(keepFocus) {
+  const v = S.view;
+  const n = names();
+  if (v.status === "waiting" || v.status === "cancelled") {   // not started: no board yet (the lobby)
+    $("turn").textContent = v.status === "cancelled" ? "This game was cancelled."
+      : "This game waits for " + v.open + " more player" + (v.open === 1 ? "" : "s") + " to join.";
+    $("board").replaceChildren();
+    $("choices").replaceChildren();
+    document.body.dataset.seq = String(v.seq);
+    document.body.dataset.ready = "1";
+    return;
+  }
+  const act = document.activeElement;
+  const focused = act && act.getAttribute("data-notation");
+  keepFocus = keepFocus || !!focused || !!(act && act.closest && act.closest("#choices"));
+  const mine = S.legal.length > 0;
+  drawBoard($("board"), {
+    view: v, tiles: S.tiles, names: n, moves: S.legal, rot: S.rot, tile: S.tile,
+    lastPiece: v.board.length > 1 ? v.board.length - 1 : -1,
+    onChoose: choose, onSpot: spot, onWho: (t) => { $("who").textContent = t; },
+  });
+  const piece = v.pending && v.pending.piece !== undefined ? v.board[v.pending.piece] : null;
+  drawChoices($("choices"), { kind: v.pending && v.pending.kind, moves: S.legal, tiles: S.tiles, rot: S.rot, piece,
+                              tile: S.tile, onChoose: choose, onRotate: rotate, onTile: (t) => { S.tile = t; render(true); } });
+  if (keepFocus) {   // the keyboard stays where it was: the same choice, or the first one shown
+    const again = focused && document.querySelector('[data-notation="' + CSS.escape(focused) + '"]');
+    const first = document.querySelector("#choices [data-notation], #board .choice:not(.off)");
+    const target = again && !again.closest(".off") ? again : first;
+    if (target) target.focus({ preventScroll: !again });
+  }
+  drawPlayers(v, n, me());
+  $("replay").max = String(v.seq);
+  drawTurn(v, n, mine);
+  drawLog(n);
+  tick();
+  document.body.dataset.seq = String(v.seq);
+  document.body.dataset.ready = "1";
+}
+
+function featureOf(x, y, part, corner) {
+  const p = S.view.board.find((b) => b.x === x && b.y === y && (corner === undefined || b.rot === corner));
+  const tile = p && S.tiles.get(p.tile);
+  const seg = tile && tile.segments.find((s) => s.part === part);
+  return seg ? seg.feature : null;
+}
+
+let logCount = -1;
+function drawLog(n) {
+  if (logCount === S.entries.length) return;
+  logCount = S.entries.length;
+  const ol = $("log");
+  ol.replaceChildren();
+  const ctx = { names: n, tiles: S.tiles, me: me(), featureOf };
+  for (const t of turns(S.entries)) {
+    const li = document.createElement("li");
+    li.dataset.seq = t.entries[t.entries.length - 1].seq;
+    li.textContent = describe(t.entries, ctx) || "(nothing you may see)";
+    ol.appendChild(li);
+  }
+  if (ol.lastChild) ol.lastChild.scrollIntoView({ block: "nearest" });
+}
+
+// the replay: board.svg of any earlier seq, as the public sees it (an <img> sends no token)
+function replay() {
+  const r = $("replay"), n = Number(r.value);
+  $("replay-label").textContent = "after move " + n + " of " + S.view.seq;
+  $("replay-img").src = "/v1/games/" + id + "/board.svg?seq=" + n;
+  $("replay-img").hidden = false;
+}
+$("replay").addEventListener("input", replay);
+$("replay-box").addEventListener("toggle", () => { if ($("replay-box").open) { $("replay").max = String(S.view.seq); $("replay").value = String(S.view.seq); replay(); } });
+
+function tick() { drawClock(S.view, names(), me(), S.skew); }   // once a second, from the last view
+
+// ---- start ---------------------------------------------------------------------------------------------------
+document.addEventListener("keydown", (ev) => {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  if (ev.key === "r" || ev.key === "R") { rotate(ev.shiftKey ? -1 : 1); ev.preventDefault(); }
+});
+setInterval(tick, 1000);
+
+(async function start() {
+  try {
+    const cat = await get("/v1/tiles");
+    for (const t of cat.tiles) S.tiles.set(t.id, t);
+    await refresh();
+    const started = S.view.status !== "waiting" && S.view.status !== "cancelled";
+    if (token && started && !S.view.you) return fatal("This link's token does not open this game. Ask for a new link.");
+    const after = await loadLog(S.view.seq);
+    render();
+    follow(id, after, (entry) => { addEntries([entry]); refreshSoon(); },
+           (live) => { document.body.dataset.live = live ? "1" : "0"; });
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) fatal(tokenMessage(e));
+    else { showError(e); document.body.dataset.ready = "1"; }
+  }
+})();

@@ -1,0 +1,82 @@
+// panel.js — the side of the game page: whose turn it is (the aria-live line), each seat's name, colour,
+// score and supply, the tiles left, and the countdown to the deadline. Drawn from the game view only.
+const $ = (s) => document.getElementById(s);
+const COLOURS = ["red", "blue", "yellow", "black", "purple", "white"];
+let lastTurnText = "";
+
+// The turn line is an aria-live region: it is written only when its text changes, so that a screen reader
+// announces a new turn once, not every redraw.
+export function drawTurn(v, n, mine) {
+  let text;
+  if (v.status === "cancelled") {
+    // the admin ended it (POST /v1/admin/games/{id}/cancel): no winner, nothing pending
+    text = "The game was cancelled: no winner.";
+    $("turn").className = "over";
+  } else if (v.status === "finished") {
+    const best = Math.max(...v.players.map((p) => p.score));
+    const won = v.players.filter((p) => p.score === best).map((p) => n[p.seat]);
+    text = "The game is over. " + (won.length > 1 ? "Winners: " : "Winner: ") + won.join(" and ") + " with " + best + " points.";
+    $("turn").className = "over";
+  } else {
+    const s = v.pending ? v.pending.seat : null;
+    const what = v.pending && v.pending.kind === "place" && v.pending.tile ? " (tile " + v.pending.tile + ")" : "";
+    text = mine ? "Your turn" + what + "." : (s === null || s === undefined ? "Waiting." : n[s] + "'s turn" + what + ".");
+    $("turn").className = mine ? "mine" : "";
+  }
+  if (text !== lastTurnText) { $("turn").textContent = text; lastTurnText = text; }
+}
+
+// me: the viewer's seat (null for the public)
+export function drawPlayers(v, n, me) {
+  const t = $("players");
+  t.replaceChildren();
+  const hs = v.hills_sheep, ft = v.fruit_trees, hw = v.halflings;
+  for (const p of v.players) {
+    const tr = document.createElement("tr");
+    tr.dataset.seat = p.seat;
+    if (v.pending && v.pending.seat === p.seat && v.status !== "finished") tr.className = "turn";
+    const sup = [], s = p.supply || {};
+    sup.push(s.meeple + " meeples");
+    if (v.options && v.options.abbot) sup.push(s.abbot + " abbot");
+    if (s.shepherd !== undefined) sup.push(s.shepherd ? "shepherd in hand" : "shepherd out");
+    if (hs && hs.flocks[p.seat] && hs.flocks[p.seat].length) sup.push("flock " + hs.flocks[p.seat].join("+"));
+    if (ft && ft.held[p.seat] && ft.held[p.seat].length) {
+      // fruit values are for their owner's eyes on this page; the others see which fruits
+      sup.push("fruit " + ft.held[p.seat].map((h) => h.fruit + (p.seat === me && h.value ? " " + h.value : "")).join(", "));
+    }
+    if (hw) {
+      if (p.seat === me && v.you.hand) sup.push("hand " + (v.you.hand.join(" ") || "empty"));
+      else if (hw.hand_sizes) sup.push(hw.hand_sizes[p.seat] + " triangles");
+    }
+    if (v.left && v.left.includes(p.seat)) sup.push("left the game");
+    const cells = [["", "chip"], [n[p.seat] + (p.seat === me ? " (you)" : ""), "name"],
+                   [String(p.score), "score"], [sup.join(" · "), "supply"]];
+    for (const [text, cls] of cells) {
+      const td = document.createElement("td");
+      td.className = cls;
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    const dot = document.createElement("span");
+    dot.className = "dot seat" + p.seat;
+    dot.title = COLOURS[p.seat] || "";
+    tr.firstChild.appendChild(dot);
+    t.appendChild(tr);
+  }
+  $("stack").textContent = v.stack_left + " tiles left" + (v.halflings && v.halflings.pool && v.halflings.pool.length ? " · draft pool " + v.halflings.pool.join(" ") : "");
+}
+
+// The countdown to the deadline; skew: the server's clock minus ours (from the view's clock.now).
+export function drawClock(view, names, me, skew) {
+  const c = view && view.clock;
+  const box = $("clock");
+  if (!c || view.status === "finished") { box.textContent = ""; return; }
+  if (c.paused) { box.textContent = "Clock paused by agreement."; return; }
+  if (!c.deadline) { box.textContent = ""; return; }
+  const left = Math.round((Date.parse(c.deadline) - (Date.now() + skew)) / 1000);
+  const a = Math.abs(left), d = Math.floor(a / 86400);
+  const hms = [Math.floor(a / 3600) % 24, Math.floor(a / 60) % 60, a % 60].map((k) => String(k).padStart(2, "0")).join(":");
+  const whose = c.seat === me ? "Your" : names[c.seat] + "'s";
+  box.textContent = whose + " deadline: " + (left < 0 ? "overdue by " : "") + (d ? d + "d " : "") + hms + (c.running ? "" : " (on vacation)");
+}
+

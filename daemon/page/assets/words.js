@@ -1,0 +1,83 @@
+// words.js — the move log in words: "Ann placed a city tile and a knight", not piece_placed / r1.
+//
+// The log comes from the events entries (GET /events, the SSE stream). One line per turn: entries of the
+// same seat until the entry that passes the turn on (it carries a `turn` event) make one line.
+const FOLLOWER = { city: "knight", road: "robber", field: "farmer", cloister: "monk", garden: "monk" };
+
+export function tileKind(tile) {
+  if (!tile) return "a tile";
+  if (tile.shape === "triangle") return "a triangle " + tile.id;
+  const f = new Set(tile.segments.map((s) => s.feature));
+  if (f.has("cloister")) return "a cloister tile";
+  if (f.has("garden")) return "a garden tile";
+  if (f.has("city")) return "a city tile";
+  if (f.has("road")) return "a road tile";
+  return "a field tile";
+}
+
+function figureWord(figure, feature) {
+  if (figure === "abbot") return "an abbot";
+  if (figure === "shepherd") return "the shepherd";
+  return "a " + (FOLLOWER[feature] || "meeple");
+}
+
+const list = (a) => a.length <= 1 ? a.join("") : a.slice(0, -1).join(", ") + " and " + a[a.length - 1];
+
+// ctx: { names: [...], tiles: Map id -> tile, me: seat or null, featureOf(x, y, part, corner) }
+export function describe(entries, ctx) {
+  const who = (s) => (s === null || s === undefined) ? "" : (ctx.names[s] || "seat " + s);
+  const acts = [], after = [];
+  let placed = false;
+  const seat = entries[0].seat;
+  for (const en of entries) {
+    if (en.by === "clock") acts.push("(the clock moved)");
+    for (const e of en.events || []) {
+      const mine = e.seat === seat;
+      switch (e.type) {
+        case "game_started": after.push("The game starts with tile " + e.tile + "."); break;
+        case "piece_placed": acts.push("placed " + tileKind(ctx.tiles.get(e.tile))); placed = true; break;
+        case "figure_placed": {
+          const w = figureWord(e.figure, ctx.featureOf(e.x, e.y, e.part, e.corner));
+          acts.push(placed ? w : "placed " + w);
+          break;
+        }
+        case "passed": if (!placed && !e.forced) acts.push("passed"); break;
+        case "figure_returned":
+          after.push(who(e.seat) + "'s " + figureWord(e.figure, ctx.featureOf(e.x, e.y, e.part, e.corner)).replace(/^(a|an|the) /, "") + " came back.");
+          break;
+        case "score":
+          after.push(list((e.seats || []).map(who)) + " scored " + e.points + (e.feature ? " for a " + e.feature : "") + (e.reason ? " (" + e.reason.replace(/_/g, " ") + ")" : "") + ".");
+          break;
+        case "tile_discarded": after.push("Tile " + e.tile + " fits nowhere: discarded."); break;
+        case "hill_covered": acts.push("covered a hill"); break;
+        case "token_drawn": acts.push(e.token === "wolf" ? "drew the wolf" : "drew " + e.token + " sheep"); break;
+        case "flock_scattered": after.push("The wolf scattered " + who(e.seat) + "'s flock."); break;
+        case "tree_stocked": acts.push("stocked a tree with " + e.fruit); break;
+        case "harvested": acts.push("harvested " + (e.fruit || "fruit") + (e.value && e.seat === ctx.me ? " (" + e.value + ")" : "")); break;
+        case "sold": acts.push("sold " + list(e.fruits || []) + " for " + e.points + " points"); break;
+        case "crop_circle_chosen": acts.push("chose to " + e.choice + " at the " + e.kind + " crop circle"); break;
+        case "crop_circle_skipped": acts.push("skipped the crop circle"); break;
+        case "triangle_dealt": if (!mine || !acts.length) after.push(who(e.seat) + " got triangle " + e.tile + "."); break;
+        case "triangle_drafted": acts.push("drafted triangle " + e.tile); break;
+        case "seat_left": after.push(who(e.seat) + " left the game."); break;
+        case "forced_move": after.push(who(e.seat) + " had one choice: " + ((e.move && (e.move.label || e.move.notation)) || "made") + "."); break;
+        case "game_over": after.push("The game is over."); break;
+        default: break;   // tile_drawn, turn: shown by the turn line, not the log
+      }
+    }
+  }
+  const head = acts.length ? who(seat) + " " + list(acts) + "." : "";
+  return [head].concat(after).filter((t) => t).join(" ");
+}
+
+// Groups log entries into turns (see the top of the file).
+export function turns(entries) {
+  const out = [];
+  let cur = null;
+  for (const en of entries) {
+    if (!cur || cur.closed || en.seat !== cur.seat) { cur = { seat: en.seat, entries: [], closed: false }; out.push(cur); }
+    cur.entries.push(en);
+    if ((en.events || []).some((e) => e.type === "turn" || e.type === "game_over") || en.seq === 0) cur.closed = true;
+  }
+  return out;
+}
