@@ -20,6 +20,7 @@
 #include "base/config.h"
 #include "db/db.h"
 #include "http/http.h"
+#include "http/limits.h"
 #include "base/log.h"
 #include "db/notify.h"
 #include "clock/bot_worker.h"
@@ -116,6 +117,7 @@ static int serve(const cd_config *cfg)
         return fatal(err);
     }
     cd_tiles_document();   /* GET /v1/tiles serves these bytes; build them before the first request */
+    cd_limits_init(cfg);   /* trusted proxies and rate limits (http/limits.h) */
     cd_server *srv = cd_server_start(cfg, err, sizeof err);
     if (!srv) {
         cd_bot_worker_stop();
@@ -124,6 +126,7 @@ static int serve(const cd_config *cfg)
         cd_mail_send_stop();
         cd_deliver_stop();
         cd_notify_stop();
+        cd_limits_free();
         return fatal(err);
     }
     if (cfg->admin_token[0] && strlen(cfg->admin_token) < 16)
@@ -147,6 +150,7 @@ static int serve(const cd_config *cfg)
     cd_mail_send_stop();
     cd_deliver_stop();
     cd_db_thread_close();
+    cd_limits_free();
     cd_log("info", "stopped");
     return 0;
 }

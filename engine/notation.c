@@ -555,7 +555,8 @@ static int read_segment(reader *r, int from, int piece, int *part)
     return 0;
 }
 
-/* Two tokens from `i` as x, y. */
+/* Two tokens from `i` as x, y. Both are written on every path, a failure's too (0, 0): the compiler cannot
+ * see that fail() never returns 0, and callers' x, y would otherwise look unset to it. */
 static int read_xy(reader *r, int i, int *x, int *y)
 {
     long a, b;

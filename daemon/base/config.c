@@ -8,6 +8,9 @@
  */
 #include "config.h"
 
+#include "netaddr.h"
+#include "rate.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -56,6 +59,21 @@ static const opt opts[] = {
     {"--per-ip-connections", "CARCD_PER_IP_CONNECTIONS", OPT_INT, FIELD(per_ip_connections), 0, 0, 1000000, "N",
      "most simultaneous connections from one address, waiting long-polls and streams included; 0 for no limit, "
      "as behind a reverse proxy, whose connections all come from its address (default 128)"},
+    {"--create", "CARCD_CREATE", OPT_STRING, FIELD(create_mode), CAPACITY(create_mode), 0, 0, "WHO",
+     "who may create games: anyone, players (a player key or the admin token) or admin (default anyone)"},
+    {"--rate-create", "CARCD_RATE_CREATE", OPT_STRING, FIELD(rate_create), CAPACITY(rate_create), 0, 0,
+     "B/M[,B/M]", "games created: a token bucket of B at most, refilled by M a minute, per client address and "
+     "per key (address,key when two); 0 for none; the admin token is not limited (default "
+     CD_RATE_CREATE_DEFAULT ")"},
+    {"--rate-moves", "CARCD_RATE_MOVES", OPT_STRING, FIELD(rate_moves), CAPACITY(rate_moves), 0, 0, "B/M[,B/M]",
+     "moves, per client address and per seat token or player key, as --rate-create (default "
+     CD_RATE_MOVES_DEFAULT ")"},
+    {"--rate-joins", "CARCD_RATE_JOINS", OPT_STRING, FIELD(rate_joins), CAPACITY(rate_joins), 0, 0, "B/M[,B/M]",
+     "joins of open seats, per client address and per player key, as --rate-create (default "
+     CD_RATE_JOINS_DEFAULT ")"},
+    {"--trusted-proxies", "CARCD_TRUSTED_PROXIES", OPT_STRING, FIELD(trusted_proxies), CAPACITY(trusted_proxies),
+     0, 0, "CIDRS", "comma-separated addresses and ranges (IPv4, IPv6; unix for the unix socket) of reverse "
+     "proxies whose X-Forwarded-For names the client; from any other peer the header is ignored (default none)"},
     {"--public-url", "CARCD_PUBLIC_URL", OPT_STRING, FIELD(public_url), CAPACITY(public_url), 0, 0, "URL",
      "base URL of the links in webhook payloads, e.g. https://carc.example.org (default: empty, relative links)"},
     {"--webhook-allow", "CARCD_WEBHOOK_ALLOW", OPT_STRING, FIELD(webhook_allow), CAPACITY(webhook_allow), 0, 0,
@@ -119,6 +137,10 @@ static void defaults(cd_config *c)
     c->header_timeout_s = 10;
     c->max_connections = 1024;
     c->per_ip_connections = 128;
+    strcpy(c->create_mode, "anyone");
+    strcpy(c->rate_create, CD_RATE_CREATE_DEFAULT);
+    strcpy(c->rate_moves, CD_RATE_MOVES_DEFAULT);
+    strcpy(c->rate_joins, CD_RATE_JOINS_DEFAULT);
     strcpy(c->webhook_backoff, CD_WEBHOOK_BACKOFF_DEFAULT);
     c->webhook_timeout_s = 15;
     c->webhook_connect_s = 5;
@@ -225,7 +247,43 @@ static const opt *find_flag(const char *arg, size_t namelen)
     return NULL;
 }
 
+static int load_raw(cd_config *c, int argc, char **argv, char *err, size_t errlen);
+
+/* The settings whose values have a shape of their own, checked once everything is read. */
+static int check_limits(const cd_config *c, char *err, size_t errlen)
+{
+    if (strcmp(c->create_mode, "anyone") != 0 && strcmp(c->create_mode, "players") != 0 &&
+        strcmp(c->create_mode, "admin") != 0) {
+        snprintf(err, errlen, "CARCD_CREATE: anyone, players or admin, got \"%s\"", c->create_mode);
+        return -1;
+    }
+    const struct {
+        const char *name, *v;
+    } rates[] = {{"CARCD_RATE_CREATE", c->rate_create}, {"CARCD_RATE_MOVES", c->rate_moves},
+                 {"CARCD_RATE_JOINS", c->rate_joins}};
+    char why[200];
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+        cd_rate_spec a, k;
+        if (!cd_rate_pair_parse(rates[i].v, &a, &k, why, sizeof why)) {
+            snprintf(err, errlen, "%s: %s", rates[i].name, why);
+            return -1;
+        }
+    }
+    cd_net_ranges cidrs;
+    if (!cd_ranges_parse(c->trusted_proxies, &cidrs, why, sizeof why)) {
+        snprintf(err, errlen, "CARCD_TRUSTED_PROXIES: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
 int cd_config_load(cd_config *c, int argc, char **argv, char *err, size_t errlen)
+{
+    int rc = load_raw(c, argc, argv, err, errlen);
+    return rc == 0 && c->command != CD_CMD_HELP ? check_limits(c, err, errlen) : rc;
+}
+
+static int load_raw(cd_config *c, int argc, char **argv, char *err, size_t errlen)
 {
     defaults(c);
     for (size_t i = 0; i < NOPTS; i++) {

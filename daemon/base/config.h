@@ -13,6 +13,12 @@
 
 typedef enum { CD_CMD_SERVE, CD_CMD_MIGRATE, CD_CMD_HELP, CD_CMD_MAIL_IN } cd_command;
 
+/* the rate limits' defaults (README, "Limits"): per address, then per key; generous, so that nothing that
+ * works without them breaks (the test suite, bench/'s 1 300 moves/s from one address) */
+#define CD_RATE_CREATE_DEFAULT "300/3000,60/600"
+#define CD_RATE_MOVES_DEFAULT "3000/180000,300/6000"
+#define CD_RATE_JOINS_DEFAULT "300/3000,60/600"
+
 /* mail's retry schedule: 5 s, 30 s, 5 min, 30 min, 2 h, 10 h, 24 h */
 #define CD_MAIL_BACKOFF_DEFAULT "5,30,300,1800,7200,36000,86400"
 
@@ -34,6 +40,12 @@ typedef struct {
     int max_connections;      /* CARCD_MAX_CONNECTIONS / --max-connections, default 1024 */
     int per_ip_connections;   /* CARCD_PER_IP_CONNECTIONS / --per-ip-connections: from one address, 0 = no
                                  limit, default 128 */
+    /* limits for a public server (http/limits.h) */
+    char create_mode[16];     /* CARCD_CREATE / --create: who may create games: anyone, players or admin */
+    char rate_create[64];     /* CARCD_RATE_CREATE: BURST/PER_MINUTE[,BURST/PER_MINUTE] per address[, per key] */
+    char rate_moves[64];      /* CARCD_RATE_MOVES: the same for moves */
+    char rate_joins[64];      /* CARCD_RATE_JOINS: the same for joining a game */
+    char trusted_proxies[1024]; /* CARCD_TRUSTED_PROXIES: addresses/CIDRs whose X-Forwarded-For is believed */
     /* webhooks (webhooks.h, deliver.h) */
     char public_url[512];     /* CARCD_PUBLIC_URL / --public-url: base of the links in webhook payloads */
     char webhook_allow[1024]; /* CARCD_WEBHOOK_ALLOW / --webhook-allow: CIDR ranges opened to deliveries */

@@ -44,13 +44,16 @@ static const cd_stmt_info stmts[] = {
     /* the move's second, pipelined behind the lock and so reading what the lock's previous holder committed:
      * the game's enabled webhook endpoints (none: the move skips the outbox) and the answer already stored for
      * this seat's idempotency key (NULL key: none) with the hash of the request it answered (NULL: stored
-     * before 005_idempotency_request.sql) and the seq of its move (the answer is derived from the log since
-     * 010_compact_log.sql: game/move_log.h), and whether a bot plays the token's seat now (a seat that left
-     * to a bot under bot_after_leave: read here, behind the lock, so a resignation just committed counts) */
+     * before 005_idempotency_request.sql), the seq of its move (the answer is derived from the log since
+     * 010_compact_log.sql: game/move_log.h), whether a bot plays the token's seat now (a seat that left to a
+     * bot under bot_after_leave: read here, behind the lock, so a resignation just committed counts) and its
+     * seats linked to a player (none: the move writes no player events, sql/009) */
     {ST_MOVE_AFTER_LOCK, "move_after_lock",
                          "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
                          "AND e.disabled_at IS NULL), m.response, m.request_sha256, m.seq, "
-                         "(SELECT b.bot IS NOT NULL FROM seats b WHERE b.token_hash = $2) FROM (SELECT 1) one "
+                         "(SELECT b.bot IS NOT NULL FROM seats b WHERE b.token_hash = $2), "
+                         "(SELECT count(*) FROM seats p WHERE p.game_id = $1::uuid AND p.player_id IS NOT NULL) "
+                         "FROM (SELECT 1) one "
                          "LEFT JOIN (moves m JOIN seats t ON t.game_id = m.game_id AND t.seat = m.seat) "
                          "ON t.token_hash = $2 AND m.game_id = $1::uuid AND m.idempotency_key = $3",
                          3},
@@ -76,10 +79,15 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_game_reads = {stmts, sizeof stmts / sizeof stmts[0]};
 
-/* Whether a status is one of a game that has no state yet: waiting for its seats, or cancelled so. */
-static bool unstarted(const char *status)
+/* The status's flags (g->seq read first). A game with no state yet waits for its seats, or was cancelled so
+ * (sql/008: seq 0); a game the admin cancelled once it had started has a state, and its cancel is an entry
+ * of its log (seq >= 1, admin_cancel.c): it is over, as a finished game is, with no winner. */
+static void status_flags(cd_game_read *g, const char *status)
 {
-    return strcmp(status, "waiting") == 0 || strcmp(status, "cancelled") == 0;
+    bool cancelled = strcmp(status, "cancelled") == 0;
+    g->unstarted = strcmp(status, "waiting") == 0 || (cancelled && g->seq == 0);
+    g->cancelled = cancelled && !g->unstarted;
+    g->finished = g->cancelled || strcmp(status, "finished") == 0;
 }
 
 /* Row 0 of a ST_GAME_GET-shaped result: seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
@@ -91,8 +99,7 @@ static void get_columns(PGresult *res, cd_game_read *g)
     if (!g->found)
         return;
     g->seq = atoi(PQgetvalue(res, 0, 0));
-    g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
-    g->unstarted = unstarted(PQgetvalue(res, 0, 1));
+    status_flags(g, PQgetvalue(res, 0, 1));
     g->setup = PQgetvalue(res, 0, 2);
     g->snapshot = PQgetvalue(res, 0, 3);
     g->seed_sha256 = PQgetvalue(res, 0, 4);
@@ -112,8 +119,7 @@ static void lock_columns(PGresult *res, cd_game_read *g)
     if (!g->found)
         return;
     g->seq = atoi(PQgetvalue(res, 0, 0));
-    g->finished = strcmp(PQgetvalue(res, 0, 1), "finished") == 0;
-    g->unstarted = unstarted(PQgetvalue(res, 0, 1));
+    status_flags(g, PQgetvalue(res, 0, 1));
     g->setup = g->seed_sha256 = g->created_at = g->updated_at = g->finished_at = "";
     g->snapshot = PQgetvalue(res, 0, 2);
     g->seed = PQgetvalue(res, 0, 3);
@@ -216,6 +222,7 @@ cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char 
     out->stored_request_sha256 = cd_q_text(after, 0, 2);
     out->key_seq = cd_q_int(after, 0, 3, -1);
     out->bot_seat = strcmp(PQgetvalue(after, 0, 4), "t") == 0;
+    out->linked = atoi(PQgetvalue(after, 0, 5));
     return CD_Q_OK;
 }
 

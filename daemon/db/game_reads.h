@@ -19,8 +19,9 @@ struct pg_result;
 typedef struct {
     bool found;             /* a row with the game's columns (its seq not NULL) */
     int seq;
-    bool finished;
-    bool unstarted;         /* status waiting or cancelled: no state yet (sql/008_lobby.sql) */
+    bool finished;          /* over: finished, or cancelled by the admin once started */
+    bool unstarted;         /* status waiting, or cancelled before it started: no state yet (sql/008_lobby.sql) */
+    bool cancelled;         /* the admin cancelled it once started (its log's last entry; sql/009) */
     const char *setup;      /* JSON text (views and admin reads; "" for lock reads and ST_GAME_GET_PLAY) */
     const char *snapshot;   /* JSON text; "" when left out at the seq of the state the reader holds */
     const char *seed_sha256, *created_at, *updated_at, *finished_at;
@@ -55,6 +56,7 @@ typedef struct {
     cd_token_seat token;
     cd_game_read game;            /* the lock columns, the row locked (not found for another game's token) */
     int hooks;                    /* the game's enabled webhook endpoints */
+    int linked;                   /* its seats linked to a player (player_events) */
     const char *stored_answer;    /* the answer stored for this seat's Idempotency-Key; NULL: none */
     const char *stored_request_sha256;   /* the hash of the request that answer was for; NULL: none, or
                                           * stored before 005_idempotency_request.sql */

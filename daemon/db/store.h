@@ -32,7 +32,8 @@ typedef enum {
                              game is game_id, its seat; no row for an unknown token */
     ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
                              response for that seat's key (NULL: none), the SHA-256 of the request it answered
-                             (NULL: none, or stored before the hash was), the seq of the key's move (NULL: none) */
+                             (NULL: none, or stored before the hash was), the seq of the key's move (NULL: none),
+                             seats linked to a player */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */
@@ -129,6 +130,12 @@ typedef enum {
                                  created_at, updated_at, names, open places */
     ST_REMATCH_OF,           /* (finished game_id) -> the waiting game offered as its rematch */
     ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
+    /* players' event streams (db/player_events.c) and the admin's cancel (db/admin_cancel.c), sql/009 */
+    ST_PLAYER_EVENTS_SEATS,  /* (game_id, seq, seat|-1 = every seat|-2 = the pending one, kind, status|NULL): an event for the players
+                                 linked to the seat(s), numbered, with their NOTIFY */
+    ST_PLAYER_EVENT_ONE,     /* (game_id, seq, player_id, kind, NULL, seat|NULL): one event for one player */
+    ST_PLAYER_EVENTS_AFTER,  /* (player_id, after_n, limit) -> n, kind, game_id, seq, seat, status, at */
+    ST_GAME_ADMIN_CANCEL,    /* (game_id, seq, move): status cancelled at seq + 1, the log entry, the NOTIFY */
     /* bots (db/bots.c) */
     ST_BOT_SEAT_SET,         /* (game_id, seat, bot json): carcd plays the seat from now on */
     ST_BOT_GAME_FLAGS,       /* (game_id, bot_after_leave): the bot worker looks at this game */
@@ -172,7 +179,8 @@ typedef struct {
 extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_reads, cd_stmts_moves,
     cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
     cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players, cd_stmts_gauges, cd_stmts_mail_seats,
-    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_move_log, cd_stmts_lobby, cd_stmts_bots, cd_stmts_messages;
+    cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_move_log, cd_stmts_lobby, cd_stmts_bots, cd_stmts_messages,
+    cd_stmts_player_events, cd_stmts_admin_cancel;
 extern const cd_stmt_family *const cd_stmt_families[];
 extern const int cd_nstmt_families;
 

@@ -86,7 +86,8 @@ typedef struct {
 static void game_for_hook_row(const PGresult *res, int i, void *row)
 {
     game_for_hook *g = row;
-    *g->finished = strcmp(PQgetvalue(res, i, 0), "finished") == 0;
+    const char *status = PQgetvalue(res, i, 0);   /* a cancelled game is over too (sql/009) */
+    *g->finished = strcmp(status, "finished") == 0 || strcmp(status, "cancelled") == 0;
     *g->endpoints = atoi(PQgetvalue(res, i, 1));
 }
 

@@ -12,26 +12,13 @@
 #include "games.h"
 #include "base/json_out.h"
 #include "db/audit_log.h"
+#include "http/limits.h"
 
 void cd_audit_actor(const char *token, char out[24])
 {
     char hex[CD_HEX256_LEN];
     cd_sha256_hex(token ? token : "", hex);
     snprintf(out, 24, "admin:%.16s", hex);
-}
-
-/* The peer's address as text, "" when unknown. */
-static void peer_address(cd_req *r, char *out, size_t n)
-{
-    out[0] = 0;
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (!ci || !ci->client_addr)
-        return;
-    const struct sockaddr *sa = ci->client_addr;
-    if (sa->sa_family == AF_INET)
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out, (socklen_t)n);
-    else if (sa->sa_family == AF_INET6)
-        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out, (socklen_t)n);
 }
 
 /* A header's value cut to `max` bytes at a UTF-8 boundary, control characters dropped; NULL when absent. */
@@ -76,9 +63,9 @@ bool cd_audit_write(cd_req *r, cd_db *db, const char *action, const char *game_i
     json_object_set_new(detail, "path", path ? path : json_string("?"));
     char *detail_text = cd_json_dumps(detail, JSON_COMPACT);
     json_decref(detail);
-    char actor[24], addr[64];
+    char actor[24], addr[CD_ADDR_TEXT];
     cd_audit_actor(r->bearer, actor);
-    peer_address(r, addr, sizeof addr);
+    cd_req_client_addr(r, addr);   /* X-Forwarded-For from a trusted proxy (http/limits.h) */
     char *name = header_text(r, CD_AUDIT_ACTOR_HEADER, 128), *agent = header_text(r, "User-Agent", 256);
     const cd_audit_entry e = {.action = action ? action : (r->route ? r->route->name : "unknown"),
                               .game_id = game_id, .actor = actor, .actor_name = name,

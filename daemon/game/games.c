@@ -93,6 +93,7 @@ static cd_load_result decode_get_row(cd_game *g, const cd_game_read *row, bool a
     }
     g->seq = row->seq;
     g->finished = row->finished;
+    g->cancelled = row->cancelled;
     /* only admin readers (replays, export) use the set-up; players' reads skip parsing it, and take the
      * decoded state from the cache when this seq is there (admins read the stored snapshot itself) */
     g->setup = admin ? json_loads(row->setup, 0, NULL) : json_object();
@@ -151,6 +152,7 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const cd_game_read *
     }
     g->seq = row->seq;
     g->finished = row->finished;
+    g->cancelled = row->cancelled;
     g->setup = json_object();   /* a move needs no set-up */
     copy_field(g->seed, sizeof g->seed, row->seed);
     if (row->clock) {   /* the turn clock: a move advances it (clock.h) */

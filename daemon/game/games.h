@@ -20,7 +20,8 @@
 typedef struct {
     char id[37];
     int seq;
-    bool finished;
+    bool finished;        /* over: finished or cancelled */
+    bool cancelled;       /* the admin cancelled it: no winner (handlers/admin_cancel.c) */
     json_t *setup;        /* owned */
     json_t *snapshot;     /* owned: the stored snapshot (no seed); an empty object when st came from the
                              state cache (only admin loads promise the stored snapshot) */
@@ -34,6 +35,9 @@ typedef struct {
     bool hooks_known;     /* hooks holds the number of the game's enabled webhook endpoints (a move's
                              ST_MOVE_AFTER_LOCK tells); when false, cd_move_commit looks them up */
     int hooks;
+    bool linked_known;    /* linked holds the number of its seats linked to a player (ST_MOVE_AFTER_LOCK); when
+                             false, cd_move_commit writes the player events without knowing (none: a no-op) */
+    int linked;
     char deadline[32];    /* the turn clock's deadline after a move (ISO), for its webhooks; "" for none */
 } cd_game;
 

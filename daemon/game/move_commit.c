@@ -15,6 +15,7 @@
 #include "mail/outbox.h"
 #include "webhooks/outbox.h"
 #include "db/moves.h"
+#include "db/player_events.h"
 
 /* Stores the move: seat moved, move as logged (NULL: none), idem with its request's hash (a repeated key's
  * answer is derived from the log: the answer is not stored). events_admin, its events in the admin view,
@@ -57,6 +58,13 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     /* webhooks: their outbox rows commit with the move (outbox.h) */
     const cd_outbox_game og = {.id = g->id, .seq = g->seq, .st = g->st, .seed = g->seed, .deadline = g->deadline};
     if (!(g->hooks_known && g->hooks == 0) && cd_outbox_enqueue_move(db, &og, g->seq, seat, events_admin) != CD_TX_COMMIT)
+        return CD_TX_ERROR;
+    /* players' streams (GET /v1/me/events): the turn passed to another seat, or the game ended; nothing to
+     * write when no seat is linked to a player (known for a seat's move, ST_MOVE_AFTER_LOCK) */
+    bool passes = !over && g->st->pending.seat != seat;
+    if ((over || passes) && !(g->linked_known && g->linked == 0) &&
+        !cd_player_events_for_seats_deferred(db, g->id, g->seq, over ? -1 : g->st->pending.seat,
+                                             over ? CD_PEV_GAME_OVER : CD_PEV_TURN, over ? "finished" : NULL))
         return CD_TX_ERROR;
     /* mail: the turn mail (or game over) commits with the move too (mail/outbox.h) */
     return cd_mail_enqueue_move(db, g->id, g->seq, g->st, g->deadline);

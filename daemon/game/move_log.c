@@ -24,7 +24,9 @@ bool cd_log_moves_of(const cd_stored_log *l, cd_log_moves *out, char *why, size_
             abort();   /* out of memory (docs/STYLE.md) */
         for (int i = 0; i < l->n; i++)
             if (l->v[i].seq > 0)
-                out->v[out->n++] = (cd_log_move){.seq = l->v[i].seq, .seat = l->v[i].seat, .clock = l->v[i].clock, .bot = l->v[i].bot,
+                out->v[out->n++] = (cd_log_move){.seq = l->v[i].seq, .seat = l->v[i].seat,
+                                                 .has_seat = l->v[i].has_seat, .clock = l->v[i].clock,
+                                                 .bot = l->v[i].bot,
                                                  .json = l->v[i].move};
         return true;
     }
@@ -56,11 +58,29 @@ bool cd_log_moves_of(const cd_stored_log *l, cd_log_moves *out, char *why, size_
         }
         m->seq = ++out->n;
         m->seat = (int)seat;
+        m->has_seat = true;
         m->text = end + 1;
         m->text_len = (size_t)(eol - m->text);
         p = eol + 1;
     }
     return true;
+}
+
+/* A cancel is told by its JSON: a compact line always has a seat, and no move of a seat has kind "cancel". */
+static bool json_is_cancel(const json_t *j)
+{
+    const char *kind = json_string_value(json_object_get(j, "kind"));
+    return kind && strcmp(kind, "cancel") == 0;
+}
+
+bool cd_log_move_is_cancel(const cd_log_move *m)
+{
+    if (m->has_seat || !m->json)
+        return false;
+    json_t *j = json_loads(m->json, 0, NULL);
+    bool cancel = json_is_cancel(j);
+    json_decref(j);
+    return cancel;
 }
 
 void cd_log_moves_free(cd_log_moves *m)
@@ -103,6 +123,18 @@ int cd_log_move_apply(carc_state *st, const cd_log_move *m, carc_events *ev, jso
         if (!j) {
             snprintf(why, whylen, "the logged move is not JSON");
             return CARC_E_INVALID;
+        }
+        if (!m->has_seat) {   /* only the admin's cancel has no seat: it ends the log and changes nothing */
+            if (!json_is_cancel(j) || notation) {
+                snprintf(why, whylen, notation ? "a cancel has no compact line" : "the logged move has no seat");
+                json_decref(j);
+                return CARC_E_INVALID;
+            }
+            if (described)
+                *described = j;
+            else
+                json_decref(j);
+            return CARC_OK;
         }
         leave = carc_move_is_leave(j);
         if (!leave)
@@ -167,6 +199,7 @@ static bool page_from_rows(const char *id, const cd_stored_log *l, cd_log_page *
         e->move = r->move ? json_loads(r->move, 0, NULL) : NULL;
         if (r->move && !e->move)
             return false;
+        e->cancel = r->seq > 0 && !r->has_seat && json_is_cancel(e->move);
         if (r->events) {
             e->events = json_loads(r->events, 0, NULL);
         } else {
@@ -230,13 +263,14 @@ static cd_load_result page_by_replay(cd_db *db, const char *id, int after, int l
         if (!wanted)
             continue;
         cd_log_entry *e = &out->v[out->n++];
-        *e = (cd_log_entry){.seq = m->seq, .has_seat = true, .seat = m->seat, .clock = m->clock, .bot = m->bot, .move = described,
+        *e = (cd_log_entry){.seq = m->seq, .has_seat = m->has_seat, .seat = m->seat, .clock = m->clock,
+                            .bot = m->bot, .cancel = !m->has_seat, .move = described,
                             .events = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN)};
         if (!l.compact) {   /* a game in play: its next catch-up finds these in the cache */
             char *key = cd_event_cache_move_key(e->move), *text = cd_json_dumps(e->events, JSON_COMPACT);
             if (!text)
                 abort();
-            cd_event_cache_put(id, e->seq, e->seat, key, text);
+            cd_event_cache_put(id, e->seq, e->has_seat ? e->seat : -1, key, text);
             free(key);
             free(text);
         }
@@ -325,7 +359,7 @@ cd_load_result cd_log_answer(cd_db *db, const char *id, int seq, int seat, json_
     if (!st)
         abort();
     if (setup && cd_log_moves_of(&l, &moves, why, sizeof why) && cd_log_begin(setup, seed, st, NULL, why, sizeof why) &&
-        seq >= 1 && seq <= moves.n && moves.v[seq - 1].seq == seq && moves.v[seq - 1].seat == seat) {
+        seq >= 1 && seq <= moves.n && moves.v[seq - 1].seq == seq && moves.v[seq - 1].has_seat && moves.v[seq - 1].seat == seat) {
         int i = 0;
         for (; i < seq; i++)
             if (moves.v[i].seq != i + 1 ||

@@ -36,6 +36,7 @@
 /* One move of a stored log, either form (the strings are the stored log's). */
 typedef struct {
     int seq, seat;
+    bool has_seat;        /* false only for the admin's cancel (handlers/admin_cancel.c), a row with no seat */
     bool clock;           /* the turn clock made it */
     bool bot;             /* a bot made it (clock/bot_worker.h) */
     const char *json;     /* rows: the move's JSON text (NULL only for a row without a move) */
@@ -48,6 +49,11 @@ typedef struct {
     cd_log_move *v;
 } cd_log_moves;
 
+/* The admin's cancel (handlers/admin_cancel.c: a row with no seat, move {"kind": "cancel", "reason"}), the
+ * last entry of a cancelled game's log. It changes no state and has no events; it has no compact line, as a
+ * cancelled game is not compacted (only finished ones are: game/compact.h). */
+bool cd_log_move_is_cancel(const cd_log_move *m);
+
 /* The moves of a stored log (rows with seq > 0, or the compact text), in order. False with `why` for a
  * compact text that is not one. */
 bool cd_log_moves_of(const cd_stored_log *l, cd_log_moves *out, char *why, size_t whylen);
@@ -58,7 +64,8 @@ bool cd_log_begin(const json_t *setup, const char *seed_hex, carc_state *st, car
                   size_t whylen);
 /* Applies one logged move to st, the state before it: ev (may be NULL) gets its events, *described (may be
  * NULL) the move as the log names it (carc_move_to_json_described against the state before; {"kind":
- * "leave"} for a leave), notation (may be NULL) its compact line's notation. 0, or the engine's error with
+ * "leave"} for a leave, the move as stored for the admin's cancel, which leaves st as it is), notation (may be
+ * NULL) its compact line's notation (none for a cancel: CARC_E_INVALID). 0, or the engine's error with
  * `why` (st unchanged). */
 int cd_log_move_apply(carc_state *st, const cd_log_move *m, carc_events *ev, json_t **described,
                       char notation[CARC_NOTATION_MAX], char *why, size_t whylen);
@@ -70,6 +77,7 @@ typedef struct {
     int seat;
     bool clock;         /* the turn clock made it */
     bool bot;           /* a bot made it */
+    bool cancel;        /* the admin's cancel (cd_log_move_is_cancel): no seat, no events */
     json_t *move;       /* owned: the move as logged (self-described); NULL for the opening */
     json_t *events;     /* owned: its events, admin view */
 } cd_log_entry;

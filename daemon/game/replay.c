@@ -37,16 +37,26 @@ int cd_replay(cd_db *db, const cd_game *g, int upto, carc_state *st, int *nmoves
     if (moves)
         *moves = json_array();
     int bad = -1;
+    bool cancelled = false;
     for (int i = 0; i < log.n && bad < 0; i++) {
         const cd_log_move *m = &log.v[i];
         if (upto >= 0 && m->seq > upto)
             break;
         json_t *described = NULL;
+        bool cancel = cd_log_move_is_cancel(m);
         if (m->seq != i + 1) {
             snprintf(why, whylen, "the log has a gap before seq %d", m->seq);
             bad = m->seq;
+        } else if (cancelled) {
+            snprintf(why, whylen, "the log goes on after the admin's cancel, at seq %d", m->seq);
+            bad = m->seq;
         } else if (cd_log_move_apply(st, m, NULL, moves ? &described : NULL, NULL, why, whylen) != 0) {   /* a leave too */
             bad = m->seq;
+        } else if ((cancelled = cancel)) {
+            /* the admin's cancel (handlers/admin_cancel.c), the log's last entry: the state stays as it was,
+             * and the moves exported are the seats' */
+            (*nmoves)++;
+            json_decref(described);
         } else {
             (*nmoves)++;
             if (moves)

@@ -32,7 +32,15 @@ json_t *cd_game_view(const cd_game *g, int viewer)
     json_object_set_new(v, "clock", g->clocked ? cd_clock_view(&g->clock, cd_wall_now()) : json_null());
     json_object_set_new(v, "created_at", json_string(g->created_at));
     json_object_set_new(v, "updated_at", json_string(g->updated_at));
-    if (g->finished) {
+    if (g->cancelled) {
+        /* the admin ended it (handlers/admin_cancel.c): no winner, nothing waited for, the clock stopped; the
+         * seed stays secret, as the tiles not drawn are still a game's that was never finished */
+        json_object_set_new(v, "status", json_string("cancelled"));
+        json_object_set_new(v, "pending", json_pack("{s:s}", "kind", "none"));
+        json_object_set_new(v, "clock", json_null());
+        json_object_set_new(v, "finished_at", json_string(g->finished_at));
+        json_object_set_new(v, "winners", json_array());
+    } else if (g->finished) {
         json_object_set_new(v, "finished_at", json_string(g->finished_at));
         json_object_set_new(v, "seed", json_string(g->seed));
         unsigned won = carc_winners(g->st);

@@ -79,7 +79,7 @@ enum MHD_Result h_admin_export(cd_req *r)
     for (size_t i = 0; i < json_array_size(g.names); i++)
         json_array_append_new(players, json_pack("{s:i, s:O}", "seat", (int)i, "name", json_array_get(g.names, i)));
     json_t *answer = json_pack("{s:s, s:s, s:i, s:s, s:s, s:O, s:s, s:o, s:o, s:o, s:O}", "format", CD_EXPORT_FORMAT,
-                               "id", g.id, "seq", g.seq, "status", g.finished ? "finished" : "active", "created_at",
+                               "id", g.id, "seq", g.seq, "status", g.cancelled ? "cancelled" : g.finished ? "finished" : "active", "created_at",
                                g.created_at, "setup", g.setup, "seed", g.seed, "stack", stack, "players", players,
                                "moves", moves, "snapshot", g.snapshot);
     json_object_set_new(answer, "audited", json_boolean(audited));

@@ -3,9 +3,9 @@
  * poll or as Server-Sent Events.
  *
  * The answer is {"game":"<id>","seq":n,"entries":[{"seq":n,"seat":s|null,"events":[...]}, ...]} ("by":
- * "clock" on the moves a turn clock made for a seat that ran out of time, "bot" on a bot's moves; the move's
- * "notation" and, for a move that puts or takes a figure, its "feature", "sides" and "label", as the log names
- * them; a decision
+ * "clock" on the moves a turn clock made for a seat that ran out of time, "bot" on a bot's moves; "by": "admin",
+ * "cancelled": true and the admin's "reason" on the last entry of a cancelled game; the move's "notation" and,
+ * for a move that puts or takes a figure, its "feature", "sides" and "label", as the log names them; a decision
  * with one legal move that the engine made is a forced_move event, "by": "forced", in the entry of the move
  * before it): the moves
  * after seq `after`, at most EV_PAGE of them, oldest first, each with its events filtered for the viewer
@@ -113,6 +113,16 @@ static void describe_entry(json_t *entry, const json_t *move)
     }
 }
 
+/* The entry of the admin's cancel (admin_cancel.c): "by": "admin", "cancelled": true and the reason given. */
+static void cancel_entry(json_t *entry, const json_t *move)
+{
+    json_object_set_new(entry, "by", json_string("admin"));
+    json_object_set_new(entry, "cancelled", json_true());
+    json_t *reason = json_object_get(move, "reason");
+    if (json_is_string(reason))
+        json_object_set(entry, "reason", reason);
+}
+
 /* A message as an entry of the log. */
 static json_t *message_entry(const cd_msg_row *m, bool admin)
 {
@@ -171,6 +181,8 @@ static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer
         /* the turn clock moved for a seat out of time, or a bot moved (clock/bot_worker.h) */
         if (m->clock || m->bot)
             json_object_set_new(e, "by", json_string(m->clock ? "clock" : "bot"));
+        else if (m->cancel)   /* the admin cancelled the game: its last entry */
+            cancel_entry(e, m->move);
         json_array_append_new(a, e);
         *last = m->seq;
     }

@@ -23,6 +23,8 @@
 #include "db/games_table.h"
 #include "db/messages.h"
 #include "db/moves.h"
+#include "db/players.h"
+#include "http/limits.h"
 #include "base/timesrc.h"
 
 typedef struct {
@@ -439,8 +441,8 @@ static cd_tx_result run_create(cd_db *db, void *arg)
         if (t->emails[i])
             out = cd_mail_seat_set(db, t->id, t->st, 0, names, i, t->emails[i], t->tokens[i], t->deadline_iso);
     json_decref(names);
-    if (out == CD_TX_COMMIT)
-        cd_lobby_on_started(db, t->id, t->nplayers);
+    if (out == CD_TX_COMMIT)   /* the linked players' streams among them (lobby.h) */
+        out = cd_lobby_on_started(db, t->id, t->nplayers);
 done:
     free(setup);
     free(snap);
@@ -449,8 +451,47 @@ done:
     return out;
 }
 
+/* CARCD_CREATE: whether the bearer may create games (anyone; players: a player key or the admin token; admin:
+ * the admin token only), then the creation rate limit (per address and per key); else it has answered. */
+static bool may_create(cd_req *r)
+{
+    const char *mode = r->cfg->create_mode;
+    if (!r->is_admin && strcmp(mode, "admin") == 0) {
+        cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
+                         "on this server only the admin creates games (CARCD_CREATE=admin)");
+        return false;
+    }
+    if (!r->is_admin && strcmp(mode, "players") == 0) {
+        if (!r->bearer) {
+            cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization",
+                             "on this server games are created with a player key (POST /v1/players; CARCD_CREATE=players)");
+            return false;
+        }
+        cd_db *db = cd_req_db(r);
+        if (!db)
+            return false;
+        char hash[CD_HEX256_LEN], player[37];
+        cd_sha256_hex(r->bearer, hash);
+        bool found = false;
+        cd_q q = cd_player_by_key(db, hash, &found, player);
+        if (q != CD_Q_OK) {
+            cd_reply_db_failure(r, q == CD_Q_DOWN, "the player could not be read");
+            return false;
+        }
+        if (!found) {
+            cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization",
+                             "the bearer token is no player key; on this server games are created with one "
+                             "(CARCD_CREATE=players)");
+            return false;
+        }
+    }
+    return cd_rate_check(r, CD_RATE_CREATE, r->bearer);
+}
+
 enum MHD_Result h_games_create(cd_req *r)
 {
+    if (!may_create(r))
+        return MHD_YES;
     json_t *body = cd_req_json_body(r);
     if (!body)
         return MHD_YES;

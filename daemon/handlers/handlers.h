@@ -12,6 +12,7 @@
 #include "game/games.h"
 #include "game/views.h"
 #include "http/http.h"
+#include "http/limits.h"
 #include "request.h"
 
 enum MHD_Result h_healthz(cd_req *r);          /* health.c */
@@ -28,6 +29,7 @@ enum MHD_Result h_events(cd_req *r);           /* events.c */
 enum MHD_Result h_admin_games_list(cd_req *r); /* admin_games.c */
 enum MHD_Result h_admin_game_get(cd_req *r);   /* admin_games.c */
 enum MHD_Result h_admin_verify(cd_req *r);     /* admin_verify.c */
+enum MHD_Result h_admin_cancel(cd_req *r);     /* admin_cancel.c */
 enum MHD_Result h_board_svg(cd_req *r);        /* board.c */
 enum MHD_Result h_board_png(cd_req *r);        /* board.c */
 enum MHD_Result h_game_page(cd_req *r);        /* game_page.c */
@@ -48,6 +50,7 @@ enum MHD_Result h_game_resign(cd_req *r);      /* resign.c */
 enum MHD_Result h_game_link(cd_req *r);        /* link.c */
 enum MHD_Result h_players_create(cd_req *r);   /* players_create.c */
 enum MHD_Result h_me_games(cd_req *r);         /* me_games.c */
+enum MHD_Result h_me_events(cd_req *r);        /* me_events.c */
 /* players, invitations, the lobby, rematches (lobby.h) */
 enum MHD_Result h_game_join(cd_req *r);        /* join.c */
 enum MHD_Result h_game_start(cd_req *r);       /* game_start.c */

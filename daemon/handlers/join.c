@@ -180,6 +180,8 @@ static enum MHD_Result join(cd_req *r)
         t.has_key = true;
         cd_sha256_hex(key_s, t.key_hash);
     }
+    if (!cd_rate_check(r, CD_RATE_JOIN, key_s))   /* per address and per player key (http/limits.h) */
+        goto out;
     char token[CD_TOKEN_LEN + 1];
     cd_token_new(token);
     cd_sha256_hex(token, t.token_hash);

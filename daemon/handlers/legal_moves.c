@@ -58,6 +58,16 @@ static enum MHD_Result legal_moves(cd_req *r)
             return MHD_YES;
         }
     }
+    if (g.cancelled) {   /* the engine's state is where the admin stopped it: nothing is legal any more */
+        int seq = g.seq;
+        cd_game_free(&g);
+        if (text) {
+            char line[16];
+            int n = snprintf(line, sizeof line, "%d\n", seq);
+            return cd_reply_raw(r, 200, "text/plain; charset=utf-8", line, (size_t)n, NULL);
+        }
+        return cd_reply_json(r, 200, json_pack("{s:i, s:i, s:[]}", "seq", seq, "seat", seat, "moves"), NULL);
+    }
     if (text) {
         cd_buf b = {0};
         cd_legal_moves_text(&b, g.st, g.seq, seat);

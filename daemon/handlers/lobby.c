@@ -16,6 +16,7 @@
 #include "base/log.h"
 #include "base/timesrc.h"
 #include "db/games_table.h"
+#include "db/player_events.h"
 #include "db/moves.h"
 #include "game/catalog.h"
 #include "game/clock.h"
@@ -168,7 +169,7 @@ cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row
             out = cd_mail_seat_set(db, id, st, 0, names, seat, addr, NULL, deadline_iso);
     }
     if (out == CD_TX_COMMIT)
-        cd_lobby_on_started(db, id, n);
+        out = cd_lobby_on_started(db, id, n);
 done:
     carc_events_free(&ev);
     free(st);
@@ -184,17 +185,21 @@ done:
     return out;
 }
 
-void cd_lobby_on_started(cd_db *db, const char *game_id, int nseats)
+cd_tx_result cd_lobby_on_started(cd_db *db, const char *game_id, int nseats)
 {
-    (void)db;
     cd_log("info", "game %s started with %d seats", game_id, nseats);
+    /* the linked players' streams (GET /v1/me/events): the game started, and whose turn it is first */
+    bool ok = cd_player_events_for_seats_deferred(db, game_id, 0, -1, CD_PEV_GAME_STARTED, NULL) &&
+              cd_player_events_for_seats_deferred(db, game_id, 0, CD_PEV_PENDING_SEAT, CD_PEV_TURN, NULL);
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
-void cd_lobby_on_invited(cd_db *db, const char *game_id, const char *player_id, int old_seat)
+cd_tx_result cd_lobby_on_invited(cd_db *db, const char *game_id, const char *player_id, int old_seat)
 {
-    (void)db;
     cd_log("info", "game %s: player %s (seat %d of the finished game) invited to its rematch", game_id, player_id,
            old_seat);
+    /* the player's stream: no seat of the new game yet */
+    return cd_player_event_emit(db, player_id, CD_PEV_INVITATION, game_id, 0, -1) ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
 enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id)
@@ -290,8 +295,11 @@ static cd_tx_result run_creator(cd_db *db, void *arg)
     else if (strcmp(w.status, "waiting") != 0)
         out = creator_refuse(t, CD_P_NOT_WAITING, strcmp(w.status, "cancelled") == 0 ? "the game was cancelled"
                                                                                      : "the game has started");
-    else if (!t->start)
-        out = cd_game_cancel_store(db, t->id) == CD_Q_OK ? CD_TX_COMMIT : CD_TX_ERROR;
+    else if (!t->start)   /* the named seats' players: the game is over before it began */
+        out = cd_game_cancel_store(db, t->id) == CD_Q_OK &&
+                      cd_player_events_for_seats_deferred(db, t->id, 0, -1, CD_PEV_GAME_OVER, "cancelled")
+                  ? CD_TX_COMMIT
+                  : CD_TX_ERROR;
     else {
         out = cd_lobby_start(db, t->id, &w, t->detail, sizeof t->detail);
         if (out == CD_TX_ROLLBACK)

@@ -55,9 +55,11 @@ cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row
  * listener may read and write in it): a game started — created with every seat named (games_create.c), or
  * a waiting game whose seats were taken or whose creator started it (cd_lobby_start) — with its nseats seats,
  * whose linked players (seats.player_id) are the ones to tell; and a player invited to a game (a rematch's
- * offer to the finished game's other seats: player_id, and old_seat, its seat there). Today they log it. */
-void cd_lobby_on_started(cd_db *db, const char *game_id, int nseats);
-void cd_lobby_on_invited(cd_db *db, const char *game_id, const char *player_id, int old_seat);
+ * offer to the finished game's other seats: player_id, and old_seat, its seat there). They log it and write
+ * the players' entries of GET /v1/me/events (db/player_events.h: game_started and the first turn; invitation);
+ * CD_TX_ERROR when those could not be sent. */
+cd_tx_result cd_lobby_on_started(cd_db *db, const char *game_id, int nseats);
+cd_tx_result cd_lobby_on_invited(cd_db *db, const char *game_id, const char *player_id, int old_seat);
 
 /* GET /v1/games/{id} of a game that has not started (waiting or cancelled): its public view — status, seats
  * taken (names), open places, settings, whether it is in the lobby. No seed, no state: there is none yet. */

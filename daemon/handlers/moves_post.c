@@ -107,6 +107,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     cd_load_result lr = cd_game_lock_row(&g, t->id, &lock.game, &held);
     g.hooks_known = true;
     g.hooks = lock.hooks;
+    g.linked_known = true;
+    g.linked = lock.linked;
     /* this seat's key made a move: its answer was stored (rows before 010_compact_log) or is derived from the
      * log (move_log.h), until the key expires (CARCD_IDEMPOTENCY_TTL; then it is a new request) */
     bool replay = t->idem && (lock.stored_answer || lock.key_seq >= 0);
@@ -142,7 +144,9 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         return t->answer ? CD_TX_ROLLBACK : CD_TX_ERROR;   /* nothing to write: roll back the lock */
     }
     char msg[300];
-    if (g.finished) {
+    if (g.cancelled) {
+        out = refuse(t, CD_P_GAME_CANCELLED, NULL, "the game was cancelled by the admin");
+    } else if (g.finished) {
         out = refuse(t, CD_P_GAME_OVER, NULL, "the game is over");
     } else if (t->expected != g.seq) {
         snprintf(msg, sizeof msg, "expected_seq is %ld but the game is at seq %d", t->expected, g.seq);
@@ -318,6 +322,8 @@ static enum MHD_Result moves_post(cd_req *r)
                           : cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "moves need a seat token");
         goto out;
     }
+    if (!cd_rate_check(r, CD_RATE_MOVE, r->bearer))   /* per address and per token or key (http/limits.h) */
+        goto out;
     /* the seat token (a player key's seat's) is checked under the lock (cd_move_lock) */
     if (!cd_req_seat_hash(r, db, id, t.token_hash))
         goto out;

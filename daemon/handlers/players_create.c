@@ -11,6 +11,9 @@
 
 enum MHD_Result h_players_create(cd_req *r)
 {
+    /* keys are what CARCD_CREATE=players asks for: making them counts against the creation rate per address */
+    if (!cd_rate_check(r, CD_RATE_CREATE, NULL))
+        return MHD_YES;
     json_t *body = cd_req_json_body_optional(r);
     if (!body)
         return MHD_YES;

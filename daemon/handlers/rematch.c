@@ -151,7 +151,7 @@ static cd_tx_result run_offer(cd_db *db, void *arg)
     cd_waiting_lock_row_free(&wl);
     for (int i = 0; i < nold && out == CD_TX_COMMIT; i++)
         if (old[i].seat != t->seat && old[i].player_id[0])
-            cd_lobby_on_invited(db, t->id, old[i].player_id, old[i].seat);
+            out = cd_lobby_on_invited(db, t->id, old[i].player_id, old[i].seat);
 done:
     json_decref(settings);
     cd_game_free(&g);

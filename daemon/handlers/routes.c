@@ -19,6 +19,7 @@ const cd_route cd_routes[] = {
     {"GET", "/v1/admin/games", h_admin_games_list, "admin.games.list"},
     {"GET", "/v1/admin/games/{id}", h_admin_game_get, "admin.games.get"},
     {"POST", "/v1/admin/games/{id}/verify", h_admin_verify, "admin.games.verify"},
+    {"POST", "/v1/admin/games/{id}/cancel", h_admin_cancel, "admin.games.cancel"},
     /* admin inspection: pictures, the game page, export, the audit log */
     {"GET", "/v1/games/{id}/board.svg", h_board_svg, "games.board.svg"},
     {"GET", "/v1/games/{id}/board.png", h_board_png, "games.board.png"},
@@ -40,6 +41,7 @@ const cd_route cd_routes[] = {
     {"POST", "/v1/games/{id}/link", h_game_link, "games.link"},
     {"POST", "/v1/players", h_players_create, "players.create"},
     {"GET", "/v1/me/games", h_me_games, "me.games"},
+    {"GET", "/v1/me/events", h_me_events, "me.events"},
     /* players, invitations, the lobby, rematches (lobby.h) */
     {"POST", "/v1/games/{id}/join", h_game_join, "games.join"},
     {"POST", "/v1/games/{id}/start", h_game_start, "games.start"},

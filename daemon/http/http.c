@@ -382,7 +382,7 @@ static json_t *problem_json(cd_problem pr, const char *field, const char *detail
     return o;
 }
 
-/* retry_after_s: the Retry-After of a 503 (0: CD_RETRY_AFTER_S) */
+/* retry_after_s: the Retry-After of a 503 (0: CD_RETRY_AFTER_S) or a 429 */
 static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, json_t *ext, int retry_after_s,
                                        const char *fmt, va_list ap)
 {
@@ -437,6 +437,19 @@ enum MHD_Result cd_reply_unavailable(cd_req *r, int retry_after_s, const char *f
     va_list ap;
     va_start(ap, fmt);
     enum MHD_Result ret = reply_problem_v(r, CD_P_UNAVAILABLE, NULL, NULL, retry_after_s, fmt, ap);
+    va_end(ap);
+    return ret;
+}
+
+enum MHD_Result cd_reply_rate_limited(cd_req *r, int retry_after_s, json_t *ext, const char *fmt, ...)
+{
+    if (!may_reply(r)) {
+        json_decref(ext);
+        return MHD_YES;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    enum MHD_Result ret = reply_problem_v(r, CD_P_RATE_LIMITED, NULL, ext, retry_after_s > 0 ? retry_after_s : 1, fmt, ap);
     va_end(ap);
     return ret;
 }

@@ -91,6 +91,9 @@ enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, con
 /* A 503 /problems/unavailable with Retry-After: retry_after_s (a state the client can wait out). */
 enum MHD_Result cd_reply_unavailable(cd_req *r, int retry_after_s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A 429 /problems/rate-limited with Retry-After: retry_after_s (at least 1), ext as cd_reply_problem_ext's. */
+enum MHD_Result cd_reply_rate_limited(cd_req *r, int retry_after_s, json_t *ext, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* A 429 problem p with Retry-After: retry_after_s (at least 1). */
 enum MHD_Result cd_reply_too_many(cd_req *r, cd_problem p, int retry_after_s, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

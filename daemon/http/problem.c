@@ -38,6 +38,7 @@ const cd_problem_info cd_problems[CD_NPROBLEMS] = {
     [CD_P_NOT_FINISHED] = {"not-finished", 409, "The game is not over"},
     [CD_P_REMATCH_OFFERED] = {"rematch-offered", 409, "A rematch of this game is already on offer"},
     [CD_P_RATE_LIMITED] = {"rate-limited", 429, "Too many requests: wait and try again"},
+    [CD_P_GAME_CANCELLED] = {"game-cancelled", 409, "The game was cancelled"},
     [CD_P_CHAT_CLOSED] = {"chat-closed", 403, "The game's messages are for its seats"},
     [CD_P_UNAVAILABLE] = {"unavailable", 503, "The service is unavailable, try again later"},
     [CD_P_INTERNAL] = {"internal", 500, "Internal error"},

@@ -39,6 +39,7 @@ typedef enum {
     CD_P_NOT_FINISHED,      /* 409 a rematch of a game that is not over */
     CD_P_REMATCH_OFFERED,   /* 409 the game already has a rematch on offer */
     CD_P_RATE_LIMITED,      /* 429 the client address or key used up its rate limit (Retry-After says when) */
+    CD_P_GAME_CANCELLED,    /* 409 the admin cancelled the game */
     CD_P_CHAT_CLOSED,       /* 403 the game's messages are for its seats (it was not created with public_chat) */
     CD_P_UNAVAILABLE,       /* 503 the database cannot be reached */
     CD_P_INTERNAL,          /* 500 a bug; details go to the log, never to the client */

@@ -35,12 +35,6 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "Wait for your turn: poll GET /v1/games/{id} with If-None-Match, long-poll or stream GET "
         "/v1/games/{id}/events, or register a webhook, then fetch the legal moves again.",
     },
-    [CD_P_RATE_LIMITED] = {
-        "The request was refused because its sender used up a rate limit. A seat may post a few messages a "
-        "minute to its game (POST /v1/games/{id}/messages); the answer's Retry-After header says in how many "
-        "seconds the oldest of them leaves the window.",
-        "Wait the seconds Retry-After names, then send the request again. Nothing was stored.",
-    },
     [CD_P_CHAT_CLOSED] = {
         "The game's messages are for its seats: the request read them without a seat token, and the game was "
         "not created with \"public_chat\": true. Spectators see the board, not the table talk.",
@@ -168,6 +162,19 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "Another seat of this game has already offered a rematch; a game has at most one.",
         "Accept it: POST /v1/games/{id}/rematch/accept with your seat's token or player key answers the new "
         "game's id and your seat's token there.",
+    },
+    [CD_P_RATE_LIMITED] = {
+        "The request's client address, or its key (seat token or player key), made more requests of this kind "
+        "(creating games, moves, joins) than this server allows for now: each has a bucket of requests that "
+        "refills at a steady rate (CARCD_RATE_CREATE, CARCD_RATE_MOVES, CARCD_RATE_JOINS). Or a seat posted more "
+        "than a few messages a minute to its game (POST /v1/games/{id}/messages): then Retry-After says in how "
+        "many seconds the oldest of them leaves the window.",
+        "Wait the Retry-After header's seconds, then send the request again; nothing was done. A bot that plays "
+        "fast should pace its requests below the server's rate.",
+    },
+    [CD_P_GAME_CANCELLED] = {
+        "The server's admin cancelled the game: it ended with no winner and takes no more moves or changes.",
+        "Nothing to do in this game; its view and log stay readable. Start a new game with POST /v1/games.",
     },
     [CD_P_UNAVAILABLE] = {
         "carcd cannot serve the request now: its database is unreachable, restarting, read-only or out of "

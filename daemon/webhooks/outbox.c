@@ -71,7 +71,7 @@ static int event_index(unsigned ev)
 /* The messages `which` (cd_wh_event bits) of game_id at seq, for every endpoint that wants them. */
 static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_state *st, int seat,
                            const json_t *events_admin, const char *seed_hex, unsigned which, const char *deadline,
-                           double time_left_s)
+                           double time_left_s, bool cancelled)
 {
     cd_active_endpoint_rows rows;
     if (cd_endpoints_active(db, game_id, &rows) != CD_Q_OK)
@@ -81,7 +81,7 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
         cd_active_endpoint_rows_free(&rows);
         return CD_TX_COMMIT;
     }
-    int pending_seat = st->status == CARC_FINISHED ? -1 : st->pending.seat;
+    int pending_seat = st->status == CARC_FINISHED || cancelled ? -1 : st->pending.seat;
     endpoint_row *eps = calloc((size_t)n, sizeof *eps);
     if (!eps)
         abort();
@@ -108,7 +108,7 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
     json_t *names = load_names(db, game_id);
     json_t *view = carc_view_to_json(st, CARC_VIEW_PUBLIC);
     json_t *events = events_admin ? carc_events_json_filter(events_admin, CARC_VIEW_PUBLIC) : json_array();
-    bool over = st->status == CARC_FINISHED;
+    bool over = st->status == CARC_FINISHED && !cancelled;   /* a cancelled game keeps its seed secret */
     char stamp[40], commitment[CD_HEX256_LEN];
     cd_log_timestamp(stamp, sizeof stamp);
     seed_commitment(over ? seed_hex : NULL, commitment);
@@ -116,7 +116,7 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
     cd_whp_ctx ctx = {.game_id = game_id, .seq = seq, .names = names, .view = view, .events = events,
                       .seat = seat, .seed = over ? seed_hex : NULL, .seed_sha256 = commitment,
                       .timestamp = stamp, .base_url = cd_webhooks_settings()->public_url,
-                      .deadline = deadline, .time_left_s = time_left_s};
+                      .deadline = deadline, .time_left_s = time_left_s, .cancelled = cancelled};
     char *body[CD_WH_NEVENTS][CD_WH_NFORMATS] = {{NULL}};
     int written = 0;
     if (!names)
@@ -160,12 +160,18 @@ done:
 cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_outbox_game *g, int seq, int seat, const json_t *events_admin)
 {
     unsigned which = CD_WH_MOVE_MADE | (g->st->status == CARC_FINISHED ? CD_WH_GAME_FINISHED : CD_WH_TURN_STARTED);
-    return enqueue(db, g->id, seq, g->st, seat, events_admin, g->seed, which, g->deadline[0] ? g->deadline : NULL, 0);
+    return enqueue(db, g->id, seq, g->st, seat, events_admin, g->seed, which, g->deadline[0] ? g->deadline : NULL, 0,
+                   false);
 }
 
 cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_outbox_game *g, const char *deadline, double time_left_s)
 {
-    return enqueue(db, g->id, g->seq, g->st, -1, NULL, g->seed, CD_WH_TURN_REMINDER, deadline, time_left_s);
+    return enqueue(db, g->id, g->seq, g->st, -1, NULL, g->seed, CD_WH_TURN_REMINDER, deadline, time_left_s, false);
+}
+
+cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, const carc_state *st)
+{
+    return enqueue(db, game_id, seq, st, -1, NULL, NULL, CD_WH_GAME_FINISHED, NULL, 0, true);
 }
 
 cd_tx_result cd_outbox_enqueue_message(cd_db *db, const cd_outbox_message *m)
@@ -231,5 +237,5 @@ cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_s
             return CD_TX_ERROR;
     }
     unsigned which = st->status == CARC_FINISHED ? CD_WH_GAME_FINISHED : CD_WH_TURN_STARTED;
-    return enqueue(db, game_id, 0, st, -1, NULL, seed_hex, which, deadline, 0);
+    return enqueue(db, game_id, 0, st, -1, NULL, seed_hex, which, deadline, 0, false);
 }

@@ -402,6 +402,18 @@ static void text_finished(chat *m, int format, const cd_whp_ctx *c)
 {
     sb_printf(&m->head, "Game ");
     short_game(&m->head, format, c);
+    if (c->cancelled) {
+        sb_printf(&m->head, " was cancelled by the server's admin: no winner.");
+        size_t i;
+        json_t *p;
+        json_array_foreach(json_object_get(c->view, "players"), i, p) {
+            cd_buf *l = chat_line(m);
+            sb_user_text(l, format, player_name(c, (int)i));
+            sb_printf(l, ": %lld", (long long)json_integer_value(json_object_get(p, "score")));
+        }
+        links(&m->tail, c);
+        return;
+    }
     json_t *w = winners(c);
     sb_printf(&m->head, " is over. %s ", json_array_size(w) > 1 ? "Winners:" : "Winner:");
     size_t i;
@@ -522,9 +534,10 @@ static json_t *data_message(const cd_whp_ctx *c)
 
 static json_t *data_finished(const cd_whp_ctx *c)
 {
-    return json_pack("{s:s, s:i, s:o, s:o, s:s, s:s, s:{s:o}}", "game", c->game_id, "seq", c->seq, "scores",
-                     scores(c), "winners", winners(c), "seed", c->seed ? c->seed : "", "seed_sha256",
-                     c->seed_sha256 ? c->seed_sha256 : "", "links", "game", game_link(c, ""));
+    return json_pack("{s:s, s:i, s:s, s:o, s:o, s:s, s:s, s:{s:o}}", "game", c->game_id, "seq", c->seq, "reason",
+                     c->cancelled ? "cancelled" : "finished", "scores", scores(c), "winners",
+                     c->cancelled ? json_array() : winners(c), "seed", c->seed && !c->cancelled ? c->seed : "",
+                     "seed_sha256", c->seed_sha256 ? c->seed_sha256 : "", "links", "game", game_link(c, ""));
 }
 
 char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)

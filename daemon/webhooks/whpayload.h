@@ -6,9 +6,10 @@
  *   discord  {"content": "...", "allowed_mentions": {"parse": []}}: Markdown, mentions switched off
  *   slack    {"text": "..."}: Slack's escaping of &, < and >
  * The texts name the player who must act (turn.started), who moved and what happened (move.made), or the
- * final scores (game.finished), or what a seat wrote (message.posted: its whole text, escaped like a name and
- * cut to fit with "…", each of its lines a line of the chat message); player names are escaped for the
- * format, so a name cannot ping a channel or inject markup. A chat text fits its platform (Discord 2 000 characters, Slack 4 000): names are cut to
+ * final scores (game.finished, also when the admin cancelled the game: "reason" says which), or what a seat
+ * wrote (message.posted: its whole text, escaped like a name and cut to fit with "…", each of its lines a line
+ * of the chat message); player names are escaped for the format, so a name cannot ping a channel or inject
+ * markup. A chat text fits its platform (Discord 2 000 characters, Slack 4 000): names are cut to
  * 24 characters at a character boundary, a move's lines are dropped from the end with a "…" line, and the
  * last line links the game page and the board picture (never a JSON route, which a browser is refused).
  * The seed is in the json format only.
@@ -20,6 +21,7 @@
 #define CD_WHPAYLOAD_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 typedef struct {
     const char *game_id;
@@ -34,6 +36,8 @@ typedef struct {
     const char *base_url;     /* link base without a trailing '/'; "" for relative links */
     const char *deadline;     /* turn.started, turn.reminder: the turn clock's deadline (ISO); NULL: no clock */
     double time_left_s;       /* turn.reminder: seconds left until the deadline */
+    bool cancelled;           /* game.finished: the admin cancelled the game ("reason": "cancelled", no winner,
+                                 the seed not revealed) */
     long long message_id;     /* message.posted: the message (seat: its author) */
     const char *text;         /* message.posted: what it says, as written */
 } cd_whp_ctx;

@@ -19,6 +19,8 @@
 
 #include "db/db.h"
 #include "db/exec.h"
+#include "db/player_events.h"
+#include "db/players.h"
 #include "base/embedded.h"
 #include "pgtest.h"
 #include "db/store.h"
@@ -441,6 +443,65 @@ START_TEST(seat_reads_leave_out_a_cached_snapshot)
             PQclear(res);
         }
     }
+}
+END_TEST
+
+/* Writes the player events of one game: for every linked seat, and one for a player alone (the lobby's). */
+typedef struct {
+    const char *game, *player;
+} pev_arg;
+
+static cd_tx_result player_events_fn(cd_db *db, void *p)
+{
+    pev_arg *a = p;
+    bool ok = cd_player_events_for_seats_deferred(db, a->game, 0, -1, CD_PEV_GAME_STARTED, NULL) &&
+              cd_player_events_for_seats_deferred(db, a->game, 3, 1, CD_PEV_TURN, NULL) &&
+              cd_player_events_for_seats_deferred(db, a->game, 4, 0, CD_PEV_TURN, NULL) &&   /* seat 0: no player */
+              cd_player_event_emit(db, a->player, CD_PEV_INVITATION, a->game, 5, -1) &&
+              cd_player_events_for_seats_deferred(db, a->game, 9, -1, CD_PEV_GAME_OVER, "cancelled");
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+START_TEST(player_events_numbered_per_player)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    const char *g[8] = {"{}", "{}", "sha", "0", "active", NULL, NULL, NULL};
+    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, g);
+    ck_assert(cd_db_ok(res));
+    char id[37], player[37];
+    snprintf(id, sizeof id, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    ck_assert_int_eq(cd_player_insert(db, "Ann", "keyhash-ann", player), CD_Q_OK);
+    const char *s0[5] = {id, "0", "Bob", "th0", NULL}, *s1[5] = {id, "1", "Ann", "th1", "keyhash-ann"};
+    res = cd_db_exec(db, ST_SEAT_INSERT, 5, s0);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    res = cd_db_exec(db, ST_SEAT_INSERT, 5, s1);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    pev_arg a = {id, player};
+    bool down = false;
+    ck_assert_int_eq(cd_db_tx(db, player_events_fn, &a, &down), CD_TX_COMMIT);
+    cd_player_event_rows rows;
+    ck_assert_int_eq(cd_player_events_after(db, player, 0, 100, &rows), CD_Q_OK);
+    ck_assert_int_eq(rows.n, 4);
+    static const char *const kinds[] = {"game_started", "turn", "invitation", "game_over"};
+    static const int seqs[] = {0, 3, 5, 9}, seats[] = {1, 1, -1, 1};
+    for (int i = 0; i < rows.n; i++) {
+        ck_assert_int_eq(rows.v[i].n, i + 1);
+        ck_assert_str_eq(rows.v[i].kind, kinds[i]);
+        ck_assert_str_eq(rows.v[i].game_id, id);
+        ck_assert_int_eq(rows.v[i].seq, seqs[i]);
+        ck_assert_int_eq(rows.v[i].has_seat ? rows.v[i].seat : -1, seats[i]);
+    }
+    ck_assert_str_eq(rows.v[3].status, "cancelled");
+    ck_assert_ptr_null(rows.v[0].status);
+    cd_player_event_rows_free(&rows);
+    ck_assert_int_eq(cd_player_events_after(db, player, 3, 100, &rows), CD_Q_OK);
+    ck_assert_int_eq(rows.n, 1);
+    ck_assert_int_eq(rows.v[0].n, 4);
+    cd_player_event_rows_free(&rows);
 }
 END_TEST
 
@@ -899,6 +960,7 @@ static Suite *db_suite(void)
     tcase_add_test(tc, thread_db_on_unmigrated_database);
     tcase_add_test(tc, exec_null_parameter_and_error_result);
     tcase_add_test(tc, seat_reads_leave_out_a_cached_snapshot);
+    tcase_add_test(tc, player_events_numbered_per_player);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("tx");

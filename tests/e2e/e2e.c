@@ -632,6 +632,7 @@ void e2e_pg_start(void)
 struct e2e_client {
     CURL *h;
     char base[64];
+    char source[64];   /* the local address to connect from ("" = the system's choice) */
     long timeout_ms;
     e2e_observer observer;
     void *observer_arg;
@@ -665,6 +666,11 @@ void e2e_client_free(e2e_client *c)
 void e2e_client_retarget(e2e_client *c, const e2e_daemon *d)
 {
     snprintf(c->base, sizeof c->base, "%s", d->base);
+}
+
+void e2e_client_source(e2e_client *c, const char *addr)
+{
+    snprintf(c->source, sizeof c->source, "%s", addr ? addr : "");
 }
 
 void e2e_client_timeout(e2e_client *c, long ms)
@@ -721,6 +727,8 @@ long e2e_reqn(e2e_client *c, const char *method, const char *path, const char *t
     char url[1200];
     snprintf(url, sizeof url, "%s%s", c->base, path);
     curl_easy_setopt(h, CURLOPT_URL, url);
+    if (c->source[0])
+        curl_easy_setopt(h, CURLOPT_INTERFACE, c->source);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->timeout_ms);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 5000L);

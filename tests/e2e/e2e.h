@@ -80,6 +80,9 @@ e2e_client *e2e_client_new(const e2e_daemon *d);
 void e2e_client_free(e2e_client *c);
 /* Points the client at a restarted daemon (a new port). */
 void e2e_client_retarget(e2e_client *c, const e2e_daemon *d);
+/* Connects from local address `addr` (e.g. "127.0.0.2": the whole of 127.0.0.0/8 is loopback), so a test has
+ * clients at several addresses; NULL or "" for the system's choice. */
+void e2e_client_source(e2e_client *c, const char *addr);
 /* Sets the per-request timeout (default 20 s). */
 void e2e_client_timeout(e2e_client *c, long ms);
 

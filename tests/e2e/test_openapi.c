@@ -370,6 +370,12 @@ START_TEST(answers_match_the_document)
         req(c, "GET", "/v1/me/games?status=sleeping", key, NULL, NULL, 400);
         req(c, "GET", "/v1/me/games", NULL, NULL, NULL, 401);
         req(c, "GET", "/v1/me/games", k.token[0], NULL, NULL, 401);
+        /* the player's one stream (test_me_events.c goes deeper) */
+        req(c, "GET", "/v1/me/events", key, NULL, NULL, 200);
+        req(c, "GET", "/v1/me/events?after=0&wait=0", key, NULL, NULL, 200);
+        req(c, "GET", "/v1/me/events?after=x", key, NULL, NULL, 400);
+        req(c, "GET", "/v1/me/events", NULL, NULL, NULL, 401);
+        req(c, "GET", "/v1/me/events", d->admin, NULL, NULL, 403);
         /* the key acts for its seat, and gets it a new token (issue 20; test_lobby.c goes deeper) */
         snprintf(p, sizeof p, "/v1/games/%.36s/seats/0/token", k.id);
         req(c, "POST", p, key, NULL, NULL, 200);
@@ -405,6 +411,23 @@ START_TEST(answers_match_the_document)
             req(c, "POST", p, creator, NULL, NULL, 200);
             req(c, "POST", p, creator, NULL, NULL, 409);
         }
+    }
+
+    /* the admin's cancel (test_cancel.c goes deeper) */
+    {
+        e2e_game cx;
+        e2e_game_create(c, 2, NULL, &cx);
+        snprintf(p, sizeof p, "/v1/admin/games/%.36s/cancel", cx.id);
+        req(c, "POST", p, NULL, NULL, NULL, 401);
+        req(c, "POST", p, cx.token[0], NULL, NULL, 403);
+        req(c, "POST", p, d->admin, "{\"why\":1}", NULL, 400);
+        req(c, "POST", p, d->admin, "{\"reason\":\"a test\"}", NULL, 200);
+        req(c, "POST", p, d->admin, NULL, NULL, 409);
+        req(c, "POST", "/v1/admin/games/00000000-0000-4000-8000-000000000000/cancel", d->admin, NULL, NULL, 404);
+        snprintf(p, sizeof p, "/v1/games/%.36s", cx.id);
+        req(c, "GET", p, NULL, NULL, NULL, 200);
+        snprintf(p, sizeof p, "/v1/games/%.36s/events", cx.id);
+        req(c, "GET", p, NULL, NULL, NULL, 200);
     }
 
     /* play by e-mail (issue 18; tests/e2e/test_mail.c goes deeper, with mail servers): this carcd has no

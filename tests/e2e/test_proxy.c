@@ -6,6 +6,9 @@
  * killed, every request still succeeds (the health check on /readyz takes it out, and a refused connection
  * is sent to the other); and a `Content-Length: -5`, which libmicrohttpd answers with its header block twice,
  * gets one clean 400 from the proxy and never reaches carcd.
+ * And the client's address through it: with CARCD_TRUSTED_PROXIES naming the proxy, carcd's rate buckets and
+ * audit log go by the address HAProxy appends to X-Forwarded-For (option forwardfor), never by an entry the
+ * client wrote itself; clients at 127.0.0.2 and 127.0.0.3 behind the one proxy address are told apart.
  * Skipped (77) where Debian's haproxy is not installed (scripts/packages.txt lists it).
  */
 #include <arpa/inet.h>
@@ -203,11 +206,73 @@ START_TEST(two_carcd_behind_haproxy)
 }
 END_TEST
 
+/* The client address of the newest audit row of an admin game view. */
+static void newest_audit_addr(e2e_client *c, const e2e_daemon *d, char out[64])
+{
+    json_t *a = e2e_get_ok(c, "/v1/admin/audit?action=admin.games.get&limit=1", d->admin, 200);
+    snprintf(out, 64, "%s", e2e_jstr(json_array_get(json_object_get(a, "entries"), 0), "actor.address"));
+    json_decref(a);
+}
+
+START_TEST(client_address_through_haproxy)
+{
+    if (access(HAPROXY, X_OK) != 0) {
+        fprintf(stderr, "e2e proxy: %s is not installed (scripts/packages.txt lists haproxy): skipped\n", HAPROXY);
+        exit(77);
+    }
+    static const char *const env[] = {"CARCD_TRUSTED_PROXIES=127.0.0.1", "CARCD_RATE_CREATE=1/1", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    int port = free_port();
+    char cfg[400];
+    snprintf(cfg, sizeof cfg, "%s/haproxy.cfg", d->dir);
+    write_config(cfg, port, d->port, d->port);
+    pid_t hp = start_haproxy(cfg);
+    e2e_daemon pd = via(d, port);
+    e2e_client *a = e2e_client_new(&pd), *b = e2e_client_new(&pd);
+    e2e_client_source(a, "127.0.0.2");
+    e2e_client_source(b, "127.0.0.3");
+    e2e_resp r;
+    long st = 0;
+    for (int i = 0; i < 100 && st != 200; i++) {
+        nap_ms(50);
+        st = e2e_req(a, "GET", "/readyz", NULL, NULL, NULL, &r);
+        e2e_resp_free(&r);
+    }
+    ck_assert_int_eq(st, 200);
+    const char *body = "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}";
+    const char *forged1[] = {"X-Forwarded-For: 198.51.100.1", NULL}, *forged2[] = {"X-Forwarded-For: 198.51.100.2", NULL};
+    /* 127.0.0.2's one creation a minute, whatever it writes in the header itself */
+    ck_assert_int_eq(e2e_req(a, "POST", "/v1/games", NULL, body, forged1, &r), 201);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(a, "POST", "/v1/games", NULL, body, forged2, &r), 429);
+    e2e_assert_problem(&r, 429, NULL, "the second creation from 127.0.0.2 through the proxy");
+    e2e_resp_free(&r);
+    /* 127.0.0.3 behind the same proxy is another client */
+    ck_assert_int_eq(e2e_req(b, "POST", "/v1/games", NULL, body, forged1, &r), 201);
+    char path[96];
+    snprintf(path, sizeof path, "/v1/admin/games/%s", e2e_jstr(r.json, "id"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(b, "GET", path, d->admin, NULL, forged2, &r), 200);
+    e2e_resp_free(&r);
+    char addr[64];
+    newest_audit_addr(b, d, addr);
+    ck_assert_str_eq(addr, "127.0.0.3");
+    fprintf(stderr, "e2e proxy: through HAProxy, carcd told 127.0.0.2 and 127.0.0.3 apart by X-Forwarded-For\n");
+    kill(hp, SIGTERM);
+    int status;
+    waitpid(hp, &status, 0);
+    e2e_client_free(a);
+    e2e_client_free(b);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_proxy");
     TCase *tc = e2e_tcase("proxy", 120);
     tcase_add_test(tc, two_carcd_behind_haproxy);
+    tcase_add_test(tc, client_address_through_haproxy);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }

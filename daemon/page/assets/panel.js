@@ -8,7 +8,11 @@ let lastTurnText = "";
 // announces a new turn once, not every redraw.
 export function drawTurn(v, n, mine) {
   let text;
-  if (v.status === "finished") {
+  if (v.status === "cancelled") {
+    // the admin ended it (POST /v1/admin/games/{id}/cancel): no winner, nothing pending
+    text = "The game was cancelled: no winner.";
+    $("turn").className = "over";
+  } else if (v.status === "finished") {
     const best = Math.max(...v.players.map((p) => p.score));
     const won = v.players.filter((p) => p.score === best).map((p) => n[p.seat]);
     text = "The game is over. " + (won.length > 1 ? "Winners: " : "Winner: ") + won.join(" and ") + " with " + best + " points.";

@@ -1,0 +1,130 @@
+/*
+ * limits.c — the client's address and the rate limits (see limits.h).
+ */
+#include "limits.h"
+
+#include <arpa/inet.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/rate.h"
+#include "base/timesrc.h"
+
+static cd_net_ranges trusted;
+static cd_rate_table *tables[CD_RATE_NACTIONS][2];   /* [action][0: address, 1: key] */
+static unsigned char secret[16];                      /* keys the buckets' hash: collisions are not chosen */
+
+static const char *const action_names[CD_RATE_NACTIONS] = {"creating games", "moves", "joins"};
+
+void cd_limits_init(const cd_config *cfg)
+{
+    char err[256];
+    cd_limits_free();
+    if (!cd_ranges_parse(cfg->trusted_proxies, &trusted, err, sizeof err)) {
+        cd_log("error", "CARCD_TRUSTED_PROXIES: %s (none trusted)", err);
+        memset(&trusted, 0, sizeof trusted);
+    }
+    cd_random_bytes(secret, sizeof secret);
+    const char *specs[CD_RATE_NACTIONS] = {cfg->rate_create, cfg->rate_moves, cfg->rate_joins};
+    for (int a = 0; a < CD_RATE_NACTIONS; a++) {
+        cd_rate_spec addr, key;
+        if (!cd_rate_pair_parse(specs[a], &addr, &key, err, sizeof err)) {
+            cd_log("error", "rate limit of %s: %s (no limit)", action_names[a], err);
+            continue;
+        }
+        tables[a][0] = cd_rate_table_new(addr, CD_LIMIT_SLOTS);
+        tables[a][1] = cd_rate_table_new(key, CD_LIMIT_SLOTS);
+    }
+}
+
+void cd_limits_free(void)
+{
+    for (int a = 0; a < CD_RATE_NACTIONS; a++)
+        for (int k = 0; k < 2; k++) {
+            cd_rate_table_free(tables[a][k]);
+            tables[a][k] = NULL;
+        }
+}
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+} xff_buf;
+
+static enum MHD_Result add_xff(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    xff_buf *b = cls;
+    if (!key || !value || strcasecmp(key, "X-Forwarded-For") != 0)
+        return MHD_YES;
+    size_t n = strlen(value);
+    if (b->len + n + 2 > b->cap)   /* cannot happen below CD_HEADERS_MAX; the right-most part is what counts */
+        return MHD_YES;
+    if (b->len)
+        b->p[b->len++] = ',';
+    memcpy(b->p + b->len, value, n);
+    b->len += n;
+    b->p[b->len] = 0;
+    return MHD_YES;
+}
+
+void cd_req_client_addr(cd_req *r, char out[CD_ADDR_TEXT])
+{
+    char peer[CD_ADDR_TEXT] = "unix";
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    if (sa && sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, peer, sizeof peer);
+    else if (sa && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, peer, sizeof peer);
+    char xff[CD_HEADERS_MAX + 8];
+    xff_buf b = {xff, 0, sizeof xff};
+    xff[0] = 0;
+    if (trusted.n || trusted.unix_socket)   /* no proxy trusted: the header is not even read */
+        MHD_get_connection_values(r->conn, MHD_HEADER_KIND, add_xff, &b);
+    cd_client_resolve(peer, b.len ? xff : NULL, &trusted, out);
+}
+
+/* The bucket's key: a keyed hash of what it counts (scope 'a' address, 'k' key). */
+static uint64_t bucket_key(int action, char scope, const char *text)
+{
+    unsigned char md[32];
+    unsigned int mdlen = sizeof md;
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    unsigned char head[2] = {(unsigned char)action, (unsigned char)scope};
+    if (!c || !EVP_DigestInit_ex(c, EVP_sha256(), NULL) || !EVP_DigestUpdate(c, secret, sizeof secret) ||
+        !EVP_DigestUpdate(c, head, 2) || !EVP_DigestUpdate(c, text, strlen(text)) || !EVP_DigestFinal_ex(c, md, &mdlen))
+        abort();
+    EVP_MD_CTX_free(c);
+    uint64_t k;
+    memcpy(&k, md, sizeof k);
+    return k;
+}
+
+bool cd_rate_check(cd_req *r, cd_rate_action a, const char *key)
+{
+    if (r->is_admin || a < 0 || a >= CD_RATE_NACTIONS || (!tables[a][0] && !tables[a][1]))
+        return true;
+    double now = cd_now(), wait_addr = 0, wait_key = 0;
+    char addr[CD_ADDR_TEXT];
+    cd_req_client_addr(r, addr);
+    /* the address first: a request refused by its key's bucket has still spent its address's token (it was a
+     * request from there), one refused by the address's does not touch the key's */
+    bool ok_addr = cd_rate_take(tables[a][0], bucket_key(a, 'a', addr), now, &wait_addr);
+    bool ok_key = !ok_addr || !key || !*key || cd_rate_take(tables[a][1], bucket_key(a, 'k', key), now, &wait_key);
+    if (ok_addr && ok_key)
+        return true;
+    int after = (int)ceil(ok_addr ? wait_key : wait_addr);
+    const char *who = ok_addr ? "this key" : "this client address";
+    cd_log("info", "rate limit: %s for %s from %s (route %s): retry after %d s", ok_addr ? "key" : "address",
+           action_names[a], addr, r->route ? r->route->name : "none", after);
+    cd_reply_rate_limited(r, after, NULL, "too many %s from %s: try again in %d s", action_names[a], who, after);
+    return false;
+}
