@@ -3,8 +3,6 @@
  */
 #include "bot_worker.h"
 
-#include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +13,7 @@
 #include "base/crypto.h"
 #include "base/log.h"
 #include "base/metrics.h"
+#include "base/periodic.h"
 #include "base/timesrc.h"
 #include "bot/bot.h"
 #include "db/bots.h"
@@ -26,11 +25,8 @@
 
 static struct {
     const cd_config *cfg;
-    pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool stop, started;
-} W = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+    cd_periodic thread;   /* base/periodic.h: runs run_once every interval */
+} W = {.thread = CD_PERIODIC_INIT};
 
 typedef struct {
     double now;
@@ -181,61 +177,36 @@ static void tick(void)
     if (!db)
         return;
     for (int i = 0; i < MAX_PER_TICK && step(db); i++) {
-        pthread_mutex_lock(&W.mu);
-        bool stop = W.stop;
-        pthread_mutex_unlock(&W.mu);
-        if (stop)
+        if (cd_periodic_stopping(&W.thread))
             break;
     }
 }
 
-static void *worker_main(void *arg)
+static void run_once(void *arg)
 {
     (void)arg;
-    pthread_mutex_lock(&W.mu);
-    while (!W.stop) {
-        pthread_mutex_unlock(&W.mu);
-        tick();
-        pthread_mutex_lock(&W.mu);
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        long ms = W.cfg->bot_interval_ms;
-        until.tv_sec += ms / 1000;
-        until.tv_nsec += (ms % 1000) * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        while (!W.stop && pthread_cond_timedwait(&W.cv, &W.mu, &until) != ETIMEDOUT) {
-        }
-    }
-    pthread_mutex_unlock(&W.mu);
+    tick();
+}
+
+static void close_db(void *arg)
+{
+    (void)arg;
     cd_db_thread_close();
-    return NULL;
 }
 
 int cd_bot_worker_start(const cd_config *cfg, char *err, size_t errlen)
 {
-    if (cfg->bot_interval_ms <= 0 || W.started)
+    if (cfg->bot_interval_ms <= 0 || W.thread.started)
         return 0;
     W.cfg = cfg;
-    W.stop = false;
-    if (pthread_create(&W.thread, NULL, worker_main, NULL) != 0) {
-        snprintf(err, errlen, "bot: cannot start the worker thread");
-        return -1;
-    }
-    W.started = true;
-    return 0;
+    W.thread.name = "bot";
+    W.thread.interval_ms = cfg->bot_interval_ms;
+    W.thread.run = run_once;
+    W.thread.done = close_db;
+    return cd_periodic_start(&W.thread, err, errlen);
 }
 
 void cd_bot_worker_stop(void)
 {
-    if (!W.started)
-        return;
-    pthread_mutex_lock(&W.mu);
-    W.stop = true;
-    pthread_cond_signal(&W.cv);
-    pthread_mutex_unlock(&W.mu);
-    pthread_join(W.thread, NULL);
-    W.started = false;
+    cd_periodic_stop(&W.thread);
 }
