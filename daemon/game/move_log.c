@@ -218,23 +218,36 @@ static bool page_from_rows(const char *id, const cd_stored_log *l, cd_log_page *
     return true;
 }
 
-/* The entries after `after` (at most limit) derived by replaying the whole log from the seed. */
-static cd_load_result page_by_replay(cd_db *db, const char *id, int after, int limit, cd_log_page *out)
+/* What a replay starts from: the game's set-up (*setup: NULL when its text does not decode, which the caller
+ * reports as a corrupt log), its seed, and its whole stored log (the caller frees it). */
+static cd_load_result read_for_replay(cd_db *db, const char *id, json_t **setup, char seed[65], cd_stored_log *l)
 {
     bool found;
-    char *setup_text, seed[65];
+    char *setup_text;
+    *setup = NULL;
     cd_q q = cd_game_replay_read(db, id, &found, &setup_text, seed);
     if (q != CD_Q_OK)
         return of_q(q);
     if (!found)
         return CD_LOAD_NOT_FOUND;
-    cd_stored_log l;
-    if ((q = cd_stored_log_all(db, id, &l)) != CD_Q_OK) {
+    if ((q = cd_stored_log_all(db, id, l)) != CD_Q_OK) {
         free(setup_text);
         return of_q(q);
     }
-    json_t *setup = json_loads(setup_text, 0, NULL);
+    *setup = json_loads(setup_text, 0, NULL);
     free(setup_text);
+    return CD_LOAD_OK;
+}
+
+/* The entries after `after` (at most limit) derived by replaying the whole log from the seed. */
+static cd_load_result page_by_replay(cd_db *db, const char *id, int after, int limit, cd_log_page *out)
+{
+    char seed[65];
+    json_t *setup;
+    cd_stored_log l;
+    cd_load_result rr = read_for_replay(db, id, &setup, seed, &l);
+    if (rr != CD_LOAD_OK)
+        return rr;
     char why[280] = "";
     cd_log_moves moves = {0};
     carc_state *st = malloc(sizeof *st);
@@ -338,20 +351,12 @@ json_t *cd_move_answer(const carc_state *st, int seq, const carc_events *ev, int
 cd_load_result cd_log_answer(cd_db *db, const char *id, int seq, int seat, json_t **answer)
 {
     *answer = NULL;
-    bool found;
-    char *setup_text, seed[65];
-    cd_q q = cd_game_replay_read(db, id, &found, &setup_text, seed);
-    if (q != CD_Q_OK)
-        return of_q(q);
-    if (!found)
-        return CD_LOAD_NOT_FOUND;
+    char seed[65];
+    json_t *setup;
     cd_stored_log l;
-    if ((q = cd_stored_log_all(db, id, &l)) != CD_Q_OK) {
-        free(setup_text);
-        return of_q(q);
-    }
-    json_t *setup = json_loads(setup_text, 0, NULL);
-    free(setup_text);
+    cd_load_result rr = read_for_replay(db, id, &setup, seed, &l);
+    if (rr != CD_LOAD_OK)
+        return rr;
     char why[280] = "the log has no such move";
     cd_log_moves moves = {0};
     carc_state *st = malloc(sizeof *st);
