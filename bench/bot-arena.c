@@ -2,7 +2,7 @@
  * bot-arena — round-robins between the engine's bots (engine/bot/bot.h): N games of bot A against bot B,
  * the seats swapped every other game, and A's win rate with its 95 % Wilson interval (a tie counts half a
  * win). Also the playouts per CPU second mcts reached (CPU time: the machine may be shared), which is what
- * CARC_BOT_PLAYOUTS_PER_MS is measured from.
+ * CARC_BOT_PLAYOUTS_PER_S is measured from.
  *
  *   bot-arena --a mcts --b greedy --games N --seed S [--think-ms 1000] [--expansions a,b,...|all]
  *
