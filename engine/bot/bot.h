@@ -15,10 +15,10 @@
  *
  * Reproducibility. The engine has no clock, so a think time is a playout count: CARC_BOT_PLAYOUTS_PER_S
  * playouts per second asked for. A playout is greedy's replies to the move searched (mcts.c), and
- * bench/bot-arena measured 970 playouts per CPU second in base games and 650 with all four
- * expansions on the 2-core development machine, so think_ms = 1000 (1 000 playouts) is about 1 s of
- * one core there in a base game and 1.5 s with all four. The same state, seat, kind, budget and generator give the same move on any
- * machine, however fast.
+ * bench/bot-arena measured 970 playouts per CPU second in base games and 650 with all four expansions on
+ * the 2-core development machine, so think_ms = 1000 (1 000 playouts) is about 1 s of one core there in a
+ * base game and 1.5 s with all four. The same state, seat, kind, budget and generator give the same move
+ * on any machine, however fast.
  */
 #ifndef CARC_BOT_H
 #define CARC_BOT_H

@@ -19,12 +19,15 @@
  *     exp(-margin / CARC_MCTS_SCALE)), margin being its worth minus the best other seat's (eval.c); a
  *     finished game is judged by its final scores the same way. So a move is judged by what the next
  *     seats' best replies to it leave, with the tiles they might draw sampled by the determinisations.
- *     Measured with bench/bot-arena against greedy (2-seat base games, seed 7): random playout moves (two
- *     turns per seat, the figure at even odds against passing) won 40 of 60 at 3 000 playouts, 0.05 CPU s a
- *     move; no playout at all (the heuristic at the new node) 39 of 60 at 3 000 and 37 of 60 at 9 000
- *     playouts, the tree's extra visits buying nothing; greedy's moves 27 of 40 at 150 playouts and the
- *     highest margin (10.7 points a game against 6.7-8.7), at the same 0.1 CPU s a move as 9 000 of those.
- *   - The move: the root child with the most visits over all trees (then the best mean, then list order).
+ *     Measured with bench/bot-arena against greedy (2-seat base games, seed 7, 60 games unless said):
+ *     random playout moves (two turns per seat, a figure at even odds against passing) won 40 at 3 000
+ *     playouts (0.052 CPU s a move); none at all (the heuristic at the new node: CARC_MCTS_HORIZON 0) 39 at
+ *     3 000 (0.025 s) and 37 at 9 000 (0.082 s), the extra visits buying nothing; at horizon 0 and 3 000,
+ *     with c = 0.3 35, with 4 trees 38.5, with the farm term of eval.c 37.5; greedy's moves 27 of 40 at 150
+ *     playouts (0.12 s), with the best margin (10.7 points a game against 1.8-8.7). Policy 0 and horizon 0
+ *     stay here to compare against (a build with -DCARC_MCTS_POLICY=0 -DCARC_MCTS_HORIZON=0).
+ *   - The move: the root child with the most visits over all trees (then the best mean, then list order;
+ *     CARC_MCTS_PICK 1: the best mean first).
  * Cost per playout: the path's moves (legal lists and carc_apply on a state copy), a greedy decision for each
  * playout decision (greedy's cost: every legal move and its follow-ups judged by the heuristic) and one
  * heuristic at the end: about 0.7 ms in a base game (bot.h has the measured rate).
