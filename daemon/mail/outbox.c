@@ -94,7 +94,8 @@ cd_tx_result cd_mail_enqueue_move(cd_db *db, const char *game_id, int seq, const
     json_t *names = NULL;
     bool ok = true, any = false;
     for (int i = 0; i < n && ok; i++) {
-        if (!over && seats[i].seat != st->pending.seat)
+        /* a seat its player left to a bot gets no turn mail (the bot plays), but hears how the game ended */
+        if (!over && (seats[i].seat != st->pending.seat || seats[i].bot))
             continue;
         if (!names)
             names = cd_mail_seat_names(db, game_id);
@@ -126,7 +127,7 @@ cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, c
         return CD_TX_ERROR;
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
-        if (seats[i].seat != st->pending.seat)
+        if (seats[i].seat != st->pending.seat || seats[i].bot)
             continue;
         json_t *names = cd_mail_seat_names(db, game_id);
         cd_mail_about a = {.kind = CD_MAIL_REMINDER, .game_id = game_id, .seat = seats[i].seat, .email = seats[i].email,
