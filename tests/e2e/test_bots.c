@@ -652,6 +652,56 @@ START_TEST(leave_to_bot_is_told)
 }
 END_TEST
 
+START_TEST(forfeit_to_bot_is_told)
+{
+    e2e_daemon *d = up();
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    json_decref(create(c,
+                       "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"},{\"name\":\"Cid\"}],\"bot_after_leave\":true,"
+                       "\"clock\":{\"per_move_s\":100,\"reserve_s\":0,\"timeout\":\"forfeit\"}}",
+                       &g));
+    /* Ann runs out of time: the clock logs her leave to a bot, then skips her turn; the bot plays her next */
+    set_time(T0 + 100);
+    json_t *v = wait_for(c, &g, 1, 2, "the clock forfeits Ann's seat to a bot");
+    ck_assert_str_eq(e2e_jstr(v, "players.0.bot.bot"), "greedy");
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "left")), 0);
+    json_decref(v);
+    json_t *e = log_entry(c, g.id, 1);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e2e_jstr(e, "by"), "clock");
+    ck_assert_int_eq(e2e_jint(e, "seat"), 0);
+    ck_assert_int_eq(count_events(json_object_get(e, "events"), "seat_to_bot", 0), 1);
+    json_decref(e);
+    /* Bob and Cid play; then the bot plays Ann's seat, by itself */
+    e2e_rng rng = {9};
+    for (int k = 0; k < 2; k++) {
+        for (;;) {
+            v = view(c, &g);
+            long long pending = e2e_jint(v, "pending.seat");
+            json_decref(v);
+            if (pending == 0)
+                break;
+            e2e_play pl;
+            ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &pl), 200);
+            e2e_play_free(&pl);
+        }
+        v = wait_for(c, &g, 1, 3, "the bot plays the forfeited seat");
+        json_decref(v);
+    }
+    long st;
+    json_t *log = e2e_events_log(c, g.id, NULL, &st);
+    ck_assert_int_gt(count_by(log, "bot", 0), 0);
+    json_decref(log);
+    v = view(c, &g);
+    int seq = (int)e2e_jint(v, "seq");
+    json_decref(v);
+    ck_assert_int_eq(e2e_verify_ok(c, d, g.id), seq);
+    e2e_client_free(c);
+    down(d);
+}
+END_TEST
+
 START_TEST(rematch_keeps_bots)
 {
     e2e_daemon *d = up();
@@ -994,6 +1044,7 @@ int main(void)
     tcase_add_test(tc, bot_seat_kept_by_creator_start);
     tcase_add_test(tc, bad_bot_forms);
     tcase_add_test(tc, leave_to_bot_is_told);
+    tcase_add_test(tc, forfeit_to_bot_is_told);
     tcase_add_test(tc, rematch_keeps_bots);
     tcase_add_test(tc, two_workers_then_cancel);
     suite_add_tcase(s, tc);
