@@ -394,6 +394,7 @@ typedef enum {
     CARC_EV_TRIANGLE_DRAFTED, /* halflings: seat took triangle `tile` */
     CARC_EV_SEAT_LEFT,        /* seat left the game */
     CARC_EV_FORCED_MOVE,      /* seat had exactly one legal move, `move`: the engine made it (its events follow) */
+    CARC_EV_SEAT_TO_BOT,      /* seat's player left it to a bot (carc_leave_to_bot): it stays in the game */
     CARC_NEVENT_KINDS
 } carc_event_kind;
 
@@ -463,6 +464,10 @@ int carc_default_move(const carc_state *st, carc_move *out);
  * followers stay on the board, it takes no further turns; when one seat remains the game ends with final
  * scoring. CARC_E_ILLEGAL when it already left, CARC_E_FINISHED after the end. */
 int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen);
+/* Seat's player leaves and a bot plays the seat on (the server's "bot_after_leave"): the state is unchanged
+ * — the seat stays in the game, owes what it owed and may win — and a seat_to_bot event says so, so the log
+ * and whoever follows it see the change. Errors as carc_leave. */
+int carc_leave_to_bot(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen);
 /* The winners, a bit per seat (score.c): the best score among the seats still in the game (a seat that
  * resigned or forfeited wins nothing, whatever its followers scored). */
 unsigned carc_winners(const carc_state *st);
