@@ -42,7 +42,6 @@
  */
 #include <ctype.h>
 #include <limits.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,20 +61,6 @@
 #define EV_PAGE 100              /* entries per answer, and per read of a stream */
 
 /* ---- reading the log ---------------------------------------------------------------------------------- */
-
-/* Parses a decimal integer within [lo, hi]: an optional '-' and digits, nothing else. */
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !(*s == '-' || isdigit((unsigned char)*s)))
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
 
 /* Copies the self-description of a move (its notation and, for a move that puts or takes a figure, its
  * feature, sides and label) into its entry. A move stored before moves described themselves, a resignation or
@@ -202,23 +187,17 @@ static void add_frames(cd_buf *b, json_t *entries, int seq_before, long long m_b
     int seq = seq_before;
     long long mid = m_before;
     json_array_foreach(entries, i, e) {
-        char head[96];
+        char id[48];
         json_t *msg = json_object_get(e, "message");
         if (msg)
             mid = (long long)json_integer_value(json_object_get(msg, "id"));
         else
             seq = (int)json_integer_value(json_object_get(e, "seq"));
         if (m_before < 0)
-            snprintf(head, sizeof head, "id: %d\nevent: move\ndata: ", seq);
+            snprintf(id, sizeof id, "%d", seq);
         else
-            snprintf(head, sizeof head, "id: %d.%lld\nevent: %s\ndata: ", seq, mid, msg ? "message" : "move");
-        char *data = cd_json_dumps(e, JSON_COMPACT);   /* compact JSON has no newline */
-        if (!data)
-            abort();
-        cd_buf_str(b, head);
-        cd_buf_str(b, data);
-        cd_buf_str(b, "\n\n");
-        free(data);
+            snprintf(id, sizeof id, "%d.%lld", seq, mid);
+        cd_feed_frame(b, id, msg ? "message" : "move", e);
     }
 }
 
@@ -262,13 +241,13 @@ enum MHD_Result h_events(cd_req *r)
     bool sse = cd_feed_wants_sse(r);
     long after = -1, wait = sse ? r->cfg->max_wait_s : 0;
     const char *a = cd_req_arg(r, "after");
-    if (a && !parse_int(a, -1, INT32_MAX, &after))
+    if (a && !cd_parse_long(a, -1, INT32_MAX, &after))
         return cd_reply_problem(r, CD_P_INVALID, "after",
                                 "after: expected an integer >= -1 (the seq of the last entry seen; -1 for all)");
     long long mafter = -1;   /* -1: moves only */
     const char *ma = cd_req_arg(r, "messages_after");
     long mv;
-    if (ma && !parse_int(ma, 0, LONG_MAX, &mv))
+    if (ma && !cd_parse_long(ma, 0, LONG_MAX, &mv))
         return cd_reply_problem(r, CD_P_INVALID, "messages_after",
                                 "messages_after: expected an integer >= 0 (the id of the last message seen; 0 for all)");
     if (ma)
@@ -279,14 +258,14 @@ enum MHD_Result h_events(cd_req *r)
         const char *dot = strchr(last_id, '.');
         size_t k = dot ? (size_t)(dot - last_id) : strlen(last_id);
         snprintf(seq_part, sizeof seq_part, "%.*s", (int)(k < sizeof seq_part ? k : sizeof seq_part - 1), last_id);
-        if (k >= sizeof seq_part || !parse_int(seq_part, -1, INT32_MAX, &after) ||
-            (dot && !parse_int(dot + 1, 0, LONG_MAX, &mv)))
+        if (k >= sizeof seq_part || !cd_parse_long(seq_part, -1, INT32_MAX, &after) ||
+            (dot && !cd_parse_long(dot + 1, 0, LONG_MAX, &mv)))
             return cd_reply_problem(r, CD_P_INVALID, "Last-Event-ID", "Last-Event-ID: expected the id of an event");
         if (dot)
             mafter = mv;
     }
     const char *w = cd_req_arg(r, "wait");
-    if (w && !parse_int(w, 0, r->cfg->max_wait_s, &wait))
+    if (w && !cd_parse_long(w, 0, r->cfg->max_wait_s, &wait))
         return cd_reply_problem(r, CD_P_INVALID, "wait", "wait: expected whole seconds from 0 to %d",
                                 r->cfg->max_wait_s);
 

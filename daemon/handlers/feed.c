@@ -21,9 +21,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json_out.h"
 #include "base/metrics.h"
 #include "db/notify.h"
 #include "feed.h"
+
+void cd_feed_frame(cd_buf *b, const char *id, const char *event, const json_t *entry)
+{
+    char *data = cd_json_dumps(entry, JSON_COMPACT);
+    if (!data)
+        abort();
+    cd_buf_str(b, "id: ");
+    cd_buf_str(b, id);
+    cd_buf_str(b, "\nevent: ");
+    cd_buf_str(b, event);
+    cd_buf_str(b, "\ndata: ");
+    cd_buf_str(b, data);
+    cd_buf_str(b, "\n\n");
+    free(data);
+}
 
 bool cd_feed_wants_sse(cd_req *r)
 {

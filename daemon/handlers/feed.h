@@ -56,6 +56,9 @@ typedef struct cd_feed_kind {
     const char *unreadable;
 } cd_feed_kind;
 
+/* Appends one SSE frame: `id: <id>`, `event: <event>`, `data: <entry as compact JSON>` (it has no newline). */
+void cd_feed_frame(cd_buf *b, const char *id, const char *event, const json_t *entry);
+
 /* Whether the request asks for a stream (Accept: text/event-stream). */
 bool cd_feed_wants_sse(cd_req *r);
 

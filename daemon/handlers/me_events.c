@@ -21,8 +21,6 @@
  * default is max_wait_s, a long poll's 0); a stream takes Last-Event-ID as `after`. Frames: `id: <n>`,
  * `event: <kind>`, `data: <entry>`; `: keepalive` every CD_FEED_KEEPALIVE_S; the end after the wait bound.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,19 +33,6 @@
 #include "handlers.h"
 
 #define EV_PAGE 100
-
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !isdigit((unsigned char)*s))
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
 
 /* Up to EV_PAGE entries of the player after `after`: *entries (new array), *last. */
 static cd_load_result read_page(cd_db *db, const char *player, int after, json_t **entries, int *last)
@@ -85,16 +70,9 @@ static void add_frames(cd_buf *b, json_t *entries, cd_feed_cursor from)
     size_t i;
     json_t *e;
     json_array_foreach(entries, i, e) {
-        char head[96];
-        snprintf(head, sizeof head, "id: %lld\nevent: %s\ndata: ",
-                 (long long)json_integer_value(json_object_get(e, "n")), json_string_value(json_object_get(e, "kind")));
-        char *data = cd_json_dumps(e, JSON_COMPACT);   /* compact JSON has no newline */
-        if (!data)
-            abort();
-        cd_buf_str(b, head);
-        cd_buf_str(b, data);
-        cd_buf_str(b, "\n\n");
-        free(data);
+        char id[24];
+        snprintf(id, sizeof id, "%lld", (long long)json_integer_value(json_object_get(e, "n")));
+        cd_feed_frame(b, id, json_string_value(json_object_get(e, "kind")), e);
     }
 }
 
@@ -125,14 +103,14 @@ enum MHD_Result h_me_events(cd_req *r)
     bool sse = cd_feed_wants_sse(r);
     long after = 0, wait = sse ? r->cfg->max_wait_s : 0;
     const char *a = cd_req_arg(r, "after");
-    if (a && !parse_int(a, 0, INT32_MAX, &after))
+    if (a && !cd_parse_long(a, 0, INT32_MAX, &after))
         return cd_reply_problem(r, CD_P_INVALID, "after",
                                 "after: expected an integer >= 0 (the n of the last entry seen)");
     const char *last_id = sse ? cd_req_header(r, "Last-Event-ID") : NULL;
-    if (last_id && !parse_int(last_id, 0, INT32_MAX, &after))
+    if (last_id && !cd_parse_long(last_id, 0, INT32_MAX, &after))
         return cd_reply_problem(r, CD_P_INVALID, "Last-Event-ID", "Last-Event-ID: expected the id of an event");
     const char *w = cd_req_arg(r, "wait");
-    if (w && !parse_int(w, 0, r->cfg->max_wait_s, &wait))
+    if (w && !cd_parse_long(w, 0, r->cfg->max_wait_s, &wait))
         return cd_reply_problem(r, CD_P_INVALID, "wait", "wait: expected whole seconds from 0 to %d",
                                 r->cfg->max_wait_s);
     cd_db *db = cd_req_db(r);

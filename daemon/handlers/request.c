@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
+#include <errno.h>
 #include <string.h>
 
 #include "base/crypto.h"
@@ -200,6 +202,19 @@ cd_db *cd_req_db(cd_req *r)
         cd_reply_problem(r, CD_P_UNAVAILABLE, NULL, "the database cannot be reached");
     }
     return db;
+}
+
+bool cd_parse_long(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !(*s == '-' || isdigit((unsigned char)*s)))
+        return false;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
 }
 
 enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what)

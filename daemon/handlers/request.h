@@ -14,6 +14,10 @@
 #include "game/games.h"
 #include "http/http.h"
 
+/* A query parameter's or header's decimal integer within [lo, hi]: an optional '-' and digits, nothing else
+ * (no space, no '+', no hex). */
+bool cd_parse_long(const char *s, long lo, long hi, long *out);
+
 /* The database connection for this request, or a 503 reply and NULL. */
 cd_db *cd_req_db(cd_req *r);
 /* Answers for a failed database step: 503 with Retry-After when it is a state a client can wait out (`down`:
