@@ -45,6 +45,27 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
     if (tt->shape == CARC_SQUARE) {
         /* a square only goes on an empty space: walk the frontier bits, which are in space order */
         uint32_t sig = carc_square_sigs(tt);
+        if (out) {
+            /* Whether a rotation fits is a coin toss to the branch predictor (about a third of the frontier
+             * takes the tile, at one or more rotations), so the list is written without a branch on it: all
+             * four rotations are stored and the count only moves past the ones that fit. Room for 4 per
+             * space was made above. */
+            carc_move *v = out->v + out->n;
+            size_t k = 0;
+            for (int w = 0; w * 64 < b->nspaces; w++)
+                for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
+                    const carc_space *s = &b->spaces[w * 64 + __builtin_ctzll(bits)];
+                    unsigned rots = carc_square_fit_rots(s, sig);
+                    carc_move m = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .x = s->x, .y = s->y};
+                    for (int rot = 0; rot < 4; rot++) {
+                        m.rot = (uint8_t)rot;
+                        v[k] = m;
+                        k += rots >> rot & 1;
+                    }
+                }
+            out->n += k;
+            return k;
+        }
         for (int w = 0; w * 64 < b->nspaces; w++)
             for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
                 const carc_space *s = &b->spaces[w * 64 + __builtin_ctzll(bits)];
