@@ -3,8 +3,16 @@
  * order (frontier order, then rotation; pass first among figure moves), so that "the first legal move" is
  * the same every time.
  */
+#include <stddef.h>
+#include <string.h>
+
 #include "alloc.h"
 #include "expansions.h"
+
+/* scan_places writes a placement as its first 8 bytes and then x, y in one 4-byte store */
+_Static_assert(sizeof(carc_move) == 12 && offsetof(carc_move, x) == 8 && offsetof(carc_move, y) == 10,
+               "carc_move: 8 bytes, then x and y");
+_Static_assert(offsetof(carc_space, y) == offsetof(carc_space, x) + 2, "carc_space: x and y side by side");
 
 bool carc_move_equal(const carc_move *a, const carc_move *b)
 {
@@ -49,17 +57,24 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
             /* Whether a rotation fits is a coin toss to the branch predictor (about a third of the frontier
              * takes the tile, at one or more rotations), so the list is written without a branch on it: all
              * four rotations are stored and the count only moves past the ones that fit. Room for 4 per
-             * space was made above. */
-            carc_move *v = out->v + out->n;
+            * space was made above. A move is two stores: its first 8 bytes (kind, tile, rot, the rest zero)
+             * from one of four templates, then the space's x and y, which lie side by side in both structs. */
+            uint64_t head[4];
+            for (int rot = 0; rot < 4; rot++) {
+                carc_move m = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot};
+                memcpy(&head[rot], &m, sizeof head[rot]);
+            }
+            unsigned char *v = (unsigned char *)(out->v + out->n);
             size_t k = 0;
             for (int w = 0; w * 64 < b->nspaces; w++)
                 for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
                     const carc_space *s = &b->spaces[w * 64 + __builtin_ctzll(bits)];
                     unsigned rots = carc_square_fit_rots(s, sig);
-                    carc_move m = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .x = s->x, .y = s->y};
+                    uint32_t xy;
+                    memcpy(&xy, &s->x, sizeof xy);
                     for (int rot = 0; rot < 4; rot++) {
-                        m.rot = (uint8_t)rot;
-                        v[k] = m;
+                        memcpy(v + k * sizeof(carc_move), &head[rot], sizeof head[rot]);
+                        memcpy(v + k * sizeof(carc_move) + offsetof(carc_move, x), &xy, sizeof xy);
                         k += rots >> rot & 1;
                     }
                 }
