@@ -117,15 +117,15 @@ static size_t figure_moves(const carc_state *st, int seat, carc_moves *out)
     bool abbot_out = false;
     uint16_t occupied[CARC_MAX_FIGURES];   /* roots of the features a meeple or an abbot stands in */
     int nocc = 0;
+    /* written without branches on the figures (whose they are, of what kind): those are unpredictable */
     for (int i = 0; i < st->nfigures; i++) {
         const carc_figure *g = &st->figures[i];
-        if (g->seat == seat) {
-            meeples -= g->kind == CARC_FIG_MEEPLE;
-            abbots -= g->kind == CARC_FIG_ABBOT;
-            abbot_out |= g->kind == CARC_FIG_ABBOT;
-        }
-        if (g->kind != CARC_FIG_SHEPHERD)
-            occupied[nocc++] = (uint16_t)carc_find(&st->board, carc_node(g->piece, g->part));
+        bool mine = g->seat == seat;
+        meeples -= mine & (g->kind == CARC_FIG_MEEPLE);
+        abbots -= mine & (g->kind == CARC_FIG_ABBOT);
+        abbot_out |= mine & (g->kind == CARC_FIG_ABBOT);
+        occupied[nocc] = (uint16_t)carc_find(&st->board, carc_node(g->piece, g->part));
+        nocc += g->kind != CARC_FIG_SHEPHERD;
     }
     bool meeple = meeples > 0, abbot = abbots > 0;
     for (int i = 0; i < t->nparts; i++) {
@@ -136,8 +136,8 @@ static size_t figure_moves(const carc_state *st, int seat, carc_moves *out)
             continue;
         int root = carc_find(&st->board, carc_node(piece, i));
         bool taken = false;
-        for (int k = 0; k < nocc && !taken; k++)
-            taken = occupied[k] == root;
+        for (int k = 0; k < nocc; k++)
+            taken |= occupied[k] == root;
         if (taken)
             continue;
         if (!out)
