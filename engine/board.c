@@ -196,27 +196,14 @@ bool carc_fits(const carc_state *st, int type, int x, int y, int rot)
 
 _Static_assert(CARC_SIDE_CITY < 4, "side types pack into 2 bits");
 
-uint32_t carc_square_sigs(const carc_tile_type *t)
-{
-    uint32_t sigs = 0;
-    for (int rot = 0; rot < 4; rot++) {
-        unsigned v = 0;
-        for (int d = 0; d < 4; d++)
-            v |= (unsigned)t->side[(d - rot) & 3].type << 2 * d;
-        sigs |= (uint32_t)v << 8 * rot;
-    }
-    return sigs;
-}
-
 bool carc_fits_anywhere(const carc_state *st, int type)
 {
     const carc_tile_type *t = &st->cat->types[type];
     const carc_board *b = &st->board;
     if (t->shape == CARC_SQUARE) {
-        uint32_t sig = carc_square_sigs(t);
         for (int w = 0; w * 64 < b->nspaces; w++)
             for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1)
-                if (carc_square_fit_rots(&b->spaces[w * 64 + __builtin_ctzll(bits)], sig))
+                if (carc_square_fit_rots(t, &b->spaces[w * 64 + __builtin_ctzll(bits)]))
                     return true;
         return false;
     }

@@ -91,6 +91,11 @@ typedef struct {
     uint8_t nparts;
     carc_part parts[CARC_MAX_PARTS];
     carc_side side[CARC_NSIDES]; /* square: N E S W; triangle (right angle NW): N, W and D */
+    /* Squares, derived from `side` when the type is loaded: bit r of fit[p] is set when at rotation r every
+     * side matches what the neighbours of a space show, p being those sides packed as carc_space.nb_packed
+     * (0 where no neighbour), and at least one shows something. Legal-move scans look the frontier up here
+     * instead of comparing sides. Zero for triangles. */
+    uint8_t fit[256];
 } carc_tile_type;
 
 typedef struct carc_catalog {

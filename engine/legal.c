@@ -52,7 +52,6 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
         carc_grow((void **)&out->v, &out->cap, out->n + 4u * b->nspaces, sizeof *out->v);
     if (tt->shape == CARC_SQUARE) {
         /* a square only goes on an empty space: walk the frontier bits, which are in space order */
-        uint32_t sig = carc_square_sigs(tt);
         if (out) {
             /* Whether a rotation fits is a coin toss to the branch predictor (about a third of the frontier
              * takes the tile, at one or more rotations), so the list is written without a branch on it: all
@@ -69,7 +68,7 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
             for (int w = 0; w * 64 < b->nspaces; w++)
                 for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
                     const carc_space *s = &b->spaces[w * 64 + __builtin_ctzll(bits)];
-                    unsigned rots = carc_square_fit_rots(s, sig);
+                    unsigned rots = carc_square_fit_rots(tt, s);
                     uint32_t xy;
                     memcpy(&xy, &s->x, sizeof xy);
                     for (int rot = 0; rot < 4; rot++) {
@@ -84,7 +83,7 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
         for (int w = 0; w * 64 < b->nspaces; w++)
             for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
                 const carc_space *s = &b->spaces[w * 64 + __builtin_ctzll(bits)];
-                unsigned rots = carc_square_fit_rots(s, sig);
+                unsigned rots = carc_square_fit_rots(tt, s);
                 if (rots && !emit_places(s, t, rots, out, first, &n))
                     return 2;
             }
