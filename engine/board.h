@@ -33,14 +33,14 @@ int carc_dir_side(const carc_tile_type *t, int rot, int dir);
 bool carc_fits(const carc_state *st, int type, int x, int y, int rot);
 /* carc_fits for the space with index si (no lookup: the legal-move loops walk the spaces). */
 bool carc_fits_space(const carc_state *st, int type, int si, int rot);
-/* Bit r set = a square of type t fits on space s at rotation r (same answer as carc_fits_space). This is the
- * hot loop of legal-move generation: one lookup of what the neighbours show in the type's fit table. A side
- * a piece shows is never CARC_SIDE_NONE (the catalog only takes C, R and F), so nb_packed alone says where a
- * neighbour is. */
+/* Bit r set = a square of type t fits on the frontier space s (no piece on it: a bit of carc_board.empty) at
+ * rotation r (same answer as carc_fits_space). This is the hot loop of legal-move generation: one lookup of
+ * what the neighbours show in the type's fit table. A side a piece shows is never CARC_SIDE_NONE (the
+ * catalog only takes C, R and F), so nb_packed alone says where a neighbour is. */
 static inline unsigned carc_square_fit_rots(const carc_tile_type *t, const carc_space *s)
 {
-    assert(((s->nb_packed | s->nb_packed >> 1) & 0x55u) * 3u == s->nb_mask);
-    return s->npieces != 0 ? 0 : t->fit[s->nb_packed];
+    assert(s->npieces == 0 && ((s->nb_packed | s->nb_packed >> 1) & 0x55u) * 3u == s->nb_mask);
+    return t->fit[s->nb_packed];
 }
 /* Whether a drawn tile fits anywhere on the board. */
 bool carc_fits_anywhere(const carc_state *st, int type);
