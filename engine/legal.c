@@ -53,11 +53,11 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
     if (tt->shape == CARC_SQUARE) {
         /* a square only goes on an empty space: walk the frontier bits, which are in space order */
         if (out) {
-            /* Whether a rotation fits is a coin toss to the branch predictor (about a third of the frontier
-             * takes the tile, at one or more rotations), so the list is written without a branch on it: all
-             * four rotations are stored and the count only moves past the ones that fit. Room for 4 per
-            * space was made above. A move is two stores: its first 8 bytes (kind, tile, rot, the rest zero)
-             * from one of four templates, then the space's x and y, which lie side by side in both structs. */
+            /* Whether a rotation fits is a coin toss to the branch predictor, so the list is written without
+             * a branch on it: all four rotations are stored and the count only moves past the ones that fit
+             * (room for 4 per space was made above). A move is two stores: its first 8 bytes (kind, tile,
+             * rot, the rest zero) from one of four templates, then the space's x and y, which lie side by
+             * side in both structs. */
             uint64_t head[4];
             for (int rot = 0; rot < 4; rot++) {
                 carc_move m = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot};
@@ -65,18 +65,27 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
             }
             unsigned char *v = (unsigned char *)(out->v + out->n);
             size_t k = 0;
-            for (int w = 0; w * 64 < b->nspaces; w++)
+            for (int w = 0; w * 64 < b->nspaces; w++) {
+                /* first the fitting rotations of each frontier space of this word, and which spaces take the
+                 * tile at all; then the moves, for those spaces only */
+                uint8_t rots[64];
+                uint64_t fits = 0;
                 for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
-                    const carc_space *s = &b->spaces[w * 64 + __builtin_ctzll(bits)];
-                    unsigned rots = carc_square_fit_rots(tt, s);
+                    int i = __builtin_ctzll(bits);
+                    rots[i] = (uint8_t)carc_square_fit_rots(tt, &b->spaces[w * 64 + i]);
+                    fits |= (uint64_t)(rots[i] != 0) << i;
+                }
+                for (; fits; fits &= fits - 1) {
+                    int i = __builtin_ctzll(fits);
                     uint32_t xy;
-                    memcpy(&xy, &s->x, sizeof xy);
+                    memcpy(&xy, &b->spaces[w * 64 + i].x, sizeof xy);
                     for (int rot = 0; rot < 4; rot++) {
                         memcpy(v + k * sizeof(carc_move), &head[rot], sizeof head[rot]);
                         memcpy(v + k * sizeof(carc_move) + offsetof(carc_move, x), &xy, sizeof xy);
-                        k += rots >> rot & 1;
+                        k += (unsigned)rots[i] >> rot & 1;
                     }
                 }
+            }
             out->n += k;
             return k;
         }
