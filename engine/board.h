@@ -33,14 +33,16 @@ int carc_dir_side(const carc_tile_type *t, int rot, int dir);
 bool carc_fits(const carc_state *st, int type, int x, int y, int rot);
 /* carc_fits for the space with index si (no lookup: the legal-move loops walk the spaces). */
 bool carc_fits_space(const carc_state *st, int type, int si, int rot);
-/* Bit r set = a square of type t fits on the frontier space s (no piece on it: a bit of carc_board.empty) at
+/* Bit r set = a square of type t fits on the frontier space si (no piece on it: a bit of carc_board.empty) at
  * rotation r (same answer as carc_fits_space). This is the hot loop of legal-move generation: one lookup of
  * what the neighbours show in the type's fit table. A side a piece shows is never CARC_SIDE_NONE (the
- * catalog only takes C, R and F), so nb_packed alone says where a neighbour is. */
-static inline unsigned carc_square_fit_rots(const carc_tile_type *t, const carc_space *s)
+ * catalog only takes C, R and F), so the packed sides alone say where a neighbour is. */
+static inline unsigned carc_square_fit_rots(const carc_tile_type *t, const carc_board *b, int si)
 {
-    assert(s->npieces == 0 && ((s->nb_packed | s->nb_packed >> 1) & 0x55u) * 3u == s->nb_mask);
-    return t->fit[s->nb_packed];
+    assert(b->spaces[si].npieces == 0 &&
+           b->nb_packed[si] == (b->spaces[si].nb_type[0] | b->spaces[si].nb_type[1] << 2 |
+                                b->spaces[si].nb_type[2] << 4 | b->spaces[si].nb_type[3] << 6));
+    return t->fit[b->nb_packed[si]];
 }
 /* Whether a drawn tile fits anywhere on the board. */
 bool carc_fits_anywhere(const carc_state *st, int type);

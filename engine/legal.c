@@ -72,7 +72,7 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
                 uint64_t fits = 0;
                 for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
                     int i = __builtin_ctzll(bits);
-                    rots[i] = (uint8_t)carc_square_fit_rots(tt, &b->spaces[w * 64 + i]);
+                    rots[i] = (uint8_t)carc_square_fit_rots(tt, b, w * 64 + i);
                     fits |= (uint64_t)(rots[i] != 0) << i;
                 }
                 for (; fits; fits &= fits - 1) {
@@ -91,9 +91,9 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
         }
         for (int w = 0; w * 64 < b->nspaces; w++)
             for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
-                const carc_space *s = &b->spaces[w * 64 + __builtin_ctzll(bits)];
-                unsigned rots = carc_square_fit_rots(tt, s);
-                if (rots && !emit_places(s, t, rots, out, first, &n))
+                int si = w * 64 + __builtin_ctzll(bits);
+                unsigned rots = carc_square_fit_rots(tt, b, si);
+                if (rots && !emit_places(&b->spaces[si], t, rots, out, first, &n))
                     return 2;
             }
         return n;
