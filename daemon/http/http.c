@@ -291,11 +291,10 @@ static bool may_reply(cd_req *r)
     return false;
 }
 
-static enum MHD_Result reply_json_as(cd_req *r, int status, json_t *body, const char *content_type,
+/* text: the body (malloc memory, stolen), NULL when it could not be written */
+static enum MHD_Result reply_text_as(cd_req *r, int status, char *text, const char *content_type,
                                      const char *const *headers)
 {
-    char *text = body ? cd_json_dumps(body, CD_REPLY_JSON_FLAGS) : NULL;
-    json_decref(body);
     if (!text) {
         cd_log("error", "route %s: reply body missing or not encodable", r->route ? r->route->name : "none");
         static const char fallback[] =
@@ -309,6 +308,14 @@ static enum MHD_Result reply_json_as(cd_req *r, int status, json_t *body, const 
                  content_type, headers);
 }
 
+static enum MHD_Result reply_json_as(cd_req *r, int status, json_t *body, const char *content_type,
+                                     const char *const *headers)
+{
+    char *text = body ? cd_json_dumps(body, CD_REPLY_JSON_FLAGS) : NULL;
+    json_decref(body);
+    return reply_text_as(r, status, text, content_type, headers);
+}
+
 enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *const *headers)
 {
     if (!may_reply(r)) {
@@ -316,6 +323,15 @@ enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *c
         return MHD_YES;
     }
     return reply_json_as(r, status, body, "application/json", headers);
+}
+
+enum MHD_Result cd_reply_json_text(cd_req *r, int status, char *text, const char *const *headers)
+{
+    if (!may_reply(r)) {
+        free(text);
+        return MHD_YES;
+    }
+    return reply_text_as(r, status, text, "application/json", headers);
 }
 
 enum MHD_Result cd_reply_raw(cd_req *r, int status, const char *content_type, const char *data, size_t len,

@@ -83,6 +83,9 @@ enum MHD_Result cd_in_json_arena(cd_req *r, cd_handler h);
 /* ---- replies (each queues exactly one response) ---- */
 /* JSON body (stolen); extra headers as NULL-terminated name, value pairs (may be NULL). */
 enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *const *headers);
+/* The same with the body already written as compact JSON text (malloc memory, stolen; NULL: a 500), for an
+ * answer written without a tree. */
+enum MHD_Result cd_reply_json_text(cd_req *r, int status, char *text, const char *const *headers);
 /* RFC 9457 problem; `field` names the offending input (NULL when none); detail is printf-style. */
 enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
