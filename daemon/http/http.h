@@ -54,6 +54,8 @@ struct cd_req {
     /* the bearer token as sent (NULL if none); resolving it to a seat needs the game, so handlers do it */
     const char *bearer;
     bool is_admin;                 /* bearer equals the configured admin token (constant-time compare) */
+    bool bearer_hashed;            /* bearer_sha256 holds the bearer's SHA-256 (cd_req_bearer_hash) */
+    unsigned char bearer_sha256[32];
     int status;                    /* set by the reply, for the log and metrics */
     const char *game_id;           /* set by handlers for the log line */
     double t_start;
@@ -63,6 +65,9 @@ struct cd_req {
     bool suspended;
 };
 
+/* The bearer token's SHA-256 in hex, what the database keeps of a token or key (cd_sha256_hex of r->bearer),
+ * computed once per request: the admin check has it already when an admin token is configured. */
+void cd_req_bearer_hash(cd_req *r, char out[65]);
 /* Query-string argument, or NULL. */
 const char *cd_req_arg(cd_req *r, const char *name);
 /* ?limit= of a list: `def` when absent; false (after a 400 naming "limit") when not an integer 1..max. */
