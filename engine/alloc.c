@@ -17,7 +17,7 @@ void *carc_xrealloc(void *p, size_t n)
     return q;
 }
 
-void carc_grow(void **v, size_t *cap, size_t need, size_t size)
+void carc_grow_to(void **v, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return;

@@ -9,6 +9,12 @@
 
 void *carc_xrealloc(void *p, size_t n);
 /* Grows *v (elements of `size` bytes, capacity *cap) to hold at least `need` elements. */
-void carc_grow(void **v, size_t *cap, size_t need, size_t size);
+void carc_grow_to(void **v, size_t *cap, size_t need, size_t size);
+/* The same; inline because nearly every call (each event, each move pushed) finds the room already there. */
+static inline void carc_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need > *cap)
+        carc_grow_to(v, cap, need, size);
+}
 
 #endif

@@ -61,6 +61,7 @@ static int space_get(carc_board *b, int x, int y)
     memset(s->dir_piece, CARC_NO_PIECE, sizeof s->dir_piece);
     s->piece[0] = s->piece[1] = CARC_NO_PIECE;
     b->empty[i / 64] |= 1ull << (i % 64);
+    b->nb_packed[i] = 0;
     b->hash[h] = (uint16_t)(i + 1);
     return i;
 }
@@ -196,27 +197,14 @@ bool carc_fits(const carc_state *st, int type, int x, int y, int rot)
 
 _Static_assert(CARC_SIDE_CITY < 4, "side types pack into 2 bits");
 
-uint32_t carc_square_sigs(const carc_tile_type *t)
-{
-    uint32_t sigs = 0;
-    for (int rot = 0; rot < 4; rot++) {
-        unsigned v = 0;
-        for (int d = 0; d < 4; d++)
-            v |= (unsigned)t->side[(d - rot) & 3].type << 2 * d;
-        sigs |= (uint32_t)v << 8 * rot;
-    }
-    return sigs;
-}
-
 bool carc_fits_anywhere(const carc_state *st, int type)
 {
     const carc_tile_type *t = &st->cat->types[type];
     const carc_board *b = &st->board;
     if (t->shape == CARC_SQUARE) {
-        uint32_t sig = carc_square_sigs(t);
         for (int w = 0; w * 64 < b->nspaces; w++)
             for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1)
-                if (carc_square_fit_rots(&b->spaces[w * 64 + __builtin_ctzll(bits)], sig))
+                if (carc_square_fit_rots(t, b, w * 64 + __builtin_ctzll(bits)))
                     return true;
         return false;
     }
@@ -267,8 +255,7 @@ int carc_board_add(carc_state *st, int p)
         carc_space *n = &b->spaces[ni];
         int back = (d + 2) & 3;
         n->nb_type[back] = t->side[side].type;
-        n->nb_packed = (uint8_t)((n->nb_packed & ~(3u << 2 * back)) | (unsigned)t->side[side].type << 2 * back);
-        n->nb_mask = (uint8_t)(n->nb_mask | 3u << 2 * back);
+        b->nb_packed[ni] = (uint8_t)((b->nb_packed[ni] & ~(3u << 2 * back)) | (unsigned)t->side[side].type << 2 * back);
         if (n->dir_piece[back] != CARC_NO_PIECE)
             connect(st, p, side, n->dir_piece[back], n->dir_side[back]);
     }

@@ -33,18 +33,16 @@ int carc_dir_side(const carc_tile_type *t, int rot, int dir);
 bool carc_fits(const carc_state *st, int type, int x, int y, int rot);
 /* carc_fits for the space with index si (no lookup: the legal-move loops walk the spaces). */
 bool carc_fits_space(const carc_state *st, int type, int si, int rot);
-/* A square type's side types per rotation, packed like carc_space.nb_packed: byte r for rotation r. */
-uint32_t carc_square_sigs(const carc_tile_type *t);
-/* Bit r set = the square with these sigs fits on space s at rotation r (same answer as carc_fits_space).
- * This is the hot loop of legal-move generation, so the four rotations are compared at once, a byte each:
- * a rotation fits where its byte of (sigs ^ what the neighbours show) & where they show something is 0. */
-static inline unsigned carc_square_fit_rots(const carc_space *s, uint32_t sigs)
+/* Bit r set = a square of type t fits on the frontier space si (no piece on it: a bit of carc_board.empty) at
+ * rotation r (same answer as carc_fits_space). This is the hot loop of legal-move generation: one lookup of
+ * what the neighbours show in the type's fit table. A side a piece shows is never CARC_SIDE_NONE (the
+ * catalog only takes C, R and F), so the packed sides alone say where a neighbour is. */
+static inline unsigned carc_square_fit_rots(const carc_tile_type *t, const carc_board *b, int si)
 {
-    if (s->npieces != 0 || s->nb_mask == 0)
-        return 0;
-    uint32_t v = (sigs ^ s->nb_packed * 0x01010101u) & s->nb_mask * 0x01010101u;
-    uint32_t zero = ~(((v & 0x7f7f7f7fu) + 0x7f7f7f7fu) | v | 0x7f7f7f7fu);   /* top bit of each zero byte */
-    return (zero >> 7 & 1) | (zero >> 14 & 2) | (zero >> 21 & 4) | (zero >> 28 & 8);
+    assert(b->spaces[si].npieces == 0 &&
+           b->nb_packed[si] == (b->spaces[si].nb_type[0] | b->spaces[si].nb_type[1] << 2 |
+                                b->spaces[si].nb_type[2] << 4 | b->spaces[si].nb_type[3] << 6));
+    return t->fit[b->nb_packed[si]];
 }
 /* Whether a drawn tile fits anywhere on the board. */
 bool carc_fits_anywhere(const carc_state *st, int type);

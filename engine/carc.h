@@ -91,6 +91,11 @@ typedef struct {
     uint8_t nparts;
     carc_part parts[CARC_MAX_PARTS];
     carc_side side[CARC_NSIDES]; /* square: N E S W; triangle (right angle NW): N, W and D */
+    /* Squares, derived from `side` when the type is loaded: bit r of fit[p] is set when at rotation r every
+     * side matches what the neighbours of a space show, p being those sides packed as carc_board.nb_packed
+     * (0 where no neighbour), and at least one shows something. Legal-move scans look the frontier up here
+     * instead of comparing sides. Zero for triangles. */
+    uint8_t fit[256];
 } carc_tile_type;
 
 typedef struct carc_catalog {
@@ -203,8 +208,6 @@ typedef struct {
     uint8_t dir_piece[4];   /* piece whose side lies on this space's N/E/S/W border, or CARC_NO_PIECE */
     uint8_t dir_side[4];    /* that piece's local side index */
     uint8_t nb_type[4];     /* carc_side_type that the neighbour across N/E/S/W shows this space */
-    uint8_t nb_packed;      /* nb_type packed 2 bits per direction (N lowest), for one-compare fit tests */
-    uint8_t nb_mask;        /* 0b11 in each direction where a neighbour shows a side */
     uint8_t npieces;        /* 0 = frontier (empty, next to a piece), 1 or 2 */
     uint8_t piece[2];
 } carc_space;
@@ -215,6 +218,9 @@ typedef struct {
     /* bit i set = spaces[i] holds no piece (the frontier): legal-move scans walk these bits in index order
      * instead of every space, two thirds of which are filled by mid-game */
     uint64_t empty[CARC_MAX_SPACES / 64];
+    /* each space's nb_type packed 2 bits per direction (N lowest), the index into carc_tile_type.fit; kept
+     * apart from spaces[] so that the patterns of one word of `empty` lie in one 64-byte line */
+    uint8_t nb_packed[CARC_MAX_SPACES];
     uint16_t hash[CARC_HASH_CAP];            /* space index + 1, 0 = empty slot */
     uint16_t piece_space[CARC_MAX_PIECES];   /* space index of each piece */
     /* union-find over feature parts (node = piece * CARC_MAX_PARTS + part), kept flat: every node's
@@ -394,6 +400,7 @@ typedef enum {
     CARC_EV_TRIANGLE_DRAFTED, /* halflings: seat took triangle `tile` */
     CARC_EV_SEAT_LEFT,        /* seat left the game */
     CARC_EV_FORCED_MOVE,      /* seat had exactly one legal move, `move`: the engine made it (its events follow) */
+    CARC_EV_SEAT_TO_BOT,      /* seat's player left it to a bot (carc_leave_to_bot): it stays in the game */
     CARC_NEVENT_KINDS
 } carc_event_kind;
 
@@ -463,6 +470,10 @@ int carc_default_move(const carc_state *st, carc_move *out);
  * followers stay on the board, it takes no further turns; when one seat remains the game ends with final
  * scoring. CARC_E_ILLEGAL when it already left, CARC_E_FINISHED after the end. */
 int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen);
+/* Seat's player leaves and a bot plays the seat on (the server's "bot_after_leave"): the state is unchanged
+ * — the seat stays in the game, owes what it owed and may win — and a seat_to_bot event says so, so the log
+ * and whoever follows it see the change. Errors as carc_leave. */
+int carc_leave_to_bot(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen);
 /* The winners, a bit per seat (score.c): the best score among the seats still in the game (a seat that
  * resigned or forfeited wins nothing, whatever its followers scored). */
 unsigned carc_winners(const carc_state *st);

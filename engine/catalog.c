@@ -681,6 +681,24 @@ static void count_segs(carc_tile_type *t)
             t->parts[t->side[s].seg[i].part].nsegs++;
 }
 
+/* carc_tile_type.fit: for every pattern of neighbour sides (2 bits a direction, N lowest, 0 = none) the
+ * rotations at which the square matches all of them. */
+static void fill_fit(carc_tile_type *t)
+{
+    memset(t->fit, 0, sizeof t->fit);
+    if (t->shape != CARC_SQUARE)
+        return;
+    for (unsigned pat = 1; pat < 256; pat++)
+        for (int rot = 0; rot < 4; rot++) {
+            bool ok = true;
+            for (int d = 0; d < 4 && ok; d++) {
+                unsigned nb = pat >> 2 * d & 3;
+                ok = nb == CARC_SIDE_NONE || nb == t->side[(d - rot) & 3].type;   /* board.c: carc_dir_side */
+            }
+            t->fit[pat] = (uint8_t)(t->fit[pat] | (unsigned)ok << rot);
+        }
+}
+
 static int finish_tile(parser *p)
 {
     int line = p->line, rc;
@@ -695,6 +713,7 @@ static int finish_tile(parser *p)
         if ((rc = check_side(p, s)) != 0)
             return rc;
     count_segs(p->t);
+    fill_fit(p->t);
     if (p->t->when < 0)
         p->sum += p->t->count;
     p->t = NULL;

@@ -144,8 +144,10 @@ int carc_script_from_json(const carc_catalog *cat, const json_t *script, carc_se
 int carc_setup_from_json(const carc_catalog *cat, const json_t *setup, carc_setup *s, char *err, size_t errlen);
 /* Whether a logged move is {"kind": "leave"}: the seat resigned or forfeited (carc_leave). */
 bool carc_move_is_leave(const json_t *move);
-/* One move of a game's log applied for seat: a leave through carc_leave, any other move through
- * carc_move_from_json and carc_apply (their return values). */
+/* Whether a logged move is {"kind": "leave_to_bot"}: the seat's player left it to a bot (carc_leave_to_bot). */
+bool carc_move_is_leave_to_bot(const json_t *move);
+/* One move of a game's log applied for seat: a leave through carc_leave, a leave to a bot through
+ * carc_leave_to_bot, any other move through carc_move_from_json and carc_apply (their return values). */
 int carc_logged_move_apply(carc_state *st, int seat, const json_t *move, carc_events *ev, char *err, size_t errlen);
 
 #endif

@@ -3,8 +3,16 @@
  * order (frontier order, then rotation; pass first among figure moves), so that "the first legal move" is
  * the same every time.
  */
+#include <stddef.h>
+#include <string.h>
+
 #include "alloc.h"
 #include "expansions.h"
+
+/* scan_places writes a placement as its first 8 bytes and then x, y in one 4-byte store */
+_Static_assert(sizeof(carc_move) == 12 && offsetof(carc_move, x) == 8 && offsetof(carc_move, y) == 10,
+               "carc_move: 8 bytes, then x and y");
+_Static_assert(offsetof(carc_space, y) == offsetof(carc_space, x) + 2, "carc_space: x and y side by side");
 
 bool carc_move_equal(const carc_move *a, const carc_move *b)
 {
@@ -44,12 +52,48 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
         carc_grow((void **)&out->v, &out->cap, out->n + 4u * b->nspaces, sizeof *out->v);
     if (tt->shape == CARC_SQUARE) {
         /* a square only goes on an empty space: walk the frontier bits, which are in space order */
-        uint32_t sig = carc_square_sigs(tt);
+        if (out) {
+            /* Whether a rotation fits is a coin toss to the branch predictor, so the list is written without
+             * a branch on it: all four rotations are stored and the count only moves past the ones that fit
+             * (room for 4 per space was made above). A move is two stores: its first 8 bytes (kind, tile,
+             * rot, the rest zero) from one of four templates, then the space's x and y, which lie side by
+             * side in both structs. */
+            uint64_t head[4];
+            for (int rot = 0; rot < 4; rot++) {
+                carc_move m = {.kind = CARC_MV_PLACE, .tile = (uint8_t)t, .rot = (uint8_t)rot};
+                memcpy(&head[rot], &m, sizeof head[rot]);
+            }
+            unsigned char *v = (unsigned char *)(out->v + out->n);
+            size_t k = 0;
+            for (int w = 0; w * 64 < b->nspaces; w++) {
+                /* first the fitting rotations of each frontier space of this word, and which spaces take the
+                 * tile at all; then the moves, for those spaces only */
+                uint8_t rots[64];
+                uint64_t fits = 0;
+                for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
+                    int i = __builtin_ctzll(bits);
+                    rots[i] = (uint8_t)carc_square_fit_rots(tt, b, w * 64 + i);
+                    fits |= (uint64_t)(rots[i] != 0) << i;
+                }
+                for (; fits; fits &= fits - 1) {
+                    int i = __builtin_ctzll(fits);
+                    uint32_t xy;
+                    memcpy(&xy, &b->spaces[w * 64 + i].x, sizeof xy);
+                    for (int rot = 0; rot < 4; rot++) {
+                        memcpy(v + k * sizeof(carc_move), &head[rot], sizeof head[rot]);
+                        memcpy(v + k * sizeof(carc_move) + offsetof(carc_move, x), &xy, sizeof xy);
+                        k += (unsigned)rots[i] >> rot & 1;
+                    }
+                }
+            }
+            out->n += k;
+            return k;
+        }
         for (int w = 0; w * 64 < b->nspaces; w++)
             for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
-                const carc_space *s = &b->spaces[w * 64 + __builtin_ctzll(bits)];
-                unsigned rots = carc_square_fit_rots(s, sig);
-                if (rots && !emit_places(s, t, rots, out, first, &n))
+                int si = w * 64 + __builtin_ctzll(bits);
+                unsigned rots = carc_square_fit_rots(tt, b, si);
+                if (rots && !emit_places(&b->spaces[si], t, rots, out, first, &n))
                     return 2;
             }
         return n;
@@ -81,15 +125,15 @@ static size_t figure_moves(const carc_state *st, int seat, carc_moves *out)
     bool abbot_out = false;
     uint16_t occupied[CARC_MAX_FIGURES];   /* roots of the features a meeple or an abbot stands in */
     int nocc = 0;
+    /* written without branches on the figures (whose they are, of what kind): those are unpredictable */
     for (int i = 0; i < st->nfigures; i++) {
         const carc_figure *g = &st->figures[i];
-        if (g->seat == seat) {
-            meeples -= g->kind == CARC_FIG_MEEPLE;
-            abbots -= g->kind == CARC_FIG_ABBOT;
-            abbot_out |= g->kind == CARC_FIG_ABBOT;
-        }
-        if (g->kind != CARC_FIG_SHEPHERD)
-            occupied[nocc++] = (uint16_t)carc_find(&st->board, carc_node(g->piece, g->part));
+        bool mine = g->seat == seat;
+        meeples -= mine & (g->kind == CARC_FIG_MEEPLE);
+        abbots -= mine & (g->kind == CARC_FIG_ABBOT);
+        abbot_out |= mine & (g->kind == CARC_FIG_ABBOT);
+        occupied[nocc] = (uint16_t)carc_find(&st->board, carc_node(g->piece, g->part));
+        nocc += g->kind != CARC_FIG_SHEPHERD;
     }
     bool meeple = meeples > 0, abbot = abbots > 0;
     for (int i = 0; i < t->nparts; i++) {
@@ -100,8 +144,8 @@ static size_t figure_moves(const carc_state *st, int seat, carc_moves *out)
             continue;
         int root = carc_find(&st->board, carc_node(piece, i));
         bool taken = false;
-        for (int k = 0; k < nocc && !taken; k++)
-            taken = occupied[k] == root;
+        for (int k = 0; k < nocc; k++)
+            taken |= occupied[k] == root;
         if (taken)
             continue;
         if (!out)

@@ -162,6 +162,20 @@ static void score_cloister_if_complete(carc_state *st, int piece, int part, carc
     return_followers(st, &f, ev);
 }
 
+/* Whether a figure stands on a cloister or garden of a piece on pc's space or one of the 8 round it. */
+static bool monastic_figure_near(const carc_state *st, const carc_piece *pc)
+{
+    for (int i = 0; i < st->nfigures; i++) {
+        const carc_figure *g = &st->figures[i];
+        const carc_piece *q = &st->pieces[g->piece];
+        int kind = carc_type_of(st, g->piece)->parts[g->part].kind;
+        if ((kind == CARC_PART_CLOISTER || kind == CARC_PART_GARDEN) && q->x - pc->x <= 1 &&
+            pc->x - q->x <= 1 && q->y - pc->y <= 1 && pc->y - q->y <= 1)
+            return true;
+    }
+    return false;
+}
+
 void carc_score_completed(carc_state *st, int piece, carc_events *ev)
 {
     const carc_tile_type *t = carc_type_of(st, piece);
@@ -187,8 +201,11 @@ void carc_score_completed(carc_state *st, int piece, carc_events *ev)
             add_feature_spaces(st, root, ev, x);
         return_followers(st, &f, ev);
     }
-    /* cloisters and gardens on this space and the 8 round it */
+    /* cloisters and gardens on this space and the 8 round it; only one with a figure on it can score, and
+     * mostly none of the 9 spaces holds one, which a pass over the figures says without 9 space lookups */
     const carc_piece *pc = &st->pieces[piece];
+    if (!monastic_figure_near(st, pc))
+        return;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             int si = carc_space_find(&st->board, pc->x + dx, pc->y + dy);
@@ -252,46 +269,61 @@ static int farm_points(const carc_state *st, int root)
 
 void carc_score_final(carc_state *st, carc_events *ev)
 {
-    static const int order[] = {CARC_PART_ROAD, CARC_PART_CITY, CARC_PART_CLOISTER, CARC_PART_GARDEN,
-                                CARC_PART_FIELD};
-    /* only features holding a follower score: mark their roots first */
-    uint8_t held[CARC_NODES];
-    memset(held, 0, sizeof held);
+    /* Only features holding a follower score, roads, cities, cloisters and gardens first and farms last (the
+     * order the rulebook scores them in), and within a kind in the order of their first part on the board
+     * (piece, then part: a feature's smallest node), which is the order a walk over every part of every
+     * piece would meet them in. Sorting the few held features by that key gives the same order (and so the
+     * same events) for the cost of the features, not of the board. */
+    static const uint8_t rank[CARC_NPART_KINDS] = {
+        [CARC_PART_ROAD] = 0, [CARC_PART_CITY] = 1, [CARC_PART_CLOISTER] = 2, [CARC_PART_GARDEN] = 3,
+        [CARC_PART_FIELD] = 4,
+    };
+    const carc_board *b = &st->board;
+    uint32_t key[CARC_MAX_FIGURES];   /* rank << 16 | the feature's smallest node */
+    int nheld = 0;
     for (int k = 0; k < st->nfigures; k++) {
         const carc_figure *g = &st->figures[k];
-        if (g->kind != CARC_FIG_SHEPHERD)
-            held[carc_find(&st->board, carc_node(g->piece, g->part))] = 1;
+        if (g->kind == CARC_FIG_SHEPHERD)
+            continue;
+        int root = carc_find(b, carc_node(g->piece, g->part));
+        int first = root;
+        for (int n = b->next[root]; n != root; n = b->next[n])
+            if (n < first)
+                first = n;
+        int kind = carc_type_of(st, first / CARC_MAX_PARTS)->parts[first % CARC_MAX_PARTS].kind;
+        uint32_t kk = (uint32_t)rank[kind] << 16 | (uint32_t)first;
+        bool seen = false;
+        for (int j = 0; j < nheld && !seen; j++)
+            seen = key[j] == kk;
+        if (seen)
+            continue;
+        int j = nheld++;   /* insertion sort: a handful of features */
+        for (; j > 0 && key[j - 1] > kk; j--)
+            key[j] = key[j - 1];
+        key[j] = kk;
     }
-    /* roads, cities, cloisters and gardens first, farms last: the order the rulebook scores them in */
-    for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
-        for (int p = 0; p < st->npieces; p++) {
-            const carc_tile_type *t = carc_type_of(st, p);
-            for (int i = 0; i < t->nparts; i++) {
-                if (t->parts[i].kind != order[o])
-                    continue;
-                int root = carc_find(&st->board, carc_node(p, i));
-                if (!held[root])
-                    continue;
-                held[root] = 0;
-                carc_feature f;
-                carc_feature_collect(st, root, &f);
-                int pts;
-                if (f.kind == CARC_PART_FIELD)
-                    pts = farm_points(st, root);
-                else if (f.kind == CARC_PART_CLOISTER || f.kind == CARC_PART_GARDEN)
-                    pts = cloister_partial_points(st, p);
-                else
-                    pts = city_road_points(&f, st->board.open[root] == 0);
-                carc_event *x;
-                award(st, majority(st, &f), pts, f.kind, CARC_REASON_FINAL, ev, &x);
-                if (!x)
-                    continue;
-                if (f.kind == CARC_PART_CLOISTER || f.kind == CARC_PART_GARDEN)
-                    add_cloister_spaces(st, p, ev, x);
-                else
-                    add_feature_spaces(st, root, ev, x);
-            }
-        }
+    _Static_assert(CARC_NODES < 1 << 16, "a node fits in the key's low 16 bits");
+    for (int h = 0; h < nheld; h++) {
+        int first = (int)(key[h] & 0xFFFF), p = first / CARC_MAX_PARTS;
+        int root = carc_find(b, first);
+        carc_feature f;
+        carc_feature_collect(st, root, &f);
+        int pts;
+        if (f.kind == CARC_PART_FIELD)
+            pts = farm_points(st, root);
+        else if (f.kind == CARC_PART_CLOISTER || f.kind == CARC_PART_GARDEN)
+            pts = cloister_partial_points(st, p);
+        else
+            pts = city_road_points(&f, b->open[root] == 0);
+        carc_event *x;
+        award(st, majority(st, &f), pts, f.kind, CARC_REASON_FINAL, ev, &x);
+        if (!x)
+            continue;
+        if (f.kind == CARC_PART_CLOISTER || f.kind == CARC_PART_GARDEN)
+            add_cloister_spaces(st, p, ev, x);
+        else
+            add_feature_spaces(st, root, ev, x);
+    }
     carc_fruit_score_final(st, ev);
 }
 

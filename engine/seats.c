@@ -67,3 +67,19 @@ int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errl
     carc_check_state(st);
     return 0;
 }
+
+int carc_leave_to_bot(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen)
+{
+    if (st->status != CARC_ACTIVE) {
+        snprintf(err, errlen, "the game is over");
+        return CARC_E_FINISHED;
+    }
+    if (seat < 0 || seat >= st->nplayers || (st->left >> seat & 1)) {
+        snprintf(err, errlen, "seat %d is not in the game", seat);
+        return CARC_E_ILLEGAL;
+    }
+    carc_event *x = carc_ev_push(ev, CARC_EV_SEAT_TO_BOT);
+    if (x)
+        x->seat = (uint8_t)seat;
+    return 0;
+}

@@ -963,11 +963,22 @@ static int cmd_import(int argc, char **argv)
         json_decref(ex);
         return EXIT_USAGE;
     }
+    size_t i;
+    json_t *p;
+    /* a seat left to a bot (bot_after_leave) plays on with no token to post its moves: not importable */
+    json_array_foreach(json_object_get(ex, "moves"), i, p) {
+        if (carc_move_is_leave_to_bot(json_object_get(p, "move"))) {
+            fprintf(stderr, "carcctl: %s: move %lld left seat %lld to a bot; an import posts every move with its seat's "
+                            "token, which a bot's seat does not take: not imported\n",
+                    file, (long long)json_integer_value(json_object_get(p, "seq")),
+                    (long long)json_integer_value(json_object_get(p, "seat")));
+            json_decref(ex);
+            return EXIT_CHECK;
+        }
+    }
     const json_t *setup = json_object_get(ex, "setup");
     json_t *req = json_object();
     json_t *players = json_array();
-    size_t i;
-    json_t *p;
     json_array_foreach(json_object_get(ex, "players"), i, p)
         json_array_append_new(players, json_pack("{s:O}", "name", json_object_get(p, "name")));
     json_object_set_new(req, "players", players);

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef enum { OPT_STRING, OPT_LISTEN, OPT_INT, OPT_SIZE } opt_kind;
 
@@ -96,6 +97,9 @@ static const opt opts[] = {
      "forgotten, and a retry is a new request (which the seq check refuses as stale) (default 86400)"},
     {"--bot-interval-ms", "CARCD_BOT_INTERVAL_MS", OPT_INT, FIELD(bot_interval_ms), 0, 0, 3600000, "MS",
      "how often the bot worker looks for a move a bot makes; 0: this carcd plays no bots (default 500)"},
+    {"--bot-workers", "CARCD_BOT_WORKERS", OPT_INT, FIELD(bot_workers), 0, 1, CD_BOT_WORKERS_MAX, "N",
+     "bot worker threads: how many bot games this carcd thinks for at once, each on its own database "
+     "connection (default: the number of cores online)"},
     {"--time-file", "CARCD_TIME_FILE", OPT_STRING, FIELD(time_file), CAPACITY(time_file), 0, 0, "PATH",
      "for tests: the clocks' time is read from this file (seconds since the epoch) at every use "
      "(default: empty, the real clock)"},
@@ -148,6 +152,8 @@ static void defaults(cd_config *c)
     c->clock_interval_ms = 1000;
     c->idempotency_ttl_s = 86400;
     c->bot_interval_ms = 500;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);   /* a think keeps one core busy: one worker per core */
+    c->bot_workers = cores < 1 ? 1 : cores > CD_BOT_WORKERS_MAX ? CD_BOT_WORKERS_MAX : (int)cores;
     strcpy(c->mail_from, "carcd@localhost");
     strcpy(c->mail_backoff, CD_MAIL_BACKOFF_DEFAULT);
     c->imap_interval_ms = 5000;

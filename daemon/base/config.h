@@ -21,6 +21,7 @@ typedef enum { CD_CMD_SERVE, CD_CMD_MIGRATE, CD_CMD_HELP, CD_CMD_MAIL_IN } cd_co
 
 /* mail's retry schedule: 5 s, 30 s, 5 min, 30 min, 2 h, 10 h, 24 h */
 #define CD_MAIL_BACKOFF_DEFAULT "5,30,300,1800,7200,36000,86400"
+#define CD_BOT_WORKERS_MAX 64   /* CARCD_BOT_WORKERS: threads, each with its own database connection */
 
 typedef struct {
     cd_command command;
@@ -55,6 +56,8 @@ typedef struct {
     int webhook_concurrency;  /* CARCD_WEBHOOK_CONCURRENCY / --webhook-concurrency: sends at once, 0 = none */
     /* turn clocks (clock.h, clock_worker.h) */
     int bot_interval_ms;      /* CARCD_BOT_INTERVAL_MS / --bot-interval-ms: bot worker's look for bot moves */
+    int bot_workers;          /* CARCD_BOT_WORKERS / --bot-workers: bot games thought for at once, default
+                                 the cores online */
     int clock_interval_ms;    /* CARCD_CLOCK_INTERVAL_MS / --clock-interval-ms: worker's look for due clocks */
     int idempotency_ttl_s;    /* CARCD_IDEMPOTENCY_TTL / --idempotency-ttl: how long a move's answer serves a
                                  repeated Idempotency-Key, default 86400 (the clock worker then forgets it) */

@@ -23,10 +23,19 @@
 
 #define MAX_PER_TICK 50   /* then sleep: other games' bots are found on the next tick */
 
+/* One per thread: each thinks for one game at a time, on its own database connection (cd_db_thread). Two
+ * threads of a process never take the same game: the claim's lease (ST_BOT_CLAIM) is committed before the
+ * thread thinks, and a claim skips a leased game, as it does another process's. */
+typedef struct {
+    cd_periodic thread;   /* base/periodic.h: runs run_once every interval */
+    int index;            /* 0..n-1, in the log lines */
+} worker;
+
 static struct {
     const cd_config *cfg;
-    cd_periodic thread;   /* base/periodic.h: runs run_once every interval */
-} W = {.thread = CD_PERIODIC_INIT};
+    int n;
+    worker w[CD_BOT_WORKERS_MAX];
+} W;
 
 typedef struct {
     double now;
@@ -127,7 +136,7 @@ static cd_tx_result run_commit(cd_db *db, void *arg)
 }
 
 /* One bot move (or nothing due); false when nothing was due or the database failed. */
-static bool step(cd_db *db)
+static bool step(cd_db *db, int index)
 {
     claim_tx c = {.now = cd_wall_now()};
     bool down = false;
@@ -157,8 +166,8 @@ static bool step(cd_db *db)
     if (r == CD_TX_COMMIT && t.did && strcmp(t.did, "move") == 0) {
         cd_metrics_move_applied();
         cd_cache_put(c.row.game_id, t.seq, t.after);
-        cd_log("info", "bot: game %s seat %d: %s moved at seq %d (%.0f ms, pid %ld)", c.row.game_id, c.row.seat,
-               carc_bot_names[spec.kind], t.seq, think * 1000, (long)getpid());
+        cd_log("info", "bot: game %s seat %d: %s moved at seq %d (%.0f ms, pid %ld, worker %d)", c.row.game_id,
+               c.row.seat, carc_bot_names[spec.kind], t.seq, think * 1000, (long)getpid(), index);
     } else if (r == CD_TX_COMMIT) {
         cd_log("info", "bot: game %s seat %d: seq %d is stale, thinking again", c.row.game_id, c.row.seat, c.seq);
     } else {
@@ -170,22 +179,17 @@ static bool step(cd_db *db)
     return r == CD_TX_COMMIT;
 }
 
-static void tick(void)
+static void run_once(void *arg)
 {
+    worker *w = arg;
     char err[256];
     cd_db *db = cd_db_thread(W.cfg, err, sizeof err);
     if (!db)
         return;
-    for (int i = 0; i < MAX_PER_TICK && step(db); i++) {
-        if (cd_periodic_stopping(&W.thread))
+    for (int i = 0; i < MAX_PER_TICK && step(db, w->index); i++) {
+        if (cd_periodic_stopping(&w->thread))
             break;
     }
-}
-
-static void run_once(void *arg)
-{
-    (void)arg;
-    tick();
 }
 
 static void close_db(void *arg)
@@ -196,17 +200,30 @@ static void close_db(void *arg)
 
 int cd_bot_worker_start(const cd_config *cfg, char *err, size_t errlen)
 {
-    if (cfg->bot_interval_ms <= 0 || W.thread.started)
+    if (cfg->bot_interval_ms <= 0 || W.n > 0)
         return 0;
     W.cfg = cfg;
-    W.thread.name = "bot";
-    W.thread.interval_ms = cfg->bot_interval_ms;
-    W.thread.run = run_once;
-    W.thread.done = close_db;
-    return cd_periodic_start(&W.thread, err, errlen);
+    int n = cfg->bot_workers < 1 ? 1 : cfg->bot_workers > CD_BOT_WORKERS_MAX ? CD_BOT_WORKERS_MAX : cfg->bot_workers;
+    for (int i = 0; i < n; i++) {
+        worker *w = &W.w[i];
+        *w = (worker){.thread = CD_PERIODIC_INIT, .index = i};
+        w->thread.name = "bot";
+        w->thread.interval_ms = cfg->bot_interval_ms;
+        w->thread.run = run_once;
+        w->thread.done = close_db;
+        w->thread.arg = w;
+        if (cd_periodic_start(&w->thread, err, errlen) != 0) {
+            cd_bot_worker_stop();
+            return -1;
+        }
+        W.n = i + 1;
+    }
+    return 0;
 }
 
 void cd_bot_worker_stop(void)
 {
-    cd_periodic_stop(&W.thread);
+    for (int i = 0; i < W.n; i++)
+        cd_periodic_stop(&W.w[i].thread);
+    W.n = 0;
 }

@@ -44,13 +44,21 @@ static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
     t->seat = c->seat;
     if ((c->timeout == CD_TIMEOUT_SKIP || c->timeout == CD_TIMEOUT_FORFEIT) && deadline >= 0 && t->now >= deadline) {
         bool skip = c->timeout == CD_TIMEOUT_SKIP, taken = false;
-        /* "bot_after_leave": a bot takes a forfeited seat; this turn is skipped, the bot plays the next ones */
+        /* "bot_after_leave": a bot takes a forfeited seat, logged as a leave to it (the turn still the seat's,
+         * so the entry passes no turn); then this turn is skipped, and the bot plays the next ones */
         if (!skip && !cd_bot_take_seat(db, g->id, c->seat, &taken))
             return CD_TX_ERROR;
+        int seat = c->seat;
+        if (taken) {
+            cd_tx_result out = cd_forced_moves_commit(db, g, seat, CD_FORCED_TO_BOT, "clock", t->now, NULL, t->err,
+                                                      sizeof t->err);
+            if (out != CD_TX_COMMIT)
+                return out;
+        }
         skip |= taken;
         t->did = skip ? (taken ? "timeout forfeit to a bot" : "timeout skip") : "timeout forfeit";
         t->lag = t->now - deadline;
-        return cd_forced_moves_commit(db, g, c->seat, skip ? CD_FORCED_SKIP : CD_FORCED_LEAVE, "clock", t->now, NULL,
+        return cd_forced_moves_commit(db, g, seat, skip ? CD_FORCED_SKIP : CD_FORCED_LEAVE, "clock", t->now, NULL,
                                       t->err, sizeof t->err);
     }
     if (remind >= 0 && t->now >= remind) {

@@ -10,7 +10,9 @@
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
     {ST_BOT_SEAT_SET, "bot_seat_set",
-                      "UPDATE seats SET bot = $3::jsonb WHERE game_id = $1::uuid AND seat = $2::integer", 3},
+                      "UPDATE seats SET bot = $3::jsonb, left_to_bot = $4::boolean "
+                      "WHERE game_id = $1::uuid AND seat = $2::integer",
+                      4},
     {ST_BOT_GAME_FLAGS, "bot_game_flags",
                         "UPDATE games SET bots = true, bot_after_leave = $2::boolean WHERE id = $1::uuid", 2},
     /* the partial index games_bots_active keeps this to the active games that have bots */
@@ -31,12 +33,12 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_bots = {stmts, sizeof stmts / sizeof stmts[0]};
 
-cd_q cd_bot_seat_set(cd_db *db, const char *game_id, int seat, const char *bot_json)
+cd_q cd_bot_seat_set(cd_db *db, const char *game_id, int seat, const char *bot_json, bool left_to_bot)
 {
     char s[16];
     snprintf(s, sizeof s, "%d", seat);
-    const char *p[] = {game_id, s, bot_json};
-    return cd_q_run(db, ST_BOT_SEAT_SET, 3, p);
+    const char *p[] = {game_id, s, bot_json, left_to_bot ? "true" : "false"};
+    return cd_q_run(db, ST_BOT_SEAT_SET, 4, p);
 }
 
 cd_q cd_bot_game_flags(cd_db *db, const char *game_id, bool after_leave)

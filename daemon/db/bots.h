@@ -1,5 +1,5 @@
 /*
- * bots.h — the bot columns (sql/011_bots.sql): a seat carcd plays (seats.bot), the games the bot worker
+ * bots.h — the bot columns (sql/011_bots.sql, 014): a seat carcd plays (seats.bot, left_to_bot), the games the bot worker
  * looks at (games.bots, bot_after_leave), and its lease on the game it thinks for (games.bot_lease_until).
  */
 #ifndef CD_BOTS_H
@@ -9,8 +9,9 @@
 
 #include "db.h"
 
-/* ST_BOT_SEAT_SET: seat is played by the bot `bot_json` ({"bot": "mcts", "think_ms": 1000}) from now on. */
-cd_q cd_bot_seat_set(cd_db *db, const char *game_id, int seat, const char *bot_json);
+/* ST_BOT_SEAT_SET: seat is played by the bot `bot_json` ({"bot": "mcts", "think_ms": 1000}) from now on;
+ * left_to_bot: its player left it to the bot (bot_after_leave, sql/014), rather than it was made for one. */
+cd_q cd_bot_seat_set(cd_db *db, const char *game_id, int seat, const char *bot_json, bool left_to_bot);
 /* ST_BOT_GAME_FLAGS: the game has bots (the worker looks at it) and whether a bot takes a seat that leaves. */
 cd_q cd_bot_game_flags(cd_db *db, const char *game_id, bool after_leave);
 

@@ -16,6 +16,9 @@
 #define GAME_COLUMNS GAME_COLUMNS_WITH("g.snapshot")
 /* the seats' names in seat order, as a JSON array (one index scan of seats' primary key) */
 #define SEAT_NAMES "COALESCE((SELECT json_agg(n.name ORDER BY n.seat) FROM seats n WHERE n.game_id = g.id), '[]')"
+/* the seats' bots in seat order (null for a person's seat), read only for a game that has bots (games.bots):
+ * any other game pays no second scan */
+#define SEAT_BOTS "CASE WHEN g.bots THEN (SELECT json_agg(b.bot ORDER BY b.seat) FROM seats b WHERE b.game_id = g.id) END"
 /* The reads of a request with a seat token: who the token is (whether its game is $2, its seat) and the game
  * joined to it, in one statement. No row: the token belongs to no seat; the game's columns are NULL when the
  * token is another game's. $3 is the seq of the state this process holds for the game (state_cache.h; -1:
@@ -59,23 +62,23 @@ static const cd_stmt_info stmts[] = {
                          3},
     /* the seed leaves game_secrets only once the game is over: it is revealed then */
     {ST_GAME_GET, "game_get",
-                  "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES ", g.clock "
-                  "FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
+                  "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES ", g.clock, " SEAT_BOTS
+                  " FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
                   1},
     {ST_GAME_GET_ADMIN, "game_get_admin",
-                        "SELECT " GAME_COLUMNS ", s.seed, " SEAT_NAMES ", g.clock "
-                        "FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
+                        "SELECT " GAME_COLUMNS ", s.seed, " SEAT_NAMES ", g.clock, " SEAT_BOTS
+                        " FROM games g JOIN game_secrets s ON s.game_id = g.id WHERE g.id = $1::uuid",
                         1},
     {ST_GAME_GET_SEAT, "game_get_seat",
                        "SELECT " GAME_COLUMNS_WITH(SNAPSHOT_UNLESS_CACHED) ", CASE WHEN g.status = 'finished' "
-                       "THEN s.seed END, " SEAT_NAMES ", g.clock" BY_TOKEN,
+                       "THEN s.seed END, " SEAT_NAMES ", g.clock, " SEAT_BOTS BY_TOKEN,
                        3},
     /* what legal-moves reads: the columns of game_get it uses (no set-up, times or names), the others NULL */
     {ST_GAME_GET_PLAY, "game_get_play",
                        "SELECT g.seq, g.status, NULL, " SNAPSHOT_UNLESS_CACHED ", g.seed_sha256, NULL, NULL, NULL, "
-                       "CASE WHEN g.status = 'finished' THEN s.seed END, NULL, NULL" BY_TOKEN,
+                       "CASE WHEN g.status = 'finished' THEN s.seed END, NULL, NULL, NULL" BY_TOKEN,
                        3},
-    {ST_TOKEN_LOOKUP, "token_lookup", "SELECT game_id, seat, bot IS NOT NULL FROM seats WHERE token_hash = $1", 1},
+    {ST_TOKEN_LOOKUP, "token_lookup", "SELECT game_id, seat, bot IS NOT NULL, left_to_bot FROM seats WHERE token_hash = $1", 1},
 };
 const cd_stmt_family cd_stmts_game_reads = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -91,7 +94,7 @@ static void status_flags(cd_game_read *g, const char *status)
 }
 
 /* Row 0 of a ST_GAME_GET-shaped result: seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
- * finished_at, seed, names, clock. */
+ * finished_at, seed, names, clock, bots. */
 static void get_columns(PGresult *res, cd_game_read *g)
 {
     g->res = res;
@@ -109,6 +112,7 @@ static void get_columns(PGresult *res, cd_game_read *g)
     g->seed = PQgetvalue(res, 0, 8);
     g->names = cd_q_text(res, 0, 9);
     g->clock = cd_q_text(res, 0, 10);
+    g->bots = cd_q_text(res, 0, 11);
 }
 
 /* Row 0 of a result that starts with LOCK_COLUMNS: seq, status, snapshot, seed, clock. */
@@ -165,9 +169,9 @@ cd_q cd_game_read_seat(cd_db *db, const char *token_hash, const char *id, const 
     if (q != CD_Q_OK)
         return q;
     token->found = PQntuples(res) > 0;
-    if (token->found) {   /* columns 11 and 12: whether the token's game is this one, and its seat (BY_TOKEN) */
-        token->same_game = strcmp(PQgetvalue(res, 0, 11), "t") == 0;
-        token->seat = atoi(PQgetvalue(res, 0, 12));
+    if (token->found) {   /* columns 12 and 13: whether the token's game is this one, and its seat (BY_TOKEN) */
+        token->same_game = strcmp(PQgetvalue(res, 0, 12), "t") == 0;
+        token->seat = atoi(PQgetvalue(res, 0, 13));
     }
     get_columns(res, out);
     return CD_Q_OK;
@@ -185,6 +189,7 @@ static void token_columns(const PGresult *res, int i, void *row)
     t->token->same_game = strcasecmp(PQgetvalue(res, i, 0), t->id) == 0;
     t->token->seat = atoi(PQgetvalue(res, i, 1));
     t->token->bot = strcmp(PQgetvalue(res, i, 2), "t") == 0;
+    t->token->left_to_bot = strcmp(PQgetvalue(res, i, 3), "t") == 0;
 }
 
 cd_q cd_token_lookup(cd_db *db, const char *token_hash, const char *id, cd_token_seat *token)

@@ -28,6 +28,7 @@ typedef struct {
     const char *seed;       /* hex; "" unless the statement may read it */
     const char *names;      /* the seats' names, a JSON array; NULL when the statement leaves them out */
     const char *clock;      /* the turn clock's JSON; NULL for a game without one (or left out) */
+    const char *bots;       /* the seats' bots, a JSON array (null for a person); NULL: a game without bots */
     struct pg_result *res;
 } cd_game_read;
 void cd_game_read_free(cd_game_read *g);
@@ -38,6 +39,7 @@ typedef struct {
     bool same_game;         /* that seat's game is the one asked about */
     int seat;
     bool bot;               /* a bot plays that seat (seats.bot): the token only reads (ST_TOKEN_LOOKUP only) */
+    bool left_to_bot;       /* its player left it to that bot (seats.left_to_bot; ST_TOKEN_LOOKUP only) */
 } cd_token_seat;
 
 /* ST_GAME_GET (admin: ST_GAME_GET_ADMIN, the seed always). */

@@ -43,7 +43,8 @@ static const cd_stmt_info stmts[] = {
     {ST_INVITE_TAKE, "invite_take",
                      "UPDATE seat_invites SET seat = $3::integer WHERE game_id = $1::uuid AND place = $2::integer", 3},
     {ST_WAITING_SEATS, "waiting_seats",
-                       "SELECT seat, name, player_id FROM seats WHERE game_id = $1::uuid ORDER BY seat", 1},
+                       "SELECT seat, name, player_id, bot::text, left_to_bot FROM seats WHERE game_id = $1::uuid "
+                       "ORDER BY seat", 1},
     {ST_GAME_START, "game_start",
                     "UPDATE games SET status = $2, setup = $3::jsonb, snapshot = $4::jsonb, pending_seat = $5::integer, "
                     "clock = $6::jsonb, clock_deadline = to_timestamp($7::float8), clock_due = to_timestamp($8::float8), "
@@ -207,6 +208,8 @@ cd_q cd_waiting_seats(cd_db *db, const char *game_id, cd_waiting_seat out[CD_LOB
         s->seat = atoi(PQgetvalue(res, i, 0));
         snprintf(s->name, sizeof s->name, "%s", PQgetvalue(res, i, 1));
         snprintf(s->player_id, sizeof s->player_id, "%s", PQgetvalue(res, i, 2));
+        snprintf(s->bot, sizeof s->bot, "%s", PQgetvalue(res, i, 3));
+        s->left_to_bot = strcmp(PQgetvalue(res, i, 4), "t") == 0;
     }
     PQclear(res);
     return CD_Q_OK;

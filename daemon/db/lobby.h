@@ -68,6 +68,8 @@ typedef struct {
     int seat;
     char name[72];
     char player_id[37];   /* "" when the seat is linked to no player */
+    char bot[256];        /* the seat's bot JSON (seats.bot); "" for a person */
+    bool left_to_bot;     /* its player left it to the bot (sql/014) */
 } cd_waiting_seat;
 cd_q cd_waiting_seats(cd_db *db, const char *game_id, cd_waiting_seat out[CD_LOBBY_MAX_SEATS], int *n);
 

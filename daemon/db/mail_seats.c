@@ -11,8 +11,9 @@
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
     {ST_MAIL_SEATS_ACTIVE, "mail_seats_active",
-                           "SELECT seat, email, tag FROM mail_seats WHERE game_id = $1::uuid AND stopped_at IS NULL "
-                           "ORDER BY seat",
+                           "SELECT m.seat, m.email, m.tag, EXISTS (SELECT 1 FROM seats s WHERE s.game_id = m.game_id "
+                           "AND s.seat = m.seat AND s.bot IS NOT NULL) FROM mail_seats m WHERE m.game_id = $1::uuid "
+                           "AND m.stopped_at IS NULL ORDER BY m.seat",
                            1},
     {ST_MAIL_SEAT_PUT, "mail_seat_put",
                        "INSERT INTO mail_seats (game_id, seat, email, tag) VALUES ($1::uuid, $2::integer, $3, $4) "
@@ -43,12 +44,13 @@ static const char *text(const PGresult *res, int i, int c)
     return PQgetisnull(res, i, c) ? "" : PQgetvalue(res, i, c);
 }
 
-/* Rows of (seat, email, tag), of seats whose mail goes out. */
+/* Rows of (seat, email, tag, bot), of seats whose mail goes out. */
 static void read_active_row(const PGresult *res, int i, cd_mail_seat *m)
 {
     m->seat = atoi(PQgetvalue(res, i, 0));
     snprintf(m->email, sizeof m->email, "%s", PQgetvalue(res, i, 1));
     snprintf(m->tag, sizeof m->tag, "%s", PQgetvalue(res, i, 2));
+    m->bot = PQgetvalue(res, i, 3)[0] == 't';
     m->stopped = false;
     m->stopped_at[0] = m->stopped_reason[0] = 0;
 }
@@ -59,6 +61,7 @@ static void read_all_row(const PGresult *res, int i, cd_mail_seat *m)
     m->seat = atoi(PQgetvalue(res, i, 0));
     snprintf(m->email, sizeof m->email, "%s", text(res, i, 1));
     m->tag[0] = 0;
+    m->bot = false;
     snprintf(m->stopped_at, sizeof m->stopped_at, "%s", text(res, i, 2));
     snprintf(m->stopped_reason, sizeof m->stopped_reason, "%s", text(res, i, 3));
     m->stopped = m->stopped_at[0] != 0;

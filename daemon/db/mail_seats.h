@@ -28,6 +28,7 @@ typedef struct {
     bool stopped;
     char stopped_at[40];           /* ISO; "" when not stopped */
     char stopped_reason[300];
+    bool bot;                      /* a bot plays the seat now: its player left it (bot_after_leave); active rows only */
 } cd_mail_seat;
 
 /* ST_MAIL_SEATS_ACTIVE: the seats of game_id whose mail runs, in seat order, at most max; *n their number. */

@@ -19,7 +19,7 @@
 static const cd_stmt_info stmts[] = {
     {ST_PLAYER_EVENTS_SEATS, "player_events_seats",
                              PEV_WRITE("SELECT player_id, min(seat) AS seat FROM seats WHERE game_id = $1::uuid "
-                                       "AND player_id IS NOT NULL AND ($3::integer = -1 OR seat = CASE WHEN "
+                                       "AND player_id IS NOT NULL AND ($3::integer = -1 OR bot IS NULL AND seat = CASE WHEN "
                                        "$3::integer = -2 THEN (SELECT pending_seat FROM games WHERE id = $1::uuid) "
                                        "ELSE $3::integer END) GROUP BY player_id"),
                              5},

@@ -24,7 +24,8 @@ struct pg_result;
 /* Inside a transaction: queues (cd_db_defer) event `kind` of game_id at seq for the players linked to its
  * seat `seat` (-1: to every seat's player, once per player; CD_PEV_PENDING_SEAT: the games row's pending
  * seat, as the statements before it in the transaction left it), `status` ("finished", "cancelled"; NULL: none).
- * Nothing is written for seats no player is linked to. false when it could not be sent. */
+ * Nothing is written for seats no player is linked to, nor, for one seat, when a bot plays it (its player
+ * left it to the bot: the turn is the bot's). false when it could not be sent. */
 bool cd_player_events_for_seats_deferred(cd_db *db, const char *game_id, int seq, int seat, const char *kind,
                                          const char *status);
 

@@ -70,7 +70,7 @@ bool cd_bot_take_seat(cd_db *db, const char *game_id, int seat, bool *taken)
     json_t *j = cd_bot_spec_json(&spec);
     char *text = cd_json_dumps(j, JSON_COMPACT);
     json_decref(j);
-    bool ok = cd_bot_seat_set(db, game_id, seat, text) == CD_Q_OK;
+    bool ok = cd_bot_seat_set(db, game_id, seat, text, true) == CD_Q_OK;
     free(text);
     *taken = ok;
     return ok;

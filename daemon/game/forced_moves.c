@@ -26,11 +26,12 @@ static cd_tx_result log_move(cd_db *db, cd_game *g, int seat, const json_t *move
 cd_tx_result cd_forced_moves_commit(cd_db *db, cd_game *g, int seat, cd_forced_move what, const char *origin,
                                     double now, json_t **answer, char *err, size_t errlen)
 {
-    if (what == CD_FORCED_LEAVE) {
+    if (what == CD_FORCED_LEAVE || what == CD_FORCED_TO_BOT) {
+        bool to_bot = what == CD_FORCED_TO_BOT;
         carc_events ev = {0};
         cd_tx_result out = CD_TX_ROLLBACK;
-        if (carc_leave(g->st, seat, &ev, err, errlen) == 0) {
-            json_t *mv = json_pack("{s:s}", "kind", "leave");
+        if ((to_bot ? carc_leave_to_bot : carc_leave)(g->st, seat, &ev, err, errlen) == 0) {
+            json_t *mv = json_pack("{s:s}", "kind", to_bot ? "leave_to_bot" : "leave");
             out = log_move(db, g, seat, mv, &ev, origin, now, answer);
             json_decref(mv);
         }

@@ -19,6 +19,7 @@ void cd_game_free(cd_game *g)
     json_decref(g->setup);
     json_decref(g->snapshot);
     json_decref(g->names);
+    json_decref(g->bots);
     free(g->st);
     memset(g, 0, sizeof *g);
 }
@@ -105,7 +106,8 @@ static cd_load_result decode_get_row(cd_game *g, const cd_game_read *row, bool a
     copy_field(g->finished_at, sizeof g->finished_at, row->finished_at);
     copy_field(g->seed, sizeof g->seed, row->seed);
     g->names = row->names ? json_loads(row->names, 0, NULL) : json_array();
-    if (!g->setup || !g->snapshot || !json_is_array(g->names))
+    g->bots = row->bots ? json_loads(row->bots, 0, NULL) : NULL;
+    if (!g->setup || !g->snapshot || !json_is_array(g->names) || (row->bots && !json_is_array(g->bots)))
         return CD_LOAD_CORRUPT;
     if (row->clock) {
         json_t *cj = json_loads(row->clock, 0, NULL);

@@ -30,6 +30,7 @@ typedef struct {
     char created_at[40], updated_at[40], finished_at[40];
     carc_state *st;       /* owned, decoded from snapshot + seed (seed zero when unknown) */
     json_t *names;        /* owned: ["Ann","Bob"] by seat */
+    json_t *bots;         /* owned: [null, {"bot": "greedy"}] by seat in a game with bots (views); NULL: none read */
     bool clocked;         /* the game has a turn clock (when the query read it: views, moves) */
     cd_clock clock;
     bool hooks_known;     /* hooks holds the number of the game's enabled webhook endpoints (a move's

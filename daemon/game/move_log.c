@@ -107,16 +107,17 @@ int cd_log_move_apply(carc_state *st, const cd_log_move *m, carc_events *ev, jso
 {
     if (described)
         *described = NULL;
-    bool leave;
+    bool leave, to_bot;
     carc_move mv;
     int rc = CARC_OK;
     if (m->text) {
         leave = m->text_len == strlen(CD_LEAVE_NOTATION) && memcmp(m->text, CD_LEAVE_NOTATION, m->text_len) == 0;
-        if (!leave && st->pending.seat != m->seat) {
+        to_bot = m->text_len == strlen(CD_TO_BOT_NOTATION) && memcmp(m->text, CD_TO_BOT_NOTATION, m->text_len) == 0;
+        if (!leave && !to_bot && st->pending.seat != m->seat) {
             snprintf(why, whylen, "the log has seat %d move, the game waits for seat %d", m->seat, st->pending.seat);
             return CARC_E_ILLEGAL;
         }
-        if (!leave)
+        if (!leave && !to_bot)
             rc = carc_notation_parse(st, m->text, m->text_len, &mv, why, whylen);
     } else {
         json_t *j = m->json ? json_loads(m->json, 0, NULL) : NULL;
@@ -137,7 +138,8 @@ int cd_log_move_apply(carc_state *st, const cd_log_move *m, carc_events *ev, jso
             return CARC_OK;
         }
         leave = carc_move_is_leave(j);
-        if (!leave)
+        to_bot = carc_move_is_leave_to_bot(j);
+        if (!leave && !to_bot)
             rc = carc_move_from_json(st, j, &mv, why, whylen);
         json_decref(j);
     }
@@ -149,6 +151,14 @@ int cd_log_move_apply(carc_state *st, const cd_log_move *m, carc_events *ev, jso
         rc = carc_leave(st, m->seat, ev, why, whylen);
         if (rc == CARC_OK && described)
             *described = json_pack("{s:s}", "kind", "leave");
+        return rc;
+    }
+    if (to_bot) {   /* the seat stays in the game: only its event */
+        if (notation)
+            snprintf(notation, CARC_NOTATION_MAX, "%s", CD_TO_BOT_NOTATION);
+        rc = carc_leave_to_bot(st, m->seat, ev, why, whylen);
+        if (rc == CARC_OK && described)
+            *described = json_pack("{s:s}", "kind", "leave_to_bot");
         return rc;
     }
     /* named against the state the move is made in, as moves_post.c logs it */

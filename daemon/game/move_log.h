@@ -32,6 +32,7 @@
 #include "games.h"
 
 #define CD_LEAVE_NOTATION "!leave"
+#define CD_TO_BOT_NOTATION "!leave_to_bot"   /* {"kind": "leave_to_bot"}: a bot plays the seat on */
 
 /* One move of a stored log, either form (the strings are the stored log's). */
 typedef struct {
@@ -64,7 +65,7 @@ bool cd_log_begin(const json_t *setup, const char *seed_hex, carc_state *st, car
                   size_t whylen);
 /* Applies one logged move to st, the state before it: ev (may be NULL) gets its events, *described (may be
  * NULL) the move as the log names it (carc_move_to_json_described against the state before; {"kind":
- * "leave"} for a leave, the move as stored for the admin's cancel, which leaves st as it is), notation (may be
+ * "leave"} for a leave, {"kind": "leave_to_bot"} for a leave to a bot, the move as stored for the admin's cancel, which leaves st as it is), notation (may be
  * NULL) its compact line's notation (none for a cancel: CARC_E_INVALID). 0, or the engine's error with
  * `why` (st unchanged). */
 int cd_log_move_apply(carc_state *st, const cd_log_move *m, carc_events *ev, json_t **described,

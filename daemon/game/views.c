@@ -54,6 +54,10 @@ json_t *cd_game_view(const cd_game *g, int viewer)
     json_t *players = json_object_get(v, "players");
     for (size_t i = 0; i < json_array_size(players) && i < json_array_size(g->names); i++)
         json_object_set(json_array_get(players, i), "name", json_array_get(g->names, i));
+    /* who plays a seat: a bot made for it, or one its player left it to (bot_after_leave) */
+    for (size_t i = 0; i < json_array_size(players) && i < json_array_size(g->bots); i++)
+        if (json_is_object(json_array_get(g->bots, i)))
+            json_object_set(json_array_get(players, i), "bot", json_array_get(g->bots, i));
     json_object_set_new(v, "clock", g->clocked ? cd_clock_view(&g->clock, cd_wall_now()) : json_null());
     json_object_set_new(v, "created_at", json_string(g->created_at));
     json_object_set_new(v, "updated_at", json_string(g->updated_at));

@@ -3,8 +3,9 @@
  * active game with no winner. In one transaction: the game row becomes `cancelled` (no seat waited for, its
  * turn clock's deadline and due time cleared, so reminders, timeouts and turn mail stop), the cancel is the
  * log's last entry (seat null, "by": "admin", "cancelled": true: long-polls and event streams wake with it),
- * game.finished goes to the game's webhooks with "reason": "cancelled", every linked player's stream gets a
- * game_over entry with status cancelled, and the audit log a row. Moves and every other change afterwards
+ * game.finished goes to the game's webhooks with "reason": "cancelled", every seat with mail its game-over
+ * mail saying the game was cancelled (and why), every linked player's stream gets a game_over entry with
+ * status cancelled, and the audit log a row. Moves and every other change afterwards
  * are refused 409 (/problems/game-cancelled for a move). The seed stays secret: the game never finished.
  * A game that still waits for its seats is cancelled as its creator's POST /v1/games/{id}/cancel would
  * (no state, no log: seq 0), its named seats' players told, the audit log written.
@@ -18,6 +19,7 @@
 #include "db/player_events.h"
 #include "game/audit.h"
 #include "handlers.h"
+#include "mail/outbox.h"
 #include "webhooks/outbox.h"
 
 #define REASON_MAX 200
@@ -88,6 +90,7 @@ static cd_tx_result run_cancel(cd_db *db, void *arg)
             abort();
         bool ok = cd_admin_cancel_deferred(db, t->id, g.seq, text) &&
                   cd_outbox_enqueue_cancel(db, t->id, t->seq, g.st) == CD_TX_COMMIT &&
+                  cd_mail_enqueue_cancel(db, t->id, t->seq, g.st, t->reason) == CD_TX_COMMIT &&
                   cd_player_events_for_seats_deferred(db, t->id, t->seq, -1, CD_PEV_GAME_OVER, "cancelled") &&
                   cd_audit_write(t->r, db, NULL, t->id,
                                  json_pack("{s:i, s:s?}", "seq", t->seq, "reason", t->reason), NULL);

@@ -33,33 +33,15 @@
  * and EV_PAGE messages, cut where one of them is full so that the order holds. In a stream each frame's id is
  * "<seq>.<messages_last>" then (Last-Event-ID gives both back), message frames are `event: message`.
  *
- * Waiting without a worker thread, outside libmicrohttpd (long poll). When there is nothing to answer yet, the
- * handler holds the request (cd_req_hold, http.h: carcd takes the connection's socket, libmicrohttpd forgets
- * the connection) and registers a waiter with the notify thread (notify.h) for this game, after `after`,
- * until the deadline. All a waiting long-poll keeps is its poll_ctx (game, after, viewer, deadline, waiter)
- * and the held socket. The waiter's callback runs on the notify thread when a move of the game is committed
- * (its pg_notify), at the deadline, or when the listener reconnected; it reads the log again on the notify
- * thread's own connection and writes the answer, built then (cd_hold_reply_json: a whole HTTP/1.1 message,
- * then the close), or re-arms the waiter when there is still nothing new (a reconnect with nothing missed).
- * When the held connection has closed (answered, or the client hung up, which the park notices at once),
- * poll_done cancels the waiter and frees the state; cancel waits for a callback that is running, so the
- * state is never freed under a callback. At shutdown the notify thread fires every waiter first and they
- * answer 503.
- *
- * Server-Sent Events (Accept: text/event-stream). The answer is a stream: `retry: 1000`, then one event per
- * entry — `id: <seq>`, `event: move`, `data: <entry as JSON>` — a `: keepalive` comment every
- * SSE_KEEPALIVE_S seconds, and the end of the stream after the wait bound (?wait, else cfg->max_wait_s), so
- * that the client reconnects, sending Last-Event-ID (taken as `after`; it overrides ?after).
- * The stream is held like a long-poll: its head and backlog are written at once (cd_hold_stream_begin, no
- * length: the stream ends at the close), and its waiter fires on the notify thread for a move, for the next
- * keepalive or for the end; the callback reads the new entries, writes their frames (cd_hold_send; bytes a
- * slow client has not taken wait in the park, up to SSE_MAX_BUFFER, past which the stream ends) and re-arms
- * the waiter. A waiting stream keeps its sse_stream and the held socket, nothing else. sse_done (the
- * connection closed: ended, or the client gone) cancels the waiter and frees the stream.
+ * Waiting (wait > 0 with nothing after `after`: a long poll) and streaming (Accept: text/event-stream) are
+ * feed.c's: the connection is held outside libmicrohttpd and a waiter for this game is woken by the notify
+ * thread. A stream is `retry: 1000`, then one event per entry — `id: <seq>` (with messages "<seq>.<message
+ * id>"), `event: move` or `event: message`, `data: <entry as JSON>` — a `: keepalive` comment every
+ * CD_FEED_KEEPALIVE_S seconds, and its end after the wait bound (?wait, else cfg->max_wait_s), so that the
+ * client reconnects, sending Last-Event-ID (taken as `after`; it overrides ?after).
  */
 #include <ctype.h>
 #include <limits.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,35 +50,17 @@
 #include "base/buf.h"
 #include "base/json_out.h"
 #include "game/games.h"
+#include "feed.h"
 #include "handlers.h"
-#include "base/metrics.h"
 #include "base/log.h"
-#include "db/notify.h"
 #include "db/games_table.h"
 #include "game/move_log.h"
 #include "db/messages.h"
 #include "game/messages.h"
 
 #define EV_PAGE 100              /* entries per answer, and per read of a stream */
-#define SSE_KEEPALIVE_S 15.0
-#define SSE_MAX_PAGES 20         /* a stream's backlog: more and the stream ends early (the client comes back) */
-#define SSE_MAX_BUFFER (1u << 20)   /* unsent bytes of a stream: more and it ends (the client comes back) */
 
 /* ---- reading the log ---------------------------------------------------------------------------------- */
-
-/* Parses a decimal integer within [lo, hi]: an optional '-' and digits, nothing else. */
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !(*s == '-' || isdigit((unsigned char)*s)))
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
 
 /* Copies the self-description of a move (its notation and, for a move that puts or takes a figure, its
  * feature, sides and label) into its entry. A move stored before moves described themselves, a resignation or
@@ -192,22 +156,6 @@ static cd_load_result read_page(cd_db *db, const char *id, int after, int viewer
     return CD_LOAD_OK;
 }
 
-/* read_page on the notify thread's own connection. A connection that went stale (the server restarted since
- * its last use) fails once and is remade by the next call: one retry. */
-static cd_load_result read_page_notify(const cd_config *cfg, const char *id, int after, int viewer,
-                                       json_t **entries, int *last, long long *mlast)
-{
-    cd_load_result lr = CD_LOAD_UNAVAILABLE;
-    long long m0 = *mlast;
-    for (int attempt = 0; attempt < 2 && lr == CD_LOAD_UNAVAILABLE; attempt++) {
-        char err[256];
-        cd_db *db = cd_db_thread(cfg, err, sizeof err);
-        *mlast = m0;
-        lr = db ? read_page(db, id, after, viewer, entries, last, mlast) : CD_LOAD_UNAVAILABLE;
-    }
-    return lr;
-}
-
 /* mlast < 0: the reader does not read messages, and the answer has no "messages_last" */
 static json_t *answer(const char *id, int last, json_t *entries, long long mlast)
 {
@@ -215,25 +163,6 @@ static json_t *answer(const char *id, int last, json_t *entries, long long mlast
     if (mlast >= 0)
         json_object_set_new(o, "messages_last", json_integer((json_int_t)mlast));
     return o;
-}
-
-/* A problem body for a reply made from the notify thread (cd_hold_reply_json). */
-static json_t *problem_body(cd_problem pr, const char *detail)
-{
-    char type[64];
-    snprintf(type, sizeof type, "/problems/%s", cd_problems[pr].slug);
-    return json_pack("{s:s, s:s, s:i, s:s}", "type", type, "title", cd_problems[pr].title, "status",
-                     cd_problems[pr].status, "detail", detail);
-}
-
-static cd_problem load_problem(cd_load_result lr, const char **detail)
-{
-    if (lr == CD_LOAD_UNAVAILABLE) {
-        *detail = "the database cannot be reached";
-        return CD_P_UNAVAILABLE;
-    }
-    *detail = "an internal error occurred; it has been logged";
-    return CD_P_INTERNAL;
 }
 
 /* Whether the game exists (its seats: every game has at least two). 1, 0, or -1 with *lr. */
@@ -248,96 +177,6 @@ static int game_exists(cd_db *db, const char *id, cd_load_result *lr)
     return n > 0;
 }
 
-/* ---- long poll ---------------------------------------------------------------------------------------- */
-
-/* A waiting long-poll: all it keeps (its connection is held outside libmicrohttpd, cd_req_hold). */
-typedef struct {
-    cd_hold *h;
-    const cd_config *cfg;
-    char id[37];
-    int after, viewer;
-    long long mafter;   /* -1: moves only */
-    double deadline;
-    cd_notify_waiter w;
-} poll_ctx;
-
-/* On the notify thread. The answer is built here, at the wake, from the log. c stays valid while this runs:
- * poll_done (the connection closed) waits for it in cd_notify_cancel. */
-static void poll_fire(void *arg, cd_notify_why why)
-{
-    poll_ctx *c = arg;
-    if (why == CD_NOTIFY_SHUTDOWN) {
-        cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
-        return;
-    }
-    json_t *entries = NULL;
-    int last = c->after;
-    long long mlast = c->mafter;
-    cd_load_result lr = read_page_notify(c->cfg, c->id, c->after, c->viewer, &entries, &last, &mlast);
-    if (lr != CD_LOAD_OK) {
-        const char *detail;
-        cd_problem pr = load_problem(lr, &detail);
-        cd_hold_reply_json(c->h, cd_problems[pr].status, problem_body(pr, detail));
-        return;
-    }
-    if (json_array_size(entries) > 0 || why == CD_NOTIFY_DEADLINE || cd_now() >= c->deadline) {
-        cd_hold_reply_json(c->h, 200, answer(c->id, last, entries, mlast));
-        return;
-    }
-    /* woken with nothing new (the listener reconnected, or a message this viewer does not read: muted or
-     * hidden; the cursor passes it, so that it does not wake us again): wait on */
-    json_decref(entries);
-    c->mafter = mlast;
-    if (cd_notify_wait_msgs(&c->w, c->id, c->after, c->mafter, c->deadline, poll_fire, c) != 0)
-        cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
-}
-
-/* On the park's thread: the connection is closed (answered, or the client went away). */
-static void poll_done(void *arg, bool client_gone)
-{
-    (void)client_gone;
-    poll_ctx *c = arg;
-    cd_notify_cancel(&c->w);
-    free(c);
-}
-
-static enum MHD_Result long_poll(cd_req *r, const char *id, int after, long long mafter, int viewer, long wait)
-{
-    poll_ctx *c = calloc(1, sizeof *c);
-    if (!c)
-        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
-    c->cfg = r->cfg;
-    memcpy(c->id, id, sizeof c->id);
-    c->after = after;
-    c->mafter = mafter;
-    c->viewer = viewer;
-    c->deadline = cd_now() + (double)wait;
-    c->h = cd_req_hold(r, true, poll_done, c);
-    if (!c->h) {
-        free(c);
-        return cd_reply_unavailable(r, 0, "too many waiting requests");
-    }
-    if (cd_notify_wait_msgs(&c->w, c->id, after, mafter, c->deadline, poll_fire, c) != 0)
-        cd_hold_reply_json(c->h, 503, problem_body(CD_P_UNAVAILABLE, "the server is shutting down"));
-    cd_hold_start(c->h);
-    return MHD_YES;
-}
-
-/* ---- Server-Sent Events ------------------------------------------------------------------------------- */
-
-/* A stream: its connection is held outside libmicrohttpd (cd_req_hold); the unsent bytes are the park's. */
-typedef struct {
-    cd_hold *h;
-    const cd_config *cfg;
-    char id[37];
-    int viewer;
-    /* the notify thread's (set by the handler before the waiter is armed) */
-    int after;
-    long long mafter;   /* -1: moves only */
-    double end, next_keepalive;
-    cd_notify_waiter w;
-} sse_stream;
-
 /* One SSE event per entry; its id is the cursor after it: the seq of the last move sent ("<seq>"), and with
  * messages (m_before >= 0) the id of the last message sent too ("<seq>.<message id>"), starting from the
  * cursors before these entries. A reconnect with any frame's id misses nothing and repeats nothing. */
@@ -348,152 +187,44 @@ static void add_frames(cd_buf *b, json_t *entries, int seq_before, long long m_b
     int seq = seq_before;
     long long mid = m_before;
     json_array_foreach(entries, i, e) {
-        char head[96];
+        char id[48];
         json_t *msg = json_object_get(e, "message");
         if (msg)
             mid = (long long)json_integer_value(json_object_get(msg, "id"));
         else
             seq = (int)json_integer_value(json_object_get(e, "seq"));
         if (m_before < 0)
-            snprintf(head, sizeof head, "id: %d\nevent: move\ndata: ", seq);
+            snprintf(id, sizeof id, "%d", seq);
         else
-            snprintf(head, sizeof head, "id: %d.%lld\nevent: %s\ndata: ", seq, mid, msg ? "message" : "move");
-        char *data = cd_json_dumps(e, JSON_COMPACT);   /* compact JSON has no newline */
-        if (!data)
-            abort();
-        cd_buf_str(b, head);
-        cd_buf_str(b, data);
-        cd_buf_str(b, "\n\n");
-        free(data);
+            snprintf(id, sizeof id, "%d.%lld", seq, mid);
+        cd_feed_frame(b, id, msg ? "message" : "move", e);
     }
 }
 
-/* On the park's thread: the connection is closed (the stream ended, or the client went away). */
-static void sse_done(void *arg, bool client_gone)
+/* ---- the log as a feed (feed.h) ---------------------------------------------------------------------- */
+
+static cd_load_result feed_read(cd_db *db, const cd_feed_src *src, cd_feed_cursor *cur, json_t **entries)
 {
-    (void)client_gone;
-    sse_stream *s = arg;
-    cd_metrics_sse_streams(-1);
-    cd_notify_cancel(&s->w);
-    free(s);
+    int last;
+    long long mlast = cur->mafter;
+    cd_load_result lr = read_page(db, src->id, cur->after, src->viewer, entries, &last, &mlast);
+    if (lr == CD_LOAD_OK)
+        *cur = (cd_feed_cursor){last, mlast};
+    return lr;
 }
 
-/* On the notify thread: new entries, a keepalive, or the end. */
-static void sse_fire(void *arg, cd_notify_why why)
+static void feed_frames(cd_buf *b, json_t *entries, cd_feed_cursor from)
 {
-    sse_stream *s = arg;
-    cd_buf out = {0};
-    bool end = why == CD_NOTIFY_SHUTDOWN;
-    if (why == CD_NOTIFY_MOVE || why == CD_NOTIFY_RECONNECT) {
-        for (int page = 0; !end && page < SSE_MAX_PAGES; page++) {
-            json_t *entries = NULL;
-            int last = s->after;
-            long long mlast = s->mafter;
-            if (read_page_notify(s->cfg, s->id, s->after, s->viewer, &entries, &last, &mlast) != CD_LOAD_OK) {
-                end = true;   /* the client comes back with Last-Event-ID */
-                break;
-            }
-            add_frames(&out, entries, s->after, s->mafter);
-            size_t n = json_array_size(entries);
-            json_decref(entries);
-            s->after = last;
-            s->mafter = mlast;
-            if (n < EV_PAGE)
-                break;   /* (with messages a page may hold up to 2 * EV_PAGE entries: full means either) */
-            if (page == SSE_MAX_PAGES - 1)
-                end = true;   /* more than one wake can carry: the client comes back for the rest */
-        }
-    }
-    double now = cd_now();
-    if (now >= s->end)
-        end = true;
-    if (!end && now >= s->next_keepalive)
-        cd_buf_str(&out, ": keepalive\n\n");
-    if (out.len > 0)
-        s->next_keepalive = now + SSE_KEEPALIVE_S;   /* anything sent keeps the connection warm */
-    if (!end) {
-        double deadline = s->next_keepalive < s->end ? s->next_keepalive : s->end;
-        if (cd_notify_wait_msgs(&s->w, s->id, s->after, s->mafter, deadline, sse_fire, s) != 0)
-            end = true;
-    }
-    /* a client that does not read past SSE_MAX_BUFFER: the stream ends, it reconnects from its last event */
-    if (!cd_hold_send(s->h, out.p, out.len, end, SSE_MAX_BUFFER) && !end)
-        cd_hold_send(s->h, NULL, 0, true, 0);
-    free(out.p);
+    add_frames(b, entries, from.after, from.mafter);
 }
 
-static bool wants_sse(cd_req *r)
+static json_t *feed_answer(const cd_feed_src *src, cd_feed_cursor cur, json_t *entries)
 {
-    const char *accept = cd_req_header(r, MHD_HTTP_HEADER_ACCEPT);
-    if (!accept)
-        return false;
-    char low[256];
-    size_t n = 0;
-    for (; accept[n] && n < sizeof low - 1; n++)
-        low[n] = (char)tolower((unsigned char)accept[n]);
-    low[n] = 0;
-    return strstr(low, "text/event-stream") != NULL;
+    return answer(src->id, cur.after, entries, cur.mafter);
 }
 
-/* entries: the first page, read from the cursors (seq0, m0) to (last, mlast); mlast < 0: moves only. */
-static enum MHD_Result stream(cd_req *r, cd_db *db, const char *id, int viewer, json_t *entries, int seq0,
-                              int last, long long m0, long long mlast, long wait)
-{
-    cd_buf out = {0};
-    cd_buf_str(&out, "retry: 1000\n\n");
-    int pages = 1, after = last;
-    long long mafter = mlast;
-    size_t n = json_array_size(entries);
-    add_frames(&out, entries, seq0, m0);
-    json_decref(entries);
-    cd_load_result lr = CD_LOAD_OK;
-    while (n >= EV_PAGE && pages < SSE_MAX_PAGES) {   /* the backlog, on this worker's connection */
-        int a0 = after;
-        long long mb = mafter;
-        lr = read_page(db, id, after, viewer, &entries, &after, &mafter);
-        if (lr != CD_LOAD_OK)
-            break;
-        n = json_array_size(entries);
-        add_frames(&out, entries, a0, mb);
-        json_decref(entries);
-        pages++;
-    }
-    if (lr != CD_LOAD_OK) {
-        free(out.p);
-        return cd_reply_load_error(r, lr);
-    }
-    sse_stream *s = calloc(1, sizeof *s);
-    if (!s) {
-        free(out.p);
-        return cd_reply_problem(r, CD_P_INTERNAL, NULL, "out of memory");
-    }
-    s->cfg = r->cfg;
-    memcpy(s->id, id, sizeof s->id);
-    s->viewer = viewer;
-    s->after = after;
-    s->mafter = mafter;
-    s->h = cd_req_hold(r, false, sse_done, s);
-    if (!s->h) {
-        free(out.p);
-        free(s);
-        return cd_reply_unavailable(r, 0, "too many waiting requests");
-    }
-    cd_metrics_sse_streams(1);   /* until sse_done */
-    double now = cd_now();
-    s->end = now + (double)wait;
-    s->next_keepalive = now + SSE_KEEPALIVE_S;
-    bool ended = wait == 0 || n >= EV_PAGE;   /* a backlog too long for one stream: the client comes back */
-    static const char *const headers[] = {"Cache-Control", "no-cache", "X-Accel-Buffering", "no", NULL};
-    cd_hold_stream_begin(s->h, "text/event-stream", headers, out.p, out.len, ended);
-    free(out.p);
-    if (!ended) {
-        double deadline = s->next_keepalive < s->end ? s->next_keepalive : s->end;
-        if (cd_notify_wait_msgs(&s->w, s->id, s->after, s->mafter, deadline, sse_fire, s) != 0)
-            cd_hold_send(s->h, NULL, 0, true, 0);
-    }
-    cd_hold_start(s->h);
-    return MHD_YES;
-}
+/* with messages a page holds up to 2 * EV_PAGE entries: EV_PAGE or more means either kind may go on */
+static const cd_feed_kind game_log = {feed_read, feed_frames, feed_answer, EV_PAGE, "the game could not be loaded"};
 
 /* ---- the handler -------------------------------------------------------------------------------------- */
 
@@ -507,16 +238,16 @@ enum MHD_Result h_events(cd_req *r)
     for (int i = 0; i < 37; i++)
         id[i] = (char)tolower((unsigned char)raw_id[i]);
 
-    bool sse = wants_sse(r);
+    bool sse = cd_feed_wants_sse(r);
     long after = -1, wait = sse ? r->cfg->max_wait_s : 0;
     const char *a = cd_req_arg(r, "after");
-    if (a && !parse_int(a, -1, INT32_MAX, &after))
+    if (a && !cd_parse_long(a, -1, INT32_MAX, &after))
         return cd_reply_problem(r, CD_P_INVALID, "after",
                                 "after: expected an integer >= -1 (the seq of the last entry seen; -1 for all)");
     long long mafter = -1;   /* -1: moves only */
     const char *ma = cd_req_arg(r, "messages_after");
     long mv;
-    if (ma && !parse_int(ma, 0, LONG_MAX, &mv))
+    if (ma && !cd_parse_long(ma, 0, LONG_MAX, &mv))
         return cd_reply_problem(r, CD_P_INVALID, "messages_after",
                                 "messages_after: expected an integer >= 0 (the id of the last message seen; 0 for all)");
     if (ma)
@@ -527,14 +258,14 @@ enum MHD_Result h_events(cd_req *r)
         const char *dot = strchr(last_id, '.');
         size_t k = dot ? (size_t)(dot - last_id) : strlen(last_id);
         snprintf(seq_part, sizeof seq_part, "%.*s", (int)(k < sizeof seq_part ? k : sizeof seq_part - 1), last_id);
-        if (k >= sizeof seq_part || !parse_int(seq_part, -1, INT32_MAX, &after) ||
-            (dot && !parse_int(dot + 1, 0, LONG_MAX, &mv)))
+        if (k >= sizeof seq_part || !cd_parse_long(seq_part, -1, INT32_MAX, &after) ||
+            (dot && !cd_parse_long(dot + 1, 0, LONG_MAX, &mv)))
             return cd_reply_problem(r, CD_P_INVALID, "Last-Event-ID", "Last-Event-ID: expected the id of an event");
         if (dot)
             mafter = mv;
     }
     const char *w = cd_req_arg(r, "wait");
-    if (w && !parse_int(w, 0, r->cfg->max_wait_s, &wait))
+    if (w && !cd_parse_long(w, 0, r->cfg->max_wait_s, &wait))
         return cd_reply_problem(r, CD_P_INVALID, "wait", "wait: expected whole seconds from 0 to %d",
                                 r->cfg->max_wait_s);
 
@@ -570,10 +301,14 @@ enum MHD_Result h_events(cd_req *r)
             return cd_reply_load_error(r, e < 0 ? lr : CD_LOAD_NOT_FOUND);
         }
     }
+    cd_feed_src src = {.kind = &game_log, .viewer = viewer};
+    memcpy(src.id, id, sizeof src.id);
+    long long mwait = mread < 0 ? -1 : mlast;   /* the message cursor a wait goes on from: none when none read */
     if (sse)
-        return stream(r, db, id, viewer, entries, (int)after, last, mread, mread < 0 ? -1 : mlast, wait);
+        return cd_feed_stream(r, db, &src, entries, (cd_feed_cursor){(int)after, mread},
+                              (cd_feed_cursor){last, mwait}, wait);
     if (json_array_size(entries) > 0 || wait == 0)
         return cd_reply_json(r, 200, answer(id, last, entries, mlast), NULL);
     json_decref(entries);
-    return long_poll(r, id, (int)after, mread < 0 ? -1 : mlast, viewer, wait);
+    return cd_feed_long_poll(r, &src, (cd_feed_cursor){(int)after, mwait}, wait);
 }

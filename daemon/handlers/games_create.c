@@ -275,7 +275,7 @@ static bool store_bots(cd_db *db, const create_tx *t, const char *id)
         json_t *bj = cd_bot_spec_json(&t->bots[i]);
         char *text = cd_json_dumps(bj, JSON_COMPACT);
         json_decref(bj);
-        cd_q q = cd_bot_seat_set(db, id, i, text);
+        cd_q q = cd_bot_seat_set(db, id, i, text, false);
         free(text);
         if (q != CD_Q_OK)
             return false;

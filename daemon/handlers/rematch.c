@@ -8,10 +8,17 @@
  * and a creator token (start it with fewer, or cancel it). Every other seat accepts with .../rematch/accept
  * on the finished game, which answers its new token; the last acceptance starts the game. New seats are
  * numbered in the order they are taken, so the offerer moves first. A game has at most one rematch.
+ *
+ * Bots: a seat made for a bot at creation is a bot again, the same kind and think time, taken at once and
+ * numbered first (as a creation numbers named seats before joined ones), so the rematch starts when its
+ * people have accepted; a seat a bot took over from a player who left (bot_after_leave, seats.left_to_bot)
+ * is offered back to that player, whose old token or key still offers and accepts (cd_req_seat_or_left).
+ * bot_after_leave and the clock's "bot" timeout carry over with the other settings.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "db/bots.h"
 #include "db/lobby.h"
 #include "game/clock.h"
 #include "handlers.h"
@@ -26,7 +33,7 @@ static json_t *seconds(double s)
 /* The clock's settings as a creation request gives them (cd_clock_from_request reads them back). */
 static json_t *clock_request(const cd_clock *c)
 {
-    static const char *const timeouts[] = {"none", "skip", "forfeit"};   /* cd_timeout's order */
+    static const char *const timeouts[] = {"none", "skip", "forfeit", "bot"};   /* cd_timeout's order */
     return json_pack("{s:o, s:o, s:s, s:o, s:i}", "per_move_s", seconds(c->per_move_s), "reserve_s",
                      seconds(c->reserve_s), "timeout",
                      timeouts[c->timeout], "remind_at", c->remind_at > 0 ? json_real(c->remind_at) : json_null(),
@@ -122,8 +129,29 @@ static cd_tx_result run_offer(cd_db *db, void *arg)
                          carc_options_to_json(g.st->opt), "emails");
     if (g.clocked)
         json_object_set_new(settings, "clock", clock_request(&g.clock));
-    cd_waiting_new w = {.nseats = nold, .nopen = nold, .settings = settings, .creator_hash = t->creator_hash,
+    cd_waiting_new w = {.nseats = nold, .nopen = 0, .settings = settings, .creator_hash = t->creator_hash,
                         .rematch_of = t->old_id, .seed_hex = NULL, .seed_sha = NULL};
+    /* the bots made at creation are named seats, taken now; every other seat gets a place of its own */
+    char bot_hash[CD_LOBBY_MAX_SEATS][CD_HEX256_LEN];
+    int bot_of[CD_LOBBY_MAX_SEATS];   /* by new named seat: its old seat's index in old[] */
+    for (int i = 0; i < nold; i++) {
+        if (old[i].bot[0] && !old[i].left_to_bot) {
+            char token[CD_TOKEN_LEN + 1];   /* nobody holds it: a bot seat's token only reads */
+            cd_token_new(token);
+            cd_sha256_hex(token, bot_hash[w.nnamed]);
+            w.names[w.nnamed] = old[i].name;
+            w.token_hash[w.nnamed] = bot_hash[w.nnamed];
+            w.key_hash[w.nnamed] = NULL;
+            bot_of[w.nnamed++] = i;
+        } else {
+            w.old_seat[w.nopen++] = old[i].seat;
+        }
+    }
+    bool after_leave = false;
+    if (cd_bot_after_leave(db, t->old_id, &after_leave) != CD_Q_OK) {
+        out = CD_TX_ERROR;
+        goto done;
+    }
     uint8_t seed[32], md[32];   /* a fresh seed, its hash published with the offer */
     char seed_hex[CD_HEX256_LEN], seed_sha[CD_HEX256_LEN];
     cd_random_bytes(seed, sizeof seed);
@@ -132,12 +160,18 @@ static cd_tx_result run_offer(cd_db *db, void *arg)
     cd_hex(md, sizeof md, seed_sha);
     w.seed_hex = seed_hex;
     w.seed_sha = seed_sha;
-    for (int i = 0; i < nold; i++)
-        w.old_seat[i] = old[i].seat;
     out = cd_lobby_store_waiting(db, &w);
     if (out != CD_TX_COMMIT)
         goto done;
     memcpy(t->id, w.id, sizeof t->id);
+    for (int i = 0; i < w.nnamed && out == CD_TX_COMMIT; i++)
+        if (cd_bot_seat_set(db, t->id, i, old[bot_of[i]].bot, false) != CD_Q_OK)
+            out = CD_TX_ERROR;
+    if (out == CD_TX_COMMIT && (w.nnamed > 0 || after_leave || (g.clocked && g.clock.timeout == CD_TIMEOUT_BOT)) &&
+        cd_bot_game_flags(db, t->id, after_leave) != CD_Q_OK)
+        out = CD_TX_ERROR;
+    if (out != CD_TX_COMMIT)
+        goto done;
     cd_waiting_lock_row wl;
     if (cd_waiting_lock(db, t->id, &wl) != CD_Q_OK) {
         out = CD_TX_ERROR;
@@ -150,7 +184,7 @@ static cd_tx_result run_offer(cd_db *db, void *arg)
     out = me ? take_place(db, t, &wl, me) : refuse(t, CD_P_FORBIDDEN, "no such seat in the game");
     cd_waiting_lock_row_free(&wl);
     for (int i = 0; i < nold && out == CD_TX_COMMIT; i++)
-        if (old[i].seat != t->seat && old[i].player_id[0])
+        if (old[i].seat != t->seat && old[i].player_id[0] && (!old[i].bot[0] || old[i].left_to_bot))
             out = cd_lobby_on_invited(db, t->id, old[i].player_id, old[i].seat);
 done:
     json_decref(settings);
@@ -199,7 +233,7 @@ static enum MHD_Result rematch(cd_req *r, bool offer)
     if (!ok)
         return MHD_YES;
     cd_db *db;
-    int seat = cd_req_seat(r, &db);
+    int seat = cd_req_seat_or_left(r, &db);   /* a player who left the seat to a bot plays the rematch */
     if (seat < 0)
         return MHD_YES;
     rematch_tx t = {.old_id = r->params[0], .seat = seat};

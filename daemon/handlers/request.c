@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
+#include <errno.h>
 #include <string.h>
 
 #include "base/crypto.h"
@@ -78,10 +80,11 @@ bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_
     return true;
 }
 
-/* cd_viewer_of; *bot: a bot plays the token's seat (always false for admin and public). */
-static bool viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer, bool *bot)
+/* cd_viewer_of; *bot: a bot plays the token's seat (always false for admin and public), *left_to_bot: its
+ * player left it to that bot (bot_after_leave). */
+static bool viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer, bool *bot, bool *left_to_bot)
 {
-    *bot = false;
+    *bot = *left_to_bot = false;
     if (r->is_admin) {
         *viewer = CARC_VIEW_ADMIN;
         return true;
@@ -99,6 +102,7 @@ static bool viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer, bool *b
         return false;
     *viewer = token.seat;
     *bot = token.bot;
+    *left_to_bot = token.left_to_bot;
     if (!token.same_game) {
         cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
         return false;
@@ -108,8 +112,8 @@ static bool viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer, bool *b
 
 bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
 {
-    bool bot;
-    return viewer_of(r, db, id, viewer, &bot);
+    bool bot, left_to_bot;
+    return viewer_of(r, db, id, viewer, &bot, &left_to_bot);
 }
 
 /* cd_game_open_seat; with `waiting` non-NULL a game that has not started is no reply: *waiting says so. */
@@ -200,6 +204,19 @@ cd_db *cd_req_db(cd_req *r)
     return db;
 }
 
+bool cd_parse_long(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !(*s == '-' || isdigit((unsigned char)*s)))
+        return false;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
 enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what)
 {
     cd_db_error e;
@@ -232,7 +249,7 @@ enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr)
     }
 }
 
-int cd_req_seat(cd_req *r, cd_db **db)
+static int req_seat(cd_req *r, cd_db **db, bool left_ok)
 {
     const char *id = r->params[0];
     if (!cd_uuid_valid(id)) {
@@ -242,10 +259,10 @@ int cd_req_seat(cd_req *r, cd_db **db)
     r->game_id = id;
     *db = cd_req_db(r);
     int viewer;
-    bool bot;
-    if (!*db || !viewer_of(r, *db, id, &viewer, &bot))
+    bool bot, left_to_bot;
+    if (!*db || !viewer_of(r, *db, id, &viewer, &bot, &left_to_bot))
         return -1;
-    if (bot) {   /* its player left it to a bot (bot_after_leave), or it was created for one: it reads only */
+    if (bot && !(left_ok && left_to_bot)) {   /* its player left it to a bot (bot_after_leave), or it was created for one: it reads only */
         cd_reply_problem(r, CD_P_SEAT_LEFT, "Authorization",
                          "a bot plays seat %d (its player left it to the bot, or it was made for one): its token and "
                          "player key only read",
@@ -260,6 +277,16 @@ int cd_req_seat(cd_req *r, cd_db **db)
         return -1;
     }
     return viewer;
+}
+
+int cd_req_seat(cd_req *r, cd_db **db)
+{
+    return req_seat(r, db, false);
+}
+
+int cd_req_seat_or_left(cd_req *r, cd_db **db)
+{
+    return req_seat(r, db, true);
 }
 
 bool cd_audit(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail)

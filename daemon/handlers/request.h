@@ -14,6 +14,10 @@
 #include "game/games.h"
 #include "http/http.h"
 
+/* A query parameter's or header's decimal integer within [lo, hi]: an optional '-' and digits, nothing else
+ * (no space, no '+', no hex). */
+bool cd_parse_long(const char *s, long lo, long hi, long *out);
+
 /* The database connection for this request, or a 503 reply and NULL. */
 cd_db *cd_req_db(cd_req *r);
 /* Answers for a failed database step: 503 with Retry-After when it is a state a client can wait out (`down`:
@@ -59,6 +63,9 @@ bool cd_game_open_view(cd_req *r, cd_db **db, int *viewer, cd_game *g, bool *wai
  * id, 401/403 token, 503) and returns -1 when there is none, or 409 seat-left when a bot plays the seat (its
  * player left it under bot_after_leave, or it was made for a bot): such a token reads, it does not act. */
 int cd_req_seat(cd_req *r, cd_db **db);
+/* cd_req_seat, but a seat its player left to a bot (bot_after_leave) is still that player's: the rematch's
+ * offer and acceptance, which give the player a seat of a new game. */
+int cd_req_seat_or_left(cd_req *r, cd_db **db);
 
 /* cd_audit_write for request r; when the row cannot be written it replies (503 when the database is
  * unreachable, else 500) and returns false, so nothing is shown unrecorded. */

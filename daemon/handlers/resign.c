@@ -3,7 +3,8 @@
  * now is decided with the default moves; its followers stay on the board and score, it takes no more turns;
  * the game ends when one seat remains. Answers like a move: {"seq", "events"} as the seat sees them. In a
  * game created with "bot_after_leave": true a greedy bot takes the seat instead (game/bot_seats.h): the
- * seat stays in the game, nothing is logged, and the answer is {"seq", "events": [], "bot"}.
+ * seat stays in the game, the log gets {"kind": "leave_to_bot"} (a seat_to_bot event, notified as any move),
+ * and the answer is {"seq", "events", "bot"}.
  */
 #include <stdio.h>
 
@@ -50,10 +51,14 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
         out = CD_TX_ROLLBACK;
     } else if (!cd_bot_take_seat(db, g.id, t->seat, &taken)) {
         out = CD_TX_ERROR;
-    } else if (taken) {   /* "bot_after_leave": a bot plays the seat from now on; nothing is logged */
+    } else if (taken) {   /* "bot_after_leave": a bot plays the seat from now on, logged as a leave to it */
+        out = cd_forced_moves_commit(db, &g, t->seat, CD_FORCED_TO_BOT, "seat", t->now, &t->answer, t->detail,
+                                     sizeof t->detail);
         const cd_bot_spec spec = {.kind = CARC_BOT_GREEDY};
-        t->answer = json_pack("{s:i, s:[], s:o}", "seq", g.seq, "events", "bot", cd_bot_spec_json(&spec));
-        out = CD_TX_COMMIT;
+        if (out == CD_TX_COMMIT && t->answer)
+            json_object_set_new(t->answer, "bot", cd_bot_spec_json(&spec));
+        else if (out == CD_TX_ROLLBACK)
+            t->problem = CD_P_ILLEGAL_MOVE;
     } else {
         out = cd_forced_moves_commit(db, &g, t->seat, CD_FORCED_LEAVE, "seat", t->now, &t->answer, t->detail,
                                      sizeof t->detail);

@@ -189,7 +189,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
     snprintf(short_id, sizeof short_id, "%.8s", a->game_id);
 
     json_t *view = carc_view_to_json(a->st, a->seat);
-    bool over = a->st->status == CARC_FINISHED;
+    bool over = a->st->status == CARC_FINISHED || a->cancelled;   /* a cancelled game's state is as it was then */
     bool my_turn = !over && a->st->pending.seat == a->seat;
     cd_buf t = {0}, h = {0};
     cd_buf_str(&h, "<!DOCTYPE html><html><body>\n");
@@ -264,7 +264,19 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
         }
         break;
     case CD_MAIL_FINISHED:
-        snprintf(subject, sizeof subject, "Carcassonne game %s: game over", short_id);
+        snprintf(subject, sizeof subject, "Carcassonne game %s: game %s", short_id, a->cancelled ? "cancelled" : "over");
+        if (a->cancelled) {   /* the admin ended it: nobody won, the scores are those of that moment */
+            cd_buf_str(&t, "The game was cancelled by the server's administrator");
+            cd_buf_str(&h, "<p>The game was cancelled by the server's administrator");
+            if (a->reason) {
+                cd_buf_printf(&t, ": %s", a->reason);
+                cd_buf_str(&h, ": ");
+                html_escape(&h, a->reason);
+            }
+            cd_buf_str(&t, ". Nobody won.\n");
+            cd_buf_str(&h, ". Nobody won.</p>\n");
+            break;
+        }
         cd_buf_str(&t, "The game is over.\n");
         cd_buf_str(&h, "<p>The game is over.</p>\n");
         {

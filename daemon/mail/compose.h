@@ -33,6 +33,8 @@ typedef struct {
     const char *last_move;      /* turn: what happened since (one line per move); NULL: nothing to tell */
     const char *talk;           /* turn: "  Ann wrote: ..." lines, the table talk since; NULL: none */
     const char *refusal;        /* refused: the reason */
+    bool cancelled;             /* finished: the admin cancelled the game (st is as it was then): no winner */
+    const char *reason;         /* cancelled: the admin's reason; NULL: none given */
 } cd_mail_about;
 
 /* The whole message for `a` (malloc'd) and its Message-ID (msg_id, without brackets). NULL on failure. */

@@ -94,7 +94,8 @@ cd_tx_result cd_mail_enqueue_move(cd_db *db, const char *game_id, int seq, const
     json_t *names = NULL;
     bool ok = true, any = false;
     for (int i = 0; i < n && ok; i++) {
-        if (!over && seats[i].seat != st->pending.seat)
+        /* a seat its player left to a bot gets no turn mail (the bot plays), but hears how the game ended */
+        if (!over && (seats[i].seat != st->pending.seat || seats[i].bot))
             continue;
         if (!names)
             names = cd_mail_seat_names(db, game_id);
@@ -115,6 +116,28 @@ cd_tx_result cd_mail_enqueue_move(cd_db *db, const char *game_id, int seq, const
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
+cd_tx_result cd_mail_enqueue_cancel(cd_db *db, const char *game_id, int seq, const carc_state *st, const char *reason)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    cd_mail_seat seats[CARC_MAX_PLAYERS];
+    int n = 0;
+    if (cd_mail_seats_active(db, game_id, seats, CARC_MAX_PLAYERS, &n) != CD_MQ_OK)
+        return CD_TX_ERROR;
+    if (n == 0)
+        return CD_TX_COMMIT;
+    json_t *names = cd_mail_seat_names(db, game_id);
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {   /* every seat with mail, a seat left to a bot too, as a game over */
+        cd_mail_about a = {.kind = CD_MAIL_FINISHED, .game_id = game_id, .seat = seats[i].seat,
+                           .email = seats[i].email, .tag = seats[i].tag, .st = st, .seq = seq, .names = names,
+                           .cancelled = true, .reason = reason};
+        ok = add(db, &a);
+    }
+    json_decref(names);
+    return ok && cd_mail_outbox_notify(db) ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
 cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, const carc_state *st,
                                       const char *deadline)
 {
@@ -126,7 +149,7 @@ cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, c
         return CD_TX_ERROR;
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
-        if (seats[i].seat != st->pending.seat)
+        if (seats[i].seat != st->pending.seat || seats[i].bot)
             continue;
         json_t *names = cd_mail_seat_names(db, game_id);
         cd_mail_about a = {.kind = CD_MAIL_REMINDER, .game_id = game_id, .seat = seats[i].seat, .email = seats[i].email,

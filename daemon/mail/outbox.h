@@ -17,6 +17,9 @@
  * for the seat the game now waits for, or the game-over mail for every seat with mail. The game service
  * passes its fields (this layer is below it, as webhooks/ is). */
 cd_tx_result cd_mail_enqueue_move(cd_db *db, const char *game_id, int seq, const carc_state *st, const char *deadline);
+/* The admin cancelled the game (handlers/admin_cancel.c; seq: the cancel's entry, st: the state it stopped
+ * at, reason: NULL for none): the game-over mail to every seat with mail, saying it was cancelled. */
+cd_tx_result cd_mail_enqueue_cancel(cd_db *db, const char *game_id, int seq, const carc_state *st, const char *reason);
 /* The clock's reminder to the waited-for seat. */
 cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, const carc_state *st,
                                       const char *deadline);

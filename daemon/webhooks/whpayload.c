@@ -340,6 +340,12 @@ static bool text_event(cd_buf *b, int format, const cd_whp_ctx *c, const json_t 
         names_of_seats(b, format, c, json_object_get(e, "seats"));
         sb_printf(b, " scored %lld for a %.20s %.20s", (long long)json_integer_value(json_object_get(e, "points")),
                   jstr(e, "reason"), jstr(e, "feature"));
+    } else if (strcmp(type, "seat_left") == 0) {
+        sb_user_text(b, format, player_name(c, seat));
+        sb_printf(b, " left the game");
+    } else if (strcmp(type, "seat_to_bot") == 0) {
+        sb_user_text(b, format, player_name(c, seat));
+        sb_printf(b, " left the game; a bot plays the seat on");
     } else {
         return false;
     }

@@ -26,7 +26,7 @@ const char *const carc_j_event_names[CARC_NEVENT_KINDS] = {
     "figure_returned", "score", "turn", "game_over", "passed",
     "hill_covered", "token_drawn", "flock_scattered", "tree_stocked", "harvested", "sold",
     "crop_circle_chosen", "crop_circle_skipped", "triangle_dealt", "triangle_drafted", "seat_left",
-    "forced_move",
+    "forced_move", "seat_to_bot",
 };
 const char *const carc_j_phase_names[CARC_PH_DRAFT + 1] = {
     "start", "place", "figure", "fruit", "flock", "score", "crop_circle", "next", "draft",
@@ -37,7 +37,7 @@ _Static_assert(CARC_NPENDING == 9, "carc_j_pending_names follows carc_pending_ki
 _Static_assert(CARC_NREASONS == 7, "carc_j_reason_names follows carc_reason");
 _Static_assert(CARC_NMOVE_KINDS == 14, "carc_j_move_names follows carc_move_kind");
 _Static_assert(CARC_NFEATURES == 6 && CARC_FEATURE_FRUIT == 5, "carc_j_feature_names follows carc_part_kind");
-_Static_assert(CARC_NEVENT_KINDS == 22, "carc_j_event_names follows carc_event_kind");
+_Static_assert(CARC_NEVENT_KINDS == 23, "carc_j_event_names follows carc_event_kind");
 _Static_assert(CARC_PH_DRAFT == 8, "carc_j_phase_names follows carc_phase");
 
 static json_t *carc_jb_check(json_t *v)

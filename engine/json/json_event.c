@@ -105,7 +105,8 @@ static json_t *carc_event_to_json(const carc_state *st, const carc_events *ev, c
     case CARC_EV_CC_SKIPPED: carc_je_crop(st, e, o); break;
     case CARC_EV_TRIANGLE_DEALT:
     case CARC_EV_TRIANGLE_DRAFTED: carc_je_halflings(st, e, o); break;
-    case CARC_EV_SEAT_LEFT: carc_jb_set_int(o, "seat", e->seat); break;
+    case CARC_EV_SEAT_LEFT:
+    case CARC_EV_SEAT_TO_BOT: carc_jb_set_int(o, "seat", e->seat); break;
     case CARC_EV_FORCED_MOVE: {
         /* the move as the seat would have posted it: named against the state after it, which still has
          * every piece a forced move can name (a placement names its tile, a crop circle action its piece) */
@@ -143,7 +144,7 @@ static const struct {
     {"figure_placed", CARC_SEE_ALL, NULL},  {"figure_returned", CARC_SEE_ALL, NULL},
     {"score", CARC_SEE_ALL, NULL},          {"turn", CARC_SEE_ALL, NULL},
     {"game_over", CARC_SEE_ALL, NULL},      {"passed", CARC_SEE_ALL, NULL},
-    {"seat_left", CARC_SEE_ALL, NULL},
+    {"seat_left", CARC_SEE_ALL, NULL},      {"seat_to_bot", CARC_SEE_ALL, NULL},
     {"forced_move", CARC_SEE_ALL, NULL},   /* the move's own events follow and say no more than it */
     /* expansions: add a row per event type (exp files own the encoding, this table the audience) */
     {"tree_stocked", CARC_SEE_ALL, NULL},   /* fruit: where and which fruit; the values are never in events */

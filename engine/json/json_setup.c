@@ -1,7 +1,8 @@
 /*
  * json_setup.c — a game's set-up from JSON: the admin's script (stack, sheep, fruit, hands) and the stored
  * set-up {"nplayers", "expansions", "options", "script"?} that carcd keeps with every game and puts in its
- * export; and the moves of a game's log, where a seat leaving is {"kind": "leave"}. Game creation, replay
+ * export; and the moves of a game's log, where a seat leaving is {"kind": "leave"} (or
+ * {"kind": "leave_to_bot"} when a bot plays it on). Game creation, replay
  * and carcctl's local replay decode through here, so they cannot drift apart.
  */
 #include <stdio.h>
@@ -66,10 +67,18 @@ bool carc_move_is_leave(const json_t *move)
     return k && strcmp(k, "leave") == 0 && json_object_size(move) == 1;
 }
 
+bool carc_move_is_leave_to_bot(const json_t *move)
+{
+    const char *k = json_string_value(json_object_get(move, "kind"));
+    return k && strcmp(k, "leave_to_bot") == 0 && json_object_size(move) == 1;
+}
+
 int carc_logged_move_apply(carc_state *st, int seat, const json_t *move, carc_events *ev, char *err, size_t errlen)
 {
     if (carc_move_is_leave(move))   /* a resignation or a forfeit */
         return carc_leave(st, seat, ev, err, errlen);
+    if (carc_move_is_leave_to_bot(move))   /* the same under the server's "bot_after_leave" */
+        return carc_leave_to_bot(st, seat, ev, err, errlen);
     carc_move m;
     CARC_TRY(carc_move_from_json(st, move, &m, err, errlen));
     return carc_apply(st, seat, &m, ev, err, errlen);

@@ -433,7 +433,7 @@ START_TEST(seat_reads_leave_out_a_cached_snapshot)
             ck_assert(cd_db_ok(res));
             ck_assert_int_eq(PQntuples(res), 1);
             ck_assert_str_eq(PQgetvalue(res, 0, 0), "0");   /* seq */
-            ck_assert_str_eq(PQgetvalue(res, 0, 11), "t");  /* the token's game */
+            ck_assert_str_eq(PQgetvalue(res, 0, 12), "t");  /* the token's game (after the seats' bots) */
             if (k == 0) {
                 ck_assert_msg(PQgetisnull(res, 0, 3), "%s: the snapshot came at the cached seq", cd_stmt_row(stmts[i])->name);
             } else {

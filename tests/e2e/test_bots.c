@@ -9,7 +9,11 @@
  * bot forms are 400s naming their field. The bot worker looks every 10 ms (CARCD_BOT_INTERVAL_MS); the clock's
  * time comes from a file (CARCD_TIME_FILE).
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,14 +46,130 @@ static void set_time(double t)
     ck_assert_int_eq(rename(tmp, time_path), 0);
 }
 
-static e2e_daemon *up(void)
+/* carcd with the test's time file, bots looking every 10 ms, and `extra` (NULL: nothing) in its environment */
+static e2e_daemon *up_with(const char *extra)
 {
     const char *tmp = getenv("TMPDIR");
     snprintf(time_path, sizeof time_path, "%s/carcd-bots-now.%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
     snprintf(env_time, sizeof env_time, "CARCD_TIME_FILE=%s", time_path);
     set_time(T0);
-    const char *env[] = {env_time, "CARCD_BOT_INTERVAL_MS=10", "CARCD_CLOCK_INTERVAL_MS=20", NULL};
+    const char *env[] = {env_time, "CARCD_BOT_INTERVAL_MS=10", "CARCD_CLOCK_INTERVAL_MS=20", extra, NULL};
     return e2e_daemon_up(env);
+}
+
+static e2e_daemon *up(void)
+{
+    return up_with(NULL);
+}
+
+/* ---- a webhook receiver on 127.0.0.1: keeps every body with its path ------------------------------------- */
+#define MAX_HITS 4096
+typedef struct {
+    struct MHD_Daemon *mhd;
+    int port;
+    pthread_mutex_t mu;
+    char *path[MAX_HITS], *body[MAX_HITS];
+    int n;
+} receiver;
+
+typedef struct {
+    char *p;
+    size_t n;
+} upload;
+
+static enum MHD_Result on_hook(void *cls, struct MHD_Connection *con, const char *url, const char *method,
+                               const char *version, const char *data, size_t *size, void **ctx)
+{
+    (void)method, (void)version;
+    receiver *R = cls;
+    upload *u = *ctx;
+    if (!u) {
+        *ctx = calloc(1, sizeof(upload));
+        return MHD_YES;
+    }
+    if (*size) {
+        u->p = realloc(u->p, u->n + *size + 1);
+        memcpy(u->p + u->n, data, *size);
+        u->n += *size;
+        u->p[u->n] = 0;
+        *size = 0;
+        return MHD_YES;
+    }
+    pthread_mutex_lock(&R->mu);
+    if (R->n < MAX_HITS) {
+        R->path[R->n] = strdup(url);
+        R->body[R->n++] = strdup(u->p ? u->p : "");
+    }
+    pthread_mutex_unlock(&R->mu);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(2, (void *)"ok", MHD_RESPMEM_PERSISTENT);
+    enum MHD_Result r = MHD_queue_response(con, 200, resp);
+    MHD_destroy_response(resp);
+    return r;
+}
+
+static void on_hook_done(void *cls, struct MHD_Connection *con, void **ctx, enum MHD_RequestTerminationCode why)
+{
+    (void)cls, (void)con, (void)why;
+    upload *u = *ctx;
+    if (u) {
+        free(u->p);
+        free(u);
+    }
+    *ctx = NULL;
+}
+
+static receiver *receiver_start(void)
+{
+    receiver *R = calloc(1, sizeof *R);
+    pthread_mutex_init(&R->mu, NULL);
+    struct sockaddr_in sa = {.sin_family = AF_INET};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    R->mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL, on_hook,
+                              R, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_NOTIFY_COMPLETED,
+                              on_hook_done, R, MHD_OPTION_END);
+    ck_assert_ptr_nonnull(R->mhd);
+    R->port = MHD_get_daemon_info(R->mhd, MHD_DAEMON_INFO_BIND_PORT)->port;
+    return R;
+}
+
+static void receiver_stop(receiver *R)
+{
+    MHD_stop_daemon(R->mhd);
+    for (int i = 0; i < R->n; i++) {
+        free(R->path[i]);
+        free(R->body[i]);
+    }
+    free(R);
+}
+
+/* The first body sent to `path` of type `type` at data.seq `seq`, waiting up to 20 s; NULL when none came. */
+static json_t *wait_hook(receiver *R, const char *path, const char *type, int seq)
+{
+    for (double end = e2e_now() + 20; e2e_now() < end; nap(0.05)) {
+        pthread_mutex_lock(&R->mu);
+        for (int i = 0; i < R->n; i++) {
+            if (strcmp(R->path[i], path) != 0)
+                continue;
+            json_t *j = json_loads(R->body[i], 0, NULL);
+            if (strcmp(e2e_jstr(j, "type"), type) == 0 && e2e_jint(j, "data.seq") == seq) {
+                pthread_mutex_unlock(&R->mu);
+                return j;
+            }
+            json_decref(j);
+        }
+        pthread_mutex_unlock(&R->mu);
+    }
+    return NULL;
+}
+
+/* How many events of `type` for seat `seat` an array of events holds. */
+static int count_events(const json_t *events, const char *type, int seat)
+{
+    int n = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(events, i, e) n += strcmp(e2e_jstr(e, "type"), type) == 0 && e2e_jint(e, "seat") == seat;
+    return n;
 }
 
 static void down(e2e_daemon *d)
@@ -238,7 +358,7 @@ static void ck_each_move_once(const char *logtext, const e2e_game *g, int ng, co
 
 START_TEST(two_processes_play_each_move_once)
 {
-    e2e_daemon *d = up();
+    e2e_daemon *d = up_with("CARCD_BOT_WORKERS=2");   /* two processes of two bot threads each */
     e2e_daemon *d2 = calloc(1, sizeof *d2);
     *d2 = *d;   /* the same database, time file and settings; the same log file */
     d2->pid = 0;
@@ -301,7 +421,7 @@ START_TEST(bot_takes_resigned_seat)
     snprintf(p, sizeof p, "/v1/games/%.36s/resign", g.id);
     ck_assert_int_eq(e2e_req(c, "POST", p, g.token[0], NULL, NULL, &r), 200);
     ck_assert_str_eq(e2e_jstr(r.json, "bot.bot"), "greedy");
-    ck_assert_int_eq(e2e_jint(r.json, "seq"), 0);
+    ck_assert_int_eq(e2e_jint(r.json, "seq"), 1);   /* logged: {"kind": "leave_to_bot"} */
     e2e_resp_free(&r);
     /* the bot plays Ann's turn; the game waits for Bob, and nobody left */
     json_t *v = wait_for(c, &g, 1, 1, "the bot takes the resigned seat");
@@ -353,6 +473,416 @@ START_TEST(bot_takes_resigned_seat)
     ck_assert_int_eq(count_by(log, "bot", 1), 0);
     json_decref(log);
     ck_assert_int_eq(e2e_verify_ok(c, d, g.id), seq);
+    e2e_client_free(c);
+    down(d);
+}
+END_TEST
+
+/* A new player; its key into key. */
+static void new_player(e2e_client *c, const char *name, char key[128])
+{
+    char body[80];
+    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, body, NULL, &r), 201);
+    snprintf(key, 128, "%s", e2e_jstr(r.json, "key"));
+    e2e_resp_free(&r);
+}
+
+/* Every entry of a player's stream, GET /v1/me/events paged with after=n. */
+static json_t *me_events(e2e_client *c, const char *key)
+{
+    json_t *all = json_array();
+    long n = 0;
+    for (;;) {
+        char path[80];
+        snprintf(path, sizeof path, "/v1/me/events?after=%ld", n);
+        json_t *a = e2e_get_ok(c, path, key, 200);
+        json_t *es = json_object_get(a, "entries");
+        size_t k = json_array_size(es);
+        json_array_extend(all, es);
+        n = e2e_jint(a, "n");
+        json_decref(a);
+        if (k == 0)
+            return all;
+    }
+}
+
+/* Entries of `kind` for game `id` at seq >= min_seq. */
+static int count_me(const json_t *es, const char *kind, const char *id, int min_seq)
+{
+    int n = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(es, i, e) n += strcmp(e2e_jstr(e, "kind"), kind) == 0 && strcmp(e2e_jstr(e, "game"), id) == 0 &&
+                                      e2e_jint(e, "seq") >= min_seq;
+    return n;
+}
+
+/* The log's entry at seq (owned), or NULL. */
+static json_t *log_entry(e2e_client *c, const char *id, int seq)
+{
+    long st;
+    json_t *log = e2e_events_log(c, id, NULL, &st);
+    ck_assert_msg(log != NULL, "events: %ld", st);
+    json_t *out = NULL;
+    size_t i;
+    json_t *e;
+    json_array_foreach(log, i, e) if (e2e_jint(e, "seq") == seq) out = json_incref(e);
+    json_decref(log);
+    return out;
+}
+
+START_TEST(leave_to_bot_is_told)
+{
+    e2e_daemon *d = up_with("CARCD_WEBHOOK_ALLOW=127.0.0.1/32");
+    e2e_client *c = e2e_client_new(d);
+    receiver *R = receiver_start();
+    char ann[128], bob[128];
+    new_player(c, "Ann", ann);
+    new_player(c, "Bob", bob);
+    /* the same game twice, a plain one and one with bot_after_leave; Bob's webhook on each; Ann resigns on her
+     * turn in both: each tells it the same ways, a leave in the first, a leave to a bot in the second (where
+     * the turn stays with the seat, now the bot's: Bob's turn.started comes after the bot's move) */
+    e2e_game g[2];
+    static const char *const type[2] = {"seat_left", "seat_to_bot"};
+    for (int k = 0; k < 2; k++) {
+        char body[600], p[160], hook[200];
+        snprintf(body, sizeof body,
+                 "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"name\":\"Bob\",\"player_key\":\"%s\"},"
+                 "{\"name\":\"Cid\"}]%s}",
+                 ann, bob, k ? ",\"bot_after_leave\":true" : "");
+        json_decref(create(c, body, &g[k]));
+        snprintf(p, sizeof p, "/v1/games/%.36s/webhooks", g[k].id);
+        snprintf(hook, sizeof hook, "{\"url\":\"http://127.0.0.1:%d/g%d\",\"format\":\"json\"}", R->port, k);
+        e2e_resp r;
+        ck_assert_int_eq(e2e_req(c, "POST", p, g[k].token[1], hook, NULL, &r), 201);
+        e2e_resp_free(&r);
+        snprintf(p, sizeof p, "/v1/games/%.36s/resign", g[k].id);
+        ck_assert_int_eq(e2e_req(c, "POST", p, g[k].token[0], NULL, NULL, &r), 200);
+        ck_assert_int_eq(e2e_jint(r.json, "seq"), 1);   /* logged: the move log's seq 1 */
+        ck_assert_int_eq(count_events(json_object_get(r.json, "events"), type[k], 0), 1);
+        ck_assert_str_eq(e2e_jstr(r.json, "bot.bot"), k ? "greedy" : "");
+        e2e_resp_free(&r);
+        /* the log: the entry, made by the seat (no "by"), with its event */
+        json_t *e = log_entry(c, g[k].id, 1);
+        ck_assert_msg(e != NULL, "game %d: no entry at seq 1", k);
+        ck_assert_str_eq(e2e_jstr(e, "notation"), "");   /* no move of the seat's: a leave */
+        ck_assert_int_eq(e2e_jint(e, "seat"), 0);
+        ck_assert_str_eq(e2e_jstr(e, "by"), "");
+        ck_assert_int_eq(count_events(json_object_get(e, "events"), type[k], 0), 1);
+        json_decref(e);
+        /* the webhook: move.made and turn.started at seq 1, as for any move */
+        snprintf(p, sizeof p, "/g%d", k);
+        json_t *w = wait_hook(R, p, "move.made", 1);
+        ck_assert_msg(w != NULL, "game %d: no move.made at seq 1", k);
+        ck_assert_int_eq(e2e_jint(w, "data.seat"), 0);
+        ck_assert_int_eq(count_events(e2e_jget(w, "data.events"), type[k], 0), 1);
+        ck_assert_msg(strstr(e2e_jstr(w, "data.summary"), "Ann left the game") != NULL, "summary: %s",
+                      e2e_jstr(w, "data.summary"));
+        json_decref(w);
+        if (k == 0) {   /* Bob's turn now; in the other game it comes after the bot's (below) */
+            w = wait_hook(R, p, "turn.started", 1);
+            ck_assert_msg(w != NULL, "game %d: no turn.started at seq 1", k);
+            ck_assert_int_eq(e2e_jint(w, "data.seat"), 1);
+            json_decref(w);
+        }
+    }
+    /* who plays the seat: the plain game lost it, the other one's view says a bot plays it */
+    json_t *v = view(c, &g[0]);
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "left")), 1);
+    ck_assert_ptr_null(e2e_jget(v, "players.0.bot"));
+    ck_assert_int_eq(e2e_jint(v, "pending.seat"), 1);
+    json_decref(v);
+    v = wait_for(c, &g[1], 1, 2, "the bot plays the seat Ann left");
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "left")), 0);
+    ck_assert_str_eq(e2e_jstr(v, "players.0.bot.bot"), "greedy");
+    ck_assert_ptr_null(e2e_jget(v, "players.1.bot"));
+    int seq = (int)e2e_jint(v, "seq");
+    json_decref(v);
+    char p[160];
+    snprintf(p, sizeof p, "/v1/games/%.36s", g[1].id);   /* Ann's token reads that too */
+    v = e2e_get_ok(c, p, g[1].token[0], 200);
+    ck_assert_str_eq(e2e_jstr(v, "players.0.bot.bot"), "greedy");
+    json_decref(v);
+    /* the bot's moves notify as any move: its last one, which gave Bob the turn */
+    json_t *w = wait_hook(R, "/g1", "move.made", seq);
+    ck_assert_msg(w != NULL, "no move.made for the bot's move at seq %d", seq);
+    ck_assert_int_eq(e2e_jint(w, "data.seat"), 0);
+    json_decref(w);
+    w = wait_hook(R, "/g1", "turn.started", seq);
+    ck_assert_msg(w != NULL, "no turn.started to Bob at seq %d", seq);
+    ck_assert_int_eq(e2e_jint(w, "data.seat"), 1);
+    json_decref(w);
+    /* Bob and Cid play on in the second game until its turn comes back to the bot, which plays again */
+    e2e_rng rng = {5};
+    int played = 0;
+    for (double end = e2e_now() + WAIT_S;; ck_assert(e2e_now() < end)) {
+        v = view(c, &g[1]);
+        long long pending = e2e_jint(v, "pending.seat");
+        json_decref(v);
+        if (pending == 0 && played)
+            break;
+        if (pending == 0) {
+            nap(0.01);
+            continue;
+        }
+        e2e_play pl;
+        ck_assert_int_eq(e2e_play_random(c, &g[1], &rng, NULL, &pl), 200);
+        e2e_play_free(&pl);
+        played++;
+    }
+    v = wait_for(c, &g[1], 1, seq + played + 1, "the bot plays its seat's next turn");
+    seq = (int)e2e_jint(v, "seq");
+    json_decref(v);
+    /* the players' streams: Bob's turn in both games, once the bot has played in the second; Ann, who left,
+     * hears of no turn after her resignation in either (the bot's turns are not hers) */
+    json_t *eb = me_events(c, bob), *ea = me_events(c, ann);
+    ck_assert_int_eq(count_me(eb, "turn", g[0].id, 1), 1);
+    ck_assert_int_ge(count_me(eb, "turn", g[1].id, 2), 1);
+    ck_assert_int_eq(count_me(ea, "turn", g[0].id, 1), 0);
+    ck_assert_int_eq(count_me(ea, "turn", g[1].id, 1), 0);
+    json_decref(eb);
+    json_decref(ea);
+    /* the log replays: the leave to a bot changes no state */
+    ck_assert_int_eq(e2e_verify_ok(c, d, g[1].id), seq);
+    receiver_stop(R);
+    e2e_client_free(c);
+    down(d);
+}
+END_TEST
+
+START_TEST(forfeit_to_bot_is_told)
+{
+    e2e_daemon *d = up();
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    json_decref(create(c,
+                       "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"},{\"name\":\"Cid\"}],\"bot_after_leave\":true,"
+                       "\"clock\":{\"per_move_s\":100,\"reserve_s\":0,\"timeout\":\"forfeit\"}}",
+                       &g));
+    /* Ann runs out of time: the clock logs her leave to a bot, then skips her turn; the bot plays her next */
+    set_time(T0 + 100);
+    json_t *v = wait_for(c, &g, 1, 2, "the clock forfeits Ann's seat to a bot");
+    ck_assert_str_eq(e2e_jstr(v, "players.0.bot.bot"), "greedy");
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "left")), 0);
+    json_decref(v);
+    json_t *e = log_entry(c, g.id, 1);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e2e_jstr(e, "by"), "clock");
+    ck_assert_int_eq(e2e_jint(e, "seat"), 0);
+    ck_assert_int_eq(count_events(json_object_get(e, "events"), "seat_to_bot", 0), 1);
+    json_decref(e);
+    /* Bob and Cid play; then the bot plays Ann's seat, by itself */
+    e2e_rng rng = {9};
+    for (int k = 0; k < 2; k++) {
+        for (;;) {
+            v = view(c, &g);
+            long long pending = e2e_jint(v, "pending.seat");
+            json_decref(v);
+            if (pending == 0)
+                break;
+            e2e_play pl;
+            ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &pl), 200);
+            e2e_play_free(&pl);
+        }
+        v = wait_for(c, &g, 1, 3, "the bot plays the forfeited seat");
+        json_decref(v);
+    }
+    long st;
+    json_t *log = e2e_events_log(c, g.id, NULL, &st);
+    ck_assert_int_gt(count_by(log, "bot", 0), 0);
+    json_decref(log);
+    v = view(c, &g);
+    int seq = (int)e2e_jint(v, "seq");
+    json_decref(v);
+    ck_assert_int_eq(e2e_verify_ok(c, d, g.id), seq);
+    e2e_client_free(c);
+    down(d);
+}
+END_TEST
+
+START_TEST(rematch_keeps_bots)
+{
+    e2e_daemon *d = up();
+    e2e_client *c = e2e_client_new(d);
+    char ann[128], bob[128];
+    new_player(c, "Ann", ann);
+    new_player(c, "Bob", bob);
+    /* Ann, an mcts bot made at creation and Bob; both people leave to bots, and the bots finish the game */
+    char body[600], p[160];
+    snprintf(body, sizeof body,
+             "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"bot\":\"mcts\",\"think_ms\":2},"
+             "{\"name\":\"Bob\",\"player_key\":\"%s\"}],\"bot_after_leave\":true,"
+             "\"clock\":{\"per_move_s\":86400,\"timeout\":\"bot\"}}",
+             ann, bob);
+    e2e_game g;
+    json_decref(create(c, body, &g));
+    snprintf(p, sizeof p, "/v1/games/%.36s/resign", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", p, g.token[2], NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", p, g.token[0], NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    json_decref(wait_for(c, &g, -1, 0, "the bots finish the game"));
+    /* Ann's old token offers the rematch (a bot plays her seat, but she is the one invited back); the bot
+     * made at creation is a bot again, taken at once and numbered first; Bob's place waits for him */
+    snprintf(p, sizeof p, "/v1/games/%.36s/rematch", g.id);
+    ck_assert_msg(e2e_req(c, "POST", p, g.token[0], NULL, NULL, &r) == 201, "rematch: %.400s", r.body);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "waiting");
+    ck_assert_int_eq(e2e_jint(r.json, "seat"), 1);
+    e2e_game n = {.nplayers = 3};
+    snprintf(n.id, sizeof n.id, "%s", e2e_jstr(r.json, "game_id"));
+    snprintf(n.token[1], sizeof n.token[1], "%s", e2e_jstr(r.json, "token"));
+    e2e_resp_free(&r);
+    snprintf(p, sizeof p, "/v1/games/%.36s", n.id);
+    json_t *v = e2e_get_ok(c, p, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "waiting");
+    ck_assert_int_eq(e2e_jint(v, "open"), 1);
+    ck_assert_str_eq(e2e_jstr(v, "players.0.name"), "mcts bot");
+    ck_assert_str_eq(e2e_jstr(v, "clock.timeout"), "bot");
+    json_decref(v);
+    /* the bot seat of the finished game has no place of its own: its token is refused */
+    snprintf(p, sizeof p, "/v1/games/%.36s/rematch/accept", g.id);
+    e2e_req(c, "POST", p, g.token[1], NULL, NULL, &r);
+    e2e_assert_problem(&r, 409, "Authorization", "the bot seat accepts");
+    e2e_resp_free(&r);
+    /* Bob accepts with his key: the rematch starts, the bot moves first by itself */
+    ck_assert_msg(e2e_req(c, "POST", p, bob, NULL, NULL, &r) == 201, "accept: %.400s", r.body);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "active");
+    ck_assert_int_eq(e2e_jint(r.json, "seat"), 2);
+    snprintf(n.token[2], sizeof n.token[2], "%s", e2e_jstr(r.json, "token"));
+    e2e_resp_free(&r);
+    v = wait_for(c, &n, 1, 1, "the rematch's bot moves first");
+    ck_assert_str_eq(e2e_jstr(v, "players.0.bot.bot"), "mcts");
+    ck_assert_int_eq(e2e_jint(v, "players.0.bot.think_ms"), 2);
+    ck_assert_ptr_null(e2e_jget(v, "players.1.bot"));
+    ck_assert_ptr_null(e2e_jget(v, "players.2.bot"));
+    ck_assert_str_eq(e2e_jstr(v, "players.1.name"), "Ann");
+    ck_assert_str_eq(e2e_jstr(v, "players.2.name"), "Bob");
+    json_decref(v);
+    long st;
+    json_t *log = e2e_events_log(c, n.id, NULL, &st);
+    ck_assert_int_gt(count_by(log, "bot", 0), 0);
+    json_decref(log);
+    /* bot_after_leave carried over: Bob leaves the rematch to a bot */
+    snprintf(p, sizeof p, "/v1/games/%.36s/resign", n.id);
+    ck_assert_int_eq(e2e_req(c, "POST", p, n.token[2], NULL, NULL, &r), 200);
+    ck_assert_str_eq(e2e_jstr(r.json, "bot.bot"), "greedy");
+    e2e_resp_free(&r);
+    e2e_client_free(c);
+    down(d);
+}
+END_TEST
+
+/* The moves' log lines of one process: for each, its worker, and the time it thought (end: the line's
+ * time, start: that less its think time), in ms since the epoch. */
+typedef struct {
+    char game[37];
+    int seq, worker;
+    double start, end;
+} bot_line;
+
+/* Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil): timegm is not POSIX. */
+static long days_from_civil(long y, long m, long d)
+{
+    y -= m <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400, yoe = y - era * 400;
+    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static int bot_lines(const char *text, bot_line *out, int max)
+{
+    int n = 0;
+    for (const char *p = strstr(text, "bot: game "); p && n < max; p = strstr(p + 1, "bot: game ")) {
+        const char *nl = strchr(p, '\n'), *at = strstr(p, "moved at seq "), *ms = strstr(p, " ms, pid ");
+        const char *wk = strstr(p, "worker "), *bol = p;
+        if (!at || !ms || !wk || (nl && (at > nl || ms > nl || wk > nl)))
+            continue;
+        while (bol > text && bol[-1] != '\n')
+            bol--;
+        const char *ts = strstr(bol, "\"ts\":\"");
+        int y, mo, day, h, mi, sec, msec;
+        if (!ts || ts > p || sscanf(ts + 6, "%d-%d-%dT%d:%d:%d.%dZ", &y, &mo, &day, &h, &mi, &sec, &msec) != 7)
+            continue;
+        const char *think = ms;
+        while (think > at && think[-1] != '(')
+            think--;
+        bot_line *l = &out[n++];
+        snprintf(l->game, sizeof l->game, "%.36s", p + 10);
+        l->seq = atoi(at + 13);
+        l->worker = atoi(wk + 7);
+        l->end = ((double)days_from_civil(y, mo, day) * 86400 + h * 3600 + mi * 60 + sec) * 1000 + msec;
+        l->start = l->end - atof(think);
+    }
+    return n;
+}
+
+START_TEST(two_workers_then_cancel)
+{
+    e2e_daemon *d = up_with("CARCD_BOT_WORKERS=2");
+    e2e_client *c = e2e_client_new(d);
+    enum { NG = 2 };
+    e2e_game g[NG];
+    for (int i = 0; i < NG; i++)   /* mcts thinks long enough for two thinks to overlap, if they can */
+        json_decref(create(c, "{\"players\":[{\"bot\":\"mcts\",\"think_ms\":20},{\"bot\":\"mcts\",\"think_ms\":20}]}",
+                           &g[i]));
+    for (int i = 0; i < NG; i++) {
+        double end = e2e_now() + WAIT_S;
+        for (;;) {
+            json_t *v = view(c, &g[i]);
+            long long seq = e2e_jint(v, "seq");
+            json_decref(v);
+            if (seq >= 12)
+                break;
+            ck_assert_msg(e2e_now() < end, "game %d: the bots reached seq %lld only", i, seq);
+            nap(0.05);
+        }
+    }
+    /* the admin cancels both while their bots play: the bots stop */
+    int last[NG];
+    for (int i = 0; i < NG; i++) {
+        char p[160];
+        snprintf(p, sizeof p, "/v1/admin/games/%.36s/cancel", g[i].id);
+        e2e_resp r;
+        ck_assert_msg(e2e_req(c, "POST", p, d->admin, "{\"reason\":\"enough\"}", NULL, &r) == 200, "cancel: %.300s",
+                      r.body);
+        last[i] = (int)e2e_jint(r.json, "seq") - 1;   /* the cancel's entry follows the last move */
+        e2e_resp_free(&r);
+    }
+    nap(1.0);
+    for (int i = 0; i < NG; i++) {
+        json_t *v = view(c, &g[i]);
+        ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");
+        ck_assert_int_eq(e2e_jint(v, "seq"), last[i] + 1);
+        json_decref(v);
+    }
+    char *text = e2e_daemon_log(d);
+    ck_assert_ptr_nonnull(text);
+    long pids[2] = {(long)d->pid, -1};
+    int by_pid[3] = {0};
+    ck_each_move_once(text, g, NG, last, by_pid, pids);   /* each seq once, by this process */
+    ck_assert_int_eq(by_pid[0], last[0] + last[1]);
+    static bot_line lines[4096];
+    int nl = bot_lines(text, lines, 4096), by_worker[2] = {0}, overlaps = 0;
+    for (int i = 0; i < nl; i++) {
+        for (int k = 0; k < NG; k++)   /* nothing after the cancel */
+            if (strcmp(lines[i].game, g[k].id) == 0)
+                ck_assert_msg(lines[i].seq <= last[k], "game %d: a bot moved at seq %d after the cancel", k, lines[i].seq);
+        ck_assert(lines[i].worker >= 0 && lines[i].worker < 2);
+        by_worker[lines[i].worker]++;
+        for (int j = 0; j < i; j++)   /* two thinks of the two workers at the same time */
+            overlaps += lines[j].worker != lines[i].worker && lines[j].start < lines[i].end &&
+                        lines[i].start < lines[j].end;
+    }
+    ck_assert_int_eq(nl, last[0] + last[1]);
+    fprintf(stderr, "e2e bots: two workers played %d and %d moves; %d pairs of thinks overlapped in time\n",
+            by_worker[0], by_worker[1], overlaps);
+    ck_assert_msg(by_worker[0] > 0 && by_worker[1] > 0, "one worker played everything (%d, %d)", by_worker[0],
+                  by_worker[1]);
+    ck_assert_msg(overlaps > 0, "the two workers never thought at the same time");
+    free(text);
     e2e_client_free(c);
     down(d);
 }
@@ -513,6 +1043,10 @@ int main(void)
     tcase_add_test(tc, bot_seat_beside_open_seat);
     tcase_add_test(tc, bot_seat_kept_by_creator_start);
     tcase_add_test(tc, bad_bot_forms);
+    tcase_add_test(tc, leave_to_bot_is_told);
+    tcase_add_test(tc, forfeit_to_bot_is_told);
+    tcase_add_test(tc, rematch_keeps_bots);
+    tcase_add_test(tc, two_workers_then_cancel);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }

@@ -5,7 +5,7 @@
  *   - `--json` makes every command print one JSON document;
  *   - `import` (with and without --stack-script) of the export of random games of every expansion mix, with
  *     resignations, and of admin games with scripted fruit and hands, succeeds and reaches the same final state;
- *   - an import whose moves would be refused creates nothing.
+ *   - an import whose moves would be refused creates nothing, nor one of a game where a seat was left to a bot.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,6 +292,36 @@ START_TEST(import_every_expansion_mix)
 }
 END_TEST
 
+/* A game where a seat was left to a bot (bot_after_leave): its export is refused by import (the bot's seat
+ * takes no token's moves), saying which move, and nothing is created. */
+START_TEST(import_refuses_a_seat_left_to_a_bot)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, "{\"bot_after_leave\":true}", false, &g), 201);
+    char path[400], args[600], *out, *err;
+    snprintf(path, sizeof path, "/v1/games/%s/resign", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", path, g.token[1], NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "%s/ex-%s.json", d->dir, g.id);
+    snprintf(args, sizeof args, "export %s -o '%s'", g.id, path);
+    ck_assert_int_eq(run(d, args, &out, NULL), 0);
+    free(out);
+    size_t before = games_on(d);
+    snprintf(args, sizeof args, "import '%s'", path);
+    ck_assert_int_eq(run(d, args, &out, &err), 1);
+    ck_assert_msg(strstr(err, "move 1 left seat 1 to a bot") && strstr(err, "not imported"), "%s", err);
+    ck_assert_msg(out[0] == 0, "%s", out);
+    free(out);
+    free(err);
+    ck_assert_int_eq(games_on(d), before);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_carcctl");
@@ -299,6 +329,7 @@ int main(void)
     tcase_add_test(tc, help_and_usage_errors);
     tcase_add_test(tc, json_for_every_command);
     tcase_add_test(tc, import_every_expansion_mix);
+    tcase_add_test(tc, import_refuses_a_seat_left_to_a_bot);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }

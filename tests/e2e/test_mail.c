@@ -12,7 +12,8 @@
  *     a 10 MB mail with an attachment; the SMTP server down for a while (the mail arrives later, once);
  *     two carcd processes on one database (every mail sent once, every reply applied once);
  *   - mail-in exits 75 when the database cannot be reached; a 5xx refusal stops the seat's mail and shows
- *     in its view and the admin's; the one-click unsubscribe; pause, resume and vacation by mail;
+ *     in its view and the admin's; the one-click unsubscribe; pause, resume and vacation by mail; the admin's
+ *     cancel mails every seat its game-over mail, saying so; a seat left to a bot gets no more turn mail;
  *   - the README's Postfix pipe transport: a reply through Postfix into `carcd mail-in`.
  */
 #define _GNU_SOURCE   /* usleep, putenv, fmemopen */
@@ -491,6 +492,114 @@ static void first_turn(e2e_client *c, e2e_daemon *d, const char *u0, const char 
     mail_parse(raw, m);
     free(raw);
 }
+
+/* Under bot_after_leave a seat that resigns is played by a bot: its address gets no more turn mail (the bot
+ * plays), the other seat's turn mail tells the bot's moves "(by a bot)", and both get the game-over mail. */
+START_TEST(seat_left_to_bot_gets_no_turn_mail)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    long st = e2e_game_create_raw(c, d, 2, NULL,
+                                  "{\"players\":[{\"name\":\"Ann\",\"email\":\"carol@example.org\"},"
+                                  "{\"name\":\"Bob\",\"email\":\"dave@example.org\"}],\"bot_after_leave\":true,"
+                                  "\"script\":{\"stack\":[\"E\",\"U\",\"B\",\"V\",\"K\",\"U\",\"E\"]}}",
+                                  true, &g);
+    ck_assert_msg(st == 201, "create: %ld", st);
+    char needle[200], path[200];
+    turn_needle(&g, 0, 0, needle, sizeof needle);
+    char *raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "the first turn mail arrives");
+    free(raw);
+    snprintf(path, sizeof path, "/v1/games/%s/resign", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", path, g.token[0], NULL, NULL, &r), 200);
+    ck_assert_str_eq(e2e_jstr(r.json, "bot.bot"), "greedy");
+    e2e_resp_free(&r);
+    /* Bob plays whenever it is his turn; the bot plays Ann's seat; to the end */
+    e2e_rng rng = {21};
+    bool told_by_bot = false;
+    for (double end = e2e_now() + 120;;) {
+        int pending = -1;
+        const char *status = status_of(c, &g, &pending);
+        if (strcmp(status, "finished") == 0)
+            break;
+        ck_assert_msg(e2e_now() < end, "the game with a bot did not finish");
+        if (pending != 1) {
+            usleep(20 * 1000);
+            continue;
+        }
+        int seq = game_seq(c, &g);
+        turn_needle(&g, 1, seq, needle, sizeof needle);
+        raw = wait_mail("dave", needle, 20);   /* his turn mail, as in any game */
+        ck_assert_msg(raw, "Bob's turn mail at seq %d", seq);
+        mail m = {0};
+        mail_parse(raw, &m);
+        free(raw);
+        told_by_bot |= m.text && strstr(m.text, "(by a bot)") != NULL;
+        free(m.text);
+        e2e_play p;
+        st = e2e_play_random(c, &g, &rng, NULL, &p);
+        e2e_play_free(&p);
+        ck_assert_msg(st == 200 || st == E2E_FINISHED, "Bob's move: %ld", st);
+    }
+    ck_assert_msg(told_by_bot, "no turn mail of Bob's told a bot's move");
+    for (int seat = 0; seat < 2; seat++) {   /* the game-over mail to both */
+        snprintf(needle, sizeof needle, "carcd.%s.%d.finished.", g.id, seat);
+        raw = wait_mail(seat ? "dave" : "carol", needle, 20);
+        ck_assert_msg(raw, "seat %d: no game-over mail", seat);
+        free(raw);
+    }
+    /* Ann's address got one turn mail only, the first, before she left */
+    snprintf(needle, sizeof needle, "carcd.%s.0.turn.", g.id);
+    unsigned long uid = 0;
+    ck_assert_int_eq(imap_find("carol", needle, &uid), 1);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* The admin's cancel (POST /v1/admin/games/{id}/cancel) sends every seat with mail its game-over mail, which
+ * says the game was cancelled and why, names no winner and lists no moves; no turn mail follows. */
+START_TEST(admin_cancel_mails_game_over)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail first = {0};
+    first_turn(c, d, "carol", "dave", &g, &first);
+    free(first.text);
+    char path[200];
+    snprintf(path, sizeof path, "/v1/admin/games/%s/cancel", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", path, d->admin, "{\"reason\":\"the server moves\"}", NULL, &r), 200);
+    int seq = (int)e2e_jint(r.json, "seq");
+    e2e_resp_free(&r);
+    for (int seat = 0; seat < 2; seat++) {
+        const char *user = seat ? "dave" : "carol";
+        char needle[200];
+        snprintf(needle, sizeof needle, "carcd.%s.%d.finished.%d.", g.id, seat, seq);
+        char *raw = wait_mail(user, needle, 20);
+        ck_assert_msg(raw, "%s: no game-over mail after the cancel", user);
+        mail m = {0};
+        mail_parse(raw, &m);
+        free(raw);
+        ck_assert_msg(strstr(m.subject, "game cancelled") != NULL, "subject: %s", m.subject);
+        ck_assert_msg(m.text && strstr(m.text, "cancelled by the server's administrator: the server moves. Nobody won."),
+                      "text: %s", m.text ? m.text : "");
+        ck_assert_msg(strstr(m.text, "Won by") == NULL && strstr(m.text, "legal moves") == NULL, "text: %s", m.text);
+        ck_assert(m.has_png && m.has_html);
+        free(m.text);
+    }
+    /* nothing more: no turn mail after the cancel */
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.0.turn.%d.", g.id, seq);
+    char *late = wait_mail("carol", needle, 1.0);
+    ck_assert_msg(late == NULL, "a turn mail after the cancel");
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
 
 /* A game with an open seat (issue 20) mails nobody while it waits; the join that fills it starts it, and
  * the named seat's address gets its turn mail as at any game's start. */
@@ -1090,6 +1199,8 @@ int main(void)
     tcase_add_test(tc, refused_address_and_unsubscribe);
     tcase_add_test(tc, clock_commands_by_mail);
     tcase_add_test(tc, waiting_game_mails_at_its_start);
+    tcase_add_test(tc, admin_cancel_mails_game_over);
+    tcase_add_test(tc, seat_left_to_bot_gets_no_turn_mail);
     tcase_add_test(tc, table_talk_by_mail);
     tcase_add_test(tc, postfix_pipe_transport);
     tcase_add_test(tc, two_processes_one_database);

@@ -1,6 +1,7 @@
 /*
  * test_board.c — side-interval geometry: which segments join across facing sides (the split sides of
- * HS01 and HS02, triangles sharing a space), what fits where, and that a space counts once per feature.
+ * HS01 and HS02, triangles sharing a space), what fits where, and that a space counts once per feature;
+ * and that the legal placements are exactly what fits, in space order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,58 @@ START_TEST(rebuild_rejects_a_piece_that_does_not_fit)
 }
 END_TEST
 
+/* The placement list is the fit table's answer on the frontier (board.h); here it is held to the slow
+ * answer, carc_fits_space at every space and rotation, in the same order, at every placement of random
+ * games with and without the expansions (triangles take the slow path in both). */
+START_TEST(placements_are_every_fit_in_space_order)
+{
+    carc_state *st = malloc(sizeof *st);
+    carc_events ev = {0};
+    carc_moves got = {0};
+    char err[256];
+    long checked = 0;
+    for (int g = 0; g < 60; g++) {
+        carc_setup setup;
+        carc_setup_defaults(&setup);
+        setup.nplayers = 2 + g % 5;
+        setup.expansions = g % 2 ? (uint8_t)((1u << CARC_NSETS) - 1) : 0;
+        setup.seed[0] = (uint8_t)g;
+        carc_rng pick;
+        uint8_t key[32] = {(uint8_t)g, 1};
+        carc_rng_seed(&pick, key);
+        ck_assert_msg(carc_game_new(st, tu_catalog(), &setup, &ev, err, sizeof err) == 0, "%s", err);
+        while (st->status == CARC_ACTIVE) {
+            carc_legal_moves(st, st->pending.seat, &got);
+            ck_assert_uint_gt(got.n, 0);
+            if (st->pending.kind == CARC_PENDING_PLACE) {
+                size_t n = 0;
+                for (int si = 0; si < st->board.nspaces; si++)
+                    for (int rot = 0; rot < 4; rot++) {
+                        if (!carc_fits_space(st, st->pending.tile, si, rot))
+                            continue;
+                        const carc_space *sp = &st->board.spaces[si];
+                        carc_move want = {.kind = CARC_MV_PLACE, .tile = st->pending.tile, .rot = (uint8_t)rot,
+                                          .x = sp->x, .y = sp->y};
+                        ck_assert_msg(n < got.n && carc_move_equal(&got.v[n], &want),
+                                      "game %d turn %d: placement %zu is not (%d,%d) rot %d", g, st->turn, n,
+                                      sp->x, sp->y, rot);
+                        n++;
+                    }
+                ck_assert_uint_eq(n, got.n);
+                checked++;
+            }
+            carc_events_clear(&ev);
+            const carc_move *m = &got.v[carc_rng_below(&pick, (uint32_t)got.n)];
+            ck_assert_msg(carc_apply(st, st->pending.seat, m, &ev, err, sizeof err) == 0, "%s", err);
+        }
+    }
+    ck_assert_int_gt(checked, 60 * 40);
+    carc_moves_free(&got);
+    carc_events_free(&ev);
+    free(st);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("board");
@@ -190,6 +243,7 @@ int main(void)
     tcase_add_test(tc, what_fits_on_a_half_filled_space);
     tcase_add_test(tc, fits_needs_contact_and_matching_sides);
     tcase_add_test(tc, rebuild_rejects_a_piece_that_does_not_fit);
+    tcase_add_test(tc, placements_are_every_fit_in_space_order);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -60,6 +60,7 @@ export function describe(entries, ctx) {
         case "triangle_dealt": if (!mine || !acts.length) after.push(who(e.seat) + " got triangle " + e.tile + "."); break;
         case "triangle_drafted": acts.push("drafted triangle " + e.tile); break;
         case "seat_left": after.push(who(e.seat) + " left the game."); break;
+        case "seat_to_bot": after.push(who(e.seat) + " left the game; a bot plays the seat on."); break;
         case "forced_move": after.push(who(e.seat) + " had one choice: " + ((e.move && (e.move.label || e.move.notation)) || "made") + "."); break;
         case "game_over": after.push("The game is over."); break;
         default: break;   // tile_drawn, turn: shown by the turn line, not the log
