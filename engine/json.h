@@ -57,6 +57,9 @@ int carc_move_from_json(const carc_state *st, const json_t *j, carc_move *m, cha
 /* An array of carc_move_to_json_described, e.g. for a legal-moves answer (moves that cannot be named are
  * skipped). */
 json_t *carc_moves_to_json(const carc_state *st, const carc_moves *ms);
+/* The same array's compact text, written without the tree (json_moves_text.c): exactly
+ * json_dumps(carc_moves_to_json(st, ms), JSON_COMPACT). malloc memory; NULL when out of memory. */
+char *carc_moves_to_json_text(const carc_state *st, const carc_moves *ms);
 /* A move's self-description (json_notation.c): adds "notation" (notation.h) and, for a move that puts or
  * takes a figure, "feature", "sides" (board-absolute, ["N","Es"]) and "label" to the move object o.
  * carc_move_from_json ignores exactly these four members, so a described move posted back is the same move.

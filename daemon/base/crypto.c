@@ -101,3 +101,83 @@ bool cd_secret_equal(const void *a, const void *b, size_t n)
 {
     return CRYPTO_memcmp(a, b, n) == 0;
 }
+
+/* ---- SipHash-2-4 ---------------------------------------------------------------------------------------- */
+
+#define SIP_ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+
+typedef struct {
+    uint64_t v0, v1, v2, v3;
+    uint8_t tail[8];
+    size_t ntail, total;
+} sip_state;
+
+static void sip_round(sip_state *s)
+{
+    s->v0 += s->v1;
+    s->v1 = SIP_ROTL(s->v1, 13);
+    s->v1 ^= s->v0;
+    s->v0 = SIP_ROTL(s->v0, 32);
+    s->v2 += s->v3;
+    s->v3 = SIP_ROTL(s->v3, 16);
+    s->v3 ^= s->v2;
+    s->v0 += s->v3;
+    s->v3 = SIP_ROTL(s->v3, 21);
+    s->v3 ^= s->v0;
+    s->v2 += s->v1;
+    s->v1 = SIP_ROTL(s->v1, 17);
+    s->v1 ^= s->v2;
+    s->v2 = SIP_ROTL(s->v2, 32);
+}
+
+static uint64_t sip_le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void sip_block(sip_state *s, uint64_t m)
+{
+    s->v3 ^= m;
+    sip_round(s);
+    sip_round(s);
+    s->v0 ^= m;
+}
+
+static void sip_add(sip_state *s, const uint8_t *p, size_t n)
+{
+    s->total += n;
+    while (n > 0) {
+        if (s->ntail == 0 && n >= 8) {
+            sip_block(s, sip_le64(p));
+            p += 8;
+            n -= 8;
+            continue;
+        }
+        s->tail[s->ntail++] = *p++;
+        n--;
+        if (s->ntail == 8) {
+            sip_block(s, sip_le64(s->tail));
+            s->ntail = 0;
+        }
+    }
+}
+
+uint64_t cd_siphash(const uint8_t key[16], const void *prefix, size_t nprefix, const void *data, size_t n)
+{
+    uint64_t k0 = sip_le64(key), k1 = sip_le64(key + 8);
+    sip_state s = {.v0 = k0 ^ 0x736f6d6570736575ull, .v1 = k1 ^ 0x646f72616e646f6dull,
+                   .v2 = k0 ^ 0x6c7967656e657261ull, .v3 = k1 ^ 0x7465646279746573ull};
+    sip_add(&s, prefix, nprefix);
+    sip_add(&s, data, n);
+    uint64_t last = (uint64_t)(s.total & 0xff) << 56;
+    for (size_t i = 0; i < s.ntail; i++)
+        last |= (uint64_t)s.tail[i] << (8 * i);
+    sip_block(&s, last);
+    s.v2 ^= 0xff;
+    for (int i = 0; i < 4; i++)
+        sip_round(&s);
+    return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+}

@@ -15,6 +15,18 @@
 void cd_log_json(json_t *fields);
 /* Writes {"ts":..., "level":level, "msg":<formatted>}. level: "info", "warn", "error". */
 void cd_log(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A line written member by member without a tree, for the line of every request (http.c): the same bytes as
+ * cd_log_json of an object with those members in that order (strings that are not UTF-8 have every byte past
+ * ASCII as '?', as http.c's string_lossy makes them). Members past the buffer are dropped, never half written. */
+typedef struct {
+    char p[8192];
+    size_t len;
+} cd_log_line;
+void cd_log_line_begin(cd_log_line *l);                               /* {"ts":"..." */
+void cd_log_line_str(cd_log_line *l, const char *key, const char *v);  /* ,"key":"v" */
+void cd_log_line_int(cd_log_line *l, const char *key, long long v);
+void cd_log_line_real(cd_log_line *l, const char *key, double v);    /* as json_real with precision 6 */
+void cd_log_line_end(cd_log_line *l);                                 /* } and the newline, written */
 /* The current UTC time as "2024-05-01T12:34:56.789Z" into buf (at least 32 bytes). */
 void cd_log_timestamp(char *buf, size_t len);
 

@@ -50,13 +50,15 @@ cd_q cd_moves_notify(cd_db *db, const char *game_id, int seq)
 
 bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after_move *g)
 {
-    char seq[16], seat[16], pending[16], payload[64], deadline[32], due[32];
+    char seq[16], seat[16], pending[16], payload[64], deadline[32] = "", due[32] = "";
     snprintf(seq, sizeof seq, "%d", m->seq);
     snprintf(seat, sizeof seat, "%d", m->seat);
     snprintf(pending, sizeof pending, "%d", g->pending_seat);
     snprintf(payload, sizeof payload, "%s:%d", m->game_id, m->seq);
-    snprintf(deadline, sizeof deadline, "%.3f", g->deadline);
-    snprintf(due, sizeof due, "%.3f", g->due);
+    if (g->deadline >= 0)   /* a clocked game's only: "%.3f" is the costliest of these formats */
+        snprintf(deadline, sizeof deadline, "%.3f", g->deadline);
+    if (g->due >= 0)
+        snprintf(due, sizeof due, "%.3f", g->due);
     const char *p1[] = {m->game_id, seq, seat, m->move, m->events, m->idem, m->response, m->origin,
                         m->idem ? m->request_sha256 : NULL};
     const char *p2[] = {m->game_id, seq, g->snapshot, g->finished ? "finished" : "active", g->finished ? NULL : pending,

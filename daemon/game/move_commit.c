@@ -81,7 +81,11 @@ cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a,
     }
     /* with its legal moves when the mover decides again; a repeated Idempotency-Key gets the same answer
      * derived from the log (move_log.h: cd_log_answer) */
-    json_t *ans = cd_move_answer(g->st, g->seq, a->ev, a->seat, a->legal_moves);
+    json_t *ans = NULL;
+    if (a->answer_text)
+        *a->answer_text = cd_move_answer_text(g->st, g->seq, a->ev, a->seat, a->legal_moves);
+    else
+        ans = cd_move_answer(g->st, g->seq, a->ev, a->seat, a->legal_moves);
     json_t *events_admin = carc_events_to_json(g->st, a->ev, CARC_VIEW_ADMIN);
     cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, a->idem, a->request_sha256, a->origin);
     json_decref(events_admin);

@@ -24,6 +24,8 @@ typedef struct {
     const char *request_sha256;   /* with idem: the hash of the canonical request it came with, stored with the
                                    * key: the same key with another request is refused (moves_post.c) */
     bool legal_moves;         /* when the mover decides again, the answer carries its legal moves */
+    char **answer_text;       /* non-NULL: the answer goes here as its text (cd_move_answer_text: the legal
+                               * moves written without a tree), and *answer is NULL */
 } cd_move_commit_args;
 
 /* Inside cd_db_tx, with g's row locked (cd_game_lock, or ST_MOVE_LOCK: its seed is known) and the move applied

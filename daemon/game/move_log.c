@@ -358,6 +358,30 @@ json_t *cd_move_answer(const carc_state *st, int seq, const carc_events *ev, int
     return ans;
 }
 
+char *cd_move_answer_text(const carc_state *st, int seq, const carc_events *ev, int seat, bool legal_moves)
+{
+    json_t *ans = cd_move_answer(st, seq, ev, seat, false);
+    char *text = cd_json_dumps(ans, CD_REPLY_JSON_FLAGS);
+    json_decref(ans);
+    if (!text)
+        abort();   /* out of memory (docs/STYLE.md) */
+    if (!(legal_moves && st->status != CARC_FINISHED && st->pending.seat == seat))
+        return text;
+    /* {"seq":..,"events":[..]} and ,"legal_moves":<text>} in place of its closing brace: the member
+     * cd_move_answer adds last */
+    char *lm = cd_legal_moves_json_text(st, seq, seat);
+    static const char key[] = ",\"legal_moves\":";
+    size_t n = strlen(text) - 1, k = sizeof key - 1, m = strlen(lm);
+    char *out = realloc(text, n + k + m + 2);
+    if (!out)
+        abort();
+    memcpy(out + n, key, k);
+    memcpy(out + n + k, lm, m);
+    memcpy(out + n + k + m, "}", 2);
+    free(lm);
+    return out;
+}
+
 cd_load_result cd_log_answer(cd_db *db, const char *id, int seq, int seat, json_t **answer)
 {
     *answer = NULL;

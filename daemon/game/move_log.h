@@ -96,6 +96,9 @@ void cd_log_page_free(cd_log_page *p);
 /* A move's answer (cd_move_commit's): {"seq", "events" as `seat` sees them, and "legal_moves" (with
  * legal_moves) when the seat decides again}, from st, the state after the move, and ev, its events. */
 json_t *cd_move_answer(const carc_state *st, int seq, const carc_events *ev, int seat, bool legal_moves);
+/* The same answer's compact text (malloc memory): the bytes cd_reply_json writes for cd_move_answer, with the
+ * legal moves written without their tree (cd_legal_moves_json_text), as the seat's POST answers it. */
+char *cd_move_answer_text(const carc_state *st, int seq, const carc_events *ev, int seat, bool legal_moves);
 /* The answer seat's move at `seq` got, derived by replaying the log to it: what a repeated Idempotency-Key
  * answers (since 010_compact_log the answers are not stored). Costs a replay of `seq` moves; only retries
  * pay it. CD_LOAD_CORRUPT when the log does not replay to such a move. */

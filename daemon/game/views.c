@@ -3,6 +3,10 @@
  */
 #include "views.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "base/timesrc.h"
 
 json_t *cd_legal_moves_json(const carc_state *st, int seq, int seat)
@@ -12,6 +16,27 @@ json_t *cd_legal_moves_json(const carc_state *st, int seq, int seat)
     json_t *answer = json_pack("{s:i, s:i, s:o}", "seq", seq, "seat", seat, "moves", carc_moves_to_json(st, &m));
     carc_moves_free(&m);
     return answer;
+}
+
+char *cd_legal_moves_json_text(const carc_state *st, int seq, int seat)
+{
+    carc_moves m = {0};
+    carc_legal_moves(st, seat, &m);
+    char *moves = carc_moves_to_json_text(st, &m);
+    carc_moves_free(&m);
+    if (!moves)
+        abort();   /* out of memory (docs/STYLE.md) */
+    char head[64];
+    int h = snprintf(head, sizeof head, "{\"seq\":%d,\"seat\":%d,\"moves\":", seq, seat);
+    size_t n = strlen(moves);
+    char *out = malloc((size_t)h + n + 2);
+    if (!out)
+        abort();
+    memcpy(out, head, (size_t)h);
+    memcpy(out + h, moves, n);
+    memcpy(out + h + n, "}", 2);
+    free(moves);
+    return out;
 }
 
 json_t *cd_game_view(const cd_game *g, int viewer)

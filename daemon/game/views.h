@@ -12,6 +12,9 @@
 /* What GET legal-moves answers for `seat` in st at `seq`: {"seq","seat","moves"}, each move postable as is. A
  * move's answer carries the same object when its mover owes the next decision too. */
 json_t *cd_legal_moves_json(const carc_state *st, int seq, int seat);
+/* The same answer's compact text, written without the tree (carc_moves_to_json_text): the bytes cd_reply_json
+ * writes for cd_legal_moves_json, for the GET, which answers it as it is. malloc memory. */
+char *cd_legal_moves_json_text(const carc_state *st, int seq, int seat);
 
 /* The view of g for viewer: the engine's view plus id, seq, status, names, created/updated/finished, and
  * the seed once the game is over (with the winners). */

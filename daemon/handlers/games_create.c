@@ -471,7 +471,7 @@ static bool may_create(cd_req *r)
         if (!db)
             return false;
         char hash[CD_HEX256_LEN], player[37];
-        cd_sha256_hex(r->bearer, hash);
+        cd_req_bearer_hash(r, hash);
         bool found = false;
         cd_q q = cd_player_by_key(db, hash, &found, player);
         if (q != CD_Q_OK) {

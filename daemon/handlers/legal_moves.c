@@ -76,9 +76,10 @@ static enum MHD_Result legal_moves(cd_req *r)
         free(b.p);
         return ret;
     }
-    json_t *answer = cd_legal_moves_json(g.st, g.seq, seat);
+    /* written as text, without the tree: the same bytes as cd_reply_json of cd_legal_moves_json */
+    char *answer = cd_legal_moves_json_text(g.st, g.seq, seat);
     cd_game_free(&g);
-    return cd_reply_json(r, 200, answer, NULL);
+    return cd_reply_json_text(r, 200, answer, NULL);
 }
 
 /* The moves are generated, encoded and answered: the JSON of it all lives in this request's arena (json_arena.h) */

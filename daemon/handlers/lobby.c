@@ -242,7 +242,7 @@ bool cd_lobby_is_creator(const cd_req *r, const cd_waiting_lock_row *w)
     if (!r->bearer || !w->creator_hash[0])
         return false;
     char hash[CD_HEX256_LEN];
-    cd_sha256_hex(r->bearer, hash);
+    cd_sha256_hex(r->bearer, hash);   /* r is const here: hashed again (rare: the lobby creator) */
     return strlen(w->creator_hash) == CD_HEX256_LEN - 1 && cd_secret_equal(hash, w->creator_hash, CD_HEX256_LEN - 1);
 }
 

@@ -56,7 +56,7 @@ enum MHD_Result h_me_games(cd_req *r)
     if (!db)
         return MHD_YES;
     char hash[CD_HEX256_LEN];
-    cd_sha256_hex(r->bearer, hash);
+    cd_req_bearer_hash(r, hash);
     char player[37];
     bool found = false;
     cd_q q = cd_player_by_key(db, hash, &found, player);

@@ -52,7 +52,8 @@ typedef struct {
     cd_problem problem;
     char field[64];
     char detail[300];
-    json_t *answer;       /* owned */
+    json_t *answer;       /* owned: a replayed answer */
+    char *answer_text;    /* owned: a committed move's answer, as text (cd_move_answer_text) */
     json_t *legal;        /* owned: the decision's notations, for a refused notation's problem */
     bool replayed;        /* the answer is a repeated key's first answer */
     carc_state *after;    /* owned: the state after the move, for the cache once committed */
@@ -73,6 +74,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     move_tx *t = arg;
     json_decref(t->answer);   /* a retried attempt starts from scratch */
     t->answer = NULL;
+    free(t->answer_text);
+    t->answer_text = NULL;
     json_decref(t->legal);
     t->legal = NULL;
     free(t->after);
@@ -175,7 +178,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         } else {
             const cd_move_commit_args a = {.seat = t->seat, .move = stored, .ev = &ev, .origin = "seat",
                                            .now = g.clocked ? cd_wall_now() : 0, .idem = t->idem,
-                                           .request_sha256 = t->request_sha256, .legal_moves = true};
+                                           .request_sha256 = t->request_sha256, .legal_moves = true,
+                                           .answer_text = &t->answer_text};
             out = cd_move_commit(db, &g, &a, &t->answer);
             t->status = out == CD_TX_COMMIT ? 200 : 0;
             if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
@@ -330,14 +334,18 @@ static enum MHD_Result moves_post(cd_req *r)
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_move, &t, &down);
     /* 200 only for a committed move or a replayed answer: a failed COMMIT is no move */
-    if (t.status == 200 && t.answer && (tr == CD_TX_COMMIT || (t.replayed && tr == CD_TX_ROLLBACK))) {
+    if (t.status == 200 && (t.replayed ? t.answer && (tr == CD_TX_COMMIT || tr == CD_TX_ROLLBACK)
+                                        : t.answer_text && tr == CD_TX_COMMIT)) {
         if (!t.replayed) {
             cd_metrics_move_applied();
             if (t.after)
                 cd_cache_give(id, t.after_seq, &t.after);   /* t.after: the state it replaced, freed below */
+            ret = cd_reply_json_text(r, 200, t.answer_text, NULL);   /* written once: the answer is not stored */
+            t.answer_text = NULL;
+        } else {
+            ret = cd_reply_json(r, 200, t.answer, NULL);   /* derived from the log (move_log.h) */
+            t.answer = NULL;
         }
-        ret = cd_reply_json(r, 200, t.answer, NULL);   /* encoded once: the answer is not stored (move_log.h) */
-        t.answer = NULL;
     } else if (t.status != 0 && t.status != 200) {
         json_t *ext = NULL;
         if (t.legal) {
@@ -350,6 +358,7 @@ static enum MHD_Result moves_post(cd_req *r)
 out:
     free(t.after);
     json_decref(t.answer);
+    free(t.answer_text);
     json_decref(t.legal);
     json_decref(body);
     return ret;

@@ -36,7 +36,7 @@ bool cd_bearer_is_key(const cd_req *r)
 bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_LEN])
 {
     if (!cd_bearer_is_key(r)) {   /* a seat token stands for itself */
-        cd_sha256_hex(r->bearer, hash);
+        cd_req_bearer_hash(r, hash);
         return true;
     }
     /* ?seat=N: digits only (strtol would read "", " 1" and "+1" as numbers) */
@@ -50,7 +50,7 @@ bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_
         want = strtol(s, NULL, 10);
     }
     char key_hash[CD_HEX256_LEN];
-    cd_sha256_hex(r->bearer, key_hash);
+    cd_req_bearer_hash(r, key_hash);
     cd_key_seats ks;
     cd_q q = cd_key_seats_get(db, key_hash, id, (int)want, &ks);
     if (q != CD_Q_OK) {

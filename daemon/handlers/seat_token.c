@@ -35,7 +35,7 @@ enum MHD_Result h_seat_token(cd_req *r)
     if (!db)
         return MHD_YES;
     char key_hash[CD_HEX256_LEN], token[CD_TOKEN_LEN + 1], hash[CD_HEX256_LEN];
-    cd_sha256_hex(r->bearer, key_hash);
+    cd_req_bearer_hash(r, key_hash);
     cd_token_new(token);
     cd_sha256_hex(token, hash);
     bool renewed = false;

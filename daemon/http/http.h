@@ -54,6 +54,8 @@ struct cd_req {
     /* the bearer token as sent (NULL if none); resolving it to a seat needs the game, so handlers do it */
     const char *bearer;
     bool is_admin;                 /* bearer equals the configured admin token (constant-time compare) */
+    bool bearer_hashed;            /* bearer_sha256 holds the bearer's SHA-256 (cd_req_bearer_hash) */
+    unsigned char bearer_sha256[32];
     int status;                    /* set by the reply, for the log and metrics */
     const char *game_id;           /* set by handlers for the log line */
     double t_start;
@@ -63,6 +65,9 @@ struct cd_req {
     bool suspended;
 };
 
+/* The bearer token's SHA-256 in hex, what the database keeps of a token or key (cd_sha256_hex of r->bearer),
+ * computed once per request: the admin check has it already when an admin token is configured. */
+void cd_req_bearer_hash(cd_req *r, char out[65]);
 /* Query-string argument, or NULL. */
 const char *cd_req_arg(cd_req *r, const char *name);
 /* ?limit= of a list: `def` when absent; false (after a 400 naming "limit") when not an integer 1..max. */
@@ -83,6 +88,9 @@ enum MHD_Result cd_in_json_arena(cd_req *r, cd_handler h);
 /* ---- replies (each queues exactly one response) ---- */
 /* JSON body (stolen); extra headers as NULL-terminated name, value pairs (may be NULL). */
 enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *const *headers);
+/* The same with the body already written as compact JSON text (malloc memory, stolen; NULL: a 500), for an
+ * answer written without a tree. */
+enum MHD_Result cd_reply_json_text(cd_req *r, int status, char *text, const char *const *headers);
 /* RFC 9457 problem; `field` names the offending input (NULL when none); detail is printf-style. */
 enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

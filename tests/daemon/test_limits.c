@@ -2,12 +2,14 @@
  * test_limits.c — the pure parts of the limits for a public server: the token buckets of base/rate.h with an
  * injected time (burst, refill, Retry-After, refusals that take nothing, a spray of keys that leaves memory
  * fixed and evicts full buckets before debtors), the CARCD_RATE_* values, and base/netaddr.h (addresses,
- * ranges, and X-Forwarded-For read from the right as far as trusted proxies wrote it).
+ * ranges, and X-Forwarded-For read from the right as far as trusted proxies wrote it), and the buckets' keyed
+ * hash (base/crypto.h: cd_siphash against the reference vectors of SipHash-2-4).
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/crypto.h"
 #include "base/netaddr.h"
 #include "base/rate.h"
 
@@ -30,6 +32,25 @@ START_TEST(bucket_burst_refill_retry_after)
     ck_assert(cd_rate_take(NULL, 42, 0, &wait));      /* no table: no limit */
     ck_assert(!cd_rate_take(t, 42, 999.0, &wait));    /* time going back gives nothing */
     cd_rate_table_free(t);
+}
+END_TEST
+
+/* The reference implementation's vectors (key 00..0f, message 00..len-1), whichever way the message is split
+ * between prefix and data. */
+START_TEST(siphash_vectors)
+{
+    static const uint64_t want[] = {0x726fdb47dd0e0e31ull, 0x74f839c593dc67fdull, 0x0d6c8009d9a94f5aull,
+                                    0x85676696d7fb7e2dull, 0xcf2794e0277187b7ull, 0x18765564cd99a68dull,
+                                    0xcbc9466e58fee3ceull, 0xab0200f58b01d137ull, 0x93f5f5799a932462ull};
+    uint8_t key[16], msg[16];
+    for (int i = 0; i < 16; i++)
+        key[i] = msg[i] = (uint8_t)i;
+    for (size_t len = 0; len < sizeof want / sizeof want[0]; len++)
+        for (size_t cut = 0; cut <= len; cut++)
+            ck_assert_msg(cd_siphash(key, msg, cut, msg + cut, len - cut) == want[len], "length %zu split at %zu",
+                          len, cut);
+    /* 15 bytes: the vector the SipHash paper prints */
+    ck_assert(cd_siphash(key, msg, 7, msg + 7, 8) == 0xa129ca6149be45e5ull);
 }
 END_TEST
 
@@ -140,6 +161,7 @@ int main(void)
     tcase_add_test(tc, rate_values);
     tcase_add_test(tc, ranges);
     tcase_add_test(tc, forwarded_for);
+    tcase_add_test(tc, siphash_vectors);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,6 +1,7 @@
 /*
  * test_json.c — the JSON codec: snapshots round-tripped (and their text, carc_state_to_json_text, checked
- * against the tree's) at every step of whole random games, moves, events,
+ * against the tree's) at every step of whole random games, moves (their text, carc_moves_to_json_text,
+ * against the tree's too), events,
  * the three views, and the strict decoders' rejections with their messages.
  */
 #include <stdio.h>
@@ -221,6 +222,14 @@ START_TEST(state_roundtrip_whole_games)
             if (ma.n == 0 || ma.n != mb.n || memcmp(ma.v, mb.v, ma.n * sizeof *ma.v) != 0)
                 ck_abort_msg("game %d turn %d: the decoded state offers other moves", game, a->turn);
             roundtrip_moves(a, b, &ma, seen);
+            /* the legal moves' text written without the tree is the tree's text */
+            json_t *mj = carc_moves_to_json(a, &ma);
+            char *mt = carc_moves_to_json_text(a, &ma), *md = json_dumps(mj, JSON_COMPACT);
+            if (!mt || !md || strcmp(mt, md) != 0)
+                ck_abort_msg("game %d turn %d: carc_moves_to_json_text differs:\n%s\n%s", game, a->turn, mt, md);
+            free(mt);
+            free(md);
+            json_decref(mj);
             carc_move mv = ma.v[carc_rng_below(&r, (uint32_t)ma.n)];
             carc_moves_free(&ma);
             carc_moves_free(&mb);

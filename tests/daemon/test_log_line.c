@@ -1,0 +1,97 @@
+/*
+ * test_log_line.c — cd_log_line (base/log.h) writes the bytes cd_log_json writes for the same members: strings
+ * with quotes, backslashes, control bytes, UTF-8 and invalid UTF-8 (every byte past ASCII then '?', as the
+ * request line's strings were made by http.c), integers, and reals of every size the "ms" member takes. Both
+ * lines are read back from stderr, redirected to a file, and compared without their "ts".
+ */
+#include <check.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+
+/* json_string of s, every byte past ASCII '?' when s is not UTF-8 (http.c's string_lossy) */
+static json_t *lossy(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    char *c = strdup(s);
+    for (unsigned char *p = (unsigned char *)c; *p; p++)
+        if (*p >= 0x80)
+            *p = '?';
+    j = json_string(c);
+    free(c);
+    return j;
+}
+
+/* The two lines written for one member set, read back without their "ts" members. */
+static void both(const char *str, long long n, double real, char **tree, char **line)
+{
+    fflush(stderr);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    int saved = dup(STDERR_FILENO);
+    dup2(fileno(f), STDERR_FILENO);
+    json_t *o = json_object();
+    json_object_set_new(o, "method", lossy(str));
+    json_object_set_new(o, "status", json_integer(n));
+    json_object_set_new(o, "ms", json_real(real));
+    json_object_set_new(o, "end", json_string("client_gone"));
+    cd_log_json(o);
+    cd_log_line l;
+    cd_log_line_begin(&l);
+    cd_log_line_str(&l, "method", str);
+    cd_log_line_int(&l, "status", n);
+    cd_log_line_real(&l, "ms", real);
+    cd_log_line_str(&l, "end", "client_gone");
+    cd_log_line_end(&l);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    rewind(f);
+    char buf[2][16384];
+    for (int i = 0; i < 2; i++) {
+        ck_assert_ptr_nonnull(fgets(buf[i], sizeof buf[i], f));
+        char *rest = strstr(buf[i], "Z\",");   /* after the timestamp */
+        ck_assert_ptr_nonnull(rest);
+        memmove(buf[i], rest + 3, strlen(rest + 3) + 1);
+    }
+    fclose(f);
+    *tree = strdup(buf[0]);
+    *line = strdup(buf[1]);
+}
+
+START_TEST(same_bytes_as_the_tree)
+{
+    static const char *const strs[] = {"GET", "", "a\"b\\c/d", "tab\there\nnl\rcr\bbs\ffeed", "\x01\x1f\x7f",
+                                       "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x82\xa1", "bad \xff\xfe utf-8 \xc3",
+                                       "\xc0\xaf overlong", "\xed\xa0\x80 surrogate", "\xf4\x90\x80\x80 past"};
+    static const double reals[] = {0, 0.001, 1.5, 7.295, 266.542, 100, 1234.5, 99999.9, 123456.789, 1234567.891,
+                                   1e7, 2.5e-5, 1e-7, 1e21};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
+            char *tree, *line;
+            both(strs[i], (long long)(i * 37) - 5, reals[k], &tree, &line);
+            ck_assert_msg(strcmp(tree, line) == 0, "string %zu, real %g:\n%s%s", i, reals[k], tree, line);
+            free(tree);
+            free(line);
+        }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("log_line");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, same_bytes_as_the_tree);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
