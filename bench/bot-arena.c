@@ -2,7 +2,7 @@
  * bot-arena — round-robins between the engine's bots (engine/bot/bot.h): N games of bot A against bot B,
  * the seats swapped every other game, and A's win rate with its 95 % Wilson interval (a tie counts half a
  * win). Also the playouts per CPU second mcts reached (CPU time: the machine may be shared), which is what
- * CARC_BOT_PLAYOUTS_PER_MS is measured from.
+ * CARC_BOT_PLAYOUTS_PER_S is measured from.
  *
  *   bot-arena --a mcts --b greedy --games N --seed S [--think-ms 1000] [--expansions a,b,...|all]
  *
@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "bot/bot.h"
+#include "bench_args.h"
 #include "carc.h"
 
 static double now_s(void)
@@ -39,27 +40,6 @@ static void usage(void)
     fputs("usage: bot-arena --a BOT --b BOT --games N --seed S [--think-ms MS] [--expansions a,b,...|all]\n",
           stderr);
     exit(2);
-}
-
-static uint8_t parse_expansions(const char *list)
-{
-    if (!strcmp(list, "all"))
-        return (uint8_t)((1u << CARC_NSETS) - 1);
-    uint8_t bits = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        int found = -1;
-        for (int i = 0; i < CARC_NSETS; i++)
-            if (strcmp(carc_set_names[i], tok) == 0)
-                found = i;
-        if (found < 0) {
-            fprintf(stderr, "bot-arena: unknown expansion %s\n", tok);
-            exit(2);
-        }
-        bits |= (uint8_t)(1u << found);
-    }
-    return bits;
 }
 
 static int bot_arg(const char *s)
@@ -103,7 +83,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--think-ms") && i + 1 < argc)
             think_ms = (uint32_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "--expansions") && i + 1 < argc)
-            exp_name = argv[i + 1], expansions = parse_expansions(argv[++i]);
+            exp_name = argv[i + 1], expansions = bench_parse_expansions("bot-arena", argv[++i]);
         else
             usage();
     }

@@ -2,7 +2,7 @@
  * carc-sim — plays N complete random games through the engine (uniform over carc_legal_moves) and prints
  * one `name: value` line per figure. Same seed, same games, same digest; only the timings vary.
  *
- *   carc-sim --games N --seed S [--players P] [--expansions a,b,...] [--verbose] [--each-expansion]
+ *   carc-sim --games N --seed S [--players P] [--expansions a,b,...|all] [--verbose] [--each-expansion]
  *
  * --each-expansion: then N games more of each expansion alone and of all of them together (with the
  * --expansions given added to each), printed as `games_per_s.SET`, `moves_per_s.SET` and `digest.SET` lines
@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_args.h"
 #include "carc.h"
 
 static const char *const fig_names[] = {"meeple", "abbot", "shepherd"};
@@ -28,7 +29,7 @@ static double now_s(void)
 
 static void usage(void)
 {
-    fputs("usage: carc-sim --games N --seed S [--players P] [--expansions a,b,...] [--verbose] [--each-expansion]\n",
+    fputs("usage: carc-sim --games N --seed S [--players P] [--expansions a,b,...|all] [--verbose] [--each-expansion]\n",
           stderr);
     exit(2);
 }
@@ -65,26 +66,6 @@ static void print_event(const carc_state *st, const carc_events *ev, size_t i)
         break;
     default: break;
     }
-}
-
-/* Parses "hills_sheep,crop_circles" into set bits. */
-static uint8_t parse_expansions(const char *list)
-{
-    uint8_t bits = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        int found = -1;
-        for (int i = 0; i < CARC_NSETS; i++)
-            if (strcmp(carc_set_names[i], tok) == 0)
-                found = i;
-        if (found < 0) {
-            fprintf(stderr, "carc-sim: unknown expansion %s\n", tok);
-            exit(2);
-        }
-        bits |= (uint8_t)(1u << found);
-    }
-    return bits;
 }
 
 /* Game i's seed and the move chooser's key: the run seed and i, tagged apart. */
@@ -193,7 +174,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--players") && i + 1 < argc)
             players = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--expansions") && i + 1 < argc)
-            expansions = parse_expansions(argv[++i]);
+            expansions = bench_parse_expansions("carc-sim", argv[++i]);
         else if (!strcmp(argv[i], "--verbose"))
             verbose = 1;
         else if (!strcmp(argv[i], "--each-expansion"))

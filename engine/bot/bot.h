@@ -13,11 +13,12 @@
  * bots below do starts from such a state, so a state whose hidden parts differ gives the same move
  * (tests/unit/test_bot.c hands them a scrambled one).
  *
- * Reproducibility. The engine has no clock, so a think time is a playout count: CARC_BOT_PLAYOUTS_PER_MS
- * playouts per millisecond asked for. bench/bot-arena measured 40 000 playouts per CPU second in base games
- * and 28 000 with all four expansions on the 2-core development machine, so think_ms = 1000 (30 000
- * playouts) is about 0.75 s and 1.1 s of one core there. The same state, seat, kind, budget and generator
- * give the same move on any machine, however fast.
+ * Reproducibility. The engine has no clock, so a think time is a playout count: CARC_BOT_PLAYOUTS_PER_S
+ * playouts per second asked for. A playout is greedy's replies to the move searched (mcts.c), and
+ * bench/bot-arena measured 1 940 playouts per CPU second in base games and 1 170 with all four expansions
+ * on the 2-core development machine, so think_ms = 1000 (1 500 playouts) is about 0.8 s of one core there
+ * in a base game and 1.3 s with all four. The same state, seat, kind, budget and generator give the same
+ * move on any machine, however fast.
  */
 #ifndef CARC_BOT_H
 #define CARC_BOT_H
@@ -28,10 +29,10 @@ typedef enum { CARC_BOT_RANDOM, CARC_BOT_GREEDY, CARC_BOT_MCTS, CARC_NBOT_KINDS 
 extern const char *const carc_bot_names[CARC_NBOT_KINDS];   /* "random", "greedy", "mcts" */
 int carc_bot_find(const char *name);                        /* kind, or -1 */
 
-#define CARC_BOT_PLAYOUTS_PER_MS 30     /* think_ms -> playouts (documented above) */
+#define CARC_BOT_PLAYOUTS_PER_S 1500    /* think_ms -> playouts (documented above) */
 #define CARC_BOT_THINK_DEFAULT_MS 1000  /* mcts without think_ms */
 #define CARC_BOT_THINK_MAX_MS 60000
-/* The playouts a think time buys (at least 1). */
+/* The playouts a think time buys: think_ms * CARC_BOT_PLAYOUTS_PER_S / 1000, at least 1. */
 uint32_t carc_bot_playouts(uint32_t think_ms);
 
 /* The bot's generator for the decision the game waits for at `seq`: ChaCha20 keyed by the game's seed on a

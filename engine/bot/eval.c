@@ -6,13 +6,16 @@
  *   worth(s) = the score seat s would have if the game ended now
  *            + for each open city s holds (a majority, ties shared): (spaces + pennants) * 0.7^open * f
  *            + for each cloister or garden s holds: (8 - occupied neighbours) * 0.5 * f
+ *            + for each field s holds: 3 * 0.7^open of each open city it touches * f
  *            + 2 per meeple or abbot still in s's supply, times f'
  * where open = the city's side segments that face nothing, f = min(1, tiles left / 10) and
  * f' = min(1, tiles left / (3 * players)). The first term is the engine's own final scoring run on a copy
  * (carc_finish_game), so roads, unfinished cities, cloisters, gardens, farms, vineyards, the hill
  * tie-break and fruit held are all valued exactly as the rules value them, with no rule written twice. The
  * second is the doubling a city gets when completed, by a guessed chance of completing it that falls with
- * every open edge; the third the cloister's missing neighbours, at one half each; the last keeps a bot from
+ * every open edge; the third the cloister's missing neighbours, at one half each; the fourth a farm's open
+ * cities, paid 3 each at the end only if completed, by the same chance (without it a farmer beside a city
+ * still being built is worth nothing to the bot until the city closes); the last keeps a bot from
  * spending its followers on features worth less than a follower kept for later, and fades as the stack runs
  * out.
  *
@@ -29,6 +32,38 @@
 #include "bot/bot_priv.h"
 
 static int tiles_left(const carc_state *st) { return st->stack_len - st->stack_pos; }
+
+#ifndef CARC_EVAL_FARM
+#define CARC_EVAL_FARM 1
+#endif
+
+/* A farm's open cities: 3 points each when completed, by the same guessed chance as a city's bonus. The
+ * field's nodes form a ring through b->next (score.c's farm_points walks it the same way). */
+static double farm_open_cities(const carc_state *st, int root)
+{
+    const carc_board *b = &st->board;
+    int cities[64], ncities = 0;
+    double v = 0;
+    int n = root;
+    do {
+        int p = n / CARC_MAX_PARTS;
+        unsigned touches = carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].touches;
+        for (int c = 0; touches; c++, touches >>= 1) {
+            if (!(touches & 1))
+                continue;
+            int cr = carc_find(b, carc_node(p, c));
+            bool seen = b->open[cr] == 0;   /* completed ones are in the final scoring already */
+            for (int k = 0; k < ncities && !seen; k++)
+                seen = cities[k] == cr;
+            if (seen || ncities == 64)
+                continue;
+            cities[ncities++] = cr;
+            v += 3.0 * pow(0.7, b->open[cr]);
+        }
+        n = b->next[n];
+    } while (n != root);
+    return v;
+}
 
 void carc_bot_worth(const carc_state *st, double worth[CARC_MAX_PLAYERS])
 {
@@ -70,7 +105,8 @@ void carc_bot_worth(const carc_state *st, double worth[CARC_MAX_PLAYERS])
         else if (ft.kind == CARC_PART_CLOISTER || ft.kind == CARC_PART_GARDEN) {
             const carc_piece *pc = &st->pieces[root / CARC_MAX_PARTS];
             bonus = (8 - carc_occupied_neighbours(&st->board, pc->x, pc->y)) * 0.5 * f;
-        }
+        } else if (ft.kind == CARC_PART_FIELD && CARC_EVAL_FARM)
+            bonus = farm_open_cities(st, root) * f;
         int best = 0;
         for (int s = 0; s < n; s++)
             if (ft.followers[s] > best)

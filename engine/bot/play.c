@@ -21,7 +21,7 @@ uint32_t carc_bot_playouts(uint32_t think_ms)
 {
     if (think_ms > CARC_BOT_THINK_MAX_MS)
         think_ms = CARC_BOT_THINK_MAX_MS;
-    uint32_t n = think_ms * CARC_BOT_PLAYOUTS_PER_MS;
+    uint32_t n = (uint32_t)((uint64_t)think_ms * CARC_BOT_PLAYOUTS_PER_S / 1000);
     return n ? n : 1;
 }
 

@@ -104,8 +104,8 @@ START_TEST(scrambled_hidden_state_same_move)
         carc_bot_rng(&r1, seed, (uint64_t)_i);
         carc_bot_rng(&r2, seed, (uint64_t)_i);
         carc_move a, b;
-        ck_assert_int_eq(carc_bot_move(st, seat, kind, 300, &r1, &a), 0);
-        ck_assert_int_eq(carc_bot_move(sc, seat, kind, 300, &r2, &b), 0);
+        ck_assert_int_eq(carc_bot_move(st, seat, kind, 40, &r1, &a), 0);
+        ck_assert_int_eq(carc_bot_move(sc, seat, kind, 40, &r2, &b), 0);
         ck_assert_msg(memcmp(&a, &b, sizeof a) == 0, "%s: the move changed with the hidden state",
                       carc_bot_names[kind]);
         ck_assert_int_eq(tu_apply_copy(st, seat, &a), 0);
@@ -155,9 +155,9 @@ START_TEST(same_generator_same_move)
     carc_move a, b;
     carc_rng r;
     carc_bot_rng(&r, seed, 12);
-    ck_assert_int_eq(carc_bot_move(st, st->pending.seat, CARC_BOT_MCTS, 400, &r, &a), 0);
+    ck_assert_int_eq(carc_bot_move(st, st->pending.seat, CARC_BOT_MCTS, 60, &r, &a), 0);
     carc_bot_rng(&r, seed, 12);
-    ck_assert_int_eq(carc_bot_move(st, st->pending.seat, CARC_BOT_MCTS, 400, &r, &b), 0);
+    ck_assert_int_eq(carc_bot_move(st, st->pending.seat, CARC_BOT_MCTS, 60, &r, &b), 0);
     ck_assert_mem_eq(&a, &b, sizeof a);
     ck_assert_int_eq(carc_bot_move(st, (st->pending.seat + 1) % 2, CARC_BOT_GREEDY, 0, &r, &a), -1);
     free(st);
@@ -175,7 +175,9 @@ START_TEST(bot_stream_apart_from_game_stream)
     for (int i = 0; i < 64; i++)
         same += carc_rng_u32(&game) == carc_rng_u32(&bot);
     ck_assert_int_lt(same, 2);
-    ck_assert_uint_eq(carc_bot_playouts(1000), 1000u * CARC_BOT_PLAYOUTS_PER_MS);
+    ck_assert_uint_eq(carc_bot_playouts(1000), CARC_BOT_PLAYOUTS_PER_S);
+    ck_assert_uint_eq(carc_bot_playouts(CARC_BOT_THINK_MAX_MS * 2),
+                      CARC_BOT_THINK_MAX_MS / 1000 * CARC_BOT_PLAYOUTS_PER_S);   /* capped */
     ck_assert_uint_eq(carc_bot_playouts(0), 1);
     ck_assert_int_eq(carc_bot_find("mcts"), CARC_BOT_MCTS);
     ck_assert_int_eq(carc_bot_find("deep"), -1);
@@ -203,7 +205,7 @@ START_TEST(bots_finish_games)
         carc_rng r;
         carc_bot_rng(&r, s.seed, ++seq);
         carc_move mv;
-        ck_assert_int_eq(carc_bot_move(st, seat, (carc_bot_kind)seat, 60, &r, &mv), 0);
+        ck_assert_int_eq(carc_bot_move(st, seat, (carc_bot_kind)seat, 20, &r, &mv), 0);
         ck_assert_msg(carc_apply(st, seat, &mv, NULL, err, sizeof err) == 0, "%s", err);
         ck_assert_uint_lt(seq, 2000);
     }
