@@ -42,7 +42,8 @@ static int seats_in_play(const carc_state *st)
     return n;
 }
 
-int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen)
+/* Whether `seat` can leave now: 0, or the error (with err) for a finished game or a seat not in it. */
+static int check_can_leave(const carc_state *st, int seat, char *err, size_t errlen)
 {
     if (st->status != CARC_ACTIVE) {
         snprintf(err, errlen, "the game is over");
@@ -52,6 +53,14 @@ int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errl
         snprintf(err, errlen, "seat %d is not in the game", seat);
         return CARC_E_ILLEGAL;
     }
+    return 0;
+}
+
+int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen)
+{
+    int rc = check_can_leave(st, seat, err, errlen);
+    if (rc != 0)
+        return rc;
     /* finish what the seat owes now, so the game never waits for someone who left */
     for (int guard = 0; st->status == CARC_ACTIVE && st->pending.seat == seat && guard < 64; guard++) {
         carc_move mv;
@@ -70,14 +79,9 @@ int carc_leave(carc_state *st, int seat, carc_events *ev, char *err, size_t errl
 
 int carc_leave_to_bot(carc_state *st, int seat, carc_events *ev, char *err, size_t errlen)
 {
-    if (st->status != CARC_ACTIVE) {
-        snprintf(err, errlen, "the game is over");
-        return CARC_E_FINISHED;
-    }
-    if (seat < 0 || seat >= st->nplayers || (st->left >> seat & 1)) {
-        snprintf(err, errlen, "seat %d is not in the game", seat);
-        return CARC_E_ILLEGAL;
-    }
+    int rc = check_can_leave(st, seat, err, errlen);
+    if (rc != 0)
+        return rc;
     carc_event *x = carc_ev_push(ev, CARC_EV_SEAT_TO_BOT);
     if (x)
         x->seat = (uint8_t)seat;
