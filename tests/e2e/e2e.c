@@ -1131,3 +1131,31 @@ TCase *e2e_tcase(const char *name, double seconds)
     tcase_set_timeout(tc, seconds);
     return tc;
 }
+
+void e2e_player_key(e2e_client *c, const char *name, char *key, size_t n)
+{
+    char body[160];
+    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, body, NULL, &r), 201);
+    snprintf(key, n, "%s", e2e_jstr(r.json, "key"));
+    e2e_resp_free(&r);
+}
+
+json_t *e2e_me_events_all(e2e_client *c, const char *key)
+{
+    json_t *all = json_array();
+    long n = 0;
+    for (;;) {
+        char path[80];
+        snprintf(path, sizeof path, "/v1/me/events?after=%ld", n);
+        json_t *a = e2e_get_ok(c, path, key, 200);
+        json_t *es = json_object_get(a, "entries");
+        size_t k = json_array_size(es);
+        json_array_extend(all, es);
+        n = e2e_jint(a, "n");
+        json_decref(a);
+        if (k == 0)
+            return all;
+    }
+}

@@ -167,6 +167,11 @@ json_t *e2e_events_log(e2e_client *c, const char *id, const char *token, long *s
 void e2e_assert_log_complete(const json_t *log, int last, const char *what);
 
 /* ---- misc ------------------------------------------------------------------------------------------------ */
+/* A new player (POST /v1/players {"name"}): its key into key (n bytes). */
+void e2e_player_key(e2e_client *c, const char *name, char *key, size_t n);
+/* Every entry of a player's stream: GET /v1/me/events with the key, paged with after=n until a page is empty. */
+json_t *e2e_me_events_all(e2e_client *c, const char *key);
+
 double e2e_now(void);   /* monotonic seconds */
 void e2e_sha256_hex(const uint8_t *data, size_t n, char out[65]);
 /* Runs a Check suite: fork mode, the exit status for main(). */

@@ -478,36 +478,6 @@ START_TEST(bot_takes_resigned_seat)
 }
 END_TEST
 
-/* A new player; its key into key. */
-static void new_player(e2e_client *c, const char *name, char key[128])
-{
-    char body[80];
-    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
-    e2e_resp r;
-    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, body, NULL, &r), 201);
-    snprintf(key, 128, "%s", e2e_jstr(r.json, "key"));
-    e2e_resp_free(&r);
-}
-
-/* Every entry of a player's stream, GET /v1/me/events paged with after=n. */
-static json_t *me_events(e2e_client *c, const char *key)
-{
-    json_t *all = json_array();
-    long n = 0;
-    for (;;) {
-        char path[80];
-        snprintf(path, sizeof path, "/v1/me/events?after=%ld", n);
-        json_t *a = e2e_get_ok(c, path, key, 200);
-        json_t *es = json_object_get(a, "entries");
-        size_t k = json_array_size(es);
-        json_array_extend(all, es);
-        n = e2e_jint(a, "n");
-        json_decref(a);
-        if (k == 0)
-            return all;
-    }
-}
-
 /* Entries of `kind` for game `id` at seq >= min_seq. */
 static int count_me(const json_t *es, const char *kind, const char *id, int min_seq)
 {
@@ -539,8 +509,8 @@ START_TEST(leave_to_bot_is_told)
     e2e_client *c = e2e_client_new(d);
     receiver *R = receiver_start();
     char ann[128], bob[128];
-    new_player(c, "Ann", ann);
-    new_player(c, "Bob", bob);
+    e2e_player_key(c, "Ann", ann, sizeof ann);
+    e2e_player_key(c, "Bob", bob, sizeof bob);
     /* the same game twice, a plain one and one with bot_after_leave; Bob's webhook on each; Ann resigns on her
      * turn in both: each tells it the same ways, a leave in the first, a leave to a bot in the second (where
      * the turn stays with the seat, now the bot's: Bob's turn.started comes after the bot's move) */
@@ -637,7 +607,7 @@ START_TEST(leave_to_bot_is_told)
     json_decref(v);
     /* the players' streams: Bob's turn in both games, once the bot has played in the second; Ann, who left,
      * hears of no turn after her resignation in either (the bot's turns are not hers) */
-    json_t *eb = me_events(c, bob), *ea = me_events(c, ann);
+    json_t *eb = e2e_me_events_all(c, bob), *ea = e2e_me_events_all(c, ann);
     ck_assert_int_eq(count_me(eb, "turn", g[0].id, 1), 1);
     ck_assert_int_ge(count_me(eb, "turn", g[1].id, 2), 1);
     ck_assert_int_eq(count_me(ea, "turn", g[0].id, 1), 0);
@@ -707,8 +677,8 @@ START_TEST(rematch_keeps_bots)
     e2e_daemon *d = up();
     e2e_client *c = e2e_client_new(d);
     char ann[128], bob[128];
-    new_player(c, "Ann", ann);
-    new_player(c, "Bob", bob);
+    e2e_player_key(c, "Ann", ann, sizeof ann);
+    e2e_player_key(c, "Bob", bob, sizeof bob);
     /* Ann, an mcts bot made at creation and Bob; both people leave to bots, and the bots finish the game */
     char body[600], p[160];
     snprintf(body, sizeof body,

@@ -22,35 +22,6 @@ static void nap(double s)
     nanosleep(&ts, NULL);
 }
 
-static void player_key(e2e_client *c, const char *name, char key[80])
-{
-    char body[80];
-    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
-    e2e_resp r;
-    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, body, NULL, &r), 201);
-    snprintf(key, 80, "%s", e2e_jstr(r.json, "key"));
-    e2e_resp_free(&r);
-}
-
-/* Every entry of the player's stream (paged with after=n). */
-static json_t *all_entries(e2e_client *c, const char *key)
-{
-    json_t *all = json_array();
-    long n = 0;
-    for (;;) {
-        char path[80];
-        snprintf(path, sizeof path, "/v1/me/events?after=%ld", n);
-        json_t *a = e2e_get_ok(c, path, key, 200);
-        json_t *es = json_object_get(a, "entries");
-        size_t k = json_array_size(es);
-        json_array_extend(all, es);
-        n = e2e_jint(a, "n");
-        json_decref(a);
-        if (k == 0)
-            return all;
-    }
-}
-
 /* Index of the first entry of `kind` for game `id` (status NULL: any), or -1. */
 static int find(const json_t *es, const char *kind, const char *id, const char *status)
 {
@@ -88,8 +59,8 @@ START_TEST(one_stream_for_two_games)
     e2e_daemon *d = e2e_daemon_up(NULL);
     e2e_client *c = e2e_client_new(d);
     char pk[80], other[80], extra[400];
-    player_key(c, "Ann", pk);
-    player_key(c, "Zed", other);
+    e2e_player_key(c, "Ann", pk, sizeof pk);
+    e2e_player_key(c, "Zed", other, sizeof other);
     e2e_game A, B;
     snprintf(extra, sizeof extra, "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"name\":\"Bob\"}]}", pk);
     ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, extra, false, &A), 201);
@@ -97,7 +68,7 @@ START_TEST(one_stream_for_two_games)
     ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, extra, false, &B), 201);
 
     /* the start: both games, and A's first turn (A waits for seat 0, Ann's; B for Cid) */
-    json_t *es = all_entries(c, pk);
+    json_t *es = e2e_me_events_all(c, pk);
     ck_assert_int_eq(json_array_size(es), 3);
     ck_assert_int_eq(find(es, "game_started", A.id, NULL), 0);
     ck_assert_int_eq(find(es, "turn", A.id, NULL), 1);
@@ -147,7 +118,7 @@ START_TEST(one_stream_for_two_games)
     ck_assert_int_eq(e2e_req(c, "POST", path, d->admin, NULL, NULL, &r), 200);
     e2e_resp_free(&r);
 
-    es = all_entries(c, pk);
+    es = e2e_me_events_all(c, pk);
     size_t n = json_array_size(es);
     for (size_t i = 0; i < n; i++)
         ck_assert_int_eq(e2e_jint(json_array_get(es, i), "n"), (long long)i + 1);
@@ -176,14 +147,14 @@ START_TEST(one_stream_for_two_games)
     snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
     e2e_resp_free(&r);
     json_decref(es);
-    es = all_entries(c, pk);
+    es = e2e_me_events_all(c, pk);
     ck_assert_int_eq(find(es, "game_started", wid, NULL), -1);   /* waiting: nothing started yet */
     json_decref(es);
     snprintf(path, sizeof path, "/v1/games/%s/join", wid);
     snprintf(join, sizeof join, "{\"name\":\"Guest\",\"invite\":\"%s\"}", code);
     ck_assert_int_eq(e2e_req(c, "POST", path, NULL, join, NULL, &r), 201);
     e2e_resp_free(&r);
-    es = all_entries(c, pk);
+    es = e2e_me_events_all(c, pk);
     int inv = -1;
     json_array_foreach(es, i, e) if (strcmp(e2e_jstr(e, "kind"), "invitation") == 0) inv = (int)i;
     ck_assert_int_gt(inv, over_b);
