@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "json_priv.h"
+#include "json_text.h"
 #include "notation.h"
 
 /* ,"notation":"..." when the move has one (carc_move_describe_json) */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "json_priv.h"
+#include "json_text.h"
 
 static void put_tiles(carc_tb *b, const carc_catalog *cat, const uint8_t *types, size_t n)
 {

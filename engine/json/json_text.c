@@ -1,5 +1,5 @@
 /*
- * json_text.c — compact JSON text written straight into a growing buffer (json_priv.h: carc_tb_*), for the
+ * json_text.c — compact JSON text written straight into a growing buffer (json_text.h: carc_tb_*), for the
  * texts carcd writes with every move or read (json_state_text.c: the snapshot; json_moves_text.c: the legal
  * moves): the same bytes as json_dumps(JSON_COMPACT) of the tree the other encoders build, without the tree.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_priv.h"
+#include "json_text.h"
 
 bool carc_tb_room(carc_tb *b, size_t n)
 {
