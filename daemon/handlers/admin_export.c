@@ -21,22 +21,12 @@
 
 enum MHD_Result h_admin_export(cd_req *r)
 {
-    if (!r->is_admin)
-        return cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
-                                "this needs the admin token");
-    const char *id = r->params[0];
-    if (!cd_uuid_valid(id))
-        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
-    r->game_id = id;
-    cd_db *db = cd_req_db(r);
-    if (!db)
-        return MHD_YES;
+    cd_db *db;
+    int viewer;
     cd_game g;
-    cd_load_result lr = cd_game_load(db, id, true, &g);
-    if (lr != CD_LOAD_OK) {
-        cd_game_free(&g);
-        return cd_reply_load_error(r, lr);
-    }
+    if (!cd_game_open(r, CD_OPEN_ADMIN, &db, &viewer, &g))
+        return MHD_YES;
+    const char *id = r->game_id;
     /* The export is how games leave a database that has gone read-only (or full): it answers even when its
      * audit row cannot be written then, says so (`audited`: false), and the log line keeps the record. Any
      * other audit failure refuses the export, as every audited admin read does. */
