@@ -9,10 +9,7 @@
  * bot forms are 400s naming their field. The bot worker looks every 10 ms (CARCD_BOT_INTERVAL_MS); the clock's
  * time comes from a file (CARCD_TIME_FILE).
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +19,7 @@
 #include <unistd.h>
 
 #include "e2e.h"
+#include "hooks.h"
 
 #define T0 1900000000.0
 #define WAIT_S 120.0
@@ -62,104 +60,22 @@ static e2e_daemon *up(void)
     return up_with(NULL);
 }
 
-/* ---- a webhook receiver on 127.0.0.1: keeps every body with its path ------------------------------------- */
-#define MAX_HITS 4096
 typedef struct {
-    struct MHD_Daemon *mhd;
-    int port;
-    pthread_mutex_t mu;
-    char *path[MAX_HITS], *body[MAX_HITS];
-    int n;
-} receiver;
+    const char *type;
+    int seq;
+} hook_want;
 
-typedef struct {
-    char *p;
-    size_t n;
-} upload;
-
-static enum MHD_Result on_hook(void *cls, struct MHD_Connection *con, const char *url, const char *method,
-                               const char *version, const char *data, size_t *size, void **ctx)
+static bool is_hook(const json_t *j, const void *arg)
 {
-    (void)method, (void)version;
-    receiver *R = cls;
-    upload *u = *ctx;
-    if (!u) {
-        *ctx = calloc(1, sizeof(upload));
-        return MHD_YES;
-    }
-    if (*size) {
-        u->p = realloc(u->p, u->n + *size + 1);
-        memcpy(u->p + u->n, data, *size);
-        u->n += *size;
-        u->p[u->n] = 0;
-        *size = 0;
-        return MHD_YES;
-    }
-    pthread_mutex_lock(&R->mu);
-    if (R->n < MAX_HITS) {
-        R->path[R->n] = strdup(url);
-        R->body[R->n++] = strdup(u->p ? u->p : "");
-    }
-    pthread_mutex_unlock(&R->mu);
-    struct MHD_Response *resp = MHD_create_response_from_buffer(2, (void *)"ok", MHD_RESPMEM_PERSISTENT);
-    enum MHD_Result r = MHD_queue_response(con, 200, resp);
-    MHD_destroy_response(resp);
-    return r;
-}
-
-static void on_hook_done(void *cls, struct MHD_Connection *con, void **ctx, enum MHD_RequestTerminationCode why)
-{
-    (void)cls, (void)con, (void)why;
-    upload *u = *ctx;
-    if (u) {
-        free(u->p);
-        free(u);
-    }
-    *ctx = NULL;
-}
-
-static receiver *receiver_start(void)
-{
-    receiver *R = calloc(1, sizeof *R);
-    pthread_mutex_init(&R->mu, NULL);
-    struct sockaddr_in sa = {.sin_family = AF_INET};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    R->mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL, on_hook,
-                              R, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_NOTIFY_COMPLETED,
-                              on_hook_done, R, MHD_OPTION_END);
-    ck_assert_ptr_nonnull(R->mhd);
-    R->port = MHD_get_daemon_info(R->mhd, MHD_DAEMON_INFO_BIND_PORT)->port;
-    return R;
-}
-
-static void receiver_stop(receiver *R)
-{
-    MHD_stop_daemon(R->mhd);
-    for (int i = 0; i < R->n; i++) {
-        free(R->path[i]);
-        free(R->body[i]);
-    }
-    free(R);
+    const hook_want *w = arg;
+    return strcmp(e2e_jstr(j, "type"), w->type) == 0 && e2e_jint(j, "data.seq") == w->seq;
 }
 
 /* The first body sent to `path` of type `type` at data.seq `seq`, waiting up to 20 s; NULL when none came. */
-static json_t *wait_hook(receiver *R, const char *path, const char *type, int seq)
+static json_t *wait_hook(e2e_hooks *R, const char *path, const char *type, int seq)
 {
-    for (double end = e2e_now() + 20; e2e_now() < end; nap(0.05)) {
-        pthread_mutex_lock(&R->mu);
-        for (int i = 0; i < R->n; i++) {
-            if (strcmp(R->path[i], path) != 0)
-                continue;
-            json_t *j = json_loads(R->body[i], 0, NULL);
-            if (strcmp(e2e_jstr(j, "type"), type) == 0 && e2e_jint(j, "data.seq") == seq) {
-                pthread_mutex_unlock(&R->mu);
-                return j;
-            }
-            json_decref(j);
-        }
-        pthread_mutex_unlock(&R->mu);
-    }
-    return NULL;
+    hook_want w = {type, seq};
+    return e2e_hooks_wait(R, path, is_hook, &w, 20);
 }
 
 /* How many events of `type` for seat `seat` an array of events holds. */
@@ -507,7 +423,7 @@ START_TEST(leave_to_bot_is_told)
 {
     e2e_daemon *d = up_with("CARCD_WEBHOOK_ALLOW=127.0.0.1/32");
     e2e_client *c = e2e_client_new(d);
-    receiver *R = receiver_start();
+    e2e_hooks *R = e2e_hooks_start();
     char ann[128], bob[128];
     e2e_player_key(c, "Ann", ann, sizeof ann);
     e2e_player_key(c, "Bob", bob, sizeof bob);
@@ -524,7 +440,7 @@ START_TEST(leave_to_bot_is_told)
                  ann, bob, k ? ",\"bot_after_leave\":true" : "");
         json_decref(create(c, body, &g[k]));
         snprintf(p, sizeof p, "/v1/games/%.36s/webhooks", g[k].id);
-        snprintf(hook, sizeof hook, "{\"url\":\"http://127.0.0.1:%d/g%d\",\"format\":\"json\"}", R->port, k);
+        snprintf(hook, sizeof hook, "{\"url\":\"http://127.0.0.1:%d/g%d\",\"format\":\"json\"}", e2e_hooks_port(R), k);
         e2e_resp r;
         ck_assert_int_eq(e2e_req(c, "POST", p, g[k].token[1], hook, NULL, &r), 201);
         e2e_resp_free(&r);
@@ -616,7 +532,7 @@ START_TEST(leave_to_bot_is_told)
     json_decref(ea);
     /* the log replays: the leave to a bot changes no state */
     ck_assert_int_eq(e2e_verify_ok(c, d, g[1].id), seq);
-    receiver_stop(R);
+    e2e_hooks_stop(R);
     e2e_client_free(c);
     down(d);
 }

@@ -9,10 +9,7 @@
  * events of the game are derived by replay (the cancel's entry among them), and the game is not compacted; a
  * finished game cannot be cancelled.
  */
-#include <arpa/inet.h>
 #include <libpq-fe.h>
-#include <netinet/in.h>
-#include <microhttpd.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +17,7 @@
 #include <time.h>
 
 #include "e2e.h"
+#include "hooks.h"
 
 static void nap(double s)
 {
@@ -27,76 +25,21 @@ static void nap(double s)
     nanosleep(&ts, NULL);
 }
 
-/* ---- a webhook receiver: keeps every body ---------------------------------------------------------------- */
 typedef struct {
-    struct MHD_Daemon *mhd;
-    int port;
-    pthread_mutex_t mu;
-    char *bodies[64];
-    int n;
-} receiver;
+    const char *type, *reason;
+} hook_want;
 
-typedef struct {
-    char *p;
-    size_t n;
-} upload;
-
-static enum MHD_Result on_hook(void *cls, struct MHD_Connection *con, const char *url, const char *method,
-                               const char *version, const char *data, size_t *size, void **ctx)
+static bool is_hook(const json_t *j, const void *arg)
 {
-    (void)url, (void)method, (void)version;
-    receiver *R = cls;
-    upload *u = *ctx;
-    if (!u) {
-        *ctx = calloc(1, sizeof(upload));
-        return MHD_YES;
-    }
-    if (*size) {
-        u->p = realloc(u->p, u->n + *size + 1);
-        memcpy(u->p + u->n, data, *size);
-        u->n += *size;
-        u->p[u->n] = 0;
-        *size = 0;
-        return MHD_YES;
-    }
-    pthread_mutex_lock(&R->mu);
-    if (R->n < 64)
-        R->bodies[R->n++] = strdup(u->p ? u->p : "");
-    pthread_mutex_unlock(&R->mu);
-    struct MHD_Response *resp = MHD_create_response_from_buffer(2, (void *)"ok", MHD_RESPMEM_PERSISTENT);
-    enum MHD_Result r = MHD_queue_response(con, 200, resp);
-    MHD_destroy_response(resp);
-    return r;
-}
-
-static void on_hook_done(void *cls, struct MHD_Connection *con, void **ctx, enum MHD_RequestTerminationCode why)
-{
-    (void)cls, (void)con, (void)why;
-    upload *u = *ctx;
-    if (u) {
-        free(u->p);
-        free(u);
-    }
-    *ctx = NULL;
+    const hook_want *w = arg;
+    return strcmp(e2e_jstr(j, "type"), w->type) == 0 && (!w->reason || strcmp(e2e_jstr(j, "data.reason"), w->reason) == 0);
 }
 
 /* The first body whose type is `type` and whose data.reason is `reason` (NULL: any), waiting up to 10 s. */
-static json_t *wait_body(receiver *R, const char *type, const char *reason)
+static json_t *wait_body(e2e_hooks *R, const char *type, const char *reason)
 {
-    for (double end = e2e_now() + 10; e2e_now() < end; nap(0.05)) {
-        pthread_mutex_lock(&R->mu);
-        for (int i = 0; i < R->n; i++) {
-            json_t *j = json_loads(R->bodies[i], 0, NULL);
-            bool same_reason = !reason || strcmp(e2e_jstr(j, "data.reason"), reason) == 0;
-            if (strcmp(e2e_jstr(j, "type"), type) == 0 && same_reason) {
-                pthread_mutex_unlock(&R->mu);
-                return j;
-            }
-            json_decref(j);
-        }
-        pthread_mutex_unlock(&R->mu);
-    }
-    return NULL;
+    hook_want w = {type, reason};
+    return e2e_hooks_wait(R, NULL, is_hook, &w, 10);
 }
 
 /* ---- a long-poll on the game's events, in a thread -------------------------------------------------------- */
@@ -135,15 +78,7 @@ START_TEST(admin_cancel)
     static const char *const env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", NULL};
     e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
-    receiver R = {0};
-    pthread_mutex_init(&R.mu, NULL);
-    struct sockaddr_in sa = {.sin_family = AF_INET};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    R.mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL, on_hook,
-                             &R, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_NOTIFY_COMPLETED,
-                             on_hook_done, &R, MHD_OPTION_END);
-    ck_assert_ptr_nonnull(R.mhd);
-    R.port = MHD_get_daemon_info(R.mhd, MHD_DAEMON_INFO_BIND_PORT)->port;
+    e2e_hooks *R = e2e_hooks_start();
 
     e2e_game g;
     ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL,
@@ -151,7 +86,7 @@ START_TEST(admin_cancel)
                                          false, &g), 201);
     char path[200], body[300];
     snprintf(path, sizeof path, "/v1/games/%s/webhooks", g.id);
-    snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%d/seat1\",\"format\":\"json\"}", R.port);
+    snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%d/seat1\",\"format\":\"json\"}", e2e_hooks_port(R));
     e2e_resp r;
     ck_assert_int_eq(e2e_req(c, "POST", path, g.token[1], body, NULL, &r), 201);
     e2e_resp_free(&r);
@@ -223,7 +158,7 @@ START_TEST(admin_cancel)
     json_decref(a);
 
     /* the webhook: game.finished, reason cancelled, no winner, the seed kept */
-    json_t *w = wait_body(&R, "game.finished", "cancelled");
+    json_t *w = wait_body(R, "game.finished", "cancelled");
     ck_assert_msg(w != NULL, "no game.finished with reason cancelled reached the receiver");
     ck_assert_int_eq(e2e_jint(w, "data.seq"), seq + 1);
     ck_assert_int_eq(json_array_size(e2e_jget(w, "data.winners")), 0);
@@ -305,9 +240,7 @@ START_TEST(admin_cancel)
     ck_assert(e2e_problem_is(&r, "game-over"));
     e2e_resp_free(&r);
 
-    MHD_stop_daemon(R.mhd);
-    for (int i = 0; i < R.n; i++)
-        free(R.bodies[i]);
+    e2e_hooks_stop(R);
     e2e_client_free(c);
     e2e_daemon_down(d);
 }
