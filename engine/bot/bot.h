@@ -29,7 +29,7 @@ typedef enum { CARC_BOT_RANDOM, CARC_BOT_GREEDY, CARC_BOT_MCTS, CARC_NBOT_KINDS 
 extern const char *const carc_bot_names[CARC_NBOT_KINDS];   /* "random", "greedy", "mcts" */
 int carc_bot_find(const char *name);                        /* kind, or -1 */
 
-#define CARC_BOT_PLAYOUTS_PER_S 1500    /* think_ms -> playouts (documented above) */
+#define CARC_BOT_PLAYOUTS_PER_S 300    /* think_ms -> playouts (documented above) */
 #define CARC_BOT_THINK_DEFAULT_MS 1000  /* mcts without think_ms */
 #define CARC_BOT_THINK_MAX_MS 60000
 /* The playouts a think time buys: think_ms * CARC_BOT_PLAYOUTS_PER_S / 1000, at least 1. */

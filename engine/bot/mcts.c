@@ -1,36 +1,32 @@
 /*
- * mcts.c — the tree-search bot: determinised UCT (one tree per determinisation, the root's statistics
- * summed), on the engine itself.
+ * mcts.c — the search bot: determinised Monte Carlo search over the seat's candidate moves, each judged by
+ * playing the game on with greedy's moves, on the engine itself.
  *
- *   - Determinisations: K = ceil(playouts / CARC_MCTS_PER_TREE), at most CARC_MCTS_TREES, each a
- *     carc_bot_determinise of the seat's view; iteration i walks tree i mod K. In one determinisation the
- *     game is deterministic (its stack, bag and generator are fixed), so each tree is a plain game tree.
- *   - Root: the legal moves are the same in every determinisation (they depend on the seat's view only);
- *     the search looks at the CARC_MCTS_ROOT best of them by the greedy value (eval.c) on the first
+ *   - Candidates: the legal moves are the same in every determinisation (they depend on the seat's view
+ *     only). The search looks at the CARC_MCTS_ROOT best of them by the greedy value (eval.c) on a first
  *     determinisation, a prior that spends the budget where a good move can be.
- *   - Below the root every decision of every expansion is a node whose children are its legal moves
- *     (carc_legal_moves drives it: tiles, figures, triangles, fruit, flocks, crop circles, the draft).
- *     Selection is UCB1 (c = CARC_MCTS_C) on the reward of the seat that chose the move; an unvisited child
- *     is tried first, in list order. At the root a progressive bias adds CARC_MCTS_BIAS * prior / (visits
- *     + 1), the prior being the greedy value squashed like a reward: the search starts from greedy's
- *     opinion and overrules it as playouts come in.
- *   - Playout: from the new node, the rest of the turn and CARC_MCTS_HORIZON turn per seat of greedy's moves
- *     (eval.c) on the tree's determinisation, then the heuristic: each seat's reward is 1 / (1 +
- *     exp(-margin / CARC_MCTS_SCALE)), margin being its worth minus the best other seat's (eval.c); a
- *     finished game is judged by its final scores the same way. So a move is judged by what the next
- *     seats' best replies to it leave, with the tiles they might draw sampled by the determinisations.
- *     Measured with bench/bot-arena against greedy (2-seat base games, seed 7, 60 games unless said):
- *     random playout moves (two turns per seat, a figure at even odds against passing) won 40 at 3 000
- *     playouts (0.052 CPU s a move); none at all (the heuristic at the new node: CARC_MCTS_HORIZON 0) 39 at
- *     3 000 (0.025 s) and 37 at 9 000 (0.082 s), the extra visits buying nothing; at horizon 0 and 3 000,
- *     with c = 0.3 35, with 4 trees 38.5, with the farm term of eval.c 37.5; greedy's moves 27 of 40 at 150
- *     playouts (0.12 s), with the best margin (10.7 points a game against 1.8-8.7). Policy 0 and horizon 0
- *     stay here to compare against (a build with -DCARC_MCTS_POLICY=0 -DCARC_MCTS_HORIZON=0).
- *   - The move: the root child with the most visits over all trees (then the best mean, then list order;
- *     CARC_MCTS_PICK 1: the best mean first).
- * Cost per playout: the path's moves (legal lists and carc_apply on a state copy), a greedy decision for each
- * playout decision (greedy's cost: every legal move and its follow-ups judged by the heuristic) and one
- * heuristic at the end: about 0.7 ms in a base game (bot.h has the measured rate).
+ *   - Rounds: sequential halving (Karnin, Koren and Somekh, 2013), the root policy of hybrid MCTS (Pepels,
+ *     Cazenave, Winands and Lanctot, 2014): ceil(log2 candidates) rounds share the playouts evenly; each
+ *     round draws fresh determinisations (carc_bot_determinise: the seat's view, the hidden parts sampled
+ *     from what it has not seen) and plays every surviving candidate out on each of them, then keeps the
+ *     better half by mean reward (ties: the better prior, then list order). The candidates of one
+ *     determinisation meet the same tiles, so the difference between them is the moves', not the draws'
+ *     (common random numbers); the candidate left at the end is the move.
+ *   - Playout: the candidate, then the rest of the turn and CARC_MCTS_HORIZON turns per seat of greedy's
+ *     moves on the determinisation, then the heuristic: each seat's reward is 1 / (1 + exp(-margin /
+ *     CARC_MCTS_SCALE)), margin being its worth minus the best other seat's (eval.c); a finished game is
+ *     judged by its final scores the same way. So a move is judged by what the other seats' best replies to
+ *     it leave, with the tiles they might draw sampled by the determinisations.
+ *   - Why not a deeper tree: the search before this one (up to d8653fa) grew a UCT tree per
+ *     determinisation below the candidates. Its nodes tried every reply in list order before greedy's, so
+ *     most playouts judged a move against replies nobody would make. Measured with bench/bot-arena against
+ *     greedy, 2-seat base games, seed 77, 300 playouts a decision (think_ms 200): the trees won 13 of 22,
+ *     this search 30.5 of 40 (margin 7.6 against 18.6 points a game). Before the trees, random playout
+ *     moves or none levelled off at 63-65 % (40 and 39 of 60 at 3 000 playouts), more playouts buying
+ *     nothing.
+ * Cost per playout: a state copy, the candidate and a greedy decision for each decision that follows
+ * (greedy's cost: every legal move and its follow-ups judged by the heuristic), then one heuristic; bot.h
+ * has the measured rate. Memory: three states and the candidate list.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -39,69 +35,18 @@
 #include "bot/bot_priv.h"
 
 /* the search's constants; bench/bot-arena measures what they give (a build may override them to compare) */
-#ifndef CARC_MCTS_PER_TREE
-#define CARC_MCTS_PER_TREE 128
-#endif
-#ifndef CARC_MCTS_TREES
-#define CARC_MCTS_TREES 32
-#endif
 #ifndef CARC_MCTS_ROOT
 #define CARC_MCTS_ROOT 10
 #endif
-#ifndef CARC_MCTS_C
-#define CARC_MCTS_C 0.7
-#endif
 #ifndef CARC_MCTS_HORIZON
-#define CARC_MCTS_HORIZON 1
+#define CARC_MCTS_HORIZON 2
 #endif
 #ifndef CARC_MCTS_SCALE
 #define CARC_MCTS_SCALE 8.0
 #endif
-#ifndef CARC_MCTS_BIAS
-#define CARC_MCTS_BIAS 1.0
-#endif
 #ifndef CARC_MCTS_POLICY
 #define CARC_MCTS_POLICY 1   /* playout moves: 0 random, 1 greedy's */
 #endif
-#ifndef CARC_MCTS_PICK
-#define CARC_MCTS_PICK 0     /* the move: 0 most visits, 1 best mean */
-#endif
-#define CARC_MCTS_NODES (1u << 15)   /* per tree; past it the tree stops growing and only plays out */
-
-typedef struct {
-    uint32_t first;      /* index of the first child, 0 = not expanded (the root is node 0) */
-    uint16_t nchild;
-    uint16_t move;       /* index in the parent's legal list */
-    uint8_t mover;       /* seat that chose this node's move */
-    uint32_t visits;
-    double w;            /* rewards of `mover` summed */
-    double prior;        /* root children: the greedy value as a reward (progressive bias); 0 elsewhere */
-} node;
-
-typedef struct {
-    carc_state det;
-    node *nodes;
-    uint32_t n, cap;
-} tree;
-
-static uint32_t tree_alloc(tree *t, uint32_t k)
-{
-    if (t->n + k > CARC_MCTS_NODES)
-        return 0;
-    if (t->n + k > t->cap) {
-        uint32_t cap = t->cap ? t->cap : 256;
-        while (cap < t->n + k)
-            cap *= 2;
-        t->nodes = realloc(t->nodes, cap * sizeof *t->nodes);
-        if (!t->nodes)
-            abort();
-        t->cap = cap;
-    }
-    uint32_t at = t->n;
-    memset(&t->nodes[at], 0, k * sizeof *t->nodes);
-    t->n += k;
-    return at;
-}
 
 static void rewards(const carc_state *st, double r[CARC_MAX_PLAYERS])
 {
@@ -142,79 +87,43 @@ static void playout(carc_state *st, carc_rng *r)
     carc_moves_free(&m);
 }
 
-static uint32_t ucb_pick(const tree *t, const node *nd)
+/* One playout of candidate mv on determinisation det: the reward of seat. */
+static double judge(const carc_state *det, int seat, const carc_move *mv, carc_state *work, carc_rng *r)
 {
-    uint32_t best = nd->first;
-    double bestv = -1;
-    double lg = log((double)nd->visits + 1);
-    for (uint32_t c = nd->first; c < nd->first + nd->nchild; c++) {
-        const node *ch = &t->nodes[c];
-        if (ch->visits == 0)
-            return c;
-        double v = ch->w / ch->visits + CARC_MCTS_C * sqrt(lg / ch->visits) +
-                   CARC_MCTS_BIAS * ch->prior / (ch->visits + 1);
-        if (v > bestv) {
-            bestv = v;
-            best = c;
-        }
-    }
-    return best;
-}
-
-static void iterate(tree *t, carc_state *st, carc_moves *m, carc_rng *r)
-{
-    uint32_t path[512];
-    int depth = 0;
-    uint32_t cur = 0;
-    *st = t->det;
-    path[depth++] = 0;
-    for (;;) {
-        if (st->status != CARC_ACTIVE)
-            break;
-        node *nd = &t->nodes[cur];
-        int seat = st->pending.seat;
-        m->n = 0;
-        carc_legal_moves(st, seat, m);
-        if (nd->first == 0 && cur != 0) {   /* a leaf: grow it by its moves, then play out from one */
-            if (nd->visits == 0 || m->n == 0)
-                break;   /* first visit of a leaf: play out from here */
-            uint32_t at = tree_alloc(t, (uint32_t)m->n);
-            nd = &t->nodes[cur];
-            if (at == 0)
-                break;
-            nd->first = at;
-            nd->nchild = (uint16_t)m->n;
-            for (uint32_t k = 0; k < m->n; k++) {
-                t->nodes[at + k].move = (uint16_t)k;
-                t->nodes[at + k].mover = (uint8_t)seat;
-            }
-        }
-        uint32_t c = ucb_pick(t, nd);
-        bool fresh = t->nodes[c].visits == 0;
-        carc_apply(st, seat, &m->v[t->nodes[c].move], NULL, NULL, 0);
-        cur = c;
-        if (depth < (int)(sizeof path / sizeof path[0]))
-            path[depth++] = cur;
-        if (fresh)
-            break;
-    }
-    playout(st, r);
+    *work = *det;
+    if (carc_apply(work, seat, mv, NULL, NULL, 0) != 0)
+        return 0;   /* cannot happen: mv is legal in the seat's view, so in every determinisation */
+    playout(work, r);
     double rw[CARC_MAX_PLAYERS];
-    rewards(st, rw);
-    for (int i = 0; i < depth; i++) {
-        node *nd = &t->nodes[path[i]];
-        nd->visits++;
-        nd->w += rw[nd->mover];
-    }
+    rewards(work, rw);
+    return rw[seat];
 }
 
-typedef struct { int idx; double v; } cand;
+typedef struct {
+    int idx;        /* in the legal list */
+    double prior;   /* greedy value on the first determinisation */
+    double sum;     /* rewards of the playouts so far */
+    uint32_t n;
+} cand;
 
-static int cand_cmp(const void *a, const void *b)
+/* Better mean first, then better prior, then list order: a total order, so qsort's result is the same on
+ * every libc. */
+static int by_mean(const void *a, const void *b)
 {
     const cand *x = a, *y = b;
-    if (x->v != y->v)
-        return x->v > y->v ? -1 : 1;
+    double mx = x->n ? x->sum / x->n : 0, my = y->n ? y->sum / y->n : 0;
+    if (mx != my)
+        return mx > my ? -1 : 1;
+    if (x->prior != y->prior)
+        return x->prior > y->prior ? -1 : 1;
+    return x->idx - y->idx;
+}
+
+static int by_prior(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    if (x->prior != y->prior)
+        return x->prior > y->prior ? -1 : 1;
     return x->idx - y->idx;
 }
 
@@ -222,67 +131,38 @@ int carc_bot_mcts(const carc_state *st, int seat, const carc_moves *m, uint32_t 
 {
     if (m->n == 1)
         return 0;
-    uint32_t k = (playouts + CARC_MCTS_PER_TREE - 1) / CARC_MCTS_PER_TREE;
-    if (k > CARC_MCTS_TREES)
-        k = CARC_MCTS_TREES;
-    if (k == 0)
-        k = 1;
-    tree *trees = calloc(k, sizeof *trees);
-    if (!trees)
-        abort();
-    for (uint32_t i = 0; i < k; i++)
-        carc_bot_determinise(st, seat, r, &trees[i].det);
-
-    /* the root's children: the greedy best CARC_MCTS_ROOT, judged on the first determinisation */
+    carc_state *det = malloc(sizeof *det), *work = malloc(sizeof *work);
     cand *cs = malloc(m->n * sizeof *cs);
-    if (!cs)
+    if (!det || !work || !cs)
         abort();
+    carc_bot_determinise(st, seat, r, det);
     for (size_t i = 0; i < m->n; i++)
-        cs[i] = (cand){(int)i, carc_bot_greedy_value(&trees[0].det, seat, &m->v[i])};
-    qsort(cs, m->n, sizeof *cs, cand_cmp);
-    uint32_t nroot = m->n < CARC_MCTS_ROOT ? (uint32_t)m->n : CARC_MCTS_ROOT;
-    for (uint32_t i = 0; i < k; i++) {
-        tree *t = &trees[i];
-        tree_alloc(t, 1 + nroot);
-        t->nodes[0].first = 1;
-        t->nodes[0].nchild = (uint16_t)nroot;
-        t->nodes[0].mover = (uint8_t)seat;
-        for (uint32_t c = 0; c < nroot; c++) {
-            t->nodes[1 + c].move = (uint16_t)cs[c].idx;
-            t->nodes[1 + c].mover = (uint8_t)seat;
-            t->nodes[1 + c].prior = 1.0 / (1.0 + exp(-cs[c].v / CARC_MCTS_SCALE));
+        cs[i] = (cand){(int)i, carc_bot_greedy_value(det, seat, &m->v[i]), 0, 0};
+    qsort(cs, m->n, sizeof *cs, by_prior);
+    uint32_t live = m->n < CARC_MCTS_ROOT ? (uint32_t)m->n : CARC_MCTS_ROOT;
+    uint32_t rounds = 0;
+    for (uint32_t k = live; k > 1; k = (k + 1) / 2)
+        rounds++;
+    uint32_t left = playouts;
+    for (uint32_t round = 0; live > 1; round++) {
+        /* this round's share of what is left, one determinisation per `live` playouts, at least one */
+        uint32_t per = left / ((rounds - round) * live);
+        if (per == 0)
+            per = 1;
+        for (uint32_t d = 0; d < per; d++) {
+            carc_bot_determinise(st, seat, r, det);
+            for (uint32_t i = 0; i < live; i++) {
+                cs[i].sum += judge(det, seat, &m->v[cs[i].idx], work, r);
+                cs[i].n++;
+            }
         }
+        left = left > per * live ? left - per * live : 0;
+        qsort(cs, live, sizeof *cs, by_mean);
+        live = (live + 1) / 2;
     }
-
-    carc_state *work = malloc(sizeof *work);
-    if (!work)
-        abort();
-    carc_moves lm = {0};
-    for (uint32_t it = 0; it < playouts; it++)
-        iterate(&trees[it % k], work, &lm, r);
-    carc_moves_free(&lm);
-    free(work);
-
     int pick = cs[0].idx;
-    double best_visits = -1, best_mean = -1;
-    for (uint32_t c = 0; c < nroot; c++) {
-        double v = 0, w = 0;
-        for (uint32_t i = 0; i < k; i++) {
-            v += trees[i].nodes[1 + c].visits;
-            w += trees[i].nodes[1 + c].w;
-        }
-        double mean = v > 0 ? w / v : 0;
-        bool better = CARC_MCTS_PICK == 1 ? (mean > best_mean || (mean == best_mean && v > best_visits))
-                                          : (v > best_visits || (v == best_visits && mean > best_mean));
-        if (better) {
-            best_visits = v;
-            best_mean = mean;
-            pick = cs[c].idx;
-        }
-    }
-    for (uint32_t i = 0; i < k; i++)
-        free(trees[i].nodes);
-    free(trees);
     free(cs);
+    free(work);
+    free(det);
     return pick;
 }
