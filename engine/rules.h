@@ -21,6 +21,7 @@ void carc_moves_push(carc_moves *m, const carc_move *mv);
 /* ---- features (score.c) ---- */
 typedef struct {
     int root, kind;              /* union-find root and carc_part_kind */
+    int first;                   /* the smallest node: the feature's first part on the board */
     int nspaces, pennants;
     int followers[CARC_MAX_PLAYERS];   /* meeples and abbots per seat; shepherds never count */
     int nfigs;
@@ -37,6 +38,21 @@ void carc_score_completed(carc_state *st, int piece, carc_events *ev);
 void carc_score_abbot_return(carc_state *st, int seat, carc_events *ev);
 /* Final scoring of every feature that still holds followers. */
 void carc_score_final(carc_state *st, carc_events *ev);
+/* One feature final scoring pays: the feature, the seats it pays (the majority, after the hill tie-break)
+ * and the points each of them gets (0 for a farm without a completed city). */
+typedef struct {
+    carc_feature f;
+    unsigned seats;
+    int points;
+} carc_final_feature;
+/* The features holding a meeple or abbot, in the order of the first figure on each in st->figures, as
+ * final scoring pays them; returns how many. Reads st only: carc_score_final awards these, and the bots
+ * read them to know what the board would pay if the game ended now without playing the end on a copy. */
+int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FIGURES]);
+/* What final scoring adds to each seat's score: the features ff[0..n) of carc_final_features, and fruit
+ * still held (carc_fruit_final_points). Writes st->nplayers values. */
+void carc_final_points(const carc_state *st, const carc_final_feature *ff, int n,
+                       int32_t points[CARC_MAX_PLAYERS]);
 
 /* ---- figures (figures.c) ---- */
 /* Index in st->figures of the seat's figure of `kind`, or -1. */

@@ -17,22 +17,28 @@ void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
     f->root = root;
     f->kind = carc_type_of(st, root / CARC_MAX_PARTS)->parts[root % CARC_MAX_PARTS].kind;
     assert(b->root[root] == root);
-    uint16_t spaces[CARC_NODES];
-    int n = root, walked = 0;
+    /* two triangles of one space, or one tile met twice, count the space once: a bit per space index says
+     * it was met, one word test a node instead of a search of the spaces met so far */
+    uint64_t met[CARC_MAX_SPACES / 64] = {0};
+    int n = root, walked = 0, first = root;
     do {
         assert(b->root[n] == root && walked++ < b->size[root]);   /* the ring is the feature, once round */
         int p = n / CARC_MAX_PARTS;
         f->pennants += carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants;
-        uint16_t si = b->piece_space[p];
-        bool seen = false;   /* two triangles of one space, or one tile met twice, count it once */
-        for (int k = 0; k < f->nspaces && !seen; k++)
-            seen = spaces[k] == si;
-        if (!seen)
-            spaces[f->nspaces++] = si;
+        unsigned si = b->piece_space[p];
+        assert(si < CARC_MAX_SPACES);
+        uint64_t bit = UINT64_C(1) << (si % 64);
+        if (!(met[si / 64] & bit)) {
+            met[si / 64] |= bit;
+            f->nspaces++;
+        }
+        if (n < first)
+            first = n;
         n = b->next[n];
     } while (n != root);
     assert(walked == b->size[root]);
     (void)walked;
+    f->first = first;
     for (int i = 0; i < st->nfigures; i++) {
         const carc_figure *g = &st->figures[i];
         if (g->kind == CARC_FIG_SHEPHERD || carc_find(b, carc_node(g->piece, g->part)) != root)
@@ -267,62 +273,84 @@ static int farm_points(const carc_state *st, int root)
     return 3 * ncities;
 }
 
-void carc_score_final(carc_state *st, carc_events *ev)
+int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FIGURES])
 {
-    /* Only features holding a follower score, roads, cities, cloisters and gardens first and farms last (the
-     * order the rulebook scores them in), and within a kind in the order of their first part on the board
-     * (piece, then part: a feature's smallest node), which is the order a walk over every part of every
-     * piece would meet them in. Sorting the few held features by that key gives the same order (and so the
-     * same events) for the cost of the features, not of the board. */
-    static const uint8_t rank[CARC_NPART_KINDS] = {
-        [CARC_PART_ROAD] = 0, [CARC_PART_CITY] = 1, [CARC_PART_CLOISTER] = 2, [CARC_PART_GARDEN] = 3,
-        [CARC_PART_FIELD] = 4,
-    };
     const carc_board *b = &st->board;
-    uint32_t key[CARC_MAX_FIGURES];   /* rank << 16 | the feature's smallest node */
-    int nheld = 0;
+    int n = 0;
     for (int k = 0; k < st->nfigures; k++) {
         const carc_figure *g = &st->figures[k];
         if (g->kind == CARC_FIG_SHEPHERD)
             continue;
         int root = carc_find(b, carc_node(g->piece, g->part));
-        int first = root;
-        for (int n = b->next[root]; n != root; n = b->next[n])
-            if (n < first)
-                first = n;
-        int kind = carc_type_of(st, first / CARC_MAX_PARTS)->parts[first % CARC_MAX_PARTS].kind;
-        uint32_t kk = (uint32_t)rank[kind] << 16 | (uint32_t)first;
         bool seen = false;
-        for (int j = 0; j < nheld && !seen; j++)
-            seen = key[j] == kk;
+        for (int j = 0; j < n && !seen; j++)
+            seen = out[j].f.root == root;
         if (seen)
             continue;
-        int j = nheld++;   /* insertion sort: a handful of features */
-        for (; j > 0 && key[j - 1] > kk; j--)
-            key[j] = key[j - 1];
-        key[j] = kk;
+        carc_final_feature *ff = &out[n++];
+        carc_feature *f = &ff->f;
+        carc_feature_collect(st, root, f);
+        if (f->kind == CARC_PART_FIELD)
+            ff->points = farm_points(st, root);
+        else if (f->kind == CARC_PART_CLOISTER || f->kind == CARC_PART_GARDEN)
+            ff->points = cloister_partial_points(st, f->first / CARC_MAX_PARTS);
+        else
+            ff->points = city_road_points(f, b->open[root] == 0);
+        ff->seats = majority(st, f);
     }
+    return n;
+}
+
+void carc_final_points(const carc_state *st, const carc_final_feature *ff, int n,
+                       int32_t points[CARC_MAX_PLAYERS])
+{
+    for (int s = 0; s < st->nplayers; s++)
+        points[s] = carc_fruit_final_points(st, s);
+    for (int h = 0; h < n; h++)
+        for (int s = 0; s < st->nplayers; s++)
+            if (ff[h].seats >> s & 1)
+                points[s] += ff[h].points;
+}
+
+void carc_score_final(carc_state *st, carc_events *ev)
+{
+    /* Roads, cities, cloisters and gardens first and farms last (the order the rulebook scores them in),
+     * and within a kind in the order of their first part on the board (piece, then part: a feature's
+     * smallest node), which is the order a walk over every part of every piece would meet them in. Sorting
+     * the few held features by that key gives the same order (and so the same events) for the cost of the
+     * features, not of the board. The points are carc_final_features', which the bots read too. */
+    static const uint8_t rank[CARC_NPART_KINDS] = {
+        [CARC_PART_ROAD] = 0, [CARC_PART_CITY] = 1, [CARC_PART_CLOISTER] = 2, [CARC_PART_GARDEN] = 3,
+        [CARC_PART_FIELD] = 4,
+    };
+    carc_final_feature ff[CARC_MAX_FIGURES];
+    int nheld = carc_final_features(st, ff);
+    uint32_t key[CARC_MAX_FIGURES];   /* rank << 16 | the feature's smallest node */
+    uint8_t order[CARC_MAX_FIGURES];
     _Static_assert(CARC_NODES < 1 << 16, "a node fits in the key's low 16 bits");
     for (int h = 0; h < nheld; h++) {
-        int first = (int)(key[h] & 0xFFFF), p = first / CARC_MAX_PARTS;
-        int root = carc_find(b, first);
-        carc_feature f;
-        carc_feature_collect(st, root, &f);
-        int pts;
-        if (f.kind == CARC_PART_FIELD)
-            pts = farm_points(st, root);
-        else if (f.kind == CARC_PART_CLOISTER || f.kind == CARC_PART_GARDEN)
-            pts = cloister_partial_points(st, p);
-        else
-            pts = city_road_points(&f, b->open[root] == 0);
-        carc_event *x;
-        award(st, majority(st, &f), pts, f.kind, CARC_REASON_FINAL, ev, &x);
-        if (!x)
+        int first = ff[h].f.first;
+        int kind = carc_type_of(st, first / CARC_MAX_PARTS)->parts[first % CARC_MAX_PARTS].kind;
+        uint32_t kk = (uint32_t)rank[kind] << 16 | (uint32_t)first;
+        int j = h;   /* insertion sort: a handful of features, each key once (one smallest node each) */
+        for (; j > 0 && key[j - 1] > kk; j--) {
+            key[j] = key[j - 1];
+            order[j] = order[j - 1];
+        }
+        key[j] = kk;
+        order[j] = (uint8_t)h;
+    }
+    for (int h = 0; h < nheld; h++) {
+        const carc_final_feature *x = &ff[order[h]];
+        const carc_feature *f = &x->f;
+        carc_event *e;
+        award(st, x->seats, x->points, f->kind, CARC_REASON_FINAL, ev, &e);
+        if (!e)
             continue;
-        if (f.kind == CARC_PART_CLOISTER || f.kind == CARC_PART_GARDEN)
-            add_cloister_spaces(st, p, ev, x);
+        if (f->kind == CARC_PART_CLOISTER || f->kind == CARC_PART_GARDEN)
+            add_cloister_spaces(st, f->first / CARC_MAX_PARTS, ev, e);
         else
-            add_feature_spaces(st, root, ev, x);
+            add_feature_spaces(st, f->root, ev, e);
     }
     carc_fruit_score_final(st, ev);
 }

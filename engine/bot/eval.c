@@ -37,6 +37,21 @@ static int tiles_left(const carc_state *st) { return st->stack_len - st->stack_p
 #define CARC_EVAL_FARM 1
 #endif
 
+/* 0.7^k, the guessed chance of completing a feature with k open edges: pow(0.7, k) as glibc's pow gives it
+ * (printed with %a), so that a lookup values every state exactly as the call did; pow past the table. */
+static const double chance_tab[32] = {
+    0x1p+0,                0x1.6666666666666p-1,  0x1.f5c28f5c28f5bp-2,  0x1.5f3b645a1cabfp-2,
+    0x1.ebb98c7e2823fp-3,  0x1.5835158b827f8p-3,  0x1.e1e3eaf6837f5p-4,  0x1.5152be12f5a5ep-4,
+    0x1.d840a3b424b5p-5,   0x1.4a93a5cae67ebp-5,  0x1.ceceb4e8dc4afp-6,  0x1.43f7183c9a347p-6,
+    0x1.c58d21ee717c9p-7,  0x1.3d7c648d4f70cp-7,  0x1.bc7af32c3c044p-8,  0x1.3722dd6bc39c9p-8,
+    0x1.b39735fd450e5p-9,  0x1.30e9d8fe16bd3p-9,  0x1.aae0fc96eca27p-10, 0x1.2ad0b0d00c0b5p-10,
+    0x1.a2575df010dc9p-11, 0x1.24d6c1c1a5673p-11, 0x1.99f975a8b45d4p-12, 0x1.1efb6bf617daep-12,
+    0x1.91c663f221659p-13, 0x1.193e12c31760bp-13, 0x1.89bd4d778720fp-14, 0x1.139e1ca07830ap-14,
+    0x1.81dd5b470eaa7p-15, 0x1.0e1af31823ddbp-15, 0x1.7a25babb65699p-16, 0x1.08b402b66096bp-16,
+};
+
+static double chance(int open) { return open < 32 ? chance_tab[open] : pow(0.7, open); }
+
 /* A farm's open cities: 3 points each when completed, by the same guessed chance as a city's bonus. The
  * field's nodes form a ring through b->next (score.c's farm_points walks it the same way). */
 static double farm_open_cities(const carc_state *st, int root)
@@ -58,7 +73,7 @@ static double farm_open_cities(const carc_state *st, int root)
             if (seen || ncities == 64)
                 continue;
             cities[ncities++] = cr;
-            v += 3.0 * pow(0.7, b->open[cr]);
+            v += 3.0 * chance(b->open[cr]);
         }
         n = b->next[n];
     } while (n != root);
@@ -73,46 +88,37 @@ void carc_bot_worth(const carc_state *st, double worth[CARC_MAX_PLAYERS])
             worth[s] = st->players[s].score;
         return;
     }
-    carc_state *end = malloc(sizeof *end);
-    if (!end)
-        abort();
-    *end = *st;
-    carc_finish_game(end, NULL);
+    /* the score each seat would have if the game ended now: final scoring's own features and points,
+     * read without playing the end on a copy of the state */
+    carc_final_feature held[CARC_MAX_FIGURES];
+    int nheld = carc_final_features(st, held);
+    int32_t fin[CARC_MAX_PLAYERS];
+    carc_final_points(st, held, nheld, fin);
     for (int s = 0; s < n; s++)
-        worth[s] = end->players[s].score;
-    free(end);
+        worth[s] = st->players[s].score + fin[s];
 
     int left = tiles_left(st);
     double f = left >= 10 ? 1.0 : left / 10.0;
     double fs = left >= 3 * n ? 1.0 : left / (3.0 * n);
-    int roots[CARC_MAX_FIGURES], nroots = 0;
-    for (int i = 0; i < st->nfigures; i++) {
-        const carc_figure *g = &st->figures[i];
-        if (g->kind == CARC_FIG_SHEPHERD)
-            continue;
-        int root = carc_find(&st->board, carc_node(g->piece, g->part));
-        bool dup = false;
-        for (int k = 0; k < nroots && !dup; k++)
-            dup = roots[k] == root;
-        if (dup)
-            continue;
-        roots[nroots++] = root;
-        carc_feature ft;
-        carc_feature_collect(st, root, &ft);
+    /* held[] lists the features in the order of their first figure, so the bonuses add up in the same
+     * order as ever (a different order could round a sum differently and flip a tie) */
+    for (int h = 0; h < nheld; h++) {
+        const carc_feature *ft = &held[h].f;
+        int root = ft->root;
         double bonus = 0;
-        if (ft.kind == CARC_PART_CITY && st->board.open[root] > 0)
-            bonus = (ft.nspaces + ft.pennants) * pow(0.7, st->board.open[root]) * f;
-        else if (ft.kind == CARC_PART_CLOISTER || ft.kind == CARC_PART_GARDEN) {
+        if (ft->kind == CARC_PART_CITY && st->board.open[root] > 0)
+            bonus = (ft->nspaces + ft->pennants) * chance(st->board.open[root]) * f;
+        else if (ft->kind == CARC_PART_CLOISTER || ft->kind == CARC_PART_GARDEN) {
             const carc_piece *pc = &st->pieces[root / CARC_MAX_PARTS];
             bonus = (8 - carc_occupied_neighbours(&st->board, pc->x, pc->y)) * 0.5 * f;
-        } else if (ft.kind == CARC_PART_FIELD && CARC_EVAL_FARM)
+        } else if (ft->kind == CARC_PART_FIELD && CARC_EVAL_FARM)
             bonus = farm_open_cities(st, root) * f;
         int best = 0;
         for (int s = 0; s < n; s++)
-            if (ft.followers[s] > best)
-                best = ft.followers[s];
+            if (ft->followers[s] > best)
+                best = ft->followers[s];
         for (int s = 0; s < n && best > 0; s++)
-            if (ft.followers[s] == best)
+            if (ft->followers[s] == best)
                 worth[s] += bonus;
     }
     for (int s = 0; s < n; s++)
