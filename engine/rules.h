@@ -25,7 +25,7 @@ typedef struct {
     int nspaces, pennants;
     int followers[CARC_MAX_PLAYERS];   /* meeples and abbots per seat; shepherds never count */
     int nfigs;
-    uint8_t figs[CARC_MAX_FIGURES];    /* indexes into st->figures of the followers on it */
+    uint8_t figs[CARC_MAX_FIGURES];    /* indexes into st->figures of the followers on it (the first nfigs) */
 } carc_feature;
 
 /* Gathers the feature whose union-find root is `root`. */

@@ -136,49 +136,64 @@ double carc_bot_margin(const carc_state *st, int seat)
     return best < -1e8 ? w[seat] : w[seat] - best;
 }
 
-/* The best margin seat reaches from st by its own decisions of this turn, up to `depth` more. */
-static double best_after(const carc_state *st, int seat, int turn, int depth)
+/* The best margin seat reaches from st by its own decisions of this turn, up to `depth` more; scratch holds
+ * `depth` states to try them on (one per level, reused by every move of the level: no allocation). */
+static double best_after(const carc_state *st, int seat, int turn, int depth, carc_state *scratch)
 {
     if (depth == 0 || st->status != CARC_ACTIVE || st->pending.seat != seat || st->turn != turn)
         return carc_bot_margin(st, seat);
     carc_moves m = {0};
     carc_legal_moves(st, seat, &m);
     double best = -1e18;
-    carc_state *next = malloc(sizeof *next);
-    if (!next)
-        abort();
+    carc_state *next = &scratch[0];
     for (size_t i = 0; i < m.n; i++) {
         *next = *st;
         if (carc_apply(next, seat, &m.v[i], NULL, NULL, 0) != 0)
             continue;
-        double v = best_after(next, seat, turn, depth - 1);
+        double v = best_after(next, seat, turn, depth - 1, scratch + 1);
         if (v > best)
             best = v;
     }
-    free(next);
     carc_moves_free(&m);
     return best;
 }
 
+/* greedy's follow-ups: a figure after the tile, a fruit or flock action after that */
+#define FOLLOW_DEPTH 2
+
+/* carc_bot_greedy_value on FOLLOW_DEPTH + 1 scratch states. */
+static double value_on(const carc_state *st, int seat, const carc_move *mv, carc_state *scratch)
+{
+    carc_state *next = &scratch[0];
+    *next = *st;
+    if (carc_apply(next, seat, mv, NULL, NULL, 0) != 0)
+        return -1e18;
+    return best_after(next, seat, st->turn, FOLLOW_DEPTH, scratch + 1);
+}
+
+static carc_state *scratch_new(void)
+{
+    carc_state *s = malloc((FOLLOW_DEPTH + 1) * sizeof *s);
+    if (!s)
+        abort();   /* the engine's policy: out of memory aborts */
+    return s;
+}
+
 double carc_bot_greedy_value(const carc_state *st, int seat, const carc_move *mv)
 {
-    carc_state *next = malloc(sizeof *next);
-    if (!next)
-        abort();
-    *next = *st;
-    double v = -1e18;
-    if (carc_apply(next, seat, mv, NULL, NULL, 0) == 0)
-        v = best_after(next, seat, st->turn, 2);
-    free(next);
+    carc_state *scratch = scratch_new();
+    double v = value_on(st, seat, mv, scratch);
+    free(scratch);
     return v;
 }
 
 int carc_bot_greedy(const carc_state *det, int seat, const carc_moves *m, carc_rng *r)
 {
+    carc_state *scratch = scratch_new();   /* one set for the whole decision */
     double best = -1e18;
     int pick = 0, ties = 0;
     for (size_t i = 0; i < m->n; i++) {
-        double v = carc_bot_greedy_value(det, seat, &m->v[i]);
+        double v = value_on(det, seat, &m->v[i], scratch);
         if (v > best + 1e-9) {
             best = v;
             pick = (int)i;
@@ -187,5 +202,6 @@ int carc_bot_greedy(const carc_state *det, int seat, const carc_moves *m, carc_r
             pick = (int)i;   /* reservoir choice among equals */
         }
     }
+    free(scratch);
     return pick;
 }
