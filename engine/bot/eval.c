@@ -147,7 +147,7 @@ static double best_after(const carc_state *st, int seat, int turn, int depth, ca
     double best = -1e18;
     carc_state *next = &scratch[0];
     for (size_t i = 0; i < m.n; i++) {
-        *next = *st;
+        carc_state_copy(next, st);   /* the board's live part only (board.h) */
         if (carc_apply(next, seat, &m.v[i], NULL, NULL, 0) != 0)
             continue;
         double v = best_after(next, seat, turn, depth - 1, scratch + 1);
@@ -165,7 +165,7 @@ static double best_after(const carc_state *st, int seat, int turn, int depth, ca
 static double value_on(const carc_state *st, int seat, const carc_move *mv, carc_state *scratch)
 {
     carc_state *next = &scratch[0];
-    *next = *st;
+    carc_state_copy(next, st);   /* the board's live part only (board.h) */
     if (carc_apply(next, seat, mv, NULL, NULL, 0) != 0)
         return -1e18;
     return best_after(next, seat, st->turn, FOLLOW_DEPTH, scratch + 1);
