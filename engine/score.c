@@ -10,7 +10,8 @@
 
 #include "expansions.h"
 
-void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
+/* The ring part of carc_feature_collect: every field but the followers (zeroed). */
+static void walk_feature(const carc_state *st, int root, carc_feature *f)
 {
     const carc_board *b = &st->board;
     /* every field but figs[nfigs..), which nothing reads: the features are gathered in the bots' inner
@@ -20,6 +21,9 @@ void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
     f->nspaces = f->pennants = f->nfigs = 0;
     memset(f->followers, 0, sizeof f->followers);
     assert(b->root[root] == root);
+    /* only city parts carry pennants (the catalog takes them nowhere else), and the lookup through the
+     * piece's tile type is most of a field's walk */
+    bool city = f->kind == CARC_PART_CITY;
     /* two triangles of one space, or one tile met twice, count the space once: a bit per space index says
      * it was met, one word test a node instead of a search of the spaces met so far */
     uint64_t met[CARC_MAX_SPACES / 64] = {0};
@@ -27,7 +31,9 @@ void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
     do {
         assert(b->root[n] == root && walked++ < b->size[root]);   /* the ring is the feature, once round */
         int p = n / CARC_MAX_PARTS;
-        f->pennants += carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants;
+        assert(city || carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants == 0);
+        if (city)
+            f->pennants += carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants;
         unsigned si = b->piece_space[p];
         assert(si < CARC_MAX_SPACES);
         uint64_t bit = UINT64_C(1) << (si % 64);
@@ -42,9 +48,14 @@ void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
     assert(walked == b->size[root]);
     (void)walked;
     f->first = first;
+}
+
+void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
+{
+    walk_feature(st, root, f);
     for (int i = 0; i < st->nfigures; i++) {
         const carc_figure *g = &st->figures[i];
-        if (g->kind == CARC_FIG_SHEPHERD || carc_find(b, carc_node(g->piece, g->part)) != root)
+        if (g->kind == CARC_FIG_SHEPHERD || carc_find(&st->board, carc_node(g->piece, g->part)) != root)
             continue;
         f->followers[g->seat]++;
         f->figs[f->nfigs++] = (uint8_t)i;
@@ -280,25 +291,31 @@ int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FI
 {
     const carc_board *b = &st->board;
     int n = 0;
+    /* one pass over the figures finds the features and counts their followers (what carc_feature_collect
+     * does per feature, in the same order: figs by figure index) */
     for (int k = 0; k < st->nfigures; k++) {
         const carc_figure *g = &st->figures[k];
         if (g->kind == CARC_FIG_SHEPHERD)
             continue;
         int root = carc_find(b, carc_node(g->piece, g->part));
-        bool seen = false;
-        for (int j = 0; j < n && !seen; j++)
-            seen = out[j].f.root == root;
-        if (seen)
-            continue;
-        carc_final_feature *ff = &out[n++];
-        carc_feature *f = &ff->f;
-        carc_feature_collect(st, root, f);
+        int j = 0;
+        while (j < n && out[j].f.root != root)
+            j++;
+        if (j == n)
+            walk_feature(st, root, &out[n++].f);
+        carc_feature *f = &out[j].f;
+        f->followers[g->seat]++;
+        f->figs[f->nfigs++] = (uint8_t)k;
+    }
+    for (int j = 0; j < n; j++) {
+        carc_final_feature *ff = &out[j];
+        const carc_feature *f = &ff->f;
         if (f->kind == CARC_PART_FIELD)
-            ff->points = farm_points(st, root);
+            ff->points = farm_points(st, f->root);
         else if (f->kind == CARC_PART_CLOISTER || f->kind == CARC_PART_GARDEN)
             ff->points = cloister_partial_points(st, f->first / CARC_MAX_PARTS);
         else
-            ff->points = city_road_points(f, b->open[root] == 0);
+            ff->points = city_road_points(f, b->open[f->root] == 0);
         ff->seats = majority(st, f);
     }
     return n;
