@@ -38,8 +38,9 @@ void carc_score_completed(carc_state *st, int piece, carc_events *ev);
 void carc_score_abbot_return(carc_state *st, int seat, carc_events *ev);
 /* Final scoring of every feature that still holds followers. */
 void carc_score_final(carc_state *st, carc_events *ev);
-/* One feature final scoring pays: the feature, the seats it pays (the majority, after the hill tie-break)
- * and the points each of them gets (0 for a farm without a completed city). */
+/* One feature final scoring pays: the feature (as carc_feature_collect gathers it, but nspaces counted only
+ * for roads and cities, which score by it), the seats it pays (the majority, after the hill tie-break) and
+ * the points each of them gets (0 for a farm without a completed city). */
 typedef struct {
     carc_feature f;
     unsigned seats;

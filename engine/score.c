@@ -10,8 +10,9 @@
 
 #include "expansions.h"
 
-/* The ring part of carc_feature_collect: every field but the followers (zeroed). */
-static void walk_feature(const carc_state *st, int root, carc_feature *f)
+/* The ring part of carc_feature_collect: every field but the followers (zeroed); nspaces of a field, cloister
+ * or garden only when all_spaces (no rule scores those by their spaces). */
+static void walk_feature(const carc_state *st, int root, carc_feature *f, bool all_spaces)
 {
     const carc_board *b = &st->board;
     /* every field but figs[nfigs..), which nothing reads: the features are gathered in the bots' inner
@@ -24,6 +25,7 @@ static void walk_feature(const carc_state *st, int root, carc_feature *f)
     /* only city parts carry pennants (the catalog takes them nowhere else), and the lookup through the
      * piece's tile type is most of a field's walk */
     bool city = f->kind == CARC_PART_CITY;
+    bool spaces = all_spaces || city || f->kind == CARC_PART_ROAD;
     /* two triangles of one space, or one tile met twice, count the space once: a bit per space index says
      * it was met, one word test a node instead of a search of the spaces met so far */
     uint64_t met[CARC_MAX_SPACES / 64] = {0};
@@ -34,12 +36,14 @@ static void walk_feature(const carc_state *st, int root, carc_feature *f)
         assert(city || carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants == 0);
         if (city)
             f->pennants += carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants;
-        unsigned si = b->piece_space[p];
-        assert(si < CARC_MAX_SPACES);
-        uint64_t bit = UINT64_C(1) << (si % 64);
-        if (!(met[si / 64] & bit)) {
-            met[si / 64] |= bit;
-            f->nspaces++;
+        if (spaces) {
+            unsigned si = b->piece_space[p];
+            assert(si < CARC_MAX_SPACES);
+            uint64_t bit = UINT64_C(1) << (si % 64);
+            if (!(met[si / 64] & bit)) {
+                met[si / 64] |= bit;
+                f->nspaces++;
+            }
         }
         if (n < first)
             first = n;
@@ -52,7 +56,7 @@ static void walk_feature(const carc_state *st, int root, carc_feature *f)
 
 void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
 {
-    walk_feature(st, root, f);
+    walk_feature(st, root, f, true);
     for (int i = 0; i < st->nfigures; i++) {
         const carc_figure *g = &st->figures[i];
         if (g->kind == CARC_FIG_SHEPHERD || carc_find(&st->board, carc_node(g->piece, g->part)) != root)
@@ -302,7 +306,7 @@ int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FI
         while (j < n && out[j].f.root != root)
             j++;
         if (j == n)
-            walk_feature(st, root, &out[n++].f);
+            walk_feature(st, root, &out[n++].f, false);   /* a big field's walk is most of the cost */
         carc_feature *f = &out[j].f;
         f->followers[g->seat]++;
         f->figs[f->nfigs++] = (uint8_t)k;
