@@ -46,10 +46,16 @@ typedef struct {
     unsigned seats;
     int points;
 } carc_final_feature;
+/* Told of each city (its root) that the held field out[feature] touches, open or completed. */
+typedef void carc_field_city_fn(void *ctx, int feature, int city);
 /* The features holding a meeple or abbot, in the order of the first figure on each in st->figures, as
  * final scoring pays them; returns how many. Reads st only: carc_score_final awards these, and the bots
- * read them to know what the board would pay if the game ended now without playing the end on a copy. */
-int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FIGURES]);
+ * read them to know what the board would pay if the game ended now without playing the end on a copy.
+ * cb (NULL: none) hears of each city a held field touches, each once per field, fields in the order of
+ * out and a field's cities in the order its walk meets them: the walk that counts the farm's completed
+ * cities, so that a bot valuing the open ones too needs no walk of its own. */
+int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FIGURES], carc_field_city_fn *cb,
+                        void *ctx);
 /* What final scoring adds to each seat's score: the features ff[0..n) of carc_final_features, and fruit
  * still held (carc_fruit_final_points). Writes st->nplayers values. */
 void carc_final_points(const carc_state *st, const carc_final_feature *ff, int n,

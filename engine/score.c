@@ -267,11 +267,12 @@ void carc_score_abbot_return(carc_state *st, int seat, carc_events *ev)
     carc_figure_remove(st, fi, ev);
 }
 
-/* Farm value: 3 per completed city the field touches, each city once. */
-static int farm_points(const carc_state *st, int root)
+/* Farm value: 3 per completed city the field touches, each city once. Every city the field touches, open or
+ * completed, goes to cb (when there is one) once, in the order the field's ring meets them. */
+static int farm_points(const carc_state *st, int root, carc_field_city_fn *cb, void *ctx, int feature)
 {
     const carc_board *b = &st->board;
-    int cities[CARC_NODES], ncities = 0;
+    int cities[CARC_NODES], ncities = 0, completed = 0;
     int n = root;
     do {
         int p = n / CARC_MAX_PARTS;
@@ -280,18 +281,23 @@ static int farm_points(const carc_state *st, int root)
             if (!(touches & 1))
                 continue;
             int cr = carc_find(b, carc_node(p, c));
-            bool seen = b->open[cr] != 0;   /* only completed cities pay */
+            bool seen = false;
             for (int k = 0; k < ncities && !seen; k++)
                 seen = cities[k] == cr;
-            if (!seen)
-                cities[ncities++] = cr;
+            if (seen)
+                continue;
+            cities[ncities++] = cr;
+            completed += b->open[cr] == 0;   /* only completed cities pay */
+            if (cb)
+                cb(ctx, feature, cr);
         }
         n = b->next[n];
     } while (n != root);
-    return 3 * ncities;
+    return 3 * completed;
 }
 
-int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FIGURES])
+int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FIGURES], carc_field_city_fn *cb,
+                        void *ctx)
 {
     const carc_board *b = &st->board;
     int n = 0;
@@ -315,7 +321,7 @@ int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FI
         carc_final_feature *ff = &out[j];
         const carc_feature *f = &ff->f;
         if (f->kind == CARC_PART_FIELD)
-            ff->points = farm_points(st, f->root);
+            ff->points = farm_points(st, f->root, cb, ctx, j);
         else if (f->kind == CARC_PART_CLOISTER || f->kind == CARC_PART_GARDEN)
             ff->points = cloister_partial_points(st, f->first / CARC_MAX_PARTS);
         else
@@ -348,7 +354,7 @@ void carc_score_final(carc_state *st, carc_events *ev)
         [CARC_PART_FIELD] = 4,
     };
     carc_final_feature ff[CARC_MAX_FIGURES];
-    int nheld = carc_final_features(st, ff);
+    int nheld = carc_final_features(st, ff, NULL, NULL);
     uint32_t key[CARC_MAX_FIGURES];   /* rank << 16 | the feature's smallest node */
     uint8_t order[CARC_MAX_FIGURES];
     _Static_assert(CARC_NODES < 1 << 16, "a node fits in the key's low 16 bits");

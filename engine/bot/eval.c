@@ -52,32 +52,23 @@ static const double chance_tab[32] = {
 
 static double chance(int open) { return open < 32 ? chance_tab[open] : pow(0.7, open); }
 
-/* A farm's open cities: 3 points each when completed, by the same guessed chance as a city's bonus. The
- * field's nodes form a ring through b->next (score.c's farm_points walks it the same way). */
-static double farm_open_cities(const carc_state *st, int root)
+/* A farm's open cities: 3 points each when completed, by the same guessed chance as a city's bonus, summed
+ * per held field as final scoring's walk of the field meets them (carc_final_features). At most 64 a
+ * field. */
+typedef struct {
+    const carc_board *b;
+    double v[CARC_MAX_FIGURES];
+    uint8_t nopen[CARC_MAX_FIGURES];
+} farm_cities;
+
+static void farm_city(void *ctx, int feature, int city)
 {
-    const carc_board *b = &st->board;
-    int cities[64], ncities = 0;
-    double v = 0;
-    int n = root;
-    do {
-        int p = n / CARC_MAX_PARTS;
-        unsigned touches = carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].touches;
-        for (int c = 0; touches; c++, touches >>= 1) {
-            if (!(touches & 1))
-                continue;
-            int cr = carc_find(b, carc_node(p, c));
-            bool seen = b->open[cr] == 0;   /* completed ones are in the final scoring already */
-            for (int k = 0; k < ncities && !seen; k++)
-                seen = cities[k] == cr;
-            if (seen || ncities == 64)
-                continue;
-            cities[ncities++] = cr;
-            v += 3.0 * chance(b->open[cr]);
-        }
-        n = b->next[n];
-    } while (n != root);
-    return v;
+    farm_cities *a = ctx;
+    int open = a->b->open[city];
+    if (open == 0 || a->nopen[feature] == 64)   /* completed ones are in the final scoring already */
+        return;
+    a->nopen[feature]++;
+    a->v[feature] += 3.0 * chance(open);
 }
 
 void carc_bot_worth(const carc_state *st, double worth[CARC_MAX_PLAYERS])
@@ -91,7 +82,8 @@ void carc_bot_worth(const carc_state *st, double worth[CARC_MAX_PLAYERS])
     /* the score each seat would have if the game ended now: final scoring's own features and points,
      * read without playing the end on a copy of the state */
     carc_final_feature held[CARC_MAX_FIGURES];
-    int nheld = carc_final_features(st, held);
+    farm_cities farm = {.b = &st->board};
+    int nheld = carc_final_features(st, held, CARC_EVAL_FARM ? farm_city : NULL, &farm);
     int32_t fin[CARC_MAX_PLAYERS];
     carc_final_points(st, held, nheld, fin);
     for (int s = 0; s < n; s++)
@@ -112,7 +104,7 @@ void carc_bot_worth(const carc_state *st, double worth[CARC_MAX_PLAYERS])
             const carc_piece *pc = &st->pieces[root / CARC_MAX_PARTS];
             bonus = (8 - carc_occupied_neighbours(&st->board, pc->x, pc->y)) * 0.5 * f;
         } else if (ft->kind == CARC_PART_FIELD && CARC_EVAL_FARM)
-            bonus = farm_open_cities(st, root) * f;
+            bonus = farm.v[h] * f;
         int best = 0;
         for (int s = 0; s < n; s++)
             if (ft->followers[s] > best)
