@@ -10,9 +10,10 @@
 
 #include "expansions.h"
 
-/* The ring part of carc_feature_collect: every field but the followers (zeroed); nspaces of a field, cloister
- * or garden only when all_spaces (no rule scores those by their spaces). */
-static void walk_feature(const carc_state *st, int root, carc_feature *f, bool all_spaces)
+/* The ring part of carc_feature_collect: every field but the followers (zeroed). For final scoring (final):
+ * the spaces of roads and cities only (no rule scores the others by their spaces), and a field's ring is
+ * left to farm_points, which walks it anyway and notes its first node. */
+static void walk_feature(const carc_state *st, int root, carc_feature *f, bool final)
 {
     const carc_board *b = &st->board;
     /* every field but figs[nfigs..), which nothing reads: the features are gathered in the bots' inner
@@ -25,7 +26,10 @@ static void walk_feature(const carc_state *st, int root, carc_feature *f, bool a
     /* only city parts carry pennants (the catalog takes them nowhere else), and the lookup through the
      * piece's tile type is most of a field's walk */
     bool city = f->kind == CARC_PART_CITY;
-    bool spaces = all_spaces || city || f->kind == CARC_PART_ROAD;
+    bool spaces = !final || city || f->kind == CARC_PART_ROAD;
+    f->first = root;
+    if (final && f->kind == CARC_PART_FIELD)
+        return;
     /* two triangles of one space, or one tile met twice, count the space once: a bit per space index says
      * it was met, one word test a node instead of a search of the spaces met so far */
     uint64_t met[CARC_MAX_SPACES / 64] = {0};
@@ -56,7 +60,7 @@ static void walk_feature(const carc_state *st, int root, carc_feature *f, bool a
 
 void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
 {
-    walk_feature(st, root, f, true);
+    walk_feature(st, root, f, false);
     for (int i = 0; i < st->nfigures; i++) {
         const carc_figure *g = &st->figures[i];
         if (g->kind == CARC_FIG_SHEPHERD || carc_find(&st->board, carc_node(g->piece, g->part)) != root)
@@ -268,13 +272,18 @@ void carc_score_abbot_return(carc_state *st, int seat, carc_events *ev)
 }
 
 /* Farm value: 3 per completed city the field touches, each city once. Every city the field touches, open or
- * completed, goes to cb (when there is one) once, in the order the field's ring meets them. */
-static int farm_points(const carc_state *st, int root, carc_field_city_fn *cb, void *ctx, int feature)
+ * completed, goes to cb (when there is one) once, in the order the field's ring meets them. *first: the
+ * field's smallest node. */
+static int farm_points(const carc_state *st, int root, int *first, carc_field_city_fn *cb, void *ctx,
+                       int feature)
 {
     const carc_board *b = &st->board;
     int cities[CARC_NODES], ncities = 0, completed = 0;
     int n = root;
+    *first = root;
     do {
+        if (n < *first)
+            *first = n;
         int p = n / CARC_MAX_PARTS;
         unsigned touches = carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].touches;
         for (int c = 0; touches; c++, touches >>= 1) {
@@ -312,16 +321,16 @@ int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FI
         while (j < n && out[j].f.root != root)
             j++;
         if (j == n)
-            walk_feature(st, root, &out[n++].f, false);   /* a big field's walk is most of the cost */
+            walk_feature(st, root, &out[n++].f, true);
         carc_feature *f = &out[j].f;
         f->followers[g->seat]++;
         f->figs[f->nfigs++] = (uint8_t)k;
     }
     for (int j = 0; j < n; j++) {
         carc_final_feature *ff = &out[j];
-        const carc_feature *f = &ff->f;
+        carc_feature *f = &ff->f;
         if (f->kind == CARC_PART_FIELD)
-            ff->points = farm_points(st, f->root, cb, ctx, j);
+            ff->points = farm_points(st, f->root, &f->first, cb, ctx, j);
         else if (f->kind == CARC_PART_CLOISTER || f->kind == CARC_PART_GARDEN)
             ff->points = cloister_partial_points(st, f->first / CARC_MAX_PARTS);
         else
