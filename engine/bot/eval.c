@@ -129,17 +129,22 @@ double carc_bot_margin(const carc_state *st, int seat)
 }
 
 /* The best margin seat reaches from st by its own decisions of this turn, up to `depth` more; scratch holds
- * `depth` states to try them on (one per level, reused by every move of the level: no allocation). */
-static double best_after(const carc_state *st, int seat, int turn, int depth, carc_state *scratch)
+ * `depth` states to try them on (one per level, reused by every move of the level: no allocation). st is
+ * the caller's scratch state too, which this may spoil: the last move is tried on st itself, one copy fewer
+ * of the one to four a tile placement makes. */
+static double best_after(carc_state *st, int seat, int turn, int depth, carc_state *scratch)
 {
     if (depth == 0 || st->status != CARC_ACTIVE || st->pending.seat != seat || st->turn != turn)
         return carc_bot_margin(st, seat);
     carc_moves m = {0};
     carc_legal_moves(st, seat, &m);
     double best = -1e18;
-    carc_state *next = &scratch[0];
     for (size_t i = 0; i < m.n; i++) {
-        carc_state_copy(next, st);   /* the board's live part only (board.h) */
+        carc_state *next = st;
+        if (i + 1 < m.n) {
+            next = &scratch[0];
+            carc_state_copy(next, st);   /* the board's live part only (board.h) */
+        }
         if (carc_apply(next, seat, &m.v[i], NULL, NULL, 0) != 0)
             continue;
         double v = best_after(next, seat, turn, depth - 1, scratch + 1);
