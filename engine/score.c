@@ -3,7 +3,9 @@
  * gardens), the abbot taken back early, final scoring (incomplete features and farms) and the winners.
  *
  * A feature is gathered on demand by walking the ring of its parts that the board keeps (board.h), so
- * scoring costs the size of the feature, not of the board.
+ * scoring costs the size of the feature, not of the board. Final scoring is computed by one function that
+ * only reads the state (carc_final_features): carc_score_final awards what it says, and the bots read the
+ * same points to value a state without playing its end on a copy.
  */
 #include <assert.h>
 #include <string.h>

@@ -15,10 +15,12 @@
  *
  * Reproducibility. The engine has no clock, so a think time is a playout count: CARC_BOT_PLAYOUTS_PER_S
  * playouts per second asked for. A playout is greedy's replies to the move searched (mcts.c), and
- * bench/bot-arena measured 1 940 playouts per CPU second in base games and 1 170 with all four expansions
- * on the 2-core development machine, so think_ms = 1000 (1 500 playouts) is about 0.8 s of one core there
- * in a base game and 1.3 s with all four. The same state, seat, kind, budget and generator give the same
- * move on any machine, however fast.
+ * bench/bot-arena measured 6 200 playouts per CPU second in base games and 3 100 with all four expansions
+ * on the 2-core development machine on 2026-12-01 (mcts against greedy at think_ms 50: 4 games with seed
+ * 13, 2 with seed 14; the same runs gave 1 970 and 990 before eval.c read final scoring without a state
+ * copy), so think_ms = 1000 (1 500 playouts) is about 0.25 s of one core there in a base game and 0.5 s
+ * with all four. The same state, seat, kind, budget and generator give the same move on any machine,
+ * however fast.
  */
 #ifndef CARC_BOT_H
 #define CARC_BOT_H

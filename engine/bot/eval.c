@@ -9,9 +9,10 @@
  *            + for each field s holds: 3 * 0.7^open of each open city it touches * f
  *            + 2 per meeple or abbot still in s's supply, times f'
  * where open = the city's side segments that face nothing, f = min(1, tiles left / 10) and
- * f' = min(1, tiles left / (3 * players)). The first term is the engine's own final scoring run on a copy
- * (carc_finish_game), so roads, unfinished cities, cloisters, gardens, farms, vineyards, the hill
- * tie-break and fruit held are all valued exactly as the rules value them, with no rule written twice. The
+ * f' = min(1, tiles left / (3 * players)). The first term is the engine's own final scoring, read without
+ * playing it (carc_final_features and carc_final_points, the points carc_score_final awards), so roads,
+ * unfinished cities, cloisters, gardens, farms, vineyards, the hill tie-break and fruit held are all valued
+ * exactly as the rules value them, with no rule written twice. The
  * second is the doubling a city gets when completed, by a guessed chance of completing it that falls with
  * every open edge; the third the cloister's missing neighbours, at one half each; the fourth a farm's open
  * cities, paid 3 each at the end only if completed, by the same chance (without it a farmer beside a city
@@ -22,8 +23,11 @@
  * greedy: for each legal move, the seat's own decisions that follow in the same turn (a figure after the
  * tile, a fruit or flock action after that) are taken at their best, up to 3 deep, and the move is judged by
  * worth(seat) - max over the other seats of worth: immediate points plus the open features' expected worth,
- * against the best opponent's. Ties go to the generator. Cost: about (tile places x figure moves) state
- * copies and final scorings, a few milliseconds a decision.
+ * against the best opponent's. Ties go to the generator. Cost: about (tile places x figure moves) copies of
+ * the state's live part (carc_state_copy, some 10 KB mid-game) and reads of final scoring (the features
+ * held, each walked once, a farm's cities with its walk): measured on 2026-12-01 with bench/bot-arena, greedy
+ * against greedy, 0.08 ms of CPU a decision in 2-seat base games and 0.15 ms with all four expansions (0.28
+ * and 0.42 ms before the copies were cut to the live part and final scoring was read without a copy).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -30,7 +30,8 @@
  *     CARC_MCTS_PICK 1: the best mean first).
  * Cost per playout: the path's moves (legal lists and carc_apply on a state copy), a greedy decision for each
  * playout decision (greedy's cost: every legal move and its follow-ups judged by the heuristic) and one
- * heuristic at the end: about 0.7 ms in a base game (bot.h has the measured rate).
+ * heuristic at the end: about 0.16 ms in a base game and 0.3 ms with all four expansions, measured on
+ * 2026-12-01 (bot.h has the measured rate).
  */
 #include <math.h>
 #include <stdlib.h>
