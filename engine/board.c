@@ -7,6 +7,7 @@
  * sides of two triangles sharing a space, with no case for any of them.
  */
 #include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "board.h"
@@ -260,6 +261,27 @@ int carc_board_add(carc_state *st, int p)
             connect(st, p, side, n->dir_piece[back], n->dir_side[back]);
     }
     return 0;
+}
+
+void carc_state_copy(carc_state *dst, const carc_state *src)
+{
+    _Static_assert(offsetof(carc_state, board) + sizeof(carc_board) == sizeof(carc_state),
+                   "the board is the state's last member: the header copy below takes everything else");
+    assert(dst != src);
+    memcpy(dst, src, offsetof(carc_state, board));
+    const carc_board *a = &src->board;
+    carc_board *b = &dst->board;
+    size_t ns = a->nspaces, np = src->npieces, nn = np * CARC_MAX_PARTS;
+    b->nspaces = a->nspaces;
+    memcpy(b->spaces, a->spaces, ns * sizeof a->spaces[0]);
+    memcpy(b->empty, a->empty, sizeof a->empty);   /* bits past nspaces are clear: copied, not assumed */
+    memcpy(b->nb_packed, a->nb_packed, ns * sizeof a->nb_packed[0]);
+    memcpy(b->hash, a->hash, sizeof a->hash);      /* open addressing: every slot counts */
+    memcpy(b->piece_space, a->piece_space, np * sizeof a->piece_space[0]);
+    memcpy(b->root, a->root, nn * sizeof a->root[0]);
+    memcpy(b->next, a->next, nn * sizeof a->next[0]);
+    memcpy(b->size, a->size, nn * sizeof a->size[0]);
+    memcpy(b->open, a->open, nn * sizeof a->open[0]);
 }
 
 int carc_occupied_neighbours(const carc_board *b, int x, int y)

@@ -67,6 +67,8 @@ unsigned carc_hills_tiebreak(const carc_state *st, const carc_feature *f, unsign
 int carc_hills_vineyard_bonus(const carc_state *st, int cloister_piece);
 /* Closed fields holding shepherds are stabled (after completed features are scored). */
 void carc_hills_score_closed_fields(carc_state *st, carc_events *ev);
+/* Fruit still held at the end: what final scoring pays the seat for it (0 without Fruit Trees). */
+int carc_fruit_final_points(const carc_state *st, int seat);
 void carc_fruit_score_final(carc_state *st, carc_events *ev);
 
 /* ---- crop circles (CARC_PH_CROP) ---- */

@@ -21,10 +21,11 @@ void carc_moves_push(carc_moves *m, const carc_move *mv);
 /* ---- features (score.c) ---- */
 typedef struct {
     int root, kind;              /* union-find root and carc_part_kind */
+    int first;                   /* the smallest node: the feature's first part on the board */
     int nspaces, pennants;
     int followers[CARC_MAX_PLAYERS];   /* meeples and abbots per seat; shepherds never count */
     int nfigs;
-    uint8_t figs[CARC_MAX_FIGURES];    /* indexes into st->figures of the followers on it */
+    uint8_t figs[CARC_MAX_FIGURES];    /* indexes into st->figures of the followers on it (the first nfigs) */
 } carc_feature;
 
 /* Gathers the feature whose union-find root is `root`. */
@@ -37,6 +38,28 @@ void carc_score_completed(carc_state *st, int piece, carc_events *ev);
 void carc_score_abbot_return(carc_state *st, int seat, carc_events *ev);
 /* Final scoring of every feature that still holds followers. */
 void carc_score_final(carc_state *st, carc_events *ev);
+/* One feature final scoring pays: the feature (as carc_feature_collect gathers it, but nspaces counted only
+ * for roads and cities, which score by it), the seats it pays (the majority, after the hill tie-break) and
+ * the points each of them gets (0 for a farm without a completed city). */
+typedef struct {
+    carc_feature f;
+    unsigned seats;
+    int points;
+} carc_final_feature;
+/* Told of each city (its root) that the held field out[feature] touches, open or completed. */
+typedef void carc_field_city_fn(void *ctx, int feature, int city);
+/* The features holding a meeple or abbot, in the order of the first figure on each in st->figures, as
+ * final scoring pays them; returns how many. Reads st only: carc_score_final awards these, and the bots
+ * read them to know what the board would pay if the game ended now without playing the end on a copy.
+ * cb (NULL: none) hears of each city a held field touches, each once per field, fields in the order of
+ * out and a field's cities in the order its walk meets them: the walk that counts the farm's completed
+ * cities, so that a bot valuing the open ones too needs no walk of its own. */
+int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FIGURES], carc_field_city_fn *cb,
+                        void *ctx);
+/* What final scoring adds to each seat's score: the features ff[0..n) of carc_final_features, and fruit
+ * still held (carc_fruit_final_points). Writes st->nplayers values. */
+void carc_final_points(const carc_state *st, const carc_final_feature *ff, int n,
+                       int32_t points[CARC_MAX_PLAYERS]);
 
 /* ---- figures (figures.c) ---- */
 /* Index in st->figures of the seat's figure of `kind`, or -1. */

@@ -3,39 +3,69 @@
  * gardens), the abbot taken back early, final scoring (incomplete features and farms) and the winners.
  *
  * A feature is gathered on demand by walking the ring of its parts that the board keeps (board.h), so
- * scoring costs the size of the feature, not of the board.
+ * scoring costs the size of the feature, not of the board. Final scoring is computed by one function that
+ * only reads the state (carc_final_features): carc_score_final awards what it says, and the bots read the
+ * same points to value a state without playing its end on a copy.
  */
 #include <assert.h>
 #include <string.h>
 
 #include "expansions.h"
 
-void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
+/* The ring part of carc_feature_collect: every field but the followers (zeroed). For final scoring (final):
+ * the spaces of roads and cities only (no rule scores the others by their spaces), and a field's ring is
+ * left to farm_points, which walks it anyway and notes its first node. */
+static void walk_feature(const carc_state *st, int root, carc_feature *f, bool final)
 {
     const carc_board *b = &st->board;
-    memset(f, 0, sizeof *f);
+    /* every field but figs[nfigs..), which nothing reads: the features are gathered in the bots' inner
+     * loop, and clearing the 60 bytes of figs was a fifth of the walk */
     f->root = root;
     f->kind = carc_type_of(st, root / CARC_MAX_PARTS)->parts[root % CARC_MAX_PARTS].kind;
+    f->nspaces = f->pennants = f->nfigs = 0;
+    memset(f->followers, 0, sizeof f->followers);
     assert(b->root[root] == root);
-    uint16_t spaces[CARC_NODES];
-    int n = root, walked = 0;
+    /* only city parts carry pennants (the catalog takes them nowhere else), and the lookup through the
+     * piece's tile type is most of a field's walk */
+    bool city = f->kind == CARC_PART_CITY;
+    bool spaces = !final || city || f->kind == CARC_PART_ROAD;
+    f->first = root;
+    if (final && f->kind == CARC_PART_FIELD)
+        return;
+    /* two triangles of one space, or one tile met twice, count the space once: a bit per space index says
+     * it was met, one word test a node instead of a search of the spaces met so far */
+    uint64_t met[CARC_MAX_SPACES / 64] = {0};
+    int n = root, walked = 0, first = root;
     do {
         assert(b->root[n] == root && walked++ < b->size[root]);   /* the ring is the feature, once round */
         int p = n / CARC_MAX_PARTS;
-        f->pennants += carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants;
-        uint16_t si = b->piece_space[p];
-        bool seen = false;   /* two triangles of one space, or one tile met twice, count it once */
-        for (int k = 0; k < f->nspaces && !seen; k++)
-            seen = spaces[k] == si;
-        if (!seen)
-            spaces[f->nspaces++] = si;
+        assert(city || carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants == 0);
+        if (city)
+            f->pennants += carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].pennants;
+        if (spaces) {
+            unsigned si = b->piece_space[p];
+            assert(si < CARC_MAX_SPACES);
+            uint64_t bit = UINT64_C(1) << (si % 64);
+            if (!(met[si / 64] & bit)) {
+                met[si / 64] |= bit;
+                f->nspaces++;
+            }
+        }
+        if (n < first)
+            first = n;
         n = b->next[n];
     } while (n != root);
     assert(walked == b->size[root]);
     (void)walked;
+    f->first = first;
+}
+
+void carc_feature_collect(const carc_state *st, int root, carc_feature *f)
+{
+    walk_feature(st, root, f, false);
     for (int i = 0; i < st->nfigures; i++) {
         const carc_figure *g = &st->figures[i];
-        if (g->kind == CARC_FIG_SHEPHERD || carc_find(b, carc_node(g->piece, g->part)) != root)
+        if (g->kind == CARC_FIG_SHEPHERD || carc_find(&st->board, carc_node(g->piece, g->part)) != root)
             continue;
         f->followers[g->seat]++;
         f->figs[f->nfigs++] = (uint8_t)i;
@@ -243,86 +273,125 @@ void carc_score_abbot_return(carc_state *st, int seat, carc_events *ev)
     carc_figure_remove(st, fi, ev);
 }
 
-/* Farm value: 3 per completed city the field touches, each city once. */
-static int farm_points(const carc_state *st, int root)
+/* Farm value: 3 per completed city the field touches, each city once. Every city the field touches, open or
+ * completed, goes to cb (when there is one) once, in the order the field's ring meets them. *first: the
+ * field's smallest node. */
+static int farm_points(const carc_state *st, int root, int *first, carc_field_city_fn *cb, void *ctx,
+                       int feature)
 {
     const carc_board *b = &st->board;
-    int cities[CARC_NODES], ncities = 0;
+    int cities[CARC_NODES], ncities = 0, completed = 0;
     int n = root;
+    *first = root;
     do {
+        if (n < *first)
+            *first = n;
         int p = n / CARC_MAX_PARTS;
         unsigned touches = carc_type_of(st, p)->parts[n % CARC_MAX_PARTS].touches;
         for (int c = 0; touches; c++, touches >>= 1) {
             if (!(touches & 1))
                 continue;
             int cr = carc_find(b, carc_node(p, c));
-            bool seen = b->open[cr] != 0;   /* only completed cities pay */
+            bool seen = false;
             for (int k = 0; k < ncities && !seen; k++)
                 seen = cities[k] == cr;
-            if (!seen)
-                cities[ncities++] = cr;
+            if (seen)
+                continue;
+            cities[ncities++] = cr;
+            completed += b->open[cr] == 0;   /* only completed cities pay */
+            if (cb)
+                cb(ctx, feature, cr);
         }
         n = b->next[n];
     } while (n != root);
-    return 3 * ncities;
+    return 3 * completed;
 }
 
-void carc_score_final(carc_state *st, carc_events *ev)
+int carc_final_features(const carc_state *st, carc_final_feature out[CARC_MAX_FIGURES], carc_field_city_fn *cb,
+                        void *ctx)
 {
-    /* Only features holding a follower score, roads, cities, cloisters and gardens first and farms last (the
-     * order the rulebook scores them in), and within a kind in the order of their first part on the board
-     * (piece, then part: a feature's smallest node), which is the order a walk over every part of every
-     * piece would meet them in. Sorting the few held features by that key gives the same order (and so the
-     * same events) for the cost of the features, not of the board. */
-    static const uint8_t rank[CARC_NPART_KINDS] = {
-        [CARC_PART_ROAD] = 0, [CARC_PART_CITY] = 1, [CARC_PART_CLOISTER] = 2, [CARC_PART_GARDEN] = 3,
-        [CARC_PART_FIELD] = 4,
-    };
     const carc_board *b = &st->board;
-    uint32_t key[CARC_MAX_FIGURES];   /* rank << 16 | the feature's smallest node */
-    int nheld = 0;
+    int n = 0;
+    /* one pass over the figures finds the features and counts their followers (what carc_feature_collect
+     * does per feature, in the same order: figs by figure index) */
     for (int k = 0; k < st->nfigures; k++) {
         const carc_figure *g = &st->figures[k];
         if (g->kind == CARC_FIG_SHEPHERD)
             continue;
         int root = carc_find(b, carc_node(g->piece, g->part));
-        int first = root;
-        for (int n = b->next[root]; n != root; n = b->next[n])
-            if (n < first)
-                first = n;
-        int kind = carc_type_of(st, first / CARC_MAX_PARTS)->parts[first % CARC_MAX_PARTS].kind;
-        uint32_t kk = (uint32_t)rank[kind] << 16 | (uint32_t)first;
-        bool seen = false;
-        for (int j = 0; j < nheld && !seen; j++)
-            seen = key[j] == kk;
-        if (seen)
-            continue;
-        int j = nheld++;   /* insertion sort: a handful of features */
-        for (; j > 0 && key[j - 1] > kk; j--)
-            key[j] = key[j - 1];
-        key[j] = kk;
+        int j = 0;
+        while (j < n && out[j].f.root != root)
+            j++;
+        if (j == n)
+            walk_feature(st, root, &out[n++].f, true);
+        carc_feature *f = &out[j].f;
+        f->followers[g->seat]++;
+        f->figs[f->nfigs++] = (uint8_t)k;
     }
+    for (int j = 0; j < n; j++) {
+        carc_final_feature *ff = &out[j];
+        carc_feature *f = &ff->f;
+        if (f->kind == CARC_PART_FIELD)
+            ff->points = farm_points(st, f->root, &f->first, cb, ctx, j);
+        else if (f->kind == CARC_PART_CLOISTER || f->kind == CARC_PART_GARDEN)
+            ff->points = cloister_partial_points(st, f->first / CARC_MAX_PARTS);
+        else
+            ff->points = city_road_points(f, b->open[f->root] == 0);
+        ff->seats = majority(st, f);
+    }
+    return n;
+}
+
+void carc_final_points(const carc_state *st, const carc_final_feature *ff, int n,
+                       int32_t points[CARC_MAX_PLAYERS])
+{
+    for (int s = 0; s < st->nplayers; s++)
+        points[s] = carc_fruit_final_points(st, s);
+    for (int h = 0; h < n; h++)
+        for (int s = 0; s < st->nplayers; s++)
+            if (ff[h].seats >> s & 1)
+                points[s] += ff[h].points;
+}
+
+void carc_score_final(carc_state *st, carc_events *ev)
+{
+    /* Roads, cities, cloisters and gardens first and farms last (the order the rulebook scores them in),
+     * and within a kind in the order of their first part on the board (piece, then part: a feature's
+     * smallest node), which is the order a walk over every part of every piece would meet them in. Sorting
+     * the few held features by that key gives the same order (and so the same events) for the cost of the
+     * features, not of the board. The points are carc_final_features', which the bots read too. */
+    static const uint8_t rank[CARC_NPART_KINDS] = {
+        [CARC_PART_ROAD] = 0, [CARC_PART_CITY] = 1, [CARC_PART_CLOISTER] = 2, [CARC_PART_GARDEN] = 3,
+        [CARC_PART_FIELD] = 4,
+    };
+    carc_final_feature ff[CARC_MAX_FIGURES];
+    int nheld = carc_final_features(st, ff, NULL, NULL);
+    uint32_t key[CARC_MAX_FIGURES];   /* rank << 16 | the feature's smallest node */
+    uint8_t order[CARC_MAX_FIGURES];
     _Static_assert(CARC_NODES < 1 << 16, "a node fits in the key's low 16 bits");
     for (int h = 0; h < nheld; h++) {
-        int first = (int)(key[h] & 0xFFFF), p = first / CARC_MAX_PARTS;
-        int root = carc_find(b, first);
-        carc_feature f;
-        carc_feature_collect(st, root, &f);
-        int pts;
-        if (f.kind == CARC_PART_FIELD)
-            pts = farm_points(st, root);
-        else if (f.kind == CARC_PART_CLOISTER || f.kind == CARC_PART_GARDEN)
-            pts = cloister_partial_points(st, p);
-        else
-            pts = city_road_points(&f, b->open[root] == 0);
-        carc_event *x;
-        award(st, majority(st, &f), pts, f.kind, CARC_REASON_FINAL, ev, &x);
-        if (!x)
+        int first = ff[h].f.first;
+        int kind = carc_type_of(st, first / CARC_MAX_PARTS)->parts[first % CARC_MAX_PARTS].kind;
+        uint32_t kk = (uint32_t)rank[kind] << 16 | (uint32_t)first;
+        int j = h;   /* insertion sort: a handful of features, each key once (one smallest node each) */
+        for (; j > 0 && key[j - 1] > kk; j--) {
+            key[j] = key[j - 1];
+            order[j] = order[j - 1];
+        }
+        key[j] = kk;
+        order[j] = (uint8_t)h;
+    }
+    for (int h = 0; h < nheld; h++) {
+        const carc_final_feature *x = &ff[order[h]];
+        const carc_feature *f = &x->f;
+        carc_event *e;
+        award(st, x->seats, x->points, f->kind, CARC_REASON_FINAL, ev, &e);
+        if (!e)
             continue;
-        if (f.kind == CARC_PART_CLOISTER || f.kind == CARC_PART_GARDEN)
-            add_cloister_spaces(st, p, ev, x);
+        if (f->kind == CARC_PART_CLOISTER || f->kind == CARC_PART_GARDEN)
+            add_cloister_spaces(st, f->first / CARC_MAX_PARTS, ev, e);
         else
-            add_feature_spaces(st, root, ev, x);
+            add_feature_spaces(st, f->root, ev, e);
     }
     carc_fruit_score_final(st, ev);
 }

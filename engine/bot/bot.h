@@ -14,11 +14,14 @@
  * (tests/unit/test_bot.c hands them a scrambled one).
  *
  * Reproducibility. The engine has no clock, so a think time is a playout count: CARC_BOT_PLAYOUTS_PER_S
- * playouts per second asked for. A playout is greedy's replies to the move searched (mcts.c), and
- * bench/bot-arena measured 1 940 playouts per CPU second in base games and 1 170 with all four expansions
- * on the 2-core development machine, so think_ms = 1000 (1 500 playouts) is about 0.8 s of one core there
- * in a base game and 1.3 s with all four. The same state, seat, kind, budget and generator give the same
- * move on any machine, however fast.
+ * playouts per second asked for. A playout is the move searched, then greedy's moves for the rest of the
+ * turn and two turns of every seat (mcts.c). bench/bot-arena measured 2 770 such playouts per CPU second
+ * in a base game and 1 060 with all four expansions on the 2-core development machine on 2026-12-01 (mcts
+ * against greedy at think_ms 100, one game of seed 91 each, the machine shared), so think_ms = 1000 (1 000
+ * playouts) is about 1 s of one core there with all four expansions and 0.4 s in a base game: the rate is
+ * set by the slower. (eval.c's reads of final scoring without a state copy made playouts 3.2 times
+ * cheaper: 844 and 335 before, same runs, same moves.) The same state, seat, kind, budget and generator
+ * give the same move on any machine, however fast.
  */
 #ifndef CARC_BOT_H
 #define CARC_BOT_H
@@ -29,7 +32,7 @@ typedef enum { CARC_BOT_RANDOM, CARC_BOT_GREEDY, CARC_BOT_MCTS, CARC_NBOT_KINDS 
 extern const char *const carc_bot_names[CARC_NBOT_KINDS];   /* "random", "greedy", "mcts" */
 int carc_bot_find(const char *name);                        /* kind, or -1 */
 
-#define CARC_BOT_PLAYOUTS_PER_S 300    /* think_ms -> playouts (documented above) */
+#define CARC_BOT_PLAYOUTS_PER_S 1000   /* think_ms -> playouts (documented above) */
 #define CARC_BOT_THINK_DEFAULT_MS 1000  /* mcts without think_ms */
 #define CARC_BOT_THINK_MAX_MS 60000
 /* The playouts a think time buys: think_ms * CARC_BOT_PLAYOUTS_PER_S / 1000, at least 1. */

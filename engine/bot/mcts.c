@@ -20,13 +20,14 @@
  *   - Why not a deeper tree: the search before this one (up to d8653fa) grew a UCT tree per
  *     determinisation below the candidates. Its nodes tried every reply in list order before greedy's, so
  *     most playouts judged a move against replies nobody would make. Measured with bench/bot-arena against
- *     greedy, 2-seat base games, seed 77, 300 playouts a decision (think_ms 200): the trees won 13 of 22,
- *     this search 30.5 of 40 (margin 7.6 against 18.6 points a game). Before the trees, random playout
- *     moves or none levelled off at 63-65 % (40 and 39 of 60 at 3 000 playouts), more playouts buying
- *     nothing.
+ *     greedy, 2-seat base games, seed 77, 300 playouts a decision: the trees won 13 of 22,
+ *     this search with one turn a seat 30.5 of 40 (margin 7.6 against 18.6 points a game); with two
+ *     turns a seat (the horizon here) 37 of 40 at 150 playouts (32.3 points a game, about the same CPU as
+ *     one turn at 300), with three 13 of 16 at 150. Before the trees, random playout moves or none
+ *     levelled off at 63-65 % (40 and 39 of 60 at 3 000 playouts), more playouts buying nothing.
  * Cost per playout: a state copy, the candidate and a greedy decision for each decision that follows
  * (greedy's cost: every legal move and its follow-ups judged by the heuristic), then one heuristic; bot.h
- * has the measured rate. Memory: three states and the candidate list.
+ * has the measured rate. Memory: two states and the candidate list (greedy has three scratch states).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -90,7 +91,7 @@ static void playout(carc_state *st, carc_rng *r)
 /* One playout of candidate mv on determinisation det: the reward of seat. */
 static double judge(const carc_state *det, int seat, const carc_move *mv, carc_state *work, carc_rng *r)
 {
-    *work = *det;
+    carc_state_copy(work, det);   /* the board's live part only (board.h) */
     if (carc_apply(work, seat, mv, NULL, NULL, 0) != 0)
         return 0;   /* cannot happen: mv is legal in the seat's view, so in every determinisation */
     playout(work, r);

@@ -279,11 +279,16 @@ void carc_fruit_apply(carc_state *st, const carc_move *mv, carc_events *ev)
     st->tn.phase = st->opt[CARC_OPT_FRUIT_ACTIONS] ? CARC_PH_FRUIT : CARC_PH_FLOCK;
 }
 
+int carc_fruit_final_points(const carc_state *st, int seat)
+{
+    return carc_has(st, CARC_SET_FRUIT_TREES) ? st->fruit.held_n[seat] : 0;   /* 1 per token held */
+}
+
 void carc_fruit_score_final(carc_state *st, carc_events *ev)
 {
-    if (!carc_has(st, CARC_SET_FRUIT_TREES))
-        return;
-    for (int s = 0; s < st->nplayers; s++)
-        if (st->fruit.held_n[s] > 0)
-            score(st, s, st->fruit.held_n[s], CARC_REASON_FRUIT_FINAL, ev);
+    for (int s = 0; s < st->nplayers; s++) {
+        int points = carc_fruit_final_points(st, s);
+        if (points > 0)
+            score(st, s, points, CARC_REASON_FRUIT_FINAL, ev);
+    }
 }

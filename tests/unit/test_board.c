@@ -1,11 +1,14 @@
 /*
  * test_board.c — side-interval geometry: which segments join across facing sides (the split sides of
  * HS01 and HS02, triangles sharing a space), what fits where, and that a space counts once per feature;
- * and that the legal placements are exactly what fits, in space order.
+ * that the legal placements are exactly what fits, in space order; and that a state copied with
+ * carc_state_copy (the board's live part only) plays exactly as a whole copy.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/bot.h"
+#include "json.h"
 #include "rules.h"
 #include "testutil.h"
 
@@ -229,6 +232,87 @@ START_TEST(placements_are_every_fit_in_space_order)
 }
 END_TEST
 
+static char *events_text(const carc_state *st, const carc_events *ev)
+{
+    json_t *j = carc_events_to_json(st, ev, CARC_VIEW_ADMIN);
+    char *s = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* A game of each expansion set and 2 to 6 seats, played by random moves twice in lockstep: on whole
+ * copies (*a = *b) and on carc_state_copy's copies, each made into memory full of garbage (a fresh pattern
+ * every move, so nothing stale past the live part can pass for the truth). Every move gives the same legal
+ * moves, the same worth for the bots, the same events and the same state: no rule reads past the live
+ * part of the board. */
+START_TEST(live_copy_plays_as_a_whole_copy)
+{
+    static const uint8_t sets[] = {0, 1u << CARC_SET_HILLS_SHEEP, 1u << CARC_SET_CROP_CIRCLES,
+                                   1u << CARC_SET_FRUIT_TREES, 1u << CARC_SET_HALFLINGS,
+                                   (1u << CARC_NSETS) - 1};
+    carc_setup s;
+    carc_setup_defaults(&s);
+    s.nplayers = 2 + _i % 5;
+    s.expansions |= sets[_i % 6];
+    s.seed[0] = (uint8_t)_i;
+    carc_state *whole = malloc(sizeof *whole), *prev = malloc(sizeof *prev);
+    carc_state *live[2] = {malloc(sizeof *live[0]), malloc(sizeof *live[1])};
+    ck_assert(whole && prev && live[0] && live[1]);
+    char err[200];
+    ck_assert_int_eq(carc_game_new(whole, tu_catalog(), &s, NULL, err, sizeof err), 0);
+    memset(live[0], 0xA5, sizeof *live[0]);
+    carc_state_copy(live[0], whole);
+    carc_rng r;
+    carc_bot_rng(&r, s.seed, 7);
+    carc_moves ma = {0}, mb = {0};
+    carc_events ea = {0}, eb = {0};
+    int moves = 0;
+    for (int k = 0; whole->status == CARC_ACTIVE; k++, moves++) {
+        carc_state *cur = live[k & 1], *next = live[(k + 1) & 1];
+        int seat = whole->pending.seat;
+        carc_legal_moves(whole, seat, &ma);
+        carc_legal_moves(cur, seat, &mb);
+        char *ta = carc_moves_to_json_text(whole, &ma), *tb = carc_moves_to_json_text(cur, &mb);
+        ck_assert_str_eq(ta, tb);
+        free(ta);
+        free(tb);
+        double wa[CARC_MAX_PLAYERS], wb[CARC_MAX_PLAYERS];
+        carc_bot_worth(whole, wa);
+        carc_bot_worth(cur, wb);
+        ck_assert_mem_eq(wa, wb, whole->nplayers * sizeof wa[0]);
+        const carc_move *mv = &ma.v[carc_rng_below(&r, (uint32_t)ma.n)];
+        *prev = *whole;
+        carc_events_clear(&ea);
+        carc_events_clear(&eb);
+        ck_assert_int_eq(carc_apply(prev, seat, mv, &ea, err, sizeof err), 0);
+        memset(next, 0x5A ^ k, sizeof *next);
+        carc_state_copy(next, cur);
+        ck_assert_int_eq(carc_apply(next, seat, mv, &eb, err, sizeof err), 0);
+        ta = events_text(prev, &ea);
+        tb = events_text(next, &eb);
+        ck_assert_str_eq(ta, tb);
+        free(ta);
+        free(tb);
+        ta = carc_state_to_json_text(prev, true);
+        tb = carc_state_to_json_text(next, true);
+        ck_assert_str_eq(ta, tb);
+        free(ta);
+        free(tb);
+        *whole = *prev;
+    }
+    ck_assert_int_gt(moves, 50);
+    carc_moves_free(&ma);
+    carc_moves_free(&mb);
+    carc_events_free(&ea);
+    carc_events_free(&eb);
+    free(whole);
+    free(prev);
+    free(live[0]);
+    free(live[1]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("board");
@@ -244,6 +328,7 @@ int main(void)
     tcase_add_test(tc, fits_needs_contact_and_matching_sides);
     tcase_add_test(tc, rebuild_rejects_a_piece_that_does_not_fit);
     tcase_add_test(tc, placements_are_every_fit_in_space_order);
+    tcase_add_loop_test(tc, live_copy_plays_as_a_whole_copy, 0, 30);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }
