@@ -1,5 +1,6 @@
 /*
- * hooks.c — the e2e tests' recording webhook receiver (hooks.h).
+ * hooks.c — the e2e tests' recording webhook receiver, and the body collection it shares with test_webhooks.c's
+ * own receiver (hooks.h).
  */
 #include <arpa/inet.h>
 #include <check.h>
@@ -23,20 +24,12 @@ struct e2e_hooks {
     int n;
 };
 
-typedef struct {
-    char *p;
-    size_t n;
-} upload;
-
-static enum MHD_Result on_hook(void *cls, struct MHD_Connection *con, const char *url, const char *method,
-                               const char *version, const char *data, size_t *size, void **ctx)
+e2e_upload *e2e_upload_take(void **ctx, const char *data, size_t *size)
 {
-    (void)method, (void)version;
-    e2e_hooks *h = cls;
-    upload *u = *ctx;
-    if (!u) {
-        *ctx = calloc(1, sizeof(upload));
-        return MHD_YES;
+    e2e_upload *u = *ctx;
+    if (!u) {   /* the headers: the body, if any, comes in the next calls */
+        *ctx = calloc(1, sizeof(e2e_upload));
+        return NULL;
     }
     if (*size) {
         u->p = realloc(u->p, u->n + *size + 1);
@@ -44,8 +37,30 @@ static enum MHD_Result on_hook(void *cls, struct MHD_Connection *con, const char
         u->n += *size;
         u->p[u->n] = 0;
         *size = 0;
-        return MHD_YES;
+        return NULL;
     }
+    return u;
+}
+
+void e2e_upload_done(void *cls, struct MHD_Connection *con, void **ctx, enum MHD_RequestTerminationCode why)
+{
+    (void)cls, (void)con, (void)why;
+    e2e_upload *u = *ctx;
+    if (u) {
+        free(u->p);
+        free(u);
+    }
+    *ctx = NULL;
+}
+
+static enum MHD_Result on_hook(void *cls, struct MHD_Connection *con, const char *url, const char *method,
+                               const char *version, const char *data, size_t *size, void **ctx)
+{
+    (void)method, (void)version;
+    e2e_hooks *h = cls;
+    e2e_upload *u = e2e_upload_take(ctx, data, size);
+    if (!u)
+        return MHD_YES;
     pthread_mutex_lock(&h->mu);
     if (h->n < MAX_HITS) {
         h->path[h->n] = strdup(url);
@@ -58,17 +73,6 @@ static enum MHD_Result on_hook(void *cls, struct MHD_Connection *con, const char
     return r;
 }
 
-static void on_hook_done(void *cls, struct MHD_Connection *con, void **ctx, enum MHD_RequestTerminationCode why)
-{
-    (void)cls, (void)con, (void)why;
-    upload *u = *ctx;
-    if (u) {
-        free(u->p);
-        free(u);
-    }
-    *ctx = NULL;
-}
-
 e2e_hooks *e2e_hooks_start(void)
 {
     e2e_hooks *h = calloc(1, sizeof *h);
@@ -78,7 +82,7 @@ e2e_hooks *e2e_hooks_start(void)
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     h->mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL, on_hook,
                               h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_NOTIFY_COMPLETED,
-                              on_hook_done, h, MHD_OPTION_END);
+                              e2e_upload_done, h, MHD_OPTION_END);
     ck_assert_ptr_nonnull(h->mhd);
     h->port = MHD_get_daemon_info(h->mhd, MHD_DAEMON_INFO_BIND_PORT)->port;
     return h;

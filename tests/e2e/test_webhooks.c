@@ -34,6 +34,7 @@
 #include <libpq-fe.h>
 
 #include "e2e.h"
+#include "hooks.h"
 #include "openapi.h"
 
 /* ---- the receiver ------------------------------------------------------------------------------------------ */
@@ -53,11 +54,6 @@ typedef struct {
     hit *hits;
     int n, cap;
 } receiver;
-
-typedef struct {
-    char *p;
-    size_t n;
-} upload;
 
 static void nap(double s)
 {
@@ -79,19 +75,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
 {
     (void)version;
     receiver *R = cls;
-    upload *u = *ctx;
-    if (!u) {
-        *ctx = calloc(1, sizeof(upload));
+    e2e_upload *u = e2e_upload_take(ctx, data, size);
+    if (!u)
         return MHD_YES;
-    }
-    if (*size) {
-        u->p = realloc(u->p, u->n + *size + 1);
-        memcpy(u->p + u->n, data, *size);
-        u->n += *size;
-        u->p[u->n] = 0;
-        *size = 0;
-        return MHD_YES;
-    }
     hit h = {0};
     h.t = e2e_now();
     struct timespec wall;
@@ -146,17 +132,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     return r;
 }
 
-static void on_completed(void *cls, struct MHD_Connection *con, void **ctx, enum MHD_RequestTerminationCode why)
-{
-    (void)cls, (void)con, (void)why;
-    upload *u = *ctx;
-    if (u) {
-        free(u->p);
-        free(u);
-    }
-    *ctx = NULL;
-}
-
 static receiver *receiver_start(void)
 {
     receiver *R = calloc(1, sizeof *R);
@@ -166,7 +141,7 @@ static receiver *receiver_start(void)
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     R->mhd = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0,
                               NULL, NULL, on_request, R, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a,
-                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, R, MHD_OPTION_CONNECTION_TIMEOUT,
+                              MHD_OPTION_NOTIFY_COMPLETED, e2e_upload_done, R, MHD_OPTION_CONNECTION_TIMEOUT,
                               (unsigned)30, MHD_OPTION_END);
     ck_assert_msg(R->mhd != NULL, "the receiver did not start");
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(R->mhd, MHD_DAEMON_INFO_BIND_PORT);
