@@ -56,13 +56,6 @@ static inline int carc_find(const carc_board *b, int node)
     assert(node >= 0 && node < CARC_NODES && b->root[b->root[node]] == b->root[node]);
     return b->root[node];
 }
-/* Does for every rule what *dst = *src does, copying only the board's live part: the spaces in use, the
- * union-find nodes of the pieces placed, the hash and the frontier bits, and everything before the board.
- * The board only grows, and carc_board_add initialises each space and node as it first uses it, so no rule
- * reads what lies past them (stale in dst). A bot tries hundreds of moves on copies of a state; this copies
- * some 8-12 KB of its 31 KB in a mid-game base game (tests/unit/test_board.c plays games on such copies
- * made into garbage and checks they go exactly as on whole copies). */
-void carc_state_copy(carc_state *dst, const carc_state *src);
 /* Pieces occupying the 8 spaces round a space. */
 int carc_occupied_neighbours(const carc_board *b, int x, int y);
 

@@ -1,7 +1,8 @@
 /*
  * state_cache.c — a 4-way set-associative cache of decoded game states (see state_cache.h), least recently
- * used out. One mutex: a hit is one 30 KB copy, far cheaper than the JSON parse and decode it saves; a move's
- * new state goes in without one (cd_cache_give).
+ * used out. One mutex: a hit is one copy of the state's live part (carc_state_copy: the board's spaces and
+ * pieces in use, 8-12 KB of a mid-game base game's 31 KB), far cheaper than the JSON parse and decode it saves;
+ * a move's new state goes in without one (cd_cache_give).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -44,7 +45,7 @@ int cd_cache_copy(const char *id, carc_state *out)
     for (int w = 0; w < CACHE_WAYS; w++) {
         slot *s = &set[w];
         if (s->st && strcasecmp(s->id, id) == 0) {
-            memcpy(out, s->st, sizeof *out);
+            carc_state_copy(out, s->st);
             s->used = ++clock_ticks;
             seq = s->seq;
             break;
@@ -89,7 +90,7 @@ void cd_cache_put(const char *id, int seq, const carc_state *st)
     if (!s->st)
         s->st = malloc(sizeof *s->st);
     if (s->st) {
-        memcpy(s->st, st, sizeof *s->st);
+        carc_state_copy(s->st, st);
         name_slot(s, id, seq);
     }
     pthread_mutex_unlock(&lock);
