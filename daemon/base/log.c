@@ -16,14 +16,29 @@
 
 void cd_log_timestamp(char *buf, size_t len)
 {
+    /* every request's log line starts with one: the date and time of the second are formatted once a second
+     * per thread (gmtime_r and strftime were a fifth of the line's cost), only the milliseconds each time */
+    static _Thread_local time_t cached_sec = -1;
+    static _Thread_local char cached[32];
+    static _Thread_local size_t cached_len;
     struct timespec ts;
-    struct tm tm;
     clock_gettime(CLOCK_REALTIME, &ts);
-    gmtime_r(&ts.tv_sec, &tm);
-    /* strftime, not "%04d-...": gcc -O3 cannot bound tm's fields and calls the snprintf truncated */
-    size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-    if (n > 0 && n < len)
-        snprintf(buf + n, len - n, ".%03uZ", (unsigned)(ts.tv_nsec / 1000000) % 1000u);
+    if (ts.tv_sec != cached_sec) {
+        struct tm tm;
+        gmtime_r(&ts.tv_sec, &tm);
+        /* strftime, not "%04d-...": gcc -O3 cannot bound tm's fields and calls the snprintf truncated */
+        cached_len = strftime(cached, sizeof cached, "%Y-%m-%dT%H:%M:%S", &tm);
+        cached_sec = cached_len > 0 ? ts.tv_sec : -1;
+    }
+    unsigned ms = (unsigned)(ts.tv_nsec / 1000000) % 1000u;
+    char tail[6] = {'.', (char)('0' + ms / 100), (char)('0' + ms / 10 % 10), (char)('0' + ms % 10), 'Z', 0};
+    if (cached_len == 0 || cached_len + sizeof tail > len) {
+        if (len > 0)
+            buf[0] = '\0';
+        return;
+    }
+    memcpy(buf, cached, cached_len);
+    memcpy(buf + cached_len, tail, sizeof tail);
 }
 
 static void write_all(const char *p, size_t n)
@@ -67,10 +82,11 @@ void cd_log_json(json_t *fields)
 
 void cd_log_line_begin(cd_log_line *l)
 {
-    char ts[40];
-    cd_log_timestamp(ts, sizeof ts);
-    int n = snprintf(l->p, sizeof l->p, "{\"ts\":\"%s\"", ts);
-    l->len = n > 0 && (size_t)n < sizeof l->p ? (size_t)n : 0;
+    static const char open[] = "{\"ts\":\"";
+    memcpy(l->p, open, sizeof open - 1);
+    cd_log_timestamp(l->p + sizeof open - 1, sizeof l->p - sizeof open);
+    l->len = strlen(l->p);
+    l->p[l->len++] = '"';
 }
 
 /* Whether s is valid UTF-8 (what json_string accepts). */

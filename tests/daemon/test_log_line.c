@@ -2,13 +2,15 @@
  * test_log_line.c — cd_log_line (base/log.h) writes the bytes cd_log_json writes for the same members: strings
  * with quotes, backslashes, control bytes, UTF-8 and invalid UTF-8 (every byte past ASCII then '?', as the
  * request line's strings were made by http.c), integers, and reals of every size the "ms" member takes. Both
- * lines are read back from stderr, redirected to a file, and compared without their "ts".
+ * lines are read back from stderr, redirected to a file, and compared without their "ts". The timestamp itself
+ * (formatted once a second per thread) is the wall clock's UTC second with its milliseconds, across seconds.
  */
 #include <check.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/log.h"
@@ -82,11 +84,61 @@ START_TEST(same_bytes_as_the_tree)
 }
 END_TEST
 
+/* The UTC second, as "YYYY-MM-DDTHH:MM:SS" */
+static void utc_second(time_t t, char out[32])
+{
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+/* the clock the log reads (time() is the coarse clock, which may lag it by a tick) */
+static time_t now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return ts.tv_sec;
+}
+
+START_TEST(timestamp_is_the_utc_clock)
+{
+    /* calls through at least two second boundaries: each one between the clock read before and after it */
+    time_t first = now_s();
+    int seen_seconds = 0;
+    time_t last = (time_t)-1;
+    while (now_s() < first + 3) {
+        char before[32], after[32], ts[40];
+        time_t t0 = now_s();
+        cd_log_timestamp(ts, sizeof ts);
+        time_t t1 = now_s();
+        utc_second(t0, before);
+        utc_second(t1, after);
+        ck_assert_uint_eq(strlen(ts), 24);
+        ck_assert_msg(strncmp(ts, before, 19) == 0 || strncmp(ts, after, 19) == 0, "%s is neither %s nor %s", ts,
+                      before, after);
+        ck_assert_msg(ts[19] == '.' && ts[20] >= '0' && ts[20] <= '9' && ts[21] >= '0' && ts[21] <= '9' &&
+                          ts[22] >= '0' && ts[22] <= '9' && ts[23] == 'Z',
+                      "%s: no milliseconds", ts);
+        if (t0 == t1 && t0 != last) {
+            seen_seconds++;
+            last = t0;
+        }
+        nanosleep(&(struct timespec){.tv_nsec = 20 * 1000 * 1000}, NULL);
+    }
+    ck_assert_int_ge(seen_seconds, 2);
+    /* too small a buffer gets an empty string, not a cut one */
+    char small[10];
+    cd_log_timestamp(small, sizeof small);
+    ck_assert_str_eq(small, "");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("log_line");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, same_bytes_as_the_tree);
+    tcase_add_test(tc, timestamp_is_the_utc_clock);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
