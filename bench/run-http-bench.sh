@@ -23,7 +23,11 @@
 #    on 2 cores every request queues behind the others, pgbench's included;
 # 6. prints both moves/s, their ratio, the latency percentiles of both, and the CPU each side used per move
 #    (carcd, PostgreSQL, the client) as `name: value` lines. The machine may be busy with other work (printed
-#    as other_work_cores_*): cpu_ratio_* then tell what the ratio would be with the machine to itself.
+#    as other_work_cores_*): cpu_ratio_* then tell what the ratio would be with the machine to itself. Each of
+#    carcd's two runs has its own CPU figures too (*_before_pgbench, *_after_pgbench: they differ by up to a
+#    third here, PostgreSQL's and carcd's alike), and every timed phase its autovacuum runs and the cores the
+#    hypervisor stole (autovacuum_runs_during_*, steal_cores_during_*), to tell a phase that paid for another's
+#    dead rows, or shared its cores, from one that did more work.
 # Everything it started is stopped on exit; the logs stay in $BENCH_OUT (printed at the end).
 #
 # Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (CLIENTS: a worker thread and its database
@@ -114,6 +118,14 @@ wait_backends_gone() {
 machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 # one line: carcd pg busy total
 cpu_sample() { echo "$( [[ -n $carcd_pid ]] && ticks_of "$carcd_pid" || echo 0) $(pg_ticks) $(machine_ticks)"; }
+# autovacuum and autoanalyze runs so far, over every table: a phase that inherits another's dead rows pays
+# for their vacuum in its PostgreSQL CPU (printed per phase as autovacuum_runs_*)
+# with the machine's steal ticks (the hypervisor ran something else on our cores): printed per phase as
+# steal_cores_*, a phase slowed by its neighbours rather than by its own work
+av_runs() {
+    echo "$(psql -AtX "$URL" -c "SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_user_tables")" \
+        "$(awk '/^cpu / { print $9 }' /proc/stat)"
+}
 
 # ---- build --------------------------------------------------------------------------------------------
 say "building (Release) in $BUILD_DIR"
@@ -195,6 +207,7 @@ sample_at_timed_phase() {
     (
         while ! grep -q "timed phase" "$BENCH_OUT/$1.err" 2>/dev/null; do sleep 0.05; done
         cpu_sample >"$BENCH_OUT/$2"
+        av_runs >"$BENCH_OUT/$2.av"
     ) &
     sampler_pid=$!
 }
@@ -217,6 +230,7 @@ sample_at_timed_phase load cpu.load0   # the timed phase starts after the warm-u
 load_rc=0
 run_load load --seconds "$DURATION" --seed "$SEED" || load_rc=$?
 cpu_sample >"$BENCH_OUT/cpu.load1"
+av_runs >"$BENCH_OUT/cpu.load1.av"
 kill "$sampler_pid" 2>/dev/null || true
 wait "$sampler_pid" 2>/dev/null || true
 if [[ -n $perf_pid ]]; then
@@ -274,6 +288,7 @@ psql -qX "$URL" -c CHECKPOINT >/dev/null
 say "pgbench: $CLIENTS clients for $DURATION s"
 wait_backends_gone "$idle_children"   # carcd's, so that their CPU does not count for pgbench
 cpu_sample >"$BENCH_OUT/cpu.pgb0"
+av_runs >"$BENCH_OUT/cpu.pgb0.av"
 TIMEFORMAT='%U %S'
 { time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" \
     -l --log-prefix="$BENCH_OUT/pgblog" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench.out" 2>&1 || {
@@ -282,6 +297,7 @@ TIMEFORMAT='%U %S'
 }; } 2>"$BENCH_OUT/pgbench.time"
 wait_backends_gone "$idle_children"
 cpu_sample >"$BENCH_OUT/cpu.pgb1"
+av_runs >"$BENCH_OUT/cpu.pgb1.av"
 # carcd again, after pgbench: the two carcd runs bracket it, so that a database grown by the first run, or the
 # machine's speed drifting (it does, by 20 % between runs here), does not favour either side
 say "carcd-load again, after pgbench: $CLIENTS clients for $DURATION s"
@@ -293,6 +309,7 @@ run_load load-after --seconds "$DURATION" --seed "$((SEED + 100))" || {
     exit 1
 }
 cpu_sample >"$BENCH_OUT/cpu.after1"
+av_runs >"$BENCH_OUT/cpu.after1.av"
 wait "$sampler_pid" 2>/dev/null || true
 stop_carcd
 wait_backends_gone "$idle_children"
@@ -308,6 +325,7 @@ say "pgbench, move cycle (legal-moves SQL for $getpm per mille of moves + move S
     grep -v '^\\set k ' bench/move.pgbench
 } >"$BENCH_OUT/cycle.pgbench"
 cpu_sample >"$BENCH_OUT/cpu.cyc0"
+av_runs >"$BENCH_OUT/cpu.cyc0.av"
 { time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" -D getpm="$getpm" \
     -f "$BENCH_OUT/cycle.pgbench" "$URL" >"$BENCH_OUT/pgbench-cycle.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-cycle.out" >&2
@@ -315,6 +333,7 @@ cpu_sample >"$BENCH_OUT/cpu.cyc0"
 }; } 2>"$BENCH_OUT/pgbench-cycle.time"
 wait_backends_gone "$idle_children"
 cpu_sample >"$BENCH_OUT/cpu.cyc1"
+av_runs >"$BENCH_OUT/cpu.cyc1.av"
 for i in "${!paced_labels[@]}"; do
     label=${paced_labels[$i]} rate=${paced_rates[$i]}
     say "pgbench, paced ($label): $CLIENTS clients at $rate moves/s for $PACED_SECONDS s"
@@ -432,6 +451,23 @@ echo "pgbench_postgres_cpu_ms_per_move: $pgb_pg_cpu"
 echo "pgbench_client_cpu_ms_per_move: $pgb_client_cpu"
 echo "pgbench_cycle_postgres_cpu_ms_per_move: $cyc_pg_cpu"
 echo "pgbench_cycle_client_cpu_ms_per_move: $cyc_client_cpu"
+echo "carcd_cpu_ms_per_move_before_pgbench: $(per_move $((c1 - c0)) "$load_moves")"
+echo "carcd_cpu_ms_per_move_after_pgbench: $(per_move $((e1 - e0)) "$after_moves")"
+echo "carcd_postgres_cpu_ms_per_move_before_pgbench: $(per_move $((p1 - p0)) "$load_moves")"
+echo "carcd_postgres_cpu_ms_per_move_after_pgbench: $(per_move $((f1 - f0)) "$after_moves")"
+# per phase (from, to): autovacuum runs, and the cores the hypervisor took (steal ticks over the phase's time)
+av() { read -r a0 _ <"$BENCH_OUT/$1.av"; read -r a1 _ <"$BENCH_OUT/$2.av"; echo $((a1 - a0)); }
+steal() {
+    read -r _ s0 <"$BENCH_OUT/$1.av"; read -r _ s1 <"$BENCH_OUT/$2.av"
+    read -r _ _ _ w0 <"$BENCH_OUT/$1"; read -r _ _ _ w1 <"$BENCH_OUT/$2"
+    awk -v s=$((s1 - s0)) -v t=$((w1 - w0)) -v cores="$(nproc)" 'BEGIN { printf "%.2f", (t > 0 ? cores * s / t : 0) }'
+}
+for ph in "carcd cpu.load0 cpu.load1" "pgbench cpu.pgb0 cpu.pgb1" "carcd_after cpu.after0 cpu.after1" \
+          "pgbench_cycle cpu.cyc0 cpu.cyc1"; do
+    read -r name from to <<<"$ph"
+    echo "autovacuum_runs_during_$name: $(av "$from" "$to")"
+    echo "steal_cores_during_$name: $(steal "$from" "$to")"
+done
 echo "other_work_cores_during_carcd: $load_other"
 echo "other_work_cores_during_pgbench: $pgb_other"
 echo "carcd_games_avg_snapshot_bytes: $snap_bytes"
