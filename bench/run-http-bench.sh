@@ -13,8 +13,9 @@
 #    nothing);
 # 4. bench/pgbench-setup.sql clones the games carcd-load left into $PGB_GAMES games, and pgbench plays
 #    bench/move.pgbench with the same number of clients for the same duration; then carcd and carcd-load run
-#    once more as in 3, so that the two carcd runs bracket pgbench's (the machine's speed drifts, by 20 %
-#    between runs here, and the database grows): carcd_moves_per_s is their mean; then, as much again, the
+#    once more as in 3; that pair $ROUNDS times, so that carcd runs bracket every pgbench run (the machine's
+#    speed drifts, by up to a quarter between adjacent runs here, and the database grows): carcd_moves_per_s
+#    and pgbench_moves_per_s are the means of each side's runs, ratio_percent theirs; then, as much again, the
 #    "move cycle": bench/legal-moves.pgbench (in the share of moves for which carcd-load GETs legal-moves:
 #    its gets_per_move; the other moves were chosen from the last answer's legal_moves) followed by
 #    move.pgbench on the same game, which is all the SQL carcd issues per move of carcd-load;
@@ -33,7 +34,9 @@
 # Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (CLIENTS: a worker thread and its database
 # connection per client, as pgbench has a connection per client; with fewer, a request waits for its
 # thread's other connections' database round trips, since MHD binds a connection to one thread), GAMES (128), WARMUP_MOVES (50 per game),
-# PGB_GAMES (3000), PACED_PERCENTS ("50 75"), PACED_RATE (one rate instead), PACED_SECONDS (15), PORT (18090), TRANSPORT (tcp; or unix), PGTEMP_PORT
+# PGB_GAMES (3000), ROUNDS (2: pgbench runs, each followed by a carcd run, so that every pgbench run sits
+# between two carcd runs; ratio_percent_rounds has each one's ratio to its neighbours, ratio_percent_median their
+# median), PACED_PERCENTS ("50 75"), PACED_RATE (one rate instead), PACED_SECONDS (15), PORT (18090), TRANSPORT (tcp; or unix), PGTEMP_PORT
 # (54390), SEED (1), BUILD_DIR (build-bench), BENCH_OUT (a new temp dir), PERF=1 to perf-record carcd during
 # the timed load (DWARF call graphs: add -g to CMAKE_C_FLAGS; perf.data in BENCH_OUT; costs carcd some speed),
 # CMAKE_C_FLAGS (extra compiler flags for the build dir).
@@ -60,7 +63,7 @@ if [[ $DURABILITY == both ]]; then
     fig() { sed -n "s/^$2: //p" "$out_all/$1.figures"; }
     for mode in durable fast; do
         echo "summary.$mode: carcd $(fig $mode carcd_moves_per_s) / pgbench $(fig $mode pgbench_moves_per_s) moves/s" \
-            "= $(fig $mode ratio_percent) %; carcd CPU $(fig $mode carcd_cpu_ms_per_move) ms/move;" \
+            "= $(fig $mode ratio_percent) % (rounds: $(fig $mode ratio_percent_rounds) %); carcd CPU $(fig $mode carcd_cpu_ms_per_move) ms/move;" \
             "POST p99 at 75 %: carcd $(fig $mode paced_75_carcd_post_p99_ms) ms, pgbench $(fig $mode paced_75_pgbench_p99_ms) ms"
     done
     exit 0
@@ -81,6 +84,7 @@ PACED_SECONDS=${PACED_SECONDS:-15}
 PORT=${PORT:-18090}
 TRANSPORT=${TRANSPORT:-tcp}
 SEED=${SEED:-1}
+ROUNDS=${ROUNDS:-2}
 BUILD_DIR=${BUILD_DIR:-$root/build-bench}
 export PGTEMP_PORT=${PGTEMP_PORT:-54390}
 export PGTEMP_DB=carcd_bench
@@ -285,31 +289,40 @@ psql -qX "$URL" -v ngames="$PGB_GAMES" -f bench/pgbench-setup.sql >"$BENCH_OUT/p
     exit 1
 }
 psql -qX "$URL" -c CHECKPOINT >/dev/null
-say "pgbench: $CLIENTS clients for $DURATION s"
-wait_backends_gone "$idle_children"   # carcd's, so that their CPU does not count for pgbench
-cpu_sample >"$BENCH_OUT/cpu.pgb0"
-av_runs >"$BENCH_OUT/cpu.pgb0.av"
+# ROUNDS times: pgbench, then carcd again. Each pgbench run is bracketed by two carcd runs, so that a database
+# grown by the runs before, or the machine's speed drifting (it does, by a quarter between adjacent runs here),
+# does not favour either side; round 1's files have no suffix, round k's end in "-k"
 TIMEFORMAT='%U %S'
-{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" \
-    -l --log-prefix="$BENCH_OUT/pgblog" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench.out" 2>&1 || {
-    cat "$BENCH_OUT/pgbench.out" >&2
-    exit 1
-}; } 2>"$BENCH_OUT/pgbench.time"
-wait_backends_gone "$idle_children"
-cpu_sample >"$BENCH_OUT/cpu.pgb1"
-av_runs >"$BENCH_OUT/cpu.pgb1.av"
-# carcd again, after pgbench: the two carcd runs bracket it, so that a database grown by the first run, or the
-# machine's speed drifting (it does, by 20 % between runs here), does not favour either side
-say "carcd-load again, after pgbench: $CLIENTS clients for $DURATION s"
-start_carcd
-sample_at_timed_phase load-after cpu.after0
-run_load load-after --seconds "$DURATION" --seed "$((SEED + 100))" || {
-    say "carcd-load (after) failed:"
-    cat "$BENCH_OUT/load-after.err" "$BENCH_OUT/load-after.out" >&2
-    exit 1
-}
-cpu_sample >"$BENCH_OUT/cpu.after1"
-av_runs >"$BENCH_OUT/cpu.after1.av"
+for ((round = 1; round <= ROUNDS; round++)); do
+    sfx=$( ((round == 1)) || echo "-$round")
+    say "pgbench (round $round of $ROUNDS): $CLIENTS clients for $DURATION s"
+    wait_backends_gone "$idle_children"   # carcd's, so that their CPU does not count for pgbench
+    cpu_sample >"$BENCH_OUT/cpu.pgb0$sfx"
+    av_runs >"$BENCH_OUT/cpu.pgb0$sfx.av"
+    # per-transaction latencies logged in round 1 only (the percentiles are of one run, as carcd-load's)
+    log_args=()
+    ((round == 1)) && log_args=(-l --log-prefix="$BENCH_OUT/pgblog")
+    { time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
+        -D hitpm="$hitpm" "${log_args[@]}" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench$sfx.out" 2>&1 || {
+        cat "$BENCH_OUT/pgbench$sfx.out" >&2
+        exit 1
+    }; } 2>"$BENCH_OUT/pgbench$sfx.time"
+    wait_backends_gone "$idle_children"
+    cpu_sample >"$BENCH_OUT/cpu.pgb1$sfx"
+    av_runs >"$BENCH_OUT/cpu.pgb1$sfx.av"
+    say "carcd-load again, after pgbench (round $round of $ROUNDS): $CLIENTS clients for $DURATION s"
+    start_carcd
+    sample_at_timed_phase "load-after$sfx" "cpu.after0$sfx"
+    run_load "load-after$sfx" --seconds "$DURATION" --seed "$((SEED + 100 * round))" || {
+        say "carcd-load (after) failed:"
+        cat "$BENCH_OUT/load-after$sfx.err" "$BENCH_OUT/load-after$sfx.out" >&2
+        exit 1
+    }
+    cpu_sample >"$BENCH_OUT/cpu.after1$sfx"
+    av_runs >"$BENCH_OUT/cpu.after1$sfx.av"
+    wait "$sampler_pid" 2>/dev/null || true
+    ((round == ROUNDS)) || stop_carcd
+done
 wait "$sampler_pid" 2>/dev/null || true
 stop_carcd
 wait_backends_gone "$idle_children"
@@ -355,17 +368,41 @@ pgb_percentiles() {
 read -r pgb_p50 pgb_p99 pgb_max < <(pgb_percentiles pgblog)
 
 # ---- figures ----------------------------------------------------------------------------------------------
-carcd_mps_first=$(field moves_per_s)
-carcd_mps_after=$(field moves_per_s load-after)
-carcd_mps=$(awk -v a="$carcd_mps_first" -v b="$carcd_mps_after" 'BEGIN { printf "%.0f", (a + b) / 2 }')
-pgb_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$BENCH_OUT/pgbench.out" | tail -n 1)
+# the runs of each side, in order: carcd's ROUNDS + 1 (load, load-after, load-after-2, ...), pgbench's ROUNDS
+carcd_runs=(load)
+pgb_runs=()
+for ((round = 1; round <= ROUNDS; round++)); do
+    sfx=$( ((round == 1)) || echo "-$round")
+    carcd_runs+=("load-after$sfx")
+    pgb_runs+=("$sfx")
+done
+tps_of() { sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$BENCH_OUT/pgbench$1.out" | tail -n 1; }
+mean() { awk 'BEGIN { for (i = 1; i < ARGC; i++) t += ARGV[i]; printf "%.0f", (ARGC > 1 ? t / (ARGC - 1) : 0) }' "$@"; }
+carcd_mps_list=()
+for r in "${carcd_runs[@]}"; do carcd_mps_list+=("$(field moves_per_s "$r")"); done
+pgb_tps_list=()
+for r in "${pgb_runs[@]}"; do pgb_tps_list+=("$(printf '%.0f' "$(tps_of "$r")")"); done
+carcd_mps_first=${carcd_mps_list[0]}
+carcd_mps_after=$(mean "${carcd_mps_list[@]:1}")
+carcd_mps=$(mean "${carcd_mps_list[@]}")
+pgb_tps=$(mean "${pgb_tps_list[@]}")
+# each round's ratio: pgbench's run against the mean of the carcd runs on either side of it
+round_ratios=()
+for ((i = 0; i < ROUNDS; i++)); do
+    round_ratios+=("$(awk -v a="${carcd_mps_list[$i]}" -v b="${carcd_mps_list[$((i + 1))]}" -v p="${pgb_tps_list[$i]}" \
+        'BEGIN { printf "%.1f", (p > 0 ? 100 * (a + b) / 2 / p : 0) }')")
+done
+ratio_median=$(printf '%s\n' "${round_ratios[@]}" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
 cyc_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$BENCH_OUT/pgbench-cycle.out" | tail -n 1)
 cyc_moves=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$BENCH_OUT/pgbench-cycle.out")
 pgb_lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' "$BENCH_OUT/pgbench.out")
 snap_bytes=$(psql -AtX "$URL" -c "SELECT round(avg(octet_length(snapshot::text))) FROM games WHERE status = 'active' AND id NOT IN (SELECT game_id FROM bench_pick)")
 pgb_snap_bytes=$(psql -AtX "$URL" -c "SELECT round(avg(octet_length(g.snapshot::text))) FROM bench_pick p JOIN games g ON g.id = p.game_id")
 [[ -n $carcd_mps && -n $pgb_tps ]] || { say "could not read the figures (see $BENCH_OUT)"; exit 1; }
-pgb_moves=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$BENCH_OUT/pgbench.out")
+pgb_moves=0
+for r in "${pgb_runs[@]}"; do
+    pgb_moves=$((pgb_moves + $(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$BENCH_OUT/pgbench$r.out")))
+done
 hz=$(getconf CLK_TCK)
 # ms of CPU per move: carcd, PostgreSQL; and the share of the machine's busy time that was neither ours
 read -r c0 p0 b0 t0 <"$BENCH_OUT/cpu.load0"
@@ -373,22 +410,41 @@ read -r c1 p1 b1 t1 <"$BENCH_OUT/cpu.load1"
 read -r _ q0 d0 u0 <"$BENCH_OUT/cpu.pgb0"
 read -r _ q1 d1 u1 <"$BENCH_OUT/cpu.pgb1"
 read -r pu ps <"$BENCH_OUT/pgbench.time"
+# PostgreSQL's ticks and the client's CPU seconds over every pgbench run (q0..q1, d0..d1 and u0..u1 stay
+# round 1's, for the other-work share of that run)
+pgb_pg_ticks=0
+pgb_client_s=0
+for r in "${pgb_runs[@]}"; do
+    read -r _ a0 _ _ <"$BENCH_OUT/cpu.pgb0$r"
+    read -r _ a1 _ _ <"$BENCH_OUT/cpu.pgb1$r"
+    read -r ru rs <"$BENCH_OUT/pgbench$r.time"
+    pgb_pg_ticks=$((pgb_pg_ticks + a1 - a0))
+    pgb_client_s=$(awk -v t="$pgb_client_s" -v u="$ru" -v s="$rs" 'BEGIN { print t + u + s }')
+done
 read -r cu cs <"$BENCH_OUT/pgbench-cycle.time"
 read -r _ y0 _ _ <"$BENCH_OUT/cpu.cyc0"
 read -r _ y1 _ _ <"$BENCH_OUT/cpu.cyc1"
-read -r e0 f0 _ _ <"$BENCH_OUT/cpu.after0"
-read -r e1 f1 _ _ <"$BENCH_OUT/cpu.after1"
 load_moves=$(field moves)
-after_moves=$(field moves load-after)
-# carcd's side per move over both of its timed runs (they bracket pgbench's)
-load_cpu=$(awk -v a="$(field load_cpu_ms_per_move)" -v n="$load_moves" -v b="$(field load_cpu_ms_per_move load-after)" \
-    -v m="$after_moves" 'BEGIN { printf "%.3f", (n + m > 0 ? (a * n + b * m) / (n + m) : 0) }')
+# the runs after pgbench, together: carcd's ticks e0..e1, PostgreSQL's f0..f1, their moves, carcd-load's CPU
+e0=0 e1=0 f0=0 f1=0 after_moves=0 after_load_cpu_ms=0
+for r in "${carcd_runs[@]:1}"; do
+    sfx=${r#load-after}
+    read -r a0 b0 _ _ <"$BENCH_OUT/cpu.after0$sfx"
+    read -r a1 b1 _ _ <"$BENCH_OUT/cpu.after1$sfx"
+    e1=$((e1 + a1 - a0)) f1=$((f1 + b1 - b0))
+    n=$(field moves "$r")
+    after_moves=$((after_moves + n))
+    after_load_cpu_ms=$(awk -v t="$after_load_cpu_ms" -v c="$(field load_cpu_ms_per_move "$r")" -v n="$n" 'BEGIN { print t + c * n }')
+done
+# carcd's side per move over all of its timed runs (they bracket pgbench's)
+load_cpu=$(awk -v a="$(field load_cpu_ms_per_move)" -v n="$load_moves" -v b="$after_load_cpu_ms" \
+    -v m="$after_moves" 'BEGIN { printf "%.3f", (n + m > 0 ? (a * n + b) / (n + m) : 0) }')
 per_move() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.2f", (n > 0 ? 1000 * t / hz / n : 0) }'; }
 carcd_cpu=$(per_move $((c1 - c0 + e1 - e0)) $((load_moves + after_moves)))
 carcd_pg_cpu=$(per_move $((p1 - p0 + f1 - f0)) $((load_moves + after_moves)))
-pgb_pg_cpu=$(per_move $((q1 - q0)) "$pgb_moves")
+pgb_pg_cpu=$(per_move "$pgb_pg_ticks" "$pgb_moves")
 cyc_pg_cpu=$(per_move $((y1 - y0)) "$cyc_moves")
-pgb_client_cpu=$(awk -v u="$pu" -v s="$ps" -v n="$pgb_moves" 'BEGIN { printf "%.2f", 1000 * (u + s) / n }')
+pgb_client_cpu=$(awk -v t="$pgb_client_s" -v n="$pgb_moves" 'BEGIN { printf "%.2f", 1000 * t / n }')
 cyc_client_cpu=$(awk -v u="$cu" -v s="$cs" -v n="$cyc_moves" 'BEGIN { printf "%.2f", 1000 * (u + s) / n }')
 # what the ratios would be if each side had the whole machine: CPU per move of pgbench's side over carcd's
 # (carcd + its PostgreSQL + carcd-load); on a busy machine steadier than the measured ratio
@@ -413,6 +469,11 @@ echo "carcd_moves_per_s_before_pgbench: $carcd_mps_first"
 echo "carcd_moves_per_s_after_pgbench: $carcd_mps_after"
 echo "pgbench_moves_per_s: $(printf '%.0f' "$pgb_tps")"
 echo "ratio_percent: $ratio"
+echo "rounds: $ROUNDS"
+echo "carcd_moves_per_s_runs: ${carcd_mps_list[*]}"
+echo "pgbench_moves_per_s_runs: ${pgb_tps_list[*]}"
+echo "ratio_percent_rounds: ${round_ratios[*]}"
+echo "ratio_percent_median: $ratio_median"
 echo "carcd_gets_per_move: $(field gets_per_move)"
 echo "carcd_state_cache_hit_per_mille: $hitpm"
 echo "pgbench_cycle_moves_per_s: $(printf '%.0f' "$cyc_tps")"
@@ -443,7 +504,9 @@ for i in "${!paced_labels[@]}"; do
     echo "paced_${label}_pgbench_p99_ms: $pgbp_p99"
     echo "paced_${label}_pgbench_max_ms: $pgbp_max"
 done
-echo "errors: $(($(field errors) + $(field errors load-after)))"
+errors=0
+for r in "${carcd_runs[@]}"; do errors=$((errors + $(field errors "$r"))); done
+echo "errors: $errors"
 echo "carcd_cpu_ms_per_move: $carcd_cpu"
 echo "carcd_postgres_cpu_ms_per_move: $carcd_pg_cpu"
 echo "carcd_load_cpu_ms_per_move: $load_cpu"
@@ -462,8 +525,12 @@ steal() {
     read -r _ _ _ w0 <"$BENCH_OUT/$1"; read -r _ _ _ w1 <"$BENCH_OUT/$2"
     awk -v s=$((s1 - s0)) -v t=$((w1 - w0)) -v cores="$(nproc)" 'BEGIN { printf "%.2f", (t > 0 ? cores * s / t : 0) }'
 }
-for ph in "carcd cpu.load0 cpu.load1" "pgbench cpu.pgb0 cpu.pgb1" "carcd_after cpu.after0 cpu.after1" \
-          "pgbench_cycle cpu.cyc0 cpu.cyc1"; do
+phases=("carcd cpu.load0 cpu.load1")
+for r in "${pgb_runs[@]}"; do
+    phases+=("pgbench${r//-/_} cpu.pgb0$r cpu.pgb1$r" "carcd_after${r//-/_} cpu.after0$r cpu.after1$r")
+done
+phases+=("pgbench_cycle cpu.cyc0 cpu.cyc1")
+for ph in "${phases[@]}"; do
     read -r name from to <<<"$ph"
     echo "autovacuum_runs_during_$name: $(av "$from" "$to")"
     echo "steal_cores_during_$name: $(steal "$from" "$to")"
