@@ -473,11 +473,18 @@ static json_t *local_view(const carc_state *st, const json_t *ex, int seq)
     return v;
 }
 
+/* METHOD /v1/admin/games/{id}{suffix} with the admin token: the answer, or the program ends with the problem */
+static json_t *admin_game(const char *method, const char *id, const char *suffix)
+{
+    need_token();
+    char path[200];
+    snprintf(path, sizeof path, "/v1/admin/games/%s%s", id, suffix);
+    return must(server, token, method, path, NULL, 200);
+}
+
 static json_t *fetch_export(const char *id)
 {
-    char path[200];
-    snprintf(path, sizeof path, "/v1/admin/games/%s/export", id);
-    return must(server, token, "GET", path, NULL, 200);
+    return admin_game("GET", id, "/export");
 }
 
 /* Replays the export up to seq `to` (-1: all) into *st; prints the board after every move with `each`.
@@ -519,6 +526,17 @@ static int replay_local(const json_t *ex, int to, bool each, carc_state *st)
 /* Every command takes --json and --help besides its own options. */
 #define COMMON_OPTS {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}
 #define OPT_JSON case 'j': json_out = true; break
+
+/* The game id of a command that takes one and only the common options */
+static const char *only_game_arg(const char *name, int argc, char **argv)
+{
+    const command *c = find_command(name);
+    static const struct option opts[] = {COMMON_OPTS, {0}};
+    for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;)
+        if (o == 'j')
+            json_out = true;
+    return positional(c, argc, argv, 1)[0];
+}
 static int cmd_list(int argc, char **argv)
 {
     const command *c = find_command("list");
@@ -628,9 +646,7 @@ static int cmd_show(int argc, char **argv)
         snprintf(path, sizeof path, "/v1/games/%s", id);
         v = must(server, NULL, "GET", path, NULL, 200);
     } else {
-        need_token();
-        snprintf(path, sizeof path, "/v1/admin/games/%s", id);
-        v = must(server, token, "GET", path, NULL, 200);
+        v = admin_game("GET", id, "");
     }
     if (json_out) {
         print_json(v);
@@ -644,16 +660,7 @@ static int cmd_show(int argc, char **argv)
 
 static int cmd_hidden(int argc, char **argv)
 {
-    const command *c = find_command("hidden");
-    static const struct option opts[] = {COMMON_OPTS, {0}};
-    for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;)
-        if (o == 'j')
-            json_out = true;
-    const char *id = positional(c, argc, argv, 1)[0];
-    need_token();
-    char path[200];
-    snprintf(path, sizeof path, "/v1/admin/games/%s", id);
-    json_t *v = must(server, token, "GET", path, NULL, 200);
+    json_t *v = admin_game("GET", only_game_arg("hidden", argc, argv), "");
     if (json_out) {   /* the hidden parts of the admin view */
         json_t *h = json_object();
         static const char *const hidden_keys[] = {"seed", "seed_sha256", "rng", "stack_remaining", NULL};
@@ -718,16 +725,7 @@ static int cmd_hidden(int argc, char **argv)
 
 static int cmd_verify(int argc, char **argv)
 {
-    const command *c = find_command("verify");
-    static const struct option opts[] = {COMMON_OPTS, {0}};
-    for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;)
-        if (o == 'j')
-            json_out = true;
-    const char *id = positional(c, argc, argv, 1)[0];
-    need_token();
-    char path[200];
-    snprintf(path, sizeof path, "/v1/admin/games/%s/verify", id);
-    json_t *v = must(server, token, "POST", path, NULL, 200);
+    json_t *v = admin_game("POST", only_game_arg("verify", argc, argv), "/verify");
     bool ok = json_is_true(json_object_get(v, "ok"));
     if (json_out) {
         print_json(v);
