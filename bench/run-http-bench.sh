@@ -28,7 +28,11 @@
 #    carcd's two runs has its own CPU figures too (*_before_pgbench, *_after_pgbench: they differ by up to a
 #    third here, PostgreSQL's and carcd's alike), and every timed phase its autovacuum runs and the cores the
 #    hypervisor stole (autovacuum_runs_during_*, steal_cores_during_*), to tell a phase that paid for another's
-#    dead rows, or shared its cores, from one that did more work.
+#    dead rows, or shared its cores, from one that did more work. Two more figures take carcd's cost apart:
+#    carcd_healthz_cpu_ms_per_request (HEALTHZ_REQUESTS, 40 000, GET /healthz from one parallel curl after the
+#    first carcd run: HTTP alone, no database) and pgbench_thread_per_client_client_cpu_ms_per_move
+#    (move.pgbench with -j CLIENTS, a thread blocking per connection as carcd's workers do, against the -j
+#    cores event loops of pgbench_client_cpu_ms_per_move).
 # Everything it started is stopped on exit; the logs stay in $BENCH_OUT (printed at the end).
 #
 # Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (CLIENTS: a worker thread and its database
@@ -85,6 +89,7 @@ PORT=${PORT:-18090}
 TRANSPORT=${TRANSPORT:-tcp}
 SEED=${SEED:-1}
 ROUNDS=${ROUNDS:-2}
+HEALTHZ_REQUESTS=${HEALTHZ_REQUESTS:-40000}
 BUILD_DIR=${BUILD_DIR:-$root/build-bench}
 export PGTEMP_PORT=${PGTEMP_PORT:-54390}
 export PGTEMP_DB=carcd_bench
@@ -253,6 +258,19 @@ if ((load_rc != 0)); then
     exit 1
 fi
 field() { sed -n "s/^$1: //p" "$BENCH_OUT/${2:-load}.out"; }
+# HTTP alone: GET /healthz (no database, no JSON body) HEALTHZ_REQUESTS times from one curl, CLIENTS connections
+# kept alive, in parallel: carcd's CPU per request is what the HTTP part of every request costs it (libmicrohttpd,
+# the loopback socket, routing, the log line)
+say "GET /healthz: $HEALTHZ_REQUESTS requests, $CLIENTS at a time"
+for ((i = 0; i < HEALTHZ_REQUESTS; i++)); do printf 'url = "http://127.0.0.1:%s/healthz"\noutput = "/dev/null"\n' "$PORT"; done \
+    >"$BENCH_OUT/healthz.curl"
+hz0=$(ticks_of "$carcd_pid")
+curl -sS "${curl_via[@]}" --parallel --parallel-max "$CLIENTS" -K "$BENCH_OUT/healthz.curl" >/dev/null 2>"$BENCH_OUT/healthz.err" || {
+    say "the /healthz requests failed:"
+    cat "$BENCH_OUT/healthz.err" >&2
+    exit 1
+}
+hz1=$(ticks_of "$carcd_pid")
 # the paced runs: a label (per cent of carcd's moves/s, or "rate") and a rate each
 paced_labels=()
 paced_rates=()
@@ -347,6 +365,16 @@ av_runs >"$BENCH_OUT/cpu.cyc0.av"
 wait_backends_gone "$idle_children"
 cpu_sample >"$BENCH_OUT/cpu.cyc1"
 av_runs >"$BENCH_OUT/cpu.cyc1.av"
+# move.pgbench again with a thread per client (-j CLIENTS: each blocks in poll for its one connection, as a
+# carcd worker does for its database round trips), against the event loops of the runs above (-j cores): what
+# blocking costs a client by itself
+say "pgbench, a thread per client: $CLIENTS clients for $DURATION s"
+{ time pgbench -n -M prepared -c "$CLIENTS" -j "$CLIENTS" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
+    -D hitpm="$hitpm" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench-threads.out" 2>&1 || {
+    cat "$BENCH_OUT/pgbench-threads.out" >&2
+    exit 1
+}; } 2>"$BENCH_OUT/pgbench-threads.time"
+wait_backends_gone "$idle_children"
 for i in "${!paced_labels[@]}"; do
     label=${paced_labels[$i]} rate=${paced_rates[$i]}
     say "pgbench, paced ($label): $CLIENTS clients at $rate moves/s for $PACED_SECONDS s"
@@ -444,7 +472,7 @@ carcd_cpu=$(per_move $((c1 - c0 + e1 - e0)) $((load_moves + after_moves)))
 carcd_pg_cpu=$(per_move $((p1 - p0 + f1 - f0)) $((load_moves + after_moves)))
 pgb_pg_cpu=$(per_move "$pgb_pg_ticks" "$pgb_moves")
 cyc_pg_cpu=$(per_move $((y1 - y0)) "$cyc_moves")
-pgb_client_cpu=$(awk -v t="$pgb_client_s" -v n="$pgb_moves" 'BEGIN { printf "%.2f", 1000 * t / n }')
+pgb_client_cpu=$(awk -v t="$pgb_client_s" -v n="$pgb_moves" 'BEGIN { printf "%.3f", 1000 * t / n }')
 cyc_client_cpu=$(awk -v u="$cu" -v s="$cs" -v n="$cyc_moves" 'BEGIN { printf "%.2f", 1000 * (u + s) / n }')
 # what the ratios would be if each side had the whole machine: CPU per move of pgbench's side over carcd's
 # (carcd + its PostgreSQL + carcd-load); on a busy machine steadier than the measured ratio
@@ -514,6 +542,11 @@ echo "pgbench_postgres_cpu_ms_per_move: $pgb_pg_cpu"
 echo "pgbench_client_cpu_ms_per_move: $pgb_client_cpu"
 echo "pgbench_cycle_postgres_cpu_ms_per_move: $cyc_pg_cpu"
 echo "pgbench_cycle_client_cpu_ms_per_move: $cyc_client_cpu"
+thr_moves=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$BENCH_OUT/pgbench-threads.out")
+read -r tu ts <"$BENCH_OUT/pgbench-threads.time"
+echo "pgbench_thread_per_client_moves_per_s: $(printf '%.0f' "$(tps_of -threads)")"
+echo "pgbench_thread_per_client_client_cpu_ms_per_move: $(awk -v u="$tu" -v s="$ts" -v n="$thr_moves" 'BEGIN { printf "%.3f", (n > 0 ? 1000 * (u + s) / n : 0) }')"
+echo "carcd_healthz_cpu_ms_per_request: $(awk -v t=$((hz1 - hz0)) -v n="$HEALTHZ_REQUESTS" -v hz="$hz" 'BEGIN { printf "%.3f", 1000 * t / hz / n }')"
 echo "carcd_cpu_ms_per_move_before_pgbench: $(per_move $((c1 - c0)) "$load_moves")"
 echo "carcd_cpu_ms_per_move_after_pgbench: $(per_move $((e1 - e0)) "$after_moves")"
 echo "carcd_postgres_cpu_ms_per_move_before_pgbench: $(per_move $((p1 - p0)) "$load_moves")"
