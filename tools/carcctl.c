@@ -537,6 +537,7 @@ static const char *only_game_arg(const char *name, int argc, char **argv)
             json_out = true;
     return positional(c, argc, argv, 1)[0];
 }
+
 static int cmd_list(int argc, char **argv)
 {
     const command *c = find_command("list");
@@ -626,7 +627,6 @@ static int cmd_show(int argc, char **argv)
     json_t *v;
     char path[200];
     if (seq >= 0) {
-        need_token();
         json_t *ex = fetch_export(id);
         carc_state *st = malloc(sizeof *st);
         if (!st)
@@ -757,7 +757,6 @@ static int cmd_replay(int argc, char **argv)
     const char *id = positional(c, argc, argv, 1)[0];
     if (json_out && each)
         usage_error(c, "replay: --each prints boards; with --json the state after the last move is printed");
-    need_token();
     json_t *ex = fetch_export(id);
     carc_state *st = malloc(sizeof *st);
     if (!st)
@@ -804,7 +803,6 @@ static int cmd_export(int argc, char **argv)
         }
     }
     const char *id = positional(c, argc, argv, 1)[0];
-    need_token();
     json_t *ex = fetch_export(id);
     FILE *f = file ? fopen(file, "w") : stdout;
     if (!f) {
