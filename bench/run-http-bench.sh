@@ -127,14 +127,20 @@ wait_backends_gone() {
 machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 # one line: carcd pg busy total
 cpu_sample() { echo "$( [[ -n $carcd_pid ]] && ticks_of "$carcd_pid" || echo 0) $(pg_ticks) $(machine_ticks)"; }
-# autovacuum and autoanalyze runs so far, over every table: a phase that inherits another's dead rows pays
-# for their vacuum in its PostgreSQL CPU (printed per phase as autovacuum_runs_*)
-# with the machine's steal ticks (the hypervisor ran something else on our cores): printed per phase as
-# steal_cores_*, a phase slowed by its neighbours rather than by its own work
-av_runs() {
+# one line: autovacuum and autoanalyze runs so far over every table (a phase that inherits another's dead rows
+# pays for their vacuum in its PostgreSQL CPU: autovacuum_runs_*), and the machine's steal ticks (the hypervisor
+# ran something else on our cores: steal_cores_*, a phase slowed by its neighbours rather than by its own work)
+phase_counters() {
     echo "$(psql -AtX "$URL" -c "SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_user_tables")" \
         "$(awk '/^cpu / { print $9 }' /proc/stat)"
 }
+# a phase's edge: cpu_sample into $BENCH_OUT/NAME, phase_counters into NAME.av
+mark() {
+    cpu_sample >"$BENCH_OUT/$1"
+    phase_counters >"$BENCH_OUT/$1.av"
+}
+# round k's file suffix: none for round 1, "-k" after
+round_sfx() { (($1 == 1)) || echo "-$1"; }
 
 # ---- build --------------------------------------------------------------------------------------------
 say "building (Release) in $BUILD_DIR"
@@ -215,8 +221,7 @@ run_load() {
 sample_at_timed_phase() {
     (
         while ! grep -q "timed phase" "$BENCH_OUT/$1.err" 2>/dev/null; do sleep 0.05; done
-        cpu_sample >"$BENCH_OUT/$2"
-        av_runs >"$BENCH_OUT/$2.av"
+        mark "$2"
     ) &
     sampler_pid=$!
 }
@@ -238,8 +243,7 @@ fi
 sample_at_timed_phase load cpu.load0   # the timed phase starts after the warm-up
 load_rc=0
 run_load load --seconds "$DURATION" --seed "$SEED" || load_rc=$?
-cpu_sample >"$BENCH_OUT/cpu.load1"
-av_runs >"$BENCH_OUT/cpu.load1.av"
+mark "cpu.load1"
 kill "$sampler_pid" 2>/dev/null || true
 wait "$sampler_pid" 2>/dev/null || true
 if [[ -n $perf_pid ]]; then
@@ -312,11 +316,10 @@ psql -qX "$URL" -c CHECKPOINT >/dev/null
 # does not favour either side; round 1's files have no suffix, round k's end in "-k"
 TIMEFORMAT='%U %S'
 for ((round = 1; round <= ROUNDS; round++)); do
-    sfx=$( ((round == 1)) || echo "-$round")
+    sfx=$(round_sfx "$round")
     say "pgbench (round $round of $ROUNDS): $CLIENTS clients for $DURATION s"
     wait_backends_gone "$idle_children"   # carcd's, so that their CPU does not count for pgbench
-    cpu_sample >"$BENCH_OUT/cpu.pgb0$sfx"
-    av_runs >"$BENCH_OUT/cpu.pgb0$sfx.av"
+    mark "cpu.pgb0$sfx"
     # per-transaction latencies logged in round 1 only (the percentiles are of one run, as carcd-load's)
     log_args=()
     ((round == 1)) && log_args=(-l --log-prefix="$BENCH_OUT/pgblog")
@@ -326,8 +329,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
         exit 1
     }; } 2>"$BENCH_OUT/pgbench$sfx.time"
     wait_backends_gone "$idle_children"
-    cpu_sample >"$BENCH_OUT/cpu.pgb1$sfx"
-    av_runs >"$BENCH_OUT/cpu.pgb1$sfx.av"
+    mark "cpu.pgb1$sfx"
     say "carcd-load again, after pgbench (round $round of $ROUNDS): $CLIENTS clients for $DURATION s"
     start_carcd
     sample_at_timed_phase "load-after$sfx" "cpu.after0$sfx"
@@ -336,8 +338,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
         cat "$BENCH_OUT/load-after$sfx.err" "$BENCH_OUT/load-after$sfx.out" >&2
         exit 1
     }
-    cpu_sample >"$BENCH_OUT/cpu.after1$sfx"
-    av_runs >"$BENCH_OUT/cpu.after1$sfx.av"
+    mark "cpu.after1$sfx"
     wait "$sampler_pid" 2>/dev/null || true
     ((round == ROUNDS)) || stop_carcd
 done
@@ -355,16 +356,14 @@ say "pgbench, move cycle (legal-moves SQL for $getpm per mille of moves + move S
     echo '\endif'
     grep -v '^\\set k ' bench/move.pgbench
 } >"$BENCH_OUT/cycle.pgbench"
-cpu_sample >"$BENCH_OUT/cpu.cyc0"
-av_runs >"$BENCH_OUT/cpu.cyc0.av"
+mark "cpu.cyc0"
 { time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" -D getpm="$getpm" \
     -f "$BENCH_OUT/cycle.pgbench" "$URL" >"$BENCH_OUT/pgbench-cycle.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-cycle.out" >&2
     exit 1
 }; } 2>"$BENCH_OUT/pgbench-cycle.time"
 wait_backends_gone "$idle_children"
-cpu_sample >"$BENCH_OUT/cpu.cyc1"
-av_runs >"$BENCH_OUT/cpu.cyc1.av"
+mark "cpu.cyc1"
 # move.pgbench again with a thread per client (-j CLIENTS: each blocks in poll for its one connection, as a
 # carcd worker does for its database round trips), against the event loops of the runs above (-j cores): what
 # blocking costs a client by itself
@@ -400,7 +399,7 @@ read -r pgb_p50 pgb_p99 pgb_max < <(pgb_percentiles pgblog)
 carcd_runs=(load)
 pgb_runs=()
 for ((round = 1; round <= ROUNDS; round++)); do
-    sfx=$( ((round == 1)) || echo "-$round")
+    sfx=$(round_sfx "$round")
     carcd_runs+=("load-after$sfx")
     pgb_runs+=("$sfx")
 done
