@@ -49,6 +49,9 @@ static const opt opts[] = {
      "HTTP worker threads, each with one database connection (default 4)"},
     {"--max-wait", "CARCD_MAX_WAIT", OPT_INT, FIELD(max_wait_s), 0, 0, 3600, "SECONDS",
      "longest ?wait= a long-poll on the events endpoint may ask for (default 60)"},
+    {"--listen-linger", "CARCD_LISTEN_LINGER", OPT_INT, FIELD(listen_linger_s), 0, 0, 3600, "SECONDS",
+     "carcd LISTENs for moves only while a long-poll or event stream waits, and for this long after the last "
+     "one went, so that clients coming back at once find it listening (default 30)"},
     {"--conn-timeout", "CARCD_CONN_TIMEOUT", OPT_INT, FIELD(conn_timeout_s), 0, 0, 86400, "SECONDS",
      "idle timeout while a request is handled and its answer sent, 0 for none; a waiting long-poll or event "
      "stream has none, its ?wait bounds it (default 90)"},
@@ -137,6 +140,7 @@ static void defaults(cd_config *c)
     c->body_limit = 65536;
     c->threads = 4;
     c->max_wait_s = 60;
+    c->listen_linger_s = 30;
     c->conn_timeout_s = 90;
     c->header_timeout_s = 10;
     c->max_connections = 1024;

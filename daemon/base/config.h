@@ -34,6 +34,8 @@ typedef struct {
     size_t body_limit;        /* CARCD_BODY_LIMIT / --body-limit bytes, default 65536 */
     int threads;              /* CARCD_THREADS / --threads: MHD worker threads = DB connections, default 4 */
     int max_wait_s;           /* CARCD_MAX_WAIT / --max-wait: cap of ?wait= on events, default 60 */
+    int listen_linger_s;      /* CARCD_LISTEN_LINGER / --listen-linger: how long the notify thread stays LISTENing
+                                 after its last waiter went (db/notify.h), default 30 */
     int conn_timeout_s;       /* CARCD_CONN_TIMEOUT / --conn-timeout: idle timeout while a request is handled and
                                  answered, default 90 (a waiting long-poll or SSE stream has none) */
     int header_timeout_s;     /* CARCD_HEADER_TIMEOUT / --header-timeout: idle timeout of a connection before its

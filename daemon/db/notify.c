@@ -4,19 +4,25 @@
  *
  * One thread does everything here, so the registry needs a lock only because other threads register and
  * cancel waiters. The loop:
- *   1. no listening connection?  connect (cd_db_connect), SET application_name, LISTEN; on success fire
- *      every waiter with CD_NOTIFY_RECONNECT (what happened while we were deaf is unknown). On failure try
- *      again a second later; deadlines are kept meanwhile.
+ *   1. no listening connection?  connect (cd_db_connect), SET application_name. On failure try again a second
+ *      later; deadlines are kept meanwhile.
  *   2. fire waiters whose deadline has passed (a binary heap ordered by deadline);
  *   3. run the callbacks of due waiters, without the lock;
  *   4. poll() the connection's socket and an eventfd (other threads wake us when they register a waiter),
  *      with a timeout up to the next deadline and at most 1 s, so a stop request and reconnects are timely;
  *   5. read notifications: "<game id>:<seq>" fires that game's waiters whose after_seq < seq; "<game id>:m<id>"
- *      (a message, db/messages.c) fires those that wait for messages (after_msg >= 0) with after_msg < id.
- * A dead server shows as end-of-file on the socket (PQconsumeInput fails); a silent one (a cut network) is
- * caught by a ping: after 30 s without traffic the loop sends SELECT 1 and drops the connection if no answer
- * comes within 10 s. Results of the ping are drained on the same connection; notifications that arrive
- * meanwhile are kept by libpq and read with PQnotifies as usual, so nothing is lost.
+ *      (a message, db/messages.c) fires those that wait for messages (after_msg >= 0) with after_msg < id;
+ *   6. LISTEN when a waiter waits and we do not; UNLISTEN when none has waited for CARCD_LISTEN_LINGER.
+ * LISTEN only while waited on: a listening backend makes every move's NOTIFY cost PostgreSQL a signal and a
+ * message, and this thread a wake-up and a read (together some 10 % of a move's CPU on both sides, measured
+ * under bench/run-http-bench.sh's load, which has no waiters). Until a LISTEN is in effect a new waiter may
+ * miss a notification (a move between its read and the LISTEN), so when it takes effect every waiter is fired
+ * with CD_NOTIFY_RECONNECT and looks at the database itself, as after a lost connection.
+ * A dead server shows as end-of-file on the socket (PQconsumeInput fails) whether we listen or not; a silent
+ * one (a cut network) is caught by a ping: after 30 s without traffic the loop sends SELECT 1. One command
+ * (ping, LISTEN, UNLISTEN) is outstanding at a time, and the connection is dropped if its answer does not come
+ * within 10 s or is an error. Results are drained on the same connection; notifications that arrive meanwhile
+ * are kept by libpq and read with PQnotifies as usual, so nothing is lost.
  *
  * Cancel against a firing callback: a waiter's state moves idle → waiting → due → idle under the lock, and
  * `firing_now` names the waiter whose callback is running. cd_notify_cancel waits on a condition variable
@@ -468,13 +474,8 @@ static PGconn *listen_connect(bool *logged_down)
         bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
         PQclear(res);
         if (ok) {
-            res = PQexec(c, "LISTEN " CD_NOTIFY_CHANNEL);
-            ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-            PQclear(res);
-        }
-        if (ok) {
             if (*logged_down)
-                cd_log("info", "notify: listening again");
+                cd_log("info", "notify: connected again");
             *logged_down = false;
             return c;
         }
@@ -490,13 +491,21 @@ static PGconn *listen_connect(bool *logged_down)
     return NULL;
 }
 
+/* What the listening connection has outstanding: one command at a time, so the results read are its. */
+enum { CMD_NONE = 0, CMD_PING, CMD_LISTEN, CMD_UNLISTEN };
+static const char *const cmd_sql[] = {NULL, "SELECT 1", "LISTEN " CD_NOTIFY_CHANNEL, "UNLISTEN " CD_NOTIFY_CHANNEL};
+
 typedef struct {
     PGconn *conn;
     bool ever;            /* it was connected once */
     bool logged_down;
+    bool listening;       /* a LISTEN is in effect on conn */
+    int cmd;              /* CMD_*: sent, its results not all read */
+    bool cmd_failed;      /* one of its results was an error */
+    double cmd_sent;
     double next_connect;
     double last_traffic;
-    double ping_sent;     /* 0: no ping outstanding */
+    double last_waited;   /* when a waiter last waited (for CARCD_LISTEN_LINGER) */
 } listener;
 
 static void listener_drop(listener *l, const char *why, double now)
@@ -509,14 +518,66 @@ static void listener_drop(listener *l, const char *why, double now)
     l->logged_down = true;
     PQfinish(l->conn);
     l->conn = NULL;
-    l->ping_sent = 0;
+    l->listening = false;
+    l->cmd = CMD_NONE;
+    l->cmd_failed = false;
     l->next_connect = now;   /* one attempt at once: a restarted server is usually back */
     pthread_mutex_lock(&mu);
     stats.listening = false;
+    stats.connected = false;
     pthread_mutex_unlock(&mu);
 }
 
-/* Reads what the socket has: notifications and ping results. */
+/* The outstanding command's results are all read: a LISTEN in effect wakes every waiter (one registered
+ * before it may have missed a move), an UNLISTEN ends the listening. False: the connection was dropped. */
+static bool command_done(listener *l, double now)
+{
+    int cmd = l->cmd;
+    bool failed = l->cmd_failed;
+    l->cmd = CMD_NONE;
+    l->cmd_failed = false;
+    if (failed) {
+        listener_drop(l, cmd == CMD_PING ? "the ping failed" : cmd == CMD_LISTEN ? "LISTEN failed" : "UNLISTEN failed",
+                      now);
+        return false;
+    }
+    if (cmd == CMD_LISTEN || cmd == CMD_UNLISTEN) {
+        l->listening = cmd == CMD_LISTEN;
+        pthread_mutex_lock(&mu);
+        stats.listening = l->listening;
+        if (l->listening)
+            fire_all(CD_NOTIFY_RECONNECT);
+        pthread_mutex_unlock(&mu);
+    }
+    return true;
+}
+
+/* Step 6 and the ping: sends what the connection needs next, when nothing is outstanding. */
+static void listener_command(listener *l, bool waited, double now)
+{
+    if (waited)
+        l->last_waited = now;
+    if (l->cmd != CMD_NONE) {
+        if (now - l->cmd_sent > PING_TIMEOUT_S)
+            listener_drop(l, "no answer to a command", now);
+        return;
+    }
+    bool want = waited || now - l->last_waited < (double)ncfg->listen_linger_s;
+    int cmd = want && !l->listening   ? CMD_LISTEN
+              : !want && l->listening ? CMD_UNLISTEN
+              : now - l->last_traffic > PING_IDLE_S ? CMD_PING
+                                                    : CMD_NONE;
+    if (cmd == CMD_NONE)
+        return;
+    if (!PQsendQuery(l->conn, cmd_sql[cmd])) {
+        listener_drop(l, "a command could not be sent", now);
+        return;
+    }
+    l->cmd = cmd;
+    l->cmd_sent = now;
+}
+
+/* Reads what the socket has: notifications and the outstanding command's results. */
 static void listener_read(listener *l, double now)
 {
     if (!PQconsumeInput(l->conn)) {
@@ -524,12 +585,16 @@ static void listener_read(listener *l, double now)
         return;
     }
     l->last_traffic = now;
-    while (l->ping_sent > 0 && !PQisBusy(l->conn)) {
+    while (l->cmd != CMD_NONE && !PQisBusy(l->conn)) {
         PGresult *res = PQgetResult(l->conn);
         if (!res) {
-            l->ping_sent = 0;
+            if (!command_done(l, now))
+                return;
             break;
         }
+        ExecStatusType st = PQresultStatus(res);
+        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+            l->cmd_failed = true;
         PQclear(res);
     }
     PGnotify *n;
@@ -556,14 +621,13 @@ static void *notify_main(void *unused)
             PGconn *c = listen_connect(&l.logged_down);
             pthread_mutex_lock(&mu);
             now = cd_now();
-            if (c) {
+            if (c) {   /* not listening yet: step 6 LISTENs if a waiter waits, and then wakes them all */
                 l.conn = c;
                 l.last_traffic = now;
-                stats.listening = true;
+                stats.connected = true;
                 if (l.ever)
                     stats.reconnects++;
                 l.ever = true;
-                fire_all(CD_NOTIFY_RECONNECT);
                 cd_db_suspect_all();   /* a connection checked while the server was still away is checked again */
                 /* the callbacks' connection (cd_db_thread on this thread): made now rather than by the
                  * first woken request, which would wait for the connect and the statements' PREPARE */
@@ -617,16 +681,11 @@ static void *notify_main(void *unused)
         }
         if (l.conn && n > 0 && (fds[1].revents & (POLLIN | POLLERR | POLLHUP)))
             listener_read(&l, now);
-        if (l.conn) {
-            if (l.ping_sent > 0 && now - l.ping_sent > PING_TIMEOUT_S) {
-                listener_drop(&l, "no answer to a ping", now);
-            } else if (l.ping_sent == 0 && now - l.last_traffic > PING_IDLE_S) {
-                if (PQsendQuery(l.conn, "SELECT 1"))
-                    l.ping_sent = now;
-                else
-                    listener_drop(&l, "ping failed", now);
-            }
-        }
+        pthread_mutex_lock(&mu);
+        bool waited = stats.waiting > 0 || due_head;
+        pthread_mutex_unlock(&mu);
+        if (l.conn)
+            listener_command(&l, waited, now);
         pthread_mutex_lock(&mu);
     }
     /* stopping: every waiter left is answered now; none is accepted any more */
@@ -635,6 +694,7 @@ static void *notify_main(void *unused)
         w->why = CD_NOTIFY_SHUTDOWN;
     run_due();
     stats.listening = false;
+    stats.connected = false;
     pthread_mutex_unlock(&mu);
     if (l.conn)
         PQfinish(l.conn);

@@ -3,15 +3,17 @@
  *
  * Every committed move runs pg_notify('carcd_moves', '<game id>:<seq>') inside its transaction (ST_NOTIFY_MOVE),
  * so PostgreSQL delivers the notification exactly when the move becomes visible. One thread of carcd, the
- * notify thread, LISTENs on a connection of its own and keeps a registry of waiters keyed by game id. A
- * waiter is fired — its callback runs, once, on the notify thread — when
+ * notify thread, LISTENs on a connection of its own — while a waiter waits, and CARCD_LISTEN_LINGER seconds
+ * after the last one went: a NOTIFY nobody listens to costs PostgreSQL little — and keeps a registry of
+ * waiters keyed by game id. A waiter is fired — its callback runs, once, on the notify thread — when
  *   - a notification for its game carries a seq greater than the waiter's after_seq   (CD_NOTIFY_MOVE),
  *     or, for a waiter that also waits for messages (cd_notify_wait_msgs), a message id greater than its
  *     after_msg: a message ('<game id>:m<id>', db/messages.c) is no move and has no seq of its own, so it
  *     wakes only the waiters that asked for messages, with CD_NOTIFY_MOVE too ("look again"),
  *   - its deadline passes                                                            (CD_NOTIFY_DEADLINE),
- *   - the listening connection was lost and made again, so notifications may have been missed: every waiter
- *     is fired then, and its callback looks at the database itself                    (CD_NOTIFY_RECONNECT),
+ *   - a LISTEN took effect (the first waiter after a quiet spell, or the connection was lost and made again),
+ *     so notifications may have been missed: every waiter is fired then, and its callback looks at the
+ *     database itself                                                                 (CD_NOTIFY_RECONNECT),
  *   - carcd stops (cd_notify_stop): every waiter is fired and none is accepted after    (CD_NOTIFY_SHUTDOWN).
  * A waiter registered just after a notification for its game went by (the window between a handler's query
  * and its cd_notify_wait) is fired at once: the registry remembers each game's newest notified seq for a
@@ -92,6 +94,7 @@ typedef struct {
     long notifications;    /* notifications received */
     long fired;            /* callbacks run */
     long reconnects;       /* times the listener connected after having lost its connection */
+    bool connected;        /* the listening connection is up (it LISTENs only while waited on) */
     bool listening;        /* LISTEN is in effect now */
 } cd_notify_stats;
 void cd_notify_get_stats(cd_notify_stats *s);

@@ -74,6 +74,14 @@ static cd_notify_stats notify_stats(void)
     return s;
 }
 
+/* Waits up to 4 s for the notify thread to be listening (or not): it LISTENs while a waiter waits. */
+static bool await_listening(bool want)
+{
+    for (int i = 0; i < 400 && notify_stats().listening != want; i++)
+        sleep_ms(10);
+    return notify_stats().listening == want;
+}
+
 /* Waits up to `ms` for `n` waiters to be registered. */
 static void await_waiting(long n, long ms)
 {
@@ -97,14 +105,15 @@ static void setup(void)
     snprintf(cfg.admin_token, sizeof cfg.admin_token, "%s", ADMIN_TOKEN);
     cfg.threads = 2;
     cfg.max_wait_s = 60;
+    cfg.listen_linger_s = 1;   /* listens_only_while_waited_on waits for it */
     ck_assert_msg(cd_migrate(&cfg, err, sizeof err) == 0, "migrate: %s", err);
     srv = cd_server_start(&cfg, err, sizeof err);
     ck_assert_msg(srv != NULL, "server: %s", err);
     port = cd_server_port(srv);
     ck_assert_int_eq(cd_notify_start(&cfg), 0);
-    for (int i = 0; i < 500 && !notify_stats().listening; i++)
+    for (int i = 0; i < 500 && !notify_stats().connected; i++)
         sleep_ms(10);
-    ck_assert(notify_stats().listening);
+    ck_assert(notify_stats().connected);
     curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
@@ -695,13 +704,76 @@ START_TEST(listener_reconnects)
     for (int i = 0; i < 300 && notify_stats().reconnects < 1; i++)
         sleep_ms(10);
     ck_assert_int_ge(notify_stats().reconnects, 1);
-    ck_assert(notify_stats().listening);
+    ck_assert(await_listening(true));   /* the poller still waits: listening again */
     pthread_join(pt, NULL);
     pthread_join(t, NULL);
     json_t *e = entries_of(&p.a, &g, 1);
     ck_assert_uint_eq(json_array_size(e), 1);
     ck_assert_double_lt(p.a.seconds, 5.0);
     answer_free(&p.a);
+}
+END_TEST
+
+typedef struct {
+    pthread_mutex_t mu;
+    int fired;
+    cd_notify_why why;
+} fire_record;
+
+static void record_fire(void *arg, cd_notify_why why)
+{
+    fire_record *f = arg;
+    pthread_mutex_lock(&f->mu);
+    f->fired++;
+    f->why = why;
+    pthread_mutex_unlock(&f->mu);
+}
+
+static int fires_of(fire_record *f, cd_notify_why *why)
+{
+    pthread_mutex_lock(&f->mu);
+    int n = f->fired;
+    *why = f->why;
+    pthread_mutex_unlock(&f->mu);
+    return n;
+}
+
+/* carcd LISTENs only while a waiter waits (and CARCD_LISTEN_LINGER after the last, 1 s here): a move nobody
+ * waits for reaches no listener. The first waiter after a quiet spell is fired as after a reconnect once its
+ * LISTEN is in effect, so a move made before (in a window no notification covers) is not missed: here the
+ * waiter asks for moves after seq 0 of a game already at seq 1, which no notification will announce again. */
+START_TEST(listens_only_while_waited_on)
+{
+    game g = new_game();
+    ck_assert(await_listening(false));
+    long before = notify_stats().notifications;
+    play_one(&g);   /* seq 1, nobody listening */
+    sleep_ms(200);
+    ck_assert_int_eq(notify_stats().notifications, before);
+    fire_record f = {.mu = PTHREAD_MUTEX_INITIALIZER};
+    cd_notify_waiter w = {0};
+    cd_notify_why why = CD_NOTIFY_SHUTDOWN;
+    ck_assert_int_eq(cd_notify_wait(&w, g.id, 0, now_s() + 30, record_fire, &f), 0);
+    for (int i = 0; i < 400 && fires_of(&f, &why) == 0; i++)
+        sleep_ms(10);
+    ck_assert_int_eq(fires_of(&f, &why), 1);
+    ck_assert_int_eq(why, CD_NOTIFY_RECONNECT);   /* well before its deadline: look at the database */
+    ck_assert(notify_stats().listening);
+    /* listening: the next move wakes a waiter as a move */
+    ck_assert_int_eq(cd_notify_wait(&w, g.id, 1, now_s() + 30, record_fire, &f), 0);
+    play_one(&g);
+    for (int i = 0; i < 400 && fires_of(&f, &why) == 1; i++)
+        sleep_ms(10);
+    ck_assert_int_eq(fires_of(&f, &why), 2);
+    ck_assert_int_eq(why, CD_NOTIFY_MOVE);
+    ck_assert_int_gt(notify_stats().notifications, before);
+    /* nobody waits any more: it stops listening after the linger, and moves reach it no more */
+    ck_assert_int_eq(notify_stats().waiting, 0);
+    ck_assert(await_listening(false));
+    before = notify_stats().notifications;
+    play_one(&g);
+    sleep_ms(200);
+    ck_assert_int_eq(notify_stats().notifications, before);
 }
 END_TEST
 
@@ -1161,6 +1233,7 @@ static Suite *events_suite(void)
     tcase_add_test(tc, many_long_polls_hold_no_worker);
     tcase_add_test(tc, client_gone_while_waiting);
     tcase_add_test(tc, listener_reconnects);
+    tcase_add_test(tc, listens_only_while_waited_on);
     tcase_add_test(tc, churn);
     suite_add_tcase(s, tc);
     tc = tcase_create("sse");
