@@ -503,6 +503,8 @@ echo "ratio_percent_rounds: ${round_ratios[*]}"
 echo "ratio_percent_median: $ratio_median"
 echo "carcd_gets_per_move: $(field gets_per_move)"
 echo "carcd_state_cache_hit_per_mille: $hitpm"
+# what carcd's notify thread received (0 while nothing waits: it LISTENs only for long-polls and streams, db/notify.h)
+echo "carcd_notifications_received: $(awk '/^carcd_notify_notifications_total / { print $2 }' "$BENCH_OUT/metrics.txt")"
 echo "pgbench_cycle_moves_per_s: $(printf '%.0f' "$cyc_tps")"
 echo "ratio_vs_cycle_percent: $(awk -v a="$carcd_mps" -v b="$cyc_tps" 'BEGIN { printf "%.1f", 100 * a / b }')"
 echo "cpu_ratio_percent: $(cpu_ratio "$pgb_pg_cpu" "$pgb_client_cpu" "$carcd_cpu" "$carcd_pg_cpu" "$load_cpu")"

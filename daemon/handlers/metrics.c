@@ -1,6 +1,7 @@
 /*
  * metrics.c — GET /metrics in the Prometheus text format 0.0.4: the counters this process pushed
- * (base/metrics.h, labelled by the names of the route table), carcd_build_info, the process_* metrics (base/procstat.h), and the gauges only the database
+ * (base/metrics.h, labelled by the names of the route table), carcd_build_info, the process_* metrics (base/procstat.h),
+ * the notify thread's listening and notifications (db/notify.h), and the gauges only the database
  * knows (db/gauges.h: games by status, the webhook backlog, overdue clocks) — those for the whole installation,
  * and left out (carcd_db_gauges_up 0) when the database cannot be read, so a scrape never fails for it.
  * With a metrics token configured (CARCD_METRICS_TOKEN) the scraper must send it as a bearer token; anyone
@@ -16,6 +17,7 @@
 #include "base/metrics.h"
 #include "base/procstat.h"
 #include "db/gauges.h"
+#include "db/notify.h"
 #include "handlers.h"
 
 static bool scraper_allowed(cd_req *r)
@@ -90,6 +92,17 @@ enum MHD_Result h_metrics(cd_req *r)
             "carcd_build_info{version=\"%s\",commit=\"%s\"} 1\n",
             cd_build_version(), cd_build_commit());
     cd_procstat_render(f);
+    cd_notify_stats ns;
+    cd_notify_get_stats(&ns);
+    fprintf(f,
+            "# HELP carcd_notify_listening Whether this carcd LISTENs for moves now: only while a long-poll or "
+            "event stream waits, and CARCD_LISTEN_LINGER seconds after.\n"
+            "# TYPE carcd_notify_listening gauge\n"
+            "carcd_notify_listening %d\n"
+            "# HELP carcd_notify_notifications_total Notifications of moves and messages this carcd received.\n"
+            "# TYPE carcd_notify_notifications_total counter\n"
+            "carcd_notify_notifications_total %ld\n",
+            ns.listening ? 1 : 0, ns.notifications);
     char err[256];
     render_gauges(f, cd_db_thread(r->cfg, err, sizeof err));   /* no database: the gauges are left out */
     if (fclose(f) != 0)

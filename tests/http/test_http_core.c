@@ -632,6 +632,8 @@ START_TEST(metrics_text)
         "# TYPE carcd_db_errors_total counter\n",
         "# TYPE carcd_state_cache_reads_total counter\ncarcd_state_cache_reads_total{result=\"hit\"} ",
         "# TYPE carcd_http_requests_in_flight gauge\ncarcd_http_requests_in_flight 1\n",
+        "# TYPE carcd_notify_listening gauge\ncarcd_notify_listening 0\n",   /* nobody waits */
+        "# TYPE carcd_notify_notifications_total counter\ncarcd_notify_notifications_total ",
         NULL};
     /* a request is counted when it completes, just after its answer went out: poll until the two above
      * have landed rather than race them */
