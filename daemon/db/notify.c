@@ -506,6 +506,8 @@ typedef struct {
     double next_connect;
     double last_traffic;
     double last_waited;   /* when a waiter last waited (for CARCD_LISTEN_LINGER) */
+    double listen_retry;  /* a refused LISTEN (a standby in recovery) is tried again from then */
+    bool listen_refused_logged;
 } listener;
 
 static void listener_drop(listener *l, const char *why, double now)
@@ -536,10 +538,27 @@ static bool command_done(listener *l, double now)
     bool failed = l->cmd_failed;
     l->cmd = CMD_NONE;
     l->cmd_failed = false;
+    if (failed && cmd == CMD_LISTEN && PQstatus(l->conn) == CONNECTION_OK) {
+        /* refused by a live server (a standby in recovery refuses LISTEN): the connection is fine, so keep it
+         * and ask again a second later, saying so once; the waiters meanwhile wait for their deadlines */
+        if (!l->listen_refused_logged) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s", PQerrorMessage(l->conn));
+            msg[strcspn(msg, "\n")] = 0;
+            cd_log("warn", "notify: cannot listen for moves (retrying every %.0f s): %s", RECONNECT_S, msg);
+            l->listen_refused_logged = true;
+        }
+        l->listen_retry = now + RECONNECT_S;
+        return true;
+    }
     if (failed) {
         listener_drop(l, cmd == CMD_PING ? "the ping failed" : cmd == CMD_LISTEN ? "LISTEN failed" : "UNLISTEN failed",
                       now);
         return false;
+    }
+    if (cmd == CMD_LISTEN && l->listen_refused_logged) {
+        cd_log("info", "notify: listening again");
+        l->listen_refused_logged = false;
     }
     if (cmd == CMD_LISTEN || cmd == CMD_UNLISTEN) {
         l->listening = cmd == CMD_LISTEN;
@@ -563,7 +582,7 @@ static void listener_command(listener *l, bool waited, double now)
         return;
     }
     bool want = waited || now - l->last_waited < (double)ncfg->listen_linger_s;
-    int cmd = want && !l->listening   ? CMD_LISTEN
+    int cmd = want && !l->listening && now >= l->listen_retry ? CMD_LISTEN
               : !want && l->listening ? CMD_UNLISTEN
               : now - l->last_traffic > PING_IDLE_S ? CMD_PING
                                                     : CMD_NONE;
