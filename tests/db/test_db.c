@@ -446,6 +446,42 @@ START_TEST(seat_reads_leave_out_a_cached_snapshot)
 }
 END_TEST
 
+/* A move's update of an unclocked game row (ST_GAME_UPDATE, as prepared on carcd's connections) changes no
+ * indexed column, so PostgreSQL makes it HOT: no index entry per move (sql/015_games_hot_updates.sql). Counted
+ * in the transaction's own statistics, which are exact. now() is the transaction's start, so it is the first
+ * update that changes updated_at: with 011's index on updated_at that one was not HOT (3 updates, 2 HOT). */
+START_TEST(a_move_updates_its_game_row_hot)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    const char *g[8] = {"{}", "{\"x\": 1}", "sha", "0", "active", NULL, NULL, NULL};
+    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, g);
+    ck_assert(cd_db_ok(res));
+    char id[37];
+    snprintf(id, sizeof id, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    PGconn *c = connect_to(test_db);
+    const cd_stmt_info *up = cd_stmt_row(ST_GAME_UPDATE);
+    res = PQprepare(c, up->name, up->sql, up->nparams, NULL);
+    ck_assert_msg(cd_db_ok(res), "%s", PQresultErrorMessage(res));
+    PQclear(res);
+    sql_do(c, "BEGIN");
+    for (int seq = 1; seq <= 3; seq++) {
+        char s[12];
+        snprintf(s, sizeof s, "%d", seq);
+        const char *p[5] = {id, s, "{\"x\": 2}", "active", seq % 2 ? "1" : "0"};
+        res = PQexecPrepared(c, up->name, 5, p, NULL, NULL, 0);
+        ck_assert_msg(cd_db_ok(res), "%s", PQresultErrorMessage(res));
+        ck_assert_str_eq(PQcmdTuples(res), "1");
+        PQclear(res);
+    }
+    ck_assert_int_eq(sql_int(c, "SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = 'games'"), 3);
+    ck_assert_int_eq(sql_int(c, "SELECT n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = 'games'"), 3);
+    sql_do(c, "ROLLBACK");
+    PQfinish(c);
+}
+END_TEST
+
 /* Writes the player events of one game: for every linked seat, and one for a player alone (the lobby's). */
 typedef struct {
     const char *game, *player;
@@ -960,6 +996,7 @@ static Suite *db_suite(void)
     tcase_add_test(tc, thread_db_on_unmigrated_database);
     tcase_add_test(tc, exec_null_parameter_and_error_result);
     tcase_add_test(tc, seat_reads_leave_out_a_cached_snapshot);
+    tcase_add_test(tc, a_move_updates_its_game_row_hot);
     tcase_add_test(tc, player_events_numbered_per_player);
     suite_add_tcase(s, tc);
 
