@@ -98,6 +98,13 @@ mkdir -p "$BENCH_OUT"
 ADMIN_TOKEN=bench-admin-$RANDOM$RANDOM
 
 say() { echo "run-http-bench: $*" >&2; }
+# pgbench with -D run=N, N counting this script's pgbench runs: move.pgbench makes its move rows' seqs from it,
+# so that no run repeats another's (a repeated (game, seq) is a duplicate key, which aborts the run)
+pgb_run_no=0
+pgbench_run() {
+    pgb_run_no=$((pgb_run_no + 1))
+    pgbench -D run="$pgb_run_no" "$@"
+}
 
 # ---- CPU accounting (clock ticks from /proc): who used how much CPU during a phase ---------------------------
 # the fields after the ")" of /proc/PID/stat: utime is the 12th, stime 13th, cutime 14th, cstime 15th
@@ -323,7 +330,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     # per-transaction latencies logged in round 1 only (the percentiles are of one run, as carcd-load's)
     log_args=()
     ((round == 1)) && log_args=(-l --log-prefix="$BENCH_OUT/pgblog")
-    { time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
+    { time pgbench_run -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
         -D hitpm="$hitpm" "${log_args[@]}" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench$sfx.out" 2>&1 || {
         cat "$BENCH_OUT/pgbench$sfx.out" >&2
         exit 1
@@ -357,7 +364,7 @@ say "pgbench, move cycle (legal-moves SQL for $getpm per mille of moves + move S
     grep -v '^\\set k ' bench/move.pgbench
 } >"$BENCH_OUT/cycle.pgbench"
 mark "cpu.cyc0"
-{ time pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" -D getpm="$getpm" \
+{ time pgbench_run -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" -D getpm="$getpm" \
     -f "$BENCH_OUT/cycle.pgbench" "$URL" >"$BENCH_OUT/pgbench-cycle.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-cycle.out" >&2
     exit 1
@@ -368,7 +375,7 @@ mark "cpu.cyc1"
 # carcd worker does for its database round trips), against the event loops of the runs above (-j cores): what
 # blocking costs a client by itself
 say "pgbench, a thread per client: $CLIENTS clients for $DURATION s"
-{ time pgbench -n -M prepared -c "$CLIENTS" -j "$CLIENTS" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
+{ time pgbench_run -n -M prepared -c "$CLIENTS" -j "$CLIENTS" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
     -D hitpm="$hitpm" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench-threads.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-threads.out" >&2
     exit 1
@@ -377,7 +384,7 @@ wait_backends_gone "$idle_children"
 for i in "${!paced_labels[@]}"; do
     label=${paced_labels[$i]} rate=${paced_rates[$i]}
     say "pgbench, paced ($label): $CLIENTS clients at $rate moves/s for $PACED_SECONDS s"
-    pgbench -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$rate" -D ngames="$PGB_GAMES" \
+    pgbench_run -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$rate" -D ngames="$PGB_GAMES" \
         -D loaded=0 -D hitpm="$hitpm" -l --log-prefix="$BENCH_OUT/pgbpaced-$label" -f bench/move.pgbench "$URL" \
         >"$BENCH_OUT/pgbench-paced-$label.out" 2>&1 || {
         cat "$BENCH_OUT/pgbench-paced-$label.out" >&2
