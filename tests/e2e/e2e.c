@@ -180,6 +180,7 @@ static void on_exit_cleanup(void)
         return;
     if (pg_stopped_by_us)
         e2e_pg_start();
+    e2e_pg_standby_stop();
     if (live_daemon) {
         e2e_daemon *d = live_daemon;
         live_daemon = NULL;
@@ -482,11 +483,12 @@ void e2e_pg_discover(void)
     pg.known = true;
 }
 
-/* argv for pg_ctl with args, as the cluster's owner (postgres when we are root), into out[24]. */
-static void pg_ctl_argv(const char *const *args, const char **out)
+/* argv for the cluster's program `prog` (pg_ctl, pg_basebackup) with args, as the cluster's owner (postgres
+ * when we are root), into out[24]; the program's path lives in path[600]. */
+static void pg_prog_argv(const char *prog, char *path, const char *const *args, const char **out)
 {
-    static char pgctl[600];
-    snprintf(pgctl, sizeof pgctl, "%s/pg_ctl", pg.bindir);
+    char *pgctl = path;
+    snprintf(pgctl, 600, "%s/%s", pg.bindir, prog);
     int n = 0;
     if (geteuid() == 0) {
         out[n++] = "/usr/sbin/runuser";
@@ -500,11 +502,18 @@ static void pg_ctl_argv(const char *const *args, const char **out)
     out[n] = NULL;
 }
 
-/* Runs pg_ctl with args; returns its exit status. */
-static int pg_ctl(const char *const *args)
+static void pg_ctl_argv(const char *const *args, const char **out)
 {
+    static char path[600];
+    pg_prog_argv("pg_ctl", path, args, out);
+}
+
+/* Runs the cluster's program `prog` with args as its owner; returns its exit status. */
+static int pg_prog(const char *prog, const char *const *args)
+{
+    char path[600];
     const char *argv[24];
-    pg_ctl_argv(args, argv);
+    pg_prog_argv(prog, path, args, argv);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -522,6 +531,11 @@ static int pg_ctl(const char *const *args)
     int st = 0;
     waitpid(pid, &st, 0);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static int pg_ctl(const char *const *args)
+{
+    return pg_prog("pg_ctl", args);
 }
 
 /* The command that starts the cluster again with the settings it had. */
@@ -1158,4 +1172,45 @@ json_t *e2e_me_events_all(e2e_client *c, const char *key)
         if (k == 0)
             return all;
     }
+}
+
+/* ---- a hot standby of the cluster ------------------------------------------------------------------------- */
+static struct {
+    char dir[700], port[16];
+} standby;
+
+void e2e_pg_standby_start(const char *dbname, char *url, size_t cap)
+{
+    if (!pg.known)
+        e2e_pg_discover();
+    ck_assert_msg(!standby.dir[0], "e2e: a standby is running already");
+    snprintf(standby.dir, sizeof standby.dir, "%s-standby-%d", pg.datadir, (int)getpid());
+    snprintf(standby.port, sizeof standby.port, "%d", atoi(pg.port) + 1000);
+    /* the data directory's parent belongs to the cluster's owner, so the owner can write the copy there */
+    /* -c fast: a checkpoint now, not one spread over minutes */
+    const char *bb[] = {"-h", pg.sockdir, "-p", pg.port, "-U", "postgres", "-D", standby.dir,
+                        "-R", "-X", "stream", "-c", "fast", NULL};
+    int rc = pg_prog("pg_basebackup", bb);
+    ck_assert_msg(rc == 0, "e2e: pg_basebackup into %s failed (%d)", standby.dir, rc);
+    char opts[1200], log[800];
+    snprintf(opts, sizeof opts, "-c listen_addresses='' -k %s -p %s -c hot_standby=on -c fsync=off", pg.sockdir,
+             standby.port);
+    snprintf(log, sizeof log, "%s.log", standby.dir);
+    const char *start[] = {"-D", standby.dir, "-l", log, "-w", "-t", "30", "-o", opts, "start", NULL};
+    rc = pg_ctl(start);
+    ck_assert_msg(rc == 0, "e2e: the standby did not start (%d): see %s", rc, log);
+    snprintf(url, cap, "host=%s port=%s user=postgres dbname=%s", pg.sockdir, standby.port, dbname);
+}
+
+void e2e_pg_standby_stop(void)
+{
+    if (!standby.dir[0])
+        return;
+    const char *stop[] = {"-D", standby.dir, "-m", "immediate", "-w", "stop", NULL};
+    pg_ctl(stop);
+    char cmd[sizeof standby.dir * 2 + 32];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s.log'", standby.dir, standby.dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "e2e: could not remove %s\n", standby.dir);
+    standby.dir[0] = 0;
 }

@@ -61,6 +61,10 @@ void e2e_pg_discover(void);
 void e2e_pg_stop(void);    /* pg_ctl -m fast -w stop */
 void e2e_pg_stop_mode(const char *mode);   /* pg_ctl -m MODE -w stop: "fast", "immediate" (a crash: no goodbye) */
 void e2e_pg_start(void);   /* pg_ctl -w start with the same settings; restarted at exit too if still down */
+/* A hot standby of the cluster (pg_basebackup -R, started on the cluster's port + 1000, its socket in the same
+ * directory), and the libpq connection string of database `dbname` on it into url; stop removes it. */
+void e2e_pg_standby_start(const char *dbname, char *url, size_t cap);
+void e2e_pg_standby_stop(void);
 
 /* ---- HTTP ------------------------------------------------------------------------------------------------ */
 typedef struct e2e_client e2e_client;
