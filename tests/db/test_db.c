@@ -404,18 +404,25 @@ START_TEST(exec_null_parameter_and_error_result)
 }
 END_TEST
 
+/* An active game at seq 0 with the snapshot {"x": 1}, its id into id. */
+static void insert_game_row(cd_db *db, char id[37])
+{
+    const char *g[8] = {"{}", "{\"x\": 1}", "sha", "0", "active", NULL, NULL, NULL};
+    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, g);
+    ck_assert(cd_db_ok(res));
+    snprintf(id, 37, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+}
+
 /* A seat's reads name the seq of the state carcd holds (state_cache.h): at that seq the snapshot stays in the
  * database; at any other (or -1) it comes along. */
 START_TEST(seat_reads_leave_out_a_cached_snapshot)
 {
     migrate_ok();
     cd_db *db = thread_db();
-    const char *g[8] = {"{}", "{\"x\": 1}", "sha", "0", "active", NULL, NULL, NULL};
-    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, g);
-    ck_assert(cd_db_ok(res));
     char id[37];
-    snprintf(id, sizeof id, "%s", PQgetvalue(res, 0, 0));
-    PQclear(res);
+    insert_game_row(db, id);
+    PGresult *res;
     const char *sp[2] = {id, "seed"};
     res = cd_db_exec(db, ST_SECRET_INSERT, 2, sp);
     ck_assert(cd_db_ok(res));
@@ -454,12 +461,9 @@ START_TEST(a_move_updates_its_game_row_hot)
 {
     migrate_ok();
     cd_db *db = thread_db();
-    const char *g[8] = {"{}", "{\"x\": 1}", "sha", "0", "active", NULL, NULL, NULL};
-    PGresult *res = cd_db_exec(db, ST_GAME_INSERT, 8, g);
-    ck_assert(cd_db_ok(res));
     char id[37];
-    snprintf(id, sizeof id, "%s", PQgetvalue(res, 0, 0));
-    PQclear(res);
+    insert_game_row(db, id);
+    PGresult *res;
     PGconn *c = connect_to(test_db);
     const cd_stmt_info *up = cd_stmt_row(ST_GAME_UPDATE);
     res = PQprepare(c, up->name, up->sql, up->nparams, NULL);

@@ -42,6 +42,14 @@ extern char **environ;
 #define STOP_TIMEOUT_S 10.0
 
 /* ---- small things ----------------------------------------------------------------------------------------- */
+int e2e_count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
 double e2e_now(void)
 {
     struct timespec ts;

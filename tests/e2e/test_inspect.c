@@ -185,14 +185,6 @@ static long svg_attr(const char *svg, const char *name)
     return strtol(p + strlen(key), NULL, 10);
 }
 
-static int count(const char *hay, const char *needle)
-{
-    int n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
-}
-
 /* ---- pictures -------------------------------------------------------------------------------------------- */
 START_TEST(svg_shows_the_view_and_nothing_hidden)
 {
@@ -213,8 +205,8 @@ START_TEST(svg_shows_the_view_and_nothing_hidden)
         ck_assert_msg(xml_well_formed(r.body, why, sizeof why), "viewer %d: SVG not well-formed: %s", k, why);
         ck_assert_int_eq(svg_attr(r.body, "data-seq"), f.seq);
         ck_assert_int_eq(svg_attr(r.body, "data-pieces"), (long)npieces);
-        ck_assert_int_eq(count(r.body, "class=\"piece\""), (int)npieces);
-        ck_assert_int_eq(count(r.body, "class=\"figure\""), (int)nfigs);
+        ck_assert_int_eq(e2e_count(r.body, "class=\"piece\""), (int)npieces);
+        ck_assert_int_eq(e2e_count(r.body, "class=\"figure\""), (int)nfigs);
         /* every piece of the view, at its place */
         size_t i;
         json_t *pc;

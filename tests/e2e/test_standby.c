@@ -10,14 +10,6 @@
 
 #include "e2e.h"
 
-static int count_of(const char *hay, const char *needle)
-{
-    int n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
-
 START_TEST(long_poll_on_a_standby)
 {
     e2e_daemon *d = e2e_daemon_up(NULL);
@@ -45,9 +37,9 @@ START_TEST(long_poll_on_a_standby)
     json_decref(a);
     char *log = e2e_daemon_log(d);
     const char *since = log + from;
-    ck_assert_msg(count_of(since, "cannot execute LISTEN during recovery") == 1, "the log since the restart:\n%s",
+    ck_assert_msg(e2e_count(since, "cannot execute LISTEN during recovery") == 1, "the log since the restart:\n%s",
                   since);
-    ck_assert_msg(count_of(since, "lost the listening connection") == 0, "the log since the restart:\n%s", since);
+    ck_assert_msg(e2e_count(since, "lost the listening connection") == 0, "the log since the restart:\n%s", since);
     free(log);
     ck_assert_int_eq(e2e_daemon_stop(d), 0);
     e2e_pg_standby_stop();
