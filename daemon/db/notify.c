@@ -55,7 +55,7 @@ static void (*housekeeping_fn)(void);   /* cd_notify_on_housekeeping */
 #define POLL_MAX_MS 1000
 #define RECONNECT_S 1.0
 #define PING_IDLE_S 30.0
-#define PING_TIMEOUT_S 10.0
+#define CMD_TIMEOUT_S 10.0   /* for the answer to a ping, LISTEN or UNLISTEN */
 #define HOUSEKEEP_S 5.0
 
 enum { W_IDLE = 0, W_WAITING, W_DUE };
@@ -577,7 +577,7 @@ static void listener_command(listener *l, bool waited, double now)
     if (waited)
         l->last_waited = now;
     if (l->cmd != CMD_NONE) {
-        if (now - l->cmd_sent > PING_TIMEOUT_S)
+        if (now - l->cmd_sent > CMD_TIMEOUT_S)
             listener_drop(l, "no answer to a command", now);
         return;
     }

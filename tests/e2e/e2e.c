@@ -491,12 +491,12 @@ void e2e_pg_discover(void)
     pg.known = true;
 }
 
+#define PG_PROG_PATH 600
 /* argv for the cluster's program `prog` (pg_ctl, pg_basebackup) with args, as the cluster's owner (postgres
- * when we are root), into out[24]; the program's path lives in path[600]. */
-static void pg_prog_argv(const char *prog, char *path, const char *const *args, const char **out)
+ * when we are root), into out[24]; the program's path is written into path[PG_PROG_PATH], which out points to. */
+static void pg_prog_argv(const char *prog, char path[PG_PROG_PATH], const char *const *args, const char **out)
 {
-    char *pgctl = path;
-    snprintf(pgctl, 600, "%s/%s", pg.bindir, prog);
+    snprintf(path, PG_PROG_PATH, "%s/%s", pg.bindir, prog);
     int n = 0;
     if (geteuid() == 0) {
         out[n++] = "/usr/sbin/runuser";
@@ -504,22 +504,23 @@ static void pg_prog_argv(const char *prog, char *path, const char *const *args, 
         out[n++] = "postgres";
         out[n++] = "--";
     }
-    out[n++] = pgctl;
+    out[n++] = path;
     for (int i = 0; args[i] && n < 23; i++)
         out[n++] = args[i];
     out[n] = NULL;
 }
 
+/* pg_prog_argv for pg_ctl, its path kept for as long as the argv is (start_cmd's) */
 static void pg_ctl_argv(const char *const *args, const char **out)
 {
-    static char path[600];
+    static char path[PG_PROG_PATH];
     pg_prog_argv("pg_ctl", path, args, out);
 }
 
 /* Runs the cluster's program `prog` with args as its owner; returns its exit status. */
 static int pg_prog(const char *prog, const char *const *args)
 {
-    char path[600];
+    char path[PG_PROG_PATH];
     const char *argv[24];
     pg_prog_argv(prog, path, args, argv);
     fflush(NULL);
