@@ -310,6 +310,10 @@ stop_carcd
 # the database (pgbench does the same in that share: move.pgbench)
 hitpm=$(awk '/^carcd_state_cache_reads_total\{result="hit"\}/ { h = $2 } /^carcd_state_cache_reads_total\{result="miss"\}/ { m = $2 }
              END { print (h + m > 0 ? int(1000 * h / (h + m) + 0.5) : 0) }' "$BENCH_OUT/metrics.txt")
+# the share of carcd's moves sent in one round trip, per mille (moves_post.c: the game's state held at the
+# expected seq); move.pgbench sends that share of its moves so too
+onetrippm=$(awk '/^carcd_moves_one_round_trip_total\{outcome="committed"\}/ { o = $2 } /^carcd_moves_applied_total / { a = $2 }
+                 END { print (a > 0 ? int(1000 * o / a + 0.5) : 0) }' "$BENCH_OUT/metrics.txt")
 
 # ---- the same SQL through pgbench -------------------------------------------------------------------------
 say "pgbench-setup: $PGB_GAMES games cloned from the ones carcd-load played"
@@ -331,7 +335,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     log_args=()
     ((round == 1)) && log_args=(-l --log-prefix="$BENCH_OUT/pgblog")
     { time pgbench_run -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
-        -D hitpm="$hitpm" "${log_args[@]}" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench$sfx.out" 2>&1 || {
+        -D hitpm="$hitpm" -D onetrippm="$onetrippm" "${log_args[@]}" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench$sfx.out" 2>&1 || {
         cat "$BENCH_OUT/pgbench$sfx.out" >&2
         exit 1
     }; } 2>"$BENCH_OUT/pgbench$sfx.time"
@@ -364,7 +368,7 @@ say "pgbench, move cycle (legal-moves SQL for $getpm per mille of moves + move S
     grep -v '^\\set k ' bench/move.pgbench
 } >"$BENCH_OUT/cycle.pgbench"
 mark "cpu.cyc0"
-{ time pgbench_run -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" -D getpm="$getpm" \
+{ time pgbench_run -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 -D hitpm="$hitpm" -D onetrippm="$onetrippm" -D getpm="$getpm" \
     -f "$BENCH_OUT/cycle.pgbench" "$URL" >"$BENCH_OUT/pgbench-cycle.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-cycle.out" >&2
     exit 1
@@ -376,7 +380,7 @@ mark "cpu.cyc1"
 # blocking costs a client by itself
 say "pgbench, a thread per client: $CLIENTS clients for $DURATION s"
 { time pgbench_run -n -M prepared -c "$CLIENTS" -j "$CLIENTS" -T "$DURATION" -D ngames="$PGB_GAMES" -D loaded=0 \
-    -D hitpm="$hitpm" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench-threads.out" 2>&1 || {
+    -D hitpm="$hitpm" -D onetrippm="$onetrippm" -f bench/move.pgbench "$URL" >"$BENCH_OUT/pgbench-threads.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-threads.out" >&2
     exit 1
 }; } 2>"$BENCH_OUT/pgbench-threads.time"
@@ -385,7 +389,7 @@ for i in "${!paced_labels[@]}"; do
     label=${paced_labels[$i]} rate=${paced_rates[$i]}
     say "pgbench, paced ($label): $CLIENTS clients at $rate moves/s for $PACED_SECONDS s"
     pgbench_run -n -M prepared -c "$CLIENTS" -j "$(nproc)" -T "$PACED_SECONDS" -R "$rate" -D ngames="$PGB_GAMES" \
-        -D loaded=0 -D hitpm="$hitpm" -l --log-prefix="$BENCH_OUT/pgbpaced-$label" -f bench/move.pgbench "$URL" \
+        -D loaded=0 -D hitpm="$hitpm" -D onetrippm="$onetrippm" -l --log-prefix="$BENCH_OUT/pgbpaced-$label" -f bench/move.pgbench "$URL" \
         >"$BENCH_OUT/pgbench-paced-$label.out" 2>&1 || {
         cat "$BENCH_OUT/pgbench-paced-$label.out" >&2
         exit 1
@@ -510,6 +514,7 @@ echo "ratio_percent_rounds: ${round_ratios[*]}"
 echo "ratio_percent_median: $ratio_median"
 echo "carcd_gets_per_move: $(field gets_per_move)"
 echo "carcd_state_cache_hit_per_mille: $hitpm"
+echo "carcd_one_round_trip_per_mille: $onetrippm"
 # what carcd's notify thread received (0 while nothing waits: it LISTENs only for long-polls and streams, db/notify.h)
 echo "carcd_notifications_received: $(awk '/^carcd_notify_notifications_total / { print $2 }' "$BENCH_OUT/metrics.txt")"
 echo "pgbench_cycle_moves_per_s: $(printf '%.0f' "$cyc_tps")"

@@ -108,6 +108,7 @@ static route_counters routes[CD_METRICS_ROUTES + 1];
 static atomic_long in_flight;
 static atomic_long suspended;
 static atomic_uint_fast64_t moves_applied;
+static atomic_uint_fast64_t moves_one_trip, moves_one_trip_long_way;
 static atomic_uint_fast64_t db_errors;
 static atomic_long webhook_claimed, webhook_delivered, webhook_failed, webhook_gone;
 static atomic_ullong cache_hits, cache_misses;
@@ -146,6 +147,11 @@ void cd_metrics_suspended(int delta)
 void cd_metrics_move_applied(void)
 {
     atomic_fetch_add_explicit(&moves_applied, 1, memory_order_relaxed);
+}
+
+void cd_metrics_move_one_round_trip(bool committed)
+{
+    atomic_fetch_add_explicit(committed ? &moves_one_trip : &moves_one_trip_long_way, 1, memory_order_relaxed);
 }
 
 void cd_metrics_db_error(void)
@@ -302,11 +308,17 @@ char *cd_metrics_render(const char *const *route_names, int nroutes, size_t *len
             "# HELP carcd_moves_applied_total Moves applied and committed.\n"
             "# TYPE carcd_moves_applied_total counter\n"
             "carcd_moves_applied_total %llu\n"
+            "# HELP carcd_moves_one_round_trip_total Seats' moves sent in one round trip from the state cache: "
+            "committed so, or run again the long way.\n"
+            "# TYPE carcd_moves_one_round_trip_total counter\n"
+            "carcd_moves_one_round_trip_total{outcome=\"committed\"} %llu\n"
+            "carcd_moves_one_round_trip_total{outcome=\"long_way\"} %llu\n"
             "# HELP carcd_db_errors_total Failed database statements, connects and commits.\n"
             "# TYPE carcd_db_errors_total counter\n"
             "carcd_db_errors_total %llu\n",
             atomic_load_explicit(&in_flight, memory_order_relaxed),
             atomic_load_explicit(&suspended, memory_order_relaxed), (unsigned long long)load(&moves_applied),
+            (unsigned long long)load(&moves_one_trip), (unsigned long long)load(&moves_one_trip_long_way),
             (unsigned long long)load(&db_errors));
     /* webhooks: this process's delivery worker */
     long claimed = atomic_load(&webhook_claimed), delivered = atomic_load(&webhook_delivered),

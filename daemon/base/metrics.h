@@ -14,6 +14,10 @@
  *   carcd_http_requests_suspended                   of those, long-polls waiting (suspended)
  *   carcd_moves_applied_total                       moves committed (the moves handler calls
  *                                                   cd_metrics_move_applied after COMMIT)
+ *   carcd_moves_one_round_trip_total{outcome}       seats' moves sent in one round trip from the state cache
+ *                                                   (handlers/moves_post.c): committed so, or run again the
+ *                                                   long way (the guard found the game otherwise, or the
+ *                                                   attempt failed)
  *   carcd_db_errors_total                           failed statements, connects and commits (db/db.c)
  *   carcd_webhook_attempts_total{outcome}           webhook attempts of this process's delivery worker,
  *                                                   delivered or failed (webhooks/deliver.c)
@@ -55,6 +59,8 @@ void cd_metrics_suspended(int delta);
 
 /* A move was applied and committed. */
 void cd_metrics_move_applied(void);
+/* A move sent in one round trip committed so (true), or was run again the long way (false). */
+void cd_metrics_move_one_round_trip(bool committed);
 /* A database statement, connect or commit failed. */
 void cd_metrics_db_error(void);
 /* The webhook delivery worker: an attempt started; it delivered (2xx) or failed; an endpoint was disabled. */

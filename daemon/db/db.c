@@ -20,12 +20,14 @@
  *
  * Transactions go through cd_db_tx only: BEGIN, the caller's function, COMMIT; from scratch again on
  * serialization failure (40001) or deadlock (40P01), up to CD_TX_RETRIES more times with a short jittered
- * backoff.
+ * backoff, and at once when the function's guard was refused (CD_SQLSTATE_GUARD: a move sent in one round trip
+ * from the state cache found the game otherwise).
  *
  * A transaction runs in libpq's pipeline mode, so that it costs as few round trips as its reads need: BEGIN is
  * sent with the first statement, cd_db_exec_many sends several statements at once, and cd_db_defer queues a
  * write whose result nobody reads: it goes out with the next statement or with the COMMIT, whose round trip
- * reports it. A move is two round trips: BEGIN + its reads, its writes + COMMIT. Every statement still takes
+ * reports it. A move read first is two round trips: BEGIN + its reads, its writes + COMMIT; one computed from the
+ * state cache is one (BEGIN, its lock and guard, its writes, COMMIT: handlers/moves_post.c). Every statement still takes
  * its own snapshot when it starts (read committed): a statement queued behind a lock sees what the lock
  * holder committed. After every transaction — and whenever a thread takes its connection — the connection must be
  * idle (no transaction open). Debug builds assert it; release builds roll back and log.
@@ -420,7 +422,8 @@ static void note_failure(cd_db *db, const PGresult *res)
     db->last_unavailable = cd_db_unavailable(db, res);
     if (db->last_unavailable)
         db->broken = true;   /* a new session before the next statement */
-    cd_metrics_db_error();
+    if (strcmp(db->sqlstate, CD_SQLSTATE_GUARD) != 0)   /* a refused guard is an assumption found false */
+        cd_metrics_db_error();
     if (db->in_tx)
         db->tx_failed = true;
 }
@@ -785,6 +788,12 @@ cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable)
         if (lost) {
             *unavail = true;
             return CD_TX_ERROR;
+        }
+        if (strcmp(db->sqlstate, CD_SQLSTATE_GUARD) == 0) {
+            /* fn's guard found the game otherwise than it assumed: nothing was written; fn runs again at once
+             * and takes the long way (db.h) */
+            no_pause = true;
+            continue;
         }
         if (!sqlstate_retryable(db->sqlstate))
             return CD_TX_ERROR;

@@ -44,11 +44,17 @@ typedef enum {
     CD_TX_ERROR,      /* a statement failed: roll back; retried when its SQLSTATE is 40001 or 40P01 */
 } cd_tx_result;
 
+/* The SQLSTATE of carcd_guard (sql/016_move_guard.sql): a transaction sent on an assumption (a move computed from
+ * the state cache, game_reads.h: cd_move_guard_deferred) found it false under the lock. cd_db_tx rolls back and
+ * runs fn again at once, without counting a database error; fn is to take the long way then. */
+#define CD_SQLSTATE_GUARD "CD001"
+
 typedef cd_tx_result (*cd_tx_fn)(cd_db *db, void *arg);
 /* BEGIN; fn; COMMIT or ROLLBACK, in libpq's pipeline mode: BEGIN goes out with fn's first statement and
  * COMMIT with its deferred writes (cd_db_defer), so a transaction that reads once and then writes is two
  * round trips. fn may run again (from scratch, after a rollback) up to 5 times on
- * serialization failure or deadlock, so it must keep its effects in `arg` idempotent per attempt.
+ * serialization failure, deadlock or a refused guard (CD_SQLSTATE_GUARD), so it must keep its effects in `arg`
+ * idempotent per attempt.
  * Returns what fn returned last, or CD_TX_ERROR when COMMIT itself failed. `db_unavailable` is set
  * when the failure was the database being unreachable. */
 cd_tx_result cd_db_tx(cd_db *db, cd_tx_fn fn, void *arg, bool *db_unavailable);

@@ -60,6 +60,24 @@ static const cd_stmt_info stmts[] = {
                          "LEFT JOIN (moves m JOIN seats t ON t.game_id = m.game_id AND t.seat = m.seat) "
                          "ON t.token_hash = $2 AND m.game_id = $1::uuid AND m.idempotency_key = $3",
                          3},
+    /* A move sent in one round trip (cd_move_guard_deferred): the row locked first, then, in a statement of its
+     * own and so reading what the lock's previous holder committed, the guard that the game is what the state
+     * cache and the move computed from it assumed: at the seq held, active, without a clock; the token the
+     * pending seat's, no bot on it; no enabled webhook endpoint (the move wrote no outbox rows); no seat
+     * linked to a player when the move wrote no player events ($6); the Idempotency-Key not used by this seat
+     * yet. Anything else raises CD001 (sql/016_move_guard.sql), and the writes queued behind it are skipped. */
+    {ST_MOVE_FAST_LOCK, "move_fast_lock", "SELECT 1 FROM games g WHERE g.id = $1::uuid FOR UPDATE OF g", 1},
+    {ST_MOVE_GUARD, "move_guard",
+                    "SELECT carcd_guard(EXISTS (SELECT 1 FROM games g JOIN seats t ON t.game_id = g.id "
+                    "WHERE g.id = $1::uuid AND g.seq = $3::integer AND g.status = 'active' AND g.clock IS NULL "
+                    "AND t.token_hash = $2 AND t.seat = $4::integer AND t.bot IS NULL) "
+                    "AND NOT EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
+                    "AND e.disabled_at IS NULL) "
+                    "AND NOT ($6::boolean AND EXISTS (SELECT 1 FROM seats p WHERE p.game_id = $1::uuid "
+                    "AND p.player_id IS NOT NULL)) "
+                    "AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.game_id = $1::uuid AND m.seat = $4::integer "
+                    "AND m.idempotency_key = $5))",
+                    6},
     /* the seed leaves game_secrets only once the game is over: it is revealed then */
     {ST_GAME_GET, "game_get",
                   "SELECT " GAME_COLUMNS ", CASE WHEN g.status = 'finished' THEN s.seed END, " SEAT_NAMES ", g.clock, " SEAT_BOTS
@@ -236,4 +254,15 @@ void cd_move_lock_read_free(cd_move_lock_read *m)
     cd_game_read_free(&m->game);
     PQclear(m->after);
     *m = (cd_move_lock_read){0};
+}
+
+bool cd_move_guard_deferred(cd_db *db, const char *id, const char *token_hash, int seq, int seat, const char *idem,
+                            bool no_linked)
+{
+    char seq_text[16], seat_text[16];
+    snprintf(seq_text, sizeof seq_text, "%d", seq);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    const char *p1[] = {id};
+    const char *p2[] = {id, token_hash, seq_text, seat_text, idem, no_linked ? "true" : "false"};
+    return cd_db_defer(db, ST_MOVE_FAST_LOCK, 1, p1) && cd_db_defer(db, ST_MOVE_GUARD, 6, p2);
 }

@@ -74,5 +74,13 @@ typedef struct {
 cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char *cached_seq, const char *idem,
                   cd_move_lock_read *out);
 void cd_move_lock_read_free(cd_move_lock_read *m);
+/* Instead of cd_move_lock, for a move computed from the state cache without reading (handlers/moves_post.c):
+ * queues ST_MOVE_FAST_LOCK and ST_MOVE_GUARD, which travel with the move's writes and COMMIT in one round trip.
+ * The guard holds when, under the lock, the game is at seq, active and unclocked, the token is seat's (no bot
+ * on it), the game has no enabled webhook endpoint, no seat linked to a player (only checked with no_linked:
+ * the move wrote player events otherwise) and the key (idem, NULL: none) is unused by the seat; else the
+ * transaction fails with CD_SQLSTATE_GUARD (db.h) and its writes are skipped. false: nothing could be sent. */
+bool cd_move_guard_deferred(cd_db *db, const char *id, const char *token_hash, int seq, int seat, const char *idem,
+                            bool no_linked);
 
 #endif

@@ -34,6 +34,10 @@ typedef enum {
                              response for that seat's key (NULL: none), the SHA-256 of the request it answered
                              (NULL: none, or stored before the hash was), the seq of the key's move (NULL: none),
                              seats linked to a player */
+    ST_MOVE_FAST_LOCK,   /* (game_id): the game row locked, nothing read: the first statement of a move sent in
+                             one round trip (game_reads.h: cd_move_guard_deferred) */
+    ST_MOVE_GUARD,       /* (game_id, token_hash, seq, seat, idempotency_key|NULL, check_linked) -> true, or the
+                             error CD001 (sql/016) when the locked game is not as the state cache holds it */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
                                          finished_at, seed (only once finished), names (JSON array), clock */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */

@@ -4,6 +4,7 @@
  * stored snapshot; it is joined back in only where the query may read it (a move's transaction, an admin, a
  * finished game).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,13 +59,30 @@ cd_held cd_held_take(const char *id)
 {
     cd_held h = {.st = malloc(sizeof(carc_state)), .seq = -1};
     if (h.st)
-        h.seq = cd_cache_copy(id, h.st);
+        h.seq = cd_cache_copy(id, h.st, &h.aux);
     if (h.seq < 0) {
         free(h.st);
         h.st = NULL;
     }
     snprintf(h.seq_text, sizeof h.seq_text, "%d", h.seq);
     return h;
+}
+
+void cd_game_from_held(cd_game *g, const char *id, cd_held *held)
+{
+    assert(held->st && held->aux.known && held->aux.unclocked && held->aux.no_hooks);
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "%s", id);
+    g->seq = held->seq;
+    g->setup = json_object();
+    g->snapshot = json_object();   /* as for any state that came from the cache */
+    g->st = held->st;
+    held->st = NULL;
+    g->hooks_known = true;
+    g->hooks = 0;
+    g->linked_known = held->aux.no_linked;
+    g->linked = 0;
+    cd_metrics_state_cache_read(true);
 }
 
 /* g->st becomes held's state when that is g's seq; else it is freed. Whether it was. */

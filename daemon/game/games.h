@@ -14,6 +14,7 @@
 #include "base/crypto.h"
 #include "db/db.h"
 #include "db/game_reads.h"
+#include "state_cache.h"
 #include "json.h"
 
 /* A game row with its decoded state. */
@@ -56,8 +57,14 @@ typedef struct {
     carc_state *st;
     int seq;
     char seq_text[16];   /* the seq as the statement's parameter */
+    cd_cache_aux aux;    /* what the cache knows of the game besides (state_cache.h) */
 } cd_held;
 cd_held cd_held_take(const char *id);
+/* Fills g (a game `id`) from held alone, read nowhere: for a seat's move sent in one round trip, whose guard
+ * (db/game_reads.h: cd_move_guard_deferred) has the database check under the lock what this assumes: the game
+ * at held's seq, active, unclocked, with no webhook endpoint (g->hooks 0) and, when held knows it, no seat
+ * linked to a player. held's state becomes g's. The caller checks held->aux.known first. */
+void cd_game_from_held(cd_game *g, const char *id, cd_held *held);
 /* Loads a game for viewing (ST_GAME_GET, or ST_GAME_GET_ADMIN with `admin`), its seats' names included, in
  * one statement. */
 cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g);

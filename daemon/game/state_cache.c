@@ -21,6 +21,7 @@ typedef struct {
     int seq;
     unsigned long used;   /* when it was last read or written (a tick of `clock`): the least recent goes */
     carc_state *st;       /* NULL = empty slot */
+    cd_cache_aux aux;     /* what is known of the game besides (state_cache.h) */
 } slot;
 
 static slot slots[CACHE_SETS][CACHE_WAYS];
@@ -37,7 +38,7 @@ static unsigned set_of(const char *id)
     return h % CACHE_SETS;
 }
 
-int cd_cache_copy(const char *id, carc_state *out)
+int cd_cache_copy(const char *id, carc_state *out, cd_cache_aux *aux)
 {
     slot *set = slots[set_of(id)];
     int seq = -1;
@@ -48,6 +49,8 @@ int cd_cache_copy(const char *id, carc_state *out)
             carc_state_copy(out, s->st);
             s->used = ++clock_ticks;
             seq = s->seq;
+            if (aux)
+                *aux = s->aux;
             break;
         }
     }
@@ -78,6 +81,8 @@ static slot *slot_for(const char *id)
 
 static void name_slot(slot *s, const char *id, int seq)
 {
+    if (strcasecmp(s->id, id) != 0)   /* another game's slot: nothing known of this one yet */
+        s->aux = (cd_cache_aux){0};
     snprintf(s->id, sizeof s->id, "%s", id);
     s->seq = seq;
     s->used = ++clock_ticks;
@@ -96,13 +101,15 @@ void cd_cache_put(const char *id, int seq, const carc_state *st)
     pthread_mutex_unlock(&lock);
 }
 
-void cd_cache_give(const char *id, int seq, carc_state **st)
+void cd_cache_give(const char *id, int seq, carc_state **st, const cd_cache_aux *aux)
 {
     pthread_mutex_lock(&lock);
     slot *s = slot_for(id);
     carc_state *old = s->st;
     s->st = *st;
     name_slot(s, id, seq);
+    if (aux)
+        s->aux = *aux;
     pthread_mutex_unlock(&lock);
     *st = old;
 }

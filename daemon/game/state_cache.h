@@ -12,14 +12,30 @@
 #ifndef CD_STATE_CACHE_H
 #define CD_STATE_CACHE_H
 
+#include <stdbool.h>
+
 #include "carc.h"
 
-/* Copies the state held for id into *out and returns its seq; -1 when none is held (*out untouched). */
-int cd_cache_copy(const char *id, carc_state *out);
-/* Remembers st as the state of (id, seq), replacing whatever shared its slot. */
+/* What a seat's move read of its game besides the state, kept with it: a move sent in one round trip
+ * (handlers/moves_post.c) assumes it and has the database check it under the lock (db/game_reads.h:
+ * cd_move_guard_deferred), so a stale one costs a retry, never a wrong move. Properties of the game, not of a
+ * seq: they stay with the game's slot when a state without them (a bot's move) replaces its state. */
+typedef struct {
+    bool known;       /* read under a seat's move lock; false: nothing known, the move takes the long way */
+    bool unclocked;   /* the game has no turn clock */
+    bool no_hooks;    /* it has no enabled webhook endpoint */
+    bool no_linked;   /* no seat of it is linked to a player */
+} cd_cache_aux;
+
+/* Copies the state held for id into *out and returns its seq; -1 when none is held (*out untouched). *aux (may
+ * be NULL) gets what is known of the game besides. */
+int cd_cache_copy(const char *id, carc_state *out, cd_cache_aux *aux);
+/* Remembers st as the state of (id, seq), replacing whatever shared its slot (what is known besides stays when
+ * the slot was the game's). */
 void cd_cache_put(const char *id, int seq, const carc_state *st);
 /* cd_cache_put without the copy: the cache keeps *st (malloc memory) and *st becomes the state it replaced
- * (or NULL), for the caller to free outside the lock. */
-void cd_cache_give(const char *id, int seq, carc_state **st);
+ * (or NULL), for the caller to free outside the lock; aux (NULL: keep what the slot knew of the game) is what
+ * the move read besides. */
+void cd_cache_give(const char *id, int seq, carc_state **st, const cd_cache_aux *aux);
 
 #endif

@@ -7,9 +7,17 @@
  * derived from the log by replay (game/move_log.h: the answers are not stored), byte for byte the first one,
  * for CARCD_IDEMPOTENCY_TTL; after it the key is forgotten and the request is new (a stale seq, then).
  *
- * Two round trips (db.c's pipeline): BEGIN + cd_move_lock (the token's seat and the game row, locked; then the
- * game's webhook endpoints and the key's stored answer, read after the lock is held); then the deferred
- * writes + COMMIT.
+ * One round trip when this process holds the game's state at the expected seq (game/state_cache.h) and knows
+ * the game unclocked and without webhook endpoints: the move is parsed, applied and its writes rendered from
+ * that state before anything is read, and BEGIN, the row lock, a guard, the writes and COMMIT go out in one
+ * pipeline (db/game_reads.h: cd_move_guard_deferred). The guard has PostgreSQL check under the lock what the
+ * cache assumed (the seq, the token's seat, no webhook endpoint, no linked seat, the key unused); when it does
+ * not hold (another carcd moved the game, an endpoint was added, the token is not the pending seat's, a
+ * repeated key) the writes queued behind it are skipped and the move runs again the long way below. A move
+ * the engine refuses takes the long way at once (the token is checked before a refusal is said).
+ * The long way is two round trips (db.c's pipeline): BEGIN + cd_move_lock (the token's seat and the game row,
+ * locked; then the game's webhook endpoints and the key's stored answer, read after the lock is held); then the
+ * deferred writes + COMMIT.
  *
  * When the mover also owes the next decision, the answer carries its legal moves (`legal_moves`, as GET
  * legal-moves would answer at the new seq): a client moving twice in a turn needs one GET, not two.
@@ -58,6 +66,9 @@ typedef struct {
     bool replayed;        /* the answer is a repeated key's first answer */
     carc_state *after;    /* owned: the state after the move, for the cache once committed */
     int after_seq;
+    cd_cache_aux aux;     /* what the move read of the game besides, for the cache with `after` */
+    bool one_trip_tried;  /* the one-round-trip attempt was made (at most once a request) */
+    bool one_trip;        /* the last attempt was it */
 } move_tx;
 
 static cd_tx_result refuse(move_tx *t, cd_problem p, const char *field, const char *detail)
@@ -67,6 +78,68 @@ static cd_tx_result refuse(move_tx *t, cd_problem p, const char *field, const ch
     snprintf(t->field, sizeof t->field, "%s", field ? field : "");
     snprintf(t->detail, sizeof t->detail, "%s", detail);
     return CD_TX_ROLLBACK;
+}
+
+/* The applied move committed inside the transaction (cd_move_commit); the state after it kept for the cache. */
+static cd_tx_result commit_applied(cd_db *db, move_tx *t, cd_game *g, json_t *stored, const carc_events *ev)
+{
+    const cd_move_commit_args a = {.seat = t->seat, .move = stored, .ev = ev, .origin = "seat",
+                                   .now = g->clocked ? cd_wall_now() : 0, .idem = t->idem,
+                                   .request_sha256 = t->request_sha256, .legal_moves = true,
+                                   .answer_text = &t->answer_text};
+    cd_tx_result out = cd_move_commit(db, g, &a, &t->answer);
+    t->status = out == CD_TX_COMMIT ? 200 : 0;
+    if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
+        t->after = g->st;
+        t->after_seq = g->seq;
+        g->st = NULL;
+        t->aux = (cd_cache_aux){.known = true, .unclocked = !g->clocked,
+                                .no_hooks = g->hooks_known && g->hooks == 0,
+                                .no_linked = g->linked_known && g->linked == 0};
+    }
+    return out;
+}
+
+/* The move in one round trip (the file's header): from the state held at the expected seq, applied by the
+ * pending seat, its writes queued behind the row lock and the guard. false when it cannot go so (nothing held,
+ * a clock or webhooks, another seq, a move the engine refuses): nothing was sent, and the caller takes the
+ * long way. true: *out is the transaction's result. */
+static bool run_move_one_trip(cd_db *db, move_tx *t, cd_tx_result *out)
+{
+    cd_held held = cd_held_take(t->id);
+    if (!held.st || !held.aux.known || !held.aux.unclocked || !held.aux.no_hooks || held.seq != t->expected ||
+        held.st->status != CARC_ACTIVE) {
+        free(held.st);
+        return false;
+    }
+    cd_game g;
+    cd_game_from_held(&g, t->id, &held);
+    int seat = g.st->pending.seat;
+    carc_move m;
+    char err[280];
+    int rc = t->notation ? carc_notation_parse(g.st, t->notation, t->notation_len, &m, err, sizeof err)
+                         : carc_move_from_json(g.st, t->move, &m, err, sizeof err);
+    carc_events ev = {0};
+    json_t *stored = NULL;
+    if (rc == CARC_OK && !(stored = carc_move_to_json_described(g.st, &m)))
+        rc = CARC_E_INVALID;
+    if (rc == CARC_OK)
+        rc = carc_apply(g.st, seat, &m, &ev, err, sizeof err);
+    if (rc != CARC_OK) {   /* refused: said the long way, once the token is known to be a seat's */
+        json_decref(stored);
+        carc_events_free(&ev);
+        cd_game_free(&g);
+        return false;
+    }
+    t->seat = seat;
+    t->one_trip = true;
+    *out = cd_move_guard_deferred(db, t->id, t->token_hash, g.seq, seat, t->idem, g.linked_known)
+               ? commit_applied(db, t, &g, stored, &ev)
+               : CD_TX_ERROR;
+    json_decref(stored);
+    carc_events_free(&ev);
+    cd_game_free(&g);
+    return true;
 }
 
 static cd_tx_result run_move(cd_db *db, void *arg)
@@ -82,6 +155,15 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     t->after = NULL;
     t->status = 0;
     t->replayed = false;
+    if (t->one_trip)   /* the attempt in one round trip did not commit: its guard was refused, or it failed */
+        cd_metrics_move_one_round_trip(false);
+    t->one_trip = false;
+    if (!t->one_trip_tried) {
+        t->one_trip_tried = true;
+        cd_tx_result out;
+        if (run_move_one_trip(db, t, &out))
+            return out;
+    }
     cd_held held = cd_held_take(t->id);
     cd_move_lock_read lock;
     if (cd_move_lock(db, t->id, t->token_hash, held.seq_text, t->idem, &lock) != CD_Q_OK) {
@@ -176,17 +258,7 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         } else if (rc != CARC_OK) {
             out = refuse(t, CD_P_ILLEGAL_MOVE, t->notation ? "notation" : "move", err);
         } else {
-            const cd_move_commit_args a = {.seat = t->seat, .move = stored, .ev = &ev, .origin = "seat",
-                                           .now = g.clocked ? cd_wall_now() : 0, .idem = t->idem,
-                                           .request_sha256 = t->request_sha256, .legal_moves = true,
-                                           .answer_text = &t->answer_text};
-            out = cd_move_commit(db, &g, &a, &t->answer);
-            t->status = out == CD_TX_COMMIT ? 200 : 0;
-            if (out == CD_TX_COMMIT) {   /* keep the state: it is cached once the commit succeeds */
-                t->after = g.st;
-                t->after_seq = g.seq;
-                g.st = NULL;
-            }
+            out = commit_applied(db, t, &g, stored, &ev);
         }
         json_decref(stored);
         carc_events_free(&ev);
@@ -338,8 +410,10 @@ static enum MHD_Result moves_post(cd_req *r)
                                         : t.answer_text && tr == CD_TX_COMMIT)) {
         if (!t.replayed) {
             cd_metrics_move_applied();
+            if (t.one_trip)
+                cd_metrics_move_one_round_trip(true);
             if (t.after)
-                cd_cache_give(id, t.after_seq, &t.after);   /* t.after: the state it replaced, freed below */
+                cd_cache_give(id, t.after_seq, &t.after, &t.aux);   /* t.after: the state it replaced, freed below */
             ret = cd_reply_json_text(r, 200, t.answer_text, NULL);   /* written once: the answer is not stored */
             t.answer_text = NULL;
         } else {
