@@ -1073,11 +1073,14 @@ START_TEST(resign)
     vh = view(R, &h);
     seq = (int)e2e_jint(vh, "seq");
     CK_NUM(vh, "pending.seat", 0);
+    /* a tile with exactly one place was placed by the engine inside seat 1's move (a forced move): seat 0 then
+     * owes its figure, and its default moves place no piece */
+    bool owes_tile = strcmp(e2e_jstr(vh, "pending.kind"), "place") == 0;
     json_decref(vh);
     ck_assert_int_eq(seat_post(R, &h, "resign", h.token[0], NULL, &r), 200);
     ck_assert_int_eq(e2e_jint(r.json, "seq"), seq + 1);
     wrapped = json_pack("[{s:O}]", "events", json_object_get(r.json, "events"));
-    ck_assert_int_eq(count_events(wrapped, "piece_placed", 0), 1);
+    ck_assert_int_eq(count_events(wrapped, "piece_placed", 0), owes_tile ? 1 : 0);
     ck_assert_int_eq(count_events(wrapped, "seat_left", 0), 1);
     ck_assert_int_eq(count_events(wrapped, "game_over", -1), 1);
     json_decref(wrapped);
