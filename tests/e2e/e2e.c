@@ -42,6 +42,18 @@ extern char **environ;
 #define STOP_TIMEOUT_S 10.0
 
 /* ---- small things ----------------------------------------------------------------------------------------- */
+long e2e_db_long(const e2e_daemon *d, const char *sql)
+{
+    PGconn *c = PQconnectdb(d->dburl);
+    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *res = PQexec(c, sql);
+    ck_assert_msg(PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1, "%s: %s", sql, PQerrorMessage(c));
+    long v = PQgetisnull(res, 0, 0) ? -1 : atol(PQgetvalue(res, 0, 0));
+    PQclear(res);
+    PQfinish(c);
+    return v;
+}
+
 int e2e_count(const char *hay, const char *needle)
 {
     int n = 0;

@@ -178,6 +178,8 @@ json_t *e2e_me_events_all(e2e_client *c, const char *key);
 
 double e2e_now(void);   /* monotonic seconds */
 int e2e_count(const char *hay, const char *needle);   /* occurrences of needle in hay (they may overlap) */
+/* The one value (a number) that `sql` answers on the daemon's database, through a connection of its own. */
+long e2e_db_long(const e2e_daemon *d, const char *sql);
 void e2e_sha256_hex(const uint8_t *data, size_t n, char out[65]);
 /* Runs a Check suite: fork mode, the exit status for main(). */
 int e2e_run(Suite *s);

@@ -9,7 +9,6 @@
  * events of the game are derived by replay (the cancel's entry among them), and the game is not compacted; a
  * finished game cannot be cancelled.
  */
-#include <libpq-fe.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,18 +60,6 @@ static void *poll_thread(void *arg)
     return NULL;
 }
 
-static long db_long(const e2e_daemon *d, const char *sql)
-{
-    PGconn *c = PQconnectdb(d->dburl);
-    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
-    PGresult *res = PQexec(c, sql);
-    ck_assert_msg(PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1, "%s: %s", sql, PQerrorMessage(c));
-    long v = PQgetisnull(res, 0, 0) ? -1 : atol(PQgetvalue(res, 0, 0));
-    PQclear(res);
-    PQfinish(c);
-    return v;
-}
-
 START_TEST(admin_cancel)
 {
     static const char *const env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", NULL};
@@ -100,7 +87,7 @@ START_TEST(admin_cancel)
     }
     char q[160];
     snprintf(q, sizeof q, "SELECT count(*) FROM games WHERE id = '%s' AND clock_due IS NOT NULL", g.id);
-    ck_assert_int_eq(db_long(d, q), 1);
+    ck_assert_int_eq(e2e_db_long(d, q), 1);
 
     /* who may */
     char cancel[200];
@@ -146,7 +133,7 @@ START_TEST(admin_cancel)
     ck_assert(json_is_null(json_object_get(v, "clock")));
     ck_assert(json_object_get(v, "seed") == NULL || strcmp(e2e_jstr(v, "seed"), "") == 0);
     json_decref(v);
-    ck_assert_int_eq(db_long(d, q), 0);
+    ck_assert_int_eq(e2e_db_long(d, q), 0);
 
     /* the audit log */
     snprintf(path, sizeof path, "/v1/admin/audit?action=admin.games.cancel&game=%s", g.id);
@@ -224,7 +211,7 @@ START_TEST(admin_cancel)
         json_decref(ev);
     }
     snprintf(q, sizeof q, "SELECT count(*) FROM games WHERE id = '%s' AND log IS NULL", g.id);
-    ck_assert_int_eq(db_long(d, q), 1);
+    ck_assert_int_eq(e2e_db_long(d, q), 1);
 
     /* a finished game: nothing to cancel */
     e2e_game f;

@@ -14,7 +14,6 @@
  *   - The other seat's token, and a token of no seat, at the right seq: the guard refuses, and the long way
  *     answers 403 not-your-turn and 401; nothing moves.
  */
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,18 +40,6 @@ static long long metric(e2e_client *c, const char *series)
 #define ONE_TRIP "carcd_moves_one_round_trip_total{outcome=\"committed\"}"
 #define LONG_WAY "carcd_moves_one_round_trip_total{outcome=\"long_way\"}"
 #define ROUND_TRIPS "carcd_db_roundtrip_seconds_count"
-
-static long db_long(const e2e_daemon *d, const char *sql)
-{
-    PGconn *c = PQconnectdb(d->dburl);
-    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
-    PGresult *res = PQexec(c, sql);
-    ck_assert_msg(PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1, "%s: %s", sql, PQerrorMessage(c));
-    long v = atol(PQgetvalue(res, 0, 0));
-    PQclear(res);
-    PQfinish(c);
-    return v;
-}
 
 static int game_seq(e2e_client *c, const e2e_daemon *d, const char *id)
 {
@@ -203,13 +190,13 @@ START_TEST(webhook_added_later)
     ck_assert_int_eq(metric(c, LONG_WAY), long0 + 1);   /* the guard saw the endpoint */
     ck_assert_int_eq(metric(c, ONE_TRIP), one0);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM webhook_outbox WHERE game_id = '%s' AND seq = 4", g.id);
-    ck_assert_int_gt(db_long(d, sql), 0);
+    ck_assert_int_gt(e2e_db_long(d, sql), 0);
     /* now the cache knows the game has endpoints: the long way at once, outbox rows each time */
     play(c, &g, &rng, 2);
     ck_assert_int_eq(metric(c, LONG_WAY), long0 + 1);
     ck_assert_int_eq(metric(c, ONE_TRIP), one0);
     snprintf(sql, sizeof sql, "SELECT count(DISTINCT seq) FROM webhook_outbox WHERE game_id = '%s' AND seq > 3", g.id);
-    ck_assert_int_eq(db_long(d, sql), 3);
+    ck_assert_int_eq(e2e_db_long(d, sql), 3);
     ck_assert_int_eq(e2e_verify_ok(c, d, g.id), 6);
     e2e_client_free(c);
     e2e_daemon_down(d);

@@ -233,24 +233,12 @@ static hook hook_create(e2e_client *c, const e2e_game *g, const char *token, rec
     return h;
 }
 
-static long db_long(const e2e_daemon *d, const char *sql)
-{
-    PGconn *c = PQconnectdb(d->dburl);
-    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
-    PGresult *res = PQexec(c, sql);
-    ck_assert_msg(PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1, "%s: %s", sql, PQerrorMessage(c));
-    long v = atol(PQgetvalue(res, 0, 0));
-    PQclear(res);
-    PQfinish(c);
-    return v;
-}
-
 /* Waits until no message is pending (or `seconds` passed); the number still pending. */
 static long settle(const e2e_daemon *d, double seconds)
 {
     double end = e2e_now() + seconds;
     long pending;
-    while ((pending = db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state = 'pending'")) > 0 && e2e_now() < end)
+    while ((pending = e2e_db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state = 'pending'")) > 0 && e2e_now() < end)
         nap(0.05);
     return pending;
 }
@@ -518,9 +506,9 @@ START_TEST(two_processes_exactly_once)
         for (int i = 0; i < NG; i++)
             move_ok((m + i) % 2 ? c2 : c1, &g[i], &rng, NULL, NULL);
     ck_assert_int_eq(settle(d1, 30), 0);
-    long rows = db_long(d1, "SELECT count(*) FROM webhook_outbox");
-    long delivered = db_long(d1, "SELECT count(*) FROM webhook_outbox WHERE state = 'delivered'");
-    long by1 = db_long(d1, "SELECT count(DISTINCT worker) FROM webhook_attempts");
+    long rows = e2e_db_long(d1, "SELECT count(*) FROM webhook_outbox");
+    long delivered = e2e_db_long(d1, "SELECT count(*) FROM webhook_outbox WHERE state = 'delivered'");
+    long by1 = e2e_db_long(d1, "SELECT count(DISTINCT worker) FROM webhook_attempts");
     ck_assert_int_eq(delivered, rows);
     ck_assert_int_eq(wait_prefix(R, "/ok", (int)rows, 10), (int)rows);
     nap(0.5);   /* anything sent twice would have arrived by now */
@@ -570,7 +558,7 @@ START_TEST(marked_delivered_at_once)
                                "WHERE state = 'delivered'");
     ck_assert_int_eq(PQresultStatus(res), PGRES_TUPLES_OK);
     int rows = PQntuples(res);
-    ck_assert_int_eq(rows, (int)db_long(d, "SELECT count(*) FROM webhook_outbox"));
+    ck_assert_int_eq(rows, (int)e2e_db_long(d, "SELECT count(*) FROM webhook_outbox"));
     ck_assert_int_eq(wait_prefix(R, "/ok", rows, 10), rows);
     double *window = calloc((size_t)rows, sizeof *window);
     pthread_mutex_lock(&R->mu);
@@ -754,8 +742,8 @@ START_TEST(private_172_refused)
             NULL, &r);
     e2e_assert_problem(&r, 400, "players[1].webhook.url", "a players[].webhook to 172.20.0.5");
     e2e_resp_free(&r);
-    ck_assert_int_eq(db_long(d, "SELECT count(*) FROM webhook_endpoints"), 0);
-    ck_assert_int_eq(db_long(d, "SELECT count(*) FROM games"), 1);
+    ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_endpoints"), 0);
+    ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM games"), 1);
     e2e_client_free(c);
     e2e_daemon_down(d);
 }
