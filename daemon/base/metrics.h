@@ -14,10 +14,10 @@
  *   carcd_http_requests_suspended                   of those, long-polls waiting (suspended)
  *   carcd_moves_applied_total                       moves committed (the moves handler calls
  *                                                   cd_metrics_move_applied after COMMIT)
- *   carcd_moves_one_round_trip_total{outcome}       seats' moves sent in one round trip from the state cache
- *                                                   (handlers/moves_post.c): committed so, or run again the
- *                                                   long way (the guard found the game otherwise, or the
- *                                                   attempt failed)
+ *   carcd_moves_one_round_trip_total{outcome}       seats' moves sent without a read first, from the state
+ *                                                   cache (handlers/moves_post.c: one round trip, two with play
+ *                                                   by e-mail on): committed so, or run again the long way (the
+ *                                                   guard found the game otherwise, or the attempt failed)
  *   carcd_db_errors_total                           failed statements, connects and commits (db/db.c)
  *   carcd_webhook_attempts_total{outcome}           webhook attempts of this process's delivery worker,
  *                                                   delivered or failed (webhooks/deliver.c)

@@ -14,7 +14,9 @@
  * cache assumed (the seq, the token's seat, no webhook endpoint, no linked seat, the key unused); when it does
  * not hold (another carcd moved the game, an endpoint was added, the token is not the pending seat's, a
  * repeated key) the writes queued behind it are skipped and the move runs again the long way below. A move
- * the engine refuses takes the long way at once (the token is checked before a refusal is said).
+ * the engine refuses takes the long way at once (the token is checked before a refusal is said). With play by
+ * e-mail on, the turn mail reads the seats' addresses in the pipeline (mail/outbox.c), which makes the short
+ * way two round trips, the guard's answer coming back with that read.
  * The long way is two round trips (db.c's pipeline): BEGIN + cd_move_lock (the token's seat and the game row,
  * locked; then the game's webhook endpoints and the key's stored answer, read after the lock is held); then the
  * deferred writes + COMMIT.
