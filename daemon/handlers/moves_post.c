@@ -82,6 +82,22 @@ static cd_tx_result refuse(move_tx *t, cd_problem p, const char *field, const ch
     return CD_TX_ROLLBACK;
 }
 
+/* The posted move (its notation or its JSON) decoded against st, described as the log keeps it (*stored,
+ * encoded before it is applied) and applied by seat: CARC_OK, or the engine's refusal with err. *stored and
+ * *ev are the caller's to free either way. */
+static int apply_posted(const move_tx *t, carc_state *st, int seat, json_t **stored, carc_events *ev, char *err,
+                        size_t errlen)
+{
+    carc_move m;
+    int rc = t->notation ? carc_notation_parse(st, t->notation, t->notation_len, &m, err, errlen)
+                         : carc_move_from_json(st, t->move, &m, err, errlen);
+    if (rc == CARC_OK && !(*stored = carc_move_to_json_described(st, &m)))
+        rc = CARC_E_INVALID;
+    if (rc == CARC_OK)
+        rc = carc_apply(st, seat, &m, ev, err, errlen);
+    return rc;
+}
+
 /* The applied move committed inside the transaction (cd_move_commit); the state after it kept for the cache. */
 static cd_tx_result commit_applied(cd_db *db, move_tx *t, cd_game *g, json_t *stored, const carc_events *ev)
 {
@@ -117,17 +133,10 @@ static bool run_move_one_trip(cd_db *db, move_tx *t, cd_tx_result *out)
     cd_game g;
     cd_game_from_held(&g, t->id, &held);
     int seat = g.st->pending.seat;
-    carc_move m;
     char err[280];
-    int rc = t->notation ? carc_notation_parse(g.st, t->notation, t->notation_len, &m, err, sizeof err)
-                         : carc_move_from_json(g.st, t->move, &m, err, sizeof err);
     carc_events ev = {0};
     json_t *stored = NULL;
-    if (rc == CARC_OK && !(stored = carc_move_to_json_described(g.st, &m)))
-        rc = CARC_E_INVALID;
-    if (rc == CARC_OK)
-        rc = carc_apply(g.st, seat, &m, &ev, err, sizeof err);
-    if (rc != CARC_OK) {   /* refused: said the long way, once the token is known to be a seat's */
+    if (apply_posted(t, g.st, seat, &stored, &ev, err, sizeof err) != CARC_OK) {   /* refused: said the long way, once the token is known to be a seat's */
         json_decref(stored);
         carc_events_free(&ev);
         cd_game_free(&g);
@@ -242,16 +251,10 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         snprintf(msg, sizeof msg, "the game waits for seat %d", g.st->pending.seat);
         out = refuse(t, CD_P_NOT_YOUR_TURN, NULL, msg);
     } else {
-        carc_move m;
         char err[280];
-        int rc = t->notation ? carc_notation_parse(g.st, t->notation, t->notation_len, &m, err, sizeof err)
-                             : carc_move_from_json(g.st, t->move, &m, err, sizeof err);
         carc_events ev = {0};
-        json_t *stored = NULL;   /* the move as the log keeps it: encoded and described before it is applied */
-        if (rc == CARC_OK && !(stored = carc_move_to_json_described(g.st, &m)))
-            rc = CARC_E_INVALID;
-        if (rc == CARC_OK)
-            rc = carc_apply(g.st, t->seat, &m, &ev, err, sizeof err);
+        json_t *stored = NULL;
+        int rc = apply_posted(t, g.st, t->seat, &stored, &ev, err, sizeof err);
         if (rc != CARC_OK && t->notation)
             t->legal = cd_legal_notations(g.st, t->seat);
         if (rc == CARC_E_INVALID) {
