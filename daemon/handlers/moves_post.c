@@ -118,20 +118,18 @@ static cd_tx_result commit_applied(cd_db *db, move_tx *t, cd_game *g, json_t *st
     return out;
 }
 
-/* The move in one round trip (the file's header): from the state held at the expected seq, applied by the
- * pending seat, its writes queued behind the row lock and the guard. false when it cannot go so (nothing held,
- * a clock or webhooks, another seq, a move the engine refuses): nothing was sent, and the caller takes the
- * long way. true: *out is the transaction's result. */
-static bool run_move_one_trip(cd_db *db, move_tx *t, cd_tx_result *out)
+/* The move in one round trip (the file's header): from *held, the state held at the expected seq, applied by
+ * the pending seat, its writes queued behind the row lock and the guard. false when it cannot go so (nothing
+ * held, a clock or webhooks, another seq, a move the engine refuses): nothing was sent, *held is a copy of the
+ * cache's again (untouched, or taken anew after the engine refused on it), and the caller takes the long way.
+ * true: *out is the transaction's result, *held consumed. */
+static bool run_move_one_trip(cd_db *db, move_tx *t, cd_held *held, cd_tx_result *out)
 {
-    cd_held held = cd_held_take(t->id);
-    if (!held.st || !held.aux.known || !held.aux.unclocked || !held.aux.no_hooks || held.seq != t->expected ||
-        held.st->status != CARC_ACTIVE) {
-        free(held.st);
+    if (!held->st || !held->aux.known || !held->aux.unclocked || !held->aux.no_hooks || held->seq != t->expected ||
+        held->st->status != CARC_ACTIVE)
         return false;
-    }
     cd_game g;
-    cd_game_from_held(&g, t->id, &held);
+    cd_game_from_held(&g, t->id, held);
     int seat = g.st->pending.seat;
     char err[280];
     carc_events ev = {0};
@@ -140,6 +138,7 @@ static bool run_move_one_trip(cd_db *db, move_tx *t, cd_tx_result *out)
         json_decref(stored);
         carc_events_free(&ev);
         cd_game_free(&g);
+        *held = cd_held_take(t->id);   /* the engine may have worked on the copy: the long way takes a new one */
         return false;
     }
     t->seat = seat;
@@ -169,13 +168,13 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     if (t->one_trip)   /* the attempt in one round trip did not commit: its guard was refused, or it failed */
         cd_metrics_move_one_round_trip(false);
     t->one_trip = false;
+    cd_held held = cd_held_take(t->id);   /* one copy an attempt, whichever way it goes */
     if (!t->one_trip_tried) {
         t->one_trip_tried = true;
         cd_tx_result out;
-        if (run_move_one_trip(db, t, &out))
+        if (run_move_one_trip(db, t, &held, &out))
             return out;
     }
-    cd_held held = cd_held_take(t->id);
     cd_move_lock_read lock;
     if (cd_move_lock(db, t->id, t->token_hash, held.seq_text, t->idem, &lock) != CD_Q_OK) {
         free(held.st);
