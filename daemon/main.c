@@ -5,7 +5,8 @@
  * SIGTERM, then stops cleanly (long-polls answered, event streams ended, requests in flight finished) and
  * exits 0. The signals are blocked in
  * every thread (the mask is set before any thread starts, so MHD's workers inherit it) and taken with
- * sigwait here: no signal handler, so nothing async-signal-unsafe can happen. SIGPIPE is ignored: a client
+ * sigwait here: no handler for them, so nothing async-signal-unsafe can happen (the one handler carcd has, for
+ * a crash, only writes the gathered log lines: base/log.h). SIGPIPE is ignored: a client
  * that went away is an error on one socket, not a reason to die. Any fatal error is one line on stderr
  * and exit status 1.
  */
@@ -116,6 +117,8 @@ static int serve(const cd_config *cfg)
         cd_notify_stop();
         return fatal(err);
     }
+    if (cd_log_buffer_start(cfg->log_flush_ms) != 0)
+        cd_log("warn", "cannot start the log's flusher thread: every log line is written at once");
     cd_tiles_document();   /* GET /v1/tiles serves these bytes; build them before the first request */
     cd_limits_init(cfg);   /* trusted proxies and rate limits (http/limits.h) */
     cd_server *srv = cd_server_start(cfg, err, sizeof err);
@@ -127,6 +130,7 @@ static int serve(const cd_config *cfg)
         cd_deliver_stop();
         cd_notify_stop();
         cd_limits_free();
+        cd_log_buffer_stop();
         return fatal(err);
     }
     if (cfg->admin_token[0] && strlen(cfg->admin_token) < 16)
@@ -151,6 +155,7 @@ static int serve(const cd_config *cfg)
     cd_deliver_stop();
     cd_db_thread_close();
     cd_limits_free();
+    cd_log_buffer_stop();
     cd_log("info", "stopped");
     return 0;
 }

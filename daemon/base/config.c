@@ -91,6 +91,10 @@ static const opt opts[] = {
      "SECONDS", "longest wait for a webhook receiver to accept the connection (default 5)"},
     {"--webhook-concurrency", "CARCD_WEBHOOK_CONCURRENCY", OPT_INT, FIELD(webhook_concurrency), 0, 0, 1024, "N",
      "webhook attempts in flight at once; 0: this carcd delivers none (default 32)"},
+    {"--log-flush-ms", "CARCD_LOG_FLUSH_MS", OPT_INT, FIELD(log_flush_ms), 0, 0, 10000, "MS",
+     "the requests' log lines are gathered and written together at most this long after they were made (at once "
+     "when 64 KiB wait; warnings and errors at once, after them; at exit and on a crash too); 0: each line is "
+     "written as it is made (default 100)"},
     {"--clock-interval-ms", "CARCD_CLOCK_INTERVAL_MS", OPT_INT, FIELD(clock_interval_ms), 0, 0, 3600000, "MS",
      "how often the clock worker looks for due reminders and timeouts, and compacts finished games and "
      "forgets expired idempotency answers; 0: this carcd does none of it "
@@ -153,6 +157,7 @@ static void defaults(cd_config *c)
     c->webhook_timeout_s = 15;
     c->webhook_connect_s = 5;
     c->webhook_concurrency = 32;
+    c->log_flush_ms = 100;
     c->clock_interval_ms = 1000;
     c->idempotency_ttl_s = 86400;
     c->bot_interval_ms = 500;

@@ -60,6 +60,7 @@ typedef struct {
     int bot_interval_ms;      /* CARCD_BOT_INTERVAL_MS / --bot-interval-ms: bot worker's look for bot moves */
     int bot_workers;          /* CARCD_BOT_WORKERS / --bot-workers: bot games thought for at once, default
                                  the cores online */
+    int log_flush_ms;         /* CARCD_LOG_FLUSH_MS / --log-flush-ms: how long a request's log line may wait */
     int clock_interval_ms;    /* CARCD_CLOCK_INTERVAL_MS / --clock-interval-ms: worker's look for due clocks */
     int idempotency_ttl_s;    /* CARCD_IDEMPOTENCY_TTL / --idempotency-ttl: how long a move's answer serves a
                                  repeated Idempotency-Key, default 86400 (the clock worker then forgets it) */

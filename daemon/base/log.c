@@ -4,6 +4,8 @@
 #include "log.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -55,6 +57,157 @@ static void write_all(const char *p, size_t n)
     }
 }
 
+/* ---- the requests' lines, gathered ----------------------------------------------------------------------
+ * A write(2) per request was one of a request's seven system calls and some 5 % of carcd's CPU under
+ * bench/run-http-bench.sh (and a wake-up of whoever reads a pipe on stderr). With cd_log_buffer_start the
+ * requests' lines are gathered in LOG_BUF_CAP bytes and written together: when the buffer is full, by the
+ * flusher thread flush_ms after the first line into an empty buffer, before any other line (cd_log,
+ * cd_log_json: warnings and errors go out at once, after what was gathered, so the order stays), at exit and
+ * on a fatal signal. mu is held across the write, so lines leave in the order they were gathered. */
+#define LOG_BUF_CAP 65536
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;   /* the flusher waits for a first line, then flush_ms, and for the stop */
+    char buf[LOG_BUF_CAP];
+    volatile size_t len;   /* volatile: the fatal-signal handler reads it without mu */
+    long flush_ms;   /* 0: every line is written at once (also before start and after stop) */
+    bool stop;
+    bool running;
+    pthread_t thread;
+} B = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+/* mu held */
+static void flush_locked(void)
+{
+    if (B.len > 0) {
+        write_all(B.buf, B.len);
+        B.len = 0;
+    }
+}
+
+void cd_log_flush(void)
+{
+    pthread_mutex_lock(&B.mu);
+    flush_locked();
+    pthread_mutex_unlock(&B.mu);
+}
+
+/* A line: gathered, or written at once when nothing gathers (flush_ms 0) or it is larger than the buffer. */
+static void put_line(const char *p, size_t n, bool gather)
+{
+    pthread_mutex_lock(&B.mu);
+    if (!gather || B.flush_ms == 0 || n > LOG_BUF_CAP) {
+        flush_locked();
+        write_all(p, n);
+    } else {
+        if (B.len + n > LOG_BUF_CAP)
+            flush_locked();
+        bool first = B.len == 0;
+        memcpy(B.buf + B.len, p, n);
+        B.len += n;
+        if (first)
+            pthread_cond_signal(&B.cv);   /* once per flush: the flusher's clock starts */
+    }
+    pthread_mutex_unlock(&B.mu);
+}
+
+static struct timespec after_ms(long ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
+static void *flusher_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&B.mu);
+    while (!B.stop) {
+        while (!B.stop && B.len == 0)
+            pthread_cond_wait(&B.cv, &B.mu);
+        /* the first line waits at most flush_ms; the ones after it less */
+        struct timespec until = after_ms(B.flush_ms);
+        while (!B.stop && pthread_cond_timedwait(&B.cv, &B.mu, &until) != ETIMEDOUT) {
+        }
+        flush_locked();
+    }
+    flush_locked();
+    pthread_mutex_unlock(&B.mu);
+    return NULL;
+}
+
+/* A fatal signal (a crash, abort()) writes what was gathered, without mu (which the crashing thread may
+ * hold: at worst a line is cut), then puts the previous action back and raises the signal again, which is
+ * delivered to that action (the default, or a sanitizer's report) when the handler returns. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+static struct sigaction fatal_prev[sizeof fatal_signals / sizeof fatal_signals[0]];
+
+static void on_fatal_signal(int sig)
+{
+    size_t n = B.len;
+    if (n > LOG_BUF_CAP)
+        n = LOG_BUF_CAP;
+    write_all(B.buf, n);
+    B.len = 0;
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+        if (fatal_signals[i] == sig)
+            sigaction(sig, &fatal_prev[i], NULL);
+    raise(sig);   /* blocked while this runs: delivered to the previous action on return (also a kill -SEGV) */
+}
+
+static void flush_at_exit(void)
+{
+    cd_log_flush();
+}
+
+int cd_log_buffer_start(long flush_ms)
+{
+    if (flush_ms <= 0)
+        return 0;
+    pthread_mutex_lock(&B.mu);
+    B.stop = false;
+    pthread_mutex_unlock(&B.mu);
+    if (pthread_create(&B.thread, NULL, flusher_main, NULL) != 0)
+        return -1;
+    static bool hooks;   /* once per process: atexit and the signal actions */
+    if (!hooks) {
+        hooks = true;
+        atexit(flush_at_exit);
+        for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+            struct sigaction sa = {0};
+            sa.sa_handler = on_fatal_signal;
+            sigemptyset(&sa.sa_mask);
+            sigaction(fatal_signals[i], &sa, &fatal_prev[i]);
+        }
+    }
+    pthread_mutex_lock(&B.mu);
+    B.flush_ms = flush_ms;
+    B.running = true;
+    pthread_mutex_unlock(&B.mu);
+    return 0;
+}
+
+void cd_log_buffer_stop(void)
+{
+    pthread_mutex_lock(&B.mu);
+    bool running = B.running;
+    B.flush_ms = 0;   /* from here every line goes out at once */
+    B.stop = true;
+    B.running = false;
+    pthread_cond_signal(&B.cv);
+    pthread_mutex_unlock(&B.mu);
+    if (running)
+        pthread_join(B.thread, NULL);
+    cd_log_flush();
+}
+
 void cd_log_json(json_t *fields)
 {
     char ts[40];
@@ -74,7 +227,7 @@ void cd_log_json(json_t *fields)
         abort();
     snprintf(out, n + 1, "{\"ts\":\"%s\"%s%s\n", ts, any ? "," : "", rest);
     free(text);
-    write_all(out, n);
+    put_line(out, n, false);
     free(out);
 }
 
@@ -182,7 +335,7 @@ void cd_log_line_end(cd_log_line *l)
 {
     l->p[l->len++] = '}';
     l->p[l->len++] = '\n';
-    write_all(l->p, l->len);
+    put_line(l->p, l->len, true);
 }
 
 void cd_log(const char *level, const char *fmt, ...)

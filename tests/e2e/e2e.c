@@ -331,6 +331,13 @@ bool e2e_daemon_alive(e2e_daemon *d, int *status)
 
 char *e2e_daemon_log(const e2e_daemon *d)
 {
+    /* a running carcd writes its requests' lines at most CARCD_LOG_FLUSH_MS (100 by default, which the tests
+     * keep) after the request: wait that out three times over, so that a test looking for a line (or for its
+     * absence) reads every request made before the call */
+    if (d->pid > 0 && kill(d->pid, 0) == 0) {
+        struct timespec t = {0, 300 * 1000000L};
+        nanosleep(&t, NULL);
+    }
     return read_file(d->log_path);
 }
 
