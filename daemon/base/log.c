@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "json_out.h"
+#include "periodic.h"
 
 void cd_log_timestamp(char *buf, size_t len)
 {
@@ -112,19 +113,6 @@ static void put_line(const char *p, size_t n, bool gather)
     pthread_mutex_unlock(&B.mu);
 }
 
-static struct timespec after_ms(long ms)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_sec += ms / 1000;
-    t.tv_nsec += (ms % 1000) * 1000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000L;
-    }
-    return t;
-}
-
 static void *flusher_main(void *arg)
 {
     (void)arg;
@@ -133,7 +121,7 @@ static void *flusher_main(void *arg)
         while (!B.stop && B.len == 0)
             pthread_cond_wait(&B.cv, &B.mu);
         /* the first line waits at most flush_ms; the ones after it less */
-        struct timespec until = after_ms(B.flush_ms);
+        struct timespec until = cd_deadline_after_ms(B.flush_ms);
         while (!B.stop && pthread_cond_timedwait(&B.cv, &B.mu, &until) != ETIMEDOUT) {
         }
         flush_locked();

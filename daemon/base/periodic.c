@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
-/* now + ms on CLOCK_REALTIME, the clock pthread_cond_timedwait measures against */
-static struct timespec after_ms(long ms)
+struct timespec cd_deadline_after_ms(long ms)
 {
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
@@ -29,7 +28,7 @@ static void *periodic_main(void *arg)
         pthread_mutex_unlock(&p->mu);
         p->run(p->arg);
         pthread_mutex_lock(&p->mu);
-        struct timespec until = after_ms(p->interval_ms);
+        struct timespec until = cd_deadline_after_ms(p->interval_ms);
         while (!p->stop && pthread_cond_timedwait(&p->cv, &p->mu, &until) != ETIMEDOUT) {
         }
     }

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 typedef struct {
     /* set by the owner before cd_periodic_start */
@@ -32,5 +33,8 @@ int cd_periodic_start(cd_periodic *p, char *err, size_t errlen);
 void cd_periodic_stop(cd_periodic *p);
 /* For a run that loops: whether a stop was asked, so that it can return early. */
 bool cd_periodic_stopping(cd_periodic *p);
+/* Now + ms on CLOCK_REALTIME, the clock pthread_cond_timedwait measures against: the deadline of a timed wait
+ * (here, and the log's flusher: log.c). */
+struct timespec cd_deadline_after_ms(long ms);
 
 #endif
