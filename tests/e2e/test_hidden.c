@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +43,10 @@ static char *squeeze(const char *s)
     return out;
 }
 
-/* '"A","B","C","D","E"' from stack[from..from+ORDER_RUN), or "" when fewer than 2 tiles are left. */
+/* '"A","B","C","D","E"' from stack[from..from+ORDER_RUN), or "" when fewer than 2 tiles are left, or when
+ * every tile of the run is named as a side is (N, E, S, W): '"N","E"' is also how any answer lists a feature's
+ * sides, so finding it there says nothing about the stack (a near-empty stack of tiles N and E failed the test
+ * on a public events page that never held the stack). */
 static void order_fragment(const json_t *stack, size_t from, char *out, size_t cap)
 {
     out[0] = 0;
@@ -50,6 +54,13 @@ static void order_fragment(const json_t *stack, size_t from, char *out, size_t c
     if (n < from + 2)
         return;
     size_t end = from + ORDER_RUN < n ? from + ORDER_RUN : n, len = 0;
+    bool all_sides = true;
+    for (size_t i = from; i < end; i++) {
+        const char *t = json_string_value(json_array_get(stack, i));
+        all_sides = all_sides && t && strlen(t) == 1 && strchr("NESW", t[0]);
+    }
+    if (all_sides)
+        return;
     for (size_t i = from; i < end; i++)
         len += (size_t)snprintf(out + len, cap - len, "%s\"%s\"", i > from ? "," : "",
                                 json_string_value(json_array_get(stack, i)));
