@@ -74,8 +74,7 @@ static struct {
     volatile size_t len;   /* volatile: the fatal-signal handler reads it without mu */
     long flush_ms;   /* 0: every line is written at once (also before start and after stop) */
     bool stop;
-    bool running;
-    pthread_t thread;
+    pthread_t thread;   /* the flusher, running while flush_ms > 0 */
 } B = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 /* mu held */
@@ -159,11 +158,6 @@ int cd_log_buffer_start(long flush_ms)
 {
     if (flush_ms <= 0)
         return 0;
-    pthread_mutex_lock(&B.mu);
-    B.stop = false;
-    pthread_mutex_unlock(&B.mu);
-    if (pthread_create(&B.thread, NULL, flusher_main, NULL) != 0)
-        return -1;
     static bool hooks;   /* once per process: atexit and the signal actions */
     if (!hooks) {
         hooks = true;
@@ -176,19 +170,25 @@ int cd_log_buffer_start(long flush_ms)
         }
     }
     pthread_mutex_lock(&B.mu);
-    B.flush_ms = flush_ms;
-    B.running = true;
+    B.stop = false;
+    B.flush_ms = flush_ms;   /* set under mu before the thread runs: it reads it there */
     pthread_mutex_unlock(&B.mu);
+    if (pthread_create(&B.thread, NULL, flusher_main, NULL) != 0) {
+        pthread_mutex_lock(&B.mu);
+        B.flush_ms = 0;   /* no thread: every line at once, and what came meanwhile now */
+        flush_locked();
+        pthread_mutex_unlock(&B.mu);
+        return -1;
+    }
     return 0;
 }
 
 void cd_log_buffer_stop(void)
 {
     pthread_mutex_lock(&B.mu);
-    bool running = B.running;
+    bool running = B.flush_ms > 0;   /* flush_ms is only above 0 while the thread runs */
     B.flush_ms = 0;   /* from here every line goes out at once */
     B.stop = true;
-    B.running = false;
     pthread_cond_signal(&B.cv);
     pthread_mutex_unlock(&B.mu);
     if (running)
