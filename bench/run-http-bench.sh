@@ -35,9 +35,10 @@
 #    cores event loops of pgbench_client_cpu_ms_per_move).
 # Everything it started is stopped on exit; the logs stay in $BENCH_OUT (printed at the end).
 #
-# Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (CLIENTS: a worker thread and its database
-# connection per client, as pgbench has a connection per client; with fewer, a request waits for its
-# thread's other connections' database round trips, since MHD binds a connection to one thread), GAMES (128), WARMUP_MOVES (50 per game),
+# Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (unset: carcd's own default, 4, as users run it;
+# CARCD_THREADS=32 gives a worker and its database connection per client, as pgbench has a connection per
+# client, which on 2 cores made carcd slower and dearer: 2026-12-04, 0.18 against 0.16 ms a move, more thread
+# switches), GAMES (128), WARMUP_MOVES (50 per game),
 # PGB_GAMES (3000), ROUNDS (2: pgbench runs, each followed by a carcd run, so that every pgbench run sits
 # between two carcd runs; ratio_percent_rounds has each one's ratio to its neighbours, ratio_percent_median their
 # median), PACED_PERCENTS ("50 75"), PACED_RATE (one rate instead), PACED_SECONDS (15), PORT (18090), TRANSPORT (tcp; or unix), PGTEMP_PORT
@@ -80,7 +81,6 @@ esac
 
 CLIENTS=${CLIENTS:-32}
 DURATION=${DURATION:-25}
-THREADS=${CARCD_THREADS:-$CLIENTS}   # a worker, and a database connection, per client: as pgbench has
 GAMES=${GAMES:-128}
 WARMUP_MOVES=${WARMUP_MOVES:-$((GAMES * 50))}
 PGB_GAMES=${PGB_GAMES:-3000}
@@ -189,7 +189,7 @@ trap 'exit 130' INT TERM
 say "starting PostgreSQL"
 pg_temp_start
 URL=$CARCD_TEST_DATABASE_URL
-export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN CARCD_THREADS=$THREADS
+export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN
 # how carcd-load and curl reach carcd
 load_via=()
 curl_via=()
@@ -214,6 +214,14 @@ start_carcd() {
         sleep 0.1
     done
     curl -fsS "${curl_via[@]}" "http://127.0.0.1:$PORT/readyz" >/dev/null || { say "carcd is not ready"; exit 1; }
+    # the worker threads carcd chose (CARCD_THREADS, or its default), from its "listening on ... with N threads"
+    # (its log lines may reach the file up to CARCD_LOG_FLUSH_MS after /readyz answered)
+    THREADS=
+    for _ in $(seq 20); do
+        THREADS=$(sed -n 's/.*"listening on .* with \([0-9]*\) threads".*/\1/p' "$BENCH_OUT/carcd.log" | tail -n 1)
+        [[ -n $THREADS ]] && break
+        sleep 0.1
+    done
 }
 
 # carcd-load with this run's settings and "$@" (--seconds, --seed, --rate); output in $BENCH_OUT/NAME.out, .err
