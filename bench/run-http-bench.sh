@@ -37,8 +37,8 @@
 #
 # Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (unset: carcd's own default, 4, as users run it;
 # CARCD_THREADS=32 gives a worker and its database connection per client, as pgbench has a connection per
-# client, which on 2 cores made carcd slower and dearer: 2026-12-04, 0.18 against 0.16 ms a move, more thread
-# switches), GAMES (128), WARMUP_MOVES (50 per game),
+# client, which on 2 cores made carcd dearer: 2026-12-04, 2.8-3.0 thread switches a move against 2.4, and
+# 0.16-0.20 ms of CPU against 0.155-0.17), GAMES (128), WARMUP_MOVES (50 per game),
 # PGB_GAMES (3000), ROUNDS (2: pgbench runs, each followed by a carcd run, so that every pgbench run sits
 # between two carcd runs; ratio_percent_rounds has each one's ratio to its neighbours, ratio_percent_median their
 # median), PACED_PERCENTS ("50 75"), PACED_RATE (one rate instead), PACED_SECONDS (15), PORT (18090), TRANSPORT (tcp; or unix), PGTEMP_PORT
