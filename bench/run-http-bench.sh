@@ -222,6 +222,7 @@ start_carcd() {
         [[ -n $THREADS ]] && break
         sleep 0.1
     done
+    THREADS=${THREADS:-unknown}   # daemon/main.c's line changed: say so rather than print nothing
 }
 
 # carcd-load with this run's settings and "$@" (--seconds, --seed, --rate); output in $BENCH_OUT/NAME.out, .err
