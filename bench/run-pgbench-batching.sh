@@ -162,10 +162,10 @@ batched_script() {
                 }
             print "\\endpipeline"
         }' bench/move.pgbench >"$out"
-    grep -q '^BEGIN;' "$out" && (($(grep -c '^COMMIT;' "$out") == n)) || {
+    if ! grep -q '^BEGIN;' "$out" || (($(grep -c '^COMMIT;' "$out") != n)); then
         say "could not make $out from bench/move.pgbench (its one-round-trip branch changed?)"
         exit 1
-    }
+    fi
     echo "$out"
 }
 
