@@ -14,6 +14,7 @@
 #include "base/json_out.h"
 #include "game/event_cache.h"
 #include "game/games.h"
+#include "game/state_cache.h"
 #include "handlers.h"
 #include "handlers/lobby.h"
 #include "handlers/webhooks.h"
@@ -562,6 +563,9 @@ enum MHD_Result h_games_create(cd_req *r)
         ret = cd_reply_db_failure(r, down, "the game could not be stored");
         goto out_tx;
     }
+    /* the state a first read would decode from the snapshot just stored: held, that read is a hit (what is
+     * known of the game besides is left to the first move's read, state_cache.h) */
+    cd_cache_put(t.id, 0, st);
     r->game_id = NULL;
     json_t *players = json_array();
     for (int i = 0; i < t.nplayers; i++) {
