@@ -563,9 +563,16 @@ enum MHD_Result h_games_create(cd_req *r)
         ret = cd_reply_db_failure(r, down, "the game could not be stored");
         goto out_tx;
     }
-    /* the state a first read would decode from the snapshot just stored: held, that read is a hit (what is
-     * known of the game besides is left to the first move's read, state_cache.h) */
-    cd_cache_put(t.id, 0, st);
+    /* the state a first read would decode from the snapshot just stored: held, that read is a hit; with what
+     * this transaction stored of the game besides, so that its first move goes in one round trip too (a
+     * webhook or a player linked before that move fails the move's guard: it retries the long way,
+     * state_cache.h). st becomes whatever the cache let go, freed below. */
+    cd_cache_aux aux = {.known = true, .unclocked = !t.clocked, .no_hooks = true, .no_linked = true};
+    for (int i = 0; i < t.nplayers; i++) {
+        aux.no_hooks = aux.no_hooks && !t.hooks.has[i];
+        aux.no_linked = aux.no_linked && !t.key_hash[i][0];
+    }
+    cd_cache_give(t.id, 0, &st, &aux);
     r->game_id = NULL;
     json_t *players = json_array();
     for (int i = 0; i < t.nplayers; i++) {
