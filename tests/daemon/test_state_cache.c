@@ -85,50 +85,55 @@ START_TEST(newest_seq_replaces_and_aux_stays)
 }
 END_TEST
 
+/* Puts games 0..n-1, game g at seq base + g. */
+static void put_games(unsigned n, int base, const carc_state *st)
+{
+    char id[37];
+    for (unsigned g = 0; g < n; g++) {
+        game_id(g, id);
+        cd_cache_put(id, base + (int)g, st);
+    }
+}
+
+/* How many of games 0..n-1 are held at seq base + g. */
+static int held_games(unsigned n, int base)
+{
+    carc_state *out = malloc(sizeof *out);
+    ck_assert_ptr_nonnull(out);
+    char id[37];
+    int held = 0;
+    for (unsigned g = 0; g < n; g++) {
+        game_id(g, id);
+        held += cd_cache_copy(id, out, NULL) == base + (int)g;
+    }
+    free(out);
+    return held;
+}
+
 START_TEST(half_full_holds_every_game)
 {
     enum { GAMES = 128 };
-    carc_state *st = new_state(4), *out = malloc(sizeof *out);
-    ck_assert_ptr_nonnull(out);
-    char id[37];
-    for (unsigned round = 0; round < 3; round++)   /* moves cycling over the games, as players' do */
-        for (unsigned g = 0; g < GAMES; g++) {
-            game_id(g, id);
-            cd_cache_put(id, (int)(round * GAMES + g), st);
-        }
-    int held = 0;
-    for (unsigned g = 0; g < GAMES; g++) {
-        game_id(g, id);
-        held += cd_cache_copy(id, out, NULL) == (int)(2 * GAMES + g);
-    }
-    ck_assert_int_eq(held, GAMES);
+    carc_state *st = new_state(4);
+    for (int round = 0; round < 3; round++)   /* moves cycling over the games, as players' do */
+        put_games(GAMES, round * GAMES, st);
+    ck_assert_int_eq(held_games(GAMES, 2 * GAMES), GAMES);
     free(st);
-    free(out);
 }
 END_TEST
 
 START_TEST(bounded_at_256)
 {
     enum { GAMES = 400 };
-    carc_state *st = new_state(5), *out = malloc(sizeof *out);
-    ck_assert_ptr_nonnull(out);
-    char id[37];
-    for (unsigned g = 0; g < GAMES; g++) {
-        game_id(g, id);
-        cd_cache_put(id, (int)g, st);
-    }
-    int held = 0;
-    for (unsigned g = 0; g < GAMES; g++) {
-        game_id(g, id);
-        held += cd_cache_copy(id, out, NULL) == (int)g;
-    }
+    carc_state *st = new_state(5);
+    put_games(GAMES, 0, st);
+    int held = held_games(GAMES, 0);
     ck_assert_int_le(held, 256);
     ck_assert_int_ge(held, 200);   /* full sets evict their least recent, not everything */
     /* the most recent put of all is always held */
+    char id[37];
     game_id(GAMES - 1, id);
-    ck_assert_int_eq(cd_cache_copy(id, out, NULL), GAMES - 1);
+    ck_assert_int_eq(cd_cache_copy(id, st, NULL), GAMES - 1);
     free(st);
-    free(out);
 }
 END_TEST
 
