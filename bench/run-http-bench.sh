@@ -107,29 +107,9 @@ pgbench_run() {
 }
 
 # ---- CPU accounting (clock ticks from /proc): who used how much CPU during a phase ---------------------------
-# the fields after the ")" of /proc/PID/stat: utime is the 12th, stime 13th, cutime 14th, cstime 15th
-ticks_of() {
-    local st
-    st=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
-    awk -v kids="${2:-0}" '{ sub(/.*\) /, ""); print $12 + $13 + (kids ? $14 + $15 : 0) }' <<<"$st"
-}
-# the whole cluster: the postmaster with its reaped children, plus the live ones
-pg_ticks() {
-    local pm t c
-    pm=$(head -n 1 "$PGTEMP_DIR/data/postmaster.pid")
-    t=$(ticks_of "$pm" 1)
-    for c in $(pgrep -P "$pm"); do t=$((t + $(ticks_of "$c"))); done
-    echo "$t"
-}
-# after a pgbench run: until its backends have exited and been reaped (their CPU is then in the postmaster's
-# cutime), at most 5 s
-pg_children() { pgrep -P "$(head -n 1 "$PGTEMP_DIR/data/postmaster.pid")" | wc -l; }
-wait_backends_gone() {
-    for _ in $(seq 50); do
-        (($(pg_children) <= $1)) && return 0
-        sleep 0.1
-    done
-}
+# ticks_of, pg_ticks, pg_children, wait_backends_gone
+# shellcheck source=cpu-ticks.sh
+source "$root/bench/cpu-ticks.sh"
 # busy and total ticks of the machine
 machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 # one line: carcd pg busy total

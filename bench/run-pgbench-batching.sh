@@ -67,26 +67,9 @@ ADMIN_TOKEN=bench-admin-$RANDOM$RANDOM
 
 say() { echo "run-pgbench-batching: $*" >&2; }
 
-# ---- CPU accounting: clock ticks from /proc, as run-http-bench.sh ----------------------------------------
-ticks_of() {
-    local st
-    st=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
-    awk -v kids="${2:-0}" '{ sub(/.*\) /, ""); print $12 + $13 + (kids ? $14 + $15 : 0) }' <<<"$st"
-}
-pg_ticks() {   # the whole cluster: the postmaster with its reaped children, plus the live ones
-    local pm t c
-    pm=$(head -n 1 "$PGTEMP_DIR/data/postmaster.pid")
-    t=$(ticks_of "$pm" 1)
-    for c in $(pgrep -P "$pm"); do t=$((t + $(ticks_of "$c"))); done
-    echo "$t"
-}
-pg_children() { pgrep -P "$(head -n 1 "$PGTEMP_DIR/data/postmaster.pid")" | wc -l; }
-wait_backends_gone() {   # until a run's backends have exited and been reaped (their CPU is then counted)
-    for _ in $(seq 50); do
-        (($(pg_children) <= $1)) && return 0
-        sleep 0.1
-    done
-}
+# ---- CPU accounting: ticks_of, pg_ticks, pg_children, wait_backends_gone ---------------------------------
+# shellcheck source=cpu-ticks.sh
+source "$root/bench/cpu-ticks.sh"
 
 # ---- build, database, games --------------------------------------------------------------------------
 say "building (Release) in $BUILD_DIR"
