@@ -456,9 +456,10 @@ load_moves=$(field moves)
 e0=0 e1=0 f0=0 f1=0 after_moves=0 after_load_cpu_ms=0
 for r in "${carcd_runs[@]:1}"; do
     sfx=${r#load-after}
-    read -r a0 b0 _ _ <"$BENCH_OUT/cpu.after0$sfx"
-    read -r a1 b1 _ _ <"$BENCH_OUT/cpu.after1$sfx"
-    e1=$((e1 + a1 - a0)) f1=$((f1 + b1 - b0))
+    # (names of their own: b0 and b1 are the first run's machine ticks, which load_other below reads)
+    read -r ca0 pa0 _ _ <"$BENCH_OUT/cpu.after0$sfx"
+    read -r ca1 pa1 _ _ <"$BENCH_OUT/cpu.after1$sfx"
+    e1=$((e1 + ca1 - ca0)) f1=$((f1 + pa1 - pa0))
     n=$(field moves "$r")
     after_moves=$((after_moves + n))
     after_load_cpu_ms=$(awk -v t="$after_load_cpu_ms" -v c="$(field load_cpu_ms_per_move "$r")" -v n="$n" 'BEGIN { print t + c * n }')
