@@ -13,11 +13,11 @@
 #include "state_cache.h"
 
 /* A game may sit in any of its set's ways, so games whose ids share a set do not evict each other until the
- * set is full. 256 slots direct-mapped left ~40 % of 128 games colliding; 64 sets of 4 still missed 4-5 % of
+ * set is full. 256 slots direct-mapped left ~40 % of 128 games colliding; 64 sets of 4 still missed 4-7 % of
  * reads with 128 games in play, half the capacity: sets of 4 overflow when ids fall unevenly (6 or 7 games in
- * a set now and then), and the least recent of a cycling set is always the next one wanted. 16 sets of 16
- * overflow about as rarely as a fully associative cache of 256 would not at all (tests/daemon/
- * test_state_cache.c); a lookup compares each way's id hash first, so 16 ways cost a few compares. */
+ * a set now and then), and the least recent of a cycling set is always the next one wanted. Sets of 16 hold
+ * 128 games without overflowing (tests/daemon/test_state_cache.c); a lookup compares each way's id hash
+ * first, so 16 ways cost a few integer compares. */
 #define CACHE_WAYS 16
 #define CACHE_SETS 16      /* 256 states, ~8 MB; games in play at once beyond that just miss */
 

@@ -16,12 +16,14 @@
 
 #include "carc.h"
 
-/* What a seat's move read of its game besides the state, kept with it: a move sent in one round trip
- * (handlers/moves_post.c) assumes it and has the database check it under the lock (db/game_reads.h:
- * cd_move_guard_deferred), so a stale one costs a retry, never a wrong move. Properties of the game, not of a
+/* What a seat's move read of its game besides the state (or what the game's creation stored:
+ * handlers/games_create.c), kept with it: a move sent in one round trip (handlers/moves_post.c) assumes it and
+ * has the database check it under the lock (db/game_reads.h: cd_move_guard_deferred), so a stale one costs a
+ * retry, never a wrong move. Properties of the game, not of a
  * seq: they stay with the game's slot when a state without them (a bot's move) replaces its state. */
 typedef struct {
-    bool known;       /* read under a seat's move lock; false: nothing known, the move takes the long way */
+    bool known;       /* read under a seat's move lock, or stored by the creation; false: nothing known, the
+                       * move takes the long way */
     bool unclocked;   /* the game has no turn clock */
     bool no_hooks;    /* it has no enabled webhook endpoint */
     bool no_linked;   /* no seat of it is linked to a player */
