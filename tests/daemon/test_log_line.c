@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,46 @@ START_TEST(same_bytes_as_the_tree)
 }
 END_TEST
 
+START_TEST(integers_at_their_ends)
+{
+    /* the digits are written from the magnitude as unsigned, which LLONG_MIN has and -LLONG_MIN has not */
+    static const long long ints[] = {0, 9, 10, -1, -10, 999999, 1000000, LLONG_MAX, LLONG_MIN, LLONG_MIN + 1};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        char *tree, *line;
+        both("GET", ints[i], 1.5, &tree, &line);
+        ck_assert_msg(strcmp(tree, line) == 0, "integer %lld:\n%s%s", ints[i], tree, line);
+        free(tree);
+        free(line);
+    }
+}
+END_TEST
+
+/* A member past the line's buffer is left out whole, and the ones after it still go in where they fit. */
+START_TEST(a_member_that_does_not_fit_is_left_out)
+{
+    fflush(stderr);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    int saved = dup(STDERR_FILENO);
+    dup2(fileno(f), STDERR_FILENO);
+    static char big[9000];
+    memset(big, 'x', sizeof big - 1);
+    cd_log_line l;
+    cd_log_line_begin(&l);
+    cd_log_line_str(&l, "path", big);
+    cd_log_line_int(&l, "status", 200);
+    cd_log_line_end(&l);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    rewind(f);
+    char buf[16384];
+    ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+    fclose(f);
+    ck_assert_ptr_null(strstr(buf, "\"path\""));
+    ck_assert_ptr_nonnull(strstr(buf, "Z\",\"status\":200}\n"));
+}
+END_TEST
+
 /* The UTC second, as "YYYY-MM-DDTHH:MM:SS" */
 static void utc_second(time_t t, char out[32])
 {
@@ -138,6 +179,8 @@ int main(void)
     Suite *s = suite_create("log_line");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, same_bytes_as_the_tree);
+    tcase_add_test(tc, integers_at_their_ends);
+    tcase_add_test(tc, a_member_that_does_not_fit_is_left_out);
     tcase_add_test(tc, timestamp_is_the_utc_clock);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
