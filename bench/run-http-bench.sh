@@ -32,7 +32,9 @@
 #    carcd_healthz_cpu_ms_per_request (HEALTHZ_REQUESTS, 40 000, GET /healthz from one parallel curl after the
 #    first carcd run: HTTP alone, no database) and pgbench_thread_per_client_client_cpu_ms_per_move
 #    (move.pgbench with -j CLIENTS, a thread blocking per connection as carcd's workers do, against the -j
-#    cores event loops of pgbench_client_cpu_ms_per_move).
+#    cores event loops of pgbench_client_cpu_ms_per_move). carcd_cpu_floor_ms_per_move adds them up: the move
+#    cycle's client CPU (the round trips alone) and the /healthz CPU for each of carcd-load's requests (HTTP
+#    alone); carcd_cpu_over_floor_ms_per_move is what carcd spends beyond both.
 # Everything it started is stopped on exit; the logs stay in $BENCH_OUT (printed at the end).
 #
 # Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (unset: carcd's own default, 4, as users run it;
@@ -68,7 +70,8 @@ if [[ $DURABILITY == both ]]; then
     fig() { sed -n "s/^$2: //p" "$out_all/$1.figures"; }
     for mode in durable fast; do
         echo "summary.$mode: carcd $(fig $mode carcd_moves_per_s) / pgbench $(fig $mode pgbench_moves_per_s) moves/s" \
-            "= $(fig $mode ratio_percent) % (rounds: $(fig $mode ratio_percent_rounds) %); carcd CPU $(fig $mode carcd_cpu_ms_per_move) ms/move;" \
+            "= $(fig $mode ratio_percent) % (rounds: $(fig $mode ratio_percent_rounds) %); carcd CPU $(fig $mode carcd_cpu_ms_per_move) ms/move" \
+            "(round trips and HTTP alone: $(fig $mode carcd_cpu_floor_ms_per_move) ms);" \
             "POST p99 at 75 %: carcd $(fig $mode paced_75_carcd_post_p99_ms) ms, pgbench $(fig $mode paced_75_pgbench_p99_ms) ms"
     done
     exit 0
@@ -468,6 +471,7 @@ done
 load_cpu=$(awk -v a="$(field load_cpu_ms_per_move)" -v n="$load_moves" -v b="$after_load_cpu_ms" \
     -v m="$after_moves" 'BEGIN { printf "%.3f", (n + m > 0 ? (a * n + b) / (n + m) : 0) }')
 per_move() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.2f", (n > 0 ? 1000 * t / hz / n : 0) }'; }
+per_move_exact() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.4f", (n > 0 ? 1000 * t / hz / n : 0) }'; }
 carcd_cpu=$(per_move $((c1 - c0 + e1 - e0)) $((load_moves + after_moves)))
 carcd_pg_cpu=$(per_move $((p1 - p0 + f1 - f0)) $((load_moves + after_moves)))
 pgb_pg_cpu=$(per_move "$pgb_pg_ticks" "$pgb_moves")
@@ -549,7 +553,17 @@ thr_moves=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\
 read -r tu ts <"$BENCH_OUT/pgbench-threads.time"
 echo "pgbench_thread_per_client_moves_per_s: $(printf '%.0f' "$(tps_of -threads)")"
 echo "pgbench_thread_per_client_client_cpu_ms_per_move: $(awk -v u="$tu" -v s="$ts" -v n="$thr_moves" 'BEGIN { printf "%.3f", (n > 0 ? 1000 * (u + s) / n : 0) }')"
-echo "carcd_healthz_cpu_ms_per_request: $(awk -v t=$((hz1 - hz0)) -v n="$HEALTHZ_REQUESTS" -v hz="$hz" 'BEGIN { printf "%.3f", 1000 * t / hz / n }')"
+healthz_cpu=$(awk -v t=$((hz1 - hz0)) -v n="$HEALTHZ_REQUESTS" -v hz="$hz" 'BEGIN { printf "%.4f", 1000 * t / hz / n }')
+echo "carcd_healthz_cpu_ms_per_request: $(printf '%.3f' "$healthz_cpu")"
+# the floor under carcd's CPU a move: the same round trips as a C client makes them (pgbench's client on the
+# move cycle, legal-moves reads in carcd-load's share included) plus HTTP alone for each of carcd-load's
+# requests (a /healthz, no database: the move's POST and its legal-moves GETs); what carcd spends over it is
+# its own work, JSON, the engine and the handlers' glue (README, issue 21)
+floor=$(awk -v u="$cu" -v s="$cs" -v n="$cyc_moves" -v h="$healthz_cpu" -v g="$(field gets_per_move)" \
+    'BEGIN { printf "%.3f", (n > 0 ? 1000 * (u + s) / n : 0) + h * (1 + g) }')
+echo "carcd_cpu_floor_ms_per_move: $floor"
+echo "carcd_cpu_over_floor_ms_per_move: $(awk -v c="$(per_move_exact $((c1 - c0 + e1 - e0)) $((load_moves + after_moves)))" \
+    -v f="$floor" 'BEGIN { printf "%.3f", c - f }')"
 echo "carcd_cpu_ms_per_move_before_pgbench: $(per_move $((c1 - c0)) "$load_moves")"
 echo "carcd_cpu_ms_per_move_after_pgbench: $(per_move $((e1 - e0)) "$after_moves")"
 echo "carcd_postgres_cpu_ms_per_move_before_pgbench: $(per_move $((p1 - p0)) "$load_moves")"
