@@ -22,7 +22,7 @@
 # which callgrind counts a byte at a time: in cycles they cost far less than their count here (README).
 #
 # Environment: MOVES (2000), CLIENTS (8), GAMES (32), WARMUP_MOVES (400), TOP (25), PORT (18290),
-# PGTEMP_PORT (54394), BUILD_DIR (build-callgrind), KEEP=1 keeps the callgrind files (their folder is printed).
+# PGTEMP_PORT (54395), BUILD_DIR (build-callgrind), KEEP=1 keeps the callgrind files (their folder is printed).
 # Needs valgrind (Debian's package valgrind). Figures, not a test.
 set -euo pipefail
 
@@ -35,7 +35,7 @@ WARMUP_MOVES=${WARMUP_MOVES:-400}
 TOP=${TOP:-25}
 PORT=${PORT:-18290}
 BUILD_DIR=${BUILD_DIR:-$root/build-callgrind}
-export PGTEMP_PORT=${PGTEMP_PORT:-54394}
+export PGTEMP_PORT=${PGTEMP_PORT:-54395}
 export PGTEMP_DB=carcd_instructions
 export PGTEMP_DURABLE=0
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/carcd-instructions.XXXXXX")
@@ -56,12 +56,11 @@ cmake --build "$BUILD_DIR" -j"$(nproc)" --target carcd carcd-load >>"$OUT/cmake.
 
 # shellcheck source=../scripts/pg-temp.sh
 source "$root/scripts/pg-temp.sh"
+# shellcheck source=carcd-proc.sh
+source "$root/bench/carcd-proc.sh"
 carcd_pid=""
 cleanup() {
-    if [[ -n $carcd_pid ]]; then
-        kill -TERM "$carcd_pid" 2>/dev/null || true
-        wait "$carcd_pid" 2>/dev/null || true
-    fi
+    carcd_stop
     pg_temp_stop
     [[ ${KEEP:-0} == 1 ]] && say "callgrind files in $OUT" || rm -rf "$OUT"
 }
@@ -76,12 +75,7 @@ say "carcd under callgrind"
 valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$OUT/cg" \
     "$BUILD_DIR/carcd" serve >"$OUT/carcd.log" 2>&1 &
 carcd_pid=$!
-for _ in $(seq 600); do   # valgrind takes seconds to start carcd
-    curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
-    kill -0 "$carcd_pid" 2>/dev/null || { say "carcd exited:"; tail -n 20 "$OUT/carcd.log" >&2; exit 1; }
-    sleep 0.2
-done
-curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null || { say "carcd is not ready"; exit 1; }
+carcd_wait_ready "$PORT" 600 "$OUT/carcd.log" || exit 1   # valgrind takes seconds to start carcd
 
 load() {
     "$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN" --clients "$CLIENTS" \

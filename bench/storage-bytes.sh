@@ -27,12 +27,11 @@ cmake --build "$BUILD_DIR" --target carcd storage-bytes >"$OUT/build.log" 2>&1 |
 
 # shellcheck source=../scripts/pg-temp.sh
 source "$root/scripts/pg-temp.sh"
+# shellcheck source=carcd-proc.sh
+source "$root/bench/carcd-proc.sh"
 carcd_pid=""
 cleanup() {
-    if [[ -n $carcd_pid ]]; then
-        kill -TERM "$carcd_pid" 2>/dev/null || true
-        wait "$carcd_pid" 2>/dev/null || true
-    fi
+    carcd_stop
     pg_temp_stop
 }
 trap cleanup EXIT
@@ -47,16 +46,11 @@ run() {
     CARCD_DATABASE_URL=$url CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN CARCD_CLOCK_INTERVAL_MS=200 \
         "$bin" serve >"$OUT/$name.carcd.log" 2>&1 &
     carcd_pid=$!
-    for _ in $(seq 100); do
-        curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
-        sleep 0.1
-    done
+    carcd_wait_ready "$PORT" 50 "$OUT/$name.carcd.log" || exit 1
     echo "== $name: $bin ($GAMES games per case)"
     "$BUILD_DIR/storage-bytes" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN" --database-url "$url" \
         --games "$GAMES" --active-seq "$ACTIVE_SEQ"
-    kill -TERM "$carcd_pid"
-    wait "$carcd_pid" 2>/dev/null || true
-    carcd_pid=""
+    carcd_stop
 }
 
 if [[ -n ${BEFORE_CARCD:-} ]]; then
