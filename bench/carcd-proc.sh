@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # carcd-proc.sh — the carcd a benchmark script measures, sourced (storage-bytes.sh, move-instructions.sh):
-# waiting until it is ready and stopping it. The script keeps the process id in carcd_pid.
+# waiting until it is ready, and stopping it with the throwaway PostgreSQL under it (scripts/pg-temp.sh,
+# sourced here too). The script keeps the process id in carcd_pid.
+
+# shellcheck source=../scripts/pg-temp.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/pg-temp.sh"
+carcd_pid=""
 
 # until carcd on 127.0.0.1:PORT ($1) answers /readyz, at most TRIES ($2) tries 0.2 s apart; 1 (its log's tail
 # on stderr, LOG $3) when it exited meanwhile or never answered
@@ -26,4 +31,10 @@ carcd_stop() {
         wait "$carcd_pid" 2>/dev/null || true
     fi
     carcd_pid=""
+}
+
+# carcd, then the PostgreSQL pg_temp_start started: a script's exit trap
+carcd_and_pg_stop() {
+    carcd_stop
+    pg_temp_stop
 }

@@ -54,14 +54,10 @@ cmake --build "$BUILD_DIR" -j"$(nproc)" --target carcd carcd-load >>"$OUT/cmake.
     exit 1
 }
 
-# shellcheck source=../scripts/pg-temp.sh
-source "$root/scripts/pg-temp.sh"
 # shellcheck source=carcd-proc.sh
 source "$root/bench/carcd-proc.sh"
-carcd_pid=""
 cleanup() {
-    carcd_stop
-    pg_temp_stop
+    carcd_and_pg_stop
     [[ ${KEEP:-0} == 1 ]] && say "callgrind files in $OUT" || rm -rf "$OUT"
 }
 trap cleanup EXIT

@@ -25,16 +25,9 @@ ADMIN=storage-admin-$RANDOM$RANDOM
 
 cmake --build "$BUILD_DIR" --target carcd storage-bytes >"$OUT/build.log" 2>&1 || { tail -n 30 "$OUT/build.log" >&2; exit 1; }
 
-# shellcheck source=../scripts/pg-temp.sh
-source "$root/scripts/pg-temp.sh"
 # shellcheck source=carcd-proc.sh
 source "$root/bench/carcd-proc.sh"
-carcd_pid=""
-cleanup() {
-    carcd_stop
-    pg_temp_stop
-}
-trap cleanup EXIT
+trap carcd_and_pg_stop EXIT
 pg_temp_start
 
 # run NAME CARCD_BINARY: a fresh database migrated by that binary, the binary serving, the measurements
