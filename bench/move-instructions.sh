@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # move-instructions.sh — the instructions carcd's HTTP workers execute per move, counted by callgrind: a figure
-# that repeats to a tenth of a per cent from run to run (2026-12-04: 365 464 and 365 708), where CPU time on this
-# shared 2-core VM moves by a tenth between adjacent runs. It counts user space only (carcd and its libraries,
+# that repeats to about 1 % from run to run (2026-12-04, one tree: 347.6 k, 348.4 k and 348.5 k; what varies
+# is carcd-load's legal-moves GETs a move, 0.63-0.67), where CPU time on this shared 2-core VM moves by a tenth
+# between adjacent runs. It counts user space only (carcd and its libraries,
 # not the kernel's system calls and thread switches, about half of carcd's CPU per move: README, issue 21), so
 # it is the figure for changes to carcd's own work, and run-http-bench.sh the one for the whole.
 #
