@@ -250,8 +250,6 @@ static bool utf8_ok(const unsigned char *s)
     return true;
 }
 
-/* ,"key": then v as jansson writes a string (escapes as its dump_string, UTF-8 as it is); the member is
- * dropped when it does not fit */
 /* The room a member may take: the closing brace, newline and NUL stay free. */
 #define LINE_CAP (sizeof ((cd_log_line *)0)->p - 8)
 
@@ -274,17 +272,19 @@ static void put_member(cd_log_line *l, const char *key, const char *text, size_t
     l->len = (size_t)(o + n - l->p);
 }
 
+/* ,"key": then v as jansson writes a string (escapes as its dump_string, UTF-8 as it is); the member is
+ * dropped when it does not fit */
 void cd_log_line_str(cd_log_line *l, const char *key, const char *v)
 {
     static const char hex[] = "0123456789ABCDEF";
     bool lossy = !utf8_ok((const unsigned char *)v);
-    size_t start = l->len, cap = LINE_CAP;
+    size_t start = l->len;
     put_member(l, key, "\"", 1);
     if (l->len == start)
         return;
     size_t o = l->len;
     for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
-        if (o + 6 >= cap) {
+        if (o + 6 >= LINE_CAP) {
             l->len = start;
             return;
         }
