@@ -152,6 +152,7 @@ static Suite *suite(void)
 int main(void)
 {
     SRunner *sr = srunner_create(suite());
+    srunner_set_fork_status(sr, CK_FORK);   /* every test starts from an empty cache, even with CK_FORK=no */
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
