@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# carcd-proc.sh — the carcd a benchmark script measures, sourced (storage-bytes.sh, move-instructions.sh):
-# waiting until it is ready, and stopping it with the throwaway PostgreSQL under it (scripts/pg-temp.sh,
-# sourced here too). The script keeps the process id in carcd_pid.
+# carcd-proc.sh — the carcd a benchmark script measures, sourced (storage-bytes.sh, move-instructions.sh,
+# run-pgbench-batching.sh): waiting until it is ready, and stopping it with the throwaway PostgreSQL under it
+# (scripts/pg-temp.sh, sourced here too). The script keeps the process id in carcd_pid.
 
 # shellcheck source=../scripts/pg-temp.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/pg-temp.sh"

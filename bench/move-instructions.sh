@@ -100,23 +100,22 @@ for f in "$OUT"/cg.1-*; do
     grep -q 'on_request' "$f" && workers+=("$f")
 done
 ((${#workers[@]} > 0)) || { say "no worker thread in the dump"; exit 1; }
-# every worker's functions by their own instructions: "count<TAB>function [object]" (callgrind_annotate's
-# lines, with the object appended where the function has no source file; inlined parts counted apart)
+# every worker's functions by their own instructions: "count<TAB>file:function [object]" (callgrind_annotate's
+# lines; a function inlined from a header has no [object] and counts as carcd's). clone and start_thread are
+# left out: with the counters zeroed mid-run callgrind_annotate lists them with the thread's whole count,
+# which is no work of their own.
 for f in "${workers[@]}"; do
     callgrind_annotate --auto=no --threshold=100 --inclusive=no "$f" 2>/dev/null |
         sed -n '/file:function/,$p' |
-        awk '/^ *[0-9,]+ +\(/ { n = $1; gsub(",", "", n); sub(/^ *[0-9,]+ +\( *[0-9.]+%\) +/, ""); print n "\t" $0 }'
+        awk '/^ *[0-9,]+ +\(/ && !/(clone\.S:clone|pthread_create\.c:start_thread) / {
+                 n = $1; gsub(",", "", n); sub(/^ *[0-9,]+ +\( *[0-9.]+%\) +/, ""); print n "\t" $0 }'
 done >"$OUT/self.tsv"
 awk -F'\t' -v m="$moves" '
     { fn = $2; obj = "carcd"
       if (match(fn, /\[[^]]*\]$/)) { o = substr(fn, RSTART + 1, RLENGTH - 2); n = split(o, parts, "/"); obj = parts[n] }
       sub(/\.so.*/, "", obj); sub(/^lib(c|pthread)$/, "libc", obj)
-      # clone and start_thread carry every instruction of the thread beneath them when counters were zeroed
-      # mid-run: callgrind_annotate lists them with the whole; they are not work of their own
-      if (fn ~ /(clone\.S:clone|pthread_create\.c:start_thread) /) next
       by[obj] += $1; tot += $1 }
     END { printf "worker_instructions_per_move: %d\n", tot / m
           for (o in by) printf "instructions_per_move.%s: %d\n", o, by[o] / m }' "$OUT/self.tsv" | sort -t: -k1,1
-awk -F'\t' '!/(clone\.S:clone|pthread_create\.c:start_thread) / { s[$2] += $1 } END { for (f in s) print s[f] "\t" f }' \
-    "$OUT/self.tsv" | sort -rn | head -n "$TOP" |
+awk -F'\t' '{ s[$2] += $1 } END { for (f in s) print s[f] "\t" f }' "$OUT/self.tsv" | sort -rn | head -n "$TOP" |
     awk -F'\t' -v m="$moves" '{ printf "top.%d: %d %s\n", NR, $1 / m, $2 }'

@@ -470,14 +470,16 @@ done
 # carcd's side per move over all of its timed runs (they bracket pgbench's)
 load_cpu=$(awk -v a="$(field load_cpu_ms_per_move)" -v n="$load_moves" -v b="$after_load_cpu_ms" \
     -v m="$after_moves" 'BEGIN { printf "%.3f", (n + m > 0 ? (a * n + b) / (n + m) : 0) }')
-per_move() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.2f", (n > 0 ? 1000 * t / hz / n : 0) }'; }
-per_move_exact() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.4f", (n > 0 ? 1000 * t / hz / n : 0) }'; }
-carcd_cpu=$(per_move $((c1 - c0 + e1 - e0)) $((load_moves + after_moves)))
+# ms a move from TICKS ($1) over MOVES ($2), to DECIMALS ($3, 2) places
+per_move() { awk -v t="$1" -v n="$2" -v hz="$hz" -v d="${3:-2}" 'BEGIN { printf "%." d "f", (n > 0 ? 1000 * t / hz / n : 0) }'; }
+carcd_cpu_exact=$(per_move $((c1 - c0 + e1 - e0)) $((load_moves + after_moves)) 4)
+carcd_cpu=$(printf '%.2f' "$carcd_cpu_exact")
 carcd_pg_cpu=$(per_move $((p1 - p0 + f1 - f0)) $((load_moves + after_moves)))
 pgb_pg_cpu=$(per_move "$pgb_pg_ticks" "$pgb_moves")
 cyc_pg_cpu=$(per_move $((y1 - y0)) "$cyc_moves")
 pgb_client_cpu=$(awk -v t="$pgb_client_s" -v n="$pgb_moves" 'BEGIN { printf "%.3f", 1000 * t / n }')
-cyc_client_cpu=$(awk -v u="$cu" -v s="$cs" -v n="$cyc_moves" 'BEGIN { printf "%.2f", 1000 * (u + s) / n }')
+cyc_client_cpu_exact=$(awk -v u="$cu" -v s="$cs" -v n="$cyc_moves" 'BEGIN { printf "%.4f", (n > 0 ? 1000 * (u + s) / n : 0) }')
+cyc_client_cpu=$(printf '%.2f' "$cyc_client_cpu_exact")
 # what the ratios would be if each side had the whole machine: CPU per move of pgbench's side over carcd's
 # (carcd + its PostgreSQL + carcd-load); on a busy machine steadier than the measured ratio
 cpu_ratio() { awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" 'BEGIN { printf "%.1f", 100 * (a + b) / (c + d + e) }'; }
@@ -559,11 +561,10 @@ echo "carcd_healthz_cpu_ms_per_request: $(printf '%.3f' "$healthz_cpu")"
 # move cycle, legal-moves reads in carcd-load's share included) plus HTTP alone for each of carcd-load's
 # requests (a /healthz, no database: the move's POST and its legal-moves GETs); what carcd spends over it is
 # its own work, JSON, the engine and the handlers' glue (README, issue 21)
-floor=$(awk -v u="$cu" -v s="$cs" -v n="$cyc_moves" -v h="$healthz_cpu" -v g="$(field gets_per_move)" \
-    'BEGIN { printf "%.3f", (n > 0 ? 1000 * (u + s) / n : 0) + h * (1 + g) }')
+floor=$(awk -v c="$cyc_client_cpu_exact" -v h="$healthz_cpu" -v g="$(field gets_per_move)" \
+    'BEGIN { printf "%.3f", c + h * (1 + g) }')
 echo "carcd_cpu_floor_ms_per_move: $floor"
-echo "carcd_cpu_over_floor_ms_per_move: $(awk -v c="$(per_move_exact $((c1 - c0 + e1 - e0)) $((load_moves + after_moves)))" \
-    -v f="$floor" 'BEGIN { printf "%.3f", c - f }')"
+echo "carcd_cpu_over_floor_ms_per_move: $(awk -v c="$carcd_cpu_exact" -v f="$floor" 'BEGIN { printf "%.3f", c - f }')"
 echo "carcd_cpu_ms_per_move_before_pgbench: $(per_move $((c1 - c0)) "$load_moves")"
 echo "carcd_cpu_ms_per_move_after_pgbench: $(per_move $((e1 - e0)) "$after_moves")"
 echo "carcd_postgres_cpu_ms_per_move_before_pgbench: $(per_move $((p1 - p0)) "$load_moves")"

@@ -78,17 +78,9 @@ cmake --build "$BUILD_DIR" -j"$(nproc)" --target carcd carcd-load >>"$BENCH_OUT/
     tail -n 30 "$BENCH_OUT/cmake.log" >&2
     exit 1
 }
-carcd_pid=""
-cleanup() {
-    if [[ -n $carcd_pid ]]; then
-        kill -TERM "$carcd_pid" 2>/dev/null || true
-        wait "$carcd_pid" 2>/dev/null || true
-    fi
-    pg_temp_stop
-}
-# shellcheck source=../scripts/pg-temp.sh
-source "$root/scripts/pg-temp.sh"
-trap cleanup EXIT
+# shellcheck source=carcd-proc.sh
+source "$root/bench/carcd-proc.sh"
+trap carcd_and_pg_stop EXIT
 trap 'exit 130' INT TERM
 say "starting PostgreSQL ($DURABILITY)"
 pg_temp_start
@@ -97,19 +89,14 @@ export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$A
 "$BUILD_DIR/carcd" migrate >"$BENCH_OUT/migrate.log" 2>&1 || { cat "$BENCH_OUT/migrate.log" >&2; exit 1; }
 "$BUILD_DIR/carcd" serve >"$BENCH_OUT/carcd.log" 2>&1 &
 carcd_pid=$!
-for _ in $(seq 100); do
-    curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+carcd_wait_ready "$PORT" 50 "$BENCH_OUT/carcd.log" || exit 1
 say "carcd-load: $GAMES games for the clones to copy"
 "$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$ADMIN_TOKEN" --clients 8 --games "$GAMES" \
     --moves 1000000000 --warmup-moves $((GAMES * 50)) --seconds 1 --seed 1 >"$BENCH_OUT/load.out" 2>"$BENCH_OUT/load.err" || {
     cat "$BENCH_OUT/load.err" >&2
     exit 1
 }
-kill -TERM "$carcd_pid"
-wait "$carcd_pid" 2>/dev/null || true
-carcd_pid=""
+carcd_stop
 psql -qX "$URL" -v ngames="$PGB_GAMES" -f bench/pgbench-setup.sql >"$BENCH_OUT/pgbench-setup.out" 2>&1 || {
     cat "$BENCH_OUT/pgbench-setup.out" >&2
     exit 1
