@@ -26,34 +26,16 @@
 #include <stddef.h>
 
 #include "carc.h"
+#include "log_move.h"
 #include "notation.h"
 #include "db/db.h"
 #include "db/move_log.h"
 #include "games.h"
 
-#define CD_LEAVE_NOTATION "!leave"
-#define CD_TO_BOT_NOTATION "!leave_to_bot"   /* {"kind": "leave_to_bot"}: a bot plays the seat on */
-
-/* One move of a stored log, either form (the strings are the stored log's). */
-typedef struct {
-    int seq, seat;
-    bool has_seat;        /* false only for the admin's cancel (handlers/admin_cancel.c), a row with no seat */
-    bool clock;           /* the turn clock made it */
-    bool bot;             /* a bot made it (clock/bot_worker.h) */
-    const char *json;     /* rows: the move's JSON text (NULL only for a row without a move) */
-    const char *text;     /* compact: the line's notation, text_len bytes (not NUL-terminated) */
-    size_t text_len;
-} cd_log_move;
-
 typedef struct {
     int n;
     cd_log_move *v;
 } cd_log_moves;
-
-/* The admin's cancel (handlers/admin_cancel.c: a row with no seat, move {"kind": "cancel", "reason"}), the
- * last entry of a cancelled game's log. It changes no state and has no events; it has no compact line, as a
- * cancelled game is not compacted (only finished ones are: game/compact.h). */
-bool cd_log_move_is_cancel(const cd_log_move *m);
 
 /* The moves of a stored log (rows with seq > 0, or the compact text), in order. False with `why` for a
  * compact text that is not one. */
@@ -63,14 +45,6 @@ void cd_log_moves_free(cd_log_moves *m);
 /* The state before any move (seq 0) from a stored set-up and seed; ev (may be NULL) gets the opening events. */
 bool cd_log_begin(const json_t *setup, const char *seed_hex, carc_state *st, carc_events *ev, char *why,
                   size_t whylen);
-/* Applies one logged move to st, the state before it: ev (may be NULL) gets its events, *described (may be
- * NULL) the move as the log names it (carc_move_to_json_described against the state before; {"kind":
- * "leave"} for a leave, {"kind": "leave_to_bot"} for a leave to a bot, the move as stored for the admin's cancel, which leaves st as it is), notation (may be
- * NULL) its compact line's notation (none for a cancel: CARC_E_INVALID). 0, or the engine's error with
- * `why` (st unchanged). */
-int cd_log_move_apply(carc_state *st, const cd_log_move *m, carc_events *ev, json_t **described,
-                      char notation[CARC_NOTATION_MAX], char *why, size_t whylen);
-
 /* One entry of the log as the events endpoint shows it, before it is filtered for a viewer. */
 typedef struct {
     int seq;
