@@ -27,6 +27,7 @@
 #include "clock/bot_worker.h"
 #include "clock/clock_worker.h"
 #include "webhooks/deliver.h"
+#include "game/move_commit.h"
 #include "game/tiles_doc.h"
 #include "base/timesrc.h"
 #include "webhooks/webhooks.h"
@@ -69,6 +70,7 @@ static int serve(const cd_config *cfg)
         return fatal(err);
     if (cd_mail_configure(cfg, err, sizeof err) != 0)
         return fatal(err);
+    cd_snapshot_every(cfg->snapshot_every);   /* before any thread that moves: HTTP, mail in, clock, bots */
 
     /* a shell starting carcd in the background hands it SIGINT ignored, and an ignored signal is dropped
      * rather than left pending for sigwait: take both back to their default first */

@@ -36,9 +36,11 @@
  *  "figures":[{"seat","figure","piece","part"}],"pending":{"kind":"place"|"figure"|"none",..}} */
 json_t *carc_state_to_json(const carc_state *st);
 /* Its text, json_dumps(carc_state_to_json(st), JSON_COMPACT) byte for byte, written without building the tree
- * (json_state_text.c: the daemon stores one per move); with_seed false leaves rng.seed out, as the stored
+ * (json_state_text.c: the daemon stores one every few moves); with_seed false leaves rng.seed out, as the stored
  * snapshot does. malloc memory (free() it); NULL when out of memory. */
 char *carc_state_to_json_text(const carc_state *st, bool with_seed);
+/* The name a snapshot gives st->pending.kind ("place", "figure", ..., "none"): its pending.kind. */
+const char *carc_pending_kind_name(const carc_state *st);
 /* The inverse: fills *st (which needs no initialisation) and rebuilds its board with carc_state_rebuild.
  * On error *st is left partly written and must be discarded. `cat` must outlive *st. */
 int carc_state_from_json(carc_state *st, const carc_catalog *cat, const json_t *j, char *err, size_t errlen);

@@ -102,6 +102,10 @@ static const opt opts[] = {
     {"--idempotency-ttl", "CARCD_IDEMPOTENCY_TTL", OPT_INT, FIELD(idempotency_ttl_s), 0, 1, 366 * 86400, "SECONDS",
      "how long a move's stored answer serves a retry with the same Idempotency-Key; after it the key is "
      "forgotten, and a retry is a new request (which the seq check refuses as stale) (default 86400)"},
+    {"--snapshot-every", "CARCD_SNAPSHOT_EVERY", OPT_INT, FIELD(snapshot_every), 0, 1, 1000, "N",
+     "a game row's snapshot is a checkpoint, written after every Nth move and the last; a carcd that does not "
+     "hold a game's state decodes it and applies the moves after it (at most N-1, and an admin's cancel) "
+     "(default 16; 1: after every move, as before sql/017)"},
     {"--bot-interval-ms", "CARCD_BOT_INTERVAL_MS", OPT_INT, FIELD(bot_interval_ms), 0, 0, 3600000, "MS",
      "how often the bot worker looks for a move a bot makes; 0: this carcd plays no bots (default 500)"},
     {"--bot-workers", "CARCD_BOT_WORKERS", OPT_INT, FIELD(bot_workers), 0, 1, CD_BOT_WORKERS_MAX, "N",
@@ -160,6 +164,7 @@ static void defaults(cd_config *c)
     c->log_flush_ms = 100;
     c->clock_interval_ms = 1000;
     c->idempotency_ttl_s = 86400;
+    c->snapshot_every = 16;
     c->bot_interval_ms = 500;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);   /* a think keeps one core busy: one worker per core */
     c->bot_workers = cores < 1 ? 1 : cores > CD_BOT_WORKERS_MAX ? CD_BOT_WORKERS_MAX : (int)cores;

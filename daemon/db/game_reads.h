@@ -29,6 +29,11 @@ typedef struct {
     const char *names;      /* the seats' names, a JSON array; NULL when the statement leaves them out */
     const char *clock;      /* the turn clock's JSON; NULL for a game without one (or left out) */
     const char *bots;       /* the seats' bots, a JSON array (null for a person); NULL: a game without bots */
+    int snapshot_seq;       /* the seq the snapshot is the state after (sql/017) */
+    const char *tail;       /* the moves after it, [[seq, seat, origin, move text], ...]; NULL: none, or left
+                               out with the snapshot */
+    const char *tail_seed;  /* hex, the seed their draws need; "" without a tail */
+    struct pg_result *tail_res;   /* the lock reads': the statement that read the tail (game_reads.c) */
     struct pg_result *res;
 } cd_game_read;
 void cd_game_read_free(cd_game_read *g);
@@ -44,7 +49,8 @@ typedef struct {
 
 /* ST_GAME_GET (admin: ST_GAME_GET_ADMIN, the seed always). */
 cd_q cd_game_read_get(cd_db *db, const char *id, bool admin, cd_game_read *out);
-/* ST_GAME_LOCK, in a transaction: seq, status, snapshot, seed, clock, the row locked. */
+/* ST_GAME_LOCK, in a transaction: seq, status, snapshot, seed, clock, the row locked; pipelined behind it
+ * ST_GAME_TAIL: the snapshot's seq and the moves after it. */
 cd_q cd_game_read_lock(cd_db *db, const char *id, cd_game_read *out);
 /* ST_GAME_GET_SEAT (names false: ST_GAME_GET_PLAY: seq, status, snapshot, seed_sha256, seed only): the seat of
  * token_hash, and game id when it is that seat's game; the snapshot is left out at cached_seq. */

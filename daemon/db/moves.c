@@ -8,6 +8,10 @@
 #include "query.h"
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+/* The snapshot $3 becomes the checkpoint at seq $2; NULL keeps the stored one and its seq (sql/017) */
+#define SNAPSHOT_CHECKPOINT                                                                                   \
+    "snapshot = COALESCE($3::jsonb, snapshot), snapshot_seq = CASE WHEN $3::jsonb IS NULL THEN snapshot_seq " \
+    "ELSE $2::integer END"
 static const cd_stmt_info stmts[] = {
     {ST_MOVE_INSERT, "move_insert",
                      "INSERT INTO moves (game_id, seq, seat, move, events, idempotency_key, response, origin, "
@@ -15,17 +19,17 @@ static const cd_stmt_info stmts[] = {
                      "$7::jsonb, $8, $9)",
                      9},
     {ST_GAME_UPDATE, "game_update",
-                     "UPDATE games SET seq = $2::integer, snapshot = $3::jsonb, status = $4, "
+                     "UPDATE games SET seq = $2::integer, " SNAPSHOT_CHECKPOINT ", pending_kind = $6, status = $4, "
                      "pending_seat = $5::integer, updated_at = now(), "
                      "finished_at = CASE WHEN $4 = 'finished' THEN now() END WHERE id = $1::uuid",
-                     5},
+                     6},
     {ST_GAME_UPDATE_CLOCK, "game_update_clock",
-                           "UPDATE games SET seq = $2::integer, snapshot = $3::jsonb, status = $4, "
-                           "pending_seat = $5::integer, updated_at = now(), "
+                           "UPDATE games SET seq = $2::integer, " SNAPSHOT_CHECKPOINT ", pending_kind = $9, "
+                           "status = $4, pending_seat = $5::integer, updated_at = now(), "
                            "finished_at = CASE WHEN $4 = 'finished' THEN now() END, clock = $6::jsonb, "
                            "clock_deadline = to_timestamp($7::float8), clock_due = to_timestamp($8::float8) "
                            "WHERE id = $1::uuid",
-                           8},
+                           9},
     {ST_MOVES_AFTER, "moves_after",
                      "SELECT seq, seat, move, events, origin FROM moves WHERE game_id = $1::uuid "
                      "AND seq > $2::integer ORDER BY seq LIMIT $3::integer",
@@ -62,10 +66,11 @@ bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after
     const char *p1[] = {m->game_id, seq, seat, m->move, m->events, m->idem, m->response, m->origin,
                         m->idem ? m->request_sha256 : NULL};
     const char *p2[] = {m->game_id, seq, g->snapshot, g->finished ? "finished" : "active", g->finished ? NULL : pending,
-                        g->clock, g->deadline >= 0 ? deadline : NULL, g->due >= 0 ? due : NULL};
+                        g->clock, g->deadline >= 0 ? deadline : NULL, g->due >= 0 ? due : NULL, g->pending_kind};
+    const char *p2_unclocked[] = {p2[0], p2[1], p2[2], p2[3], p2[4], g->pending_kind};
     const char *p3[] = {payload};
     bool clocked = g->clock != NULL;
     return cd_db_defer(db, ST_MOVE_INSERT, 9, p1) &&
-           cd_db_defer(db, clocked ? ST_GAME_UPDATE_CLOCK : ST_GAME_UPDATE, clocked ? 8 : 5, p2) &&
+           (clocked ? cd_db_defer(db, ST_GAME_UPDATE_CLOCK, 9, p2) : cd_db_defer(db, ST_GAME_UPDATE, 6, p2_unclocked)) &&
            cd_db_defer(db, ST_NOTIFY_MOVE, 1, p3);
 }

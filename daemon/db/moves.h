@@ -32,7 +32,9 @@ typedef struct {
 } cd_move_row;
 
 typedef struct {
-    const char *snapshot;   /* JSON text, without the seed */
+    const char *snapshot;   /* JSON text, without the seed; NULL: the stored one stays, a checkpoint the moves
+                               after it follow (sql/017) */
+    const char *pending_kind;   /* what the pending seat decides: the state's pending.kind */
     bool finished;
     int pending_seat;       /* when not finished */
     const char *clock;      /* the turn clock's JSON; NULL: the game has none */

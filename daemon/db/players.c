@@ -16,8 +16,9 @@ static const cd_stmt_info stmts[] = {
                    "UPDATE seats SET player_id = p.id FROM players p WHERE p.key_hash = $3 "
                    "AND seats.game_id = $1::uuid AND seats.seat = $2::integer RETURNING p.id",
                    3},
+    /* the pending kind a move wrote (sql/017), else that of a snapshot no move has followed since */
     {ST_ME_GAMES, "me_games",
-                  "SELECT g.id, s.seat, g.status, g.seq, g.pending_seat, g.snapshot->'pending'->>'kind', "
+                  "SELECT g.id, s.seat, g.status, g.seq, g.pending_seat, COALESCE(g.pending_kind, g.snapshot->'pending'->>'kind'), "
                   "EXTRACT(EPOCH FROM g.clock_deadline)::float8, " CD_SQL_ISO("g.updated_at") ", g.clock "
                   "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1::uuid "
                   "AND ($2::text IS NULL OR g.status = $2) "

@@ -27,28 +27,32 @@ typedef enum {
     ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response, origin: seat|clock,
                              request_sha256|NULL) */
     ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed, clock   FOR UPDATE */
+    ST_GAME_TAIL,        /* (game_id, cached_seq) -> snapshot_seq, the moves after it ([[seq, seat, origin, move
+                             text]...]; NULL: none, or the game is at cached_seq): behind a lock (sql/017) */
     ST_MOVE_LOCK,        /* (game_id, token_hash, cached_seq) -> the columns of ST_GAME_LOCK (NULL for another
                              game's token; the snapshot NULL when the game is at cached_seq), whether the token's
                              game is game_id, its seat; no row for an unknown token */
-    ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL) -> enabled webhook endpoints, the stored
-                             response for that seat's key (NULL: none), the SHA-256 of the request it answered
-                             (NULL: none, or stored before the hash was), the seq of the key's move (NULL: none),
-                             seats linked to a player */
+    ST_MOVE_AFTER_LOCK,  /* (game_id, token_hash, idempotency_key|NULL, cached_seq) -> enabled webhook
+                             endpoints, the stored response for that seat's key (NULL: none), the SHA-256 of the
+                             request it answered (NULL: none, or stored before the hash was), the seq of the key's
+                             move (NULL: none), a bot on the seat, seats linked to a player, then ST_GAME_TAIL's
+                             two */
     ST_MOVE_FAST_LOCK,   /* (game_id): the game row locked, nothing read: the first statement of a move sent in
                              one round trip (game_reads.h: cd_move_guard_deferred) */
     ST_MOVE_GUARD,       /* (game_id, token_hash, seq, seat, idempotency_key|NULL, check_linked) -> true, or the
                              error CD001 (sql/016) when the locked game is not as the state cache holds it */
     ST_GAME_GET,         /* (game_id) -> seq, status, setup, snapshot, seed_sha256, created_at, updated_at,
-                                         finished_at, seed (only once finished), names (JSON array), clock */
+                                         finished_at, seed (only once finished), names (JSON array), clock,
+                                         bots, snapshot_seq, the moves after it and their seed (sql/017) */
     ST_GAME_GET_ADMIN,   /* (game_id) -> the same, seed always */
     ST_GAME_GET_SEAT,    /* (token_hash, game_id, cached_seq) -> the columns of ST_GAME_GET (the snapshot NULL
-                             when the game is at cached_seq), then whether the token's game is game_id and its
+                             and the moves after it NULL when the game is at cached_seq), then whether the token's game is game_id and its
                              seat; no row for an unknown token, NULL game columns for another game's token */
     ST_GAME_GET_PLAY,    /* (token_hash, game_id, cached_seq) -> the same with only seq, status, snapshot,
                              seed_sha256 and seed (legal-moves), the other game columns (names, clock too) NULL */
     ST_SEATS_OF_GAME,    /* (game_id) -> seat, name */
     ST_TOKEN_LOOKUP,     /* (token_hash) -> game_id, seat */
-    ST_GAME_UPDATE,      /* (game_id, seq, snapshot, status, pending_seat) */
+    ST_GAME_UPDATE,      /* (game_id, seq, snapshot|NULL: the checkpoint stays, status, pending_seat, pending_kind) */
     ST_MOVES_AFTER,      /* (game_id, after_seq, limit) -> seq, seat, move, events, origin */
     ST_GAMES_LIST,       /* (status|NULL, after_id|NULL, limit) -> id, status, seq, created_at, updated_at,
                                          nplayers, pending_seat */
@@ -81,8 +85,8 @@ typedef enum {
     /* turn clocks, players: clocks.c (CLOCK_UPDATE, CLOCK_CLAIM, CLOCK_DUE_PEEK), players.c (the rest); ST_GAME_UPDATE_CLOCK is
      * moves.c's */
     ST_CLOCK_UPDATE,         /* (game_id, clock, clock_deadline|NULL, clock_due|NULL) */
-    ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot, status, pending_seat, clock|NULL, clock_deadline|NULL,
-                                 clock_due|NULL) */
+    ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot|NULL, status, pending_seat, clock|NULL, clock_deadline|NULL,
+                                 clock_due|NULL, pending_kind) */
     ST_CLOCK_CLAIM,          /* (now) -> game_id of one game whose clock is due, locked (SKIP LOCKED) */
     ST_CLOCK_DUE_PEEK,       /* (now) -> game_id of the game ST_CLOCK_CLAIM would take, unlocked (for the log) */
     ST_PLAYER_INSERT,        /* (name|NULL, key_hash) -> id */

@@ -1,8 +1,9 @@
 /*
  * games.c — a game loaded into a cd_game: read (db/game_reads.c), its stored snapshot decoded with the seed
- * joined back in, or the state this process holds (state_cache.h) taken instead. The seed never enters a
- * stored snapshot; it is joined back in only where the query may read it (a move's transaction, an admin, a
- * finished game).
+ * joined back in and the moves after that checkpoint applied (sql/017), or the state this process holds
+ * (state_cache.h) taken instead. The seed never enters a stored snapshot; it is joined back in only where the
+ * query may read it (a move's transaction, an admin, a finished game), and for the draws of the moves after
+ * the checkpoint, after which a reader that may not know it gets a state without it.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "games.h"
 #include "catalog.h"
+#include "log_move.h"
 #include "state_cache.h"
 #include "base/metrics.h"
 #include "db/game_reads.h"
@@ -30,15 +32,55 @@ static void copy_field(char *dst, size_t cap, const char *text)
     snprintf(dst, cap, "%s", text);
 }
 
-/* Decodes the stored snapshot with `seed_hex` joined back in (zeros when the reader may not know it). The
- * seed goes into g->snapshot only for the decode and is taken out again: g->snapshot stays as stored. */
-static cd_load_result decode_state(cd_game *g, const char *seed_hex)
+/* Applies the moves after the checkpoint (row->tail: [[seq, seat, origin, move text], ...]) to g->st, the
+ * snapshot decoded with their seed: they must run from snapshot_seq + 1 to the row's seq without a gap. */
+static bool apply_tail(cd_game *g, const cd_game_read *row, char *why, size_t whylen)
+{
+    json_t *tail = json_loads(row->tail, 0, NULL);
+    bool ok = json_is_array(tail);
+    int expect = row->snapshot_seq + 1;
+    size_t i;
+    json_t *e;
+    json_array_foreach(tail, i, e) {
+        if (!ok)
+            break;
+        json_t *seat = json_array_get(e, 1);
+        const char *origin = json_string_value(json_array_get(e, 2));
+        const cd_log_move m = {.seq = (int)json_integer_value(json_array_get(e, 0)),
+                               .seat = (int)json_integer_value(seat), .has_seat = json_is_integer(seat),
+                               .clock = origin && strcmp(origin, "clock") == 0,
+                               .bot = origin && strcmp(origin, "bot") == 0,
+                               .json = json_string_value(json_array_get(e, 3))};
+        if (m.seq != expect++) {
+            snprintf(why, whylen, "the moves after the snapshot at seq %d skip to seq %d", row->snapshot_seq, m.seq);
+            ok = false;
+        } else if (cd_log_move_apply(g->st, &m, NULL, NULL, NULL, why, whylen) != 0) {
+            ok = false;
+        }
+    }
+    if (ok && expect != row->seq + 1) {
+        snprintf(why, whylen, "the moves after the snapshot at seq %d end at seq %d, the game is at %d",
+                 row->snapshot_seq, expect - 1, row->seq);
+        ok = false;
+    } else if (!json_is_array(tail)) {
+        snprintf(why, whylen, "the moves after the snapshot are not a JSON array");
+    }
+    json_decref(tail);
+    return ok;
+}
+
+/* Decodes the stored snapshot with `seed_hex` joined back in (zeros when the reader may not know it) and
+ * applies the moves after it, whose draws need the seed itself (row->tail_seed): the state then forgets it
+ * again unless the reader may know it. The seed goes into g->snapshot only for the decode and is taken out
+ * again: g->snapshot stays as stored. */
+static cd_load_result decode_state(cd_game *g, const char *seed_hex, const cd_game_read *row)
 {
     json_t *rng = json_object_get(g->snapshot, "rng");
     if (!json_is_object(rng))
         return CD_LOAD_CORRUPT;
     static const char zeros[] = "0000000000000000000000000000000000000000000000000000000000000000";
-    json_object_set_new(rng, "seed", json_string(seed_hex[0] ? seed_hex : zeros));
+    const char *key = row->tail ? row->tail_seed : seed_hex;
+    json_object_set_new(rng, "seed", json_string(key[0] ? key : zeros));
     g->st = malloc(sizeof *g->st);
     char err[256];
     int rc = g->st ? carc_state_from_json(g->st, cd_catalog(), g->snapshot, err, sizeof err) : -1;
@@ -46,6 +88,18 @@ static cd_load_result decode_state(cd_game *g, const char *seed_hex)
     if (rc != 0) {
         fprintf(stderr, "carcd: game %s: stored snapshot does not decode: %s\n", g->id, g->st ? err : "no memory");
         return CD_LOAD_CORRUPT;
+    }
+    if (!row->tail)
+        return CD_LOAD_OK;
+    if (!key[0] || !apply_tail(g, row, err, sizeof err)) {
+        fprintf(stderr, "carcd: game %s: the moves after its snapshot do not apply: %s\n", g->id,
+                key[0] ? err : "no seed");
+        return CD_LOAD_CORRUPT;
+    }
+    if (!seed_hex[0]) {   /* as a reader without the seed decodes any snapshot: key and keystream zero */
+        memset(g->st->rng.key, 0, sizeof g->st->rng.key);
+        g->st->rng.cached = 0;
+        memset(g->st->rng.block, 0, sizeof g->st->rng.block);
     }
     return CD_LOAD_OK;
 }
@@ -111,6 +165,7 @@ static cd_load_result decode_get_row(cd_game *g, const cd_game_read *row, bool a
         return CD_LOAD_WAITING;
     }
     g->seq = row->seq;
+    g->snapshot_seq = row->snapshot_seq;
     g->finished = row->finished;
     g->cancelled = row->cancelled;
     /* only admin readers (replays, export) use the set-up; players' reads skip parsing it, and take the
@@ -136,7 +191,7 @@ static cd_load_result decode_get_row(cd_game *g, const cd_game_read *row, bool a
     }
     if (cached)
         return CD_LOAD_OK;
-    return decode_state(g, g->seed);
+    return decode_state(g, g->seed, row);
 }
 
 cd_load_result cd_game_load(cd_db *db, const char *id, bool admin, cd_game *g)
@@ -171,6 +226,7 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const cd_game_read *
         return CD_LOAD_WAITING;
     }
     g->seq = row->seq;
+    g->snapshot_seq = row->snapshot_seq;
     g->finished = row->finished;
     g->cancelled = row->cancelled;
     g->setup = json_object();   /* a move needs no set-up */
@@ -192,7 +248,7 @@ cd_load_result cd_game_lock_row(cd_game *g, const char *id, const cd_game_read *
     g->snapshot = json_loads(row->snapshot, 0, NULL);
     if (!g->setup || !g->snapshot)
         return CD_LOAD_CORRUPT;
-    return decode_state(g, g->seed);
+    return decode_state(g, g->seed, row);
 }
 
 cd_load_result cd_game_lock(cd_db *db, const char *id, cd_game *g)

@@ -24,12 +24,15 @@ typedef struct {
     bool finished;        /* over: finished or cancelled */
     bool cancelled;       /* the admin cancelled it: no winner (handlers/admin_cancel.c) */
     json_t *setup;        /* owned */
-    json_t *snapshot;     /* owned: the stored snapshot (no seed); an empty object when st came from the
-                             state cache (only admin loads promise the stored snapshot) */
+    json_t *snapshot;     /* owned: the stored snapshot (no seed), the state after snapshot_seq; an empty
+                             object when st came from the state cache (only admin loads promise the stored
+                             snapshot) */
+    int snapshot_seq;     /* the checkpoint's seq (sql/017): st is the snapshot with the moves after it applied */
     char seed_sha256[CD_HEX256_LEN];
     char seed[CD_HEX256_LEN];   /* "" unless the query may read it (admin, locked for a move, finished) */
     char created_at[40], updated_at[40], finished_at[40];
-    carc_state *st;       /* owned, decoded from snapshot + seed (seed zero when unknown) */
+    carc_state *st;       /* owned, decoded from snapshot + seed (seed zero when unknown), and the moves after
+                             the snapshot applied */
     json_t *names;        /* owned: ["Ann","Bob"] by seat */
     json_t *bots;         /* owned: [null, {"bot": "greedy"}] by seat in a game with bots (views); NULL: none read */
     bool clocked;         /* the game has a turn clock (when the query read it: views, moves) */

@@ -5,6 +5,7 @@
  */
 #include "move_commit.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,6 +18,20 @@
 #include "db/moves.h"
 #include "db/player_events.h"
 
+/* Set once at start-up (main.c), before any thread moves: read-only after. */
+static int snapshot_every = 16;
+
+void cd_snapshot_every(int every)
+{
+    assert(every >= 1);
+    snapshot_every = every;
+}
+
+bool cd_snapshot_checkpoint(int seq, bool over)
+{
+    return over || seq % snapshot_every == 0;
+}
+
 /* Stores the move: seat moved, move as logged (NULL: none), idem with its request's hash (a repeated key's
  * answer is derived from the log: the answer is not stored). events_admin, its events in the admin view,
  * are not stored (a replay derives them: move_log.h): they go into the event cache, for the reads of the
@@ -25,10 +40,11 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
                                const char *idem, const char *request_sha256, const char *origin)
 {
     bool over = g->st->status == CARC_FINISHED;
-    char *snapshot = cd_snapshot_text_for_store(g->st);   /* the tree's text, without the tree */
+    bool checkpoint = cd_snapshot_checkpoint(g->seq, over);
+    char *snapshot = checkpoint ? cd_snapshot_text_for_store(g->st) : NULL;   /* the tree's text, without the tree */
     char *mv = move ? cd_json_dumps(move, JSON_COMPACT) : NULL;
     char *events = cd_json_dumps(events_admin, JSON_COMPACT);
-    if (!snapshot || !events || (move && !mv))
+    if ((checkpoint && !snapshot) || !events || (move && !mv))
         abort();   /* out of memory (docs/STYLE.md) */
     char *key = cd_event_cache_move_key(move);
     cd_event_cache_put(g->id, g->seq, seat, key, events);   /* right even if the commit fails: event_cache.h */
@@ -46,7 +62,8 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     }
     const cd_move_row row = {.game_id = g->id, .seq = g->seq, .seat = seat, .move = mv, .events = NULL,
                              .idem = idem, .request_sha256 = request_sha256, .response = NULL, .origin = origin};
-    const cd_game_after_move after = {.snapshot = snapshot, .finished = over, .pending_seat = g->st->pending.seat,
+    const cd_game_after_move after = {.snapshot = snapshot, .pending_kind = carc_pending_kind_name(g->st),
+                                      .finished = over, .pending_seat = g->st->pending.seat,
                                       .clock = clock, .deadline = d, .due = u};
     bool ok = cd_move_store_deferred(db, &row, &after);
     free(clock);

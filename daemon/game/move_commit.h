@@ -2,8 +2,9 @@
  * move_commit.h — the one path by which a move enters a game's log, inside the caller's transaction: a seat's
  * POST (handlers/moves_post.c), a resignation and the turn clock's timeouts (forced_moves.h) all apply their
  * move to the locked game's state and then call cd_move_commit, which passes the turn on the clock, renders
- * the events for the log and for the mover, and stores the move row, the game row (seq, snapshot, status,
- * pending seat, clock), the NOTIFY that wakes long-polls and streams, and the webhook outbox rows.
+ * the events for the log and for the mover, and stores the move row, the game row (seq, status, pending seat,
+ * clock, and every few moves the snapshot), the NOTIFY that wakes long-polls and streams, and the webhook
+ * outbox rows.
  */
 #ifndef CD_MOVE_COMMIT_H
 #define CD_MOVE_COMMIT_H
@@ -31,8 +32,8 @@ typedef struct {
 /* Inside cd_db_tx, with g's row locked (cd_game_lock, or ST_MOVE_LOCK: its seed is known) and the move applied
  * to g->st:
  *   g->seq        becomes the move's seq (the locked seq + 1): the move's row and the game's seq;
- *   g->st         the state after the move: its snapshot (without the seed), status and pending seat are
- *                 stored;
+ *   g->st         the state after the move: its status, pending seat and pending kind are stored, and its
+ *                 snapshot (without the seed) when g->seq is a checkpoint (cd_snapshot_checkpoint);
  *   g->clocked, g->clock   a game with a turn clock: the clock passes the turn on (cd_clock_after_move at
  *                 a->now) and is stored with its deadline and due time; g->deadline gets that deadline for
  *                 turn.started ("" for none);
@@ -48,5 +49,13 @@ typedef struct {
  * it or cache g->st (cd_cache_put(g->id, g->seq, g->st)). CD_TX_ERROR: something could not be sent or a query
  * failed; return it from fn (the transaction is rolled back, and retried on 40001/40P01). */
 cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a, json_t **answer);
+
+/* How often a move stores the game's snapshot (CARCD_SNAPSHOT_EVERY, default 16): set once, before the first
+ * move. A snapshot is about 3 KB of jsonb that PostgreSQL parses, TOASTs and logs and carcd prints; the moves
+ * are the record, so the game row keeps a checkpoint and a reader that does not hold the state applies the
+ * moves after it (games.c). Every `every`th seq, and the move that ends the game, write one. */
+void cd_snapshot_every(int every);
+/* Whether the move to `seq` writes the snapshot (`over`: the game ended with it). */
+bool cd_snapshot_checkpoint(int seq, bool over);
 
 #endif

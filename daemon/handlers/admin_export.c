@@ -1,7 +1,8 @@
 /*
  * admin_export.c — GET /v1/admin/games/{id}/export: everything needed to play a game again elsewhere:
  * its stored set-up, the seed, the whole tile stack in draw order (replayed from seed and set-up), the seats'
- * names and the move log as posted, plus the stored snapshot to compare with. Admin token only; audited
+ * names and the move log as posted, plus the replayed state after the last move as a snapshot (no seed) to
+ * compare with. Admin token only; audited
  * (`audited` says whether the audit row was written: not while the database refuses writes).
  *
  * `carcctl import` creates a game from it on another server (admin token: the seed, and the stack as a
@@ -56,6 +57,8 @@ enum MHD_Result h_admin_export(cd_req *r)
     bool db_error = false;
     json_t *moves = NULL;
     int bad = stack ? cd_replay(db, &g, -1, st, &nmoves, &moves, why, sizeof why, &db_error) : 0;
+    /* the state after the last move, as a snapshot is stored: the stored one is a checkpoint (sql/017) */
+    json_t *snapshot = !db_error && bad < 0 ? cd_snapshot_for_store(st) : NULL;
     free(st);
     if (!stack || db_error || bad >= 0) {
         json_decref(stack);
@@ -68,10 +71,10 @@ enum MHD_Result h_admin_export(cd_req *r)
     json_t *players = json_array();
     for (size_t i = 0; i < json_array_size(g.names); i++)
         json_array_append_new(players, json_pack("{s:i, s:O}", "seat", (int)i, "name", json_array_get(g.names, i)));
-    json_t *answer = json_pack("{s:s, s:s, s:i, s:s, s:s, s:O, s:s, s:o, s:o, s:o, s:O}", "format", CD_EXPORT_FORMAT,
+    json_t *answer = json_pack("{s:s, s:s, s:i, s:s, s:s, s:O, s:s, s:o, s:o, s:o, s:o}", "format", CD_EXPORT_FORMAT,
                                "id", g.id, "seq", g.seq, "status", g.cancelled ? "cancelled" : g.finished ? "finished" : "active", "created_at",
                                g.created_at, "setup", g.setup, "seed", g.seed, "stack", stack, "players", players,
-                               "moves", moves, "snapshot", g.snapshot);
+                               "moves", moves, "snapshot", snapshot);
     json_object_set_new(answer, "audited", json_boolean(audited));
     cd_game_free(&g);
     return cd_reply_json(r, 200, answer, NULL);

@@ -13,6 +13,11 @@ const char *const carc_j_pending_names[CARC_NPENDING] = {
     "none", "place", "figure", "draw_or_triangle", "fruit", "flock", "crop_circle_choice",
     "crop_circle_action", "draft",
 };
+const char *carc_pending_kind_name(const carc_state *st)
+{
+    return st->pending.kind < CARC_NPENDING ? carc_j_pending_names[st->pending.kind] : "none";
+}
+
 const char *const carc_j_feature_names[CARC_NFEATURES] = {"city", "road", "field", "cloister", "garden", "fruit"};
 const char *const carc_j_reason_names[CARC_NREASONS] = {
     "completed", "final", "abbot", "flock", "harvest", "sell", "fruit_final",

@@ -440,7 +440,8 @@ START_TEST(seat_reads_leave_out_a_cached_snapshot)
             ck_assert(cd_db_ok(res));
             ck_assert_int_eq(PQntuples(res), 1);
             ck_assert_str_eq(PQgetvalue(res, 0, 0), "0");   /* seq */
-            ck_assert_str_eq(PQgetvalue(res, 0, 12), "t");  /* the token's game (after the seats' bots) */
+            ck_assert_str_eq(PQgetvalue(res, 0, 15), "t");  /* the token's game (after the moves' columns) */
+            ck_assert(PQgetisnull(res, 0, 13) && PQgetisnull(res, 0, 14));   /* no move after the snapshot */
             if (k == 0) {
                 ck_assert_msg(PQgetisnull(res, 0, 3), "%s: the snapshot came at the cached seq", cd_stmt_row(stmts[i])->name);
             } else {
@@ -450,6 +451,161 @@ START_TEST(seat_reads_leave_out_a_cached_snapshot)
             PQclear(res);
         }
     }
+}
+END_TEST
+
+/* The snapshot is a checkpoint (sql/017): every read that decodes it gets the moves after it, in order, and
+ * the seed their draws need (the game is active: its seed is otherwise not read), unless it names the seq of
+ * the state carcd holds. Here the snapshot is at seq 1 and the game at seq 3. */
+START_TEST(reads_bring_the_moves_after_the_snapshot)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    char id[37];
+    insert_game_row(db, id);
+    PGresult *res;
+    const char *sp[2] = {id, "seed"};
+    res = cd_db_exec(db, ST_SECRET_INSERT, 2, sp);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    const char *seat[5] = {id, "0", "Ann", "hash0", NULL};
+    res = cd_db_exec(db, ST_SEAT_INSERT, 5, seat);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    PGconn *c = connect_to(test_db);
+    char q[400];
+    snprintf(q, sizeof q,
+             "INSERT INTO moves (game_id, seq, seat, move, origin) VALUES ('%s', 1, 0, '{\"m\": 1}', 'seat'), "
+             "('%s', 2, 1, '{\"m\": 2}', 'clock'), ('%s', 3, 0, '{\"m\": 3}', 'bot')", id, id, id);
+    sql_do(c, q);
+    snprintf(q, sizeof q, "UPDATE games SET seq = 3, snapshot_seq = 1 WHERE id = '%s'", id);
+    sql_do(c, q);
+    PQfinish(c);
+    const char *tail = "[[2, 1, \"clock\", \"{\\\"m\\\": 2}\"], [3, 0, \"bot\", \"{\\\"m\\\": 3}\"]]";
+    static const cd_stmt seats[] = {ST_GAME_GET_PLAY, ST_GAME_GET_SEAT};
+    for (size_t i = 0; i < sizeof seats / sizeof seats[0]; i++) {
+        for (int k = 0; k < 2; k++) {   /* holding no state, then the state at seq 3 */
+            const char *p[3] = {"hash0", id, k == 0 ? "-1" : "3"};
+            res = cd_db_exec(db, seats[i], 3, p);
+            ck_assert(cd_db_ok(res));
+            ck_assert_str_eq(PQgetvalue(res, 0, 12), "1");   /* snapshot_seq */
+            ck_assert(PQgetisnull(res, 0, 8));                /* the seed a viewer may see: none yet */
+            if (k == 0) {
+                ck_assert_str_eq(PQgetvalue(res, 0, 13), tail);
+                ck_assert_str_eq(PQgetvalue(res, 0, 14), "seed");
+            } else {
+                ck_assert(PQgetisnull(res, 0, 3) && PQgetisnull(res, 0, 13) && PQgetisnull(res, 0, 14));
+            }
+            PQclear(res);
+        }
+    }
+    const char *p1[1] = {id};
+    res = cd_db_exec(db, ST_GAME_GET, 1, p1);
+    ck_assert(cd_db_ok(res));
+    ck_assert(PQgetisnull(res, 0, 8));
+    ck_assert_str_eq(PQgetvalue(res, 0, 13), tail);
+    ck_assert_str_eq(PQgetvalue(res, 0, 14), "seed");
+    PQclear(res);
+    /* behind a lock, a statement of their own: ST_GAME_TAIL, and ST_MOVE_AFTER_LOCK's last two columns */
+    for (int k = 0; k < 2; k++) {
+        const char *pt[2] = {id, k == 0 ? "-1" : "3"};
+        res = cd_db_exec(db, ST_GAME_TAIL, 2, pt);
+        ck_assert(cd_db_ok(res));
+        ck_assert_str_eq(PQgetvalue(res, 0, 0), "1");
+        if (k == 0)
+            ck_assert_str_eq(PQgetvalue(res, 0, 1), tail);
+        else
+            ck_assert(PQgetisnull(res, 0, 1));
+        PQclear(res);
+        const char *pa[4] = {id, "hash0", NULL, k == 0 ? "-1" : "3"};
+        res = cd_db_exec(db, ST_MOVE_AFTER_LOCK, 4, pa);
+        ck_assert(cd_db_ok(res));
+        ck_assert_int_eq(PQnfields(res), 8);
+        ck_assert_str_eq(PQgetvalue(res, 0, 6), "1");
+        if (k == 0)
+            ck_assert_str_eq(PQgetvalue(res, 0, 7), tail);
+        else
+            ck_assert(PQgetisnull(res, 0, 7));
+        PQclear(res);
+    }
+}
+END_TEST
+
+/* Prepares statement id on c as carcd's connections have it. */
+static void prepare_on(PGconn *c, cd_stmt id)
+{
+    const cd_stmt_info *st = cd_stmt_row(id);
+    PGresult *res = PQprepare(c, st->name, st->sql, st->nparams, NULL);
+    ck_assert_msg(cd_db_ok(res), "%s", PQresultErrorMessage(res));
+    PQclear(res);
+}
+
+/* A move that waits for the game's lock must read the moves its holder wrote. PostgreSQL gives the waiting
+ * statement the row as the holder committed it, but every other table as it was when that statement began
+ * (READ COMMITTED): the moves after the checkpoint come from ST_MOVE_AFTER_LOCK, pipelined behind the lock
+ * and begun once it is held. Here A holds the lock and moves the game from seq 3 to 4; B's move_lock and
+ * move_after_lock are sent meanwhile, as carcd sends them; B's tail must end with A's move. */
+START_TEST(a_waiting_move_reads_the_moves_just_committed)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    char id[37];
+    insert_game_row(db, id);
+    PGresult *res;
+    const char *sp[2] = {id, "seed"};
+    res = cd_db_exec(db, ST_SECRET_INSERT, 2, sp);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    const char *seat[5] = {id, "0", "Ann", "hash0", NULL};
+    res = cd_db_exec(db, ST_SEAT_INSERT, 5, seat);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    PGconn *a = connect_to(test_db), *b = connect_to(test_db);
+    char q[400];
+    snprintf(q, sizeof q,
+             "INSERT INTO moves (game_id, seq, seat, move, origin) VALUES ('%s', 1, 0, '{}', 'seat'), "
+             "('%s', 2, 0, '{}', 'seat'), ('%s', 3, 0, '{}', 'seat')", id, id, id);
+    sql_do(a, q);
+    snprintf(q, sizeof q, "UPDATE games SET seq = 3, snapshot_seq = 1 WHERE id = '%s'", id);
+    sql_do(a, q);
+
+    sql_do(a, "BEGIN");
+    snprintf(q, sizeof q, "SELECT 1 FROM games WHERE id = '%s' FOR UPDATE", id);
+    sql_do(a, q);
+    snprintf(q, sizeof q, "INSERT INTO moves (game_id, seq, seat, move, origin) VALUES ('%s', 4, 0, '{\"a\": 4}', 'seat')", id);
+    sql_do(a, q);
+    snprintf(q, sizeof q, "UPDATE games SET seq = 4 WHERE id = '%s'", id);
+    sql_do(a, q);
+
+    prepare_on(b, ST_MOVE_LOCK);
+    prepare_on(b, ST_MOVE_AFTER_LOCK);
+    ck_assert(PQenterPipelineMode(b));
+    const char *p1[3] = {id, "hash0", "-1"}, *p2[4] = {id, "hash0", NULL, "-1"};
+    ck_assert(PQsendQueryPrepared(b, cd_stmt_row(ST_MOVE_LOCK)->name, 3, p1, NULL, NULL, 0));
+    ck_assert(PQsendQueryPrepared(b, cd_stmt_row(ST_MOVE_AFTER_LOCK)->name, 4, p2, NULL, NULL, 0));
+    ck_assert(PQpipelineSync(b));
+    ck_assert_int_eq(PQflush(b), 0);
+    struct timespec wait = {0, 200 * 1000000L};   /* B's lock is waiting for A's by now */
+    nanosleep(&wait, NULL);
+    sql_do(a, "COMMIT");
+
+    PGresult *lock = PQgetResult(b);
+    ck_assert_msg(cd_db_ok(lock), "%s", PQresultErrorMessage(lock));
+    ck_assert_str_eq(PQgetvalue(lock, 0, 0), "4");   /* the locked row: as A committed it */
+    PQclear(lock);
+    ck_assert_ptr_null(PQgetResult(b));
+    PGresult *after = PQgetResult(b);
+    ck_assert_msg(cd_db_ok(after), "%s", PQresultErrorMessage(after));
+    ck_assert_str_eq(PQgetvalue(after, 0, 6), "1");
+    ck_assert_str_eq(PQgetvalue(after, 0, 7), "[[2, 0, \"seat\", \"{}\"], [3, 0, \"seat\", \"{}\"], "
+                                              "[4, 0, \"seat\", \"{\\\"a\\\": 4}\"]]");
+    PQclear(after);
+    ck_assert_ptr_null(PQgetResult(b));
+    PGresult *sync = PQgetResult(b);
+    ck_assert_int_eq(PQresultStatus(sync), PGRES_PIPELINE_SYNC);
+    PQclear(sync);
+    PQfinish(b);
+    PQfinish(a);
 }
 END_TEST
 
@@ -470,14 +626,17 @@ START_TEST(a_move_updates_its_game_row_hot)
     ck_assert_msg(cd_db_ok(res), "%s", PQresultErrorMessage(res));
     PQclear(res);
     sql_do(c, "BEGIN");
-    for (int seq = 1; seq <= 3; seq++) {
+    for (int seq = 1; seq <= 3; seq++) {   /* seq 2 writes a checkpoint, 1 and 3 keep it (sql/017) */
         char s[12];
         snprintf(s, sizeof s, "%d", seq);
-        const char *p[5] = {id, s, "{\"x\": 2}", "active", seq % 2 ? "1" : "0"};
-        res = PQexecPrepared(c, up->name, 5, p, NULL, NULL, 0);
+        const char *p[6] = {id, s, seq == 2 ? "{\"x\": 2}" : NULL, "active", seq % 2 ? "1" : "0", "figure"};
+        res = PQexecPrepared(c, up->name, 6, p, NULL, NULL, 0);
         ck_assert_msg(cd_db_ok(res), "%s", PQresultErrorMessage(res));
         ck_assert_str_eq(PQcmdTuples(res), "1");
         PQclear(res);
+        char q[200];
+        snprintf(q, sizeof q, "SELECT snapshot_seq * 10 + (snapshot->>'x')::integer FROM games WHERE id = '%s'", id);
+        ck_assert_int_eq(sql_int(c, q), seq == 1 ? 1 : 22);   /* seq 0's {"x": 1} until seq 2's {"x": 2} */
     }
     ck_assert_int_eq(sql_int(c, "SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = 'games'"), 3);
     ck_assert_int_eq(sql_int(c, "SELECT n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = 'games'"), 3);
@@ -804,8 +963,8 @@ static cd_tx_result conflict_fn(cd_db *db, void *p)
         pthread_barrier_wait(&barrier);
     char next[16];
     snprintf(next, sizeof next, "%d", seq + 1);
-    const char *p2[5] = {a->first, next, "{}", "active", "0"};
-    res = cd_db_exec(db, ST_GAME_UPDATE, 5, p2);
+    const char *p2[6] = {a->first, next, "{}", "active", "0", "place"};
+    res = cd_db_exec(db, ST_GAME_UPDATE, 6, p2);
     bool ok = cd_db_ok(res);
     PQclear(res);
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
@@ -1000,6 +1159,8 @@ static Suite *db_suite(void)
     tcase_add_test(tc, thread_db_on_unmigrated_database);
     tcase_add_test(tc, exec_null_parameter_and_error_result);
     tcase_add_test(tc, seat_reads_leave_out_a_cached_snapshot);
+    tcase_add_test(tc, reads_bring_the_moves_after_the_snapshot);
+    tcase_add_test(tc, a_waiting_move_reads_the_moves_just_committed);
     tcase_add_test(tc, a_move_updates_its_game_row_hot);
     tcase_add_test(tc, player_events_numbered_per_player);
     suite_add_tcase(s, tc);

@@ -442,11 +442,117 @@ START_TEST(compacted_games_answer_the_same)
 }
 END_TEST
 
+/* Everything a game in play answers from its state, for every viewer. */
+static void read_state(e2e_client *c, const e2e_daemon *d, const e2e_game *g, int nseats, reads *R)
+{
+    memset(R, 0, sizeof *R);
+    char p[300];
+    int pending;
+    game_seq(c, g, &pending);
+    snprintf(p, sizeof p, "/v1/games/%s", g->id);
+    read_one(c, R, "GET", p, NULL, NULL);
+    read_one(c, R, "GET", p, d->admin, NULL);
+    for (int k = 0; k < nseats; k++)
+        read_one(c, R, "GET", p, g->token[k], NULL);
+    snprintf(p, sizeof p, "/v1/games/%s/legal-moves", g->id);
+    read_one(c, R, "GET", p, g->token[pending], NULL);
+    snprintf(p, sizeof p, "/v1/games/%s/legal-moves?format=text", g->id);
+    read_one(c, R, "GET", p, g->token[pending], NULL);
+    snprintf(p, sizeof p, "/v1/games/%s/board.svg", g->id);
+    read_one(c, R, "GET", p, NULL, NULL);
+    snprintf(p, sizeof p, "/v1/admin/games/%s/export", g->id);
+    read_one(c, R, "GET", p, d->admin, NULL);
+}
+
+static long snapshot_seq(PGconn *db, const e2e_game *g)
+{
+    return db_long(db, "SELECT snapshot_seq FROM games WHERE id = $1::uuid", g->id);
+}
+
+/* sql/017: with CARCD_SNAPSHOT_EVERY=5 a game row's snapshot is the state after seq 5, 10, ... (and the last
+ * move); a carcd that does not hold the state (here: just restarted) decodes that checkpoint and applies the
+ * moves after it, a leave and a bot's moves among them, and answers every read — public, each seat's, the
+ * admin's, the legal moves — with the bytes the carcd that made the moves answered from its state cache. Its
+ * moves then go on from there (the first one the long way, the lock reading the moves after the checkpoint),
+ * verify replays to the checkpoint and to the end, and a log with a gap after the checkpoint is an error,
+ * not a wrong state. */
+START_TEST(checkpointed_games_read_the_same)
+{
+    const char *env[] = {"CARCD_SNAPSHOT_EVERY=5", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    PGconn *db = db_open(d);
+    e2e_rng rng = {0xc4ec};
+    e2e_game G, H;
+    e2e_game_create(c, 3, "[\"hills_sheep\",\"crop_circles\",\"fruit_trees\",\"halflings\"]", &G);
+    e2e_game_create(c, 2, "[]", &H);
+    play(c, &G, &rng, 11);
+    resign_pending(c, &G);   /* a leave among the moves after a checkpoint */
+    play(c, &G, &rng, 2);
+    play(c, &H, &rng, 8);
+    ck_assert_int_eq(game_seq(c, &G, NULL), 14);   /* 11 moves, the leave at 12, 2 moves */
+    ck_assert_int_eq(snapshot_seq(db, &G), 10);
+    ck_assert_int_eq(snapshot_seq(db, &H), 5);
+    ck_assert_int_eq(db_long(db, "SELECT count(*) FROM moves WHERE game_id = $1::uuid AND seq > "
+                                 "(SELECT snapshot_seq FROM games WHERE id = $1::uuid)", H.id), 3);
+
+    /* a new carcd holds no state: its first move locks the game and reads the moves after the checkpoint */
+    e2e_daemon_stop(d);
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+    play(c, &G, &rng, 4);
+    ck_assert_int_eq(game_seq(c, &G, NULL), 18);
+    ck_assert_int_eq(snapshot_seq(db, &G), 15);
+
+    /* what it answers from the state it holds, and what the next carcd answers from the checkpoint: the same */
+    reads held, decoded;
+    read_state(c, d, &G, 3, &held);
+    e2e_daemon_stop(d);
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+    read_state(c, d, &G, 3, &decoded);
+    reads_same(&held, &decoded, false, "decoded from the checkpoint and the moves after it");
+    reads_free(&held);
+    reads_free(&decoded);
+    ck_assert_int_eq(e2e_verify_ok(c, d, G.id), 18);
+    play(c, &H, &rng, 1);   /* H: the long way, from its checkpoint at 5 */
+    ck_assert_int_eq(game_seq(c, &H, NULL), 9);
+
+    /* the moves go on from the decoded state, across the next checkpoint, and verify still holds */
+    play(c, &G, &rng, 6);
+    ck_assert_int_eq(snapshot_seq(db, &G), 20);   /* at seq 24 */
+    ck_assert_int_eq(e2e_verify_ok(c, d, G.id), game_seq(c, &G, NULL));
+    play(c, &H, &rng, 500);   /* to its end: the last move writes the snapshot */
+    ck_assert_int_eq(snapshot_seq(db, &H), game_seq(c, &H, NULL));
+
+    /* a gap after the checkpoint: no state, a 500 naming the stored game, not a wrong state */
+    e2e_game K;
+    e2e_game_create(c, 2, "[]", &K);
+    play(c, &K, &rng, 8);
+    e2e_daemon_stop(d);
+    const char *pk[] = {K.id};
+    db_exec(db, "DELETE FROM moves WHERE game_id = $1::uuid AND seq = 6", 1, pk);
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+    char p[200];
+    snprintf(p, sizeof p, "/v1/games/%s", K.id);
+    e2e_resp r;
+    e2e_req(c, "GET", p, NULL, NULL, NULL, &r);
+    e2e_assert_problem(&r, 500, NULL, "a gap after the checkpoint");
+    e2e_resp_free(&r);
+
+    PQfinish(db);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("storage");
     TCase *tc = e2e_tcase("storage", 600);
     tcase_add_test(tc, compacted_games_answer_the_same);
+    tcase_add_test(tc, checkpointed_games_read_the_same);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
