@@ -56,9 +56,10 @@ END $$;
 CREATE TABLE bench_pick_ids AS SELECT game_id FROM bench_pick;
 
 -- every clone is at seq 1000000, where move.pgbench's updates leave it: the seq that move.pgbench and
--- legal-moves.pgbench name as the one "carcd holds in its state cache" when they simulate a cache hit
-INSERT INTO games (id, status, seq, setup, snapshot, seed_sha256, pending_seat)
-SELECT p.game_id, 'active', 1000000, g.setup, g.snapshot, g.seed_sha256, g.pending_seat
+-- legal-moves.pgbench name as the one "carcd holds in its state cache" when they simulate a cache hit; its
+-- snapshot is that seq's (sql/017: no moves after it to read on a simulated miss)
+INSERT INTO games (id, status, seq, snapshot_seq, setup, snapshot, seed_sha256, pending_seat)
+SELECT p.game_id, 'active', 1000000, 1000000, g.setup, g.snapshot, g.seed_sha256, g.pending_seat
 FROM bench_pick p JOIN games g ON g.id = p.src;
 
 INSERT INTO game_secrets (game_id, seed)

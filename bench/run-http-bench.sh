@@ -46,7 +46,9 @@
 # median), PACED_PERCENTS ("50 75"), PACED_RATE (one rate instead), PACED_SECONDS (15), PORT (18090), TRANSPORT (tcp; or unix), PGTEMP_PORT
 # (54390), SEED (1), BUILD_DIR (build-bench), BENCH_OUT (a new temp dir), PERF=1 to perf-record carcd during
 # the timed load (DWARF call graphs: add -g to CMAKE_C_FLAGS; perf.data in BENCH_OUT; costs carcd some speed),
-# CMAKE_C_FLAGS (extra compiler flags for the build dir).
+# CMAKE_C_FLAGS (extra compiler flags for the build dir), SNAPSHOT_EVERY (16: carcd's CARCD_SNAPSHOT_EVERY, and
+# move.pgbench's share of moves that write the snapshot, one in that many; 1 writes it at every move, as
+# before sql/017).
 #
 # DURABILITY: both (the default) runs all of the above twice, each on a new PostgreSQL: "durable", as users
 # run it (fsync, synchronous_commit and full_page_writes on: a COMMIT returns once its WAL is flushed), and
@@ -93,6 +95,7 @@ TRANSPORT=${TRANSPORT:-tcp}
 SEED=${SEED:-1}
 ROUNDS=${ROUNDS:-2}
 HEALTHZ_REQUESTS=${HEALTHZ_REQUESTS:-40000}
+SNAPSHOT_EVERY=${SNAPSHOT_EVERY:-16}
 BUILD_DIR=${BUILD_DIR:-$root/build-bench}
 export PGTEMP_PORT=${PGTEMP_PORT:-54390}
 export PGTEMP_DB=carcd_bench
@@ -106,7 +109,7 @@ say() { echo "run-http-bench: $*" >&2; }
 pgb_run_no=0
 pgbench_run() {
     pgb_run_no=$((pgb_run_no + 1))
-    pgbench -D run="$pgb_run_no" "$@"
+    pgbench -D run="$pgb_run_no" -D every="$SNAPSHOT_EVERY" "$@"
 }
 
 # ---- CPU accounting (clock ticks from /proc): who used how much CPU during a phase ---------------------------
@@ -172,7 +175,7 @@ trap 'exit 130' INT TERM
 say "starting PostgreSQL"
 pg_temp_start
 URL=$CARCD_TEST_DATABASE_URL
-export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN
+export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN CARCD_SNAPSHOT_EVERY=$SNAPSHOT_EVERY
 # how carcd-load and curl reach carcd
 load_via=()
 curl_via=()

@@ -28,7 +28,7 @@
 #
 # Environment: CLIENTS (32), CONNS (4), BATCHES ("1 2 4 8"), DURATION (15 s), GAMES (128), PGB_GAMES (3000),
 # DURABILITY (both, durable or fast: as bench/run-http-bench.sh), PORT (18091), PGTEMP_PORT (54394),
-# BUILD_DIR (build-bench), BENCH_OUT (a new temp dir).
+# BUILD_DIR (build-bench), BENCH_OUT (a new temp dir), SNAPSHOT_EVERY (16: as bench/run-http-bench.sh).
 #
 # Timing is not a test: nothing here is part of the test command. Everything shares the machine's cores.
 set -euo pipefail
@@ -57,6 +57,7 @@ BATCHES=${BATCHES:-1 2 4 8}
 DURATION=${DURATION:-15}
 GAMES=${GAMES:-128}
 PGB_GAMES=${PGB_GAMES:-3000}
+SNAPSHOT_EVERY=${SNAPSHOT_EVERY:-16}
 PORT=${PORT:-18091}
 BUILD_DIR=${BUILD_DIR:-$root/build-bench}
 export PGTEMP_PORT=${PGTEMP_PORT:-54394}
@@ -85,7 +86,7 @@ trap 'exit 130' INT TERM
 say "starting PostgreSQL ($DURABILITY)"
 pg_temp_start
 URL=$CARCD_TEST_DATABASE_URL
-export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN
+export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN CARCD_SNAPSHOT_EVERY=$SNAPSHOT_EVERY
 "$BUILD_DIR/carcd" migrate >"$BENCH_OUT/migrate.log" 2>&1 || { cat "$BENCH_OUT/migrate.log" >&2; exit 1; }
 "$BUILD_DIR/carcd" serve >"$BENCH_OUT/carcd.log" 2>&1 &
 carcd_pid=$!
@@ -150,7 +151,7 @@ run_pgbench() {   # NAME CONNECTIONS MOVES_PER_TRANSACTION SCRIPT [-D ...]
     say "$name: $conns connections, $per moves a round trip, $DURATION s"
     local p0 p1 tx u s
     p0=$(pg_ticks)
-    { time pgbench -n -M prepared -c "$conns" -j "$(nproc)" -T "$DURATION" -D run="$run_no" -D ngames="$PGB_GAMES" \
+    { time pgbench -n -M prepared -c "$conns" -j "$(nproc)" -T "$DURATION" -D run="$run_no" -D every="$SNAPSHOT_EVERY" -D ngames="$PGB_GAMES" \
         -D loaded=0 -D hitpm=1000 -D onetrippm=1000 "$@" -f "$script" "$URL" >"$BENCH_OUT/$name.out" 2>&1 || {
         cat "$BENCH_OUT/$name.out" >&2
         exit 1
