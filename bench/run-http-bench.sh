@@ -28,7 +28,8 @@
 #    carcd's two runs has its own CPU figures too (*_before_pgbench, *_after_pgbench: they differ by up to a
 #    third here, PostgreSQL's and carcd's alike), and every timed phase its autovacuum runs and the cores the
 #    hypervisor stole (autovacuum_runs_during_*, steal_cores_during_*), to tell a phase that paid for another's
-#    dead rows, or shared its cores, from one that did more work. Two more figures take carcd's cost apart:
+#    dead rows, or shared its cores, from one that did more work; and the WAL each side wrote a move
+#    (carcd_wal_bytes_per_move, pgbench_wal_bytes_per_move). Two more figures take carcd's cost apart:
 #    carcd_healthz_cpu_ms_per_request (HEALTHZ_REQUESTS, 40 000, GET /healthz from one parallel curl after the
 #    first carcd run: HTTP alone, no database) and pgbench_thread_per_client_client_cpu_ms_per_move
 #    (move.pgbench with -j CLIENTS, a thread blocking per connection as carcd's workers do, against the -j
@@ -121,11 +122,13 @@ machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4
 # one line: carcd pg busy total
 cpu_sample() { echo "$( [[ -n $carcd_pid ]] && ticks_of "$carcd_pid" || echo 0) $(pg_ticks) $(machine_ticks)"; }
 # one line: autovacuum and autoanalyze runs so far over every table (a phase that inherits another's dead rows
-# pays for their vacuum in its PostgreSQL CPU: autovacuum_runs_*), and the machine's steal ticks (the hypervisor
-# ran something else on our cores: steal_cores_*, a phase slowed by its neighbours rather than by its own work)
+# pays for their vacuum in its PostgreSQL CPU: autovacuum_runs_*), the machine's steal ticks (the hypervisor
+# ran something else on our cores: steal_cores_*, a phase slowed by its neighbours rather than by its own work),
+# and the WAL written so far, in bytes (*_wal_bytes_per_move: what a move costs the log and, durable, the disk)
 phase_counters() {
     echo "$(psql -AtX "$URL" -c "SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_user_tables")" \
-        "$(awk '/^cpu / { print $9 }' /proc/stat)"
+        "$(awk '/^cpu / { print $9 }' /proc/stat)" \
+        "$(psql -AtX "$URL" -c "SELECT (pg_current_wal_lsn() - '0/0')::bigint")"
 }
 # a phase's edge: cpu_sample into $BENCH_OUT/NAME, phase_counters into NAME.av
 mark() {
@@ -575,7 +578,7 @@ echo "carcd_postgres_cpu_ms_per_move_after_pgbench: $(per_move $((f1 - f0)) "$af
 # per phase (from, to): autovacuum runs, and the cores the hypervisor took (steal ticks over the phase's time)
 av() { read -r a0 _ <"$BENCH_OUT/$1.av"; read -r a1 _ <"$BENCH_OUT/$2.av"; echo $((a1 - a0)); }
 steal() {
-    read -r _ s0 <"$BENCH_OUT/$1.av"; read -r _ s1 <"$BENCH_OUT/$2.av"
+    read -r _ s0 _ <"$BENCH_OUT/$1.av"; read -r _ s1 _ <"$BENCH_OUT/$2.av"
     read -r _ _ _ w0 <"$BENCH_OUT/$1"; read -r _ _ _ w1 <"$BENCH_OUT/$2"
     awk -v s=$((s1 - s0)) -v t=$((w1 - w0)) -v cores="$(nproc)" 'BEGIN { printf "%.2f", (t > 0 ? cores * s / t : 0) }'
 }
@@ -589,6 +592,18 @@ for ph in "${phases[@]}"; do
     echo "autovacuum_runs_during_$name: $(av "$from" "$to")"
     echo "steal_cores_during_$name: $(steal "$from" "$to")"
 done
+# WAL bytes from phase FROM to TO
+wal() { read -r _ _ w0 <"$BENCH_OUT/$1.av"; read -r _ _ w1 <"$BENCH_OUT/$2.av"; echo $((w1 - w0)); }
+carcd_wal=$(wal cpu.load0 cpu.load1)
+for r in "${carcd_runs[@]:1}"; do
+    carcd_wal=$((carcd_wal + $(wal "cpu.after0${r#load-after}" "cpu.after1${r#load-after}")))
+done
+pgb_wal=0
+for r in "${pgb_runs[@]}"; do
+    pgb_wal=$((pgb_wal + $(wal "cpu.pgb0$r" "cpu.pgb1$r")))
+done
+echo "carcd_wal_bytes_per_move: $((carcd_wal / (load_moves + after_moves)))"
+echo "pgbench_wal_bytes_per_move: $((pgb_wal / pgb_moves))"
 echo "other_work_cores_during_carcd: $load_other"
 echo "other_work_cores_during_pgbench: $pgb_other"
 echo "carcd_games_avg_snapshot_bytes: $snap_bytes"
