@@ -86,7 +86,10 @@ trap 'exit 130' INT TERM
 say "starting PostgreSQL ($DURABILITY)"
 pg_temp_start
 URL=$CARCD_TEST_DATABASE_URL
-export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN CARCD_SNAPSHOT_EVERY=$SNAPSHOT_EVERY
+# the rate limits stay out of the way of one address making every move (a limit refused is not a move: at
+# 3 000 moves/s carcd-load met the default per-address limit, 2026-12-04, and the run ended in 429s)
+export CARCD_DATABASE_URL=$URL CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN_TOKEN CARCD_SNAPSHOT_EVERY=$SNAPSHOT_EVERY \
+    CARCD_RATE_MOVES=1000000/60000000,1000000/60000000 CARCD_RATE_CREATE=1000000/60000000,1000000/60000000
 "$BUILD_DIR/carcd" migrate >"$BENCH_OUT/migrate.log" 2>&1 || { cat "$BENCH_OUT/migrate.log" >&2; exit 1; }
 "$BUILD_DIR/carcd" serve >"$BENCH_OUT/carcd.log" 2>&1 &
 carcd_pid=$!
