@@ -414,6 +414,20 @@ static void insert_game_row(cd_db *db, char id[37])
     PQclear(res);
 }
 
+/* insert_game_row's game with its seed ("seed") and seat 0, whose token hash is "hash0". */
+static void insert_seated_game(cd_db *db, char id[37])
+{
+    insert_game_row(db, id);
+    const char *sp[2] = {id, "seed"};
+    PGresult *res = cd_db_exec(db, ST_SECRET_INSERT, 2, sp);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+    const char *seat[5] = {id, "0", "Ann", "hash0", NULL};
+    res = cd_db_exec(db, ST_SEAT_INSERT, 5, seat);
+    ck_assert(cd_db_ok(res));
+    PQclear(res);
+}
+
 /* A seat's reads name the seq of the state carcd holds (state_cache.h): at that seq the snapshot stays in the
  * database; at any other (or -1) it comes along. */
 START_TEST(seat_reads_leave_out_a_cached_snapshot)
@@ -421,16 +435,8 @@ START_TEST(seat_reads_leave_out_a_cached_snapshot)
     migrate_ok();
     cd_db *db = thread_db();
     char id[37];
-    insert_game_row(db, id);
+    insert_seated_game(db, id);
     PGresult *res;
-    const char *sp[2] = {id, "seed"};
-    res = cd_db_exec(db, ST_SECRET_INSERT, 2, sp);
-    ck_assert(cd_db_ok(res));
-    PQclear(res);
-    const char *seat[5] = {id, "0", "Ann", "hash0", NULL};
-    res = cd_db_exec(db, ST_SEAT_INSERT, 5, seat);
-    ck_assert(cd_db_ok(res));
-    PQclear(res);
     static const cd_stmt stmts[] = {ST_GAME_GET_PLAY, ST_GAME_GET_SEAT};
     for (size_t i = 0; i < sizeof stmts / sizeof stmts[0]; i++) {
         const char *cached[] = {"0", "-1", "7"};   /* the game is at seq 0 */
@@ -454,6 +460,20 @@ START_TEST(seat_reads_leave_out_a_cached_snapshot)
 }
 END_TEST
 
+/* Game id at seq 3 with its moves 1-3 (seats 0, 1, 0; by the seat, the clock, a bot) and its snapshot
+ * still at seq 1: the moves after the checkpoint are 2 and 3, `tail` as the reads give them. */
+static const char *const tail = "[[2, 1, \"clock\", \"{\\\"m\\\": 2}\"], [3, 0, \"bot\", \"{\\\"m\\\": 3}\"]]";
+static void three_moves_checkpoint_at_1(PGconn *c, const char *id)
+{
+    char q[400];
+    snprintf(q, sizeof q,
+             "INSERT INTO moves (game_id, seq, seat, move, origin) VALUES ('%s', 1, 0, '{\"m\": 1}', 'seat'), "
+             "('%s', 2, 1, '{\"m\": 2}', 'clock'), ('%s', 3, 0, '{\"m\": 3}', 'bot')", id, id, id);
+    sql_do(c, q);
+    snprintf(q, sizeof q, "UPDATE games SET seq = 3, snapshot_seq = 1 WHERE id = '%s'", id);
+    sql_do(c, q);
+}
+
 /* The snapshot is a checkpoint (sql/017): every read that decodes it gets the moves after it, in order, and
  * the seed their draws need (the game is active: its seed is otherwise not read), unless it names the seq of
  * the state carcd holds. Here the snapshot is at seq 1 and the game at seq 3. */
@@ -462,26 +482,11 @@ START_TEST(reads_bring_the_moves_after_the_snapshot)
     migrate_ok();
     cd_db *db = thread_db();
     char id[37];
-    insert_game_row(db, id);
+    insert_seated_game(db, id);
     PGresult *res;
-    const char *sp[2] = {id, "seed"};
-    res = cd_db_exec(db, ST_SECRET_INSERT, 2, sp);
-    ck_assert(cd_db_ok(res));
-    PQclear(res);
-    const char *seat[5] = {id, "0", "Ann", "hash0", NULL};
-    res = cd_db_exec(db, ST_SEAT_INSERT, 5, seat);
-    ck_assert(cd_db_ok(res));
-    PQclear(res);
     PGconn *c = connect_to(test_db);
-    char q[400];
-    snprintf(q, sizeof q,
-             "INSERT INTO moves (game_id, seq, seat, move, origin) VALUES ('%s', 1, 0, '{\"m\": 1}', 'seat'), "
-             "('%s', 2, 1, '{\"m\": 2}', 'clock'), ('%s', 3, 0, '{\"m\": 3}', 'bot')", id, id, id);
-    sql_do(c, q);
-    snprintf(q, sizeof q, "UPDATE games SET seq = 3, snapshot_seq = 1 WHERE id = '%s'", id);
-    sql_do(c, q);
+    three_moves_checkpoint_at_1(c, id);
     PQfinish(c);
-    const char *tail = "[[2, 1, \"clock\", \"{\\\"m\\\": 2}\"], [3, 0, \"bot\", \"{\\\"m\\\": 3}\"]]";
     static const cd_stmt seats[] = {ST_GAME_GET_PLAY, ST_GAME_GET_SEAT};
     for (size_t i = 0; i < sizeof seats / sizeof seats[0]; i++) {
         for (int k = 0; k < 2; k++) {   /* holding no state, then the state at seq 3 */
@@ -550,24 +555,10 @@ START_TEST(a_waiting_move_reads_the_moves_just_committed)
     migrate_ok();
     cd_db *db = thread_db();
     char id[37];
-    insert_game_row(db, id);
-    PGresult *res;
-    const char *sp[2] = {id, "seed"};
-    res = cd_db_exec(db, ST_SECRET_INSERT, 2, sp);
-    ck_assert(cd_db_ok(res));
-    PQclear(res);
-    const char *seat[5] = {id, "0", "Ann", "hash0", NULL};
-    res = cd_db_exec(db, ST_SEAT_INSERT, 5, seat);
-    ck_assert(cd_db_ok(res));
-    PQclear(res);
+    insert_seated_game(db, id);
     PGconn *a = connect_to(test_db), *b = connect_to(test_db);
+    three_moves_checkpoint_at_1(a, id);
     char q[400];
-    snprintf(q, sizeof q,
-             "INSERT INTO moves (game_id, seq, seat, move, origin) VALUES ('%s', 1, 0, '{}', 'seat'), "
-             "('%s', 2, 0, '{}', 'seat'), ('%s', 3, 0, '{}', 'seat')", id, id, id);
-    sql_do(a, q);
-    snprintf(q, sizeof q, "UPDATE games SET seq = 3, snapshot_seq = 1 WHERE id = '%s'", id);
-    sql_do(a, q);
 
     sql_do(a, "BEGIN");
     snprintf(q, sizeof q, "SELECT 1 FROM games WHERE id = '%s' FOR UPDATE", id);
@@ -597,8 +588,8 @@ START_TEST(a_waiting_move_reads_the_moves_just_committed)
     PGresult *after = PQgetResult(b);
     ck_assert_msg(cd_db_ok(after), "%s", PQresultErrorMessage(after));
     ck_assert_str_eq(PQgetvalue(after, 0, 6), "1");
-    ck_assert_str_eq(PQgetvalue(after, 0, 7), "[[2, 0, \"seat\", \"{}\"], [3, 0, \"seat\", \"{}\"], "
-                                              "[4, 0, \"seat\", \"{\\\"a\\\": 4}\"]]");
+    ck_assert_str_eq(PQgetvalue(after, 0, 7), "[[2, 1, \"clock\", \"{\\\"m\\\": 2}\"], [3, 0, \"bot\", "
+                                              "\"{\\\"m\\\": 3}\"], [4, 0, \"seat\", \"{\\\"a\\\": 4}\"]]");
     PQclear(after);
     ck_assert_ptr_null(PQgetResult(b));
     PGresult *sync = PQgetResult(b);
