@@ -25,11 +25,11 @@
  * none): at that seq the snapshot stays in the database (NULL), which spares the server detoasting and
  * printing ~3 KB of jsonb that carcd would not read (a third of the statement's cost, measured with pgbench). */
 #define SNAPSHOT_UNLESS_CACHED "CASE WHEN g.seq = $3::integer THEN NULL ELSE g.snapshot END"
-/* The snapshot is a checkpoint at g.snapshot_seq (sql/017): the moves after it, [[seq, seat, origin, move as
- * text], ...] in order (an index range of moves' primary key), NULL when there are none, and the seed their
+/* The snapshot is a checkpoint at g.snapshot_seq (sql/017): the moves after it, [[seq, seat, move as text],
+ * ...] in order (an index range of moves' primary key), NULL when there are none, and the seed their
  * draws need, for statements that would not read it. The cached variants leave both out with the snapshot. */
 #define MOVES_AFTER_CHECKPOINT_OF(g)                                                                          \
-    "(SELECT json_agg(json_build_array(m.seq, m.seat, m.origin, m.move::text) ORDER BY m.seq) FROM moves m " \
+    "(SELECT json_agg(json_build_array(m.seq, m.seat, m.move::text) ORDER BY m.seq) FROM moves m " \
     "WHERE m.game_id = " g ".id AND m.seq > " g ".snapshot_seq)"
 #define MOVES_AFTER_CHECKPOINT MOVES_AFTER_CHECKPOINT_OF("g")
 #define TAIL "g.snapshot_seq, CASE WHEN g.snapshot_seq < g.seq THEN " MOVES_AFTER_CHECKPOINT " END"

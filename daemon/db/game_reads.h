@@ -30,7 +30,7 @@ typedef struct {
     const char *clock;      /* the turn clock's JSON; NULL for a game without one (or left out) */
     const char *bots;       /* the seats' bots, a JSON array (null for a person); NULL: a game without bots */
     int snapshot_seq;       /* the seq the snapshot is the state after (sql/017) */
-    const char *tail;       /* the moves after it, [[seq, seat, origin, move text], ...]; NULL: none, or left
+    const char *tail;       /* the moves after it, [[seq, seat, move text], ...]; NULL: none, or left
                                out with the snapshot */
     const char *tail_seed;  /* hex, the seed their draws need; "" without a tail */
     struct pg_result *tail_res;   /* the lock reads': the statement that read the tail (game_reads.c) */

@@ -32,8 +32,9 @@ static void copy_field(char *dst, size_t cap, const char *text)
     snprintf(dst, cap, "%s", text);
 }
 
-/* Applies the moves after the checkpoint (row->tail: [[seq, seat, origin, move text], ...]) to g->st, the
- * snapshot decoded with their seed: they must run from snapshot_seq + 1 to the row's seq without a gap. */
+/* Applies the moves after the checkpoint (row->tail: [[seq, seat, move text], ...]; who made a move, the
+ * seat, the clock or a bot, changes nothing in how it applies) to g->st, the snapshot decoded with their
+ * seed: they must run from snapshot_seq + 1 to the row's seq without a gap. */
 static bool apply_tail(cd_game *g, const cd_game_read *row, char *why, size_t whylen)
 {
     json_t *tail = json_loads(row->tail, 0, NULL);
@@ -44,13 +45,10 @@ static bool apply_tail(cd_game *g, const cd_game_read *row, char *why, size_t wh
     json_array_foreach(tail, i, e) {
         if (!ok)
             break;
-        json_t *seat = json_array_get(e, 1);
-        const char *origin = json_string_value(json_array_get(e, 2));
+        json_t *seat = json_array_get(e, 1);   /* null: the admin's cancel */
         const cd_log_move m = {.seq = (int)json_integer_value(json_array_get(e, 0)),
                                .seat = (int)json_integer_value(seat), .has_seat = json_is_integer(seat),
-                               .clock = origin && strcmp(origin, "clock") == 0,
-                               .bot = origin && strcmp(origin, "bot") == 0,
-                               .json = json_string_value(json_array_get(e, 3))};
+                               .json = json_string_value(json_array_get(e, 2))};
         if (m.seq != expect++) {
             snprintf(why, whylen, "the moves after the snapshot at seq %d skip to seq %d", row->snapshot_seq, m.seq);
             ok = false;
