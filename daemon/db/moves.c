@@ -24,10 +24,10 @@ static const cd_stmt_info stmts[] = {
                      "finished_at = CASE WHEN $4 = 'finished' THEN now() END WHERE id = $1::uuid",
                      6},
     {ST_GAME_UPDATE_CLOCK, "game_update_clock",
-                           "UPDATE games SET seq = $2::integer, " SNAPSHOT_CHECKPOINT ", pending_kind = $9, "
+                           "UPDATE games SET seq = $2::integer, " SNAPSHOT_CHECKPOINT ", pending_kind = $6, "
                            "status = $4, pending_seat = $5::integer, updated_at = now(), "
-                           "finished_at = CASE WHEN $4 = 'finished' THEN now() END, clock = $6::jsonb, "
-                           "clock_deadline = to_timestamp($7::float8), clock_due = to_timestamp($8::float8) "
+                           "finished_at = CASE WHEN $4 = 'finished' THEN now() END, clock = $7::jsonb, "
+                           "clock_deadline = to_timestamp($8::float8), clock_due = to_timestamp($9::float8) "
                            "WHERE id = $1::uuid",
                            9},
     {ST_MOVES_AFTER, "moves_after",
@@ -65,12 +65,12 @@ bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after
         snprintf(due, sizeof due, "%.3f", g->due);
     const char *p1[] = {m->game_id, seq, seat, m->move, m->events, m->idem, m->response, m->origin,
                         m->idem ? m->request_sha256 : NULL};
+    /* ST_GAME_UPDATE takes the first six, ST_GAME_UPDATE_CLOCK all nine */
     const char *p2[] = {m->game_id, seq, g->snapshot, g->finished ? "finished" : "active", g->finished ? NULL : pending,
-                        g->clock, g->deadline >= 0 ? deadline : NULL, g->due >= 0 ? due : NULL, g->pending_kind};
-    const char *p2_unclocked[] = {p2[0], p2[1], p2[2], p2[3], p2[4], g->pending_kind};
+                        g->pending_kind, g->clock, g->deadline >= 0 ? deadline : NULL, g->due >= 0 ? due : NULL};
     const char *p3[] = {payload};
     bool clocked = g->clock != NULL;
     return cd_db_defer(db, ST_MOVE_INSERT, 9, p1) &&
-           (clocked ? cd_db_defer(db, ST_GAME_UPDATE_CLOCK, 9, p2) : cd_db_defer(db, ST_GAME_UPDATE, 6, p2_unclocked)) &&
+           cd_db_defer(db, clocked ? ST_GAME_UPDATE_CLOCK : ST_GAME_UPDATE, clocked ? 9 : 6, p2) &&
            cd_db_defer(db, ST_NOTIFY_MOVE, 1, p3);
 }

@@ -84,8 +84,8 @@ typedef enum {
     /* turn clocks, players: clocks.c (CLOCK_UPDATE, CLOCK_CLAIM, CLOCK_DUE_PEEK), players.c (the rest); ST_GAME_UPDATE_CLOCK is
      * moves.c's */
     ST_CLOCK_UPDATE,         /* (game_id, clock, clock_deadline|NULL, clock_due|NULL) */
-    ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot|NULL, status, pending_seat, clock|NULL, clock_deadline|NULL,
-                                 clock_due|NULL, pending_kind) */
+    ST_GAME_UPDATE_CLOCK,    /* (game_id, seq, snapshot|NULL, status, pending_seat, pending_kind, clock|NULL,
+                                 clock_deadline|NULL, clock_due|NULL) */
     ST_CLOCK_CLAIM,          /* (now) -> game_id of one game whose clock is due, locked (SKIP LOCKED) */
     ST_CLOCK_DUE_PEEK,       /* (now) -> game_id of the game ST_CLOCK_CLAIM would take, unlocked (for the log) */
     ST_PLAYER_INSERT,        /* (name|NULL, key_hash) -> id */
