@@ -3,7 +3,7 @@
 # that repeats to about 1 % from run to run (2026-12-04, one tree: 347.6 k, 348.4 k and 348.5 k; what varies
 # is carcd-load's legal-moves GETs a move, 0.63-0.67), where CPU time on this shared 2-core VM moves by a tenth
 # between adjacent runs. It counts user space only (carcd and its libraries,
-# not the kernel's system calls and thread switches, about half of carcd's CPU per move: README, issue 21), so
+# not the kernel's system calls and thread switches, about half of carcd's CPU per move: docs/PERFORMANCE.md), so
 # it is the figure for changes to carcd's own work, and run-http-bench.sh the one for the whole.
 #
 #   bench/move-instructions.sh
@@ -20,7 +20,7 @@
 # the same split by the object the instructions ran in (instructions_per_move.carcd, .libc, .libjansson, ...),
 # and the TOP functions by their own instructions per move (top.N: count name [object]).
 # libmicrohttpd zeroing its 32 KiB connection pool and the state cache's copies are `rep stos`/`rep movs`,
-# which callgrind counts a byte at a time: in cycles they cost far less than their count here (README).
+# which callgrind counts a byte at a time: in cycles they cost far less than their count here (docs/PERFORMANCE.md §1).
 #
 # Environment: MOVES (2000), CLIENTS (8), GAMES (32), WARMUP_MOVES (400), TOP (25), PORT (18290),
 # PGTEMP_PORT (54395), BUILD_DIR (build-callgrind), KEEP=1 keeps the callgrind files (their folder is printed).
