@@ -569,7 +569,9 @@ echo "carcd_healthz_cpu_ms_per_request: $(printf '%.3f' "$healthz_cpu")"
 # the floor under carcd's CPU a move: the same round trips as a C client makes them (pgbench's client on the
 # move cycle, legal-moves reads in carcd-load's share included) plus HTTP alone for each of carcd-load's
 # requests (a /healthz, no database: the move's POST and its legal-moves GETs); what carcd spends over it is
-# its own work, JSON, the engine and the handlers' glue (README, issue 21)
+# its own work, JSON, the engine and the handlers' glue (README, issue 21). An upper estimate: pgbench's client
+# also interprets its script between round trips; bench/run-evloop-floor.sh measures a C server's round trip
+# (docs/PERFORMANCE.md §13)
 floor=$(awk -v c="$cyc_client_cpu_exact" -v h="$healthz_cpu" -v g="$(field gets_per_move)" \
     'BEGIN { printf "%.3f", c + h * (1 + g) }')
 echo "carcd_cpu_floor_ms_per_move: $floor"

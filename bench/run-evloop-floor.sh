@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# run-evloop-floor.sh — the CPU a request costs a server that only answers HTTP after one round trip to
+# PostgreSQL, with blocking workers (carcd's design) and with an event loop per worker that pipelines the
+# requests' statements on its connection (bench/evloop-floor.c; docs/PERFORMANCE.md §12 and §13).
+#
+#   bench/run-evloop-floor.sh
+#
+# 1. builds evloop-floor (Release) in $BUILD_DIR, starts a throwaway PostgreSQL (scripts/pg-temp.sh, fsync off
+#    unless DURABLE=1: the statement writes nothing, so only the round trip counts);
+# 2. for ROUNDS rounds, starts evloop-floor in each mode in turn (blocking, then evloop) and sends it REQUESTS
+#    GET /q from one `curl --parallel --parallel-max $CLIENTS` (keep-alive connections, as carcd-load's), after
+#    WARMUP requests;
+# 3. prints `name: value` lines for each run: requests/s, the server's CPU a request (user and system time of
+#    its process, /proc), and for evloop the requests one read of the database socket completed; then each
+#    mode's median CPU a request and their ratio. curl runs on the same two cores as the server and PostgreSQL.
+#
+# Environment: ROUNDS (3), REQUESTS (40000), WARMUP (4000), CLIENTS (32), THREADS (4: carcd's default workers),
+# BODY (1200 bytes), WORK (1000 rows counted: about 0.1 ms of PostgreSQL a statement here, so that workers wait
+# for their results as for a move), PORT (18292), PGTEMP_PORT (54396), BUILD_DIR (build-bench), DURABLE (0).
+# Timing is not a test: nothing here is part of the test command.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+ROUNDS=${ROUNDS:-3}
+REQUESTS=${REQUESTS:-40000}
+WARMUP=${WARMUP:-4000}
+CLIENTS=${CLIENTS:-32}
+THREADS=${THREADS:-4}
+BODY=${BODY:-1200}
+WORK=${WORK:-1000}
+PORT=${PORT:-18292}
+BUILD_DIR=${BUILD_DIR:-$root/build-bench}
+export PGTEMP_PORT=${PGTEMP_PORT:-54396}
+export PGTEMP_DB=carcd_evloop
+export PGTEMP_DURABLE=${DURABLE:-0}
+
+say() { echo "run-evloop-floor: $*" >&2; }
+
+say "building (Release) in $BUILD_DIR"
+cmake -S "$root" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target evloop-floor >/dev/null
+
+# shellcheck source=scripts/pg-temp.sh
+source "$root/scripts/pg-temp.sh"
+pg_temp_start >/dev/null
+work=$(mktemp -d /tmp/carcd-evloop.XXXXXX)
+srv=
+cleanup() {
+    [[ -n $srv ]] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
+    pg_temp_stop >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+url="http://127.0.0.1:$PORT/q"
+config() {   # a curl config of $1 requests of /q
+    awk -v n="$1" -v u="$url" 'BEGIN { for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = \"/dev/null\"\n", u }'
+}
+config "$WARMUP" >"$work/warmup.cfg"
+config "$REQUESTS" >"$work/run.cfg"
+hz=$(getconf CLK_TCK)
+
+declare -A cpu_runs
+for ((round = 1; round <= ROUNDS; round++)); do
+    for mode in blocking evloop; do
+        "$BUILD_DIR/evloop-floor" --db "$CARCD_TEST_DATABASE_URL" --port "$PORT" --mode "$mode" \
+            --threads "$THREADS" --body "$BODY" --work "$WORK" >"$work/$mode.out" 2>"$work/$mode.err" &
+        srv=$!
+        for _ in $(seq 100); do grep -q ready "$work/$mode.out" 2>/dev/null && break; sleep 0.05; done
+        curl -sS --parallel --parallel-max "$CLIENTS" -K "$work/warmup.cfg" 2>/dev/null
+        read -r u0 s0 < <(awk '{ print $14, $15 }' "/proc/$srv/stat")
+        t0=$(date +%s.%N)
+        curl -sS --parallel --parallel-max "$CLIENTS" -K "$work/run.cfg" 2>/dev/null
+        t1=$(date +%s.%N)
+        read -r u1 s1 < <(awk '{ print $14, $15 }' "/proc/$srv/stat")
+        kill -INT "$srv"
+        wait "$srv" || { say "evloop-floor ($mode) failed: $(cat "$work/$mode.err")"; exit 1; }
+        srv=
+        served=$(sed -n 's/^requests: //p' "$work/$mode.out")
+        want=$((WARMUP + REQUESTS))
+        [[ $served == "$want" ]] || { say "$mode answered $served of $want requests"; exit 1; }
+        cpu=$(awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v hz="$hz" -v n="$REQUESTS" \
+            'BEGIN { printf "%.4f", 1000 * (u + s) / hz / n }')
+        echo "round_$round.$mode.requests_per_s: $(awk -v n="$REQUESTS" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", n / (b - a) }')"
+        echo "round_$round.$mode.cpu_ms_per_request: $cpu"
+        echo "round_$round.$mode.user_ms_per_request: $(awk -v u=$((u1 - u0)) -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * u / hz / n }')"
+        if [[ $mode == evloop ]]; then
+            echo "round_$round.$mode.requests_per_result_read: $(sed -n 's/^requests_per_result_read: //p' "$work/$mode.out")"
+        fi
+        cpu_runs[$mode]+="$cpu "
+    done
+done
+
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+b=$(median "${cpu_runs[blocking]}")
+e=$(median "${cpu_runs[evloop]}")
+echo "blocking.cpu_ms_per_request_median: $b"
+echo "evloop.cpu_ms_per_request_median: $e"
+echo "evloop_saves_ms_per_request: $(awk -v b="$b" -v e="$e" 'BEGIN { printf "%.4f", b - e }')"
+echo "evloop_cpu_percent_of_blocking: $(awk -v b="$b" -v e="$e" 'BEGIN { printf "%.1f", 100 * e / b }')"
