@@ -33,18 +33,17 @@ bool cd_snapshot_checkpoint(int seq, bool over)
 }
 
 /* Stores the move: seat moved, move as logged (NULL: none), idem with its request's hash (a repeated key's
- * answer is derived from the log: the answer is not stored). events_admin, its events in the admin view,
- * are not stored (a replay derives them: move_log.h): they go into the event cache, for the reads of the
+ * answer is derived from the log: the answer is not stored). events_admin, its events in the admin view
+ * (events: their compact text), are not stored (a replay derives them: move_log.h): they go into the event cache, for the reads of the
  * events that follow a move, and filtered to the public view into the webhooks. */
 static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
-                               const char *idem, const char *request_sha256, const char *origin)
+                               const char *events, const char *idem, const char *request_sha256, const char *origin)
 {
     bool over = g->st->status == CARC_FINISHED;
     bool checkpoint = cd_snapshot_checkpoint(g->seq, over);
     char *snapshot = checkpoint ? cd_snapshot_text_for_store(g->st) : NULL;   /* the tree's text, without the tree */
     char *mv = move ? cd_json_dumps(move, JSON_COMPACT) : NULL;
-    char *events = cd_json_dumps(events_admin, JSON_COMPACT);
-    if ((checkpoint && !snapshot) || !events || (move && !mv))
+    if ((checkpoint && !snapshot) || (move && !mv))
         abort();   /* out of memory (docs/STYLE.md) */
     char *key = cd_event_cache_move_key(move);
     cd_event_cache_put(g->id, g->seq, seat, key, events);   /* right even if the commit fails: event_cache.h */
@@ -69,7 +68,6 @@ static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json
     free(clock);
     free(snapshot);
     free(mv);
-    free(events);
     if (!ok)
         return CD_TX_ERROR;
     /* webhooks: their outbox rows commit with the move (outbox.h) */
@@ -98,13 +96,19 @@ cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a,
     }
     /* with its legal moves when the mover decides again; a repeated Idempotency-Key gets the same answer
      * derived from the log (move_log.h: cd_log_answer) */
+    json_t *events_admin = carc_events_to_json(g->st, a->ev, CARC_VIEW_ADMIN);
+    char *events_text = cd_json_dumps(events_admin, JSON_COMPACT);   /* the event cache's, and the answer's */
+    if (!events_text)
+        abort();   /* out of memory (docs/STYLE.md) */
     json_t *ans = NULL;
     if (a->answer_text)
-        *a->answer_text = cd_move_answer_text(g->st, g->seq, a->ev, a->seat, a->legal_moves);
+        *a->answer_text = cd_move_answer_text(g->st, g->seq, a->ev, events_admin, events_text, a->seat,
+                                              a->legal_moves);
     else
         ans = cd_move_answer(g->st, g->seq, a->ev, a->seat, a->legal_moves);
-    json_t *events_admin = carc_events_to_json(g->st, a->ev, CARC_VIEW_ADMIN);
-    cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, a->idem, a->request_sha256, a->origin);
+    cd_tx_result out = move_write(db, g, a->seat, a->move, events_admin, events_text, a->idem, a->request_sha256,
+                                  a->origin);
+    free(events_text);
     json_decref(events_admin);
     *answer = ans;
     return out;

@@ -71,8 +71,12 @@ void cd_log_page_free(cd_log_page *p);
  * legal_moves) when the seat decides again}, from st, the state after the move, and ev, its events. */
 json_t *cd_move_answer(const carc_state *st, int seq, const carc_events *ev, int seat, bool legal_moves);
 /* The same answer's compact text (malloc memory): the bytes cd_reply_json writes for cd_move_answer, with the
- * legal moves written without their tree (cd_legal_moves_json_text), as the seat's POST answers it. */
-char *cd_move_answer_text(const carc_state *st, int seq, const carc_events *ev, int seat, bool legal_moves);
+ * legal moves written without their tree (cd_legal_moves_json_text), as the seat's POST answers it.
+ * events_admin is carc_events_to_json(st, ev, CARC_VIEW_ADMIN) and events_admin_text its compact text, which
+ * the move renders anyway (the event cache's): when seat sees every event whole (always in the base game),
+ * they are its events' text too, and no tree is built or written for the seat. */
+char *cd_move_answer_text(const carc_state *st, int seq, const carc_events *ev, const json_t *events_admin,
+                          const char *events_admin_text, int seat, bool legal_moves);
 /* The answer seat's move at `seq` got, derived by replaying the log to it: what a repeated Idempotency-Key
  * answers (since 010_compact_log the answers are not stored). Costs a replay of `seq` moves; only retries
  * pay it. CD_LOAD_CORRUPT when the log does not replay to such a move. */
