@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/int_text.h"
 #include "query.h"
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
@@ -303,9 +304,9 @@ void cd_move_lock_read_free(cd_move_lock_read *m)
 bool cd_move_guard_deferred(cd_db *db, const char *id, const char *token_hash, int seq, int seat, const char *idem,
                             bool no_linked)
 {
-    char seq_text[16], seat_text[16];
-    snprintf(seq_text, sizeof seq_text, "%d", seq);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    char seq_text[CD_INT_TEXT], seat_text[CD_INT_TEXT];
+    cd_int_text(seq, seq_text);
+    cd_int_text(seat, seat_text);
     const char *p1[] = {id};
     const char *p2[] = {id, token_hash, seq_text, seat_text, idem, no_linked ? "true" : "false"};
     return cd_db_defer(db, ST_MOVE_FAST_LOCK, 1, p1) && cd_db_defer(db, ST_MOVE_GUARD, 6, p2);

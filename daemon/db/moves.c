@@ -4,7 +4,9 @@
 #include "moves.h"
 
 #include <stdio.h>
+#include <string.h>
 
+#include "base/int_text.h"
 #include "query.h"
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
@@ -44,21 +46,32 @@ cd_q cd_moves_insert_opening(cd_db *db, const char *game_id, const char *events)
     return cd_q_run(db, ST_MOVE_INSERT, 9, p);
 }
 
+/* "<game id>:<seq>", a move's NOTIFY (db/notify.c reads it back) */
+static void notify_payload(const char *game_id, int seq, char out[64])
+{
+    size_t n = strlen(game_id);
+    if (n > 64 - CD_INT_TEXT - 1)
+        n = 64 - CD_INT_TEXT - 1;   /* a game id is a uuid, 36 characters */
+    memcpy(out, game_id, n);
+    out[n] = ':';
+    cd_int_text(seq, out + n + 1);
+}
+
 cd_q cd_moves_notify(cd_db *db, const char *game_id, int seq)
 {
     char payload[64];
-    snprintf(payload, sizeof payload, "%s:%d", game_id, seq);
+    notify_payload(game_id, seq, payload);
     const char *p[] = {payload};
     return cd_q_run(db, ST_NOTIFY_MOVE, 1, p);
 }
 
 bool cd_move_store_deferred(cd_db *db, const cd_move_row *m, const cd_game_after_move *g)
 {
-    char seq[16], seat[16], pending[16], payload[64], deadline[32] = "", due[32] = "";
-    snprintf(seq, sizeof seq, "%d", m->seq);
-    snprintf(seat, sizeof seat, "%d", m->seat);
-    snprintf(pending, sizeof pending, "%d", g->pending_seat);
-    snprintf(payload, sizeof payload, "%s:%d", m->game_id, m->seq);
+    char seq[CD_INT_TEXT], seat[CD_INT_TEXT], pending[CD_INT_TEXT], payload[64], deadline[32] = "", due[32] = "";
+    cd_int_text(m->seq, seq);
+    cd_int_text(m->seat, seat);
+    cd_int_text(g->pending_seat, pending);
+    notify_payload(m->game_id, m->seq, payload);
     if (g->deadline >= 0)   /* a clocked game's only: "%.3f" is the costliest of these formats */
         snprintf(deadline, sizeof deadline, "%.3f", g->deadline);
     if (g->due >= 0)

@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "log_move.h"
 #include "state_cache.h"
+#include "base/int_text.h"
 #include "base/metrics.h"
 #include "db/game_reads.h"
 
@@ -116,7 +117,7 @@ cd_held cd_held_take(const char *id)
         free(h.st);
         h.st = NULL;
     }
-    snprintf(h.seq_text, sizeof h.seq_text, "%d", h.seq);
+    cd_int_text(h.seq, h.seq_text);
     return h;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/crypto.h"
+#include "base/int_text.h"
 #include "base/json_out.h"
 #include "base/log.h"
 #include "catalog.h"
@@ -283,15 +284,15 @@ static bool seat_sees_all(const json_t *events_admin, int seat)
 static char *answer_from_events_text(int seq, const char *events_text)
 {
     static const char head[] = "{\"seq\":", mid[] = ",\"events\":";
-    char num[24];
-    int k = snprintf(num, sizeof num, "%d", seq);
+    char num[CD_INT_TEXT];
+    size_t k = cd_int_text(seq, num);
     size_t h = sizeof head - 1, m = sizeof mid - 1, e = strlen(events_text);
-    char *out = malloc(h + (size_t)k + m + e + 2);
+    char *out = malloc(h + k + m + e + 2);
     if (!out)
         abort();   /* out of memory (docs/STYLE.md) */
     char *w = out;
     memcpy(w, head, h), w += h;
-    memcpy(w, num, (size_t)k), w += k;
+    memcpy(w, num, k), w += k;
     memcpy(w, mid, m), w += m;
     memcpy(w, events_text, e), w += e;
     memcpy(w, "}", 2);

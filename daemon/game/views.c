@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/int_text.h"
 #include "base/timesrc.h"
 
 json_t *cd_legal_moves_json(const carc_state *st, int seq, int seat)
@@ -26,13 +27,18 @@ char *cd_legal_moves_json_text(const carc_state *st, int seq, int seat)
     carc_moves_free(&m);
     if (!moves)
         abort();   /* out of memory (docs/STYLE.md) */
-    char head[64];
-    int h = snprintf(head, sizeof head, "{\"seq\":%d,\"seat\":%d,\"moves\":", seq, seat);
+    char head[64];   /* {"seq":N,"seat":S,"moves": */
+    size_t h = 0;
+    memcpy(head, "{\"seq\":", 7), h = 7;
+    h += cd_int_text(seq, head + h);
+    memcpy(head + h, ",\"seat\":", 8), h += 8;
+    h += cd_int_text(seat, head + h);
+    memcpy(head + h, ",\"moves\":", 9), h += 9;
     size_t n = strlen(moves);
-    char *out = malloc((size_t)h + n + 2);
+    char *out = malloc(h + n + 2);
     if (!out)
         abort();
-    memcpy(out, head, (size_t)h);
+    memcpy(out, head, h);
     memcpy(out + h, moves, n);
     memcpy(out + h + n, "}", 2);
     free(moves);

@@ -79,6 +79,16 @@ void cd_req_client_addr(cd_req *r, char out[CD_ADDR_TEXT])
     char peer[CD_ADDR_TEXT] = "unix";
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    bool proxies = trusted.n || trusted.unix_socket;
+    if (!proxies && (!sa || sa->sa_family == AF_INET || sa->sa_family == AF_UNIX)) {
+        /* what cd_client_resolve answers for these, without its parse and second print: no header is read,
+         * and an IPv4 address's text is already the normal one */
+        if (sa && sa->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out, CD_ADDR_TEXT);
+        else
+            memcpy(out, "unix", 5);
+        return;
+    }
     if (sa && sa->sa_family == AF_INET)
         inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, peer, sizeof peer);
     else if (sa && sa->sa_family == AF_INET6)
@@ -86,7 +96,7 @@ void cd_req_client_addr(cd_req *r, char out[CD_ADDR_TEXT])
     char xff[CD_HEADERS_MAX + 8];
     xff_buf b = {xff, 0, sizeof xff};
     xff[0] = 0;
-    if (trusted.n || trusted.unix_socket)   /* no proxy trusted: the header is not even read */
+    if (proxies)   /* no proxy trusted: the header is not even read */
         MHD_get_connection_values(r->conn, MHD_HEADER_KIND, add_xff, &b);
     cd_client_resolve(peer, b.len ? xff : NULL, &trusted, out);
 }
