@@ -1,7 +1,7 @@
 /*
- * int_text.h — an int's decimal text without snprintf. A move formats its seq and seats for its statements'
- * parameters and its answer on every request, and snprintf's format parsing cost several times the digits
- * (bench/move-instructions.sh, issue 21).
+ * int_text.h — an integer's decimal text without snprintf. A move formats its seq and seats for its
+ * statements' parameters and its answer, and every request its log line's numbers, and snprintf's format
+ * parsing cost several times the digits (bench/move-instructions.sh, issue 21).
  */
 #ifndef CD_INT_TEXT_H
 #define CD_INT_TEXT_H
@@ -9,14 +9,15 @@
 #include <stddef.h>
 #include <string.h>
 
-#define CD_INT_TEXT 12   /* "-2147483648" and its NUL */
+#define CD_INT_TEXT 21   /* "-9223372036854775808" and its NUL */
 
 /* Writes v's digits and a NUL into out; returns their length (the NUL not counted). */
-static inline size_t cd_int_text(int v, char out[CD_INT_TEXT])
+static inline size_t cd_int_text(long long v, char out[CD_INT_TEXT])
 {
     char tmp[CD_INT_TEXT];
     size_t k = sizeof tmp;
-    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;   /* INT_MIN's magnitude fits an unsigned */
+    /* from the last digit back; the magnitude as unsigned, which LLONG_MIN has too */
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
     do
         tmp[--k] = (char)('0' + u % 10);
     while ((u /= 10) != 0);

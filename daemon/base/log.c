@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "int_text.h"
 #include "json_out.h"
 #include "periodic.h"
 
@@ -309,15 +310,8 @@ void cd_log_line_str(cd_log_line *l, const char *key, const char *v)
 
 void cd_log_line_int(cd_log_line *l, const char *key, long long v)
 {
-    char digits[24], *d = digits + sizeof digits;
-    /* from the last digit back; the magnitude as unsigned, which LLONG_MIN has too */
-    unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do
-        *--d = (char)('0' + m % 10);
-    while ((m /= 10) != 0);
-    if (v < 0)
-        *--d = '-';
-    put_member(l, key, d, (size_t)(digits + sizeof digits - d));
+    char digits[CD_INT_TEXT];
+    put_member(l, key, digits, cd_int_text(v, digits));
 }
 
 /* jansson's text of a real at precision 6: "%.6g", ".0" added to what looks like an integer, the exponent

@@ -27,7 +27,8 @@ typedef enum {
     ST_MOVE_INSERT,      /* (game_id, seq, seat, move, events, idempotency_key, response, origin: seat|clock,
                              request_sha256|NULL) */
     ST_GAME_LOCK,        /* (game_id) -> seq, status, snapshot, seed, clock   FOR UPDATE */
-    ST_GAME_TAIL,        /* (game_id, cached_seq) -> snapshot_seq, the moves after it ([[seq, seat, move text]...]; NULL: none, or the game is at cached_seq): behind a lock (sql/017) */
+    ST_GAME_TAIL,        /* (game_id, cached_seq) -> snapshot_seq, the moves after it ([[seq, seat, move
+                             text]...]; NULL: none, or the game is at cached_seq): behind a lock (sql/017) */
     ST_MOVE_LOCK,        /* (game_id, token_hash, cached_seq) -> the columns of ST_GAME_LOCK (NULL for another
                              game's token; the snapshot NULL when the game is at cached_seq), whether the token's
                              game is game_id, its seat; no row for an unknown token */

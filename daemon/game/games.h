@@ -12,6 +12,7 @@
 #include "carc.h"
 #include "clock.h"
 #include "base/crypto.h"
+#include "base/int_text.h"
 #include "db/db.h"
 #include "db/game_reads.h"
 #include "state_cache.h"
@@ -59,7 +60,7 @@ typedef enum {
 typedef struct {
     carc_state *st;
     int seq;
-    char seq_text[16];   /* the seq as the statement's parameter */
+    char seq_text[CD_INT_TEXT];   /* the seq as the statement's parameter */
     cd_cache_aux aux;    /* what the cache knows of the game besides (state_cache.h) */
 } cd_held;
 cd_held cd_held_take(const char *id);

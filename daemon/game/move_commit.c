@@ -34,8 +34,8 @@ bool cd_snapshot_checkpoint(int seq, bool over)
 
 /* Stores the move: seat moved, move as logged (NULL: none), idem with its request's hash (a repeated key's
  * answer is derived from the log: the answer is not stored). events_admin, its events in the admin view
- * (events: their compact text), are not stored (a replay derives them: move_log.h): they go into the event cache, for the reads of the
- * events that follow a move, and filtered to the public view into the webhooks. */
+ * (events: their compact text), are not stored (a replay derives them: move_log.h): they go into the event
+ * cache, for the reads of the events that follow a move, and filtered to the public view into the webhooks. */
 static cd_tx_result move_write(cd_db *db, const cd_game *g, int seat, const json_t *move, const json_t *events_admin,
                                const char *events, const char *idem, const char *request_sha256, const char *origin)
 {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/crypto.h"
 #include "base/int_text.h"
 #include "base/json_out.h"
@@ -283,20 +284,15 @@ static bool seat_sees_all(const json_t *events_admin, int seat)
  * compact text is what CD_REPLY_JSON_FLAGS writes too */
 static char *answer_from_events_text(int seq, const char *events_text)
 {
-    static const char head[] = "{\"seq\":", mid[] = ",\"events\":";
     char num[CD_INT_TEXT];
     size_t k = cd_int_text(seq, num);
-    size_t h = sizeof head - 1, m = sizeof mid - 1, e = strlen(events_text);
-    char *out = malloc(h + k + m + e + 2);
-    if (!out)
-        abort();   /* out of memory (docs/STYLE.md) */
-    char *w = out;
-    memcpy(w, head, h), w += h;
-    memcpy(w, num, k), w += k;
-    memcpy(w, mid, m), w += m;
-    memcpy(w, events_text, e), w += e;
-    memcpy(w, "}", 2);
-    return out;
+    cd_buf b = {0};
+    cd_buf_str(&b, "{\"seq\":");
+    cd_buf_add(&b, num, k);
+    cd_buf_str(&b, ",\"events\":");
+    cd_buf_str(&b, events_text);
+    cd_buf_str(&b, "}");
+    return b.p;
 }
 
 char *cd_move_answer_text(const carc_state *st, int seq, const carc_events *ev, const json_t *events_admin,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/int_text.h"
 #include "base/timesrc.h"
 
@@ -27,22 +28,17 @@ char *cd_legal_moves_json_text(const carc_state *st, int seq, int seat)
     carc_moves_free(&m);
     if (!moves)
         abort();   /* out of memory (docs/STYLE.md) */
-    char head[64];   /* {"seq":N,"seat":S,"moves": */
-    size_t h = 0;
-    memcpy(head, "{\"seq\":", 7), h = 7;
-    h += cd_int_text(seq, head + h);
-    memcpy(head + h, ",\"seat\":", 8), h += 8;
-    h += cd_int_text(seat, head + h);
-    memcpy(head + h, ",\"moves\":", 9), h += 9;
-    size_t n = strlen(moves);
-    char *out = malloc(h + n + 2);
-    if (!out)
-        abort();
-    memcpy(out, head, h);
-    memcpy(out + h, moves, n);
-    memcpy(out + h + n, "}", 2);
+    char num[CD_INT_TEXT];
+    cd_buf b = {0};   /* {"seq":N,"seat":S,"moves":<moves>} */
+    cd_buf_str(&b, "{\"seq\":");
+    cd_buf_add(&b, num, cd_int_text(seq, num));
+    cd_buf_str(&b, ",\"seat\":");
+    cd_buf_add(&b, num, cd_int_text(seat, num));
+    cd_buf_str(&b, ",\"moves\":");
+    cd_buf_str(&b, moves);
+    cd_buf_str(&b, "}");
     free(moves);
-    return out;
+    return b.p;
 }
 
 json_t *cd_game_view(const cd_game *g, int viewer)

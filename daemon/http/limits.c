@@ -79,20 +79,18 @@ void cd_req_client_addr(cd_req *r, char out[CD_ADDR_TEXT])
     char peer[CD_ADDR_TEXT] = "unix";
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     const struct sockaddr *sa = ci ? ci->client_addr : NULL;
-    bool proxies = trusted.n || trusted.unix_socket;
-    if (!proxies && (!sa || sa->sa_family == AF_INET || sa->sa_family == AF_UNIX)) {
-        /* what cd_client_resolve answers for these, without its parse and second print: no header is read,
-         * and an IPv4 address's text is already the normal one */
-        if (sa && sa->sa_family == AF_INET)
-            inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out, CD_ADDR_TEXT);
-        else
-            memcpy(out, "unix", 5);
-        return;
-    }
+    bool ipv6 = sa && sa->sa_family == AF_INET6;
     if (sa && sa->sa_family == AF_INET)
         inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, peer, sizeof peer);
-    else if (sa && sa->sa_family == AF_INET6)
+    else if (ipv6)
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, peer, sizeof peer);
+    bool proxies = trusted.n || trusted.unix_socket;
+    if (!proxies && !ipv6) {
+        /* what cd_client_resolve answers, without its parse and second print: no header is read, and an IPv4
+         * address's text (or "unix") is already the normal one; an IPv6 one may be a mapped IPv4 address */
+        memcpy(out, peer, strlen(peer) + 1);
+        return;
+    }
     char xff[CD_HEADERS_MAX + 8];
     xff_buf b = {xff, 0, sizeof xff};
     xff[0] = 0;

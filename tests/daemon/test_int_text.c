@@ -1,6 +1,7 @@
 /*
- * test_int_text.c — cd_int_text (daemon/base/int_text.h) writes what snprintf's "%d" writes: the edges
- * (0, ±1, INT_MIN, INT_MAX, each power of ten and its neighbours) and a fixed-seed sweep, with the length.
+ * test_int_text.c — cd_int_text (daemon/base/int_text.h) writes what snprintf's "%lld" writes: the edges
+ * (0, ±1, INT_MIN, INT_MAX, LLONG_MIN, LLONG_MAX, each power of ten and its neighbours) and a fixed-seed
+ * sweep, with the length.
  */
 #include <check.h>
 #include <limits.h>
@@ -10,24 +11,25 @@
 
 #include "base/int_text.h"
 
-static void same_as_printf(int v)
+static void same_as_printf(long long v)
 {
     char want[CD_INT_TEXT + 4], got[CD_INT_TEXT];
-    int n = snprintf(want, sizeof want, "%d", v);
+    int n = snprintf(want, sizeof want, "%lld", v);
     memset(got, 'x', sizeof got);
     size_t k = cd_int_text(v, got);
-    ck_assert_msg(strcmp(got, want) == 0 && k == (size_t)n, "%d: \"%s\" (%zu) against \"%s\"", v, got, k, want);
+    ck_assert_msg(strcmp(got, want) == 0 && k == (size_t)n, "%lld: \"%s\" (%zu) against \"%s\"", v, got, k, want);
 }
 
 START_TEST(edges)
 {
-    const int edge[] = {0, 1, -1, 9, -9, INT_MAX, INT_MIN, INT_MAX - 1, INT_MIN + 1};
+    const long long edge[] = {0, 1, -1, 9, -9, INT_MAX, INT_MIN, INT_MAX - 1, INT_MIN + 1, LLONG_MAX, LLONG_MIN,
+                              LLONG_MAX - 1, LLONG_MIN + 1};
     for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
         same_as_printf(edge[i]);
-    for (long long p = 10; p <= INT_MAX; p *= 10)
+    for (long long p = 10; p <= LLONG_MAX / 10; p *= 10)
         for (int d = -1; d <= 1; d++) {
-            same_as_printf((int)(p + d));
-            same_as_printf((int)-(p + d));
+            same_as_printf(p + d);
+            same_as_printf(-(p + d));
         }
 }
 END_TEST
@@ -38,6 +40,7 @@ START_TEST(sweep)
     for (int i = 0; i < 200000; i++) {
         x ^= x << 13, x ^= x >> 17, x ^= x << 5;
         same_as_printf((int)x);
+        same_as_printf((long long)((unsigned long long)x << 31 ^ x));
         same_as_printf((int)(x % 100000) - 50000);
     }
 }
