@@ -29,7 +29,8 @@ typedef struct {
 void cd_log_line_begin(cd_log_line *l);                               /* {"ts":"..." */
 void cd_log_line_str(cd_log_line *l, const char *key, const char *v);  /* ,"key":"v" */
 void cd_log_line_int(cd_log_line *l, const char *key, long long v);
-void cd_log_line_real(cd_log_line *l, const char *key, double v);    /* as json_real with precision 6 */
+/* ,"key":<us / 1000>.<three digits>: a duration in milliseconds to the microsecond, exact at every size */
+void cd_log_line_ms(cd_log_line *l, const char *key, long long us);
 void cd_log_line_end(cd_log_line *l);                                 /* } and the newline, written */
 /* Gathers the requests' lines from now on and starts the thread that writes them flush_ms after the first
  * (flush_ms <= 0: nothing is gathered); installs the exit and fatal-signal flushes once. -1 when the thread

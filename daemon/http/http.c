@@ -1206,7 +1206,7 @@ static void log_request(const cd_server *s, const char *method, const char *rpat
     cd_log_line_str(&line, "path", path);
     cd_log_line_str(&line, "route", route ? route->name : "none");
     cd_log_line_int(&line, "status", status);
-    cd_log_line_real(&line, "ms", (double)(long long)(seconds * 1e6) / 1e3);
+    cd_log_line_ms(&line, "ms", (long long)(seconds * 1e6));
     if (game)
         cd_log_line_str(&line, "game", game);
     if (end)
