@@ -128,16 +128,37 @@ static int naming_place(const carc_tile_type *t, int rot, int part)
     return -2;
 }
 
+/* Appends s to the text in buf (at its length *at), cut as snprintf cuts: every figure move of a legal-moves
+ * answer is named and described from a few words, and snprintf's format parsing cost several times the
+ * copying (bench/move-instructions.sh). *at counts what did not fit too, as snprintf's result does. */
+static void cat(char *buf, size_t len, size_t *at, const char *s)
+{
+    size_t n = strlen(s);
+    if (*at + 1 < len) {
+        size_t room = len - 1 - *at, k = n < room ? n : room;
+        memcpy(buf + *at, s, k);
+        buf[*at + k] = 0;
+    }
+    *at += n;
+}
+
 /* "city N", "cloister", "c1": the segment's name on its piece. */
 static int segment_name(const carc_tile_type *t, int rot, int part, char *buf, size_t len)
 {
     int p = naming_place(t, rot, part);
-    const char *f = feature_names[t->parts[part].kind];
-    if (p == -2)
-        return snprintf(buf, len, "%s", t->parts[part].name);
-    if (p == -1)
-        return snprintf(buf, len, "%s", f);
-    return snprintf(buf, len, "%s %s", f, place_names[p]);
+    size_t at = 0;
+    if (len)
+        buf[0] = 0;
+    if (p == -2) {
+        cat(buf, len, &at, t->parts[part].name);
+    } else {
+        cat(buf, len, &at, feature_names[t->parts[part].kind]);
+        if (p >= 0) {
+            cat(buf, len, &at, " ");
+            cat(buf, len, &at, place_names[p]);
+        }
+    }
+    return (int)at;
 }
 
 /* ---- writing ------------------------------------------------------------------------------------------- */
@@ -227,7 +248,11 @@ int carc_move_notation(const carc_state *st, const carc_move *m, char *buf, size
             return -1;
         const carc_piece *pc = &st->pieces[piece];
         segment_name(&st->cat->types[pc->type], pc->rot, m->part, seg, sizeof seg);
-        return put(buf, len, "%s %s", fig_names[m->fig], seg);
+        size_t at = 0;
+        cat(buf, len, &at, fig_names[m->fig]);
+        cat(buf, len, &at, " ");
+        cat(buf, len, &at, seg);
+        return at >= len ? -1 : (int)at;
     }
     case CARC_MV_PASS: return put(buf, len, "pass");
     case CARC_MV_ABBOT_RETURN: return put(buf, len, "return abbot");
@@ -278,14 +303,19 @@ static void place_phrase(int p, char *buf, size_t len)
 {
     static const char *const half_words[4][2] = {
         {"west", "east"}, {"north", "south"}, {"east", "west"}, {"south", "north"}};
-    if (p < 0) {
-        buf[0] = 0;
-    } else if (p >= PLACE_D) {
-        snprintf(buf, len, " on the long side%s", p == PLACE_D ? "" : p == PLACE_D + 1 ? ", north half" : ", south half");
-    } else if (p % 3 == 0) {
-        snprintf(buf, len, " to the %s", side_words[p / 3]);
-    } else {
-        snprintf(buf, len, " to the %s, %s half", side_words[p / 3], half_words[p / 3][p % 3 - 1]);
+    size_t at = 0;
+    buf[0] = 0;
+    if (p >= PLACE_D) {
+        cat(buf, len, &at, " on the long side");
+        cat(buf, len, &at, p == PLACE_D ? "" : p == PLACE_D + 1 ? ", north half" : ", south half");
+    } else if (p >= 0) {
+        cat(buf, len, &at, " to the ");
+        cat(buf, len, &at, side_words[p / 3]);
+        if (p % 3 != 0) {
+            cat(buf, len, &at, ", ");
+            cat(buf, len, &at, half_words[p / 3][p % 3 - 1]);
+            cat(buf, len, &at, " half");
+        }
     }
 }
 
@@ -300,14 +330,24 @@ static void describe_segment(const carc_state *st, int piece, int part, carc_mov
     d->feature = t->parts[part].kind;
     d->nsides = 0;
     for (int p = 0; p < CARC_MAX_PLACES; p++)
-        if (on >> p & 1)
-            snprintf(d->sides[d->nsides++], CARC_PLACE_NAME_LEN, "%s", place_names[p]);
+        if (on >> p & 1) {
+            size_t at = 0;
+            cat(d->sides[d->nsides++], CARC_PLACE_NAME_LEN, &at, place_names[p]);
+        }
     int np = naming_place(t, pc->rot, part);
     char phrase[48];
     place_phrase(np, phrase, sizeof phrase);
-    if (np == -2)
-        snprintf(phrase, sizeof phrase, " (%s)", t->parts[part].name);
-    snprintf(what, len, "the %s%s", feature_names[d->feature], phrase);
+    if (np == -2) {
+        size_t pat = 0;
+        cat(phrase, sizeof phrase, &pat, " (");
+        cat(phrase, sizeof phrase, &pat, t->parts[part].name);
+        cat(phrase, sizeof phrase, &pat, ")");
+    }
+    size_t at = 0;
+    what[0] = 0;
+    cat(what, len, &at, "the ");
+    cat(what, len, &at, feature_names[d->feature]);
+    cat(what, len, &at, phrase);
 }
 
 void carc_move_describe(const carc_state *st, const carc_move *m, carc_move_desc *d)
@@ -320,7 +360,10 @@ void carc_move_describe(const carc_state *st, const carc_move *m, carc_move_desc
         if (st->pending.kind != CARC_PENDING_FIGURE || m->fig >= CARC_NFIG_KINDS || !part_ok(st, piece, m->part))
             return;
         describe_segment(st, piece, m->part, d, what, sizeof what);
-        snprintf(d->label, sizeof d->label, "%s on %s", fig_names[m->fig], what);
+        size_t at = 0;
+        cat(d->label, sizeof d->label, &at, fig_names[m->fig]);
+        cat(d->label, sizeof d->label, &at, " on ");
+        cat(d->label, sizeof d->label, &at, what);
         return;
     }
     case CARC_MV_ABBOT_RETURN: {
