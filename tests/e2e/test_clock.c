@@ -141,11 +141,15 @@ static void iso(double t, char out[32])
 #define CK_BOOL(j, path, want) ck_bool((j), (path), (want), __LINE__)
 #define CK_INTS(j, path, want) ck_ints((j), (path), (want), __LINE__)
 
+/* j's compact text for a failure message, in one of four buffers used in turn: a message with two dumps (the
+ * event placed and the default move) showed one of them twice when there was one buffer */
 static char *dump(const json_t *j)
 {
-    static char buf[4096];
+    static char bufs[4][4096];
+    static unsigned next;
+    char *buf = bufs[next++ % 4];
     char *s = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
-    snprintf(buf, sizeof buf, "%s", s ? s : "(null)");
+    snprintf(buf, sizeof bufs[0], "%s", s ? s : "(null)");
     free(s);
     return buf;
 }
@@ -379,7 +383,8 @@ static int check_default_turn(rig *R, const e2e_game *g, int seat, const json_t 
                 ck_assert_msg(e2e_jint(ev, "seat") == seat && strcmp(e2e_jstr(ev, "tile"), e2e_jstr(place, "tile")) == 0 &&
                                   e2e_jint(ev, "x") == e2e_jint(place, "x") && e2e_jint(ev, "y") == e2e_jint(place, "y") &&
                                   e2e_jint(ev, "rot") == e2e_jint(place, "rot"),
-                              "placed %s, the default move is %s", dump(ev), dump(place));
+                              "entry %zu placed %s, the default move is %s; the log: %s", i, dump(ev), dump(place),
+                              dump(entries));
             }
         }
     }
