@@ -298,28 +298,26 @@ int carc_move_notation(const carc_state *st, const carc_move *m, char *buf, size
 
 /* ---- describing ---------------------------------------------------------------------------------------- */
 
-/* " to the north", " to the east, north half", " on the long side", "" */
-static void place_phrase(int p, char *buf, size_t len)
+/* Appends " to the north", " to the east, north half", " on the long side" or nothing (p < 0) to buf. */
+static void cat_place_phrase(int p, char *buf, size_t len, size_t *at)
 {
     static const char *const half_words[4][2] = {
         {"west", "east"}, {"north", "south"}, {"east", "west"}, {"south", "north"}};
-    size_t at = 0;
-    buf[0] = 0;
     if (p >= PLACE_D) {
-        cat(buf, len, &at, " on the long side");
-        cat(buf, len, &at, p == PLACE_D ? "" : p == PLACE_D + 1 ? ", north half" : ", south half");
+        cat(buf, len, at, " on the long side");
+        cat(buf, len, at, p == PLACE_D ? "" : p == PLACE_D + 1 ? ", north half" : ", south half");
     } else if (p >= 0) {
-        cat(buf, len, &at, " to the ");
-        cat(buf, len, &at, side_words[p / 3]);
+        cat(buf, len, at, " to the ");
+        cat(buf, len, at, side_words[p / 3]);
         if (p % 3 != 0) {
-            cat(buf, len, &at, ", ");
-            cat(buf, len, &at, half_words[p / 3][p % 3 - 1]);
-            cat(buf, len, &at, " half");
+            cat(buf, len, at, ", ");
+            cat(buf, len, at, half_words[p / 3][p % 3 - 1]);
+            cat(buf, len, at, " half");
         }
     }
 }
 
-/* feature, sides and "the city to the north" for (piece, part). */
+/* feature, sides and "the city to the north" (or "the city (c2)") for (piece, part). */
 static void describe_segment(const carc_state *st, int piece, int part, carc_move_desc *d, char *what, size_t len)
 {
     const carc_piece *pc = &st->pieces[piece];
@@ -335,19 +333,17 @@ static void describe_segment(const carc_state *st, int piece, int part, carc_mov
             cat(d->sides[d->nsides++], CARC_PLACE_NAME_LEN, &at, place_names[p]);
         }
     int np = naming_place(t, pc->rot, part);
-    char phrase[48];
-    place_phrase(np, phrase, sizeof phrase);
-    if (np == -2) {
-        size_t pat = 0;
-        cat(phrase, sizeof phrase, &pat, " (");
-        cat(phrase, sizeof phrase, &pat, t->parts[part].name);
-        cat(phrase, sizeof phrase, &pat, ")");
-    }
     size_t at = 0;
     what[0] = 0;
     cat(what, len, &at, "the ");
     cat(what, len, &at, feature_names[d->feature]);
-    cat(what, len, &at, phrase);
+    if (np == -2) {   /* no place names it alone: its name on the piece */
+        cat(what, len, &at, " (");
+        cat(what, len, &at, t->parts[part].name);
+        cat(what, len, &at, ")");
+    } else {
+        cat_place_phrase(np, what, len, &at);
+    }
 }
 
 void carc_move_describe(const carc_state *st, const carc_move *m, carc_move_desc *d)
