@@ -93,6 +93,8 @@ void browser_stop(browser *b)
     close(b->to);
     close(b->from);
     free(b->buf);
+    json_decref(b->paused);
+    b->paused = NULL;
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", b->profile);
     if (system(cmd) != 0)
@@ -133,8 +135,40 @@ static json_t *cdp_read(browser *b, double deadline)
     }
 }
 
+/* A Fetch.requestPaused event's params go into b->paused (cdp_paused takes them); other events are dropped. */
+static void keep_paused(browser *b, const json_t *m)
+{
+    const char *method = json_string_value(json_object_get(m, "method"));
+    if (!method || strcmp(method, "Fetch.requestPaused") != 0)
+        return;
+    if (!b->paused)
+        b->paused = json_array();
+    json_array_append(b->paused, json_object_get(m, "params"));
+}
+
+char *cdp_paused(browser *b, const char *url_part)
+{
+    double deadline = e2e_now() + CDP_TIMEOUT_S;
+    for (;;) {
+        size_t i;
+        json_t *p;
+        json_array_foreach(b->paused, i, p) {
+            const char *url = json_string_value(json_object_get(json_object_get(p, "request"), "url"));
+            if (url && strstr(url, url_part)) {
+                char *id = strdup(json_string_value(json_object_get(p, "requestId")));
+                json_array_remove(b->paused, i);
+                return id;
+            }
+        }
+        json_t *m = cdp_read(b, deadline);
+        ck_assert_msg(m != NULL, "no request for %s was paused within %.0f s", url_part, CDP_TIMEOUT_S);
+        keep_paused(b, m);
+        json_decref(m);
+    }
+}
+
 /* Sends a command (params stolen; on the page's session once attached) and waits for its answer's result
- * (a new reference). Events that arrive meanwhile are dropped. */
+ * (a new reference). Events that arrive meanwhile are dropped, except paused requests (keep_paused). */
 json_t *cdp(browser *b, const char *method, json_t *params)
 {
     int id = b->next_id++;
@@ -154,6 +188,7 @@ json_t *cdp(browser *b, const char *method, json_t *params)
     for (;;) {
         json_t *m = cdp_read(b, deadline);
         ck_assert_msg(m != NULL, "CDP %s: no answer within %.0f s", method, CDP_TIMEOUT_S);
+        keep_paused(b, m);
         if (json_integer_value(json_object_get(m, "id")) == id) {
             json_t *err = json_object_get(m, "error");
             if (err) {
@@ -313,7 +348,7 @@ void tap_xy(browser *b, const tab *t, double x, double y)
 /* A point inside element `expr` (a JS expression giving the element) that the element itself receives:
  * scrolled into view first, then sampled over its box until document.elementFromPoint hits it (a triangle's
  * box is half outside it; a figure spot may lie under another). */
-bool tap_element(browser *b, const tab *t, const char *expr)
+bool element_point(browser *b, const char *expr, double *x, double *y)
 {
     char *js_text = NULL;
     if (asprintf(&js_text,
@@ -332,8 +367,30 @@ bool tap_element(browser *b, const tab *t, const char *expr)
     bool ok = json_array_size(xy) == 2;
     if (json_is_string(xy))
         fprintf(stderr, "cdp: %s\n", json_string_value(xy));
-    if (ok)
-        tap_xy(b, t, json_number_value(json_array_get(xy, 0)), json_number_value(json_array_get(xy, 1)));
+    if (ok) {
+        *x = json_number_value(json_array_get(xy, 0));
+        *y = json_number_value(json_array_get(xy, 1));
+    }
     json_decref(xy);
     return ok;
+}
+
+bool tap_element(browser *b, const tab *t, const char *expr)
+{
+    double x, y;
+    if (!element_point(b, expr, &x, &y))
+        return false;
+    tap_xy(b, t, x, y);
+    return true;
+}
+
+void mouse_button(browser *b, double x, double y, bool down)
+{
+    if (down)
+        json_decref(cdp(b, "Input.dispatchMouseEvent",
+                        json_pack("{s:s, s:f, s:f, s:s, s:i}", "type", "mouseMoved", "x", x, "y", y, "button", "none",
+                                  "clickCount", 0)));
+    json_decref(cdp(b, "Input.dispatchMouseEvent",
+                    json_pack("{s:s, s:f, s:f, s:s, s:i}", "type", down ? "mousePressed" : "mouseReleased", "x", x,
+                              "y", y, "button", "left", "clickCount", 1)));
 }

@@ -23,6 +23,7 @@ typedef struct {
     size_t len, cap;
     int next_id;
     char session[128];     /* the tab commands go to; "" = the browser */
+    json_t *paused;        /* Fetch.requestPaused events' params not yet taken (cdp_paused) */
 } browser;
 
 typedef struct {
@@ -32,8 +33,12 @@ typedef struct {
 
 void browser_start(browser *b);
 void browser_stop(browser *b);
-/* A command (params stolen); its answer's result (a new reference). Events that arrive meanwhile are dropped. */
+/* A command (params stolen); its answer's result (a new reference). Events that arrive meanwhile are dropped,
+ * except Fetch.requestPaused, kept for cdp_paused. */
 json_t *cdp(browser *b, const char *method, json_t *params);
+/* The requestId of a request paused by Fetch.enable whose URL contains `url_part`, waiting for it (CDP_TIMEOUT_S
+ * at most); malloc'd. Continue it with Fetch.continueRequest. */
+char *cdp_paused(browser *b, const char *url_part);
 /* A JavaScript expression's value in the current tab (a new reference; promises awaited). */
 json_t *js(browser *b, const char *expr);
 char *js_str(browser *b, const char *expr);   /* "" when not a string; malloc'd */
@@ -51,5 +56,9 @@ void tab_use(browser *b, const tab *t);
 void tap_xy(browser *b, const tab *t, double x, double y);
 /* Taps element `expr` (JS giving the element) where the element itself is hit; false when it cannot be. */
 bool tap_element(browser *b, const tab *t, const char *expr);
+/* A viewport point where element `expr` itself is hit (scrolled into view first); false when there is none. */
+bool element_point(browser *b, const char *expr, double *x, double *y);
+/* One half of a mouse click at x, y: the left button pressed (down) or released (!down). */
+void mouse_button(browser *b, double x, double y, bool down);
 
 #endif

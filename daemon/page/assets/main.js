@@ -223,7 +223,9 @@ setInterval(tick, 1000);
     const started = S.view.status !== "waiting" && S.view.status !== "cancelled";
     if (token && started && !S.view.you) return fatal("This link's token does not open this game. Ask for a new link.");
     const after = await loadLog(S.view.seq);
-    render();
+    // the log only: the board and choices are usable since the first render, and drawing them again here
+    // would replace a choice under a pointer already pressing it (its click then lost)
+    drawLog(names());
     const talk = await chat;   // the table talk rides on the same stream (api.js: follow)
     follow(id, after, (entry) => { addEntries([entry]); refreshSoon(); },
            (live) => { document.body.dataset.live = live ? "1" : "0"; }, talk);
