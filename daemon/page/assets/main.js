@@ -219,6 +219,9 @@ setInterval(tick, 1000);
   try {
     const cat = await get("/v1/tiles");
     for (const t of cat.tiles) S.tiles.set(t.id, t);
+    // the chat column, when there is one, is in the layout before the board is first drawn: it appearing
+    // later narrowed the board's column and moved the board under a pointer (its reads ran meanwhile)
+    const talk = await chat;   // the table talk rides on the same stream (api.js: follow)
     await refresh();
     const started = S.view.status !== "waiting" && S.view.status !== "cancelled";
     if (token && started && !S.view.you) return fatal("This link's token does not open this game. Ask for a new link.");
@@ -226,7 +229,6 @@ setInterval(tick, 1000);
     // the log only: the board and choices are usable since the first render, and drawing them again here
     // would replace a choice under a pointer already pressing it (its click then lost)
     drawLog(names());
-    const talk = await chat;   // the table talk rides on the same stream (api.js: follow)
     follow(id, after, (entry) => { addEntries([entry]); refreshSoon(); },
            (live) => { document.body.dataset.live = live ? "1" : "0"; }, talk);
   } catch (e) {
