@@ -454,51 +454,73 @@ START_TEST(page_two_tabs)
 }
 END_TEST
 
+/* A daemon, a 2-seat game, and a browser with seat 0's page of it in a desktop tab, the requests matching
+ * `patterns` (Fetch.enable's RequestPattern array, stolen) held from the start: they wait for
+ * Fetch.continueRequest, or forever. */
+typedef struct {
+    e2e_daemon *d;
+    e2e_client *c;
+    e2e_game g;
+    browser b;
+    tab t;
+} held_page;
+
+static void held_page_open(held_page *p, json_t *patterns)
+{
+    p->d = e2e_daemon_up(NULL);
+    p->c = e2e_client_new(p->d);
+    e2e_game_create(p->c, 2, NULL, &p->g);
+    browser_start(&p->b);
+    tab_open(&p->b, &p->t, NULL, 1280, 900, false);
+    json_decref(cdp(&p->b, "Fetch.enable", json_pack("{s:o}", "patterns", patterns)));
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", p->d->base, p->g.id, p->g.token[0]);
+    json_decref(cdp(&p->b, "Page.navigate", json_pack("{s:s}", "url", url)));
+}
+
+static void held_page_close(held_page *p)
+{
+    browser_stop(&p->b);
+    e2e_client_free(p->c);
+    e2e_daemon_down(p->d);
+}
+
 /* ---- a refused move ------------------------------------------------------------------------------------------ */
 /* The tab's events stream is held back (the DevTools Fetch domain pauses it and never lets it go), so the tab
  * does not learn that the seat moved elsewhere; its click is then a stale move: the page must show the
  * server's reason and load the state again. */
 START_TEST(page_refused_move)
 {
-    e2e_daemon *d = e2e_daemon_up(NULL);
-    e2e_client *c = e2e_client_new(d);
-    e2e_game g;
-    e2e_game_create(c, 2, NULL, &g);
-    browser b;
-    browser_start(&b);
-    tab t;
-    tab_open(&b, &t, NULL, 1280, 900, false);
-    json_decref(cdp(&b, "Fetch.enable", json_pack("{s:[{s:s}]}", "patterns", "urlPattern", "*/events?after=0*")));
-    char url[300];
-    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
-    json_decref(cdp(&b, "Page.navigate", json_pack("{s:s}", "url", url)));
-    wait_page_seq(&b, 0, "the page loaded");
+    held_page P;
+    held_page_open(&P, json_pack("[{s:s}]", "urlPattern", "*/events?after=0*"));
+    e2e_client *c = P.c;
+    e2e_game *g = &P.g;
+    browser *b = &P.b;
+    wait_page_seq(b, 0, "the page loaded");
     /* the seat moves through the API, as another tab or a bot of the same seat would */
     e2e_rng rng = {7};
     e2e_play p;
-    ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &p), 200);
+    ck_assert_int_eq(e2e_play_random(c, g, &rng, NULL, &p), 200);
     e2e_play_free(&p);
-    ck_assert_int_eq(server_seq(c, &g, NULL), 1);
-    char *before = js_str(&b, "document.body.dataset.seq");
+    ck_assert_int_eq(server_seq(c, g, NULL), 1);
+    char *before = js_str(b, "document.body.dataset.seq");
     ck_assert_msg(strcmp(before, "0") == 0, "the page learnt of the move (seq %s): the stream was not held", before);
     free(before);
-    ck_assert(tap_element(&b, &t, "document.querySelector('#board [data-notation]:not(.off)')"));
-    wait_page_seq(&b, 1, "the page loaded the state again");
-    char *msg = js_str(&b, "document.getElementById('problem').hidden?'':document.getElementById('problem').textContent");
+    ck_assert(tap_element(b, &P.t, "document.querySelector('#board [data-notation]:not(.off)')"));
+    wait_page_seq(b, 1, "the page loaded the state again");
+    char *msg = js_str(b, "document.getElementById('problem').hidden?'':document.getElementById('problem').textContent");
     ck_assert_msg(strstr(msg, "Move refused") && strstr(msg, "seq"), "the page says: '%s'", msg);
     free(msg);
-    ck_assert_int_eq(server_seq(c, &g, NULL), 1);   /* the stale move changed nothing */
+    ck_assert_int_eq(server_seq(c, g, NULL), 1);   /* the stale move changed nothing */
     int n;
-    char *want = legal_notations(c, &g, 0, &n);
-    check_choices(&b, want, "the choices after the reload");
+    char *want = legal_notations(c, g, 0, &n);
+    check_choices(b, want, "the choices after the reload");
     free(want);
-    browser_stop(&b);
-    e2e_client_free(c);
-    e2e_daemon_down(d);
+    held_page_close(&P);
 }
 END_TEST
 
-/* ---- a press while the page loads ------------------------------------------------------------------------------ */
+/* ---- a press while the page loads ---------------------------------------------------------------------------- */
 /* Nothing moves under a pointer once the page is usable: a press on a choice made then, and released after
  * the rest of the page has loaded, is a click on that choice. Two things moved it: the log's arrival drew the
  * board again (the release fell on a new element), and the chat column appeared beside the board after the
@@ -508,57 +530,48 @@ END_TEST
  * press happens before the log comes in and is released after. */
 START_TEST(page_press_while_loading)
 {
-    e2e_daemon *d = e2e_daemon_up(NULL);
-    e2e_client *c = e2e_client_new(d);
-    e2e_game g;
-    e2e_game_create(c, 2, NULL, &g);
-    browser b;
-    browser_start(&b);
-    tab t;
-    tab_open(&b, &t, NULL, 1280, 900, false);
-    json_decref(cdp(&b, "Fetch.enable", json_pack("{s:[{s:s},{s:s}]}", "patterns", "urlPattern", "*/events?after=-1*",
-                                                  "urlPattern", "*/messages?after=0*")));
-    char url[300];
-    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
-    json_decref(cdp(&b, "Page.navigate", json_pack("{s:s}", "url", url)));
-    char *chat_request = cdp_paused(&b, "/messages?after=0");
+    held_page P;
+    held_page_open(&P,
+                   json_pack("[{s:s},{s:s}]", "urlPattern", "*/events?after=-1*", "urlPattern", "*/messages?after=0*"));
+    e2e_client *c = P.c;
+    e2e_game *g = &P.g;
+    browser *b = &P.b;
+    char *chat_request = cdp_paused(b, "/messages?after=0");
     nap_ms(500);
-    char *drawn = js_str(&b, "String(document.querySelectorAll('#board .choice').length)");
+    char *drawn = js_str(b, "String(document.querySelectorAll('#board .choice').length)");
     ck_assert_msg(strcmp(drawn, "0") == 0, "%s choices drawn before the chat column is known", drawn);
     free(drawn);
-    json_decref(cdp(&b, "Fetch.continueRequest", json_pack("{s:s}", "requestId", chat_request)));
+    json_decref(cdp(b, "Fetch.continueRequest", json_pack("{s:s}", "requestId", chat_request)));
     free(chat_request);
-    wait_page_seq(&b, 0, "the page drew its state");
-    char *log_request = cdp_paused(&b, "/events?after=-1");
+    wait_page_seq(b, 0, "the page drew its state");
+    char *log_request = cdp_paused(b, "/events?after=-1");
     const char *choice = "document.querySelector('#board .choice.spot:not(.off)')";
     char js_notation[200], js_box[200];
     snprintf(js_notation, sizeof js_notation, "%s.getAttribute('data-notation')", choice);
     snprintf(js_box, sizeof js_box, "JSON.stringify(%s.getBoundingClientRect())", choice);
     double x, y;
-    ck_assert(element_point(&b, choice, &x, &y));
-    char *pressed = js_str(&b, js_notation), *box_before = js_str(&b, js_box);
+    ck_assert(element_point(b, choice, &x, &y));
+    char *pressed = js_str(b, js_notation), *box_before = js_str(b, js_box);
     ck_assert_msg(pressed[0], "the choice has no notation");
-    mouse_button(&b, x, y, true);
-    json_decref(cdp(&b, "Fetch.continueRequest", json_pack("{s:s}", "requestId", log_request)));
+    mouse_button(b, x, y, true);
+    json_decref(cdp(b, "Fetch.continueRequest", json_pack("{s:s}", "requestId", log_request)));
     free(log_request);
     /* the stream opens after the log is drawn (main.js: start) */
-    wait_for(&b, "document.body.dataset.live", "1", "the log loaded and the stream opened");
-    char *box_after = js_str(&b, js_box);
+    wait_for(b, "document.body.dataset.live", "1", "the log loaded and the stream opened");
+    char *box_after = js_str(b, js_box);
     ck_assert_msg(strcmp(box_before, box_after) == 0, "the choice moved under the pointer: %s, then %s", box_before,
                   box_after);
-    mouse_button(&b, x, y, false);
-    wait_page_seq(&b, 1, "the press and release made the move");
+    mouse_button(b, x, y, false);
+    wait_page_seq(b, 1, "the press and release made the move");
     char path[160];
-    snprintf(path, sizeof path, "/v1/games/%s/events?after=0", g.id);
+    snprintf(path, sizeof path, "/v1/games/%s/events?after=0", g->id);
     json_t *log = e2e_get_ok(c, path, NULL, 200);
     ck_assert_str_eq(e2e_jstr(json_array_get(json_object_get(log, "entries"), 0), "notation"), pressed);
     json_decref(log);
     free(pressed);
     free(box_before);
     free(box_after);
-    browser_stop(&b);
-    e2e_client_free(c);
-    e2e_daemon_down(d);
+    held_page_close(&P);
 }
 END_TEST
 
