@@ -251,11 +251,8 @@ void click(browser *b, const char *selector)
     ck_assert_msg(json_array_size(xy) == 2, "no element %s", selector);
     double x = json_number_value(json_array_get(xy, 0)), y = json_number_value(json_array_get(xy, 1));
     json_decref(xy);
-    const char *types[] = {"mouseMoved", "mousePressed", "mouseReleased"};
-    for (int i = 0; i < 3; i++)
-        json_decref(cdp(b, "Input.dispatchMouseEvent",
-                        json_pack("{s:s, s:f, s:f, s:s, s:i}", "type", types[i], "x", x, "y", y, "button",
-                                  i ? "left" : "none", "clickCount", i ? 1 : 0)));
+    mouse_button(b, x, y, true);
+    mouse_button(b, x, y, false);
 }
 
 void key(browser *b, const char *k, int code)
@@ -338,11 +335,8 @@ void tap_xy(browser *b, const tab *t, double x, double y)
         json_decref(cdp(b, "Input.dispatchTouchEvent", json_pack("{s:s, s:[]}", "type", "touchEnd", "touchPoints")));
         return;
     }
-    const char *types[] = {"mouseMoved", "mousePressed", "mouseReleased"};
-    for (int i = 0; i < 3; i++)
-        json_decref(cdp(b, "Input.dispatchMouseEvent",
-                        json_pack("{s:s, s:f, s:f, s:s, s:i}", "type", types[i], "x", x, "y", y, "button",
-                                  i ? "left" : "none", "clickCount", i ? 1 : 0)));
+    mouse_button(b, x, y, true);
+    mouse_button(b, x, y, false);
 }
 
 /* A point inside element `expr` (a JS expression giving the element) that the element itself receives:

@@ -366,6 +366,13 @@ static int count_events(const json_t *entries, const char *type, int seat)
     return n;
 }
 
+/* Whether a piece_placed event put the tile where the place move `m` says (tile, x, y, rot). */
+static bool placed_as(const json_t *ev, const json_t *m)
+{
+    return strcmp(e2e_jstr(ev, "tile"), e2e_jstr(m, "tile")) == 0 && e2e_jint(ev, "x") == e2e_jint(m, "x") &&
+           e2e_jint(ev, "y") == e2e_jint(m, "y") && e2e_jint(ev, "rot") == e2e_jint(m, "rot");
+}
+
 /* The log after seq 0 holds exactly one timeout's default moves for `seat` in a base game's first turn: the
  * tile placed where `place` (legal-moves' first move then) says, the figure passed; `left`: then the seat
  * left (forfeit). Every entry is the seat's; seq runs 1..n without a gap. The next seat's tile may be placed
@@ -394,11 +401,8 @@ static int check_default_turn(rig *R, const e2e_game *g, int seat, const json_t 
             if (strcmp(type, "piece_placed") == 0 && forced && e2e_jint(ev, "seat") != seat) {
                 /* the next seat drew a tile with one legal place: a forced step, made by the engine in the
                  * same move (docs/RULES.md, 8.); it is that seat's, and exactly what the forced move said */
-                const json_t *fm = json_object_get(forced, "move");
                 ck_assert_msg(e2e_jint(forced, "seat") == e2e_jint(ev, "seat") &&
-                                  strcmp(e2e_jstr(fm, "tile"), e2e_jstr(ev, "tile")) == 0 &&
-                                  e2e_jint(fm, "x") == e2e_jint(ev, "x") && e2e_jint(fm, "y") == e2e_jint(ev, "y") &&
-                                  e2e_jint(fm, "rot") == e2e_jint(ev, "rot"),
+                                  placed_as(ev, json_object_get(forced, "move")),
                               "entry %zu placed %s, not what the forced move %s said: %s", i, dump(ev), dump(forced),
                               dump(entries));
                 forced = NULL;
@@ -407,9 +411,7 @@ static int check_default_turn(rig *R, const e2e_game *g, int seat, const json_t 
             forced = NULL;
             if (strcmp(type, "piece_placed") == 0) {
                 placed++;
-                ck_assert_msg(e2e_jint(ev, "seat") == seat && strcmp(e2e_jstr(ev, "tile"), e2e_jstr(place, "tile")) == 0 &&
-                                  e2e_jint(ev, "x") == e2e_jint(place, "x") && e2e_jint(ev, "y") == e2e_jint(place, "y") &&
-                                  e2e_jint(ev, "rot") == e2e_jint(place, "rot"),
+                ck_assert_msg(e2e_jint(ev, "seat") == seat && placed_as(ev, place),
                               "entry %zu placed %s, the default move is %s; the log: %s", i, dump(ev), dump(place),
                               dump(entries));
             }
