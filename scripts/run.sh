@@ -9,8 +9,10 @@
 # left running when carcd stops, so a second run reuses it and the games in it. To stop it:
 #   pg_ctl -D var/pg/data stop     (as root: runuser -u postgres -- /usr/lib/postgresql/*/bin/pg_ctl ...)
 # Then the database `carcd` is created if missing, `carcd migrate` brings its schema up to date, and carcd
-# serves on 127.0.0.1:8080 in the foreground (Ctrl-C stops it). The admin token is made on the first run and
-# kept in var/admin-token (mode 0600); the curl line printed before carcd starts creates a game with it.
+# serves on 127.0.0.1:8080 (CARCD_LISTEN, as for carcd itself) in the foreground (Ctrl-C stops it). The admin
+# token is made on the first run and kept in var/admin-token (mode 0600); the curl line printed before carcd
+# starts creates a game with it. It builds carcd and carcctl only: the tests are test.sh's to build.
+# tests/readme/run-command.sh runs this script in a copy of the checkout, twice, for test.sh.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,6 +20,7 @@ cd "$root"
 
 JOBS=${JOBS:-2}
 PG_PORT=${CARCD_PG_PORT:-54320}
+LISTEN=${CARCD_LISTEN:-127.0.0.1:8080}
 pg_root=$root/var/pg
 pg_data=$pg_root/data
 pg_bin=""
@@ -32,7 +35,7 @@ step_deps() {
 step_build() {
     echo "==== build (build/) ===="
     cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCARC_SANITIZE=OFF -DCARC_FUZZ=OFF
-    cmake --build build -j"$JOBS"
+    cmake --build build -j"$JOBS" --target carcd carcctl
 }
 
 # Runs a PostgreSQL server program as the cluster's owner: `postgres` when we are root, else ourselves.
@@ -129,13 +132,19 @@ step_token() {
 step_start() {
     echo "==== carcd ===="
     export CARCD_DATABASE_URL=$db_url
-    export CARCD_LISTEN=127.0.0.1:8080
+    export CARCD_LISTEN=$LISTEN
     export CARCD_ADMIN_TOKEN=$admin_token
     build/carcd migrate
     echo
-    echo "carcd serves on http://127.0.0.1:8080 (Ctrl-C stops it; the database keeps running). Create a game:"
+    # curl's way to the address carcd listens on: a unix socket (unix:PATH) or HOST:PORT
+    local base=http://$LISTEN via=""
+    if [[ $LISTEN == unix:* ]]; then
+        base=http://localhost
+        via=" --unix-socket ${LISTEN#unix:}"
+    fi
+    echo "carcd serves on $LISTEN (Ctrl-C stops it; the database keeps running). Create a game:"
     echo
-    echo "  curl -sS -X POST http://127.0.0.1:8080/v1/games -H 'Authorization: Bearer $admin_token'" \
+    echo "  curl -sS$via -X POST $base/v1/games -H 'Authorization: Bearer $admin_token'" \
         "-H 'Content-Type: application/json' -d '{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}'"
     echo
     exec build/carcd serve

@@ -4,13 +4,15 @@
 #   deps → throwaway PostgreSQL → throwaway mail servers (tests/support/mail-temp.sh) → normal build (build/) + ctest
 #   → sanitizer build (build-asan/, ASan+UBSan) + ctest → fuzz build (build-fuzz/, clang + libFuzzer) + a short run of every tests/fuzz/fuzz_*.c
 #   → a short bench/carc-sim run, if it is built
+#   → the README's run command, scripts/run.sh, twice in a copy of the checkout, with the README's first example
+#     played against it (tests/readme/run-command.sh: its own PostgreSQL in the copy's var/pg)
 #   → redocly lint and spectral lint of api-docs/openapi.json (npm, pinned versions, installed under build/)
 #
 # The throwaway PostgreSQL (scripts/pg-temp.sh) runs for the whole script; tests find it through
 # CARCD_TEST_DATABASE_URL; the mail servers too, the e2e mail tests find them through CARCD_TEST_SMTP_URL,
 # CARCD_TEST_IMAP_URL and CARCD_TEST_MAIL_DIR. Failing tests don't stop later sections; a failed build or set-up
 # does. The last line is `N passed, N failed` (ctest results of both builds, plus each fuzz target, each bench
-# run and each linter as one test; a failed build or set-up step counts as one failure), and the exit status is
+# run, the run command and each linter as one test; a failed build or set-up step counts as one failure), and the exit status is
 # non-zero if anything failed.
 #
 # Environment: FUZZ_SECONDS (default 15) per fuzz target; JOBS (default 2); OPENAPI_LINT_DIR (default
@@ -188,6 +190,9 @@ if [[ -f bench/carc-sim.c && -x build/carc-sim ]]; then
 else
     echo "no carc-sim yet (bench/carc-sim.c)"
 fi
+
+section "the README's run command (scripts/run.sh)"
+run_one "run.sh and the README's example" tests/readme/run-command.sh
 
 section "OpenAPI lint (redocly, spectral)"
 # 0 errors from either ruleset (recommended, spectral:oas); their warnings are explained in api-docs/README.md
