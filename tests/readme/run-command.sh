@@ -26,6 +26,7 @@ S=http://127.0.0.1:$PORT
 work=$(mktemp -d "${TMPDIR:-/tmp}/carcd-run.XXXXXX")
 copy=$work/carcd
 serve_pid=""
+serve_rc=0
 
 say() { echo "run-command: $*" >&2; }
 fail() {
@@ -53,7 +54,8 @@ stop_serve() {
         done
         kill -KILL "$serve_pid" 2>/dev/null || true
     fi
-    [[ -z $serve_pid ]] || wait "$serve_pid" 2>/dev/null || true
+    serve_rc=0
+    [[ -z $serve_pid ]] || wait "$serve_pid" 2>/dev/null || serve_rc=$?
     serve_pid=""
 }
 
@@ -137,6 +139,7 @@ grep -qi '<html' <<<"$page" || fail "the game's page is not HTML"
 # ---- 3. stop, and the second run reuses everything ------------------------------------------------------------
 token=$(cat "$copy/var/admin-token")
 stop_serve
+((serve_rc == 0)) || fail "carcd exited with status $serve_rc on SIGTERM"
 if curl -fsS "$S/readyz" >/dev/null 2>&1; then fail "carcd still answers after SIGTERM"; fi
 say "bash scripts/run.sh again"
 start_run "$work/run2.log"
