@@ -1,6 +1,7 @@
 /*
- * http.c — the HTTP layer of carcd over libmicrohttpd (MHD): the request lifecycle, routing, the reply
- * helpers, long-poll suspend/resume and the server itself. The contract is http.h.
+ * http.c — the HTTP layer of carcd over libmicrohttpd (MHD): the request lifecycle, routing (a path against
+ * one pattern is route_match.c's), the reply helpers, long-poll suspend/resume and the server itself (its
+ * listening socket is listen.c's). The contract is http.h.
  *
  * Lifecycle of one request, all on the MHD worker thread that owns the connection:
  *   uri_log      MHD has read the request line: the cd_req is allocated here (MHD passes our return value
@@ -38,15 +39,12 @@
 #include <sys/types.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 
 #include "http.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -67,7 +65,9 @@
 #include "base/json_out.h"
 #include "base/log.h"
 #include "base/metrics.h"
+#include "listen.h"
 #include "park.h"
+#include "route_match.h"
 
 /* A body that will be refused is read and dropped (to answer after it) up to this many bytes: 64 times the
  * limit, at least 8 MiB. Past that the client is answered at once or hung up on. */
@@ -139,78 +139,6 @@ static void sha256(const char *s, size_t n, unsigned char out[32])
 
 /* ---- routing ------------------------------------------------------------------------------------------ */
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Percent-decodes s[0..n) into a new string; NULL when an escape is malformed or decodes to NUL. */
-static char *decode_segment(const char *s, size_t n)
-{
-    char *out = xcalloc(n + 1, 1);
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != '%') {
-            out[o++] = s[i];
-            continue;
-        }
-        int hi = i + 2 < n ? hexval(s[i + 1]) : -1, lo = i + 2 < n ? hexval(s[i + 2]) : -1;
-        if (hi < 0 || lo < 0 || (hi | lo) == 0) {
-            free(out);
-            return NULL;
-        }
-        out[o++] = (char)(hi * 16 + lo);
-        i += 2;
-    }
-    out[o] = '\0';
-    return out;
-}
-
-/* Whether `path` has the shape of `pattern` ({x} matches one non-empty segment). With `params`, fills it
- * with the decoded parameters (the caller frees them) and fails on a malformed escape. */
-static bool match(const char *pattern, const char *path, char **params, int *nparams)
-{
-    int np = 0;
-    const char *p = pattern, *s = path;
-    bool ok = true;
-    while (ok) {
-        if (*p != '/' || *s != '/') {
-            ok = *p == '\0' && *s == '\0';
-            break;
-        }
-        p++, s++;
-        size_t pl = strcspn(p, "/"), sl = strcspn(s, "/");
-        if (pl >= 2 && p[0] == '{' && p[pl - 1] == '}') {
-            if (sl == 0)
-                ok = false;
-            else if (params) {
-                char *v = np < CD_MAX_PARAMS ? decode_segment(s, sl) : NULL;
-                if (!v)
-                    ok = false;
-                else
-                    params[np++] = v;
-            }
-        } else if (pl != sl || memcmp(p, s, pl) != 0) {
-            ok = false;
-        }
-        p += pl, s += sl;
-    }
-    if (!ok && params)
-        for (int i = 0; i < np; i++) {
-            free(params[i]);
-            params[i] = NULL;
-        }
-    if (ok && nparams)
-        *nparams = np;
-    return ok;
-}
-
 /* Routes r by method and path; fills r->route and r->params, or the reason it has no route. */
 static void route(req_priv *p, const char *method)
 {
@@ -218,10 +146,10 @@ static void route(req_priv *p, const char *method)
     bool path_exists = false;
     p->allow[0] = '\0';
     for (const cd_route *rt = p->srv->routes; rt->method; rt++) {
-        if (!match(rt->pattern, r->path, NULL, NULL))
+        if (!cd_route_match(rt->pattern, r->path, NULL, 0, NULL))
             continue;
         if (strcmp(rt->method, method) == 0) {
-            if (match(rt->pattern, r->path, r->params, &r->nparams)) {
+            if (cd_route_match(rt->pattern, r->path, r->params, CD_MAX_PARAMS, &r->nparams)) {
                 r->route = rt;
                 p->routing = RT_FOUND;
                 return;
@@ -1280,76 +1208,6 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
     cd_log("warn", "libmicrohttpd: %s", msg);
 }
 
-/* A listening unix socket at path; a socket file already there (a previous run's) is replaced, any other
- * file is not. -1 with err. */
-static int listen_unix(const char *path, char *err, size_t errlen)
-{
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    if (strlen(path) >= sizeof sa.sun_path) {
-        snprintf(err, errlen, "unix socket path too long: %s", path);
-        return -1;
-    }
-    memcpy(sa.sun_path, path, strlen(path) + 1);
-    struct stat st;
-    if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
-        unlink(path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 511) != 0) {
-        snprintf(err, errlen, "cannot listen on unix:%s: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-/* A listening socket on host:port (host "" = every address), non-blocking. -1 with err. */
-static int listen_on(const char *host, int port, bool *ipv6, int *bound_port, char *err, size_t errlen)
-{
-    char portstr[8];
-    snprintf(portstr, sizeof portstr, "%d", port);
-    struct addrinfo hints = {0}, *res = NULL;
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    int rc = getaddrinfo(host[0] ? host : NULL, portstr, &hints, &res);
-    if (rc != 0) {
-        snprintf(err, errlen, "cannot resolve listen address %s: %s", host, gai_strerror(rc));
-        return -1;
-    }
-    int fd = -1, saved = 0;
-    for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
-        if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
-            continue;
-        fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-        if (fd < 0) {
-            saved = errno;
-            continue;
-        }
-        int one = 1;
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 511) == 0) {
-            *ipv6 = ai->ai_family == AF_INET6;
-            break;
-        }
-        saved = errno;
-        close(fd);
-        fd = -1;
-    }
-    freeaddrinfo(res);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot listen on %s:%d: %s", host, port, strerror(saved ? saved : EINVAL));
-        return -1;
-    }
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof ss;
-    *bound_port = port;
-    if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
-        *bound_port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-                                                     : ((struct sockaddr_in *)&ss)->sin_port);
-    return fd;
-}
-
 /* Descriptors carcd needs besides its connections: the listening socket, a database connection per thread,
  * the notify thread's, webhook and mail workers, logs, MHD's epoll and inter-thread pipes. */
 #define CD_FD_RESERVE 64
@@ -1395,8 +1253,8 @@ cd_server *cd_server_start_routes(const cd_config *cfg, const cd_route *routes, 
     pthread_mutex_init(&s->lock, NULL);
 
     bool ipv6 = false;
-    int fd = cfg->listen_unix[0] ? listen_unix(cfg->listen_unix, err, errlen)
-                                 : listen_on(cfg->listen_host, cfg->listen_port, &ipv6, &s->port, err, errlen);
+    int fd = cfg->listen_unix[0] ? cd_listen_unix(cfg->listen_unix, err, errlen)
+                                 : cd_listen_tcp(cfg->listen_host, cfg->listen_port, &ipv6, &s->port, err, errlen);
     if (fd < 0)
         goto fail;
 
