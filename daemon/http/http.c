@@ -1,7 +1,8 @@
 /*
- * http.c — the HTTP layer of carcd over libmicrohttpd (MHD): the request lifecycle, routing (a path against
- * one pattern is route_match.c's), the reply helpers, long-poll suspend/resume and the server itself (its
- * listening socket is listen.c's). The contract is http.h.
+ * http.c — the HTTP layer of carcd over libmicrohttpd (MHD): the request lifecycle, routing, long-poll
+ * suspend/resume, held requests and the server itself. The contract is http.h; beside this file, a path
+ * against one pattern is route_match.c's, the listening socket listen.c's, the answers reply.c's and what a
+ * handler reads of its request request_read.c's; http_priv.h is what they share.
  *
  * Lifecycle of one request, all on the MHD worker thread that owns the connection:
  *   uri_log      MHD has read the request line: the cd_req is allocated here (MHD passes our return value
@@ -75,60 +76,7 @@
 /* cd_server_stop waits this long for requests in flight to finish before stopping MHD. */
 #define DRAIN_MS 5000
 
-typedef struct req_priv req_priv;
-
-struct cd_server {
-    struct MHD_Daemon *mhd;
-    cd_config cfg;              /* a copy: every cd_req's cfg points here */
-    const cd_route *routes;     /* cd_routes, or a test's table */
-    int port;
-    bool has_admin;
-    unsigned char admin_hash[32];
-    atomic_int in_flight;       /* requests between uri_log and on_completed */
-    pthread_mutex_t lock;       /* guards what follows and the suspend fields of every request */
-    bool stopping;
-    req_priv *suspended;        /* doubly linked list of suspended requests */
-    cd_park *park;              /* held requests (cd_req_hold) */
-};
-
-/* RT_TOO_LONG: a path longer than any route (404); RT_URI: the URI is over CD_URI_MAX (414); RT_HEADERS: the
- * header block is over CD_HEADERS_MAX (431). RT_BAD_FRAMING: the request's length is ambiguous (conflicting
- * Content-Length headers), so nothing after its headers can be trusted: it is refused like a routing error,
- * and the connection closed after. */
-typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG, RT_URI, RT_HEADERS, RT_BAD_FRAMING } route_result;
-
-struct req_priv {
-    cd_req r;                   /* first: a cd_req * is a req_priv * */
-    cd_server *srv;
-    bool started;               /* the first on_request call has happened */
-    bool dispatched;            /* the handler has been called (later calls are resumes) */
-    bool replied;
-    bool held;                  /* cd_req_hold took the connection: MHD is told to forget it */
-    route_result routing;
-    char allow[32];             /* for a 405 */
-    size_t body_cap;
-    size_t discarded;           /* bytes dropped after the body went over the limit */
-    /* suspend state, guarded by srv->lock (r.suspended too) */
-    bool resume_requested;
-    bool has_pending;
-    int pending_status;
-    json_t *pending_body;
-    req_priv *next, *prev;      /* in srv->suspended while r.suspended */
-    bool listed;
-};
-
-static req_priv *priv(cd_req *r)
-{
-    return (req_priv *)r;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p)
-        abort();   /* out of memory: carcd's policy is to stop (docs/STYLE.md) */
-    return p;
-}
+#include "http_priv.h"
 
 static void sha256(const char *s, size_t n, unsigned char out[32])
 {
@@ -178,362 +126,6 @@ static void route(req_priv *p, const char *method)
 #define CD_CONN_MEMORY (32 * 1024)
 static atomic_long all_in_flight, in_flight_peak;
 
-/* ---- replies ------------------------------------------------------------------------------------------ */
-
-/* Adds the common headers, queues resp (and releases our reference) and records the status. */
-static enum MHD_Result queue(cd_req *r, int status, struct MHD_Response *resp, const char *content_type,
-                             const char *const *headers)
-{
-    req_priv *p = priv(r);
-    if (!resp)
-        abort();
-    bool cache_control = false;
-    if (content_type)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-    for (const char *const *h = headers; h && h[0]; h += 2) {
-        MHD_add_response_header(resp, h[0], h[1]);
-        if (strcasecmp(h[0], MHD_HTTP_HEADER_CACHE_CONTROL) == 0)
-            cache_control = true;
-    }
-    if (!cache_control)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && p->allow[0])
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, p->allow);
-    p->replied = true;
-    r->status = status;
-    enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)status, resp);
-    MHD_destroy_response(resp);
-    if (ret != MHD_YES)
-        cd_log("error", "MHD refused the %d answer to %s %s", status, r->method, r->path);
-    return ret;
-}
-
-/* A second reply, or one while suspended, is a handler bug: logged and dropped (never a crash). */
-static bool may_reply(cd_req *r)
-{
-    req_priv *p = priv(r);
-    if (!p->replied && !r->suspended)
-        return true;
-    cd_log("error", "route %s replied %s", r->route ? r->route->name : "none",
-           p->replied ? "twice" : "while suspended");
-    return false;
-}
-
-/* text: the body (malloc memory, stolen), NULL when it could not be written */
-static enum MHD_Result reply_text_as(cd_req *r, int status, char *text, const char *content_type,
-                                     const char *const *headers)
-{
-    if (!text) {
-        cd_log("error", "route %s: reply body missing or not encodable", r->route ? r->route->name : "none");
-        static const char fallback[] =
-            "{\"type\":\"/problems/internal\",\"title\":\"Internal error\",\"status\":500}";
-        return queue(r, 500,
-                     MHD_create_response_from_buffer(sizeof fallback - 1, (void *)fallback,
-                                                     MHD_RESPMEM_PERSISTENT),
-                     "application/problem+json", NULL);
-    }
-    return queue(r, status, MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE),
-                 content_type, headers);
-}
-
-static enum MHD_Result reply_json_as(cd_req *r, int status, json_t *body, const char *content_type,
-                                     const char *const *headers)
-{
-    char *text = body ? cd_json_dumps(body, CD_REPLY_JSON_FLAGS) : NULL;
-    json_decref(body);
-    return reply_text_as(r, status, text, content_type, headers);
-}
-
-enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *const *headers)
-{
-    if (!may_reply(r)) {
-        json_decref(body);
-        return MHD_YES;
-    }
-    return reply_json_as(r, status, body, "application/json", headers);
-}
-
-enum MHD_Result cd_reply_json_text(cd_req *r, int status, char *text, const char *const *headers)
-{
-    if (!may_reply(r)) {
-        free(text);
-        return MHD_YES;
-    }
-    return reply_text_as(r, status, text, "application/json", headers);
-}
-
-enum MHD_Result cd_reply_raw(cd_req *r, int status, const char *content_type, const char *data, size_t len,
-                             const char *const *headers)
-{
-    if (!may_reply(r))
-        return MHD_YES;
-    return queue(r, status, MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_MUST_COPY),
-                 content_type, headers);
-}
-
-enum MHD_Result cd_reply_empty(cd_req *r, int status, const char *const *headers)
-{
-    if (!may_reply(r))
-        return MHD_YES;
-    return queue(r, status, MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT), NULL, headers);
-}
-
-enum MHD_Result cd_reply_stream(cd_req *r, int status, const char *content_type, MHD_ContentReaderCallback reader,
-                                void *cls, MHD_ContentReaderFreeCallback free_cb, const char *const *headers)
-{
-    if (!may_reply(r)) {
-        if (free_cb)
-            free_cb(cls);
-        return MHD_YES;
-    }
-    /* MHD allocates (and zeroes) the block with the response, for the stream's life. Over HTTP/1.1 the stream
-     * is chunked and the reader writes straight into the connection's own buffer, so the block is only used
-     * for HTTP/1.0 (then it is the most one reader call may give): small, since 10 000 streams each keep one */
-    return queue(r, status, MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 256, reader, cls, free_cb),
-                 content_type, headers);
-}
-
-/* json_string of text, which need not be UTF-8: bytes that break it become '?'. */
-static json_t *string_lossy(const char *text)
-{
-    json_t *s = json_string(text);
-    if (s)
-        return s;
-    char *copy = strdup(text);
-    if (!copy)
-        abort();
-    for (unsigned char *c = (unsigned char *)copy; *c; c++)
-        if (*c >= 0x80)
-            *c = '?';
-    s = json_string(copy);
-    free(copy);
-    return s;
-}
-
-static json_t *problem_json(cd_problem pr, const char *field, const char *detail)
-{
-    const cd_problem_info *info = &cd_problems[pr];
-    char type[64];
-    snprintf(type, sizeof type, "/problems/%s", info->slug);
-    json_t *o = json_object();
-    json_object_set_new(o, "type", json_string(type));
-    json_object_set_new(o, "title", json_string(info->title));
-    json_object_set_new(o, "status", json_integer(info->status));
-    if (detail && *detail)
-        json_object_set_new(o, "detail", string_lossy(detail));
-    if (field)
-        json_object_set_new(o, "field", string_lossy(field));
-    return o;
-}
-
-/* retry_after_s: the Retry-After of a 503 (0: CD_RETRY_AFTER_S) or a 429 */
-static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, json_t *ext, int retry_after_s,
-                                       const char *fmt, va_list ap)
-{
-    char detail[1024] = "";
-    if (fmt)
-        vsnprintf(detail, sizeof detail, fmt, ap);
-    if (pr == CD_P_INTERNAL) {
-        /* the details are for the operator: the client learns only that something broke */
-        cd_log("error", "%s %s (route %s): %s", r->method, r->path, r->route ? r->route->name : "none", detail);
-        snprintf(detail, sizeof detail, "an internal error occurred; it has been logged");
-    }
-    json_t *o = problem_json(pr, field, detail);
-    if (ext) {
-        json_object_update_missing(o, ext);
-        json_decref(ext);
-    }
-    /* a 503 is a state to wait out (RFC 9110 §10.2.3), a 429 a limit (RFC 6585 §4): the client is told when
-     * to try again */
-    char after[16];
-    snprintf(after, sizeof after, "%d", retry_after_s > 0 ? retry_after_s : CD_RETRY_AFTER_S);
-    const char *const retry[] = {MHD_HTTP_HEADER_RETRY_AFTER, after, NULL};
-    int status = cd_problems[pr].status;
-    return reply_json_as(r, status, o, "application/problem+json", status == 503 || status == 429 ? retry : NULL);
-}
-
-enum MHD_Result cd_reply_too_many(cd_req *r, cd_problem p, int retry_after_s, const char *fmt, ...)
-{
-    if (!may_reply(r))
-        return MHD_YES;
-    va_list ap;
-    va_start(ap, fmt);
-    enum MHD_Result ret = reply_problem_v(r, p, NULL, NULL, retry_after_s > 0 ? retry_after_s : 1, fmt, ap);
-    va_end(ap);
-    return ret;
-}
-
-enum MHD_Result cd_reply_problem(cd_req *r, cd_problem p, const char *field, const char *fmt, ...)
-{
-    if (!may_reply(r))
-        return MHD_YES;
-    va_list ap;
-    va_start(ap, fmt);
-    enum MHD_Result ret = reply_problem_v(r, p, field, NULL, 0, fmt, ap);
-    va_end(ap);
-    return ret;
-}
-
-enum MHD_Result cd_reply_unavailable(cd_req *r, int retry_after_s, const char *fmt, ...)
-{
-    if (!may_reply(r))
-        return MHD_YES;
-    va_list ap;
-    va_start(ap, fmt);
-    enum MHD_Result ret = reply_problem_v(r, CD_P_UNAVAILABLE, NULL, NULL, retry_after_s, fmt, ap);
-    va_end(ap);
-    return ret;
-}
-
-enum MHD_Result cd_reply_rate_limited(cd_req *r, int retry_after_s, json_t *ext, const char *fmt, ...)
-{
-    if (!may_reply(r)) {
-        json_decref(ext);
-        return MHD_YES;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    enum MHD_Result ret = reply_problem_v(r, CD_P_RATE_LIMITED, NULL, ext, retry_after_s > 0 ? retry_after_s : 1, fmt, ap);
-    va_end(ap);
-    return ret;
-}
-
-enum MHD_Result cd_reply_problem_ext(cd_req *r, cd_problem p, const char *field, json_t *ext, const char *fmt, ...)
-{
-    if (!may_reply(r)) {
-        json_decref(ext);
-        return MHD_YES;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    enum MHD_Result ret = reply_problem_v(r, p, field, ext, 0, fmt, ap);
-    va_end(ap);
-    return ret;
-}
-
-/* ---- request helpers ---------------------------------------------------------------------------------- */
-
-void cd_req_bearer_hash(cd_req *r, char out[CD_HEX256_LEN])
-{
-    if (!r->bearer_hashed) {
-        cd_sha256_bytes((const uint8_t *)(r->bearer ? r->bearer : ""), r->bearer ? strlen(r->bearer) : 0,
-                        r->bearer_sha256);
-        r->bearer_hashed = true;
-    }
-    cd_hex(r->bearer_sha256, 32, out);
-}
-
-const char *cd_req_arg(cd_req *r, const char *name)
-{
-    return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
-}
-
-bool cd_req_limit(cd_req *r, long def, long max, long *out)
-{
-    const char *v = cd_req_arg(r, "limit");
-    *out = def;
-    if (!v)
-        return true;
-    char *end;
-    *out = strtol(v, &end, 10);
-    if (*end || end == v || *out < 1 || *out > max) {
-        cd_reply_problem(r, CD_P_INVALID, "limit", "limit: an integer 1..%ld", max);
-        return false;
-    }
-    return true;
-}
-
-const char *cd_req_header(cd_req *r, const char *name)
-{
-    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
-}
-
-/* Whether a Content-Type is application/json, optionally with charset=utf-8 (the only charset JSON has). */
-static bool is_json_type(const char *ct)
-{
-    static const char json[] = "application/json";
-    if (!ct)
-        return false;
-    while (*ct == ' ' || *ct == '\t')
-        ct++;
-    if (strncasecmp(ct, json, sizeof json - 1) != 0)
-        return false;
-    ct += sizeof json - 1;
-    while (*ct == ' ' || *ct == '\t')
-        ct++;
-    if (*ct == '\0')
-        return true;
-    if (*ct++ != ';')
-        return false;
-    while (*ct == ' ' || *ct == '\t')
-        ct++;
-    if (strncasecmp(ct, "charset=", 8) != 0)
-        return false;
-    ct += 8;
-    bool quoted = *ct == '"';
-    ct += quoted;
-    if (strncasecmp(ct, "utf-8", 5) != 0)
-        return false;
-    ct += 5;
-    if (quoted && *ct++ != '"')
-        return false;
-    while (*ct == ' ' || *ct == '\t')
-        ct++;
-    return *ct == '\0';
-}
-
-json_t *cd_req_json_body(cd_req *r)
-{
-    if (!is_json_type(cd_req_header(r, MHD_HTTP_HEADER_CONTENT_TYPE))) {
-        cd_reply_problem(r, CD_P_UNSUPPORTED_TYPE, NULL, "send the body as Content-Type: application/json");
-        return NULL;
-    }
-    json_error_t e;
-    json_t *j = json_loadb(r->body ? r->body : "", r->body_len, JSON_REJECT_DUPLICATES, &e);
-    if (!j) {
-        cd_reply_problem(r, CD_P_BAD_JSON, NULL, "line %d, column %d: %s", e.line, e.column, e.text);
-        return NULL;
-    }
-    if (!json_is_object(j)) {
-        json_decref(j);
-        cd_reply_problem(r, CD_P_INVALID, NULL, "the body must be a JSON object");
-        return NULL;
-    }
-    return j;
-}
-
-json_t *cd_req_json_body_optional(cd_req *r)
-{
-    return r->body_len == 0 ? json_object() : cd_req_json_body(r);
-}
-
-enum MHD_Result cd_in_json_arena(cd_req *r, cd_handler h)
-{
-    cd_json_arena_begin();
-    enum MHD_Result ret = h(r);
-    cd_json_arena_end();
-    return ret;
-}
-
-bool cd_req_only_keys(cd_req *r, const json_t *o, const char *const *allowed, const char *where)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)o, key, v) {
-        bool ok = false;
-        for (int i = 0; allowed[i] && !ok; i++)
-            ok = strcmp(key, allowed[i]) == 0;
-        if (!ok) {
-            char field[160];
-            snprintf(field, sizeof field, "%s%s", where, key);
-            cd_reply_problem(r, CD_P_INVALID, field, "unknown field %s", field);
-            return false;
-        }
-    }
-    return true;
-}
-
 /* ---- suspend / resume --------------------------------------------------------------------------------- */
 
 static void list_add(cd_server *s, req_priv *p)
@@ -571,7 +163,7 @@ static void set_pending(req_priv *p, int status, json_t *body)
 
 static json_t *shutdown_problem(void)
 {
-    return problem_json(CD_P_UNAVAILABLE, NULL, "the server is shutting down");
+    return cd_http_problem_json(CD_P_UNAVAILABLE, NULL, "the server is shutting down");
 }
 
 void cd_req_suspend(cd_req *r)
@@ -845,8 +437,8 @@ static enum MHD_Result reply_routing_error(req_priv *p)
     if (p->routing == RT_BAD_FRAMING) {
         /* RFC 9112 §6.3: 400, then close, so bytes a proxy may read as another request are never read */
         static const char *const close_hdr[] = {MHD_HTTP_HEADER_CONNECTION, "close", NULL};
-        return reply_json_as(r, 400,
-                             problem_json(CD_P_INVALID, "Content-Length",
+        return cd_http_reply_json_as(r, 400,
+                             cd_http_problem_json(CD_P_INVALID, "Content-Length",
                                           "Content-Length is given more than once with different values"),
                              "application/problem+json", close_hdr);
     }
@@ -1016,7 +608,7 @@ static enum MHD_Result after_handler(req_priv *p, enum MHD_Result ret)
     if (suspended)
         return MHD_YES;
     if (pending)
-        return reply_json_as(r, status, body, status >= 400 ? "application/problem+json" : "application/json",
+        return cd_http_reply_json_as(r, status, body, status >= 400 ? "application/problem+json" : "application/json",
                              NULL);
     return cd_reply_problem(r, CD_P_INTERNAL, NULL, "route %s returned without an answer", r->route->name);
 }
@@ -1044,7 +636,7 @@ static enum MHD_Result resumed(req_priv *p)
     if (was_suspended)
         cd_metrics_suspended(-1);
     if (pending)
-        return reply_json_as(r, status, body, status >= 400 ? "application/problem+json" : "application/json",
+        return cd_http_reply_json_as(r, status, body, status >= 400 ? "application/problem+json" : "application/json",
                              NULL);
     if (p->replied)
         return MHD_YES;
