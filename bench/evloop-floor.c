@@ -11,7 +11,7 @@
  * and for evloop the reads of the database socket that brought results and the requests a read completed).
  *
  * --mode blocking is carcd's design: libmicrohttpd's thread pool, each worker with its own connection,
- * waiting in libpq for every request's result (daemon/http/http.c, daemon/db/db.c).
+ * waiting in libpq for every request's result (daemon/http/server.c, daemon/db/db.c).
  *
  * --mode evloop is the design docs/PERFORMANCE.md §12 estimates: per thread, a libmicrohttpd daemon driven
  * from the thread's own epoll set, which also holds the thread's one database connection in pipeline mode. A

@@ -7,7 +7,7 @@
  * cd_log or cd_log_json line (those are never held back), at exit and on a crash (a fatal signal); a SIGKILL
  * loses what waits. What is logged is
  * the caller's choice and responsibility: never a bearer token, a request body, a seed or a hidden order.
- * The HTTP layer writes one line per request (http.c); everything else uses cd_log.
+ * The HTTP layer writes one line per request (http/server.c); everything else uses cd_log.
  */
 #ifndef CD_LOG_H
 #define CD_LOG_H
@@ -19,9 +19,9 @@
 void cd_log_json(json_t *fields);
 /* Writes {"ts":..., "level":level, "msg":<formatted>}. level: "info", "warn", "error". */
 void cd_log(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A line written member by member without a tree, for the line of every request (http.c): the same bytes as
+/* A line written member by member without a tree, for the line of every request (http/server.c): the same bytes as
  * cd_log_json of an object with those members in that order (strings that are not UTF-8 have every byte past
- * ASCII as '?', as http.c's string_lossy makes them). Members past the buffer are dropped, never half written. */
+ * ASCII as '?', as http/reply.c's string_lossy makes them). Members past the buffer are dropped, never half written. */
 typedef struct {
     char p[8192];
     size_t len;

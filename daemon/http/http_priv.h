@@ -1,22 +1,17 @@
 /*
  * http_priv.h — what the files of http/ share and nothing above them sees: the server and a request as
- * http.c keeps them (a cd_req is the first member of its req_priv), and the reply primitives that the
- * request lifecycle (http.c) and the replies (reply.c) both use. http.h is the contract for handlers.
+ * server.c keeps them (a cd_req is the first member of its req_priv), and the reply primitives that the
+ * request lifecycle (server.c) and the replies (reply.c) both use. http.h is the contract for handlers.
  */
 #ifndef CD_HTTP_PRIV_H
 #define CD_HTTP_PRIV_H
-
-/* http.h comes first, included by the file itself: http.c is http.h's own module, so this header including
- * it would be an include circle (scripts/include-graph.py) */
-#ifndef CD_HTTP_H
-#error "include http.h before http_priv.h"
-#endif
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "http.h"
 #include "park.h"
 
 typedef struct req_priv req_priv;

@@ -1,5 +1,5 @@
 /*
- * listen.h — the listening socket carcd's HTTP server is handed (http.c passes it to libmicrohttpd as
+ * listen.h — the listening socket carcd's HTTP server is handed (server.c passes it to libmicrohttpd as
  * MHD_OPTION_LISTEN_SOCKET): a unix socket, or TCP on a host and port. Opening it here rather than letting
  * libmicrohttpd bind lets carcd listen on a unix socket, take any address getaddrinfo knows, and tell the
  * port the kernel chose for port 0 (the tests' servers).

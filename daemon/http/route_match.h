@@ -2,8 +2,8 @@
  * route_match.h — whether a request's path has a route's shape, and the path's parameters, percent-decoded.
  *
  * A pattern is segments after '/', each literal or "{name}" (one non-empty segment of the path). The path is
- * the raw one, as sent (http.c keeps it before libmicrohttpd decodes it), so that an encoded "/" inside a
- * parameter stays inside it; each parameter is decoded on its own. No state: routing (http.c) calls it for
+ * the raw one, as sent (server.c keeps it before libmicrohttpd decodes it), so that an encoded "/" inside a
+ * parameter stays inside it; each parameter is decoded on its own. No state: routing (server.c) calls it for
  * every route until one fits.
  */
 #ifndef CD_ROUTE_MATCH_H

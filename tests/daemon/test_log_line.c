@@ -1,7 +1,7 @@
 /*
  * test_log_line.c — cd_log_line (base/log.h) writes the bytes cd_log_json writes for the same members: strings
  * with quotes, backslashes, control bytes, UTF-8 and invalid UTF-8 (every byte past ASCII then '?', as the
- * request line's strings were made by http.c), and integers; the "ms" member (a duration in microseconds,
+ * request line's strings were made by http/server.c), and integers; the "ms" member (a duration in microseconds,
  * written as milliseconds with exactly three decimals, where jansson would drop trailing zeros) is a
  * placeholder string in the tree, replaced by the text "%lld.%03lld" gives. Both lines are read back from
  * stderr, redirected to a file, and compared without their "ts". The timestamp itself
@@ -18,7 +18,7 @@
 
 #include "base/log.h"
 
-/* json_string of s, every byte past ASCII '?' when s is not UTF-8 (http.c's string_lossy) */
+/* json_string of s, every byte past ASCII '?' when s is not UTF-8 (http/reply.c's string_lossy) */
 static json_t *lossy(const char *s)
 {
     json_t *j = json_string(s);

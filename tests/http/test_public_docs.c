@@ -331,7 +331,7 @@ START_TEST(problem_types_in_the_sources_have_pages)
 {
     ck_assert_int_eq(nftw(CARC_SOURCE_DIR "/daemon", scan_file, 16, FTW_PHYS), 0);
     ck_assert_int_gt(nfiles, 20);
-    ck_assert_int_gt(nfound, 0);   /* at least http.c's canned "/problems/internal" */
+    ck_assert_int_gt(nfound, 0);   /* at least reply.c's canned "/problems/internal" */
     for (int i = 0; i < nfound; i++)
         check_page(found[i]);
 }

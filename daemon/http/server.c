@@ -1,5 +1,5 @@
 /*
- * http.c — the HTTP layer of carcd over libmicrohttpd (MHD): the request lifecycle, routing, long-poll
+ * server.c — the HTTP layer of carcd over libmicrohttpd (MHD): the request lifecycle, routing, long-poll
  * suspend/resume, held requests and the server itself. The contract is http.h; beside this file, a path
  * against one pattern is route_match.c's, the listening socket listen.c's, the answers reply.c's and what a
  * handler reads of its request request_read.c's; http_priv.h is what they share.
