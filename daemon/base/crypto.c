@@ -34,7 +34,7 @@ void cd_hex(const uint8_t *bytes, size_t n, char *out)
     out[2 * n] = 0;
 }
 
-static int hexval(char c)
+int cd_hex_digit(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -50,7 +50,7 @@ bool cd_unhex(const char *hex, uint8_t *out, size_t n)
     if (strlen(hex) != 2 * n)
         return false;
     for (size_t i = 0; i < n; i++) {
-        int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+        int hi = cd_hex_digit(hex[2 * i]), lo = cd_hex_digit(hex[2 * i + 1]);
         if (hi < 0 || lo < 0)
             return false;
         out[i] = (uint8_t)(hi << 4 | lo);

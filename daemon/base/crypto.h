@@ -16,6 +16,7 @@
 void cd_random_bytes(uint8_t *buf, size_t n);
 void cd_hex(const uint8_t *bytes, size_t n, char *out);   /* out: 2n + 1 */
 bool cd_unhex(const char *hex, uint8_t *out, size_t n);   /* exactly 2n hex digits */
+int cd_hex_digit(char c);                                  /* 0..15, either case; -1 for any other byte */
 /* A new seat token: "cs_" and 43 base64url characters of 32 random bytes. */
 void cd_token_new(char token[CD_TOKEN_LEN + 1]);
 /* SHA-256 of text, in hex: what the database keeps of a token or key. */

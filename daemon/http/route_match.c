@@ -9,16 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
+#include "base/crypto.h"
 
 /* Percent-decodes s[0..n) into a new string; NULL when an escape is malformed or decodes to NUL. */
 static char *decode_segment(const char *s, size_t n)
@@ -32,7 +23,7 @@ static char *decode_segment(const char *s, size_t n)
             out[o++] = s[i];
             continue;
         }
-        int hi = i + 2 < n ? hexval(s[i + 1]) : -1, lo = i + 2 < n ? hexval(s[i + 2]) : -1;
+        int hi = i + 2 < n ? cd_hex_digit(s[i + 1]) : -1, lo = i + 2 < n ? cd_hex_digit(s[i + 2]) : -1;
         if (hi < 0 || lo < 0 || (hi | lo) == 0) {
             free(out);
             return NULL;
