@@ -9,7 +9,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdlib.h>
 
 #include "http.h"
 #include "park.h"
@@ -59,14 +58,6 @@ struct req_priv {
 static inline req_priv *priv(cd_req *r)
 {
     return (req_priv *)r;
-}
-
-static inline void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p)
-        abort();   /* out of memory: carcd's policy is to stop (docs/STYLE.md) */
-    return p;
 }
 
 /* Queues body (stolen; NULL: a 500, logged) as the answer with status, content_type and headers, with the

@@ -66,6 +66,7 @@
 #include "base/json_out.h"
 #include "base/log.h"
 #include "base/metrics.h"
+#include "http_priv.h"
 #include "listen.h"
 #include "park.h"
 #include "route_match.h"
@@ -76,7 +77,13 @@
 /* cd_server_stop waits this long for requests in flight to finish before stopping MHD. */
 #define DRAIN_MS 5000
 
-#include "http_priv.h"
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p)
+        abort();   /* out of memory: carcd's policy is to stop (docs/STYLE.md) */
+    return p;
+}
 
 static void sha256(const char *s, size_t n, unsigned char out[32])
 {
