@@ -1,7 +1,8 @@
 /*
  * http_priv.h — what the files of http/ share and nothing above them sees: the server and a request as
- * server.c keeps them (a cd_req is the first member of its req_priv), and the reply primitives that the
- * request lifecycle (server.c) and the replies (reply.c) both use. http.h is the contract for handlers.
+ * server.c keeps them (a cd_req is the first member of its req_priv), the reply primitives that the
+ * request lifecycle (server.c) and the replies (reply.c) both use, and the request's end that server.c and
+ * the held requests (hold.c) share. http.h is the contract for handlers.
  */
 #ifndef CD_HTTP_PRIV_H
 #define CD_HTTP_PRIV_H
@@ -67,5 +68,14 @@ enum MHD_Result cd_http_reply_json_as(cd_req *r, int status, json_t *body, const
 
 /* An RFC 9457 problem object: type, title and status of pr, the detail and field when given. */
 json_t *cd_http_problem_json(cd_problem pr, const char *field, const char *detail);
+
+/* The request's log line and its metrics (server.c): on_completed's, and a held request's when its
+ * connection closes (hold.c). */
+void cd_http_log_request(const cd_server *s, const char *method, const char *rpath, const cd_route *route,
+                         int status, double seconds, const char *game, const char *end);
+
+/* A request of s is no longer in flight (server.c's counts, which cd_server_stop drains and
+ * cd_http_release_memory reads): at on_completed, or for a held request when its connection closes. */
+void cd_http_request_gone(cd_server *s);
 
 #endif

@@ -4,7 +4,7 @@
  * A waiting request held by libmicrohttpd keeps its connection's memory pool, connection struct and request:
  * about 5.7 KB resident a long-poll and 10 KB a stream (bench/waiters-rss), most of it libmicrohttpd's and
  * none of it needed while nothing is sent. A parked connection is a socket, its address, a buffer of unsent
- * bytes (none while waiting) and the owner's callback: some 100 bytes. The HTTP layer (server.c) parks a
+ * bytes (none while waiting) and the owner's callback: some 100 bytes. The HTTP layer (hold.c) parks a
  * request's socket and lets libmicrohttpd forget the connection; the owner (handlers/events.c) writes the
  * answer, or a stream's frames, with cd_parked_send, from any thread.
  *

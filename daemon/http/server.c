@@ -1,8 +1,8 @@
 /*
  * server.c — the HTTP layer of carcd over libmicrohttpd (MHD): the request lifecycle, routing, long-poll
- * suspend/resume, held requests and the server itself. The contract is http.h; beside this file, a path
- * against one pattern is route_match.c's, the listening socket listen.c's, the answers reply.c's and what a
- * handler reads of its request request_read.c's; http_priv.h is what they share.
+ * suspend/resume and the server itself. The contract is http.h; beside this file, a path against one pattern
+ * is route_match.c's, the listening socket listen.c's, the answers reply.c's, what a handler reads of its
+ * request request_read.c's and the held requests hold.c's; http_priv.h is what they share.
  *
  * Lifecycle of one request, all on the MHD worker thread that owns the connection:
  *   uri_log      MHD has read the request line: the cd_req is allocated here (MHD passes our return value
@@ -29,13 +29,8 @@
  * later ones are no-ops. MHD must never be stopped with a suspended connection, so cd_server_stop resumes
  * every suspended request with a 503 first, and a suspend attempted during shutdown answers 503 instead.
  *
- * Held requests (cd_req_hold, park.h). A request that waits long (a long-poll, an event stream) is not kept in
- * MHD, whose per-connection memory is ~6-10 KB: the handler holds it (a copy of the socket goes to the park),
- * returns, and after_handler answers MHD_NO, so MHD closes its side of the connection (MHD_USE_TURBO: without
- * shutdown(), which would end the copy too) and forgets it; its "internal error" log line for that is
- * dropped. From then on the owner writes whole HTTP/1.1 messages (Connection: close) through the hold, from
- * any thread; the request's log line, metrics and in-flight count end when the park has closed the
- * connection (hold_closed), not in on_completed.
+ * Held requests (cd_req_hold) are hold.c's: after_handler tells MHD to forget a request its handler held,
+ * and on_completed leaves its log line and in-flight count to hold.c, for when its connection closes.
  */
 #include <sys/types.h>
 #include <sys/resource.h>
@@ -44,9 +39,7 @@
 #include "http.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <netinet/in.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <pthread.h>
@@ -57,13 +50,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "base/buf.h"
 #include "base/crypto.h"
 #include "base/json_arena.h"
-#include "base/json_out.h"
 #include "base/log.h"
 #include "base/metrics.h"
 #include "http_priv.h"
@@ -229,163 +219,6 @@ void cd_req_resume(cd_req *r)
     pthread_mutex_lock(&p->srv->lock);
     resume_locked(p);
     pthread_mutex_unlock(&p->srv->lock);
-}
-
-/* ---- held requests ------------------------------------------------------------------------------------ */
-
-static void log_request(const cd_server *s, const char *method, const char *rpath, const cd_route *route,
-                        int status, double seconds, const char *game, const char *end);
-
-struct cd_hold {
-    cd_server *srv;
-    cd_parked *c;
-    atomic_bool begun;          /* the status line has been sent (a reply or a stream's head) */
-    bool waiting;               /* in the suspended gauge */
-    int status;
-    const cd_route *route;
-    double t_start;
-    char method[8];
-    char *path;
-    char game[40];
-    cd_hold_done done;
-    void *arg;
-};
-
-/* The park's `done`: the request's log line, its metrics, then the owner's. */
-static void hold_closed(void *arg, bool client_gone)
-{
-    cd_hold *h = arg;
-    log_request(h->srv, h->method, h->path, h->route, h->status, cd_now() - h->t_start, h->game[0] ? h->game : NULL,
-                client_gone ? "client_gone" : NULL);
-    if (h->waiting)
-        cd_metrics_suspended(-1);
-    h->done(h->arg, client_gone);
-    atomic_fetch_sub(&h->srv->in_flight, 1);
-    atomic_fetch_sub(&all_in_flight, 1);
-    free(h->path);
-    free(h);
-}
-
-cd_hold *cd_req_hold(cd_req *r, bool waiting, cd_hold_done done, void *arg)
-{
-    req_priv *p = priv(r);
-    if (p->replied || r->suspended || p->held)
-        return NULL;
-    const union MHD_ConnectionInfo *fdi = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    const union MHD_ConnectionInfo *ai = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (!fdi)
-        return NULL;
-    int fd = fcntl(fdi->connect_fd, F_DUPFD_CLOEXEC, 0);
-    if (fd < 0) {
-        cd_log("warn", "cannot hold a request: %s", strerror(errno));
-        return NULL;
-    }
-    const struct sockaddr *peer = ai ? ai->client_addr : NULL;
-    socklen_t plen = !peer ? 0 : peer->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-                                                              : sizeof(struct sockaddr_in);
-    cd_hold *h = xcalloc(1, sizeof *h);
-    h->srv = p->srv;
-    h->waiting = waiting;
-    h->status = 200;
-    h->route = r->route;
-    h->t_start = r->t_start;
-    snprintf(h->method, sizeof h->method, "%s", r->method);
-    h->path = strdup(r->path);
-    if (!h->path)
-        abort();
-    if (r->game_id)
-        snprintf(h->game, sizeof h->game, "%s", r->game_id);
-    h->done = done;
-    h->arg = arg;
-    h->c = cd_park_add(p->srv->park, fd, peer, plen, hold_closed, h);
-    if (!h->c) {
-        close(fd);
-        free(h->path);
-        free(h);
-        return NULL;
-    }
-    p->held = true;
-    p->replied = true;   /* nothing more goes through MHD */
-    if (waiting)
-        cd_metrics_suspended(1);
-    return h;
-}
-
-void cd_hold_start(cd_hold *h)
-{
-    cd_parked_arm(h->c);
-}
-
-/* "HTTP/1.1 <status> <reason>" and the headers every held answer has, into b. */
-static void hold_head(cd_buf *b, int status, const char *content_type, const char *const *headers)
-{
-    char date[64];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-    const char *reason = MHD_get_reason_phrase_for((unsigned)status);
-    cd_buf_printf(b, "HTTP/1.1 %d %s\r\nDate: %s\r\nConnection: close\r\nContent-Type: %s\r\n", status,
-                  reason && *reason ? reason : "Unknown", date, content_type);
-    bool cache_control = false;
-    for (const char *const *hd = headers; hd && hd[0]; hd += 2) {
-        cd_buf_printf(b, "%s: %s\r\n", hd[0], hd[1]);
-        cache_control |= strcasecmp(hd[0], MHD_HTTP_HEADER_CACHE_CONTROL) == 0;
-    }
-    if (!cache_control)
-        cd_buf_str(b, "Cache-Control: no-store\r\n");
-    cd_buf_str(b, "X-Content-Type-Options: nosniff\r\n");
-}
-
-bool cd_hold_reply_json(cd_hold *h, int status, json_t *body)
-{
-    char *text = body ? cd_json_dumps(body, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) : NULL;
-    json_decref(body);
-    if (!text) {
-        cd_log("error", "a held %s answer has no encodable body", h->route ? h->route->name : "request");
-        status = 500;
-        text = strdup("{\"type\":\"/problems/internal\",\"title\":\"Internal error\",\"status\":500}");
-        if (!text)
-            abort();
-    }
-    bool first = !atomic_exchange(&h->begun, true);
-    bool ok = false;
-    if (first) {
-        char after[16];
-        snprintf(after, sizeof after, "%d", CD_RETRY_AFTER_S);
-        const char *const retry[] = {MHD_HTTP_HEADER_RETRY_AFTER, after, NULL};
-        cd_buf b = {0};
-        hold_head(&b, status, status >= 400 ? "application/problem+json" : "application/json",
-                  status == 503 ? retry : NULL);
-        cd_buf_printf(&b, "Content-Length: %zu\r\n\r\n", strlen(text));
-        cd_buf_str(&b, text);
-        h->status = status;
-        ok = cd_parked_send(h->c, b.p, b.len, true, 0);
-        free(b.p);
-    }
-    free(text);
-    return ok;
-}
-
-bool cd_hold_stream_begin(cd_hold *h, const char *content_type, const char *const *headers, const char *data,
-                          size_t n, bool last)
-{
-    if (atomic_exchange(&h->begun, true))
-        return false;
-    cd_buf b = {0};
-    hold_head(&b, 200, content_type, headers);
-    cd_buf_str(&b, "\r\n");   /* no length: the body ends with the connection */
-    if (n)
-        cd_buf_add(&b, data, n);
-    h->status = 200;
-    bool ok = cd_parked_send(h->c, b.p, b.len, last, 0);
-    free(b.p);
-    return ok;
-}
-
-bool cd_hold_send(cd_hold *h, const char *data, size_t n, bool last, size_t max_unsent)
-{
-    return cd_parked_send(h->c, data, n, last, max_unsent);
 }
 
 /* ---- the request lifecycle ---------------------------------------------------------------------------- */
@@ -718,9 +551,8 @@ static void log_path(const char *path, char *out, size_t outlen)
     out[o] = '\0';
 }
 
-/* The request's log line and its metrics. */
-static void log_request(const cd_server *s, const char *method, const char *rpath, const cd_route *route,
-                        int status, double seconds, const char *game, const char *end)
+void cd_http_log_request(const cd_server *s, const char *method, const char *rpath, const cd_route *route,
+                         int status, double seconds, const char *game, const char *end)
 {
     /* written member by member (log.h: cd_log_line): a tree and its dump for every request were a tenth of a
      * move's CPU */
@@ -757,7 +589,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
     *req_cls = NULL;
     cd_req *r = &p->r;
     if (!p->held)   /* a held request logs when its connection closes (hold_closed) */
-        log_request(s, r->method, r->path, r->route, r->status, cd_now() - r->t_start, r->game_id,
+        cd_http_log_request(s, r->method, r->path, r->route, r->status, cd_now() - r->t_start, r->game_id,
                     termination_name(toe));
 
     /* a connection resumed during MHD's own shutdown is closed without calling on_request again */
@@ -777,10 +609,14 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **req_cls,
     json_decref(p->pending_body);
     bool held = p->held;
     free(p);
-    if (!held) {   /* a held request is in flight until its connection closes */
-        atomic_fetch_sub(&s->in_flight, 1);
-        atomic_fetch_sub(&all_in_flight, 1);
-    }
+    if (!held)   /* a held request is in flight until its connection closes */
+        cd_http_request_gone(s);
+}
+
+void cd_http_request_gone(cd_server *s)
+{
+    atomic_fetch_sub(&s->in_flight, 1);
+    atomic_fetch_sub(&all_in_flight, 1);
 }
 
 void cd_http_release_memory(void)
