@@ -31,3 +31,10 @@ wait_backends_gone() {
         sleep 0.1
     done
 }
+
+# thread switches of PID, all its threads: "voluntary involuntary" (a thread that sleeps, in poll or a lock;
+# a thread whose core was taken, mostly by a process its own send woke). Threads gone are not counted.
+switches_of() {
+    cat /proc/"$1"/task/*/status 2>/dev/null |
+        awk '/^voluntary_ctxt_switches/ { v += $2 } /^nonvoluntary_ctxt_switches/ { n += $2 } END { print v + 0, n + 0 }'
+}

@@ -15,12 +15,14 @@
 # warm-up moves, then CLIENTS clients for SECONDS_EACH seconds). carcd's CPU ticks (user + system, /proc) over
 # the timed phase are divided by its moves.
 #
-# Prints a line a run (`ab.run: side cpu_ms_per_move moves_per_s gets_per_move steal_ticks`), then
+# Prints a line a run (`ab.run: side cpu_ms_per_move moves_per_s gets_per_move steal_ticks voluntary_switches
+# involuntary_switches`, the last two a move, all carcd's threads: cpu-ticks.sh's switches_of), then
 # `ab.A.cpu_ms_per_move_mean`, `ab.B.cpu_ms_per_move_mean`, `ab.B_over_A_percent` and `ab.B_lower_pairs`
 # (of ROUNDS). steal_ticks: the hypervisor ran something else on our cores during the run (a run to distrust).
 #
 # Environment: ROUNDS (6), SECONDS_EACH (10), CLIENTS (32), GAMES (128), WARMUP_MOVES (3200), DURABILITY (fast),
-# PORT (18096), PGTEMP_PORT (54396), BUILD_DIR (build-bench). Figures, not a test.
+# RATE (none: closed loop; else carcd-load's --rate, moves/s, for the timed phase of both sides), PORT (18096),
+# PGTEMP_PORT (54396), BUILD_DIR (build-bench). Figures, not a test.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -76,12 +78,15 @@ one_run() {
     (
         while ! grep -q "timed phase" "$out/load.err" 2>/dev/null; do sleep 0.05; done
         ticks_of "$carcd_pid" >"$out/t0"
+        switches_of "$carcd_pid" >"$out/s0"
     ) &
     local sampler=$!
     "$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$admin" --clients "$CLIENTS" \
         --games "$GAMES" --moves 1000000000 --warmup-moves "$WARMUP_MOVES" --seconds "$SECONDS_EACH" \
-        --seed "$RANDOM" >"$out/load.out" 2>"$out/load.err" || { cat "$out/load.err" >&2; exit 1; }
+        --seed "$RANDOM" ${RATE:+--rate "$RATE"} >"$out/load.out" 2>"$out/load.err" || { cat "$out/load.err" >&2; exit 1; }
     t1=$(ticks_of "$carcd_pid")
+    local s1
+    s1=$(switches_of "$carcd_pid")
     wait "$sampler" || true
     t0=$(cat "$out/t0")
     carcd_stop
@@ -89,8 +94,11 @@ one_run() {
     local cpu
     cpu=$(awk -v a="$t0" -v b="$t1" -v m="$moves" -v hz="$hz" 'BEGIN { printf "%.4f", (b - a) * 1000 / hz / m }')
     echo "$cpu" >>"$out/$side"
+    local switches
+    switches=$(awk -v m="$moves" '{ a = $1; b = $2; getline; printf "%.2f %.2f", ($1 - a) / m, ($2 - b) / m }' \
+        "$out/s0" <(echo "$s1"))
     echo "ab.run: $side $cpu $(sed -n 's/^moves_per_s: //p' "$out/load.out") $(sed -n 's/^gets_per_move: //p' "$out/load.out")" \
-        "$(($(awk '/^cpu / { print $9 }' /proc/stat) - steal0))"
+        "$(($(awk '/^cpu / { print $9 }' /proc/stat) - steal0)) $switches"
 }
 
 say "A: $A_CMD"
