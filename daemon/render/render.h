@@ -9,8 +9,9 @@
  * middle), cloisters and gardens stand in the middle, and marks (hill, vineyard, tree, crop circle with its
  * kind) become symbols. A tile, triangle or mark added to the data needs no code here.
  *
- * One drawing, two back ends: render.c draws through a small canvas interface; the SVG canvas writes text
- * (render.c), the cairo canvas paints an image surface (render_cairo.c).
+ * One drawing, two back ends: render.c draws the board, and tile_face.c each tile's face, through a small
+ * canvas interface (canvas.h); the SVG canvas writes text (render_svg.c), the cairo canvas paints an image
+ * surface (render_cairo.c).
  */
 #ifndef CD_RENDER_H
 #define CD_RENDER_H
@@ -20,34 +21,7 @@
 #include <stdint.h>
 
 #include "carc.h"
-
-/* ---- the canvas: what the drawing needs from a back end ---------------------------------------------- */
-typedef struct {
-    char op;              /* 'M' move, 'L' line, 'Q' quadratic curve (cx, cy control), 'Z' close */
-    double x, y, cx, cy;
-} cd_pcmd;
-
-typedef struct {
-    uint32_t fill, stroke;   /* 0xRRGGBB */
-    double width;            /* stroke width in pixels; 0 = no stroke */
-    double opacity;          /* of the fill, 0..1 (0 is taken as 1) */
-    int has_fill;
-} cd_style;
-
-enum { CD_ANCHOR_START, CD_ANCHOR_MIDDLE, CD_ANCHOR_END };
-
-typedef struct cd_canvas cd_canvas;
-struct cd_canvas {
-    void (*begin)(cd_canvas *c, double w, double h, const char *attrs);
-    void (*path)(cd_canvas *c, const cd_pcmd *cmd, int n, const cd_style *s);
-    void (*circle)(cd_canvas *c, double cx, double cy, double r, const cd_style *s);
-    void (*text)(cd_canvas *c, double x, double y, double size, uint32_t color, int anchor, int bold,
-                 const char *utf8);
-    /* a group with extra attributes (SVG: data-* and a <title>); end_group closes it */
-    void (*group)(cd_canvas *c, const char *attrs, const char *title);
-    void (*end_group)(cd_canvas *c);
-    void *impl;
-};
+#include "canvas.h"
 
 /* Draws the board of `view` (a game view as cd_game_view gives it: "board" or "pieces", "figures",
  * "players", "pending", "status", "turn", "seq") onto `c`, tiles `tile_px` pixels wide. */

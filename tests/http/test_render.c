@@ -1,5 +1,5 @@
 /*
- * test_render.c — the board pictures of daemon/render.c from hand-made views (no server, no database):
+ * test_render.c — the board pictures of daemon/render/ from hand-made views (no server, no database):
  * every tile type of the catalog in every rotation (so a tile or triangle added to the data is drawn, and
  * drawn without a crash, with no code for it), two triangles on one space, figures of every kind with a
  * shepherd's flock, and fields a view may carry that the picture must not show.

@@ -1,10 +1,11 @@
 // tile.js — one piece drawn as SVG from the tile catalog (GET /v1/tiles), and where its segments are.
 //
-// The geometry follows the catalog's conventions (and daemon/render/render.c, which draws board.svg the same
-// way): local frame (0,0) north-west to (1,1) south-east, y southwards; a square's sides run clockwise N E S
-// W, a triangle (right angle at the north-west) has N, D (from its NE to its SW corner) and W; unit t of a
-// side lies t/12 of the way along it. A piece turned r quarter turns is its local frame turned about the
-// middle of its space, which is also what a triangle's rotation (the corner of its right angle) means.
+// The geometry follows the catalog's conventions (and daemon/render/tile_face.c, which draws board.svg's
+// pieces the same way): local frame (0,0) north-west to (1,1) south-east, y southwards; a square's sides run
+// clockwise N E S W, a triangle (right angle at the north-west) has N, D (from its NE to its SW corner) and
+// W; unit t of a side lies t/12 of the way along it. A piece turned r quarter turns is its local frame turned
+// about the middle of its space, which is also what a triangle's rotation (the corner of its right angle)
+// means.
 export const NS = "http://www.w3.org/2000/svg";
 const U = 12;
 const ENDS = { N: [[0, 0], [1, 0]], E: [[1, 0], [1, 1]], S: [[1, 1], [0, 1]], W: [[0, 1], [0, 0]], D: [[1, 0], [0, 1]] };
