@@ -1,15 +1,7 @@
 /*
- * notation.c — the text notation of moves (notation.h; grammar and examples: api-docs/NOTATION.md).
- *
- * Segments are named by board-absolute places. A place is a whole side (N E S W, and D, a triangle's long
- * side) or a half-edge: the half of a side met first going clockwise round the piece (Nw En Se Ws) or second
- * (Ne Es Sw Wn); a long side runs between a northern and a southern corner at every rotation, so its halves
- * are Dn and Ds. A segment "touches" a place when its interval on the side overlaps it (parsing), and "lies
- * on" the places that hold most of it (the `sides` of a description): on the split sides of Hills & Sheep a
- * city over [0,7) lies on Nw while still touching Ne. The canonical name of a segment is its feature and the
- * first place it lies on that no other segment of that feature on the tile touches (whole sides before
- * half-edges), so parsing the canonical name finds exactly that segment; a segment with no such place (none
- * in the data) falls back to its part name from the tile file.
+ * notation_read.c — a notation read back into a move (carc_notation_parse, notation.h): the text split into
+ * words, the words matched against the pending decision's legal moves, and a message naming the fault for
+ * anything that is not exactly one of them.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -18,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "notation.h"
+#include "notation_names.h"
 #include "rules.h"
 
 #define MAX_TOKENS 12
@@ -30,364 +22,6 @@
         if (rc_)                                                                                       \
             return rc_;                                                                                \
     } while (0)
-#define PLACE_D 12   /* index of the long side among the places */
-
-static const char *const place_names[CARC_MAX_PLACES] = {"N", "Nw", "Ne", "E",  "En", "Es", "S", "Se",
-                                                         "Sw", "W", "Ws", "Wn", "D", "Dn", "Ds"};
-static const char *const feature_names[CARC_NPART_KINDS] = {"city", "road", "field", "cloister", "garden"};
-static const char *const fig_names[CARC_NFIG_KINDS] = {"meeple", "abbot", "shepherd"};
-static const char *const corner_names[4] = {"nw", "ne", "se", "sw"};
-static const char *const side_words[4] = {"north", "east", "south", "west"};
-_Static_assert(CARC_NPART_KINDS == 5 && CARC_NFIG_KINDS == 3, "the name tables follow carc.h");
-
-const char *carc_feature_name(int kind)
-{
-    return kind >= 0 && kind < CARC_NPART_KINDS ? feature_names[kind] : "?";
-}
-
-const char *carc_place_name(int place)
-{
-    return place >= 0 && place < CARC_MAX_PLACES ? place_names[place] : "?";
-}
-
-/* ---- where a segment lies ----------------------------------------------------------------------------- */
-
-static int overlap(int lo, int hi, int a, int b)
-{
-    int l = lo > a ? lo : a, h = hi < b ? hi : b;
-    return h > l ? h - l : 0;
-}
-
-/* Bits of the places a part of type t at rot lies on (*on) and touches (*touch). */
-static void part_places(const carc_tile_type *t, int rot, int part, uint16_t *on, uint16_t *touch)
-{
-    *on = *touch = 0;
-    int nsides = t->shape == CARC_SQUARE ? 4 : CARC_NSIDES;
-    for (int s = 0; s < nsides; s++) {
-        const carc_side *sd = &t->side[s];
-        if (sd->type == CARC_SIDE_NONE)
-            continue;
-        int base;
-        bool flip = false;
-        if (s == CARC_D) {
-            base = PLACE_D;
-            flip = !(rot == 0 || rot == 3);   /* the local first half starts at the NE corner, turned */
-        } else {
-            int dir = carc_side_dir(t, rot, s);
-            if (dir < 0)
-                continue;
-            base = 3 * dir;
-        }
-        bool road = sd->type == CARC_SIDE_ROAD;
-        int h1 = road ? CARC_ROAD_LO : CARC_SIDE_UNITS / 2, h2 = road ? CARC_ROAD_HI : CARC_SIDE_UNITS / 2;
-        int first = base + 1 + flip, second = base + 2 - flip;
-        for (int k = 0; k < sd->nseg; k++) {
-            const carc_seg *g = &sd->seg[k];
-            if (g->part != part)
-                continue;
-            int ov1 = overlap(g->lo, g->hi, 0, h1), ov2 = overlap(g->lo, g->hi, h2, CARC_SIDE_UNITS);
-            *touch |= (uint16_t)(1u << base | (ov1 ? 1u << first : 0) | (ov2 ? 1u << second : 0));
-            if (t->parts[part].kind == CARC_PART_ROAD) {   /* a road meets a side in its middle */
-                *on |= (uint16_t)(1u << base);
-                continue;
-            }
-            bool a = ov1 * 2 > h1, b = ov2 * 2 > CARC_SIDE_UNITS - h2;
-            if (!a && !b) {
-                a = ov1 > 0 && ov1 >= ov2;
-                b = ov2 > 0 && ov2 >= ov1;
-            }
-            if (a && b)
-                *on |= (uint16_t)(1u << base);
-            else if (a || b)
-                *on |= (uint16_t)(1u << (a ? first : second));
-        }
-    }
-}
-
-/* The place that names part `part` of t at rot (its first place no other part of its feature touches), or
- * -1 when it needs none (the only one of its feature, with no places), or -2 when only the part name can
- * name it. */
-static int naming_place(const carc_tile_type *t, int rot, int part)
-{
-    uint16_t on, touch, others = 0;
-    int same = 0;
-    part_places(t, rot, part, &on, &touch);
-    for (int i = 0; i < t->nparts; i++)
-        if (i != part && t->parts[i].kind == t->parts[part].kind) {
-            uint16_t o, tt;
-            part_places(t, rot, i, &o, &tt);
-            others |= tt;
-            same++;
-        }
-    if (same == 0)
-        return -1;
-    for (int halves = 0; halves < 2; halves++)   /* a whole side reads better than a half-edge */
-        for (int p = 0; p < CARC_MAX_PLACES; p++)
-            if ((p % 3 != 0) == halves && (on >> p & 1) && !(others >> p & 1))
-                return p;
-    return -2;
-}
-
-/* Appends s to the text in buf (at its length *at), cut as snprintf cuts: every figure move of a legal-moves
- * answer is named and described from a few words, and snprintf's format parsing cost several times the
- * copying (bench/move-instructions.sh). *at counts what did not fit too, as snprintf's result does. */
-static void cat(char *buf, size_t len, size_t *at, const char *s)
-{
-    size_t n = strlen(s);
-    if (*at + 1 < len) {
-        size_t room = len - 1 - *at, k = n < room ? n : room;
-        memcpy(buf + *at, s, k);
-        buf[*at + k] = 0;
-    }
-    *at += n;
-}
-
-/* "city N", "cloister", "c1": the segment's name on its piece. */
-static int segment_name(const carc_tile_type *t, int rot, int part, char *buf, size_t len)
-{
-    int p = naming_place(t, rot, part);
-    size_t at = 0;
-    if (len)
-        buf[0] = 0;
-    if (p == -2) {
-        cat(buf, len, &at, t->parts[part].name);
-    } else {
-        cat(buf, len, &at, feature_names[t->parts[part].kind]);
-        if (p >= 0) {
-            cat(buf, len, &at, " ");
-            cat(buf, len, &at, place_names[p]);
-        }
-    }
-    return (int)at;
-}
-
-/* ---- writing ------------------------------------------------------------------------------------------- */
-
-static int tree_of(const carc_state *st, int piece)
-{
-    for (int t = 0; t < st->fruit.ntrees && t < CARC_FRUIT_TYPES; t++)
-        if (st->fruit.tree_piece[t] == piece)
-            return t;
-    return -1;
-}
-
-static bool part_ok(const carc_state *st, int piece, int part)
-{
-    return piece < st->npieces && st->pieces[piece].type < st->cat->ntypes &&
-           part < st->cat->types[st->pieces[piece].type].nparts;
-}
-
-static int put(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int put(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, len, fmt, ap);
-    va_end(ap);
-    return n < 0 || (size_t)n >= len ? -1 : n;
-}
-
-/* Appends the decimal digits of v at p; returns the end. */
-static char *put_int(char *p, int v)
-{
-    char tmp[8];
-    int n = 0;
-    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-    if (v < 0)
-        *p++ = '-';
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    while (n)
-        *p++ = tmp[--n];
-    return p;
-}
-
-/* "E 0,-1 r2" / "HW04 1,0 ne": built by hand, not by snprintf, because every legal placement of every
- * legal-moves answer is named (the hot path of GET legal-moves). */
-static int place_notation(const carc_tile_type *t, const carc_move *m, char *buf, size_t len)
-{
-    char tmp[CARC_ID_LEN + 24], *p = tmp;
-    size_t id = strnlen(t->id, CARC_ID_LEN - 1);
-    memcpy(p, t->id, id);
-    p += id;
-    *p++ = ' ';
-    p = put_int(p, m->x);
-    *p++ = ',';
-    p = put_int(p, m->y);
-    *p++ = ' ';
-    if (t->shape == CARC_TRIANGLE) {
-        memcpy(p, corner_names[m->rot], 2);
-        p += 2;
-    } else {
-        *p++ = 'r';
-        *p++ = (char)('0' + m->rot);
-    }
-    size_t n = (size_t)(p - tmp);
-    if (n >= len)
-        return -1;
-    memcpy(buf, tmp, n);
-    buf[n] = 0;
-    return (int)n;
-}
-
-int carc_move_notation(const carc_state *st, const carc_move *m, char *buf, size_t len)
-{
-    char seg[CARC_NOTATION_MAX];
-    if (len)
-        buf[0] = 0;
-    switch (m->kind) {
-    case CARC_MV_PLACE:
-        if (m->tile >= st->cat->ntypes || m->rot > 3)
-            return -1;
-        return place_notation(&st->cat->types[m->tile], m, buf, len);
-    case CARC_MV_FIGURE: {
-        int piece = st->pending.piece;
-        if (st->pending.kind != CARC_PENDING_FIGURE || m->fig >= CARC_NFIG_KINDS || !part_ok(st, piece, m->part))
-            return -1;
-        const carc_piece *pc = &st->pieces[piece];
-        segment_name(&st->cat->types[pc->type], pc->rot, m->part, seg, sizeof seg);
-        size_t at = 0;
-        cat(buf, len, &at, fig_names[m->fig]);
-        cat(buf, len, &at, " ");
-        cat(buf, len, &at, seg);
-        return at >= len ? -1 : (int)at;
-    }
-    case CARC_MV_PASS: return put(buf, len, "pass");
-    case CARC_MV_ABBOT_RETURN: return put(buf, len, "return abbot");
-    case CARC_MV_DRAW: return put(buf, len, "draw");
-    case CARC_MV_HARVEST: {
-        int t = tree_of(st, m->piece);
-        return t < 0 ? -1 : put(buf, len, "harvest %s", carc_fruit_names[t]);
-    }
-    case CARC_MV_SELL: {
-        if (m->set == 0 || m->set >> CARC_FRUIT_TYPES)
-            return -1;
-        int n = put(buf, len, "sell");
-        for (int t = 0; t < CARC_FRUIT_TYPES && n >= 0; t++)
-            if (m->set >> t & 1) {
-                int k = put(buf + n, len - (size_t)n, " %s", carc_fruit_names[t]);
-                n = k < 0 ? -1 : n + k;
-            }
-        return n;
-    }
-    case CARC_MV_GROW: return put(buf, len, "grow");
-    case CARC_MV_STABLE: return put(buf, len, "stable");
-    case CARC_MV_CC_ADD: return put(buf, len, "add");
-    case CARC_MV_CC_REMOVE: return put(buf, len, "remove");
-    case CARC_MV_CC_SKIP: return put(buf, len, "skip");
-    case CARC_MV_CC_FIGURE: {
-        if (!part_ok(st, m->piece, m->part))
-            return -1;
-        const carc_piece *pc = &st->pieces[m->piece];
-        const carc_tile_type *t = &st->cat->types[pc->type];
-        segment_name(t, pc->rot, m->part, seg, sizeof seg);
-        const char *mode = st->crop.mode ? "remove" : "add";
-        if (t->shape == CARC_TRIANGLE)
-            return put(buf, len, "%s %d,%d %s %s", mode, pc->x, pc->y, corner_names[pc->rot & 3], seg);
-        return put(buf, len, "%s %d,%d %s", mode, pc->x, pc->y, seg);
-    }
-    case CARC_MV_DRAFT:
-        if (m->tile >= st->cat->ntypes)
-            return -1;
-        return put(buf, len, "draft %s", st->cat->types[m->tile].id);
-    default: return -1;
-    }
-}
-
-/* ---- describing ---------------------------------------------------------------------------------------- */
-
-/* Appends " to the north", " to the east, north half", " on the long side" or nothing (p < 0) to buf. */
-static void cat_place_phrase(int p, char *buf, size_t len, size_t *at)
-{
-    static const char *const half_words[4][2] = {
-        {"west", "east"}, {"north", "south"}, {"east", "west"}, {"south", "north"}};
-    if (p >= PLACE_D) {
-        cat(buf, len, at, " on the long side");
-        cat(buf, len, at, p == PLACE_D ? "" : p == PLACE_D + 1 ? ", north half" : ", south half");
-    } else if (p >= 0) {
-        cat(buf, len, at, " to the ");
-        cat(buf, len, at, side_words[p / 3]);
-        if (p % 3 != 0) {
-            cat(buf, len, at, ", ");
-            cat(buf, len, at, half_words[p / 3][p % 3 - 1]);
-            cat(buf, len, at, " half");
-        }
-    }
-}
-
-/* feature, sides and "the city to the north" (or "the city (c2)") for (piece, part). */
-static void describe_segment(const carc_state *st, int piece, int part, carc_move_desc *d, char *what, size_t len)
-{
-    const carc_piece *pc = &st->pieces[piece];
-    const carc_tile_type *t = &st->cat->types[pc->type];
-    uint16_t on, touch;
-    part_places(t, pc->rot, part, &on, &touch);
-    d->figure = true;
-    d->feature = t->parts[part].kind;
-    d->nsides = 0;
-    for (int p = 0; p < CARC_MAX_PLACES; p++)
-        if (on >> p & 1) {
-            size_t at = 0;
-            cat(d->sides[d->nsides++], CARC_PLACE_NAME_LEN, &at, place_names[p]);
-        }
-    int np = naming_place(t, pc->rot, part);
-    size_t at = 0;
-    what[0] = 0;
-    cat(what, len, &at, "the ");
-    cat(what, len, &at, feature_names[d->feature]);
-    if (np == -2) {   /* no place names it alone: its name on the piece */
-        cat(what, len, &at, " (");
-        cat(what, len, &at, t->parts[part].name);
-        cat(what, len, &at, ")");
-    } else {
-        cat_place_phrase(np, what, len, &at);
-    }
-}
-
-void carc_move_describe(const carc_state *st, const carc_move *m, carc_move_desc *d)
-{
-    char what[64];
-    memset(d, 0, sizeof *d);
-    switch (m->kind) {
-    case CARC_MV_FIGURE: {
-        int piece = st->pending.piece;
-        if (st->pending.kind != CARC_PENDING_FIGURE || m->fig >= CARC_NFIG_KINDS || !part_ok(st, piece, m->part))
-            return;
-        describe_segment(st, piece, m->part, d, what, sizeof what);
-        size_t at = 0;
-        cat(d->label, sizeof d->label, &at, fig_names[m->fig]);
-        cat(d->label, sizeof d->label, &at, " on ");
-        cat(d->label, sizeof d->label, &at, what);
-        return;
-    }
-    case CARC_MV_ABBOT_RETURN: {
-        int f = carc_figure_find(st, st->pending.seat, CARC_FIG_ABBOT);
-        if (f < 0 || !part_ok(st, st->figures[f].piece, st->figures[f].part))
-            return;
-        const carc_figure *g = &st->figures[f];
-        describe_segment(st, g->piece, g->part, d, what, sizeof what);
-        snprintf(d->label, sizeof d->label, "abbot back from %s at %d,%d", what, st->pieces[g->piece].x,
-                 st->pieces[g->piece].y);
-        return;
-    }
-    case CARC_MV_CC_FIGURE: {
-        if (!part_ok(st, m->piece, m->part))
-            return;
-        describe_segment(st, m->piece, m->part, d, what, sizeof what);
-        const carc_piece *pc = &st->pieces[m->piece];
-        char corner[4] = "";
-        if (st->cat->types[pc->type].shape == CARC_TRIANGLE)
-            snprintf(corner, sizeof corner, "%s", corner_names[pc->rot & 3]);
-        snprintf(d->label, sizeof d->label, "%s %s at %d,%d%s%s",
-                 st->crop.mode ? "remove your meeple from" : "add a meeple to", what, pc->x, pc->y,
-                 corner[0] ? " " : "", corner);
-        return;
-    }
-    default: return;
-    }
-}
 
 /* ---- reading ------------------------------------------------------------------------------------------- */
 
@@ -535,18 +169,18 @@ static int read_segment(reader *r, int from, int piece, int *part)
     for (int i = 0; i < t->nparts; i++)
         if (strcasecmp(r->tok[from], t->parts[i].name) == 0)
             named = i;
-    if (from + 1 == r->ntok && named >= 0 && find_word(r->tok[from], place_names, CARC_MAX_PLACES) < 0 &&
-        find_word(r->tok[from], feature_names, CARC_NPART_KINDS) < 0) {
+    if (from + 1 == r->ntok && named >= 0 && find_word(r->tok[from], carc_place_words, CARC_MAX_PLACES) < 0 &&
+        find_word(r->tok[from], carc_feature_words, CARC_NPART_KINDS) < 0) {
         *part = named;
         return 0;
     }
     int i = from;
-    feature = find_word(r->tok[i], feature_names, CARC_NPART_KINDS);
+    feature = find_word(r->tok[i], carc_feature_words, CARC_NPART_KINDS);
     if (feature < 0)
         return fail(r, CARC_E_INVALID, "notation: \"%s\" is no feature (city, road, field, cloister, garden)",
                     r->tok[i]);
     for (i++; i < r->ntok; i++) {
-        int p = find_word(r->tok[i], place_names, CARC_MAX_PLACES);
+        int p = find_word(r->tok[i], carc_place_words, CARC_MAX_PLACES);
         if (p < 0)
             return fail(r, CARC_E_INVALID, "notation: \"%s\" is no side (N E S W D) or half-edge (Nw Ne En Es Se Sw "
                                             "Ws Wn Dn Ds)", r->tok[i]);
@@ -558,18 +192,18 @@ static int read_segment(reader *r, int from, int piece, int *part)
         if (t->parts[k].kind != feature)
             continue;
         uint16_t on, touch;
-        part_places(t, pc->rot, k, &on, &touch);
+        carc_part_places(t, pc->rot, k, &on, &touch);
         size_t hl = strlen(have);
         snprintf(have + hl, sizeof have - hl, "%s", nkind ? " |" : "");
         for (int p = 0; p < CARC_MAX_PLACES; p++)
             if (on >> p & 1) {
                 hl = strlen(have);
-                snprintf(have + hl, sizeof have - hl, " %s", place_names[p]);
+                snprintf(have + hl, sizeof have - hl, " %s", carc_place_words[p]);
             }
         nkind++;
         if ((touch & want) == want) {
             char seg[CARC_NOTATION_MAX];
-            segment_name(t, pc->rot, k, seg, sizeof seg);
+            carc_segment_name(t, pc->rot, k, seg, sizeof seg);
             size_t nl = strlen(names);
             snprintf(names + nl, sizeof names - nl, "%s\"%s\"", n ? ", " : "", seg);
             found = k;
@@ -580,16 +214,16 @@ static int read_segment(reader *r, int from, int piece, int *part)
     for (int p = 0; p < CARC_MAX_PLACES; p++)
         if (want >> p & 1) {
             size_t wl = strlen(where);
-            snprintf(where + wl, sizeof where - wl, " %s", place_names[p]);
+            snprintf(where + wl, sizeof where - wl, " %s", carc_place_words[p]);
         }
     if (nkind == 0)
-        return fail(r, CARC_E_ILLEGAL, "tile %s at %d,%d has no %s", t->id, pc->x, pc->y, feature_names[feature]);
+        return fail(r, CARC_E_ILLEGAL, "tile %s at %d,%d has no %s", t->id, pc->x, pc->y, carc_feature_words[feature]);
     if (n == 0)
-        return fail(r, CARC_E_ILLEGAL, "no %s of tile %s at %d,%d touches%s (its %s:%s)", feature_names[feature], t->id,
-                    pc->x, pc->y, where, feature_names[feature], have);
+        return fail(r, CARC_E_ILLEGAL, "no %s of tile %s at %d,%d touches%s (its %s:%s)", carc_feature_words[feature],
+                    t->id, pc->x, pc->y, where, carc_feature_words[feature], have);
     if (n > 1)
         return fail(r, CARC_E_INVALID, "notation: %d segments match \"%s%s\"; say which: %s", n,
-                    feature_names[feature], where, names);
+                    carc_feature_words[feature], where, names);
     *part = found;
     return 0;
 }
@@ -617,7 +251,7 @@ static int place_refused(reader *r, int tile, int x, int y, int rot)
         if (m->kind == CARC_MV_PLACE && (tile < 0 || m->tile == tile) && m->x == x && m->y == y) {
             size_t l = strlen(rots);
             if (cat->types[m->tile].shape == CARC_TRIANGLE)
-                snprintf(rots + l, sizeof rots - l, " %s", corner_names[m->rot]);
+                snprintf(rots + l, sizeof rots - l, " %s", carc_corner_words[m->rot]);
             else
                 snprintf(rots + l, sizeof rots - l, " r%d", m->rot);
         }
@@ -642,7 +276,7 @@ static int read_place(reader *r, carc_move *out)
     i += 2;
     if (i < r->ntok) {
         const char *w = r->tok[i];
-        int c = find_word(w, corner_names, 4);
+        int c = find_word(w, carc_corner_words, 4);
         if (c >= 0)
             rot = c;
         else if ((w[0] == 'r' || w[0] == 'R') && w[1] >= '0' && w[1] <= '3' && !w[2])
@@ -697,7 +331,7 @@ static int read_figure(reader *r, int fig, carc_move *out)
     const carc_piece *pc = &st->pieces[st->pending.piece];
     const carc_tile_type *t = &st->cat->types[pc->type];
     char seg[CARC_NOTATION_MAX];
-    segment_name(t, pc->rot, part, seg, sizeof seg);
+    carc_segment_name(t, pc->rot, part, seg, sizeof seg);
     int kind = t->parts[part].kind;
     const char *why = "the feature is taken";
     if (carc_supply(st, st->pending.seat, fig) <= 0)
@@ -710,7 +344,7 @@ static int read_figure(reader *r, int fig, carc_move *out)
         why = "a shepherd stands only on a field";
     else if (fig == CARC_FIG_SHEPHERD)
         why = "a shepherd already stands on that field, or yours is on the board";
-    return fail(r, CARC_E_ILLEGAL, "%s %s is not a legal move now: %s", fig_names[fig], seg, why);
+    return fail(r, CARC_E_ILLEGAL, "%s %s is not a legal move now: %s", carc_fig_words[fig], seg, why);
 }
 
 static int read_cc_figure(reader *r, int mode, carc_move *out)
@@ -719,7 +353,7 @@ static int read_cc_figure(reader *r, int mode, carc_move *out)
     int x, y, corner = -1;
     TRY(read_xy(r, 1, &x, &y));
     int i = 3;
-    if (i < r->ntok && (corner = find_word(r->tok[i], corner_names, 4)) >= 0)
+    if (i < r->ntok && (corner = find_word(r->tok[i], carc_corner_words, 4)) >= 0)
         i++;
     if (st->crop.mode != mode)
         return fail(r, CARC_E_ILLEGAL, "this crop circle action %ss followers, it does not %s them",
@@ -801,7 +435,7 @@ static int read_fruit(reader *r, int kind, carc_move *out)
     int n = 0;
     for (size_t k = 0; k < r->legal.n; k++) {
         const carc_move *m = &r->legal.v[k];
-        if (m->kind == CARC_MV_HARVEST && (tree < 0 || tree_of(st, m->piece) == tree) && n++ == 0)
+        if (m->kind == CARC_MV_HARVEST && (tree < 0 || carc_tree_of(st, m->piece) == tree) && n++ == 0)
             *out = *m;
     }
     if (n == 1)
@@ -833,7 +467,7 @@ static int kind_of(reader *r, int *fig)
                             : CARC_MV_CC_FIGURE;
     if (strcasecmp(w, "return") == 0 && r->ntok >= 2 && strcasecmp(r->tok[1], "abbot") == 0)
         return CARC_MV_ABBOT_RETURN;
-    *fig = find_word(w, fig_names, CARC_NFIG_KINDS);
+    *fig = find_word(w, carc_fig_words, CARC_NFIG_KINDS);
     if (*fig == CARC_FIG_ABBOT && r->ntok >= 2 && strcasecmp(r->tok[1], "return") == 0)
         return CARC_MV_ABBOT_RETURN;
     if (*fig >= 0)
