@@ -13,27 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bot/bot.h"
 #include "bench_args.h"
 #include "carc.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* CPU seconds of this process: the machine is shared, so the playout rate is per core busy, not per wall
- * second. */
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "bench_clock.h"
 
 static void usage(void)
 {
@@ -100,7 +84,7 @@ int main(int argc, char **argv)
     }
     double wins = 0, margin = 0, mcts_time = 0;
     long ties = 0, mcts_moves = 0, moves = 0;
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (long g = 0; g < games; g++) {
         carc_setup setup;
         carc_setup_defaults(&setup);
@@ -121,14 +105,14 @@ int main(int argc, char **argv)
             carc_rng r;
             carc_bot_rng(&r, setup.seed, ++seq);
             carc_move mv;
-            double t = cpu_s();
+            double t = bench_cpu_s();
             if (carc_bot_move(st, seat, (carc_bot_kind)kind, playouts, &r, &mv) != 0 ||
                 carc_apply(st, seat, &mv, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "bot-arena: game %ld: the bot's move was refused: %s\n", g, err);
                 return 1;
             }
             if (kind == CARC_BOT_MCTS) {
-                mcts_time += cpu_s() - t;
+                mcts_time += bench_cpu_s() - t;
                 mcts_moves++;
             }
             moves++;
@@ -149,7 +133,7 @@ int main(int argc, char **argv)
     printf("games: %ld\nties: %ld\n", games, ties);
     printf("a_win_rate: %.3f\nwilson95: [%.3f, %.3f]\n", wins / (double)games, lo, hi);
     printf("mean_margin: %.2f\n", margin / (double)games);
-    printf("moves: %ld\nseconds: %.1f\n", moves, now_s() - t0);
+    printf("moves: %ld\nseconds: %.1f\n", moves, bench_now_s() - t0);
     if (mcts_moves)
         printf("mcts_cpu_s_per_move: %.3f\nmcts_playouts_per_cpu_s: %.0f\n", mcts_time / (double)mcts_moves,
                (double)mcts_moves * playouts / mcts_time);

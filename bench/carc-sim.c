@@ -12,20 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench_args.h"
 #include "carc.h"
+#include "bench_clock.h"
 
 static const char *const fig_names[] = {"meeple", "abbot", "shepherd"};
 static const char *const part_names[] = {"city", "road", "field", "cloister", "garden", "fruit"};
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void usage(void)
 {
@@ -96,7 +89,7 @@ static int run(const carc_catalog *cat, carc_state *st, long games, unsigned lon
     long total_moves = 0;
     double total_score = 0;
     int rc = 1;
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (long g = 0; g < games; g++) {
         carc_setup setup;
         carc_setup_defaults(&setup);
@@ -141,7 +134,7 @@ static int run(const carc_catalog *cat, carc_state *st, long games, unsigned lon
         EVP_DigestUpdate(digest, st->pieces, st->npieces * sizeof st->pieces[0]);
         EVP_DigestUpdate(digest, st->figures, st->nfigures * sizeof st->figures[0]);
     }
-    out->seconds = now_s() - t0;
+    out->seconds = bench_now_s() - t0;
     out->moves = total_moves;
     out->total_score = total_score;
     EVP_DigestFinal_ex(digest, out->digest, NULL);

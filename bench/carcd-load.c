@@ -45,8 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
-#include <time.h>
+
+#include "bench_clock.h"
 
 #define NSEATS 2
 #define MAX_ERRORS_SHOWN 5
@@ -114,22 +114,6 @@ static long posts_issued, moves_done, gets_done, gets_saved, errors, seat_misses
 static long consecutive_failures;
 static double t_start;
 static samples post_lat, get_lat;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* CPU seconds (user + system) this process has used. */
-static double cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           (double)ru.ru_stime.tv_usec / 1e6;
-}
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -283,7 +267,7 @@ static void on_legal_moves(client *c, int seq, const char *moves, size_t n);
 /* The next thing client c does: a new move on one of its games (now, or when --rate says), or nothing more. */
 static void next_move(client *c)
 {
-    double now = now_s();
+    double now = bench_now_s();
     if (posts_issued >= phase_target || (phase_seconds > 0 && now - t_start >= phase_seconds)) {
         c->st = ST_DONE;
         return;
@@ -663,7 +647,7 @@ static int on_timer(CURLM *m, long timeout_ms, void *userp)
 {
     (void)m;
     (void)userp;
-    curl_deadline = timeout_ms < 0 ? -1 : now_s() + (double)timeout_ms / 1000;
+    curl_deadline = timeout_ms < 0 ? -1 : bench_now_s() + (double)timeout_ms / 1000;
     return 0;
 }
 
@@ -691,7 +675,7 @@ static void run_loop(void)
             on_done(c, msg->data.result);
         }
         /* paced clients whose time has come start their move; the others say when to look again */
-        double now = now_s(), next_due = -1;
+        double now = bench_now_s(), next_due = -1;
         bool active = false;
         for (int i = 0; i < nclients; i++) {
             client *c = &clients[i];
@@ -717,7 +701,7 @@ static void run_loop(void)
             socket_action(evs[i].data.fd, (evs[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
                                               (evs[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
                                               (evs[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0));
-        if (curl_deadline >= 0 && curl_deadline <= now_s()) {
+        if (curl_deadline >= 0 && curl_deadline <= bench_now_s()) {
             curl_deadline = -1;   /* single shot: libcurl sets a new one when it needs one */
             socket_action(CURL_SOCKET_TIMEOUT, 0);
         }
@@ -730,13 +714,13 @@ static double play(long target, double seconds)
     phase_target = target;
     phase_seconds = seconds;
     posts_issued = 0;
-    t_start = now_s();
+    t_start = bench_now_s();
     for (int i = 0; i < nclients; i++)   /* --rate: staggered starts */
         clients[i].next_start = t_start + (rate > 0 ? (double)i / rate : 0);
     for (int i = 0; i < nclients; i++)
         next_move(&clients[i]);
     run_loop();
-    return now_s() - t_start;
+    return bench_now_s() - t_start;
 }
 
 /* "hills_sheep,crop_circles" -> ["hills_sheep","crop_circles"] */
@@ -842,7 +826,7 @@ int main(int argc, char **argv)
     }
 
     /* setup: create every game, C at a time */
-    double t_setup = now_s();
+    double t_setup = bench_now_s();
     for (int i = 0; i < nclients; i++)
         setup_next(&clients[i]);
     run_loop();
@@ -852,11 +836,11 @@ int main(int argc, char **argv)
         return 1;
     }
     if (!quiet)
-        fprintf(stderr, "carcd-load: %d games created in %.2f s; playing\n", ngames, now_s() - t_setup);
+        fprintf(stderr, "carcd-load: %d games created in %.2f s; playing\n", ngames, bench_now_s() - t_setup);
 
     running_phase = true;
     if (warmup_moves > 0) {
-        double t_warm = now_s();
+        double t_warm = bench_now_s();
         for (int i = 0; i < nclients; i++)
             for (int j = i; j < ngames; j += nclients)
                 games[j].quota = (long)rand_below(&clients[i].rng, (uint32_t)(2 * warmup_moves / ngames + 1));
@@ -865,7 +849,7 @@ int main(int argc, char **argv)
         warming = false;
         if (!quiet)
             fprintf(stderr, "carcd-load: warm-up: %ld moves in %.2f s, %ld games finished\n", moves_done,
-                    now_s() - t_warm, games_finished);
+                    bench_now_s() - t_warm, games_finished);
         posts_issued = moves_done = gets_done = gets_saved = seat_misses = games_finished = 0;
         post_lat.n = get_lat.n = 0;
     }
@@ -873,9 +857,9 @@ int main(int argc, char **argv)
     if (!quiet)
         fprintf(stderr, "carcd-load: timed phase: %d clients\n", nclients);
     /* the timed phase */
-    double cpu0 = cpu_s();
+    double cpu0 = bench_cpu_s();
     double dt = play(target_moves, max_seconds);
-    double cpu = cpu_s() - cpu0;
+    double cpu = bench_cpu_s() - cpu0;
 
     qsort(post_lat.v, post_lat.n, sizeof *post_lat.v, cmp_double);
     qsort(get_lat.v, get_lat.n, sizeof *get_lat.v, cmp_double);

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "carc.h"
 #include "game/catalog.h"
@@ -29,6 +28,7 @@
 #include "game/views.h"
 #include "base/json_arena.h"
 #include "base/json_out.h"
+#include "bench_clock.h"
 
 enum { P_APPLY, P_LEGAL, P_LEGAL_TREE, P_EVENTS, P_TREE, P_DUMP, P_TEXT, P_PARSE, P_COPY, P_HASH, NPARTS };
 static const char *const part_names[NPARTS] = {"apply",         "legal_moves",   "legal_moves_tree", "events",
@@ -38,13 +38,6 @@ static const char *const part_names[NPARTS] = {"apply",         "legal_moves",  
 static const bool part_per_move[NPARTS] = {[P_APPLY] = true, [P_LEGAL] = true, [P_EVENTS] = true,
                                            [P_TEXT] = true,  [P_COPY] = true,  [P_HASH] = true};
 static double spent[NPARTS];
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void usage(void)
 {
@@ -119,14 +112,14 @@ int main(int argc, char **argv)
             int seat = st->pending.seat;
             if (arena)
                 cd_json_arena_begin();
-            double t0 = now_s();
+            double t0 = bench_now_s();
             char *text = cd_legal_moves_json_text(st, 1, seat);
-            double t1 = now_s();
+            double t1 = bench_now_s();
             spent[P_LEGAL] += t1 - t0;
             json_t *lm = cd_legal_moves_json(st, 1, seat);
             char *tree_text = cd_json_dumps(lm, JSON_COMPACT);
             json_decref(lm);
-            double t1b = now_s();
+            double t1b = bench_now_s();
             spent[P_LEGAL_TREE] += t1b - t1;
             if (!text || !tree_text || strcmp(text, tree_text) != 0) {
                 fprintf(stderr, "move-cpu: game %ld: the legal moves' text differs from their tree's\n", g);
@@ -142,12 +135,12 @@ int main(int argc, char **argv)
             pick ^= pick << 13, pick ^= pick >> 7, pick ^= pick << 17;
             carc_move m = moves.v[pick % moves.n];
             carc_events_clear(&ev);
-            t0 = now_s();
+            t0 = bench_now_s();
             if (carc_apply(st, seat, &m, &ev, err, sizeof err) != 0) {
                 fprintf(stderr, "move-cpu: game %ld: a legal move was refused: %s\n", g, err);
                 return 1;
             }
-            t1 = now_s();
+            t1 = bench_now_s();
             spent[P_APPLY] += t1 - t0;
             json_t *mine = carc_events_to_json(st, &ev, seat), *all = carc_events_to_json(st, &ev, CARC_VIEW_ADMIN);
             char *a = cd_json_dumps(mine, JSON_COMPACT), *b = cd_json_dumps(all, JSON_COMPACT);
@@ -155,17 +148,17 @@ int main(int argc, char **argv)
             json_decref(all);
             free(a);
             free(b);
-            double t2 = now_s();
+            double t2 = bench_now_s();
             spent[P_EVENTS] += t2 - t1;
             json_t *snap = cd_snapshot_for_store(st);
-            double t3 = now_s();
+            double t3 = bench_now_s();
             char *snapshot = cd_json_dumps(snap, JSON_COMPACT);
-            double t4 = now_s();
+            double t4 = bench_now_s();
             json_decref(snap);
             spent[P_TREE] += t3 - t2;
             spent[P_DUMP] += t4 - t3;
             char *snap_text = cd_snapshot_text_for_store(st);
-            double t4b = now_s();
+            double t4b = bench_now_s();
             spent[P_TEXT] += t4b - t4;
             if (!snap_text || strcmp(snap_text, snapshot) != 0) {
                 fprintf(stderr, "move-cpu: game %ld: the snapshot's text differs from its tree's\n", g);
@@ -178,7 +171,7 @@ int main(int argc, char **argv)
             json_object_set_new(json_object_get(back, "rng"), "seed", json_string(zeros));
             int rc = back ? carc_state_from_json(other, cat, back, err, sizeof err) : -1;
             json_decref(back);
-            double t5 = now_s();
+            double t5 = bench_now_s();
             spent[P_PARSE] += t5 - t4;
             free(snapshot);
             if (rc != 0) {
@@ -187,11 +180,11 @@ int main(int argc, char **argv)
             }
             memcpy(cache, st, sizeof *st);
             memcpy(other, cache, sizeof *st);
-            double t6 = now_s();
+            double t6 = bench_now_s();
             spent[P_COPY] += t6 - t5;
             char hash[CD_HEX256_LEN];
             cd_sha256_hex("a-bearer-token-of-the-length-carcd-hands-out-0123456789", hash);
-            spent[P_HASH] += now_s() - t6;
+            spent[P_HASH] += bench_now_s() - t6;
             if (arena)
                 cd_json_arena_end();
             total++;

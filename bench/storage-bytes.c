@@ -31,6 +31,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
+
 typedef struct {
     char *p;
     size_t len;
@@ -51,13 +53,6 @@ static size_t on_data(char *d, size_t s, size_t n, void *arg)
     b->len += s * n;
     b->p[b->len] = 0;
     return s * n;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* One request; the parsed answer (NULL when not JSON); exits on a transport error. */
@@ -264,9 +259,9 @@ int main(int argc, char **argv)
                     json_decref(g);
                 }
                 if (fin && compacts) {
-                    double until = now_s() + compact_wait;
+                    double until = bench_now_s() + compact_wait;
                     while (sql_ll("SELECT count(*) FROM games WHERE status = 'finished' AND log IS NULL") > 0 &&
-                           now_s() < until) {
+                           bench_now_s() < until) {
                         struct timespec ts = {0, 100000000};
                         nanosleep(&ts, NULL);
                     }
@@ -280,10 +275,10 @@ int main(int argc, char **argv)
                                  atoi(PQgetvalue(r, i, 1)) - 1);
                         double best = 1e9;   /* the least of 5: the machine is shared, a read is short */
                         for (int k = 0; k < 5; k++) {
-                            double t = now_s();
+                            double t = bench_now_s();
                             json_decref(req("GET", path, NULL, NULL, NULL, &st));
-                            if (now_s() - t < best)
-                                best = now_s() - t;
+                            if (bench_now_s() - t < best)
+                                best = bench_now_s() - t;
                         }
                         ev_s += best;
                     }

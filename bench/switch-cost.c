@@ -11,7 +11,7 @@
  * hop is a thread switch on that core, as when a carcd worker's send wakes the PostgreSQL backend that takes
  * its core; `two_cores` pins them to different cores, so that every hop wakes an idle core, as when a worker
  * sleeping in poll is woken by the backend's answer. For each, the wall time a hop and the process's CPU time
- * (user + system, getrusage) a hop, and the thread switches a hop (voluntary + involuntary, all threads).
+ * (user + system) a hop, and the thread switches a hop (voluntary + involuntary, all threads).
  * On a machine with one core the two_cores figures are skipped.
  */
 #define _GNU_SOURCE
@@ -22,28 +22,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "bench_clock.h"
 
 typedef struct {
     int in, out;     /* this thread reads `in`, writes `out` */
     long hops;       /* the byte passes on this many times after reading it */
     int cpu;
 } side;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
 
 static long switches(void)
 {
@@ -109,13 +96,13 @@ static void pipe_hops(const char *name, long hops, int cpu_a, int cpu_b)
     other.hops = rounds + 1;
     io(ab[1], &c, 1);
     io(ba[0], &c, 0);
-    double t0 = now_s(), c0 = cpu_s();
+    double t0 = bench_now_s(), c0 = bench_cpu_s();
     long s0 = switches();
     for (long i = 0; i < rounds; i++) {
         io(ab[1], &c, 1);
         io(ba[0], &c, 0);
     }
-    double wall = now_s() - t0, cpu = cpu_s() - c0;
+    double wall = bench_now_s() - t0, cpu = bench_cpu_s() - c0;
     long sw = switches() - s0;
     pthread_join(t, NULL);
     close(ab[0]), close(ab[1]), close(ba[0]), close(ba[1]);
@@ -141,10 +128,10 @@ int main(int argc, char **argv)
         return 2;
     }
     long calls = hops * 10;
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (long i = 0; i < calls; i++)
         (void)getppid();
-    printf("syscall_ns: %.0f\n", (now_s() - t0) * 1e9 / (double)calls);
+    printf("syscall_ns: %.0f\n", (bench_now_s() - t0) * 1e9 / (double)calls);
     printf("hops: %ld\n", hops);
     pipe_hops("same_core", hops, 0, 0);
     if (sysconf(_SC_NPROCESSORS_ONLN) > 1)

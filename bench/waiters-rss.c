@@ -41,16 +41,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
+
 static char host[64] = "127.0.0.1";
 static int port = 8080;
 static int pid;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void nap(double s)
 {
@@ -216,7 +211,7 @@ int main(int argc, char **argv)
     char req[512];
     int rn = snprintf(req, sizeof req, "GET /v1/games/%s/events?after=0&wait=60 HTTP/1.1\r\nHost: %s\r\n%s\r\n", id,
                       host, sse ? "Accept: text/event-stream\r\n" : "");
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (int i = 0; i < nwait; i++) {
         w[i].fd = connect_to();
         if (send(w[i].fd, req, (size_t)rn, MSG_NOSIGNAL) != rn)
@@ -229,7 +224,7 @@ int main(int argc, char **argv)
     int ready = 0;
     char buf[8192];
     struct epoll_event ev[256];
-    while (now_s() - t0 < 60) {
+    while (bench_now_s() - t0 < 60) {
         if (!sse && suspended_gauge() >= nwait)
             break;
         int k = epoll_wait(ep, ev, 256, 100);
@@ -246,7 +241,7 @@ int main(int argc, char **argv)
         if (sse && ready >= nwait)
             break;
     }
-    printf("setup_s: %.1f\n", now_s() - t0);
+    printf("setup_s: %.1f\n", bench_now_s() - t0);
     nap(1);
     double held = proc_mb("VmRSS");
     printf("held_mb: %.1f\nheld_anon_mb: %.1f\nheld_file_mb: %.1f\nper_waiter_kb: %.2f\n", held,
@@ -264,12 +259,12 @@ int main(int argc, char **argv)
     json_t *mb = json_pack("{s:i, s:O}", "expected_seq", 0, "move", json_array_get(json_object_get(lm, "moves"), 0));
     char *body = json_dumps(mb, JSON_COMPACT);
     snprintf(path, sizeof path, "/v1/games/%s/moves", id);
-    double t_move = now_s();
+    double t_move = bench_now_s();
     if (call("POST", path, tok0, body, &ans) != 200)
         die("the move failed");
     free(ans);
     int answered = 0;
-    while (answered < nwait && now_s() - t_move < 70) {
+    while (answered < nwait && bench_now_s() - t_move < 70) {
         int k = epoll_wait(ep, ev, 256, 200);
         for (int j = 0; j < k; j++) {
             waiter *x = &w[ev[j].data.u32];
@@ -289,7 +284,7 @@ int main(int argc, char **argv)
             }
         }
     }
-    printf("wake_s: %.2f\nanswered: %d\n", now_s() - t_move, answered);
+    printf("wake_s: %.2f\nanswered: %d\n", bench_now_s() - t_move, answered);
     printf("wake_peak_mb: %.1f\n", proc_mb("VmHWM"));
     printf("after_mb: %.1f\n", proc_mb("VmRSS"));
     nap(settle);
