@@ -94,9 +94,10 @@ one_run() {
     local cpu
     cpu=$(awk -v a="$t0" -v b="$t1" -v m="$moves" -v hz="$hz" 'BEGIN { printf "%.4f", (b - a) * 1000 / hz / m }')
     echo "$cpu" >>"$out/$side"
-    local switches
-    switches=$(awk -v m="$moves" '{ a = $1; b = $2; getline; printf "%.2f %.2f", ($1 - a) / m, ($2 - b) / m }' \
-        "$out/s0" <(echo "$s1"))
+    local v0 n0 v1 n1 switches
+    read -r v0 n0 <"$out/s0"
+    read -r v1 n1 <<<"$s1"
+    switches=$(awk -v v="$((v1 - v0))" -v n="$((n1 - n0))" -v m="$moves" 'BEGIN { printf "%.2f %.2f", v / m, n / m }')
     echo "ab.run: $side $cpu $(sed -n 's/^moves_per_s: //p' "$out/load.out") $(sed -n 's/^gets_per_move: //p' "$out/load.out")" \
         "$(($(awk '/^cpu / { print $9 }' /proc/stat) - steal0)) $switches"
 }

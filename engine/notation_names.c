@@ -12,8 +12,6 @@
  * half-edges), so parsing the canonical name finds exactly that segment; a segment with no such place (none
  * in the data) falls back to its part name from the tile file.
  */
-#include <string.h>
-
 #include "board.h"
 #include "notation_names.h"
 

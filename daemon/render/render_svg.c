@@ -4,8 +4,6 @@
  */
 #include "render.h"
 
-#include <stdio.h>
-
 #include "base/buf.h"
 
 /* ---- the SVG canvas ----------------------------------------------------------------------------------- */
