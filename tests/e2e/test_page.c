@@ -454,9 +454,9 @@ START_TEST(page_two_tabs)
 }
 END_TEST
 
-/* A daemon, a 2-seat game, and a browser with seat 0's page of it in a desktop tab (a phone's, when `phone`),
- * the requests matching `patterns` (Fetch.enable's RequestPattern array, stolen) held from the start: they
- * wait for Fetch.continueRequest, or forever. */
+/* A daemon, a 2-seat game, and a browser with seat 0's page of it in a desktop tab, the requests matching
+ * `patterns` (Fetch.enable's RequestPattern array, stolen) held from the start: they wait for
+ * Fetch.continueRequest, or forever. */
 typedef struct {
     e2e_daemon *d;
     e2e_client *c;
@@ -465,25 +465,17 @@ typedef struct {
     tab t;
 } held_page;
 
-static void held_page_open_on(held_page *p, json_t *patterns, bool phone)
+static void held_page_open(held_page *p, json_t *patterns)
 {
     p->d = e2e_daemon_up(NULL);
     p->c = e2e_client_new(p->d);
     e2e_game_create(p->c, 2, NULL, &p->g);
     browser_start(&p->b);
-    if (phone)
-        tab_open(&p->b, &p->t, NULL, 390, 844, true);
-    else
-        tab_open(&p->b, &p->t, NULL, 1280, 900, false);
+    tab_open(&p->b, &p->t, NULL, 1280, 900, false);
     json_decref(cdp(&p->b, "Fetch.enable", json_pack("{s:o}", "patterns", patterns)));
     char url[300];
     snprintf(url, sizeof url, "%s/games/%s#token=%s", p->d->base, p->g.id, p->g.token[0]);
     json_decref(cdp(&p->b, "Page.navigate", json_pack("{s:s}", "url", url)));
-}
-
-static void held_page_open(held_page *p, json_t *patterns)
-{
-    held_page_open_on(p, patterns, false);
 }
 
 static void held_page_close(held_page *p)
@@ -535,13 +527,12 @@ END_TEST
  * board was drawn, narrowing its column (the release fell beside the choice). e2e_page's refused test met
  * both on a loaded machine, some once in forty runs. Here the chat's first read and the log's are held (the
  * DevTools Fetch domain) so that the order is forced: no choice is drawn while the chat is unknown, and the
- * press happens before the log comes in and is released after. On a phone the press is a finger's: put down
- * before the log comes in, lifted after, a tap on the choice. */
-static void press_while_loading(bool phone)
+ * press happens before the log comes in and is released after. */
+START_TEST(page_press_while_loading)
 {
     held_page P;
-    held_page_open_on(
-        &P, json_pack("[{s:s},{s:s}]", "urlPattern", "*/events?after=-1*", "urlPattern", "*/messages?after=0*"), phone);
+    held_page_open(&P,
+                   json_pack("[{s:s},{s:s}]", "urlPattern", "*/events?after=-1*", "urlPattern", "*/messages?after=0*"));
     e2e_client *c = P.c;
     e2e_game *g = &P.g;
     browser *b = &P.b;
@@ -562,7 +553,7 @@ static void press_while_loading(bool phone)
     ck_assert(element_point(b, choice, &x, &y));
     char *pressed = js_str(b, js_notation), *box_before = js_str(b, js_box);
     ck_assert_msg(pressed[0], "the choice has no notation");
-    press_xy(b, &P.t, x, y, true);
+    mouse_button(b, x, y, true);
     json_decref(cdp(b, "Fetch.continueRequest", json_pack("{s:s}", "requestId", log_request)));
     free(log_request);
     /* the stream opens after the log is drawn (main.js: start) */
@@ -570,8 +561,8 @@ static void press_while_loading(bool phone)
     char *box_after = js_str(b, js_box);
     ck_assert_msg(strcmp(box_before, box_after) == 0, "the choice moved under the pointer: %s, then %s", box_before,
                   box_after);
-    press_xy(b, &P.t, x, y, false);
-    wait_page_seq(b, 1, phone ? "the finger put down and lifted made the move" : "the press and release made the move");
+    mouse_button(b, x, y, false);
+    wait_page_seq(b, 1, "the press and release made the move");
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/events?after=0", g->id);
     json_t *log = e2e_get_ok(c, path, NULL, 200);
@@ -581,17 +572,6 @@ static void press_while_loading(bool phone)
     free(box_before);
     free(box_after);
     held_page_close(&P);
-}
-
-START_TEST(page_press_while_loading)
-{
-    press_while_loading(false);
-}
-END_TEST
-
-START_TEST(page_press_while_loading_phone)
-{
-    press_while_loading(true);
 }
 END_TEST
 
@@ -842,7 +822,7 @@ int main(void)
     } cases[] = {{"assets", page_assets, 60},          {"bad_token", page_bad_token, 120},
                  {"two_tabs", page_two_tabs, 120},     {"clock_move", page_clock_move, 120},
                  {"refused", page_refused_move, 120},  {"press_loading", page_press_while_loading, 120},
-                 {"press_loading_phone", page_press_while_loading_phone, 120}, {"keyboard", page_keyboard, 120},
+                 {"keyboard", page_keyboard, 120},
                  {"waiting", page_waiting_game, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
