@@ -329,14 +329,22 @@ void tab_use(browser *b, const tab *t)
 
 void tap_xy(browser *b, const tab *t, double x, double y)
 {
-    if (t->phone) {   /* a finger: touchStart and touchEnd, which the page sees as a tap (and a click) */
-        json_decref(cdp(b, "Input.dispatchTouchEvent",
-                        json_pack("{s:s, s:[{s:f, s:f}]}", "type", "touchStart", "touchPoints", "x", x, "y", y)));
-        json_decref(cdp(b, "Input.dispatchTouchEvent", json_pack("{s:s, s:[]}", "type", "touchEnd", "touchPoints")));
+    press_xy(b, t, x, y, true);
+    press_xy(b, t, x, y, false);
+}
+
+void press_xy(browser *b, const tab *t, double x, double y, bool down)
+{
+    if (!t->phone) {
+        mouse_button(b, x, y, down);
         return;
     }
-    mouse_button(b, x, y, true);
-    mouse_button(b, x, y, false);
+    /* a finger: touchStart and touchEnd, which the page sees as a tap (and a click) */
+    if (down)
+        json_decref(cdp(b, "Input.dispatchTouchEvent",
+                        json_pack("{s:s, s:[{s:f, s:f}]}", "type", "touchStart", "touchPoints", "x", x, "y", y)));
+    else
+        json_decref(cdp(b, "Input.dispatchTouchEvent", json_pack("{s:s, s:[]}", "type", "touchEnd", "touchPoints")));
 }
 
 /* A point inside element `expr` (a JS expression giving the element) that the element itself receives:

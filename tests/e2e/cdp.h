@@ -60,5 +60,8 @@ bool tap_element(browser *b, const tab *t, const char *expr);
 bool element_point(browser *b, const char *expr, double *x, double *y);
 /* One half of a mouse click at x, y: the left button pressed (down) or released (!down). */
 void mouse_button(browser *b, double x, double y, bool down);
+/* One half of tap_xy: a finger put down at x, y (down) or lifted (!down) on a phone tab, the mouse button
+ * elsewhere. */
+void press_xy(browser *b, const tab *t, double x, double y, bool down);
 
 #endif

@@ -193,7 +193,9 @@ function drawLog(n) {
     li.textContent = describe(t.entries, ctx) || "(nothing you may see)";
     ol.appendChild(li);
   }
-  if (ol.lastChild) ol.lastChild.scrollIntoView({ block: "nearest" });
+  // the list scrolls to its newest entry, the page stays: scrollIntoView would scroll the window too, and on a
+  // phone, where the log is below the board, move the board out from under a finger at every move
+  ol.scrollTop = ol.scrollHeight;
 }
 
 // the replay: board.svg of any earlier seq, as the public sees it (an <img> sends no token)
