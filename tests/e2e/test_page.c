@@ -454,60 +454,19 @@ START_TEST(page_two_tabs)
 }
 END_TEST
 
-/* ---- a phone follows the game without moving the page ------------------------------------------------------- */
-/* On a phone the log is below the board, out of sight; every move the page learns of adds to it. The log
- * keeps its newest entry in view by scrolling itself, never the page: a page that jumped to the log at every
- * move (scrollIntoView scrolls every scrolling ancestor, the window too) moved the board and its choices out
- * from under a finger, which e2e_page's press on a phone met as a choice 150 px higher after the log came in. */
-START_TEST(page_phone_follow)
-{
-    e2e_daemon *d = e2e_daemon_up(NULL);
-    e2e_client *c = e2e_client_new(d);
-    e2e_game g;
-    e2e_game_create(c, 2, NULL, &g);
-    browser b;
-    browser_start(&b);
-    char url[300];
-    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
-    tab t;
-    tab_open(&b, &t, url, 390, 844, true);
-    wait_page_seq(&b, 0, "the page loaded");
-    wait_for(&b, "document.body.dataset.live", "1", "its stream is open");
-    /* moves by both seats through the API, as other devices and bots make them, until the log overflows its box */
-    e2e_rng rng = {11};
-    int seq = 0;
-    for (int k = 0; k < 40; k++) {
-        e2e_play p;
-        ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &p), 200);
-        e2e_play_free(&p);
-        seq++;
-        wait_page_seq(&b, seq, "the page follows the moves");
-        char *y = js_str(&b, "String(scrollY)");
-        ck_assert_msg(strcmp(y, "0") == 0, "after move %d the page scrolled to y %s", seq, y);
-        free(y);
-    }
-    /* the log scrolled itself to its newest entry */
-    const char *at_end = "(() => { const l = document.getElementById('log');"
-                         " return String(l.scrollHeight > l.clientHeight && l.scrollTop + l.clientHeight >= l.scrollHeight - 2); })()";
-    wait_for(&b, at_end, "true", "the log overflows its box and shows its newest entry");
-    browser_stop(&b);
-    e2e_client_free(c);
-    e2e_daemon_down(d);
-}
-END_TEST
-
-/* A daemon, a 2-seat game, and a browser with seat 0's page of it in a desktop tab (a phone's, when `phone`),
- * the requests matching `patterns` (Fetch.enable's RequestPattern array, stolen) held from the start: they
- * wait for Fetch.continueRequest, or forever. */
+/* ---- seat 0's page of a new game ---------------------------------------------------------------------------- */
+/* A daemon, a 2-seat game, and a browser with seat 0's page of it in a desktop tab (a phone's, when `phone`).
+ * With `patterns` (Fetch.enable's RequestPattern array, stolen) the requests matching them are held from the
+ * start: they wait for Fetch.continueRequest, or forever. */
 typedef struct {
     e2e_daemon *d;
     e2e_client *c;
     e2e_game g;
     browser b;
     tab t;
-} held_page;
+} seat_page;
 
-static void held_page_open_on(held_page *p, json_t *patterns, bool phone)
+static void seat_page_open(seat_page *p, json_t *patterns, bool phone)
 {
     p->d = e2e_daemon_up(NULL);
     p->c = e2e_client_new(p->d);
@@ -517,23 +476,52 @@ static void held_page_open_on(held_page *p, json_t *patterns, bool phone)
         tab_open(&p->b, &p->t, NULL, 390, 844, true);
     else
         tab_open(&p->b, &p->t, NULL, 1280, 900, false);
-    json_decref(cdp(&p->b, "Fetch.enable", json_pack("{s:o}", "patterns", patterns)));
+    if (patterns)
+        json_decref(cdp(&p->b, "Fetch.enable", json_pack("{s:o}", "patterns", patterns)));
     char url[300];
     snprintf(url, sizeof url, "%s/games/%s#token=%s", p->d->base, p->g.id, p->g.token[0]);
     json_decref(cdp(&p->b, "Page.navigate", json_pack("{s:s}", "url", url)));
 }
 
-static void held_page_open(held_page *p, json_t *patterns)
-{
-    held_page_open_on(p, patterns, false);
-}
-
-static void held_page_close(held_page *p)
+static void seat_page_close(seat_page *p)
 {
     browser_stop(&p->b);
     e2e_client_free(p->c);
     e2e_daemon_down(p->d);
 }
+
+/* ---- a phone follows the game without moving the page ------------------------------------------------------- */
+/* On a phone the log is below the board, out of sight; every move the page learns of adds to it. The log
+ * keeps its newest entry in view by scrolling itself, never the page: a page that jumped to the log at every
+ * move (scrollIntoView scrolls every scrolling ancestor, the window too) moved the board and its choices out
+ * from under a finger, which e2e_page's press on a phone met as a choice 150 px higher after the log came in. */
+START_TEST(page_phone_follow)
+{
+    seat_page P;
+    seat_page_open(&P, NULL, true);
+    browser *b = &P.b;
+    wait_page_seq(b, 0, "the page loaded");
+    wait_for(b, "document.body.dataset.live", "1", "its stream is open");
+    /* moves by both seats through the API, as other devices and bots make them, until the log overflows its box */
+    e2e_rng rng = {11};
+    int seq = 0;
+    for (int k = 0; k < 40; k++) {
+        e2e_play p;
+        ck_assert_int_eq(e2e_play_random(P.c, &P.g, &rng, NULL, &p), 200);
+        e2e_play_free(&p);
+        seq++;
+        wait_page_seq(b, seq, "the page follows the moves");
+        char *y = js_str(b, "String(scrollY)");
+        ck_assert_msg(strcmp(y, "0") == 0, "after move %d the page scrolled to y %s", seq, y);
+        free(y);
+    }
+    /* the log scrolled itself to its newest entry */
+    const char *at_end = "(() => { const l = document.getElementById('log');"
+                         " return String(l.scrollHeight > l.clientHeight && l.scrollTop + l.clientHeight >= l.scrollHeight - 2); })()";
+    wait_for(b, at_end, "true", "the log overflows its box and shows its newest entry");
+    seat_page_close(&P);
+}
+END_TEST
 
 /* ---- a refused move ------------------------------------------------------------------------------------------ */
 /* The tab's events stream is held back (the DevTools Fetch domain pauses it and never lets it go), so the tab
@@ -541,8 +529,8 @@ static void held_page_close(held_page *p)
  * server's reason and load the state again. */
 START_TEST(page_refused_move)
 {
-    held_page P;
-    held_page_open(&P, json_pack("[{s:s}]", "urlPattern", "*/events?after=0*"));
+    seat_page P;
+    seat_page_open(&P, json_pack("[{s:s}]", "urlPattern", "*/events?after=0*"), false);
     e2e_client *c = P.c;
     e2e_game *g = &P.g;
     browser *b = &P.b;
@@ -566,7 +554,7 @@ START_TEST(page_refused_move)
     char *want = legal_notations(c, g, 0, &n);
     check_choices(b, want, "the choices after the reload");
     free(want);
-    held_page_close(&P);
+    seat_page_close(&P);
 }
 END_TEST
 
@@ -583,8 +571,8 @@ END_TEST
  * below the fold (133-150 px, one run in four; page_phone_follow shows it at every move). */
 static void press_while_loading(bool phone)
 {
-    held_page P;
-    held_page_open_on(
+    seat_page P;
+    seat_page_open(
         &P, json_pack("[{s:s},{s:s}]", "urlPattern", "*/events?after=-1*", "urlPattern", "*/messages?after=0*"), phone);
     e2e_client *c = P.c;
     e2e_game *g = &P.g;
@@ -624,7 +612,7 @@ static void press_while_loading(bool phone)
     free(pressed);
     free(box_before);
     free(box_after);
-    held_page_close(&P);
+    seat_page_close(&P);
 }
 
 START_TEST(page_press_while_loading)
@@ -643,24 +631,19 @@ END_TEST
 /* R turns the tile, Tab reaches a spot, Enter places it; Tab and Enter choose the figure step's move. */
 START_TEST(page_keyboard)
 {
-    e2e_daemon *d = e2e_daemon_up(NULL);
-    e2e_client *c = e2e_client_new(d);
-    e2e_game g;
-    e2e_game_create(c, 2, NULL, &g);
-    browser b;
-    browser_start(&b);
-    char url[300];
-    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
-    tab t;
-    tab_open(&b, &t, url, 1280, 900, false);
-    wait_page_seq(&b, 0, "the page loaded");
-    wait_for(&b, "document.getElementById('turn').getAttribute('aria-live')", "polite", "the turn is announced");
-    wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "the turn line");
-    char *r0 = js_str(&b, "document.getElementById('drawn-tile').getAttribute('aria-label')");
-    key(&b, "r", 82);
-    char *r1 = js_str(&b, "document.getElementById('drawn-tile').getAttribute('aria-label')");
+    seat_page P;
+    seat_page_open(&P, NULL, false);
+    browser *b = &P.b;
+    e2e_client *c = P.c;
+    e2e_game *g = &P.g;
+    wait_page_seq(b, 0, "the page loaded");
+    wait_for(b, "document.getElementById('turn').getAttribute('aria-live')", "polite", "the turn is announced");
+    wait_for(b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "the turn line");
+    char *r0 = js_str(b, "document.getElementById('drawn-tile').getAttribute('aria-label')");
+    key(b, "r", 82);
+    char *r1 = js_str(b, "document.getElementById('drawn-tile').getAttribute('aria-label')");
     int n;
-    char *want = legal_notations(c, &g, 0, &n);
+    char *want = legal_notations(c, g, 0, &n);
     json_t *list = json_loads(want, 0, NULL);
     bool turns = false;   /* R turns the tile unless it fits in one rotation only */
     for (int i = 0; i < n; i++)
@@ -676,25 +659,23 @@ START_TEST(page_keyboard)
         char *focus = NULL;
         for (int k = 0; k < 40; k++) {
             free(focus);
-            focus = js_str(&b, "document.activeElement.getAttribute('data-notation')||''");
+            focus = js_str(b, "document.activeElement.getAttribute('data-notation')||''");
             if (focus[0])
                 break;
-            key(&b, "Tab", 9);
+            key(b, "Tab", 9);
         }
         ck_assert_msg(focus[0], "Tab never reached a choice");
-        key(&b, "Enter", 13);
-        wait_page_seq(&b, seq + 1, "Enter made the move");
+        key(b, "Enter", 13);
+        wait_page_seq(b, seq + 1, "Enter made the move");
         char path[200];
-        snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", g.id, seq);
-        json_t *ev = e2e_get_ok(c, path, g.token[0], 200);
+        snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", g->id, seq);
+        json_t *ev = e2e_get_ok(c, path, g->token[0], 200);
         const char *done = e2e_jstr(json_array_get(json_object_get(ev, "entries"), 0), "notation");
         ck_assert_msg(strcmp(done, focus) == 0, "focused '%s', the server made '%s'", focus, done);
         json_decref(ev);
         free(focus);
     }
-    browser_stop(&b);
-    e2e_client_free(c);
-    e2e_daemon_down(d);
+    seat_page_close(&P);
 }
 END_TEST
 
