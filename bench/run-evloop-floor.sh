@@ -16,7 +16,10 @@
 #
 # Environment: ROUNDS (3), REQUESTS (40000), WARMUP (4000), CLIENTS (32), THREADS (4: carcd's default workers),
 # BODY (1200 bytes), WORK (1000 rows counted: about 0.1 ms of PostgreSQL a statement here, so that workers wait
-# for their results as for a move), PORT (18292), PGTEMP_PORT (54396), BUILD_DIR (build-bench), DURABLE (0).
+# for their results as for a move), PORT (18292), PGTEMP_PORT (54396), BUILD_DIR (build-bench), DURABLE (0),
+# MODES ("blocking evloop"), WORKS (a list of WORK values, each run in turn within a round: how the server's CPU
+# a request follows PostgreSQL's load on the same two cores; its lines then end in .work_N, and PostgreSQL's
+# CPU a request is printed too).
 # Timing is not a test: nothing here is part of the test command.
 set -euo pipefail
 
@@ -34,6 +37,9 @@ BUILD_DIR=${BUILD_DIR:-$root/build-bench}
 export PGTEMP_PORT=${PGTEMP_PORT:-54396}
 export PGTEMP_DB=carcd_evloop
 export PGTEMP_DURABLE=${DURABLE:-0}
+MODES=${MODES:-blocking evloop}
+WORKS=${WORKS:-$WORK}
+read -r -a works <<<"$WORKS"
 
 say() { echo "run-evloop-floor: $*" >&2; }
 
@@ -43,6 +49,8 @@ cmake --build "$BUILD_DIR" -j"$(nproc)" --target evloop-floor >/dev/null
 
 # shellcheck source=scripts/pg-temp.sh
 source "$root/scripts/pg-temp.sh"
+# shellcheck source=cpu-ticks.sh
+source "$root/bench/cpu-ticks.sh"
 pg_temp_start >/dev/null
 work=$(mktemp -d /tmp/carcd-evloop.XXXXXX)
 srv=
@@ -63,17 +71,22 @@ hz=$(getconf CLK_TCK)
 
 declare -A cpu_runs
 for ((round = 1; round <= ROUNDS; round++)); do
-    for mode in blocking evloop; do
+  for w in "${works[@]}"; do
+    key=""   # one WORK: the lines as they always were
+    ((${#works[@]} > 1)) && key=".work_$w"
+    for mode in $MODES; do
         "$BUILD_DIR/evloop-floor" --db "$CARCD_TEST_DATABASE_URL" --port "$PORT" --mode "$mode" \
-            --threads "$THREADS" --body "$BODY" --work "$WORK" >"$work/$mode.out" 2>"$work/$mode.err" &
+            --threads "$THREADS" --body "$BODY" --work "$w" >"$work/$mode.out" 2>"$work/$mode.err" &
         srv=$!
         for _ in $(seq 100); do grep -q ready "$work/$mode.out" 2>/dev/null && break; sleep 0.05; done
         curl -sS --parallel --parallel-max "$CLIENTS" -K "$work/warmup.cfg" 2>/dev/null
         read -r u0 s0 < <(awk '{ print $14, $15 }' "/proc/$srv/stat")
+        pg0=$(pg_ticks)
         t0=$(date +%s.%N)
         curl -sS --parallel --parallel-max "$CLIENTS" -K "$work/run.cfg" 2>/dev/null
         t1=$(date +%s.%N)
         read -r u1 s1 < <(awk '{ print $14, $15 }' "/proc/$srv/stat")
+        pg1=$(pg_ticks)
         kill -INT "$srv"
         wait "$srv" || { say "evloop-floor ($mode) failed: $(cat "$work/$mode.err")"; exit 1; }
         srv=
@@ -82,20 +95,30 @@ for ((round = 1; round <= ROUNDS; round++)); do
         [[ $served == "$want" ]] || { say "$mode answered $served of $want requests"; exit 1; }
         cpu=$(awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v hz="$hz" -v n="$REQUESTS" \
             'BEGIN { printf "%.4f", 1000 * (u + s) / hz / n }')
-        echo "round_$round.$mode.requests_per_s: $(awk -v n="$REQUESTS" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", n / (b - a) }')"
-        echo "round_$round.$mode.cpu_ms_per_request: $cpu"
-        echo "round_$round.$mode.user_ms_per_request: $(awk -v u=$((u1 - u0)) -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * u / hz / n }')"
-        if [[ $mode == evloop ]]; then
-            echo "round_$round.$mode.requests_per_result_read: $(sed -n 's/^requests_per_result_read: //p' "$work/$mode.out")"
+        r="round_$round.$mode$key"
+        echo "$r.requests_per_s: $(awk -v n="$REQUESTS" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", n / (b - a) }')"
+        echo "$r.cpu_ms_per_request: $cpu"
+        echo "$r.user_ms_per_request: $(awk -v u=$((u1 - u0)) -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * u / hz / n }')"
+        if ((${#works[@]} > 1)); then
+            echo "$r.postgres_cpu_ms_per_request: $(awk -v t=$((pg1 - pg0)) -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * t / hz / n }')"
         fi
-        cpu_runs[$mode]+="$cpu "
+        if [[ $mode == evloop ]]; then
+            echo "$r.requests_per_result_read: $(sed -n 's/^requests_per_result_read: //p' "$work/$mode.out")"
+        fi
+        cpu_runs[$mode$key]+="$cpu "
     done
+  done
 done
 
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-b=$(median "${cpu_runs[blocking]}")
-e=$(median "${cpu_runs[evloop]}")
-echo "blocking.cpu_ms_per_request_median: $b"
-echo "evloop.cpu_ms_per_request_median: $e"
-echo "evloop_saves_ms_per_request: $(awk -v b="$b" -v e="$e" 'BEGIN { printf "%.4f", b - e }')"
-echo "evloop_cpu_percent_of_blocking: $(awk -v b="$b" -v e="$e" 'BEGIN { printf "%.1f", 100 * e / b }')"
+for w in "${works[@]}"; do
+    key=""
+    ((${#works[@]} > 1)) && key=".work_$w"
+    for mode in $MODES; do echo "$mode$key.cpu_ms_per_request_median: $(median "${cpu_runs[$mode$key]}")"; done
+    if [[ " $MODES " == *" blocking "* && " $MODES " == *" evloop "* ]]; then
+        b=$(median "${cpu_runs[blocking$key]}")
+        e=$(median "${cpu_runs[evloop$key]}")
+        echo "evloop_saves_ms_per_request$key: $(awk -v b="$b" -v e="$e" 'BEGIN { printf "%.4f", b - e }')"
+        echo "evloop_cpu_percent_of_blocking$key: $(awk -v b="$b" -v e="$e" 'BEGIN { printf "%.1f", 100 * e / b }')"
+    fi
+done
