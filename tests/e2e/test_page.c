@@ -10,6 +10,7 @@
  * With CARCD_SCREENSHOTS=<dir> the screenshots are kept there (page-<viewport>-start/middle/end.png, ...).
  */
 #include <cairo.h>
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -558,6 +559,94 @@ START_TEST(page_refused_move)
 }
 END_TEST
 
+/* ---- a compacted game ---------------------------------------------------------------------------------------- */
+/* A finished game is compacted into its games row by the clock worker (its move rows deleted, its log one text:
+ * README, Storage); its page must show the same game after as before: the log in words, the players' scores,
+ * the turn line, the board, and the replay's pictures at earlier seqs. The page is read with the worker off,
+ * the daemon restarted with it on, and the page read again once the row holds the log. */
+static const char PAGE_STATE[] =
+    "JSON.stringify({log: document.getElementById('log').innerText, players: document.getElementById('players').innerText,"
+    " turn: document.getElementById('turn').textContent, board: document.getElementById('board').innerHTML})";
+
+static char *page_state_at(browser *b, tab *t, const e2e_daemon *d, const e2e_game *g, int seq)
+{
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g->id, g->token[0]);
+    tab_open(b, t, url, 1280, 900, false);
+    wait_page_seq(b, seq, "the finished game's page loaded");
+    wait_for(b, "String(document.getElementById('log').children.length > 0)", "true", "its log is drawn");
+    shot(b, "page-compacted.png");
+    /* the replay at the middle of the game: board.svg?seq=N of the game as the public saw it then */
+    char js_replay[300], want[400];
+    snprintf(js_replay, sizeof js_replay,
+             "(() => { document.getElementById('replay-box').open = true; const r = document.getElementById('replay');"
+             " setTimeout(() => { r.value = '%d'; r.dispatchEvent(new Event('input')); }, 0); return ''; })()", seq / 2);
+    json_decref(js(b, js_replay));
+    snprintf(want, sizeof want, "(() => { const i = document.getElementById('replay-img');"
+             " return String(i.complete && i.naturalWidth > 0 && i.src.endsWith('seq=%d')); })()", seq / 2);
+    wait_for(b, want, "true", "the replay's picture of the middle of the game");
+    return js_str(b, PAGE_STATE);
+}
+
+static long game_compacted(const e2e_daemon *d, const e2e_game *g)
+{
+    PGconn *db = PQconnectdb(d->dburl);
+    ck_assert_msg(PQstatus(db) == CONNECTION_OK, "%s", PQerrorMessage(db));
+    const char *p[1] = {g->id};
+    PGresult *r = PQexecParams(db,
+                               "SELECT count(*) FROM games WHERE id = $1::uuid AND log IS NOT NULL"
+                               " AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = $1::uuid)",
+                               1, NULL, p, NULL, NULL, 0);
+    ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK, "%s", PQerrorMessage(db));
+    long n = atol(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    PQfinish(db);
+    return n;
+}
+
+START_TEST(page_compacted)
+{
+    const char *clock_off[] = {"CARCD_CLOCK_INTERVAL_MS=0", NULL};
+    e2e_daemon *d = e2e_daemon_up(clock_off);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    e2e_rng rng = {23};
+    for (;;) {
+        e2e_play p;
+        long st = e2e_play_random(c, &g, &rng, NULL, &p);
+        e2e_play_free(&p);
+        if (st == E2E_FINISHED)
+            break;
+        ck_assert_int_eq(st, 200);
+    }
+    int seq = server_seq(c, &g, NULL);
+    ck_assert_int_eq(game_compacted(d, &g), 0);
+    browser b;
+    browser_start(&b);
+    tab t;
+    char *before = page_state_at(&b, &t, d, &g, seq);
+    browser_stop(&b);
+
+    e2e_daemon_stop(d);
+    d->extra_env[0] = "CARCD_CLOCK_INTERVAL_MS=50";
+    e2e_daemon_start(d);
+    for (int i = 0; i < 200 && !game_compacted(d, &g); i++)
+        nap_ms(50);
+    ck_assert_msg(game_compacted(d, &g) == 1, "the finished game was not compacted");
+    browser_start(&b);
+    char *after = page_state_at(&b, &t, d, &g, seq);
+    /* (not the final scores or 72 tiles: a drawn game may have nothing left to score, or discard a tile) */
+    ck_assert_msg(strstr(before, "The game is over."), "the finished game's page does not say it is over");
+    ck_assert_msg(strcmp(before, after) == 0, "the page differs once the game is compacted:\n%.600s\n%.600s", before, after);
+    free(before);
+    free(after);
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- a press while the page loads ---------------------------------------------------------------------------- */
 /* Nothing moves under a pointer once the page is usable: a press on a choice made then, and released after
  * the rest of the page has loaded, is a click on that choice. Two things moved it: the log's arrival drew the
@@ -868,7 +957,7 @@ int main(void)
                  {"two_tabs", page_two_tabs, 120},     {"clock_move", page_clock_move, 120},
                  {"refused", page_refused_move, 120},  {"press_loading", page_press_while_loading, 120},
                  {"press_loading_phone", page_press_while_loading_phone, 120}, {"keyboard", page_keyboard, 120},
-                 {"phone_follow", page_phone_follow, 180},
+                 {"phone_follow", page_phone_follow, 180}, {"compacted", page_compacted, 240},
                  {"waiting", page_waiting_game, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
