@@ -506,7 +506,7 @@ START_TEST(page_phone_follow)
     /* moves by both seats through the API, as other devices and bots make them, until the log overflows its box */
     e2e_rng rng = {11};
     int seq = 0;
-    for (int k = 0; k < 40; k++) {
+    for (int k = 0; k < 60; k++) {
         e2e_play p;
         ck_assert_int_eq(e2e_play_random(P.c, &P.g, &rng, NULL, &p), 200);
         e2e_play_free(&p);
