@@ -559,6 +559,38 @@ START_TEST(page_refused_move)
 }
 END_TEST
 
+/* ---- the daemon restarts under an open page ------------------------------------------------------------------ */
+/* A page stays open for days; carcd restarts under it (an upgrade, a crash). Its event stream breaks, the page
+ * says it is not live, and it connects again by itself, from the last event it saw: a move made while it was
+ * away shows, and its choices are the next decision's, without a reload. */
+START_TEST(page_reconnects)
+{
+    seat_page P;
+    seat_page_open(&P, NULL, false);
+    browser *b = &P.b;
+    wait_page_seq(b, 0, "the page loaded");
+    wait_for(b, "document.body.dataset.live", "1", "its stream is open");
+    char base[sizeof P.d->base];
+    snprintf(base, sizeof base, "%s", P.d->base);
+    e2e_daemon_stop(P.d);
+    wait_for(b, "document.body.dataset.live", "0", "the page sees its stream end");
+    e2e_daemon_start(P.d);
+    ck_assert_msg(strcmp(base, P.d->base) == 0, "carcd came back on another port (%s, was %s)", P.d->base, base);
+    /* a move by the seat elsewhere (another device, a bot) before the page is back */
+    e2e_rng rng = {5};
+    e2e_play p;
+    ck_assert_int_eq(e2e_play_random(P.c, &P.g, &rng, NULL, &p), 200);
+    e2e_play_free(&p);
+    wait_page_seq(b, 1, "the page caught up with the move made while it was away");
+    wait_for(b, "document.body.dataset.live", "1", "its stream is open again");
+    int n;
+    char *want = legal_notations(P.c, &P.g, 0, &n);
+    check_choices(b, want, "the choices after the restart");
+    free(want);
+    seat_page_close(&P);
+}
+END_TEST
+
 /* ---- a compacted game ---------------------------------------------------------------------------------------- */
 /* A finished game is compacted into its games row by the clock worker (its move rows deleted, its log one text:
  * README, Storage); its page must show the same game after as before: the log in words, the players' scores,
@@ -958,6 +990,7 @@ int main(void)
                  {"refused", page_refused_move, 120},  {"press_loading", page_press_while_loading, 120},
                  {"press_loading_phone", page_press_while_loading_phone, 120}, {"keyboard", page_keyboard, 120},
                  {"phone_follow", page_phone_follow, 180}, {"compacted", page_compacted, 240},
+                 {"reconnects", page_reconnects, 120},
                  {"waiting", page_waiting_game, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
