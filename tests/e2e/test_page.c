@@ -484,6 +484,14 @@ static void seat_page_open(seat_page *p, json_t *patterns, bool phone)
     json_decref(cdp(&p->b, "Page.navigate", json_pack("{s:s}", "url", url)));
 }
 
+/* seat_page_open without held requests, then waits until the page has drawn the game and its stream is open. */
+static void seat_page_live(seat_page *p, bool phone)
+{
+    seat_page_open(p, NULL, phone);
+    wait_page_seq(&p->b, 0, "the page loaded");
+    wait_for(&p->b, "document.body.dataset.live", "1", "its stream is open");
+}
+
 static void seat_page_close(seat_page *p)
 {
     browser_stop(&p->b);
@@ -499,10 +507,8 @@ static void seat_page_close(seat_page *p)
 START_TEST(page_phone_follow)
 {
     seat_page P;
-    seat_page_open(&P, NULL, true);
+    seat_page_live(&P, true);
     browser *b = &P.b;
-    wait_page_seq(b, 0, "the page loaded");
-    wait_for(b, "document.body.dataset.live", "1", "its stream is open");
     /* moves by both seats through the API, as other devices and bots make them, until the log overflows its box */
     e2e_rng rng = {11};
     int seq = 0;
@@ -566,10 +572,8 @@ END_TEST
 START_TEST(page_reconnects)
 {
     seat_page P;
-    seat_page_open(&P, NULL, false);
+    seat_page_live(&P, false);
     browser *b = &P.b;
-    wait_page_seq(b, 0, "the page loaded");
-    wait_for(b, "document.body.dataset.live", "1", "its stream is open");
     char base[sizeof P.d->base];
     snprintf(base, sizeof base, "%s", P.d->base);
     e2e_daemon_stop(P.d);
