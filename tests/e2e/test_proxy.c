@@ -9,10 +9,13 @@
  * And the client's address through it: with CARCD_TRUSTED_PROXIES naming the proxy, carcd's rate buckets and
  * audit log go by the address HAProxy appends to X-Forwarded-For (option forwardfor), never by an entry the
  * client wrote itself; clients at 127.0.0.2 and 127.0.0.3 behind the one proxy address are told apart.
+ * And a game's event stream through it: a move's frame comes through while the stream is open, not held in a
+ * buffer until the stream ends (the page's live updates behind the proxy).
  * Skipped (77) where Debian's haproxy is not installed (scripts/packages.txt lists it).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,33 +129,64 @@ static char *raw_exchange(int port, const char *req)
     return out;
 }
 
-START_TEST(two_carcd_behind_haproxy)
+static void need_haproxy(void)
 {
     if (access(HAPROXY, X_OK) != 0) {
         fprintf(stderr, "e2e proxy: %s is not installed (scripts/packages.txt lists haproxy): skipped\n", HAPROXY);
         exit(77);
     }
+}
+
+/* HAProxy run from docker/haproxy.cfg on a free port in front of the carcd on ports p1 and p2 (d's scratch dir
+ * holds its config), and a daemon record pointing at it for e2e_client_new; up once /readyz answers 200
+ * through it (the proxy has seen a healthy carcd). */
+typedef struct {
+    int port;
+    pid_t pid;
+    e2e_daemon via;
+} proxy;
+
+static void proxy_start(proxy *p, const e2e_daemon *d, int p1, int p2)
+{
+    p->port = free_port();
+    char cfg[400];
+    snprintf(cfg, sizeof cfg, "%s/haproxy.cfg", d->dir);
+    write_config(cfg, p->port, p1, p2);
+    p->pid = start_haproxy(cfg);
+    p->via = via(d, p->port);
+    e2e_client *c = e2e_client_new(&p->via);
+    e2e_resp r;
+    long st = 0;
+    for (int i = 0; i < 100 && st != 200; i++) {
+        nap_ms(50);
+        st = e2e_req(c, "GET", "/readyz", NULL, NULL, NULL, &r);
+        e2e_resp_free(&r);
+    }
+    e2e_client_free(c);
+    ck_assert_int_eq(st, 200);
+}
+
+static void proxy_stop(proxy *p)
+{
+    kill(p->pid, SIGTERM);
+    int status;
+    waitpid(p->pid, &status, 0);
+}
+
+START_TEST(two_carcd_behind_haproxy)
+{
+    need_haproxy();
     e2e_daemon *d1 = e2e_daemon_up(NULL);
     e2e_daemon *d2 = calloc(1, sizeof *d2);
     *d2 = *d1;
     d2->pid = 0;
     d2->port = 0;
     e2e_daemon_start(d2);
-    int port = free_port();
-    char cfg[400];
-    snprintf(cfg, sizeof cfg, "%s/haproxy.cfg", d1->dir);
-    write_config(cfg, port, d1->port, d2->port);
-    pid_t hp = start_haproxy(cfg);
-    e2e_daemon pd = via(d1, port);
+    proxy P;
+    proxy_start(&P, d1, d1->port, d2->port);
+    int port = P.port;
+    e2e_daemon pd = P.via;
     e2e_client *c = e2e_client_new(&pd), *c1 = e2e_client_new(d1), *c2 = e2e_client_new(d2);
-    e2e_resp r;
-    long st = 0;
-    for (int i = 0; i < 100 && st != 200; i++) {   /* the proxy is up and has seen both healthy */
-        nap_ms(50);
-        st = e2e_req(c, "GET", "/readyz", NULL, NULL, NULL, &r);
-        e2e_resp_free(&r);
-    }
-    ck_assert_int_eq(st, 200);
 
     /* games made and played through the one address: both carcd answer some of it */
     double before1 = served(c1, "games.create"), before2 = served(c2, "games.create");
@@ -195,9 +229,7 @@ START_TEST(two_carcd_behind_haproxy)
     ck_assert_msg(!strstr(wire + 1, "HTTP/1.1 "), "two status lines: %.600s", wire);
     free(wire);
 
-    kill(hp, SIGTERM);
-    int status;
-    waitpid(hp, &status, 0);
+    proxy_stop(&P);
     e2e_client_free(c);
     e2e_client_free(c1);
     e2e_client_free(c2);
@@ -216,29 +248,15 @@ static void newest_audit_addr(e2e_client *c, const e2e_daemon *d, char out[64])
 
 START_TEST(client_address_through_haproxy)
 {
-    if (access(HAPROXY, X_OK) != 0) {
-        fprintf(stderr, "e2e proxy: %s is not installed (scripts/packages.txt lists haproxy): skipped\n", HAPROXY);
-        exit(77);
-    }
+    need_haproxy();
     static const char *const env[] = {"CARCD_TRUSTED_PROXIES=127.0.0.1", "CARCD_RATE_CREATE=1/1", NULL};
     e2e_daemon *d = e2e_daemon_up(env);
-    int port = free_port();
-    char cfg[400];
-    snprintf(cfg, sizeof cfg, "%s/haproxy.cfg", d->dir);
-    write_config(cfg, port, d->port, d->port);
-    pid_t hp = start_haproxy(cfg);
-    e2e_daemon pd = via(d, port);
-    e2e_client *a = e2e_client_new(&pd), *b = e2e_client_new(&pd);
+    proxy P;
+    proxy_start(&P, d, d->port, d->port);
+    e2e_client *a = e2e_client_new(&P.via), *b = e2e_client_new(&P.via);
     e2e_client_source(a, "127.0.0.2");
     e2e_client_source(b, "127.0.0.3");
     e2e_resp r;
-    long st = 0;
-    for (int i = 0; i < 100 && st != 200; i++) {
-        nap_ms(50);
-        st = e2e_req(a, "GET", "/readyz", NULL, NULL, NULL, &r);
-        e2e_resp_free(&r);
-    }
-    ck_assert_int_eq(st, 200);
     const char *body = "{\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}";
     const char *forged1[] = {"X-Forwarded-For: 198.51.100.1", NULL}, *forged2[] = {"X-Forwarded-For: 198.51.100.2", NULL};
     /* 127.0.0.2's one creation a minute, whatever it writes in the header itself */
@@ -258,11 +276,75 @@ START_TEST(client_address_through_haproxy)
     newest_audit_addr(b, d, addr);
     ck_assert_str_eq(addr, "127.0.0.3");
     fprintf(stderr, "e2e proxy: through HAProxy, carcd told 127.0.0.2 and 127.0.0.3 apart by X-Forwarded-For\n");
-    kill(hp, SIGTERM);
-    int status;
-    waitpid(hp, &status, 0);
+    proxy_stop(&P);
     e2e_client_free(a);
     e2e_client_free(b);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* Reads from fd into buf (NUL-terminated, *got bytes so far) until `needle` is in it or `seconds` pass. */
+static bool read_until(int fd, char *buf, size_t cap, size_t *got, const char *needle, double seconds)
+{
+    double t0 = e2e_now();
+    while (!strstr(buf, needle)) {
+        double left = seconds - (e2e_now() - t0);
+        if (left <= 0 || *got >= cap - 1)
+            return false;
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
+            continue;
+        ssize_t k = recv(fd, buf + *got, cap - 1 - *got, 0);
+        if (k <= 0)
+            return false;
+        *got += (size_t)k;
+        buf[*got] = 0;
+    }
+    return true;
+}
+
+/* A page follows its game on an event stream (text/event-stream, kept open up to CARCD_MAX_WAIT); through the
+ * proxy it must come as carcd writes it, not when a buffer fills or the stream ends: a move's frame reaches a
+ * client reading through HAProxy while the stream is still open, long before the stream's 15 s keep-alive
+ * would have pushed anything along. */
+START_TEST(event_stream_through_haproxy)
+{
+    need_haproxy();
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    proxy P;
+    proxy_start(&P, d, d->port, d->port);
+    e2e_client *c = e2e_client_new(&P.via);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)P.port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    char req[600];
+    snprintf(req, sizeof req,
+             "GET /v1/games/%s/events?after=0 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+             "Authorization: Bearer %s\r\n\r\n", g.id, g.token[0]);
+    ck_assert_int_eq(send(fd, req, strlen(req), MSG_NOSIGNAL), (ssize_t)strlen(req));
+    static char buf[1 << 16];
+    size_t got = 0;
+    buf[0] = 0;
+    ck_assert_msg(read_until(fd, buf, sizeof buf, &got, "\r\n\r\n", 10), "no answer's head through the proxy: %.300s", buf);
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0 && strstr(buf, "text/event-stream"), "%.400s", buf);
+
+    e2e_rng rng = {3};
+    e2e_play p;
+    ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &p), 200);
+    e2e_play_free(&p);
+    double t0 = e2e_now();
+    bool came = read_until(fd, buf, sizeof buf, &got, "event: move", 5);
+    ck_assert_msg(came, "the move's frame did not come through the proxy within 5 s; read: %.600s", buf);
+    ck_assert_msg(strstr(buf, "\nid: 1") || strstr(buf, "\nid:1"), "the frame has no id 1: %.600s", buf);
+    fprintf(stderr, "e2e proxy: a move's event-stream frame came through HAProxy %.3f s after its answer\n",
+            e2e_now() - t0);
+    close(fd);
+    proxy_stop(&P);
+    e2e_client_free(c);
     e2e_daemon_down(d);
 }
 END_TEST
@@ -273,6 +355,7 @@ int main(void)
     TCase *tc = e2e_tcase("proxy", 120);
     tcase_add_test(tc, two_carcd_behind_haproxy);
     tcase_add_test(tc, client_address_through_haproxy);
+    tcase_add_test(tc, event_stream_through_haproxy);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
