@@ -71,43 +71,43 @@ hz=$(getconf CLK_TCK)
 
 declare -A cpu_runs
 for ((round = 1; round <= ROUNDS; round++)); do
-  for w in "${works[@]}"; do
-    key=""   # one WORK: the lines as they always were
-    ((${#works[@]} > 1)) && key=".work_$w"
-    for mode in $MODES; do
-        "$BUILD_DIR/evloop-floor" --db "$CARCD_TEST_DATABASE_URL" --port "$PORT" --mode "$mode" \
-            --threads "$THREADS" --body "$BODY" --work "$w" >"$work/$mode.out" 2>"$work/$mode.err" &
-        srv=$!
-        for _ in $(seq 100); do grep -q ready "$work/$mode.out" 2>/dev/null && break; sleep 0.05; done
-        curl -sS --parallel --parallel-max "$CLIENTS" -K "$work/warmup.cfg" 2>/dev/null
-        read -r u0 s0 < <(awk '{ print $14, $15 }' "/proc/$srv/stat")
-        pg0=$(pg_ticks)
-        t0=$(date +%s.%N)
-        curl -sS --parallel --parallel-max "$CLIENTS" -K "$work/run.cfg" 2>/dev/null
-        t1=$(date +%s.%N)
-        read -r u1 s1 < <(awk '{ print $14, $15 }' "/proc/$srv/stat")
-        pg1=$(pg_ticks)
-        kill -INT "$srv"
-        wait "$srv" || { say "evloop-floor ($mode) failed: $(cat "$work/$mode.err")"; exit 1; }
-        srv=
-        served=$(sed -n 's/^requests: //p' "$work/$mode.out")
-        want=$((WARMUP + REQUESTS))
-        [[ $served == "$want" ]] || { say "$mode answered $served of $want requests"; exit 1; }
-        cpu=$(awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v hz="$hz" -v n="$REQUESTS" \
-            'BEGIN { printf "%.4f", 1000 * (u + s) / hz / n }')
-        r="round_$round.$mode$key"
-        echo "$r.requests_per_s: $(awk -v n="$REQUESTS" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", n / (b - a) }')"
-        echo "$r.cpu_ms_per_request: $cpu"
-        echo "$r.user_ms_per_request: $(awk -v u=$((u1 - u0)) -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * u / hz / n }')"
-        if ((${#works[@]} > 1)); then
-            echo "$r.postgres_cpu_ms_per_request: $(awk -v t=$((pg1 - pg0)) -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * t / hz / n }')"
-        fi
-        if [[ $mode == evloop ]]; then
-            echo "$r.requests_per_result_read: $(sed -n 's/^requests_per_result_read: //p' "$work/$mode.out")"
-        fi
-        cpu_runs[$mode$key]+="$cpu "
+    for w in "${works[@]}"; do
+        key=""   # one WORK: the lines as they always were
+        ((${#works[@]} > 1)) && key=".work_$w"
+        for mode in $MODES; do
+            "$BUILD_DIR/evloop-floor" --db "$CARCD_TEST_DATABASE_URL" --port "$PORT" --mode "$mode" \
+                --threads "$THREADS" --body "$BODY" --work "$w" >"$work/$mode.out" 2>"$work/$mode.err" &
+            srv=$!
+            for _ in $(seq 100); do grep -q ready "$work/$mode.out" 2>/dev/null && break; sleep 0.05; done
+            curl -sS --parallel --parallel-max "$CLIENTS" -K "$work/warmup.cfg" 2>/dev/null
+            read -r u0 s0 < <(awk '{ print $14, $15 }' "/proc/$srv/stat")
+            pg0=$(pg_ticks)
+            t0=$(date +%s.%N)
+            curl -sS --parallel --parallel-max "$CLIENTS" -K "$work/run.cfg" 2>/dev/null
+            t1=$(date +%s.%N)
+            read -r u1 s1 < <(awk '{ print $14, $15 }' "/proc/$srv/stat")
+            pg1=$(pg_ticks)
+            kill -INT "$srv"
+            wait "$srv" || { say "evloop-floor ($mode) failed: $(cat "$work/$mode.err")"; exit 1; }
+            srv=
+            served=$(sed -n 's/^requests: //p' "$work/$mode.out")
+            want=$((WARMUP + REQUESTS))
+            [[ $served == "$want" ]] || { say "$mode answered $served of $want requests"; exit 1; }
+            cpu=$(awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v hz="$hz" -v n="$REQUESTS" \
+                'BEGIN { printf "%.4f", 1000 * (u + s) / hz / n }')
+            r="round_$round.$mode$key"
+            echo "$r.requests_per_s: $(awk -v n="$REQUESTS" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", n / (b - a) }')"
+            echo "$r.cpu_ms_per_request: $cpu"
+            echo "$r.user_ms_per_request: $(awk -v u=$((u1 - u0)) -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * u / hz / n }')"
+            if ((${#works[@]} > 1)); then
+                echo "$r.postgres_cpu_ms_per_request: $(awk -v t=$((pg1 - pg0)) -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * t / hz / n }')"
+            fi
+            if [[ $mode == evloop ]]; then
+                echo "$r.requests_per_result_read: $(sed -n 's/^requests_per_result_read: //p' "$work/$mode.out")"
+            fi
+            cpu_runs[$mode$key]+="$cpu "
+        done
     done
-  done
 done
 
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
