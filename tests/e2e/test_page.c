@@ -10,7 +10,6 @@
  * With CARCD_SCREENSHOTS=<dir> the screenshots are kept there (page-<viewport>-start/middle/end.png, ...).
  */
 #include <cairo.h>
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -624,20 +623,14 @@ static char *page_state_at(browser *b, tab *t, const e2e_daemon *d, const e2e_ga
     return js_str(b, PAGE_STATE);
 }
 
+/* 1 once the clock worker compacted finished game g: its games row holds the log and its move rows are gone. */
 static long game_compacted(const e2e_daemon *d, const e2e_game *g)
 {
-    PGconn *db = PQconnectdb(d->dburl);
-    ck_assert_msg(PQstatus(db) == CONNECTION_OK, "%s", PQerrorMessage(db));
-    const char *p[1] = {g->id};
-    PGresult *r = PQexecParams(db,
-                               "SELECT count(*) FROM games WHERE id = $1::uuid AND log IS NOT NULL"
-                               " AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = $1::uuid)",
-                               1, NULL, p, NULL, NULL, 0);
-    ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK, "%s", PQerrorMessage(db));
-    long n = atol(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    PQfinish(db);
-    return n;
+    char sql[300];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM games WHERE id = '%s' AND log IS NOT NULL"
+             " AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = '%s')", g->id, g->id);
+    return e2e_db_long(d, sql);
 }
 
 START_TEST(page_compacted)
