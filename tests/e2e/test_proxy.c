@@ -110,12 +110,19 @@ static double served(e2e_client *c, const char *route)
     return n;
 }
 
-static char *raw_exchange(int port, const char *req)
+/* A TCP connection to 127.0.0.1:port (asserts). */
+static int connect_loopback(int port)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    return fd;
+}
+
+static char *raw_exchange(int port, const char *req)
+{
+    int fd = connect_loopback(port);
     struct timeval tv = {5, 0};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     send(fd, req, strlen(req), MSG_NOSIGNAL);
@@ -184,9 +191,7 @@ START_TEST(two_carcd_behind_haproxy)
     e2e_daemon_start(d2);
     proxy P;
     proxy_start(&P, d1, d1->port, d2->port);
-    int port = P.port;
-    e2e_daemon pd = P.via;
-    e2e_client *c = e2e_client_new(&pd), *c1 = e2e_client_new(d1), *c2 = e2e_client_new(d2);
+    e2e_client *c = e2e_client_new(&P.via), *c1 = e2e_client_new(d1), *c2 = e2e_client_new(d2);
 
     /* games made and played through the one address: both carcd answer some of it */
     double before1 = served(c1, "games.create"), before2 = served(c2, "games.create");
@@ -221,10 +226,10 @@ START_TEST(two_carcd_behind_haproxy)
                     "%d of %d moves succeeded (%.2f s)\n",
             by1, by2, ok, total, e2e_now() - t0);
     for (int i = 0; i < 8; i++)
-        ck_assert_int_ge(e2e_verify_ok(c, &pd, g[i].id), 6);
+        ck_assert_int_ge(e2e_verify_ok(c, &P.via, g[i].id), 6);
 
     /* the malformed Content-Length stays at the proxy: one status line */
-    char *wire = raw_exchange(port, "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n");
+    char *wire = raw_exchange(P.port, "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n");
     ck_assert_msg(strncmp(wire, "HTTP/1.1 400 ", 13) == 0, "%.300s", wire);
     ck_assert_msg(!strstr(wire + 1, "HTTP/1.1 "), "two status lines: %.600s", wire);
     free(wire);
@@ -317,10 +322,7 @@ START_TEST(event_stream_through_haproxy)
     e2e_game g;
     e2e_game_create(c, 2, NULL, &g);
 
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)P.port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    int fd = connect_loopback(P.port);
     char req[600];
     snprintf(req, sizeof req,
              "GET /v1/games/%s/events?after=0 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
