@@ -529,6 +529,41 @@ START_TEST(page_phone_follow)
 }
 END_TEST
 
+/* ---- a game cancelled under way ------------------------------------------------------------------------ */
+/* The admin cancels a game in play (POST /v1/admin/games/{id}/cancel): the page keeps its board and log and
+ * says the game was cancelled. (A cancelled game was taken for one cancelled before it started, whose page has
+ * no board: the board of a game under way vanished from every seat's page.) */
+START_TEST(page_cancelled_under_way)
+{
+    seat_page P;
+    seat_page_live(&P, false);
+    browser *b = &P.b;
+    e2e_rng rng = {5};
+    for (int seq = 1; seq <= 6; seq++) {
+        e2e_play p;
+        ck_assert_int_eq(e2e_play_random(P.c, &P.g, &rng, NULL, &p), 200);
+        e2e_play_free(&p);
+    }
+    wait_page_seq(b, 6, "the page follows six moves");
+    char *pieces = js_str(b, "String(document.querySelectorAll('#board .piece').length)");
+    ck_assert_msg(atoi(pieces) >= 2, "%s pieces on the board", pieces);
+    char path[200];
+    snprintf(path, sizeof path, "/v1/admin/games/%s/cancel", P.g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(P.c, "POST", path, P.d->admin, "{\"reason\":\"a test\"}", NULL, &r), 200);
+    e2e_resp_free(&r);
+    wait_for(b, "document.getElementById('turn').textContent", "The game was cancelled: no winner.", "the turn line");
+    wait_for(b, "String(document.querySelectorAll('#board .piece').length)", pieces, "the board stays");
+    wait_for(b, "String(document.querySelectorAll('#choices [data-notation], #board .choice').length)", "0",
+             "nothing to choose");
+    wait_for(b, "String(document.getElementById('players').querySelectorAll('td.score').length)", "2",
+             "the players with their scores");
+    shot(b, "page-cancelled.png");
+    free(pieces);
+    seat_page_close(&P);
+}
+END_TEST
+
 /* ---- a refused move ------------------------------------------------------------------------------------------ */
 /* The tab's events stream is held back (the DevTools Fetch domain pauses it and never lets it go), so the tab
  * does not learn that the seat moved elsewhere; its click is then a stale move: the page must show the
@@ -987,7 +1022,7 @@ int main(void)
                  {"refused", page_refused_move, 120},  {"press_loading", page_press_while_loading, 120},
                  {"press_loading_phone", page_press_while_loading_phone, 120}, {"keyboard", page_keyboard, 120},
                  {"phone_follow", page_phone_follow, 180}, {"compacted", page_compacted, 240},
-                 {"reconnects", page_reconnects, 120},
+                 {"reconnects", page_reconnects, 120},     {"cancelled", page_cancelled_under_way, 120},
                  {"waiting", page_waiting_game, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -137,7 +137,8 @@ function tokenMessage(e) {
 function render(keepFocus) {
   const v = S.view;
   const n = names();
-  if (v.status === "waiting" || v.status === "cancelled") {   // not started: no board yet (the lobby)
+  // not started: no board yet (the lobby). A game the admin cancelled under way has one, drawn as any other.
+  if (v.status === "waiting" || (v.status === "cancelled" && !v.board)) {
     $("turn").textContent = v.status === "cancelled" ? "This game was cancelled."
       : "This game waits for " + v.open + " more player" + (v.open === 1 ? "" : "s") + " to join.";
     $("board").replaceChildren();
@@ -225,7 +226,7 @@ setInterval(tick, 1000);
     // later narrowed the board's column and moved the board under a pointer (its reads ran meanwhile)
     const talk = await chat;   // the table talk rides on the same stream (api.js: follow)
     await refresh();
-    const started = S.view.status !== "waiting" && S.view.status !== "cancelled";
+    const started = !!S.view.board;
     if (token && started && !S.view.you) return fatal("This link's token does not open this game. Ask for a new link.");
     const after = await loadLog(S.view.seq);
     // the log only: the board and choices are usable since the first render, and drawing them again here
