@@ -372,9 +372,10 @@ static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_
     }
     json_t *invites = json_array();
     for (int p = 0; p < t->nopen; p++) {
-        char url[700];
+        char url[700], page[700];
         cd_lobby_join_url(r->cfg->public_url, w->id, codes[p], url, sizeof url);
-        json_array_append_new(invites, json_pack("{s:s, s:s}", "invite", codes[p], "join_url", url));
+        cd_lobby_invite_page_url(r->cfg->public_url, w->id, codes[p], page, sizeof page);
+        json_array_append_new(invites, json_pack("{s:s, s:s, s:s}", "invite", codes[p], "join_url", url, "page_url", page));
     }
     json_t *answer = json_pack("{s:s, s:s, s:i, s:s, s:o, s:o, s:s, s:b, s:i, s:n}", "id", w->id, "status", "waiting",
                                "seq", 0, "seed_sha256", seed_sha, "players", players, "invites", invites,

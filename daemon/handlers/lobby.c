@@ -49,6 +49,11 @@ void cd_lobby_join_url(const char *public_url, const char *id, const char *code,
     snprintf(out, n, "%s/v1/games/%s/join?invite=%s", public_url, id, code);
 }
 
+void cd_lobby_invite_page_url(const char *public_url, const char *id, const char *code, char *out, size_t n)
+{
+    snprintf(out, n, "%s/games/%s#invite=%s", public_url, id, code);
+}
+
 cd_tx_result cd_lobby_store_waiting(cd_db *db, cd_waiting_new *w)
 {
     const cd_game_insert_row row = {.setup = "{}", .snapshot = "{}", .seed_sha256 = w->seed_sha, .waiting = true,

@@ -68,6 +68,10 @@ enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id);
 /* The join URL of a waiting game's invite code ("" base: a path). */
 void cd_lobby_join_url(const char *public_url, const char *id, const char *code, char *out, size_t n);
 
+/* The game page's URL that lets a person join by the code: the code in the fragment (#invite=), which no request
+ * line carries, so it stays out of access logs and Referer headers; the page posts it in a join's body. */
+void cd_lobby_invite_page_url(const char *public_url, const char *id, const char *code, char *out, size_t n);
+
 /* Whether the request may start or cancel the waiting game of w: the admin token, or the creator token the
  * creation (or the rematch offer) answered, compared in constant time. */
 bool cd_lobby_is_creator(const cd_req *r, const cd_waiting_lock_row *w);
