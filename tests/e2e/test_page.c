@@ -877,6 +877,135 @@ START_TEST(page_waiting_game)
 }
 END_TEST
 
+/* ---- joining by invitation in the browser --------------------------------------------------------------- */
+/* The link a host sends a person is an invite's page_url: the game's page with the code in its fragment. The
+ * page asks for a name and joins; the tab then is the new seat's page (the token in its address, the join in
+ * no history entry), which asks to be bookmarked. A used invitation says why it no longer opens a seat, and
+ * the last join starts the game for everyone. No invite code reaches a request line (the access log). */
+static void invite_page_url(const e2e_daemon *d, const json_t *created, int i, char *url, size_t n)
+{
+    char path[40];
+    snprintf(path, sizeof path, "invites.%d.page_url", i);
+    const char *page = e2e_jstr(created, path);
+    snprintf(path, sizeof path, "invites.%d.invite", i);
+    const char *code = e2e_jstr(created, path);
+    char want[200];
+    snprintf(want, sizeof want, "/games/%s#invite=%s", e2e_jstr(created, "id"), code);
+    ck_assert_str_eq(page, want);   /* no CARCD_PUBLIC_URL here: the path */
+    snprintf(url, n, "%s%s", d->base, page);
+}
+
+/* The names in the players box, '|' between them. */
+static const char SEAT_NAMES[] =
+    "Array.from(document.querySelectorAll('#players td.name')).map((t) => t.textContent).join('|')";
+
+static void join_as(browser *b, const char *name, const char *shot_name)
+{
+    wait_for(b, "String(!!document.getElementById('join-form'))", "true", "the join form");
+    char expr[200];
+    snprintf(expr, sizeof expr, "document.getElementById('join-name').value = '%s'", name);
+    json_decref(js(b, expr));
+    size_t len;
+    if (shot_name)   /* no board yet: a picture to look at, not to count (shot) */
+        free(screenshot(b, &len, shot_name));
+    click(b, "#join-send");
+}
+
+START_TEST(page_join_by_invitation)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Host\"},{\"invite\":true},{\"invite\":true}]}", NULL, &r), 201);
+    json_t *created = json_incref(r.json);
+    e2e_resp_free(&r);
+    e2e_game g = {.nplayers = 3};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(created, "id"));
+    snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(created, "players.0.token"));
+    char url[300];
+    browser b;
+    browser_start(&b);
+    tab t[3];
+
+    /* the first invitation: the form, a name, and the tab is seat 1's page */
+    invite_page_url(d, created, 0, url, sizeof url);
+    tab_open(&b, &t[0], url, 1280, 900, false);
+    wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 2 more players to join.",
+             "the waiting game");
+    wait_for(&b, SEAT_NAMES, "Host|an open seat|an open seat", "the seats of the waiting game");
+    char *before = js_str(&b, "String(history.length)");
+    join_as(&b, "Guest", "page-join-form.png");
+    wait_for(&b, "/^#token=cs_[A-Za-z0-9_-]+$/.test(location.hash)?'y':'n'", "y", "the address is the seat's page");
+    wait_for(&b, "document.body.dataset.ready", "1", "the seat's page loaded");
+    wait_for(&b, "/^You have joined this game \\(seat 1\\)\\. .*bookmark it/.test("
+                 "document.getElementById('notice').textContent)?'y':'n'", "y", "the page asks to be bookmarked");
+    wait_for(&b, "String(!!document.getElementById('join-form'))", "false", "no form for a seat");
+    wait_for(&b, SEAT_NAMES, "Host|Guest|an open seat", "the seats taken and open");
+    size_t len;
+    free(screenshot(&b, &len, "page-joined.png"));
+    wait_for(&b, "String(history.length)", before, "the join left no history entry (the seat's page replaced it)");
+    free(before);
+    char *hash = js_str(&b, "decodeURIComponent(location.hash.slice('#token='.length))");
+    snprintf(g.token[1], sizeof g.token[1], "%s", hash);
+    free(hash);
+    snprintf(url, sizeof url, "/v1/games/%s", g.id);
+    json_t *v = e2e_get_ok(c, url, NULL, 200);
+    ck_assert_int_eq(e2e_jint(v, "open"), 1);
+    json_decref(v);
+
+    /* the same invitation again, in another tab: refused, nothing changed */
+    invite_page_url(d, created, 0, url, sizeof url);
+    tab_open(&b, &t[1], url, 1280, 900, false);
+    join_as(&b, "Again", NULL);
+    wait_for(&b, "document.getElementById('join-problem').hidden ? 'n' : document.getElementById('join-problem').textContent",
+             "Could not join: invite: this invitation's seat is taken already", "a used invitation");
+    wait_for(&b, "location.hash.startsWith('#invite=iv_') ? 'y' : 'n'", "y", "the tab stays at the invitation");
+
+    /* the second invitation takes the last seat: the game starts, in every tab without a reload */
+    invite_page_url(d, created, 1, url, sizeof url);
+    tab_open(&b, &t[2], url, 1280, 900, false);
+    join_as(&b, "Third", NULL);
+    wait_for(&b, "/^#token=cs_/.test(location.hash)?'y':'n'", "y", "the third seat's page");
+    wait_for(&b, "document.body.dataset.seq", "0", "the game started");
+    wait_for(&b, "document.getElementById('turn').textContent.startsWith(\"Host's turn\")?'y':'n'", "y",
+             "the third seat sees the host's turn");
+    tab_use(&b, &t[1]);
+    wait_for(&b, "document.getElementById('notice').textContent",
+             "This invitation can no longer be used: the game has started without it.", "the used tab learns it");
+    wait_for(&b, "String(!!document.getElementById('join-form'))", "false", "its form is gone");
+    tab_use(&b, &t[0]);
+    wait_for(&b, "document.getElementById('turn').textContent.startsWith(\"Host's turn\")?'y':'n'", "y",
+             "the second seat sees the game start");
+
+    /* the seats' tokens from the addresses are theirs: their names in the seats' views */
+    for (int seat = 1; seat <= 2; seat++) {
+        if (seat == 2) {
+            tab_use(&b, &t[2]);
+            hash = js_str(&b, "decodeURIComponent(location.hash.slice('#token='.length))");
+            snprintf(g.token[2], sizeof g.token[2], "%s", hash);
+            free(hash);
+        }
+        snprintf(url, sizeof url, "/v1/games/%s", g.id);
+        v = e2e_get_ok(c, url, g.token[seat], 200);
+        ck_assert_int_eq(e2e_jint(v, "you.seat"), seat);
+        char path[40];
+        snprintf(path, sizeof path, "players.%d.name", seat);
+        ck_assert_str_eq(e2e_jstr(v, path), seat == 1 ? "Guest" : "Third");
+        json_decref(v);
+    }
+    /* the codes went in the joins' bodies, never in a request line */
+    char *log = e2e_daemon_log(d);
+    ck_assert_msg(strstr(log, "iv_") == NULL, "an invite code in carcd's log");
+    ck_assert_msg(strstr(log, "/join") != NULL, "the joins are logged");
+    free(log);
+    json_decref(created);
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- the page's files ------------------------------------------------------------------------------------------ */
 START_TEST(page_assets)
 {
@@ -1023,7 +1152,7 @@ int main(void)
                  {"press_loading_phone", page_press_while_loading_phone, 120}, {"keyboard", page_keyboard, 120},
                  {"phone_follow", page_phone_follow, 180}, {"compacted", page_compacted, 240},
                  {"reconnects", page_reconnects, 120},     {"cancelled", page_cancelled_under_way, 120},
-                 {"waiting", page_waiting_game, 120},     {"chat", page_chat, 120},
+                 {"waiting", page_waiting_game, 120},     {"join", page_join_by_invitation, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);

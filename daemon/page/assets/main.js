@@ -9,7 +9,8 @@ import { chat } from "./chat.js";
 import { drawBoard } from "./board.js";
 import { drawChoices } from "./choices.js";
 import { describe, turns } from "./words.js";
-import { drawClock, drawPlayers, drawTurn } from "./panel.js";
+import { drawClock, drawPlayers, drawSeats, drawTurn } from "./panel.js";
+import { invite, drawJoin, joinedNote, inviteNote } from "./join.js";
 
 const id = document.body.dataset.game;
 const $ = (s) => document.getElementById(s);
@@ -120,6 +121,11 @@ async function choose(m) {
   document.body.dataset.busy = "0";
 }
 
+function notice(text) {   // a standing word to the reader (an invitation's fate, a join just made); "" hides it
+  $("notice").textContent = text;
+  $("notice").hidden = !text;
+}
+
 function showError(e) {
   if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return fatal(tokenMessage(e));
   $("problem").textContent = "Could not load the game: " + e.message;
@@ -142,11 +148,15 @@ function render(keepFocus) {
     $("turn").textContent = v.status === "cancelled" ? "This game was cancelled."
       : "This game waits for " + v.open + " more player" + (v.open === 1 ? "" : "s") + " to join.";
     $("board").replaceChildren();
-    $("choices").replaceChildren();
+    drawSeats(v);
+    if (invite && v.status === "waiting") drawJoin($("choices"), id);   // a person invited: the join form
+    else $("choices").replaceChildren();
+    if (invite) notice(inviteNote(v));
     document.body.dataset.seq = String(v.seq);
     document.body.dataset.ready = "1";
     return;
   }
+  if (invite) notice(inviteNote(v));
   const act = document.activeElement;
   const focused = act && act.getAttribute("data-notation");
   keepFocus = keepFocus || !!focused || !!(act && act.closest && act.closest("#choices"));
@@ -225,7 +235,9 @@ setInterval(tick, 1000);
     // the chat column, when there is one, is in the layout before the board is first drawn: it appearing
     // later narrowed the board's column and moved the board under a pointer (its reads ran meanwhile)
     const talk = await chat;   // the table talk rides on the same stream (api.js: follow)
+    const joined = joinedNote();
     await refresh();
+    if (joined) notice(joined);
     const started = !!S.view.board;
     if (token && started && !S.view.you) return fatal("This link's token does not open this game. Ask for a new link.");
     const after = await loadLog(S.view.seq);

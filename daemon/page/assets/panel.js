@@ -66,6 +66,32 @@ export function drawPlayers(v, n, me) {
   $("stack").textContent = v.stack_left + " tiles left" + (v.halflings && v.halflings.pool && v.halflings.pool.length ? " · draft pool " + v.halflings.pool.join(" ") : "");
 }
 
+// A game that has not started (waiting for players, or cancelled before it started): the seats taken, by name
+// in the order taken, and the places still open.
+export function drawSeats(v) {
+  const t = $("players");
+  t.replaceChildren();
+  const rows = v.players.map((p) => [p.seat, p.name]);
+  for (let k = 0; k < (v.status === "waiting" ? v.open : 0); k++) rows.push([null, "an open seat"]);
+  for (const [seat, name] of rows) {
+    const tr = document.createElement("tr");
+    const chip = document.createElement("td"), who = document.createElement("td");
+    chip.className = "chip";
+    who.className = seat === null ? "name open" : "name";
+    who.textContent = name;
+    if (seat !== null) {
+      tr.dataset.seat = seat;
+      const dot = document.createElement("span");
+      dot.className = "dot seat" + seat;
+      dot.title = COLOURS[seat] || "";
+      chip.appendChild(dot);
+    }
+    tr.append(chip, who);
+    t.appendChild(tr);
+  }
+  $("stack").textContent = "";
+}
+
 // The countdown to the deadline; skew: the server's clock minus ours (from the view's clock.now).
 export function drawClock(view, names, me, skew) {
   const c = view && view.clock;
