@@ -7,16 +7,21 @@
  *
  * A player opens the page with their token in the fragment, /games/{id}#token=cs_..., which never reaches
  * the server in the URL: the script sends it as a bearer token with its fetches.
+ *
+ * Its problems (no such game, the database down) are pages too when a browser asks (problem_html.h): a person
+ * who followed a broken link reads what went wrong, not a JSON document.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/embedded.h"
+#include "base/ids.h"
 #include "base/buf.h"
 #include "game/games.h"
 #include "handlers.h"
 #include "handlers/request.h"
+#include "http/problem_html.h"
 
 /* Text into HTML (element content or a quoted attribute). */
 static void hb_esc(cd_buf *b, const char *s)
@@ -37,6 +42,13 @@ enum MHD_Result h_game_page(cd_req *r)
 {
     /* the game as the bearer may see it: an unknown game is a 404 here, not a blank page; a game that has
      * not started (the lobby) gets the page too, which says so; the seats' names make the title */
+    /* people open this page: a browser gets its problems (no such game, the database down) as a page too */
+    r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
+    if (!cd_uuid_valid(r->params[0]))   /* most often a link that a mail program cut in two */
+        return cd_reply_problem(r, CD_P_NOT_FOUND, "id",
+                                "no game with that id: a game's id is 36 characters, as in "
+                                "/games/0b4e7f2a-5c1d-4e8b-9a3f-6d2c1b0e9f7a; a link cut in two by a mail "
+                                "program, or copied in part, names none (copy the whole link)");
     cd_db *db;
     cd_game g;
     int viewer;

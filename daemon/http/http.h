@@ -58,6 +58,9 @@ struct cd_req {
     unsigned char bearer_sha256[32];
     int status;                    /* set by the reply, for the log and metrics */
     const char *game_id;           /* set by handlers for the log line */
+    /* set by a page route (the game page) when the client asked for text/html by name (a browser): its
+     * problems are answered as a page for people (problem_html.h), with the same status */
+    bool html_problems;
     double t_start;
     /* a handler that suspends keeps its state here; cleanup runs when the request is freed */
     void *ctx;

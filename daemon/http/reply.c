@@ -1,18 +1,22 @@
 /*
  * reply.c — a handler's answer (http.h's cd_reply_*): JSON, text, raw bytes, a stream or nothing, with the
  * headers every answer carries (Cache-Control: no-store unless the handler set one, nosniff, Allow on a 405),
- * and RFC 9457 problems (problem.h's catalogue; Retry-After on a 503 and a 429). Only one answer a request:
+ * and RFC 9457 problems (problem.h's catalogue; Retry-After on a 503 and a 429), or on a page route asked by a
+ * browser the same problem as a page for people (problem_html.h). Only one answer a request:
  * a second one, or one while suspended, is a handler bug, logged and dropped.
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "base/buf.h"
 #include "base/json_out.h"
 #include "base/log.h"
 #include "http.h"
 #include "http_priv.h"
+#include "problem_html.h"
 
 /* Adds the common headers, queues resp (and releases our reference) and records the status. */
 static enum MHD_Result queue(cd_req *r, int status, struct MHD_Response *resp, const char *content_type,
@@ -161,6 +165,24 @@ json_t *cd_http_problem_json(cd_problem pr, const char *field, const char *detai
     return o;
 }
 
+/* The problem as an HTML page (r->html_problems); Vary: Accept, since the same URL answers JSON to others. */
+static enum MHD_Result reply_problem_page(cd_req *r, cd_problem pr, const char *detail, int retry_after_s)
+{
+    cd_buf b = {0};
+    cd_problem_html(&b, pr, detail);
+    char after[16];
+    snprintf(after, sizeof after, "%d", retry_after_s > 0 ? retry_after_s : CD_RETRY_AFTER_S);
+    int status = cd_problems[pr].status;
+    const char *headers[] = {"Content-Security-Policy", cd_problem_html_csp, "Vary", "Accept",
+                             MHD_HTTP_HEADER_RETRY_AFTER, after, NULL};
+    if (status != 503 && status != 429)
+        headers[4] = NULL;
+    enum MHD_Result ret = queue(r, status, MHD_create_response_from_buffer(b.len, b.p, MHD_RESPMEM_MUST_COPY),
+                                "text/html; charset=utf-8", headers);
+    free(b.p);
+    return ret;
+}
+
 /* retry_after_s: the Retry-After of a 503 (0: CD_RETRY_AFTER_S) or a 429 */
 static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, json_t *ext, int retry_after_s,
                                        const char *fmt, va_list ap)
@@ -172,6 +194,10 @@ static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *fie
         /* the details are for the operator: the client learns only that something broke */
         cd_log("error", "%s %s (route %s): %s", r->method, r->path, r->route ? r->route->name : "none", detail);
         snprintf(detail, sizeof detail, "an internal error occurred; it has been logged");
+    }
+    if (r->html_problems) {   /* a browser on a page route: the same problem, for a person to read */
+        json_decref(ext);
+        return reply_problem_page(r, pr, detail, retry_after_s);
     }
     json_t *o = cd_http_problem_json(pr, field, detail);
     if (ext) {

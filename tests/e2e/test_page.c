@@ -1006,6 +1006,57 @@ START_TEST(page_join_by_invitation)
 }
 END_TEST
 
+/* ---- a broken link ------------------------------------------------------------------------------------------ */
+/* A game's link cut in two by a mail program, or a game that is not there: a browser gets a page that says so
+ * (404, the problem's title and detail, what to do), a program the problem+json document, from the same URL. */
+START_TEST(page_broken_link)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    static const char *const cut = "/games/0b4e7f2a-5c1d";
+    static const char *const gone = "/games/0b4e7f2a-5c1d-4e8b-9a3f-6d2c1b0e9f7b";
+    static const char *const browser_accept[] = {
+        "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", NULL};
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "GET", cut, NULL, NULL, NULL, &r), 404);
+    e2e_assert_problem(&r, 404, "id", "a program reads a cut link");
+    ck_assert_ptr_nonnull(strstr(e2e_jstr(r.json, "detail"), "cut in two"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "GET", cut, NULL, NULL, browser_accept, &r), 404);
+    ck_assert_str_eq(r.content_type, "text/html; charset=utf-8");
+    char vary[64];
+    ck_assert_ptr_nonnull(e2e_header(&r, "Vary", vary, sizeof vary));
+    ck_assert_str_eq(vary, "Accept");
+    ck_assert_ptr_nonnull(strstr(r.body, "<h1>No such game</h1>"));
+    e2e_resp_free(&r);
+
+    browser b;
+    browser_start(&b);
+    tab t;
+    char url[300];
+    static const char *const status_js =
+        "String(performance.getEntriesByType('navigation')[0].responseStatus)";
+    snprintf(url, sizeof url, "%s%s", d->base, cut);
+    tab_open(&b, &t, url, 390, 844, true);
+    wait_for(&b, "document.title", "No such game — carcd", "the cut link's page");
+    wait_for(&b, status_js, "404", "its status");
+    char *detail = js_str(&b, "document.getElementById('detail').textContent");
+    ck_assert_msg(strstr(detail, "a link cut in two by a mail program") && strstr(detail, "copy the whole link"),
+                  "the detail: %s", detail);
+    free(detail);
+    size_t len;
+    free(screenshot(&b, &len, "page-broken-link.png"));
+    snprintf(url, sizeof url, "%s%s#token=cs_x", d->base, gone);
+    json_decref(cdp(&b, "Page.navigate", json_pack("{s:s}", "url", url)));
+    wait_for(&b, "document.getElementById('detail') ? document.getElementById('detail').textContent : ''",
+             "no game with that id", "a game that is not there");
+    wait_for(&b, status_js, "404", "its status");
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- the page's files ------------------------------------------------------------------------------------------ */
 START_TEST(page_assets)
 {
@@ -1152,7 +1203,8 @@ int main(void)
                  {"press_loading_phone", page_press_while_loading_phone, 120}, {"keyboard", page_keyboard, 120},
                  {"phone_follow", page_phone_follow, 180}, {"compacted", page_compacted, 240},
                  {"reconnects", page_reconnects, 120},     {"cancelled", page_cancelled_under_way, 120},
-                 {"waiting", page_waiting_game, 120},     {"join", page_join_by_invitation, 120},     {"chat", page_chat, 120},
+                 {"waiting", page_waiting_game, 120},     {"join", page_join_by_invitation, 120},
+                 {"broken_link", page_broken_link, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);
