@@ -204,10 +204,19 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
         cd_buf_printf(&h, ",</p><p>you have a seat (seat %d) in the Carcassonne game %s, with %d players.</p>\n",
                       a->seat, a->game_id, a->st->nplayers);
         if (a->token && public_url[0]) {
-            cd_buf_printf(&t, "Your private play link (keep it to yourself): %s/games/%s#token=%s\n", public_url,
-                          a->game_id, a->token);
-            cd_buf_printf(&h, "<p>Your private play link (keep it to yourself): %s/games/%s#token=%s</p>\n", public_url,
-                          a->game_id, a->token);
+            /* the link on a line of its own, where a mail program that wraps or links text finds it whole: it is
+             * the only copy of the seat's token a person gets, and the page's address for the whole game */
+            cd_buf link = {0};
+            cd_buf_printf(&link, "%s/games/%s#token=%s", public_url, a->game_id, a->token);
+            cd_buf_printf(&t, "Your private play link, the key to your seat (keep it to yourself; bookmark it):\n%s\n",
+                          link.p);
+            cd_buf_str(&h, "<p>Your private play link, the key to your seat (keep it to yourself; bookmark it):<br>"
+                           "<a href=\"");
+            html_escape(&h, link.p);
+            cd_buf_str(&h, "\">");
+            html_escape(&h, link.p);
+            cd_buf_str(&h, "</a></p>\n");
+            free(link.p);
         }
         if (reply_to[0]) {
             cd_buf_str(&t, "You will get a mail whenever it is your turn; answer it to play.\n");

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "base/config.h"
+#include "carc.h"
+#include "game/catalog.h"
 #include "mail/build.h"
 #include "mail/compose.h"
 #include "mail/mail.h"
@@ -207,6 +209,51 @@ START_TEST(built_mail_reads_back)
 }
 END_TEST
 
+/* The invitation's play link, the only copy of the seat's token a person gets: whole on a line of its own in the
+ * text part, a link in the HTML part (where it had been text that a mail program may or may not link). */
+START_TEST(invitation_link)
+{
+    snprintf(cfg.public_url, sizeof cfg.public_url, "https://carcd.example.org");
+    char err[200];
+    ck_assert_msg(cd_mail_configure(&cfg, err, sizeof err) == 0, "%s", err);
+    carc_state *st = malloc(sizeof *st);
+    ck_assert_ptr_nonnull(st);
+    carc_setup setup;
+    carc_setup_defaults(&setup);
+    carc_events ev = {0};
+    ck_assert_msg(carc_game_new(st, cd_catalog(), &setup, &ev, err, sizeof err) == 0, "%s", err);
+    carc_events_free(&ev);
+    static const char token[] = "cs_rQpoj-5TcFUr56QSIeldfDDRFfYaRM_PAH0CQDdT_0Y";
+    cd_mail_about a = {.kind = CD_MAIL_INVITATION, .game_id = GAME, .seat = 1, .email = "bob@example.org",
+                       .tag = "00112233445566778899aabb", .st = st, .token = token};
+    char msg_id[200];
+    char *raw = cd_mail_compose(&a, msg_id, sizeof msg_id);
+    ck_assert_ptr_nonnull(raw);
+    GMimeStream *s = g_mime_stream_mem_new_with_buffer(raw, strlen(raw));
+    GMimeParser *ps = g_mime_parser_new_with_stream(s);
+    GMimeMessage *m = g_mime_parser_construct_message(ps, NULL);
+    ck_assert_ptr_nonnull(m);
+    GMimeObject *alt = g_mime_message_get_mime_part(m);
+    char *text = g_mime_text_part_get_text(GMIME_TEXT_PART(g_mime_multipart_get_part(GMIME_MULTIPART(alt), 0)));
+    static const char url[] = "https://carcd.example.org/games/" GAME "#token=cs_rQpoj-5TcFUr56QSIeldfDDRFfYaRM_PAH0CQDdT_0Y";
+    const char *at = strstr(text, url);
+    ck_assert_msg(at && at > text && at[-1] == '\n' && (at[strlen(url)] == '\r' || at[strlen(url)] == '\n'),
+                  "no link on a line of its own in:\n%s", text);
+    g_free(text);
+    GMimeObject *rel = g_mime_multipart_get_part(GMIME_MULTIPART(alt), 1);
+    char *html = g_mime_text_part_get_text(GMIME_TEXT_PART(g_mime_multipart_get_part(GMIME_MULTIPART(rel), 0)));
+    static const char anchor[] = "<a href=\"https://carcd.example.org/games/" GAME
+                                 "#token=cs_rQpoj-5TcFUr56QSIeldfDDRFfYaRM_PAH0CQDdT_0Y\">";
+    ck_assert_msg(strstr(html, anchor) != NULL, "no link in:\n%s", html);
+    g_free(html);
+    g_object_unref(m);
+    g_object_unref(ps);
+    g_object_unref(s);
+    free(raw);
+    free(st);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mail");
@@ -217,6 +264,7 @@ int main(void)
     tcase_add_test(tc, replies_decoded);
     tcase_add_test(tc, tags_and_addresses);
     tcase_add_test(tc, built_mail_reads_back);
+    tcase_add_test(tc, invitation_link);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
