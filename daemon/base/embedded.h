@@ -8,6 +8,7 @@
  *                  ("001_init.sql", no directory); cd_sql_nfiles of them. Read by migrate.c.
  *   cd_openapi_json  api-docs/openapi.json, served verbatim by GET /v1/openapi.json.
  *   cd_page_game_html  daemon/page/game.html, the template of GET /games/{id} (game_page.c).
+ *   cd_page_lobby_html daemon/page/lobby.html, GET /lobby as it is (lobby_page.c).
  *   cd_page_assets   every daemon/page/assets/ file (the page's ES modules and style sheet), sorted by name;
  *                  cd_page_nassets of them. Served by GET /games/assets/{name} (game_assets.c).
  */
@@ -30,6 +31,9 @@ extern const size_t cd_openapi_json_len;
 
 extern const char cd_page_game_html[];
 extern const size_t cd_page_game_html_len;
+
+extern const char cd_page_lobby_html[];
+extern const size_t cd_page_lobby_html_len;
 
 extern const cd_embedded_file cd_page_assets[];
 extern const size_t cd_page_nassets;

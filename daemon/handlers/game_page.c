@@ -38,6 +38,10 @@ static void hb_esc(cd_buf *b, const char *s)
     }
 }
 
+/* scripts and styles only from carcd's own files (/games/assets/): no inline code runs */
+const char cd_page_csp[] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                           "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 enum MHD_Result h_game_page(cd_req *r)
 {
     /* the game as the bearer may see it: an unknown game is a 404 here, not a blank page; a game that has
@@ -87,10 +91,7 @@ enum MHD_Result h_game_page(cd_req *r)
         }
         t = end + 1;
     }
-    /* scripts and styles only from carcd's own files (/games/assets/): no inline code runs */
-    static const char csp[] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                              "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-    const char *headers[] = {"Content-Security-Policy", csp, "Cache-Control", "private, no-cache", "Referrer-Policy",
+    const char *headers[] = {"Content-Security-Policy", cd_page_csp, "Cache-Control", "private, no-cache", "Referrer-Policy",
                              "no-referrer", NULL};
     enum MHD_Result ret = cd_reply_raw(r, 200, "text/html; charset=utf-8", out.p, out.len, headers);
     free(out.p);

@@ -33,6 +33,9 @@ enum MHD_Result h_admin_cancel(cd_req *r);     /* admin_cancel.c */
 enum MHD_Result h_board_svg(cd_req *r);        /* board.c */
 enum MHD_Result h_board_png(cd_req *r);        /* board.c */
 enum MHD_Result h_game_page(cd_req *r);        /* game_page.c */
+enum MHD_Result h_lobby_page(cd_req *r);       /* lobby_page.c */
+/* The pages' Content-Security-Policy (game_page.c): scripts and styles from carcd's own files only. */
+extern const char cd_page_csp[];
 enum MHD_Result h_game_assets(cd_req *r);      /* game_assets.c */
 enum MHD_Result h_admin_export(cd_req *r);     /* admin_export.c */
 enum MHD_Result h_admin_audit(cd_req *r);      /* admin_audit.c */

@@ -25,6 +25,7 @@ const cd_route cd_routes[] = {
     {"GET", "/v1/games/{id}/board.png", h_board_png, "games.board.png"},
     {"GET", "/games/{id}", h_game_page, "games.page"},
     {"GET", "/games/assets/{name}", h_game_assets, "games.assets"},
+    {"GET", "/lobby", h_lobby_page, "lobby.page"},
     {"GET", "/v1/admin/games/{id}/export", h_admin_export, "admin.games.export"},
     {"GET", "/v1/admin/audit", h_admin_audit, "admin.audit.list"},
     {"POST", "/v1/games/{id}/webhooks", h_webhooks_create, "webhooks.create"},

@@ -92,6 +92,7 @@ START_TEST(answers_match_the_document)
     req(c, "GET", "/problems/no-such-problem", NULL, NULL, NULL, 404);
     req(c, "GET", "/games/assets/main.js", NULL, NULL, NULL, 200);   /* the game page's files */
     req(c, "GET", "/games/assets/nothing.js", NULL, NULL, NULL, 404);
+    req(c, "GET", "/lobby", NULL, NULL, NULL, 200);                  /* the lobby page */
 
     /* games, 2 to 6 players, and a scripted one */
     e2e_game g[5];

@@ -1006,6 +1006,118 @@ START_TEST(page_join_by_invitation)
 }
 END_TEST
 
+/* ---- the lobby in the browser -------------------------------------------------------------------------------- */
+/* GET /lobby: Ann starts a public game of three seats with Hills & Sheep; Bob finds it in the list and joins;
+ * his second join of it is refused with the server's reason; Cy, whose browser keeps a key the server does not
+ * know, joins with a new one and starts the game. Each ends on their seat's page. One browser serves all
+ * three: each clears what the page keeps in localStorage (the key and the name), as three browsers would have
+ * none of the others'. */
+static void lobby_open(browser *b, tab *t, const e2e_daemon *d, const char *name, const char *stored_key)
+{
+    char url[200], expr[300];
+    snprintf(url, sizeof url, "%s/lobby", d->base);
+    tab_open(b, t, url, 1280, 900, false);
+    wait_for(b, "document.body.dataset.ready", "1", "the lobby loaded");
+    if (name) {   /* another person: none of the last one's key and name, maybe a stale key */
+        snprintf(expr, sizeof expr, "localStorage.clear(); %s%s%s document.getElementById('me-name').value = '%s'",
+                 stored_key ? "localStorage.setItem('carcd.player_key', '" : "", stored_key ? stored_key : "",
+                 stored_key ? "');" : "", name);
+        json_decref(js(b, expr));
+    }
+}
+
+/* The seat's token from the address of a seat's page the tab went on to, and the seat the notice names. */
+static int landed_seat(browser *b, char *token, size_t n)
+{
+    wait_for(b, "/^#token=cs_[A-Za-z0-9_-]+$/.test(location.hash) && location.pathname.startsWith('/games/')?'y':'n'",
+             "y", "the tab went on to the seat's page");
+    wait_for(b, "document.body.dataset.ready", "1", "the seat's page loaded");
+    char *t = js_str(b, "decodeURIComponent(location.hash.slice('#token='.length))");
+    snprintf(token, n, "%s", t);
+    free(t);
+    char *note = js_str(b, "String((/\\(seat (\\d)\\)/.exec(document.getElementById('notice').textContent) || [0, -1])[1])");
+    int seat = atoi(note);
+    free(note);
+    return seat;
+}
+
+START_TEST(page_lobby)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    browser b;
+    browser_start(&b);
+    tab t[3];
+    e2e_game g = {.nplayers = 3};
+
+    /* Ann: an empty lobby, then a new public game */
+    lobby_open(&b, &t[0], d, "Ann", NULL);
+    wait_for(&b, "String(!document.getElementById('empty').hidden)", "true", "the empty lobby says so");
+    json_decref(js(&b, "document.getElementById('new-seats').value = '3';"
+                       " document.querySelector('input[value=hills_sheep]').checked = true"));
+    click(&b, "#new-send");
+    ck_assert_int_eq(landed_seat(&b, g.token[0], sizeof g.token[0]), 0);
+    wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 2 more players to join.",
+             "Ann's page of her waiting game");
+    char *path = js_str(&b, "location.pathname");
+    snprintf(g.id, sizeof g.id, "%s", path + strlen("/games/"));
+    free(path);
+
+    /* Bob: the game in the list, a join, and a second join refused */
+    lobby_open(&b, &t[1], d, "Bob", NULL);
+    wait_for(&b, "document.body.dataset.games", "1", "Ann's game is listed");
+    char row[200], expr[400];
+    snprintf(row, sizeof row, "tr[data-game=\"%s\"]", g.id);
+    snprintf(expr, sizeof expr, "document.querySelector('%s').innerText.replace(/\\s+/g, ' ').trim()", row);
+    wait_for(&b, expr, "Ann + 2 open seats 3 players, Hills & Sheep, no clock Join", "the row says what the game is");
+    size_t len;
+    free(screenshot(&b, &len, "page-lobby.png"));
+    char button[260];
+    snprintf(button, sizeof button, "%s button.join", row);
+    click(&b, button);
+    ck_assert_int_eq(landed_seat(&b, g.token[1], sizeof g.token[1]), 1);
+    lobby_open(&b, &t[1], d, NULL, NULL);   /* the same browser again: Bob's key */
+    wait_for(&b, "document.body.dataset.games", "1", "the game still has an open seat");
+    click(&b, button);
+    wait_for(&b, "document.getElementById('problem').textContent",
+             "Could not do it: this player key already holds a seat of this game", "Bob's second join refused");
+
+    /* Cy: a key the server does not know is replaced; the last seat starts the game */
+    lobby_open(&b, &t[2], d, "Cy", "pk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    wait_for(&b, "document.body.dataset.games", "1", "Cy's lobby");
+    click(&b, button);
+    ck_assert_int_eq(landed_seat(&b, g.token[2], sizeof g.token[2]), 2);
+    wait_for(&b, "document.getElementById('turn').textContent.startsWith(\"Ann's turn\")?'y':'n'", "y",
+             "the game started");
+    char *kept = js_str(&b, "localStorage.getItem('carcd.player_key')");
+    ck_assert_msg(strncmp(kept, "pk_", 3) == 0 && strcmp(kept, "pk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA") != 0,
+                  "the stale key was replaced: %s", kept);
+    free(kept);
+
+    /* what the server holds: the three names, the expansion, each seat's token from its tab */
+    char p[200];
+    snprintf(p, sizeof p, "/v1/games/%s", g.id);
+    for (int seat = 0; seat < 3; seat++) {
+        json_t *v = e2e_get_ok(c, p, g.token[seat], 200);
+        ck_assert_int_eq(e2e_jint(v, "you.seat"), seat);
+        ck_assert_str_eq(e2e_jstr(v, "players.0.name"), "Ann");
+        ck_assert_str_eq(e2e_jstr(v, "players.1.name"), "Bob");
+        ck_assert_str_eq(e2e_jstr(v, "players.2.name"), "Cy");
+        ck_assert_str_eq(e2e_jstr(v, "status"), "active");
+        json_decref(v);
+    }
+    json_t *a = e2e_admin_view(c, d, g.id);
+    ck_assert_str_eq(e2e_jstr(a, "expansions.0"), "hills_sheep");
+    json_decref(a);
+    /* and the lobby no longer lists it */
+    lobby_open(&b, &t[1], d, NULL, NULL);
+    wait_for(&b, "String(!document.getElementById('empty').hidden)", "true", "the full game left the lobby");
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- a broken link ------------------------------------------------------------------------------------------ */
 /* A game's link cut in two by a mail program, or a game that is not there: a browser gets a page that says so
  * (404, the problem's title and detail, what to do), a program the problem+json document, from the same URL. */
@@ -1204,7 +1316,7 @@ int main(void)
                  {"phone_follow", page_phone_follow, 180}, {"compacted", page_compacted, 240},
                  {"reconnects", page_reconnects, 120},     {"cancelled", page_cancelled_under_way, 120},
                  {"waiting", page_waiting_game, 120},     {"join", page_join_by_invitation, 120},
-                 {"broken_link", page_broken_link, 120},     {"chat", page_chat, 120},
+                 {"broken_link", page_broken_link, 120},  {"lobby", page_lobby, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);

@@ -28,9 +28,14 @@ export async function get(path) {
 }
 
 export async function post(path, body) {
+  return postAs(token, path, body);
+}
+
+// A POST with another bearer than the page's token (the lobby's player key); null: none.
+export async function postAs(bearer, path, body) {
   return answer(await fetch(path, {
     method: "POST", cache: "no-store",
-    headers: Object.assign({ "Content-Type": "application/json" }, auth),
+    headers: Object.assign({ "Content-Type": "application/json" }, bearer ? { Authorization: "Bearer " + bearer } : {}),
     body: JSON.stringify(body),
   }));
 }

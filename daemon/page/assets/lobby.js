@@ -1,0 +1,140 @@
+// lobby.js — the lobby page (GET /lobby, lobby.html): the public games that wait for players (GET /v1/lobby),
+// joining one, and starting a new public game, through the public REST API only.
+//
+// A join from the lobby takes a player key (pk_..., POST /v1/players; one seat per key and game): the page
+// makes one the first time it is needed and keeps it, with the name, in this browser's localStorage, so that
+// the same person is the same player from one game to the next. A join or a new game answers the seat's
+// token once: the tab goes on to the seat's page (/games/{id}#token=...), which asks to be bookmarked.
+import { get, postAs, ApiError } from "./api.js";
+
+const $ = (s) => document.getElementById(s);
+const KEY = "carcd.player_key", NAME = "carcd.name";
+const EXPANSIONS = { hills_sheep: "Hills & Sheep", crop_circles: "Crop Circles", fruit_trees: "Fruit Trees",
+                     halflings: "Halb so wild II" };
+
+function problem(text) { $("problem").textContent = text; $("problem").hidden = !text; }
+function why(e) { const p = e instanceof ApiError && e.problem; return p ? p.detail || p.title : e.message; }
+
+function myName() {
+  const n = $("me-name").value.trim();
+  if (!n) { problem("Type your name first: the other players see it."); $("me-name").focus(); return null; }
+  localStorage.setItem(NAME, n);
+  return n;
+}
+
+function showKey() {
+  $("me-key").textContent = localStorage.getItem(KEY)
+    ? "This browser keeps your player key: the games you join or start from here are one player's."
+    : "The first game you join or start here gives this browser a player key.";
+}
+
+// f(key) with this browser's player key, made the first time; once more with a new key when the server no
+// longer knows the one kept (another server, or its database started afresh).
+async function withKey(n, f) {
+  for (let tries = 0; ; tries++) {
+    let k = localStorage.getItem(KEY);
+    if (!k) {
+      k = (await postAs(null, "/v1/players", { name: n })).key;
+      localStorage.setItem(KEY, k);
+      showKey();
+    }
+    try {
+      return await f(k);
+    } catch (e) {
+      const unknown = e instanceof ApiError && e.status !== 409 && e.problem && e.problem.field === "player_key";
+      if (!unknown || tries > 0) throw e;
+      localStorage.removeItem(KEY);
+    }
+  }
+}
+
+function toSeat(id, answer) {   // the seat's page, as after a join by invitation (join.js)
+  location.assign("/games/" + id + "#token=" + encodeURIComponent(answer.token) + "&joined=" + answer.seat);
+}
+
+let busy = false;
+async function act(f) {
+  if (busy) return;
+  busy = true;
+  document.body.dataset.busy = "1";
+  problem("");
+  try { await f(); } catch (e) { problem("Could not do it: " + why(e)); load(); }
+  busy = false;
+  document.body.dataset.busy = "0";
+}
+
+function join(g) {
+  const n = myName();
+  if (n) act(() => withKey(n, async (k) => toSeat(g.id, await postAs(k, "/v1/games/" + g.id + "/join", { name: n }))));
+}
+
+function create(ev) {
+  ev.preventDefault();
+  const n = myName();
+  if (!n) return;
+  const seats = Number($("new-seats").value);
+  const exp = [...document.querySelectorAll("input[name=exp]:checked")].map((c) => c.value);
+  act(() => withKey(n, async (k) => {
+    const players = [{ name: n, player_key: k }];
+    for (let i = 1; i < seats; i++) players.push({ invite: true });
+    const body = { players, public: true, expansions: exp };
+    if ($("new-clock").value) body.clock = { per_move_s: Number($("new-clock").value) };
+    const g = await postAs(null, "/v1/games", body);
+    toSeat(g.id, g.players[0]);
+  }));
+}
+
+function per(s) {
+  if (s % 86400) return Math.round(s / 3600) + " h";
+  return s === 86400 ? "a day" : s / 86400 + " days";
+}
+
+function describe(g) {
+  const exp = g.expansions.length ? g.expansions.map((e) => EXPANSIONS[e] || e).join(", ") : "the base game";
+  return exp + (g.clock && g.clock.per_move_s ? ", " + per(g.clock.per_move_s) + " a move" : ", no clock");
+}
+
+async function load() {
+  let list;
+  try {
+    list = (await get("/v1/lobby")).games;
+  } catch (e) {
+    problem("Could not read the lobby: " + why(e));
+    document.body.dataset.ready = "1";
+    return;
+  }
+  const rows = list.map((g) => {
+    const tr = document.createElement("tr");
+    tr.dataset.game = g.id;
+    const who = document.createElement("td"), what = document.createElement("td"), cell = document.createElement("td");
+    who.className = "who";
+    who.textContent = g.players.join(", ") + " + " + g.open + " open seat" + (g.open === 1 ? "" : "s");
+    what.className = "what";
+    what.textContent = g.seats + " players, " + describe(g);
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "join";
+    b.textContent = "Join";
+    b.addEventListener("click", () => join(g));
+    cell.append(b);
+    tr.append(who, what, cell);
+    return tr;
+  });
+  $("games").replaceChildren(...rows);
+  $("empty").hidden = list.length > 0;
+  document.body.dataset.games = String(list.length);
+  document.body.dataset.ready = "1";
+}
+
+for (let n = 2; n <= 6; n++) {
+  const o = document.createElement("option");
+  o.value = o.textContent = String(n);
+  $("new-seats").append(o);
+}
+$("me-name").value = localStorage.getItem(NAME) || "";
+showKey();
+$("reload").addEventListener("click", load);
+$("new-form").addEventListener("submit", create);
+// the list as it is now, every 15 s while the tab is in view (no stream: the lobby has no log)
+setInterval(() => { if (!busy && document.visibilityState === "visible") load(); }, 15000);
+load();
