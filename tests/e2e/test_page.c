@@ -1009,7 +1009,8 @@ END_TEST
 /* ---- the lobby in the browser -------------------------------------------------------------------------------- */
 /* GET /lobby: Ann starts a public game of three seats with Hills & Sheep; Bob finds it in the list and joins;
  * his second join of it is refused with the server's reason; Cy, whose browser keeps a key the server does not
- * know, joins with a new one and starts the game. Each ends on their seat's page. One browser serves all
+ * know, joins with a new one and starts the game. Each ends on their seat's page; the lobby lists Cy's games
+ * with a link to the seat. One browser serves all
  * three: each clears what the page keeps in localStorage (the key and the name), as three browsers would have
  * none of the others'. */
 static void lobby_open(browser *b, tab *t, const e2e_daemon *d, const char *name, const char *stored_key)
@@ -1109,9 +1110,17 @@ START_TEST(page_lobby)
     json_t *a = e2e_admin_view(c, d, g.id);
     ck_assert_str_eq(e2e_jstr(a, "expansions.0"), "hills_sheep");
     json_decref(a);
-    /* and the lobby no longer lists it */
+    /* and the lobby no longer lists it, but lists it among Cy's games (the browser keeps Cy's key now), whose
+     * link opens the game's page as Cy's seat */
     lobby_open(&b, &t[1], d, NULL, NULL);
     wait_for(&b, "String(!document.getElementById('empty').hidden)", "true", "the full game left the lobby");
+    wait_for(&b, "document.body.dataset.mine", "1", "Cy's games");
+    snprintf(expr, sizeof expr, "document.querySelector('#mine %s td.state').textContent", row);
+    wait_for(&b, expr, "not your turn", "Cy's game waits for Ann");
+    snprintf(button, sizeof button, "#mine %s a.open", row);
+    click(&b, button);
+    wait_page_seq(&b, 0, "Cy's game from the lobby");
+    wait_for(&b, SEAT_NAMES, "Ann|Bob|Cy (you)", "the page acts as Cy's seat");
     browser_stop(&b);
     e2e_client_free(c);
     e2e_daemon_down(d);

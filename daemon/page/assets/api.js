@@ -23,8 +23,10 @@ async function answer(r) {
   return body;
 }
 
-export async function get(path) {
-  return answer(await fetch(path, { headers: auth, cache: "no-store" }));
+// bearer: another than the page's token (the lobby's player key)
+export async function get(path, bearer) {
+  const headers = bearer ? { Authorization: "Bearer " + bearer } : auth;
+  return answer(await fetch(path, { headers, cache: "no-store" }));
 }
 
 export async function post(path, body) {

@@ -126,6 +126,45 @@ async function load() {
   document.body.dataset.ready = "1";
 }
 
+// This browser's player's games (GET /v1/me/games), the ones waiting for them first: each opens the game's
+// page with the key as its bearer, which acts for the player's seat there as the seat's token does.
+function state(g) {
+  if (g.status === "waiting") return "waits for players";
+  if (g.status !== "active") return g.status;
+  return g.my_turn ? "your turn" + (g.deadline ? ", until " + new Date(g.deadline).toLocaleString() : "") : "not your turn";
+}
+
+async function loadMine() {
+  const k = localStorage.getItem(KEY);
+  let list = [];
+  if (k) {
+    try {
+      list = (await get("/v1/me/games?limit=50", k)).games;
+    } catch (e) {
+      list = [];   // a key the server does not know: the next join or game makes a new one
+    }
+  }
+  const rows = list.map((g) => {
+    const tr = document.createElement("tr");
+    tr.dataset.game = g.id;
+    if (g.my_turn) tr.className = "turn";
+    const what = document.createElement("td"), st = document.createElement("td"), cell = document.createElement("td");
+    what.textContent = "game " + g.id.slice(0, 8) + ", seat " + g.seat + ", move " + g.seq;
+    st.className = "state";
+    st.textContent = state(g);
+    const a = document.createElement("a");
+    a.href = "/games/" + g.id + "#token=" + encodeURIComponent(k);
+    a.textContent = "Open";
+    a.className = "open";
+    cell.append(a);
+    tr.append(what, st, cell);
+    return tr;
+  });
+  $("mine").replaceChildren(...rows);
+  $("mine-box").hidden = rows.length === 0;
+  document.body.dataset.mine = String(rows.length);
+}
+
 for (let n = 2; n <= 6; n++) {
   const o = document.createElement("option");
   o.value = o.textContent = String(n);
@@ -136,5 +175,5 @@ showKey();
 $("reload").addEventListener("click", load);
 $("new-form").addEventListener("submit", create);
 // the list as it is now, every 15 s while the tab is in view (no stream: the lobby has no log)
-setInterval(() => { if (!busy && document.visibilityState === "visible") load(); }, 15000);
-load();
+setInterval(() => { if (!busy && document.visibilityState === "visible") { load(); loadMine(); } }, 15000);
+loadMine().then(load);
