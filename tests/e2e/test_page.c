@@ -564,6 +564,53 @@ START_TEST(page_cancelled_under_way)
 }
 END_TEST
 
+/* ---- play again ------------------------------------------------------------------------------------------------ */
+/* A finished game's page offers its seats "Play again": the first press offers a rematch and takes the tab to
+ * the new game, waiting; the other seat's press (on its own old page) accepts and starts it; both tabs then
+ * play the new game, the offerer first. */
+START_TEST(page_rematch)
+{
+    seat_page P;
+    seat_page_live(&P, false);
+    browser *b = &P.b;
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s/resign", P.g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(P.c, "POST", path, P.g.token[1], NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    wait_for(b, "document.getElementById('turn').textContent.startsWith('The game is over.')?'y':'n'", "y",
+             "the game ended");
+    wait_for(b, "String(!!document.getElementById('rematch-send'))", "true", "Play again is offered");
+    click(b, "#rematch-send");
+    char want[300];
+    snprintf(want, sizeof want, "location.pathname !== '/games/%s' && location.hash.startsWith('#token=cs_') ? 'y' : 'n'",
+             P.g.id);
+    wait_for(b, want, "y", "the tab went on to the rematch");
+    wait_for(b, "document.body.dataset.ready", "1", "the rematch's page");
+    wait_for(b, "document.getElementById('turn').textContent", "This game waits for 1 more player to join.",
+             "the rematch waits for the other seat");
+    char *fresh = js_str(b, "location.pathname.slice('/games/'.length)");
+
+    /* the other seat, on its old page */
+    tab other;
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", P.d->base, P.g.id, P.g.token[1]);
+    tab_open(b, &other, url, 1280, 900, false);
+    wait_for(b, "String(!!document.getElementById('rematch-send'))", "true", "the other seat's Play again");
+    click(b, "#rematch-send");
+    snprintf(want, sizeof want, "location.pathname === '/games/%s' ? 'y' : 'n'", fresh);
+    wait_for(b, want, "y", "the other seat went on to the same rematch");
+    wait_for(b, "document.getElementById('turn').textContent.startsWith(\"P0's turn\")?'y':'n'", "y",
+             "the rematch started, the offerer first");
+    tab_use(b, &P.t);
+    wait_for(b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y",
+             "the offerer's tab plays the rematch");
+    wait_for(b, "String(document.querySelectorAll('[data-notation]').length > 0)", "true", "with its choices");
+    free(fresh);
+    seat_page_close(&P);
+}
+END_TEST
+
 /* ---- a refused move ------------------------------------------------------------------------------------------ */
 /* The tab's events stream is held back (the DevTools Fetch domain pauses it and never lets it go), so the tab
  * does not learn that the seat moved elsewhere; its click is then a stale move: the page must show the
@@ -1324,6 +1371,7 @@ int main(void)
                  {"press_loading_phone", page_press_while_loading_phone, 120}, {"keyboard", page_keyboard, 120},
                  {"phone_follow", page_phone_follow, 180}, {"compacted", page_compacted, 240},
                  {"reconnects", page_reconnects, 120},     {"cancelled", page_cancelled_under_way, 120},
+                 {"rematch", page_rematch, 120},
                  {"waiting", page_waiting_game, 120},     {"join", page_join_by_invitation, 120},
                  {"broken_link", page_broken_link, 120},  {"lobby", page_lobby, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};

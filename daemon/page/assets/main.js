@@ -11,6 +11,7 @@ import { drawChoices } from "./choices.js";
 import { describe, turns } from "./words.js";
 import { drawClock, drawPlayers, drawSeats, drawTurn } from "./panel.js";
 import { invite, drawJoin, joinedNote, inviteNote } from "./join.js";
+import { drawRematch } from "./rematch.js";
 
 const id = document.body.dataset.game;
 const $ = (s) => document.getElementById(s);
@@ -169,6 +170,7 @@ function render(keepFocus) {
   const piece = v.pending && v.pending.piece !== undefined ? v.board[v.pending.piece] : null;
   drawChoices($("choices"), { kind: v.pending && v.pending.kind, moves: S.legal, tiles: S.tiles, rot: S.rot, piece,
                               tile: S.tile, onChoose: choose, onRotate: rotate, onTile: (t) => { S.tile = t; render(true); } });
+  if (v.status === "finished" && token && v.you) drawRematch($("choices"), id);   // a seat: "Play again"
   if (keepFocus) {   // the keyboard stays where it was: the same choice, or the first one shown
     const again = focused && document.querySelector('[data-notation="' + CSS.escape(focused) + '"]');
     const first = document.querySelector("#choices [data-notation], #board .choice:not(.off)");
