@@ -1174,6 +1174,59 @@ START_TEST(page_lobby)
 }
 END_TEST
 
+/* ---- a game against the computer from the lobby ------------------------------------------------------------- */
+/* Two seats, one of them a computer player: no open seat, so the game starts at once (and is in no list);
+ * Dee's tab is her seat's page with her turn, and when she has moved the bot answers on the page. */
+START_TEST(page_lobby_bot)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    browser b;
+    browser_start(&b);
+    tab t;
+    lobby_open(&b, &t, d, "Dee", NULL);
+    json_decref(js(&b, "document.getElementById('new-seats').value = '2'; document.getElementById('new-bots').value = '2'"));
+    click(&b, "#new-send");
+    wait_for(&b, "document.getElementById('problem').textContent",
+             "A game of 2 seats has room for 1 computer player besides you.", "too many computer players");
+    json_decref(js(&b, "document.getElementById('new-bots').value = '1'"));
+    click(&b, "#new-send");
+    e2e_game g = {.nplayers = 2};
+    ck_assert_int_eq(landed_seat(&b, g.token[0], sizeof g.token[0]), 0);
+    char *path = js_str(&b, "location.pathname");
+    snprintf(g.id, sizeof g.id, "%s", path + strlen("/games/"));
+    free(path);
+    wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "Dee's turn at once");
+    wait_for(&b, SEAT_NAMES, "Dee (you)|greedy bot", "the computer player in the list");
+    json_t *lobby = e2e_get_ok(c, "/v1/lobby", NULL, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(lobby, "games")), 0);
+    json_decref(lobby);
+    /* Dee's turn, through the API; then the bot's, on the page */
+    char p[200];
+    snprintf(p, sizeof p, "/v1/games/%s", g.id);
+    e2e_rng rng = {3};
+    int seq;
+    for (;;) {
+        json_t *v = e2e_get_ok(c, p, NULL, 200);
+        seq = (int)e2e_jint(v, "seq");
+        long seat = e2e_jint(v, "pending.seat");
+        json_decref(v);
+        if (seat != 0)
+            break;
+        e2e_play m;
+        ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &m), 200);
+        e2e_play_free(&m);
+    }
+    char expr[300];
+    snprintf(expr, sizeof expr, "Number(document.body.dataset.seq) > %d &&"
+             " /^Your turn/.test(document.getElementById('turn').textContent) ? 'y' : 'n'", seq);
+    wait_for(&b, expr, "y", "the bot answered and it is Dee's turn again");
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- a broken link ------------------------------------------------------------------------------------------ */
 /* A game's link cut in two by a mail program, or a game that is not there: a browser gets a page that says so
  * (404, the problem's title and detail, what to do), a program the problem+json document, from the same URL. */
@@ -1373,7 +1426,8 @@ int main(void)
                  {"reconnects", page_reconnects, 120},     {"cancelled", page_cancelled_under_way, 120},
                  {"rematch", page_rematch, 120},
                  {"waiting", page_waiting_game, 120},     {"join", page_join_by_invitation, 120},
-                 {"broken_link", page_broken_link, 120},  {"lobby", page_lobby, 120},     {"chat", page_chat, 120},
+                 {"broken_link", page_broken_link, 120},  {"lobby", page_lobby, 120},
+                 {"lobby_bot", page_lobby_bot, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);

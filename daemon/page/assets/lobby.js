@@ -72,12 +72,19 @@ function create(ev) {
   ev.preventDefault();
   const n = myName();
   if (!n) return;
-  const seats = Number($("new-seats").value);
+  const seats = Number($("new-seats").value), bots = Number($("new-bots").value);
+  if (bots >= seats) {
+    problem("A game of " + seats + " seats has room for " + (seats - 1) + " computer player" + (seats > 2 ? "s" : "") +
+            " besides you.");
+    return;
+  }
   const exp = [...document.querySelectorAll("input[name=exp]:checked")].map((c) => c.value);
   act(() => withKey(n, async (k) => {
+    // carcd's greedy bot plays the computer seats; the others are open, and the game waits in the lobby for
+    // them (with none open it starts at once, a game against the computer, listed nowhere)
     const players = [{ name: n, player_key: k }];
-    for (let i = 1; i < seats; i++) players.push({ invite: true });
-    const body = { players, public: true, expansions: exp };
+    for (let i = 1; i < seats; i++) players.push(i <= bots ? { bot: "greedy" } : { invite: true });
+    const body = { players, public: bots < seats - 1, expansions: exp };
     if ($("new-clock").value) body.clock = { per_move_s: Number($("new-clock").value) };
     const g = await postAs(null, "/v1/games", body);
     toSeat(g.id, g.players[0]);
