@@ -2,6 +2,7 @@
  * buf.c — a growing text buffer (buf.h).
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,4 +53,22 @@ void cd_buf_printf(cd_buf *b, const char *fmt, ...)
     va_end(ap);
     cd_buf_add(b, big, (size_t)n);
     free(big);
+}
+
+void cd_buf_html(cd_buf *b, const char *s)
+{
+    for (const char *run = s;; s++) {   /* runs of plain bytes are copied whole */
+        unsigned char c = (unsigned char)*s;
+        const char *e = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;"
+                        : c == '\'' ? "&#39;" : NULL;
+        bool drop = c && c < 0x20 && c != '\t' && c != '\n';
+        if (!e && !drop && c)
+            continue;
+        cd_buf_add(b, run, (size_t)(s - run));
+        if (!c)
+            return;
+        if (e)
+            cd_buf_str(b, e);
+        run = s + 1;
+    }
 }

@@ -23,21 +23,6 @@
 #include "handlers/request.h"
 #include "http/problem_html.h"
 
-/* Text into HTML (element content or a quoted attribute). */
-static void hb_esc(cd_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': cd_buf_str(b, "&amp;"); break;
-        case '<': cd_buf_str(b, "&lt;"); break;
-        case '>': cd_buf_str(b, "&gt;"); break;
-        case '"': cd_buf_str(b, "&quot;"); break;
-        case '\'': cd_buf_str(b, "&#39;"); break;
-        default: cd_buf_add(b, s, 1);
-        }
-    }
-}
-
 /* scripts and styles only from carcd's own files (/games/assets/): no inline code runs */
 const char cd_page_csp[] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                            "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -81,9 +66,9 @@ enum MHD_Result h_game_page(cd_req *r)
         const char *end = strchr(at + 1, '@');
         size_t n = end ? (size_t)(end - at - 1) : 0;
         if (end && n == 5 && memcmp(at + 1, "TITLE", 5) == 0)
-            hb_esc(&out, title.p);
+            cd_buf_html(&out, title.p);
         else if (end && n == 2 && memcmp(at + 1, "ID", 2) == 0)
-            hb_esc(&out, r->params[0]);
+            cd_buf_html(&out, r->params[0]);
         else {   /* not a placeholder: keep the '@' */
             cd_buf_add(&out, "@", 1);
             t = at + 1;

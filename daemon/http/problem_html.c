@@ -13,37 +13,22 @@
 const char cd_problem_html_csp[] = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; "
                                    "form-action 'none'; frame-ancestors 'none'";
 
-/* The texts are ours, or a detail that may quote the request: escaped either way (for element content and
- * double-quoted attributes, the only places they go). */
-static void esc(cd_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': cd_buf_str(b, "&amp;"); break;
-        case '<': cd_buf_str(b, "&lt;"); break;
-        case '>': cd_buf_str(b, "&gt;"); break;
-        case '"': cd_buf_str(b, "&quot;"); break;
-        default: cd_buf_add(b, s, 1);
-        }
-    }
-}
-
 void cd_problem_html(cd_buf *b, cd_problem p, const char *detail)
 {
     const cd_problem_info *info = &cd_problems[p];
     const cd_problem_page *page = &cd_problem_pages[p];
     cd_buf_str(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    esc(b, info->title);
+    cd_buf_html(b, info->title);
     cd_buf_str(b, " — carcd</title>\n<style>body{font-family:sans-serif;max-width:40em;margin:2em auto;"
                   "padding:0 1em;line-height:1.5}code{background:#eee;padding:0 .2em}"
                   ".detail{padding:.5em 1em;background:#fde8e4;border:1px solid #b5452f;border-radius:6px}</style>\n"
                   "</head>\n<body>\n<h1>");
-    esc(b, info->title);
+    cd_buf_html(b, info->title);
     cd_buf_str(b, "</h1>\n");
     if (detail) {
         cd_buf_str(b, "<p class=\"detail\" id=\"detail\">");
-        esc(b, detail);
+        cd_buf_html(b, detail);
         cd_buf_str(b, "</p>\n");
     }
     if (detail)   /* a page answered in place of the problem: its type's own page says more */
@@ -53,9 +38,9 @@ void cd_problem_html(cd_buf *b, cd_problem p, const char *detail)
         cd_buf_printf(b, "<p>Problem type <code>/problems/%s</code>, HTTP status %d.</p>\n", info->slug, info->status);
     if (page->meaning) {
         cd_buf_str(b, "<h2>What it means</h2>\n<p>");
-        esc(b, page->meaning);
+        cd_buf_html(b, page->meaning);
         cd_buf_str(b, "</p>\n<h2>What to do</h2>\n<p>");
-        esc(b, page->todo);
+        cd_buf_html(b, page->todo);
         cd_buf_str(b, "</p>\n");
     }
     cd_buf_str(b, "<p>Every error carcd answers a program is an RFC 9457 <code>application/problem+json</code> "

@@ -71,19 +71,6 @@ static const char *name_of(const cd_mail_about *a, int seat, char *buf, size_t n
     return buf;
 }
 
-static void html_escape(cd_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': cd_buf_str(b, "&lt;"); break;
-        case '>': cd_buf_str(b, "&gt;"); break;
-        case '&': cd_buf_str(b, "&amp;"); break;
-        case '"': cd_buf_str(b, "&quot;"); break;
-        default: cd_buf_add(b, s, 1);
-        }
-    }
-}
-
 /* The board as text: a grid of the placed tiles (tile id and rotation), north up, x to the east; a list when
  * the board is too large for a mail's width. */
 static void board_text(cd_buf *b, const json_t *view)
@@ -151,7 +138,7 @@ static void scores(cd_buf *t, cd_buf *h, const cd_mail_about *a, const json_t *v
         const char *nm = name_of(a, (int)i, nb, sizeof nb);
         cd_buf_printf(t, " %s %lld%s", nm, sc, i + 1 < json_array_size(players) ? "," : "\n");
         cd_buf_str(h, " ");
-        html_escape(h, nm);
+        cd_buf_html(h, nm);
         cd_buf_printf(h, " %lld%s", sc, i + 1 < json_array_size(players) ? "," : "</p>\n");
     }
 }
@@ -200,7 +187,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
         cd_buf_printf(&t, "Hello %s,\n\nyou have a seat (seat %d) in the Carcassonne game %s, with %d players.\n", me,
                       a->seat, a->game_id, a->st->nplayers);
         cd_buf_str(&h, "<p>Hello ");
-        html_escape(&h, me);
+        cd_buf_html(&h, me);
         cd_buf_printf(&h, ",</p><p>you have a seat (seat %d) in the Carcassonne game %s, with %d players.</p>\n",
                       a->seat, a->game_id, a->st->nplayers);
         if (a->token && public_url[0]) {
@@ -212,9 +199,9 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
                           link.p);
             cd_buf_str(&h, "<p>Your private play link, the key to your seat (keep it to yourself; bookmark it):<br>"
                            "<a href=\"");
-            html_escape(&h, link.p);
+            cd_buf_html(&h, link.p);
             cd_buf_str(&h, "\">");
-            html_escape(&h, link.p);
+            cd_buf_html(&h, link.p);
             cd_buf_str(&h, "</a></p>\n");
             free(link.p);
         }
@@ -234,13 +221,13 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
         if (a->kind == CD_MAIL_REFUSED && a->refusal) {
             cd_buf_printf(&t, "Your reply was not played: %s\n\n", a->refusal);
             cd_buf_str(&h, "<p><b>Your reply was not played:</b> ");
-            html_escape(&h, a->refusal);
+            cd_buf_html(&h, a->refusal);
             cd_buf_str(&h, "</p>\n");
         }
         if (a->last_move && a->last_move[0]) {
             cd_buf_printf(&t, "Since your last turn:\n%s\n", a->last_move);
             cd_buf_str(&h, "<p>Since your last turn:</p><pre>");
-            html_escape(&h, a->last_move);
+            cd_buf_html(&h, a->last_move);
             cd_buf_str(&h, "</pre>\n");
         }
         if (a->talk && a->talk[0]) {   /* the players' own words: plain text, escaped in the HTML part */
@@ -248,7 +235,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             cd_buf_str(&t, a->talk);
             cd_buf_str(&t, "\n");
             cd_buf_str(&h, "<p>At the table:</p><pre>");
-            html_escape(&h, a->talk);
+            cd_buf_html(&h, a->talk);
             cd_buf_str(&h, "</pre>\n");
         }
         if (!my_turn) {
@@ -280,7 +267,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             if (a->reason) {
                 cd_buf_printf(&t, ": %s", a->reason);
                 cd_buf_str(&h, ": ");
-                html_escape(&h, a->reason);
+                cd_buf_html(&h, a->reason);
             }
             cd_buf_str(&t, ". Nobody won.\n");
             cd_buf_str(&h, ". Nobody won.</p>\n");
@@ -297,7 +284,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
                     char b2[32];
                     cd_buf_printf(&t, " %s", name_of(a, s, b2, sizeof b2));
                     cd_buf_str(&h, " ");
-                    html_escape(&h, name_of(a, s, b2, sizeof b2));
+                    cd_buf_html(&h, name_of(a, s, b2, sizeof b2));
                 }
             cd_buf_str(&t, "\n");
             cd_buf_str(&h, "</p>\n");
@@ -316,7 +303,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             const char *nt = json_string_value(json_array_get(legal, i));
             cd_buf_printf(&t, "%4zu. %s\n", i + 1, nt);
             cd_buf_str(&h, "<li>");
-            html_escape(&h, nt);
+            cd_buf_html(&h, nt);
             cd_buf_str(&h, "</li>\n");
         }
         cd_buf_str(&h, "</ol>\n");

@@ -7,23 +7,6 @@
 #include "base/buf.h"
 
 /* ---- the SVG canvas ----------------------------------------------------------------------------------- */
-/* Text as XML character data / attribute value: & < > " ' escaped, control characters dropped. */
-static void sb_escaped(cd_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': cd_buf_add(b, "&amp;", 5); break;
-        case '<': cd_buf_add(b, "&lt;", 4); break;
-        case '>': cd_buf_add(b, "&gt;", 4); break;
-        case '"': cd_buf_add(b, "&quot;", 6); break;
-        case '\'': cd_buf_add(b, "&#39;", 5); break;
-        default:
-            if ((unsigned char)*s >= 0x20)
-                cd_buf_add(b, s, 1);
-        }
-    }
-}
-
 static void svg_style(cd_buf *b, const cd_style *s)
 {
     if (s->has_fill)
@@ -78,7 +61,7 @@ static void svg_text(cd_canvas *c, double x, double y, double size, uint32_t col
     static const char *const anchors[] = {"start", "middle", "end"};
     cd_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" fill=\"#%06x\" text-anchor=\"%s\"%s>", x, y, size,
               (unsigned)color, anchors[anchor], bold ? " font-weight=\"bold\"" : "");
-    sb_escaped(b, utf8);
+    cd_buf_html(b, utf8);
     cd_buf_add(b, "</text>\n", 8);
 }
 
@@ -88,7 +71,7 @@ static void svg_group(cd_canvas *c, const char *attrs, const char *title)
     cd_buf_printf(b, "<g %s>", attrs);
     if (title) {
         cd_buf_add(b, "<title>", 7);
-        sb_escaped(b, title);
+        cd_buf_html(b, title);
         cd_buf_add(b, "</title>", 8);
     }
     cd_buf_add(b, "\n", 1);

@@ -250,7 +250,7 @@ static void escaped(const char *s, char *out, size_t n)
 {
     size_t k = 0;
     for (; *s && k + 7 < n; s++) {
-        const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;" : NULL;
+        const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;" : *s == '\'' ? "&#39;" : NULL;
         if (e) {
             memcpy(out + k, e, strlen(e));
             k += strlen(e);
