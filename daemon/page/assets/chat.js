@@ -5,18 +5,12 @@
 // players' own words: they go into the page with textContent only, never as HTML, so markup in a message
 // is shown as the characters it is made of.
 import { token, get, post, ApiError } from "./api.js";
+import { el } from "./dom.js";
 
 const id = document.body.dataset.game;
 const box = document.getElementById("chat");
 const shown = new Set();       // message ids on the page
 let names = [];
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function add(list, m) {
   if (shown.has(m.id)) return;

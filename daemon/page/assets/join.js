@@ -8,15 +8,10 @@
 // replacing the invitation in the tab's history) and the page loads again as that seat, asking to be
 // bookmarked (joinedNote(), which main.js shows at start).
 import { token, post, ApiError } from "./api.js";
+import { el } from "./dom.js";
 
 const m = /(?:^#|&)invite=([^&]+)/.exec(location.hash);
 export const invite = token ? null : (m ? decodeURIComponent(m[1]) : null);
-
-function el(tag, text) {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 // The form, into box (#choices) while the game waits. Drawn once: a redraw because another player joined
 // keeps what is being typed.
@@ -24,14 +19,14 @@ export function drawJoin(box, id) {
   if (box.querySelector("#join-form")) return;
   const form = el("form");
   form.id = "join-form";
-  const label = el("label", "You are invited to this game. Your name, as the other players will see it: ");
+  const label = el("label", null, "You are invited to this game. Your name, as the other players will see it: ");
   label.htmlFor = "join-name";
   const name = el("input");
   name.id = "join-name";
   name.maxLength = 64;
   name.required = true;
   name.autocomplete = "nickname";
-  const send = el("button", "Join the game");
+  const send = el("button", null, "Join the game");
   send.type = "submit";
   send.id = "join-send";
   const problem = el("p");

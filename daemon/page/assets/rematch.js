@@ -4,12 +4,7 @@
 // starts it. The tab goes on to the new game's seat page (#token=...), which asks to be bookmarked, as after
 // a join.
 import { post, ApiError } from "./api.js";
-
-function el(tag, text) {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el } from "./dom.js";
 
 async function playAgain(id) {
   const base = "/v1/games/" + id + "/rematch";
@@ -33,12 +28,11 @@ export function drawRematch(box, id) {
   if (box.querySelector("#rematch")) return;
   const wrap = el("div");
   wrap.id = "rematch";
-  const b = el("button", "Play again");
+  const b = el("button", null, "Play again");
   b.type = "button";
   b.id = "rematch-send";
-  const hint = el("p", "A new game with the same settings and players: the first to press offers it, the " +
-                       "others accept with the same button, and it starts when all have.");
-  hint.className = "hint";
+  const hint = el("p", "hint", "A new game with the same settings and players: the first to press offers it, " +
+                               "the others accept with the same button, and it starts when all have.");
   const problem = el("p");
   problem.id = "rematch-problem";
   problem.setAttribute("role", "alert");

@@ -1,0 +1,8 @@
+// dom.js — the one helper the page's modules share to make elements. Text goes in with textContent only,
+// never as HTML: a player's words or a server's detail are shown as the characters they are.
+export function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
