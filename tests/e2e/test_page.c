@@ -1174,6 +1174,54 @@ START_TEST(page_lobby)
 }
 END_TEST
 
+/* ---- a game for friends from the lobby ------------------------------------------------------------------------ */
+/* Eve starts a game that is not listed: her seat's page shows the invitation's link to send, which Fay opens
+ * and joins by; the game starts on both pages and Eve's page forgets the link. */
+START_TEST(page_lobby_invite)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    browser b;
+    browser_start(&b);
+    tab t[2];
+    lobby_open(&b, &t[0], d, "Eve", NULL);
+    json_decref(js(&b, "document.getElementById('new-seats').value = '2';"
+                       " document.getElementById('new-public').checked = false"));
+    click(&b, "#new-send");
+    char token[80];
+    ck_assert_int_eq(landed_seat(&b, token, sizeof token), 0);
+    wait_for(&b, "String(document.querySelectorAll('#invites .invite-link').length)", "1", "the link to send");
+    char *id = js_str(&b, "location.pathname.slice('/games/'.length)");
+    char *link = js_str(&b, "document.querySelector('#invites .invite-link').value");
+    char want[300];
+    snprintf(want, sizeof want, "%s/games/%s#invite=iv_", d->base, id);
+    ck_assert_msg(strncmp(link, want, strlen(want)) == 0, "the link %s", link);
+    size_t len;
+    free(screenshot(&b, &len, "page-invites.png"));
+    json_t *lobby = e2e_get_ok(c, "/v1/lobby", NULL, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(lobby, "games")), 0);   /* not listed */
+    json_decref(lobby);
+
+    tab_open(&b, &t[1], link, 1280, 900, false);
+    join_as(&b, "Fay", NULL);
+    char fay[80];
+    ck_assert_int_eq(landed_seat(&b, fay, sizeof fay), 1);
+    wait_for(&b, "document.getElementById('turn').textContent.startsWith(\"Eve's turn\")?'y':'n'", "y",
+             "the game started for Fay");
+    tab_use(&b, &t[0]);
+    wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "and for Eve");
+    wait_for(&b, "String(!!document.getElementById('invites'))", "false", "no links once it started");
+    char forgotten[200];
+    snprintf(forgotten, sizeof forgotten, "String(localStorage.getItem('carcd.invites.%s'))", id);
+    wait_for(&b, forgotten, "null", "the browser forgot them");
+    free(id);
+    free(link);
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- a game against the computer from the lobby ------------------------------------------------------------- */
 /* Two seats, one of them a computer player: no open seat, so the game starts at once (and is in no list);
  * Dee's tab is her seat's page with her turn, and when she has moved the bot answers on the page. */
@@ -1427,7 +1475,7 @@ int main(void)
                  {"rematch", page_rematch, 120},
                  {"waiting", page_waiting_game, 120},     {"join", page_join_by_invitation, 120},
                  {"broken_link", page_broken_link, 120},  {"lobby", page_lobby, 120},
-                 {"lobby_bot", page_lobby_bot, 120},     {"chat", page_chat, 120},
+                 {"lobby_bot", page_lobby_bot, 120},  {"lobby_invite", page_lobby_invite, 120},     {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);

@@ -6,6 +6,7 @@
 // the same person is the same player from one game to the next. A join or a new game answers the seat's
 // token once: the tab goes on to the seat's page (/games/{id}#token=...), which asks to be bookmarked.
 import { get, postAs, ApiError } from "./api.js";
+import { rememberInvites } from "./join.js";
 
 const $ = (s) => document.getElementById(s);
 const KEY = "carcd.player_key", NAME = "carcd.name";
@@ -84,9 +85,10 @@ function create(ev) {
     // them (with none open it starts at once, a game against the computer, listed nowhere)
     const players = [{ name: n, player_key: k }];
     for (let i = 1; i < seats; i++) players.push(i <= bots ? { bot: "greedy" } : { invite: true });
-    const body = { players, public: bots < seats - 1, expansions: exp };
+    const body = { players, public: bots < seats - 1 && $("new-public").checked, expansions: exp };
     if ($("new-clock").value) body.clock = { per_move_s: Number($("new-clock").value) };
     const g = await postAs(null, "/v1/games", body);
+    rememberInvites(g.id, g.invites);   // the seat's page shows them, to be sent to friends
     toSeat(g.id, g.players[0]);
   }));
 }

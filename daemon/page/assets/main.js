@@ -10,7 +10,7 @@ import { drawBoard } from "./board.js";
 import { drawChoices } from "./choices.js";
 import { describe, turns } from "./words.js";
 import { drawClock, drawPlayers, drawSeats, drawTurn } from "./panel.js";
-import { invite, drawJoin, joinedNote, inviteNote } from "./join.js";
+import { invite, drawJoin, drawInvites, forgetInvites, joinedNote, inviteNote } from "./join.js";
 import { drawRematch } from "./rematch.js";
 
 const id = document.body.dataset.game;
@@ -151,6 +151,7 @@ function render(keepFocus) {
     $("board").replaceChildren();
     drawSeats(v);
     if (invite && v.status === "waiting") drawJoin($("choices"), id);   // a person invited: the join form
+    else if (token && v.status === "waiting") drawInvites($("choices"), id);   // its creator: the links to send
     else $("choices").replaceChildren();
     if (invite) notice(inviteNote(v));
     document.body.dataset.seq = String(v.seq);
@@ -158,6 +159,7 @@ function render(keepFocus) {
     return;
   }
   if (invite) notice(inviteNote(v));
+  forgetInvites(id);   // started: the links it kept open nothing any more
   const act = document.activeElement;
   const focused = act && act.getAttribute("data-notation");
   keepFocus = keepFocus || !!focused || !!(act && act.closest && act.closest("#choices"));
