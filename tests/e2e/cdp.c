@@ -167,9 +167,8 @@ char *cdp_paused(browser *b, const char *url_part)
     }
 }
 
-/* Sends a command (params stolen; on the page's session once attached) and waits for its answer's result
- * (a new reference). Events that arrive meanwhile are dropped, except paused requests (keep_paused). */
-json_t *cdp(browser *b, const char *method, json_t *params)
+/* cdp, or with `error` its error object (a new reference in *error, NULL returned) instead of failing. */
+static json_t *cdp_call(browser *b, const char *method, json_t *params, json_t **error)
 {
     int id = b->next_id++;
     json_t *msg = json_pack("{s:i, s:s, s:o}", "id", id, "method", method, "params", params ? params : json_object());
@@ -191,6 +190,11 @@ json_t *cdp(browser *b, const char *method, json_t *params)
         keep_paused(b, m);
         if (json_integer_value(json_object_get(m, "id")) == id) {
             json_t *err = json_object_get(m, "error");
+            if (err && error) {
+                *error = json_incref(err);
+                json_decref(m);
+                return NULL;
+            }
             if (err) {
                 char *e = json_dumps(err, JSON_COMPACT);
                 ck_abort_msg("CDP %s: %s", method, e);
@@ -201,6 +205,13 @@ json_t *cdp(browser *b, const char *method, json_t *params)
         }
         json_decref(m);
     }
+}
+
+/* Sends a command (params stolen; on the page's session once attached) and waits for its answer's result
+ * (a new reference). Events that arrive meanwhile are dropped, except paused requests (keep_paused). */
+json_t *cdp(browser *b, const char *method, json_t *params)
+{
+    return cdp_call(b, method, params, NULL);
 }
 
 /* Evaluates a JavaScript expression in the page; its value (a new reference). */
@@ -221,15 +232,24 @@ char *js_str(browser *b, const char *expr)
     return s;
 }
 
-/* Waits until `expr` evaluates to the string `want`. */
+/* Waits until `expr` evaluates to the string `want`. The page may navigate meanwhile (a join or a rematch
+ * takes the tab to another page): an evaluation that meets no page, or one going away, is tried again. */
 void wait_for(browser *b, const char *expr, const char *want, const char *what)
 {
     double t0 = e2e_now();
     char *got = NULL;
     while (e2e_now() - t0 < CDP_TIMEOUT_S) {
         free(got);
-        got = js_str(b, expr);
-        if (strcmp(got, want) == 0) {
+        json_t *err = NULL;
+        json_t *r = cdp_call(b, "Runtime.evaluate",
+                             json_pack("{s:s, s:b, s:b}", "expression", expr, "returnByValue", 1, "awaitPromise", 1),
+                             &err);
+        json_t *v = json_object_get(json_object_get(r, "result"), "value");
+        bool failed = err != NULL;   /* got is then the error, for the message at the end */
+        got = failed ? json_dumps(err, JSON_COMPACT) : strdup(json_is_string(v) ? json_string_value(v) : "");
+        json_decref(r);
+        json_decref(err);
+        if (!failed && strcmp(got, want) == 0) {
             free(got);
             return;
         }
