@@ -981,6 +981,8 @@ START_TEST(page_join_by_invitation)
     wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 2 more players to join.",
              "the waiting game");
     wait_for(&b, SEAT_NAMES, "Host|an open seat|an open seat", "the seats of the waiting game");
+    wait_for(&b, "document.getElementById('stack').textContent", "3 players, the base game, no clock",
+             "what the game is");
     char *before = js_str(&b, "String(history.length)");
     join_as(&b, "Guest", "page-join-form.png");
     wait_for(&b, "/^#token=cs_[A-Za-z0-9_-]+$/.test(location.hash)?'y':'n'", "y", "the address is the seat's page");

@@ -7,11 +7,10 @@
 // token once: the tab goes on to the seat's page (/games/{id}#token=...), which asks to be bookmarked.
 import { get, postAs, ApiError } from "./api.js";
 import { rememberInvites } from "./join.js";
+import { gameSettings } from "./panel.js";
 
 const $ = (s) => document.getElementById(s);
 const KEY = "carcd.player_key", NAME = "carcd.name";
-const EXPANSIONS = { hills_sheep: "Hills & Sheep", crop_circles: "Crop Circles", fruit_trees: "Fruit Trees",
-                     halflings: "Halb so wild II" };
 
 function problem(text) { $("problem").textContent = text; $("problem").hidden = !text; }
 function why(e) { const p = e instanceof ApiError && e.problem; return p ? p.detail || p.title : e.message; }
@@ -93,16 +92,6 @@ function create(ev) {
   }));
 }
 
-function per(s) {
-  if (s % 86400) return Math.round(s / 3600) + " h";
-  return s === 86400 ? "a day" : s / 86400 + " days";
-}
-
-function describe(g) {
-  const exp = g.expansions.length ? g.expansions.map((e) => EXPANSIONS[e] || e).join(", ") : "the base game";
-  return exp + (g.clock && g.clock.per_move_s ? ", " + per(g.clock.per_move_s) + " a move" : ", no clock");
-}
-
 async function load() {
   let list;
   try {
@@ -119,7 +108,7 @@ async function load() {
     who.className = "who";
     who.textContent = g.players.join(", ") + " + " + g.open + " open seat" + (g.open === 1 ? "" : "s");
     what.className = "what";
-    what.textContent = g.seats + " players, " + describe(g);
+    what.textContent = gameSettings(g);
     const b = document.createElement("button");
     b.type = "button";
     b.className = "join";

@@ -66,6 +66,22 @@ export function drawPlayers(v, n, me) {
   $("stack").textContent = v.stack_left + " tiles left" + (v.halflings && v.halflings.pool && v.halflings.pool.length ? " · draft pool " + v.halflings.pool.join(" ") : "");
 }
 
+const EXPANSIONS = { hills_sheep: "Hills & Sheep", crop_circles: "Crop Circles", fruit_trees: "Fruit Trees",
+                     halflings: "Halb so wild II" };
+
+function perMove(s) {
+  if (s % 86400) return Math.round(s / 3600) + " h";
+  return s === 86400 ? "a day" : s / 86400 + " days";
+}
+
+// What a game is, in words: "3 players, Hills & Sheep, a day a move" (g: a lobby entry or a game's view).
+export function gameSettings(g) {
+  const exp = g.expansions && g.expansions.length ? g.expansions.map((e) => EXPANSIONS[e] || e).join(", ")
+    : "the base game";
+  const clock = g.clock && g.clock.per_move_s ? perMove(g.clock.per_move_s) + " a move" : "no clock";
+  return g.seats + " players, " + exp + ", " + clock;
+}
+
 // A game that has not started (waiting for players, or cancelled before it started): the seats taken, by name
 // in the order taken, and the places still open.
 export function drawSeats(v) {
@@ -89,7 +105,7 @@ export function drawSeats(v) {
     tr.append(chip, who);
     t.appendChild(tr);
   }
-  $("stack").textContent = "";
+  $("stack").textContent = gameSettings(v);
 }
 
 // The countdown to the deadline; skew: the server's clock minus ours (from the view's clock.now).
