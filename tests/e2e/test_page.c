@@ -1177,29 +1177,37 @@ START_TEST(page_lobby)
 END_TEST
 
 /* ---- a game for friends from the lobby ------------------------------------------------------------------------ */
-/* Eve starts a game that is not listed: her seat's page shows the invitation's link to send, which Fay opens
- * and joins by; the game starts on both pages and Eve's page forgets the link. */
+/* Eve starts a game of three that is not listed: her seat's page shows the invitations' links to send; Fay
+ * opens one and joins; Eve starts the game with the two of them (the creator token the page kept), and both
+ * pages play it, Eve's having forgotten the links. Then Eve's second game, cancelled from its page: the first
+ * press only asks. */
+static char *host_game(browser *b, tab *t, const e2e_daemon *d, const char *seats, const char *name)
+{
+    lobby_open(b, t, d, name, NULL);
+    char expr[200];
+    snprintf(expr, sizeof expr, "document.getElementById('new-seats').value = '%s';"
+             " document.getElementById('new-public').checked = false", seats);
+    json_decref(js(b, expr));
+    click(b, "#new-send");
+    char token[80];
+    ck_assert_int_eq(landed_seat(b, token, sizeof token), 0);
+    return js_str(b, "location.pathname.slice('/games/'.length)");
+}
+
 START_TEST(page_lobby_invite)
 {
     e2e_daemon *d = e2e_daemon_up(NULL);
     e2e_client *c = e2e_client_new(d);
     browser b;
     browser_start(&b);
-    tab t[2];
-    lobby_open(&b, &t[0], d, "Eve", NULL);
-    json_decref(js(&b, "document.getElementById('new-seats').value = '2';"
-                       " document.getElementById('new-public').checked = false"));
-    click(&b, "#new-send");
-    char token[80];
-    ck_assert_int_eq(landed_seat(&b, token, sizeof token), 0);
-    wait_for(&b, "String(document.querySelectorAll('#invites .invite-link').length)", "1", "the link to send");
-    char *id = js_str(&b, "location.pathname.slice('/games/'.length)");
-    char *link = js_str(&b, "document.querySelector('#invites .invite-link').value");
+    tab t[3];
+    char *id = host_game(&b, &t[0], d, "3", "Eve");
+    wait_for(&b, "String(document.querySelectorAll('#host .invite-link').length)", "2", "the links to send");
+    wait_for(&b, "String(document.getElementById('host-start').disabled)", "true", "no start with one player");
+    char *link = js_str(&b, "document.querySelector('#host .invite-link').value");
     char want[300];
     snprintf(want, sizeof want, "%s/games/%s#invite=iv_", d->base, id);
     ck_assert_msg(strncmp(link, want, strlen(want)) == 0, "the link %s", link);
-    size_t len;
-    free(screenshot(&b, &len, "page-invites.png"));
     json_t *lobby = e2e_get_ok(c, "/v1/lobby", NULL, 200);
     ck_assert_int_eq(json_array_size(json_object_get(lobby, "games")), 0);   /* not listed */
     json_decref(lobby);
@@ -1208,16 +1216,41 @@ START_TEST(page_lobby_invite)
     join_as(&b, "Fay", NULL);
     char fay[80];
     ck_assert_int_eq(landed_seat(&b, fay, sizeof fay), 1);
+    tab_use(&b, &t[0]);
+    wait_for(&b, "document.getElementById('host-start').textContent", "Start now with the 2 players here",
+             "Eve's page counts Fay");
+    size_t len;
+    free(screenshot(&b, &len, "page-host.png"));
+    click(&b, "#host-start");
+    wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "Eve's turn");
+    wait_for(&b, "String(!!document.getElementById('host'))", "false", "no links once it started");
+    char forgotten[200];
+    snprintf(forgotten, sizeof forgotten, "String(localStorage.getItem('carcd.created.%s'))", id);
+    wait_for(&b, forgotten, "null", "the browser forgot them");
+    tab_use(&b, &t[1]);
     wait_for(&b, "document.getElementById('turn').textContent.startsWith(\"Eve's turn\")?'y':'n'", "y",
              "the game started for Fay");
-    tab_use(&b, &t[0]);
-    wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "and for Eve");
-    wait_for(&b, "String(!!document.getElementById('invites'))", "false", "no links once it started");
-    char forgotten[200];
-    snprintf(forgotten, sizeof forgotten, "String(localStorage.getItem('carcd.invites.%s'))", id);
-    wait_for(&b, forgotten, "null", "the browser forgot them");
+    char p[200];
+    snprintf(p, sizeof p, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, p, NULL, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(v, "players")), 2);
+    json_decref(v);
     free(id);
     free(link);
+
+    /* a second game, cancelled */
+    id = host_game(&b, &t[2], d, "2", "Eve");
+    wait_for(&b, "String(!!document.getElementById('host-cancel'))", "true", "the cancel button");
+    click(&b, "#host-cancel");
+    wait_for(&b, "document.getElementById('host-cancel').textContent", "Press again to cancel the game",
+             "the first press asks");
+    click(&b, "#host-cancel");
+    wait_for(&b, "document.getElementById('turn').textContent", "This game was cancelled.", "cancelled");
+    snprintf(p, sizeof p, "/v1/games/%s", id);
+    v = e2e_get_ok(c, p, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");
+    json_decref(v);
+    free(id);
     browser_stop(&b);
     e2e_client_free(c);
     e2e_daemon_down(d);

@@ -8,8 +8,7 @@
 // replacing the invitation in the tab's history) and the page loads again as that seat, asking to be
 // bookmarked (joinedNote(), which main.js shows at start).
 //
-// The other side: a game started from the lobby page keeps its invitations' links in localStorage
-// (rememberInvites), and the seat's page of the waiting game shows them to be sent (drawInvites).
+// The other side, the game's creator, is host.js.
 import { token, post, ApiError } from "./api.js";
 import { el } from "./dom.js";
 
@@ -74,34 +73,3 @@ export function inviteNote(view) {
   return "This invitation can no longer be used: " +
          (view.status === "cancelled" ? "the game was cancelled." : "the game has started without it.");
 }
-
-// The invitations of a game this browser created (the creation's invites[].page_url), kept until it starts.
-const INVITES = "carcd.invites.";
-export function rememberInvites(id, invites) {
-  const urls = (invites || []).map((i) => new URL(i.page_url, location.origin).href);
-  if (urls.length) localStorage.setItem(INVITES + id, JSON.stringify(urls));
-}
-
-// Into box (#choices), for a seat of a waiting game: the links kept for it, one field each to copy from.
-// Nothing when this browser keeps none; once the game has started they are forgotten (forgetInvites).
-export function drawInvites(box, id) {
-  let urls = [];
-  try { urls = JSON.parse(localStorage.getItem(INVITES + id) || "[]"); } catch (e) { urls = []; }
-  if (!urls.length) { box.replaceChildren(); return; }
-  if (box.querySelector("#invites")) return;
-  const wrap = el("div");
-  wrap.id = "invites";
-  wrap.append(el("p", null, "Send a friend one of these links: each opens one seat, once, and the game starts when " +
-                            "every seat is taken."));
-  for (const u of urls) {
-    const f = el("input", "invite-link");
-    f.readOnly = true;
-    f.value = u;
-    f.setAttribute("aria-label", "an invitation's link");
-    f.addEventListener("focus", () => f.select());
-    wrap.append(f);
-  }
-  box.replaceChildren(wrap);
-}
-
-export function forgetInvites(id) { localStorage.removeItem(INVITES + id); }

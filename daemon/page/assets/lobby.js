@@ -6,7 +6,7 @@
 // the same person is the same player from one game to the next. A join or a new game answers the seat's
 // token once: the tab goes on to the seat's page (/games/{id}#token=...), which asks to be bookmarked.
 import { get, postAs, ApiError } from "./api.js";
-import { rememberInvites } from "./join.js";
+import { rememberCreated } from "./host.js";
 import { gameSettings } from "./panel.js";
 
 const $ = (s) => document.getElementById(s);
@@ -87,7 +87,7 @@ function create(ev) {
     const body = { players, public: bots < seats - 1 && $("new-public").checked, expansions: exp };
     if ($("new-clock").value) body.clock = { per_move_s: Number($("new-clock").value) };
     const g = await postAs(null, "/v1/games", body);
-    rememberInvites(g.id, g.invites);   // the seat's page shows them, to be sent to friends
+    rememberCreated(g.id, g);   // its seat's page shows the links to send, and starts or cancels it
     toSeat(g.id, g.players[0]);
   }));
 }

@@ -10,7 +10,8 @@ import { drawBoard } from "./board.js";
 import { drawChoices } from "./choices.js";
 import { describe, turns } from "./words.js";
 import { drawClock, drawPlayers, drawSeats, drawTurn } from "./panel.js";
-import { invite, drawJoin, drawInvites, forgetInvites, joinedNote, inviteNote } from "./join.js";
+import { invite, drawJoin, joinedNote, inviteNote } from "./join.js";
+import { drawHost, forgetCreated } from "./host.js";
 import { drawRematch } from "./rematch.js";
 
 const id = document.body.dataset.game;
@@ -151,15 +152,16 @@ function render(keepFocus) {
     $("board").replaceChildren();
     drawSeats(v);
     if (invite && v.status === "waiting") drawJoin($("choices"), id);   // a person invited: the join form
-    else if (token && v.status === "waiting") drawInvites($("choices"), id);   // its creator: the links to send
+    else if (token && v.status === "waiting") drawHost($("choices"), id, v, refreshSoon);   // its creator's part
     else $("choices").replaceChildren();
+    if (v.status === "cancelled") forgetCreated(id);
     if (invite) notice(inviteNote(v));
     document.body.dataset.seq = String(v.seq);
     document.body.dataset.ready = "1";
     return;
   }
   if (invite) notice(inviteNote(v));
-  forgetInvites(id);   // started: the links it kept open nothing any more
+  forgetCreated(id);   // started: the links and the creator token it kept serve nothing any more
   const act = document.activeElement;
   const focused = act && act.getAttribute("data-notation");
   keepFocus = keepFocus || !!focused || !!(act && act.closest && act.closest("#choices"));
@@ -231,6 +233,9 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "r" || ev.key === "R") { rotate(ev.shiftKey ? -1 : 1); ev.preventDefault(); }
 });
 setInterval(tick, 1000);
+// a waiting game's log stays empty until it starts, so its stream says nothing of a seat taken: the seats
+// are read again every 10 s while it waits (one GET; the start itself comes down the stream)
+setInterval(() => { if (S.view && S.view.status === "waiting") refreshSoon(); }, 10000);
 
 (async function start() {
   try {

@@ -1,0 +1,93 @@
+// host.js — the creator's side of a waiting game, in the browser. A game started from the lobby page keeps in
+// localStorage, until it starts, what its creation answered only once: the invitations' links
+// (invites[].page_url) and the creator token (ct_...). The creator's page of the waiting game shows the links
+// to send to friends, and starts the game with the seats taken so far (POST .../start: a lobby game of six
+// that only three people joined) or cancels it (POST .../cancel), with the creator token. (join.js is the
+// side of the people invited.)
+import { postAs, ApiError } from "./api.js";
+import { el } from "./dom.js";
+
+const KEEP = "carcd.created.";
+
+export function rememberCreated(id, answer) {
+  const links = (answer.invites || []).map((i) => new URL(i.page_url, location.origin).href);
+  localStorage.setItem(KEEP + id, JSON.stringify({ links, creator: answer.creator_token || null }));
+}
+
+export function forgetCreated(id) { localStorage.removeItem(KEEP + id); }
+
+function kept(id) {
+  try { return JSON.parse(localStorage.getItem(KEEP + id) || "null"); } catch (e) { return null; }
+}
+
+// Into box (#choices), for a seat's page of a waiting game (view: its view); nothing when this browser did not
+// create it. done(): the game was started or cancelled (the page reads it again).
+export function drawHost(box, id, view, done) {
+  const k = kept(id);
+  if (!k) { box.replaceChildren(); return; }
+  const taken = view.players.length;
+  const old = box.querySelector("#host");
+  if (old) {   // drawn already: what is being copied stays; the start button follows the seats taken
+    const start = old.querySelector("#host-start");
+    if (start) {
+      start.textContent = "Start now with the " + taken + " players here";
+      start.disabled = taken < 2;
+    }
+    return;
+  }
+  const wrap = el("div");
+  wrap.id = "host";
+  if (k.links.length) {
+    wrap.append(el("p", null, "Send a friend one of these links: each opens one seat, once, and the game starts " +
+                              "when every seat is taken."));
+    for (const u of k.links) {
+      const f = el("input", "invite-link");
+      f.readOnly = true;
+      f.value = u;
+      f.setAttribute("aria-label", "an invitation's link");
+      f.addEventListener("focus", () => f.select());
+      wrap.append(f);
+    }
+  }
+  const problem = el("p");
+  problem.id = "host-problem";
+  problem.setAttribute("role", "alert");
+  problem.hidden = true;
+  const act = async (what) => {
+    problem.hidden = true;
+    try {
+      await postAs(k.creator, "/v1/games/" + id + "/" + what, {});
+      done();
+    } catch (e) {
+      const p = e instanceof ApiError && e.problem;
+      problem.textContent = "Not done: " + (p ? p.detail || p.title : e.message);
+      problem.hidden = false;
+    }
+  };
+  if (k.creator) {
+    const row = el("div", "buttons");
+    const start = el("button", null, "Start now with the " + taken + " players here");
+    start.type = "button";
+    start.id = "host-start";
+    start.disabled = taken < 2;
+    start.addEventListener("click", () => act("start"));
+    // cancelling cannot be undone: the first press asks, a second one within 5 s does it
+    const cancel = el("button", null, "Cancel the game");
+    cancel.type = "button";
+    cancel.id = "host-cancel";
+    let armed = null;
+    cancel.addEventListener("click", () => {
+      if (!armed) {
+        cancel.textContent = "Press again to cancel the game";
+        armed = setTimeout(() => { armed = null; cancel.textContent = "Cancel the game"; }, 5000);
+        return;
+      }
+      clearTimeout(armed);
+      act("cancel");
+    });
+    row.append(start, cancel);
+    wrap.append(row);
+  }
+  wrap.append(problem);
+  box.replaceChildren(wrap);
+}
