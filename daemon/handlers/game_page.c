@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/embedded.h"
 #include "base/ids.h"
-#include "base/buf.h"
 #include "game/games.h"
 #include "handlers.h"
 #include "handlers/request.h"
@@ -29,8 +29,6 @@ const char cd_page_csp[] = "default-src 'none'; script-src 'self'; style-src 'se
 
 enum MHD_Result h_game_page(cd_req *r)
 {
-    /* the game as the bearer may see it: an unknown game is a 404 here, not a blank page; a game that has
-     * not started (the lobby) gets the page too, which says so; the seats' names make the title */
     /* people open this page: a browser gets its problems (no such game, the database down) as a page too */
     r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
     if (!cd_uuid_valid(r->params[0]))   /* most often a link that a mail program cut in two */
@@ -38,6 +36,8 @@ enum MHD_Result h_game_page(cd_req *r)
                                 "no game with that id: a game's id is 36 characters, as in "
                                 "/games/0b4e7f2a-5c1d-4e8b-9a3f-6d2c1b0e9f7a; a link cut in two by a mail "
                                 "program, or copied in part, names none (copy the whole link)");
+    /* the game as the bearer may see it: an unknown game is a 404 here, not a blank page; a game that has
+     * not started (the lobby) gets the page too, which says so; the seats' names make the title */
     cd_db *db;
     cd_game g;
     int viewer;
@@ -76,8 +76,8 @@ enum MHD_Result h_game_page(cd_req *r)
         }
         t = end + 1;
     }
-    const char *headers[] = {"Content-Security-Policy", cd_page_csp, "Cache-Control", "private, no-cache", "Referrer-Policy",
-                             "no-referrer", NULL};
+    const char *headers[] = {"Content-Security-Policy", cd_page_csp, "Cache-Control", "private, no-cache",
+                             "Referrer-Policy", "no-referrer", NULL};
     enum MHD_Result ret = cd_reply_raw(r, 200, "text/html; charset=utf-8", out.p, out.len, headers);
     free(out.p);
     free(title.p);
