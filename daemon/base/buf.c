@@ -57,6 +57,8 @@ void cd_buf_printf(cd_buf *b, const char *fmt, ...)
 
 void cd_buf_html(cd_buf *b, const char *s)
 {
+    if (!s)   /* nothing, as the escapers it replaced wrote for NULL */
+        return;
     for (const char *run = s;; s++) {   /* runs of plain bytes are copied whole */
         unsigned char c = (unsigned char)*s;
         const char *e = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;"

@@ -1,6 +1,7 @@
 /*
  * problem_page.c — GET /problems/{name}: the page a problem's "type" URI points to, saying what the problem
- * means and what to do (the texts are problem_pages.c, the page problem_html.c). Public, static for the life of the binary.
+ * means and what to do (the texts are problem_pages.c, the page problem_html.c). Public, static for the life
+ * of the binary.
  */
 #include "base/buf.h"
 #include "handlers.h"

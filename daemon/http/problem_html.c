@@ -26,16 +26,14 @@ void cd_problem_html(cd_buf *b, cd_problem p, const char *detail)
                   "</head>\n<body>\n<h1>");
     cd_buf_html(b, info->title);
     cd_buf_str(b, "</h1>\n");
-    if (detail) {
+    if (detail) {   /* a page answered in place of the problem: what went wrong, and its type's own page */
         cd_buf_str(b, "<p class=\"detail\" id=\"detail\">");
         cd_buf_html(b, detail);
-        cd_buf_str(b, "</p>\n");
-    }
-    if (detail)   /* a page answered in place of the problem: its type's own page says more */
-        cd_buf_printf(b, "<p>Problem type <a href=\"/problems/%s\"><code>/problems/%s</code></a>, HTTP status %d.</p>\n",
-                      info->slug, info->slug, info->status);
-    else
+        cd_buf_printf(b, "</p>\n<p>Problem type <a href=\"/problems/%s\"><code>/problems/%s</code></a>, HTTP status "
+                         "%d.</p>\n", info->slug, info->slug, info->status);
+    } else {
         cd_buf_printf(b, "<p>Problem type <code>/problems/%s</code>, HTTP status %d.</p>\n", info->slug, info->status);
+    }
     if (page->meaning) {
         cd_buf_str(b, "<h2>What it means</h2>\n<p>");
         cd_buf_html(b, page->meaning);
@@ -68,8 +66,7 @@ bool cd_accept_prefers_html(const char *accept)
 {
     if (!accept)
         return false;
-    double html = 0, json = 0, any = 0;
-    bool named_json = false;
+    double html = 0, json = -1, any = 0;   /* json < 0: no JSON type named, so any type's q stands for it */
     for (const char *s = accept; *s;) {
         const char *end = strchr(s, ',');
         if (!end)
@@ -84,14 +81,13 @@ bool cd_accept_prefers_html(const char *accept)
             html = q;
         else if ((n == 16 && strncasecmp(s, "application/json", 16) == 0) ||
                  (n == 24 && strncasecmp(s, "application/problem+json", 24) == 0)) {
-            if (!named_json || q > json)
+            if (q > json)
                 json = q;
-            named_json = true;
         } else if (n == 3 && strncmp(s, "*/*", 3) == 0)
             any = q;
         s = *end ? end + 1 : end;
     }
-    if (!named_json)
+    if (json < 0)
         json = any;
     return html > 0 && html > json;
 }

@@ -165,20 +165,17 @@ json_t *cd_http_problem_json(cd_problem pr, const char *field, const char *detai
     return o;
 }
 
-/* The problem as an HTML page (r->html_problems); Vary: Accept, since the same URL answers JSON to others. */
-static enum MHD_Result reply_problem_page(cd_req *r, cd_problem pr, const char *detail, int retry_after_s)
+/* The problem as an HTML page (r->html_problems), with the JSON answer's headers (`headers`, NULL for none) and
+ * Vary: Accept, since the same URL answers JSON to others. */
+static enum MHD_Result reply_problem_page(cd_req *r, cd_problem pr, const char *detail, const char *const *headers)
 {
     cd_buf b = {0};
     cd_problem_html(&b, pr, detail);
-    char after[16];
-    snprintf(after, sizeof after, "%d", retry_after_s > 0 ? retry_after_s : CD_RETRY_AFTER_S);
-    int status = cd_problems[pr].status;
-    const char *headers[] = {"Content-Security-Policy", cd_problem_html_csp, "Vary", "Accept",
-                             MHD_HTTP_HEADER_RETRY_AFTER, after, NULL};
-    if (status != 503 && status != 429)
-        headers[4] = NULL;
-    enum MHD_Result ret = queue(r, status, MHD_create_response_from_buffer(b.len, b.p, MHD_RESPMEM_MUST_COPY),
-                                "text/html; charset=utf-8", headers);
+    const char *page_headers[] = {"Content-Security-Policy", cd_problem_html_csp, "Vary", "Accept",
+                                  headers ? headers[0] : NULL, headers ? headers[1] : NULL, NULL};
+    enum MHD_Result ret = queue(r, cd_problems[pr].status,
+                                MHD_create_response_from_buffer(b.len, b.p, MHD_RESPMEM_MUST_COPY),
+                                "text/html; charset=utf-8", page_headers);
     free(b.p);
     return ret;
 }
@@ -195,22 +192,23 @@ static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *fie
         cd_log("error", "%s %s (route %s): %s", r->method, r->path, r->route ? r->route->name : "none", detail);
         snprintf(detail, sizeof detail, "an internal error occurred; it has been logged");
     }
-    if (r->html_problems) {   /* a browser on a page route: the same problem, for a person to read */
-        json_decref(ext);
-        return reply_problem_page(r, pr, detail, retry_after_s);
-    }
-    json_t *o = cd_http_problem_json(pr, field, detail);
-    if (ext) {
-        json_object_update_missing(o, ext);
-        json_decref(ext);
-    }
     /* a 503 is a state to wait out (RFC 9110 §10.2.3), a 429 a limit (RFC 6585 §4): the client is told when
      * to try again */
     char after[16];
     snprintf(after, sizeof after, "%d", retry_after_s > 0 ? retry_after_s : CD_RETRY_AFTER_S);
     const char *const retry[] = {MHD_HTTP_HEADER_RETRY_AFTER, after, NULL};
     int status = cd_problems[pr].status;
-    return cd_http_reply_json_as(r, status, o, "application/problem+json", status == 503 || status == 429 ? retry : NULL);
+    const char *const *headers = status == 503 || status == 429 ? retry : NULL;
+    if (r->html_problems) {   /* a browser on a page route: the same problem, for a person to read */
+        json_decref(ext);
+        return reply_problem_page(r, pr, detail, headers);
+    }
+    json_t *o = cd_http_problem_json(pr, field, detail);
+    if (ext) {
+        json_object_update_missing(o, ext);
+        json_decref(ext);
+    }
+    return cd_http_reply_json_as(r, status, o, "application/problem+json", headers);
 }
 
 enum MHD_Result cd_reply_too_many(cd_req *r, cd_problem p, int retry_after_s, const char *fmt, ...)

@@ -37,6 +37,11 @@ START_TEST(escapes)
     same("line\none\ttab", "line\none\ttab");
     same("bell\a, escape\x1b, cr\r, del\x7f", "bell, escape, cr, del\x7f");
     same("\x01\x02", "");
+    cd_buf b = {0};   /* NULL: nothing */
+    cd_buf_str(&b, "x");
+    cd_buf_html(&b, NULL);
+    ck_assert_str_eq(b.p, "x");
+    free(b.p);
 }
 END_TEST
 
