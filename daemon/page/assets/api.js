@@ -4,9 +4,16 @@
 // line, so it stays out of access logs; it is sent only as the Authorization header of fetch().
 const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
 export const token = m ? decodeURIComponent(m[1]) : null;
+
+// The address of a seat's page with its token, as a join, a new game or a rematch answers it (seat, token):
+// "joined" makes that page ask once to be bookmarked (join.js's joinedNote).
+export function seatPageUrl(gameId, answer) {
+  return "/games/" + gameId + "#token=" + encodeURIComponent(answer.token) + "&joined=" + answer.seat;
+}
 const auth = token ? { Authorization: "Bearer " + token } : {};
 
 // An HTTP answer that is not 2xx, with its RFC 9457 problem when it has one.
+// Its message is the problem's detail (else its title), what the pages show a person after their own words.
 export class ApiError extends Error {
   constructor(status, problem) {
     super((problem && (problem.detail || problem.title)) || "HTTP " + status);

@@ -4,8 +4,8 @@
 // both), and posts with the token. The texts are the
 // players' own words: they go into the page with textContent only, never as HTML, so markup in a message
 // is shown as the characters it is made of.
-import { token, get, post, ApiError } from "./api.js";
-import { el } from "./dom.js";
+import { token, get, post } from "./api.js";
+import { alertLine, el } from "./dom.js";
 
 const id = document.body.dataset.game;
 const box = document.getElementById("chat");
@@ -31,10 +31,8 @@ function build(canWrite) {
   list.id = "chat-log";
   list.setAttribute("aria-live", "polite");
   box.append(list);
-  const problem = el("p", "chat-problem");
-  problem.id = "chat-problem";
-  problem.setAttribute("role", "alert");
-  problem.hidden = true;
+  const problem = alertLine("chat-problem");
+  problem.className = "chat-problem";
   box.append(problem);
   if (canWrite) {
     const form = el("form", null);
@@ -58,8 +56,7 @@ function build(canWrite) {
         add(list, await post("/v1/games/" + id + "/messages", { text }));
         input.value = "";
       } catch (e) {
-        const p = e instanceof ApiError && e.problem;
-        problem.textContent = "Not sent: " + (p ? p.detail || p.title : e.message);
+        problem.textContent = "Not sent: " + e.message;
         problem.hidden = false;
       }
       send.disabled = false;

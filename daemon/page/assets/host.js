@@ -4,8 +4,8 @@
 // to send to friends, and starts the game with the seats taken so far (POST .../start: a lobby game of six
 // that only three people joined) or cancels it (POST .../cancel), with the creator token. (join.js is the
 // side of the people invited.)
-import { postAs, ApiError } from "./api.js";
-import { el } from "./dom.js";
+import { postAs } from "./api.js";
+import { alertLine, el } from "./dom.js";
 
 const KEEP = "carcd.created.";
 
@@ -49,18 +49,14 @@ export function drawHost(box, id, view, done) {
       wrap.append(f);
     }
   }
-  const problem = el("p");
-  problem.id = "host-problem";
-  problem.setAttribute("role", "alert");
-  problem.hidden = true;
+  const problem = alertLine("host-problem");
   const act = async (what) => {
     problem.hidden = true;
     try {
       await postAs(k.creator, "/v1/games/" + id + "/" + what, {});
       done();
     } catch (e) {
-      const p = e instanceof ApiError && e.problem;
-      problem.textContent = "Not done: " + (p ? p.detail || p.title : e.message);
+      problem.textContent = "Not done: " + e.message;
       problem.hidden = false;
     }
   };

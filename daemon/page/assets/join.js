@@ -9,8 +9,8 @@
 // bookmarked (joinedNote(), which main.js shows at start).
 //
 // The other side, the game's creator, is host.js.
-import { token, post, ApiError } from "./api.js";
-import { el } from "./dom.js";
+import { token, post, seatPageUrl } from "./api.js";
+import { alertLine, el } from "./dom.js";
 
 const m = /(?:^#|&)invite=([^&]+)/.exec(location.hash);
 export const invite = token ? null : (m ? decodeURIComponent(m[1]) : null);
@@ -31,10 +31,7 @@ export function drawJoin(box, id) {
   const send = el("button", null, "Join the game");
   send.type = "submit";
   send.id = "join-send";
-  const problem = el("p");
-  problem.id = "join-problem";
-  problem.setAttribute("role", "alert");
-  problem.hidden = true;
+  const problem = alertLine("join-problem");
   form.append(label, name, send, problem);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -44,11 +41,10 @@ export function drawJoin(box, id) {
     problem.hidden = true;
     try {
       const j = await post("/v1/games/" + id + "/join", { invite, name: text });
-      history.replaceState(null, "", "#token=" + encodeURIComponent(j.token) + "&joined=" + j.seat);
+      history.replaceState(null, "", seatPageUrl(id, j));
       location.reload();
     } catch (e) {
-      const p = e instanceof ApiError && e.problem;
-      problem.textContent = "Could not join: " + (p ? p.detail || p.title : e.message);
+      problem.textContent = "Could not join: " + e.message;
       problem.hidden = false;
       send.disabled = false;
     }

@@ -5,7 +5,7 @@
 // makes one the first time it is needed and keeps it, with the name, in this browser's localStorage, so that
 // the same person is the same player from one game to the next. A join or a new game answers the seat's
 // token once: the tab goes on to the seat's page (/games/{id}#token=...), which asks to be bookmarked.
-import { get, postAs, ApiError } from "./api.js";
+import { get, postAs, seatPageUrl, ApiError } from "./api.js";
 import { rememberCreated } from "./host.js";
 import { gameSettings } from "./panel.js";
 
@@ -13,7 +13,6 @@ const $ = (s) => document.getElementById(s);
 const KEY = "carcd.player_key", NAME = "carcd.name";
 
 function problem(text) { $("problem").textContent = text; $("problem").hidden = !text; }
-function why(e) { const p = e instanceof ApiError && e.problem; return p ? p.detail || p.title : e.message; }
 
 function myName() {
   const n = $("me-name").value.trim();
@@ -48,9 +47,6 @@ async function withKey(n, f) {
   }
 }
 
-function toSeat(id, answer) {   // the seat's page, as after a join by invitation (join.js)
-  location.assign("/games/" + id + "#token=" + encodeURIComponent(answer.token) + "&joined=" + answer.seat);
-}
 
 let busy = false;
 async function act(f) {
@@ -58,14 +54,14 @@ async function act(f) {
   busy = true;
   document.body.dataset.busy = "1";
   problem("");
-  try { await f(); } catch (e) { problem("Could not do it: " + why(e)); load(); }
+  try { await f(); } catch (e) { problem("Could not do it: " + e.message); load(); }
   busy = false;
   document.body.dataset.busy = "0";
 }
 
 function join(g) {
   const n = myName();
-  if (n) act(() => withKey(n, async (k) => toSeat(g.id, await postAs(k, "/v1/games/" + g.id + "/join", { name: n }))));
+  if (n) act(() => withKey(n, async (k) => location.assign(seatPageUrl(g.id, await postAs(k, "/v1/games/" + g.id + "/join", { name: n })))));
 }
 
 function create(ev) {
@@ -88,7 +84,7 @@ function create(ev) {
     if ($("new-clock").value) body.clock = { per_move_s: Number($("new-clock").value) };
     const g = await postAs(null, "/v1/games", body);
     rememberCreated(g.id, g);   // its seat's page shows the links to send, and starts or cancels it
-    toSeat(g.id, g.players[0]);
+    location.assign(seatPageUrl(g.id, g.players[0]));
   }));
 }
 
@@ -97,7 +93,7 @@ async function load() {
   try {
     list = (await get("/v1/lobby")).games;
   } catch (e) {
-    problem("Could not read the lobby: " + why(e));
+    problem("Could not read the lobby: " + e.message);
     document.body.dataset.ready = "1";
     return;
   }

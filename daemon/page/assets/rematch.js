@@ -3,8 +3,8 @@
 // first seat to press it offers the rematch and waits in it; each other seat's press accepts, and the last
 // starts it. The tab goes on to the new game's seat page (#token=...), which asks to be bookmarked, as after
 // a join.
-import { post, ApiError } from "./api.js";
-import { el } from "./dom.js";
+import { post, seatPageUrl, ApiError } from "./api.js";
+import { alertLine, el } from "./dom.js";
 
 async function playAgain(id) {
   const base = "/v1/games/" + id + "/rematch";
@@ -33,19 +33,15 @@ export function drawRematch(box, id) {
   b.id = "rematch-send";
   const hint = el("p", "hint", "A new game with the same settings and players: the first to press offers it, " +
                                "the others accept with the same button, and it starts when all have.");
-  const problem = el("p");
-  problem.id = "rematch-problem";
-  problem.setAttribute("role", "alert");
-  problem.hidden = true;
+  const problem = alertLine("rematch-problem");
   b.addEventListener("click", async () => {
     b.disabled = true;
     problem.hidden = true;
     try {
       const a = await playAgain(id);
-      location.assign("/games/" + a.game_id + "#token=" + encodeURIComponent(a.token) + "&joined=" + a.seat);
+      location.assign(seatPageUrl(a.game_id, a));
     } catch (e) {
-      const p = e instanceof ApiError && e.problem;
-      problem.textContent = "No rematch: " + (p ? p.detail || p.title : e.message);
+      problem.textContent = "No rematch: " + e.message;
       problem.hidden = false;
       b.disabled = false;
     }
