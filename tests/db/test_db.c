@@ -677,13 +677,19 @@ START_TEST(an_update_keeping_the_snapshot_does_not_log_it)
     snprintf(xid, sizeof xid, "%s", PQgetvalue(res, 0, 0));
     PQclear(res);
     sql_do(c, "COMMIT");
-    res = sqlf(c, "SELECT coalesce(sum(record_length), 0), count(*) FROM pg_get_wal_records_info('%s', "
-                  "pg_current_wal_flush_lsn()) WHERE xid::text = '%s'", lsn, xid);
+    /* the row's own record (Heap): the snapshot would be in it. The indexes' records are left out: whether the
+     * update is HOT, and so logs no index entries, depends on the room left on the row's page by the tests
+     * before (CI once saw 6 records, 406 bytes in all) */
+    res = sqlf(c, "SELECT coalesce(sum(record_length) FILTER (WHERE resource_manager = 'Heap'), 0), count(*), "
+                  "string_agg(resource_manager || '/' || record_type || ' ' || record_length, ', ') "
+                  "FROM pg_get_wal_records_info('%s', pg_current_wal_flush_lsn()) WHERE xid::text = '%s'", lsn, xid);
     long logged = atol(PQgetvalue(res, 0, 0));
     int records = atoi(PQgetvalue(res, 0, 1));
+    char seen[512];
+    snprintf(seen, sizeof seen, "%s", PQgetvalue(res, 0, 2));
     PQclear(res);
     ck_assert_int_ge(records, 2);   /* the update and the commit at least: the transaction was found */
-    ck_assert_msg(logged < 400, "the update logged %ld bytes in %d records", logged, records);
+    ck_assert_msg(logged > 0 && logged < 400, "the update's row logged %ld bytes (the records: %s)", logged, seen);
     PQfinish(c);
 }
 END_TEST
