@@ -75,6 +75,10 @@ static const opt opts[] = {
     {"--rate-joins", "CARCD_RATE_JOINS", OPT_STRING, FIELD(rate_joins), CAPACITY(rate_joins), 0, 0, "B/M[,B/M]",
      "joins of open seats, per client address and per player key, as --rate-create (default "
      CD_RATE_JOINS_DEFAULT ")"},
+    {"--rate-invite-mails", "CARCD_RATE_INVITE_MAILS", OPT_STRING, FIELD(rate_invite_mails),
+     CAPACITY(rate_invite_mails), 0, 0, "B/M[,B/M]",
+     "creations that mail invitations ({\"invite\": true, \"email\": ...}, up to 5 mails each), per client "
+     "address and per key, as --rate-create, besides it (default " CD_RATE_INVITE_MAILS_DEFAULT ")"},
     {"--trusted-proxies", "CARCD_TRUSTED_PROXIES", OPT_STRING, FIELD(trusted_proxies), CAPACITY(trusted_proxies),
      0, 0, "CIDRS", "comma-separated addresses and ranges (IPv4, IPv6; unix for the unix socket) of reverse "
      "proxies whose X-Forwarded-For names the client; from any other peer the header is ignored (default none)"},
@@ -157,6 +161,7 @@ static void defaults(cd_config *c)
     strcpy(c->rate_create, CD_RATE_CREATE_DEFAULT);
     strcpy(c->rate_moves, CD_RATE_MOVES_DEFAULT);
     strcpy(c->rate_joins, CD_RATE_JOINS_DEFAULT);
+    strcpy(c->rate_invite_mails, CD_RATE_INVITE_MAILS_DEFAULT);
     strcpy(c->webhook_backoff, CD_WEBHOOK_BACKOFF_DEFAULT);
     c->webhook_timeout_s = 15;
     c->webhook_connect_s = 5;
@@ -280,7 +285,7 @@ static int check_limits(const cd_config *c, char *err, size_t errlen)
     const struct {
         const char *name, *v;
     } rates[] = {{"CARCD_RATE_CREATE", c->rate_create}, {"CARCD_RATE_MOVES", c->rate_moves},
-                 {"CARCD_RATE_JOINS", c->rate_joins}};
+                 {"CARCD_RATE_JOINS", c->rate_joins}, {"CARCD_RATE_INVITE_MAILS", c->rate_invite_mails}};
     char why[200];
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
         cd_rate_spec a, k;

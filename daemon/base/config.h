@@ -18,6 +18,8 @@ typedef enum { CD_CMD_SERVE, CD_CMD_MIGRATE, CD_CMD_HELP, CD_CMD_MAIL_IN } cd_co
 #define CD_RATE_CREATE_DEFAULT "300/3000,60/600"
 #define CD_RATE_MOVES_DEFAULT "3000/180000,300/6000"
 #define CD_RATE_JOINS_DEFAULT "300/3000,60/600"
+/* creations that mail invitations (up to 5 mails each): strangers' addresses, so not generous */
+#define CD_RATE_INVITE_MAILS_DEFAULT "10/2"
 
 /* mail's retry schedule: 5 s, 30 s, 5 min, 30 min, 2 h, 10 h, 24 h */
 #define CD_MAIL_BACKOFF_DEFAULT "5,30,300,1800,7200,36000,86400"
@@ -48,6 +50,7 @@ typedef struct {
     char rate_create[64];     /* CARCD_RATE_CREATE: BURST/PER_MINUTE[,BURST/PER_MINUTE] per address[, per key] */
     char rate_moves[64];      /* CARCD_RATE_MOVES: the same for moves */
     char rate_joins[64];      /* CARCD_RATE_JOINS: the same for joining a game */
+    char rate_invite_mails[64]; /* CARCD_RATE_INVITE_MAILS: the same for creations that mail invitations */
     char trusted_proxies[1024]; /* CARCD_TRUSTED_PROXIES: addresses/CIDRs whose X-Forwarded-For is believed */
     /* webhooks (webhooks.h, deliver.h) */
     char public_url[512];     /* CARCD_PUBLIC_URL / --public-url: base of the links in webhook payloads */

@@ -28,9 +28,9 @@ static const cd_stmt_info stmts[] = {
                         "VALUES ($1::uuid, $2::jsonb, $3::integer, $4::boolean, $5, $6::uuid)",
                         6},
     {ST_INVITE_INSERT, "invite_insert",
-                       "INSERT INTO seat_invites (game_id, place, code_hash, old_seat) "
-                       "VALUES ($1::uuid, $2::integer, $3, $4::integer)",
-                       4},
+                       "INSERT INTO seat_invites (game_id, place, code_hash, old_seat, email) "
+                       "VALUES ($1::uuid, $2::integer, $3, $4::integer, $5)",
+                       5},
     {ST_WAITING_LOCK, "waiting_lock",
                       "SELECT g.status, w.game_id IS NOT NULL, COALESCE(w.public, false), COALESCE(w.nseats, 0), "
                       "COALESCE(w.creator_hash, ''), COALESCE(w.settings, '{}'), w.rematch_of, s.seed, "
@@ -39,7 +39,8 @@ static const cd_stmt_info stmts[] = {
                       "LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
                       1},
     {ST_INVITES, "invites",
-                 "SELECT place, code_hash, old_seat, seat FROM seat_invites WHERE game_id = $1::uuid ORDER BY place", 1},
+                 "SELECT place, code_hash, old_seat, seat, email FROM seat_invites WHERE game_id = $1::uuid ORDER BY place",
+                 1},
     {ST_INVITE_TAKE, "invite_take",
                      "UPDATE seat_invites SET seat = $3::integer WHERE game_id = $1::uuid AND place = $2::integer", 3},
     {ST_WAITING_SEATS, "waiting_seats",
@@ -130,13 +131,14 @@ cd_q cd_waiting_insert(cd_db *db, const char *game_id, const char *settings, int
     return cd_q_run(db, ST_WAITING_INSERT, 6, p);
 }
 
-cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat)
+cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat,
+                      const char *email)
 {
     char pl[16], old[16];
     int_text(place, pl);
     int_text(old_seat, old);
-    const char *p[] = {game_id, pl, code_hash, old_seat >= 0 ? old : NULL};
-    return cd_q_run(db, ST_INVITE_INSERT, 4, p);
+    const char *p[] = {game_id, pl, code_hash, old_seat >= 0 ? old : NULL, email};
+    return cd_q_run(db, ST_INVITE_INSERT, 5, p);
 }
 
 cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out)
@@ -181,6 +183,7 @@ cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_S
         *v = (cd_invite){.place = atoi(PQgetvalue(res, i, 0)), .has_code = !PQgetisnull(res, i, 1),
                          .old_seat = cd_q_int(res, i, 2, -1), .seat = cd_q_int(res, i, 3, -1)};
         snprintf(v->code_hash, sizeof v->code_hash, "%s", PQgetvalue(res, i, 1));
+        snprintf(v->email, sizeof v->email, "%s", PQgetvalue(res, i, 4));   /* "" for NULL */
     }
     PQclear(res);
     return CD_Q_OK;

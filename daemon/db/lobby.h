@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "db.h"
+#include "mail_seats.h"   /* CD_EMAIL_MAX */
 
 struct pg_result;
 
@@ -29,10 +30,12 @@ cd_q cd_key_seats_get(cd_db *db, const char *key_hash, const char *game_id, int 
 cd_q cd_seat_token_renew(cd_db *db, const char *game_id, int seat, const char *key_hash, const char *new_hash,
                          bool *renewed);
 
-/* ST_WAITING_INSERT and ST_INVITE_INSERT: a new waiting game's settings (JSON text) and one of its places. */
+/* ST_WAITING_INSERT and ST_INVITE_INSERT: a new waiting game's settings (JSON text) and one of its places
+ * (email: the address carcd mailed its invitation to; NULL: none, sql/019). */
 cd_q cd_waiting_insert(cd_db *db, const char *game_id, const char *settings, int nseats, bool public_,
                        const char *creator_hash, const char *rematch_of);
-cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat);
+cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat,
+                      const char *email);
 
 /* ST_WAITING_LOCK, in a transaction: the game row locked, with what a join, a start or a cancel reads. */
 typedef struct {
@@ -58,6 +61,7 @@ typedef struct {
     char code_hash[65];
     int old_seat;   /* -1: not a rematch's place */
     int seat;       /* -1: open */
+    char email[CD_EMAIL_MAX + 1];   /* the address carcd mailed the invitation to; "": none (sql/019) */
 } cd_invite;
 cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_SEATS], int *n);
 /* ST_INVITE_TAKE: place became seat. */

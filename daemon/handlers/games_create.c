@@ -18,6 +18,8 @@
 #include "handlers.h"
 #include "handlers/lobby.h"
 #include "handlers/webhooks.h"
+#include "mail/mail.h"
+#include "mail/open_seat.h"
 #include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
 #include "db/bots.h"
@@ -50,6 +52,8 @@ typedef struct {
     cd_bot_spec bots[CARC_MAX_PLAYERS];
     bool bot_after_leave;                   /* "bot_after_leave": a bot takes a seat that leaves */
     int nopen;        /* players[] entries {"invite": true}: open seats, the game waits for them (lobby.h) */
+    const char *invite_emails[CARC_MAX_PLAYERS];   /* by place: {"invite": true, "email": ...}; NULL: none */
+    int nmailed;      /* places whose invitation carcd mails (mail/open_seat.h) */
     bool public_;     /* "public": listed by GET /v1/lobby while it has open seats */
     bool public_chat;                       /* "public_chat": spectators read the messages (game/messages.h) */
 } create_tx;
@@ -64,6 +68,29 @@ static enum MHD_Result reply_field_error(cd_req *r, const char *prefix, const ch
     return cd_reply_problem(r, CD_P_INVALID, field[0] ? field : NULL, "%s%s", prefix, msg);
 }
 
+/* An open seat's "email": the address carcd mails its invitation to (mail/open_seat.h). Refused where the
+ * mail could not go out or its link would not work: no mail server, or no CARCD_PUBLIC_URL for the link. */
+static bool parse_invite_email(cd_req *r, json_t *email, size_t i, const char **out)
+{
+    *out = NULL;
+    if (!email || json_is_null(email))
+        return true;
+    char field[64];
+    snprintf(field, sizeof field, "players[%zu].email", i);
+    if (!json_is_string(email) || !cd_mail_address_ok(json_string_value(email))) {
+        cd_reply_problem(r, CD_P_INVALID, field, "%s: expected a mail address like bob@example.org", field);
+        return false;
+    }
+    if (!cd_mail_settings_get()->enabled || !r->cfg->public_url[0]) {
+        cd_reply_problem(r, CD_P_INVALID, field, "%s: this server mails no invitations (it has no %s); send the "
+                         "invitation's page_url yourself", field,
+                         !cd_mail_settings_get()->enabled ? "mail server, CARCD_SMTP_URL" : "CARCD_PUBLIC_URL for links");
+        return false;
+    }
+    *out = json_string_value(email);
+    return true;
+}
+
 static bool parse_players(cd_req *r, json_t *players, create_tx *t)
 {
     if (!json_is_array(players) || json_array_size(players) < CARC_MIN_PLAYERS ||
@@ -73,7 +100,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
     }
     static const char *const keys[] = {"name", "webhook", "player_key", "email", NULL};
     static const char *const bot_keys[] = {"bot", "think_ms", "name", NULL};   /* a bot has no hooks or mail */
-    static const char *const invite_keys[] = {"invite", NULL};
+    static const char *const invite_keys[] = {"invite", "email", NULL};
     size_t i;
     json_t *p;
     int named = 0;   /* named seats are numbered in their order, before the open ones (lobby.h) */
@@ -106,7 +133,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             continue;
         }
         json_t *invite = json_object_get(p, "invite");
-        if (invite) {   /* an open seat: {"invite": true} and nothing else */
+        if (invite) {   /* an open seat: {"invite": true}, its invitation mailed with "email" */
             if (!cd_req_only_keys(r, p, invite_keys, where))
                 return false;
             if (!json_is_true(invite)) {
@@ -116,6 +143,9 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
                                  field);
                 return false;
             }
+            if (!parse_invite_email(r, json_object_get(p, "email"), i, &t->invite_emails[t->nopen]))
+                return false;
+            t->nmailed += t->invite_emails[t->nopen] != NULL;
             t->nopen++;
             continue;
         }
@@ -291,7 +321,35 @@ typedef struct {
     cd_req *req;
     bool seeded;
     bool public_chat;
+    char (*codes)[CD_TOKEN_LEN + 1];   /* by place: the invite codes, for the mailed invitations' links */
+    const json_t *settings;
 } waiting_tx;
+
+/* The invitations carcd mails (mail/open_seat.h), from the first named person (not a bot) of the game. */
+static cd_tx_result mail_invitations(cd_db *db, const waiting_tx *t)
+{
+    const create_tx *c = t->create;
+    const char *inviter = NULL;
+    json_t *names = json_array();
+    for (int i = 0; i < c->nplayers; i++) {
+        json_array_append_new(names, json_string(c->names[i]));
+        if (!inviter && !c->is_bot[i])
+            inviter = c->names[i];
+    }
+    cd_tx_result out = CD_TX_COMMIT;
+    for (int p = 0; p < c->nopen && out == CD_TX_COMMIT; p++) {
+        if (!c->invite_emails[p])
+            continue;
+        char page[700];
+        cd_lobby_invite_page_url(t->req->cfg->public_url, t->w.id, t->codes[p], page, sizeof page);
+        const cd_mail_open_seat m = {.game_id = t->w.id, .email = c->invite_emails[p], .inviter = inviter,
+                                     .names = names, .nseats = t->w.nseats, .settings = t->settings,
+                                     .page_url = page};
+        out = cd_mail_enqueue_open_seat(db, &m);
+    }
+    json_decref(names);
+    return out;
+}
 
 static cd_tx_result run_waiting(cd_db *db, void *arg)
 {
@@ -302,6 +360,8 @@ static cd_tx_result run_waiting(cd_db *db, void *arg)
         out = CD_TX_ERROR;
     if (out == CD_TX_COMMIT && t->public_chat && cd_msg_public_chat_set(db, t->w.id) != CD_Q_OK)
         out = CD_TX_ERROR;
+    if (out == CD_TX_COMMIT && t->create->nmailed > 0)
+        out = mail_invitations(db, t);
     if (out == CD_TX_COMMIT && t->req->is_admin &&
         !cd_audit_write(t->req, db, NULL, t->w.id, json_pack("{s:b, s:b}", "seed_chosen", t->seeded, "scripted", 0),
                         NULL))
@@ -336,7 +396,9 @@ static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_
         cd_sha256_hex(codes[p], code_hash[p]);
         w->code_hash[p] = code_hash[p];
         w->old_seat[p] = -1;
+        w->email[p] = t->invite_emails[p];
     }
+    wt.codes = codes;
     char creator[CD_TOKEN_LEN + 1], creator_hash[CD_HEX256_LEN];
     cd_lobby_secret("ct_", creator);
     cd_sha256_hex(creator, creator_hash);
@@ -347,6 +409,7 @@ static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_
     if (clock && !json_is_null(clock))
         json_object_set(settings, "clock", clock);
     w->settings = settings;
+    wt.settings = settings;
     enum MHD_Result ret;
     cd_db *db = cd_req_db(r);
     if (!db) {
@@ -375,7 +438,10 @@ static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_
         char url[700], page[700];
         cd_lobby_join_url(r->cfg->public_url, w->id, codes[p], url, sizeof url);
         cd_lobby_invite_page_url(r->cfg->public_url, w->id, codes[p], page, sizeof page);
-        json_array_append_new(invites, json_pack("{s:s, s:s, s:s}", "invite", codes[p], "join_url", url, "page_url", page));
+        json_t *iv = json_pack("{s:s, s:s, s:s}", "invite", codes[p], "join_url", url, "page_url", page);
+        if (t->invite_emails[p])   /* the creator's own words back: the address the link was mailed to */
+            json_object_set_new(iv, "mailed_to", json_string(t->invite_emails[p]));
+        json_array_append_new(invites, iv);
     }
     json_t *answer = json_pack("{s:s, s:s, s:i, s:s, s:o, s:o, s:s, s:b, s:i, s:n}", "id", w->id, "status", "waiting",
                                "seq", 0, "seed_sha256", seed_sha, "players", players, "invites", invites,
@@ -500,7 +566,9 @@ enum MHD_Result h_games_create(cd_req *r)
     carc_setup setup;
     create_tx t = {0};
     enum MHD_Result ret;
-    if (!parse_request(r, body, &setup, &t)) {
+    /* a creation that mails invitations to addresses it names spends a token of its own limit too: a server
+     * that mails whoever a request names must not mail them as fast as games may be created */
+    if (!parse_request(r, body, &setup, &t) || (t.nmailed > 0 && !cd_rate_check(r, CD_RATE_INVITE_MAIL, r->bearer))) {
         json_decref(body);
         return MHD_YES;
     }

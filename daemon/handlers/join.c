@@ -4,7 +4,8 @@
  * or ?invite= of the join URL the creation answered) any open seat of the game; without one, a seat of a
  * public game (GET /v1/lobby), which needs a player key (the body's player_key, or the bearer pk_...): first
  * come, first served. The seat is numbered in the order seats are taken (lobby.h); the join that takes the
- * last open seat starts the game.
+ * last open seat starts the game. A place whose invitation carcd mailed (sql/019) gives the seat that address:
+ * the game's mail goes there from its start, and the answer says so ("email").
  *
  * Joins of one game are serialised by the lock on its row, taken first; what they read after it (the seats,
  * the places) is what the previous holder committed. Of two joins racing for the last seat one takes it and
@@ -28,6 +29,7 @@ typedef struct {
     char detail[300];
     int seat;
     bool started;
+    char email[CD_EMAIL_MAX + 1];   /* the address carcd mailed the place's invitation to: the seat's from the start */
 } join_tx;
 
 static cd_tx_result refuse(join_tx *t, cd_problem p, const char *field, const char *detail)
@@ -57,6 +59,7 @@ static cd_tx_result run_join(cd_db *db, void *arg)
     join_tx *t = arg;
     t->problem = CD_NPROBLEMS;
     t->started = false;
+    t->email[0] = 0;
     cd_waiting_lock_row w;
     if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
         return CD_TX_ERROR;
@@ -131,6 +134,7 @@ static cd_tx_result run_join(cd_db *db, void *arg)
         out = CD_TX_ERROR;
         goto done;
     }
+    memcpy(t->email, inv[place].email, sizeof t->email);
     out = CD_TX_COMMIT;
     if (open == 1) {   /* the last open seat: the game starts */
         out = cd_lobby_start(db, t->id, &w, t->detail, sizeof t->detail);
@@ -190,10 +194,13 @@ static enum MHD_Result join(cd_req *r)
         goto out;
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_join, &t, &down);
-    if (tr == CD_TX_COMMIT)
-        ret = cd_reply_json(r, 201, json_pack("{s:s, s:i, s:s, s:s}", "game_id", t.id, "seat", t.seat, "token", token,
-                                              "status", t.started ? "active" : "waiting"),
-                            NULL);
+    if (tr == CD_TX_COMMIT) {
+        json_t *a = json_pack("{s:s, s:i, s:s, s:s}", "game_id", t.id, "seat", t.seat, "token", token, "status",
+                              t.started ? "active" : "waiting");
+        if (t.email[0])   /* to the holder of the code that was mailed there: where the seat's mail will go */
+            json_object_set_new(a, "email", json_string(t.email));
+        ret = cd_reply_json(r, 201, a, NULL);
+    }
     else if (t.problem != CD_NPROBLEMS && t.problem != CD_P_INTERNAL)
         ret = cd_reply_problem(r, t.problem, t.field, "%s", t.detail);
     else if (t.problem == CD_P_INTERNAL)

@@ -75,7 +75,7 @@ cd_tx_result cd_lobby_store_waiting(cd_db *db, cd_waiting_new *w)
     if (q != CD_Q_OK)
         return CD_TX_ERROR;
     for (int p = 0; p < w->nopen; p++)
-        if (cd_invite_insert(db, w->id, p, w->code_hash[p], w->old_seat[p]) != CD_Q_OK)
+        if (cd_invite_insert(db, w->id, p, w->code_hash[p], w->old_seat[p], w->email[p]) != CD_Q_OK)
             return CD_TX_ERROR;
     return CD_TX_COMMIT;
 }
@@ -106,8 +106,9 @@ static bool settings_setup(const json_t *settings, int n, const char *seed_hex, 
 cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row *w, char *detail, size_t detlen)
 {
     cd_waiting_seat seats[CD_LOBBY_MAX_SEATS];
-    int n = 0;
-    if (cd_waiting_seats(db, id, seats, &n) != CD_Q_OK)
+    cd_invite inv[CD_LOBBY_MAX_SEATS];
+    int n = 0, ninv = 0;
+    if (cd_waiting_seats(db, id, seats, &n) != CD_Q_OK || cd_invites_get(db, id, inv, &ninv) != CD_Q_OK)
         return CD_TX_ERROR;
     if (n < CARC_MIN_PLAYERS) {
         snprintf(detail, detlen, "%d seat%s taken: a game starts with at least %d", n, n == 1 ? "" : "s",
@@ -173,6 +174,9 @@ cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row
         if (out == CD_TX_COMMIT && addr && seat >= 0 && seat < n)
             out = cd_mail_seat_set(db, id, st, 0, names, seat, addr, NULL, deadline_iso);
     }
+    for (int i = 0; i < ninv && out == CD_TX_COMMIT; i++)   /* a place taken by the invitation carcd mailed */
+        if (inv[i].seat >= 0 && inv[i].seat < n && inv[i].email[0])
+            out = cd_mail_seat_set(db, id, st, 0, names, inv[i].seat, inv[i].email, NULL, deadline_iso);
     if (out == CD_TX_COMMIT)
         out = cd_lobby_on_started(db, id, n);
 done:

@@ -33,6 +33,7 @@ typedef struct {
     int nopen;                        /* places to join: nseats - nnamed */
     const char *code_hash[CD_LOBBY_MAX_SEATS];  /* by place: the invite code hashed; NULL: none (rematch) */
     int old_seat[CD_LOBBY_MAX_SEATS];           /* by place: the finished game's seat (rematch); -1: none */
+    const char *email[CD_LOBBY_MAX_SEATS];      /* by place: the address its invitation is mailed to; NULL: none */
     const json_t *settings;           /* expansions, options, clock (as requested), emails of named seats */
     bool public_;
     const char *creator_hash;
@@ -47,7 +48,8 @@ cd_tx_result cd_lobby_store_waiting(cd_db *db, cd_waiting_new *w);
 
 /* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): sets the game up for the
  * seats taken (at least 2) and makes it active, as a creation does — the opening in the log, the clock
- * started, turn.started to the game's webhooks, the seats' mail, the event streams woken — then tells
+ * started, turn.started to the game's webhooks, the seats' mail (the named seats' addresses, and a joined
+ * seat's whose invitation carcd mailed: sql/019), the event streams woken — then tells
  * cd_lobby_on_started. CD_TX_ROLLBACK with `detail` when the engine refuses the set-up for that many seats. */
 cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row *w, char *detail, size_t detlen);
 

@@ -20,7 +20,8 @@ static cd_net_ranges trusted;
 static cd_rate_table *tables[CD_RATE_NACTIONS][2];   /* [action][0: address, 1: key] */
 static unsigned char secret[16];                      /* keys the buckets' hash: collisions are not chosen */
 
-static const char *const action_names[CD_RATE_NACTIONS] = {"creating games", "moves", "joins"};
+static const char *const action_names[CD_RATE_NACTIONS] = {"creating games", "moves", "joins",
+                                                           "invitations by mail"};
 
 void cd_limits_init(const cd_config *cfg)
 {
@@ -31,7 +32,8 @@ void cd_limits_init(const cd_config *cfg)
         memset(&trusted, 0, sizeof trusted);
     }
     cd_random_bytes(secret, sizeof secret);
-    const char *specs[CD_RATE_NACTIONS] = {cfg->rate_create, cfg->rate_moves, cfg->rate_joins};
+    const char *specs[CD_RATE_NACTIONS] = {cfg->rate_create, cfg->rate_moves, cfg->rate_joins,
+                                           cfg->rate_invite_mails};
     for (int a = 0; a < CD_RATE_NACTIONS; a++) {
         cd_rate_spec addr, key;
         if (!cd_rate_pair_parse(specs[a], &addr, &key, err, sizeof err)) {

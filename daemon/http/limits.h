@@ -1,7 +1,7 @@
 /*
  * limits.h — limits for a public server at the HTTP layer: who the client is (its address, X-Forwarded-For
- * believed only from CARCD_TRUSTED_PROXIES) and the rate limits on creating games, moves and joins
- * (CARCD_RATE_*), each a token bucket per client address and one per key (base/rate.h).
+ * believed only from CARCD_TRUSTED_PROXIES) and the rate limits on creating games, moves, joins and
+ * creations that mail invitations (CARCD_RATE_*), each a token bucket per client address and one per key (base/rate.h).
  *
  * The buckets are this process's, in memory: several carcd behind one proxy each keep their own, so a client
  * spread over N of them gets up to N times the rate (README, "Limits"). The admin token is never limited.
@@ -16,10 +16,10 @@
 #include "base/netaddr.h"
 #include "http.h"
 
-/* 8192 buckets of 24 bytes: 192 KiB a table, 1.2 MB for the six */
+/* 8192 buckets of 24 bytes: 192 KiB a table, 1.5 MB for the eight */
 #define CD_LIMIT_SLOTS 8192
 
-typedef enum { CD_RATE_CREATE, CD_RATE_MOVE, CD_RATE_JOIN, CD_RATE_NACTIONS } cd_rate_action;
+typedef enum { CD_RATE_CREATE, CD_RATE_MOVE, CD_RATE_JOIN, CD_RATE_INVITE_MAIL, CD_RATE_NACTIONS } cd_rate_action;
 
 /* Reads the trusted proxies and the rates from cfg (cd_config_load checked them). Before the server starts;
  * without it nothing is limited and the socket's peer is every request's client. */

@@ -1187,6 +1187,132 @@ START_TEST(table_talk_by_mail)
 }
 END_TEST
 
+/* An open place's invitation mailed by carcd ({"invite": true, "email": ...}): one mail with the place's page
+ * link, nothing a seat's mail has (no reply address, thread or unsubscribe: the person has no seat), and the
+ * address becomes the seat's once its code joins. */
+START_TEST(invitation_to_an_open_seat_by_mail)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"bob@example.org\"},"
+                             "{\"invite\":true}],\"expansions\":[\"hills_sheep\"],\"clock\":{\"per_move_s\":86400}}",
+                             NULL, &r),
+                     201);
+    char id[40], code0[64], code1[64], page0[300];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(code0, sizeof code0, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    snprintf(code1, sizeof code1, "%s", e2e_jstr(r.json, "invites.1.invite"));
+    snprintf(page0, sizeof page0, "%s", e2e_jstr(r.json, "invites.0.page_url"));
+    ck_assert_str_eq(e2e_jstr(r.json, "invites.0.mailed_to"), "bob@example.org");
+    ck_assert_str_eq(e2e_jstr(r.json, "invites.1.mailed_to"), "");
+    e2e_resp_free(&r);
+
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.-1.open-seat.", id);
+    char *raw = wait_mail("bob", needle, 20);
+    ck_assert_msg(raw, "the invitation reaches bob@example.org");
+    ck_assert_msg(strstr(raw, "\r\nTo: bob@example.org") || strstr(raw, "\r\nTo: <bob@example.org>"),
+                  "addressed to bob: %.400s", raw);
+    mail m;
+    mail_parse(raw, &m);
+    free(raw);
+    ck_assert_str_eq(m.subject, "Ann invites you to a game of Carcassonne");
+    ck_assert_msg(strstr(m.text, "Ann invites you to a game of Carcassonne: 3 players, Hills & Sheep, a day a move."),
+                  "what the game is: %s", m.text);
+    char line[320];
+    snprintf(line, sizeof line, "\n%s\n", page0);   /* the link alone on its line, as the creation answered it */
+    ck_assert_msg(strstr(m.text, line), "the place's page link on its own line (%s): %s", page0, m.text);
+    ck_assert_msg(strstr(page0, code0) && strstr(page0, "#invite="), "the code in the link's fragment: %s", page0);
+    ck_assert_msg(!strstr(m.text, code1), "the other place's code is in no mail");
+    ck_assert_msg(strstr(m.text, "ignore this mail"), "says nothing more comes unless they join: %s", m.text);
+    ck_assert_msg(m.has_html && !m.has_png, "an HTML part with the link, no board (there is none yet)");
+    ck_assert_str_eq(m.reply_to, "");
+    ck_assert_str_eq(m.unsubscribe, "");
+    free(m.text);
+    ck_assert_msg(wait_mail("carol", id, 0.5) == NULL, "the place without an address mailed nobody");
+
+    /* Bob joins with the mailed code: his seat takes the address; Cy's place, not mailed, gives none */
+    char path[200], join[300];
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(join, sizeof join, "{\"name\":\"Bob\",\"invite\":\"%s\"}", code0);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, join, NULL, &r), 201);
+    ck_assert_str_eq(e2e_jstr(r.json, "email"), "bob@example.org");
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "waiting");
+    int bob_seat = (int)json_integer_value(json_object_get(r.json, "seat"));
+    char bob_token[80];
+    snprintf(bob_token, sizeof bob_token, "%s", e2e_jstr(r.json, "token"));
+    e2e_resp_free(&r);
+    snprintf(join, sizeof join, "{\"name\":\"Cy\",\"invite\":\"%s\"}", code1);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, join, NULL, &r), 201);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "active");
+    ck_assert_str_eq(e2e_jstr(r.json, "email"), "");
+    e2e_resp_free(&r);
+    /* the game started: Bob's seat has its first mail at the address, and reads it as the seat's own */
+    snprintf(needle, sizeof needle, "carcd.%s.%d.invitation.", id, bob_seat);
+    raw = wait_mail("bob", needle, 20);
+    ck_assert_msg(raw, "the seat's first mail once the game starts");
+    free(raw);
+    snprintf(path, sizeof path, "/v1/games/%s/email", id);
+    json_t *e = e2e_get_ok(c, path, bob_token, 200);
+    ck_assert_str_eq(e2e_jstr(e, "email"), "bob@example.org");
+    json_decref(e);
+    /* the view of the game shows no address */
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    ck_assert_int_eq(e2e_req(c, "GET", path, NULL, NULL, NULL, &r), 200);
+    ck_assert_msg(!strstr(r.body, "bob@"), "no address in the public view: %s", r.body);
+    e2e_resp_free(&r);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* Creations that mail invitations have a rate limit of their own (CARCD_RATE_INVITE_MAILS), besides the
+ * creation's; a server that mails nothing refuses an address rather than let the creator think it went. */
+START_TEST(invitation_mails_limited_and_refused_without_mail)
+{
+    static char smtp[300];
+    snprintf(smtp, sizeof smtp, "CARCD_SMTP_URL=%s", smtp_url);
+    const char *env[] = {smtp, "CARCD_MAIL_FROM=carcd@example.org", "CARCD_PUBLIC_URL=http://carcd.example.org",
+                         "CARCD_RATE_INVITE_MAILS=1/1", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    const char *mailed = "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"dave@example.org\"}]}";
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, mailed, NULL, &r), 201);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, mailed, NULL, &r), 429);
+    ck_assert_str_eq(e2e_jstr(r.json, "type"), "/problems/rate-limited");
+    char ra[16];
+    ck_assert_msg(e2e_header(&r, "Retry-After", ra, sizeof ra) && atoi(ra) >= 1, "Retry-After");
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);   /* a creation that mails nothing is not held back by it */
+    e2e_resp_free(&r);
+    const char *bad = "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"no address\"}]}";
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, bad, NULL, &r), 400);
+    ck_assert_str_eq(e2e_jstr(r.json, "field"), "players[1].email");
+    e2e_resp_free(&r);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+
+    d = e2e_daemon_up(NULL);   /* no CARCD_SMTP_URL: no mail at all */
+    c = e2e_client_new(d);
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, mailed, NULL, &r), 400);
+    ck_assert_str_eq(e2e_jstr(r.json, "field"), "players[1].email");
+    ck_assert_msg(strstr(e2e_jstr(r.json, "detail"), "mails no invitations"), "says why: %s",
+                  e2e_jstr(r.json, "detail"));
+    e2e_resp_free(&r);
+    json_t *games = e2e_get_ok(c, "/v1/admin/games", d->admin, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(games, "games")), 0);   /* nothing was created */
+    json_decref(games);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -1199,6 +1325,8 @@ int main(void)
     tcase_add_test(tc, refused_address_and_unsubscribe);
     tcase_add_test(tc, clock_commands_by_mail);
     tcase_add_test(tc, waiting_game_mails_at_its_start);
+    tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
+    tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, admin_cancel_mails_game_over);
     tcase_add_test(tc, seat_left_to_bot_gets_no_turn_mail);
     tcase_add_test(tc, table_talk_by_mail);

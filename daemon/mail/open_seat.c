@@ -1,0 +1,127 @@
+/*
+ * open_seat.c — an open place's invitation by mail (open_seat.h).
+ */
+#include "open_seat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "build.h"
+#include "db/mail_outbox.h"
+#include "mail.h"
+
+#define OPEN_SEAT_KIND "open-seat"
+
+/* The expansions' names as the rule books print them; an id not listed is shown as it is. */
+static const char *expansion_name(const char *id)
+{
+    static const char *const names[][2] = {{"hills_sheep", "Hills & Sheep"}, {"crop_circles", "Crop Circles"},
+                                           {"fruit_trees", "Fruit Trees"},   {"halflings", "Halb so wild II"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i][0], id) == 0)
+            return names[i][1];
+    return id;
+}
+
+void cd_mail_settings_words(const json_t *settings, int nseats, char *out, size_t n)
+{
+    cd_buf b = {0};
+    cd_buf_printf(&b, "%d players, ", nseats);
+    const json_t *exp = json_object_get(settings, "expansions");
+    if (json_array_size(exp) == 0)
+        cd_buf_str(&b, "the base game");
+    for (size_t i = 0; i < json_array_size(exp); i++) {
+        const char *id = json_string_value(json_array_get(exp, i));
+        cd_buf_str(&b, i ? ", " : "");
+        cd_buf_str(&b, expansion_name(id ? id : "?"));
+    }
+    double s = json_number_value(json_object_get(json_object_get(settings, "clock"), "per_move_s"));
+    if (s <= 0)
+        cd_buf_str(&b, ", no clock");
+    else if ((long long)s % 86400 != 0)
+        cd_buf_printf(&b, ", %lld h a move", ((long long)s + 1800) / 3600);
+    else if ((long long)s == 86400)
+        cd_buf_str(&b, ", a day a move");
+    else
+        cd_buf_printf(&b, ", %lld days a move", (long long)s / 86400);
+    snprintf(out, n, "%s", b.p ? b.p : "");
+    free(b.p);
+}
+
+char *cd_mail_compose_open_seat(const cd_mail_open_seat *a, char *msg_id, size_t msg_id_len)
+{
+    const cd_mail_settings *S = cd_mail_settings_get();
+    uint8_t rnd[6];
+    char rhex[13];
+    cd_random_bytes(rnd, sizeof rnd);
+    cd_hex(rnd, sizeof rnd, rhex);
+    snprintf(msg_id, msg_id_len, "carcd.%s.-1.%s.0.%s@%s", a->game_id, OPEN_SEAT_KIND, rhex, S->domain);
+    const char *who = a->inviter && a->inviter[0] ? a->inviter : "A player";
+    char words[200], subject[300];
+    cd_mail_settings_words(a->settings, a->nseats, words, sizeof words);
+    snprintf(subject, sizeof subject, "%s invites you to a game of Carcassonne", who);
+
+    cd_buf t = {0}, h = {0};
+    cd_buf_printf(&t, "Hello,\n\n%s invites you to a game of Carcassonne: %s.\n", who, words);
+    cd_buf_str(&h, "<!DOCTYPE html><html><body>\n<p>Hello,</p><p>");
+    cd_buf_html(&h, who);
+    cd_buf_str(&h, " invites you to a game of Carcassonne: ");
+    cd_buf_html(&h, words);
+    cd_buf_str(&h, ".</p>\n");
+    if (json_array_size(a->names) > 0) {   /* the seats taken so far, bots among them */
+        cd_buf_str(&t, "At the table so far:");
+        cd_buf_str(&h, "<p>At the table so far:");
+        for (size_t i = 0; i < json_array_size(a->names); i++) {
+            const char *nm = json_string_value(json_array_get(a->names, i));
+            cd_buf_printf(&t, "%s %s", i ? "," : "", nm ? nm : "?");
+            cd_buf_str(&h, i ? ", " : " ");
+            cd_buf_html(&h, nm ? nm : "?");
+        }
+        cd_buf_str(&t, ".\n");
+        cd_buf_str(&h, ".</p>\n");
+    }
+    /* the link alone on its line, where a mail program that wraps or links text finds it whole */
+    cd_buf_printf(&t, "\nTo take your seat, open this link and type the name you want to play under:\n%s\n\n",
+                  a->page_url);
+    cd_buf_str(&h, "<p>To take your seat, open this link and type the name you want to play under:<br><a href=\"");
+    cd_buf_html(&h, a->page_url);
+    cd_buf_str(&h, "\">");
+    cd_buf_html(&h, a->page_url);
+    cd_buf_str(&h, "</a></p>\n");
+    static const char once[] =
+        "The link opens one seat, once: keep it to yourself. Once you have joined, carcd mails you at this address "
+        "when it is your turn (answer those mails to play, or play on the game's page), and each of those mails "
+        "has a link that stops them.";
+    static const char ignore[] =
+        "If you do not want to play, ignore this mail: carcd does not write to this address again unless you join.";
+    cd_buf_printf(&t, "%s\n\n%s\n", once, ignore);
+    cd_buf_printf(&h, "<p>%s</p>\n<p>%s</p>\n</body></html>\n", once, ignore);   /* no markup in either */
+
+    cd_mail_parts parts = {
+        .from = S->cfg ? S->cfg->mail_from : "carcd@localhost",
+        .to = a->email,
+        .subject = subject,
+        .msg_id = msg_id,
+        .text = t.p,
+        .html = h.p,
+    };
+    char *msg = cd_mail_build(&parts);
+    free(t.p);
+    free(h.p);
+    return msg;
+}
+
+cd_tx_result cd_mail_enqueue_open_seat(cd_db *db, const cd_mail_open_seat *a)
+{
+    char msg_id[300];
+    char *body = cd_mail_compose_open_seat(a, msg_id, sizeof msg_id);
+    if (!body)
+        return CD_TX_ERROR;
+    bool ok = cd_mail_outbox_add(db, a->game_id, -1, OPEN_SEAT_KIND, 0, msg_id, a->email, body) &&
+              cd_mail_outbox_notify(db);
+    free(body);
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}
