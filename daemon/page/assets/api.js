@@ -6,9 +6,10 @@ const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
 export const token = m ? decodeURIComponent(m[1]) : null;
 
 // The address of a seat's page with its token, as a join, a new game or a rematch answers it (seat, token):
-// "joined" makes that page ask once to be bookmarked (join.js's joinedNote).
-export function seatPageUrl(gameId, answer) {
-  return "/games/" + gameId + "#token=" + encodeURIComponent(answer.token) + "&joined=" + answer.seat;
+// "joined" (or "created", for the game's creator) makes that page ask once to be bookmarked (join.js's
+// joinedNote).
+export function seatPageUrl(gameId, answer, how = "joined") {
+  return "/games/" + gameId + "#token=" + encodeURIComponent(answer.token) + "&" + how + "=" + answer.seat;
 }
 const auth = token ? { Authorization: "Bearer " + token } : {};
 

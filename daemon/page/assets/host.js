@@ -10,7 +10,8 @@ import { alertLine, el } from "./dom.js";
 const KEEP = "carcd.created.";
 
 export function rememberCreated(id, answer) {
-  const links = (answer.invites || []).map((i) => new URL(i.page_url, location.origin).href);
+  const links = (answer.invites || []).map((i) => ({ url: new URL(i.page_url, location.origin).href,
+                                                     mailed_to: i.mailed_to || null }));
   localStorage.setItem(KEEP + id, JSON.stringify({ links, creator: answer.creator_token || null }));
 }
 
@@ -18,6 +19,10 @@ export function forgetCreated(id) { localStorage.removeItem(KEEP + id); }
 
 function kept(id) {
   try { return JSON.parse(localStorage.getItem(KEEP + id) || "null"); } catch (e) { return null; }
+}
+
+function startWords(taken) {
+  return taken < 2 ? "Start now (when a second player is here)" : "Start now with the " + taken + " players here";
 }
 
 // Into box (#choices), for a seat's page of a waiting game (view: its view); nothing when this browser did not
@@ -30,7 +35,7 @@ export function drawHost(box, id, view, done) {
   if (old) {   // drawn already: what is being copied stays; the start button follows the seats taken
     const start = old.querySelector("#host-start");
     if (start) {
-      start.textContent = "Start now with the " + taken + " players here";
+      start.textContent = startWords(taken);
       start.disabled = taken < 2;
     }
     return;
@@ -40,13 +45,18 @@ export function drawHost(box, id, view, done) {
   if (k.links.length) {
     wrap.append(el("p", null, "Send a friend one of these links: each opens one seat, once, and the game starts " +
                               "when every seat is taken."));
-    for (const u of k.links) {
+    for (const l of k.links) {
+      const link = typeof l === "string" ? { url: l, mailed_to: null } : l;   // kept by an older page: a string
       const f = el("input", "invite-link");
       f.readOnly = true;
-      f.value = u;
+      f.value = link.url;
       f.setAttribute("aria-label", "an invitation's link");
       f.addEventListener("focus", () => f.select());
       wrap.append(f);
+      if (link.mailed_to) {   // carcd mailed this one: the creator need not send it
+        const note = el("p", "hint mailed", "mailed to " + link.mailed_to);
+        wrap.append(note);
+      }
     }
   }
   const problem = alertLine("host-problem");
@@ -62,7 +72,7 @@ export function drawHost(box, id, view, done) {
   };
   if (k.creator) {
     const row = el("div", "buttons");
-    const start = el("button", null, "Start now with the " + taken + " players here");
+    const start = el("button", null, startWords(taken));
     start.type = "button";
     start.id = "host-start";
     start.disabled = taken < 2;

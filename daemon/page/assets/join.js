@@ -55,11 +55,12 @@ export function drawJoin(box, id) {
 // At start, after a join made by this tab: what to tell the new seat ("" when the page was not opened so). The
 // address loses its "joined" mark at once, so that the bookmark taken is the seat's page alone.
 export function joinedNote() {
-  const joined = /(?:^#|&)joined=(\d+)/.exec(location.hash);
+  const joined = /(?:^#|&)(joined|created)=(\d+)/.exec(location.hash);
   if (!token || !joined) return "";
   history.replaceState(null, "", "#token=" + encodeURIComponent(token));
-  return "You have joined this game (seat " + joined[1] + "). This page's address is your seat's key: " +
-         "bookmark it to come back to the game, since carcd shows a seat's key only once.";
+  return (joined[1] === "created" ? "You started this game" : "You have joined this game") + " (seat " + joined[2] +
+         "). This page's address is your seat's key: bookmark it to come back to the game, since carcd shows a " +
+         "seat's key only once.";
 }
 
 // For a page opened at an invitation: "" while the game waits (the form says it all), else why the

@@ -75,23 +75,37 @@ function create(ev) {
     return;
   }
   const exp = [...document.querySelectorAll("input[name=exp]:checked")].map((c) => c.value);
+  // the addresses to mail invitations to, one an open seat, given to the open seats in order
+  const emails = $("new-emails-box").hidden ? [] : $("new-emails").value.split(/[\s,;]+/).filter((a) => a);
+  const open = seats - 1 - bots;
+  if (emails.length > open) {
+    problem(emails.length + " addresses for " + open + " open seat" + (open === 1 ? "" : "s") +
+            ": one address an open seat.");
+    $("new-emails").focus();
+    return;
+  }
   act(() => withKey(n, async (k) => {
     // carcd's greedy bot plays the computer seats; the others are open, and the game waits in the lobby for
     // them (with none open it starts at once, a game against the computer, listed nowhere)
     const players = [{ name: n, player_key: k }];
-    for (let i = 1; i < seats; i++) players.push(i <= bots ? { bot: "greedy" } : { invite: true });
+    for (let i = 1; i < seats; i++) {
+      if (i <= bots) { players.push({ bot: "greedy" }); continue; }
+      const email = emails[i - 1 - bots];
+      players.push(email ? { invite: true, email } : { invite: true });
+    }
     const body = { players, public: bots < seats - 1 && $("new-public").checked, expansions: exp };
     if ($("new-clock").value) body.clock = { per_move_s: Number($("new-clock").value) };
     const g = await postAs(null, "/v1/games", body);
     rememberCreated(g.id, g);   // its seat's page shows the links to send, and starts or cancels it
-    location.assign(seatPageUrl(g.id, g.players[0]));
+    location.assign(seatPageUrl(g.id, g.players[0], "created"));
   }));
 }
 
 async function load() {
-  let list;
+  let answer, list;
   try {
-    list = (await get("/v1/lobby")).games;
+    answer = await get("/v1/lobby");
+    list = answer.games;
   } catch (e) {
     problem("Could not read the lobby: " + e.message);
     document.body.dataset.ready = "1";
@@ -116,6 +130,7 @@ async function load() {
   });
   $("games").replaceChildren(...rows);
   $("empty").hidden = list.length > 0;
+  $("new-emails-box").hidden = !answer.invite_mail;   // this server mails invitations
   document.body.dataset.games = String(list.length);
   document.body.dataset.ready = "1";
 }
