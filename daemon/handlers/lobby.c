@@ -221,6 +221,18 @@ enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id)
         cd_waiting_view_row_free(&w);
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
     }
+    cd_invite inv[CD_LOBBY_MAX_SEATS];
+    int ninv = 0;
+    if ((q = cd_invites_get(db, id, inv, &ninv)) != CD_Q_OK) {
+        cd_waiting_view_row_free(&w);
+        return cd_reply_db_failure(r, q == CD_Q_DOWN, "the game could not be read");
+    }
+    /* by place, in the order the creation answered their invitations: the seat each became, so the creator's
+     * page can tell a used link from one still to send */
+    json_t *places = json_array();
+    for (int i = 0; i < ninv; i++)
+        json_array_append_new(places, json_pack("{s:i, s:o}", "place", inv[i].place, "seat",
+                                                inv[i].seat >= 0 ? json_integer(inv[i].seat) : json_null()));
     json_t *settings = json_loads(w.settings, 0, NULL), *names = json_loads(w.names, 0, NULL);
     json_t *players = json_array();
     size_t i;
@@ -237,6 +249,7 @@ enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id)
                           "rematch_of",
                           w.rematch_of ? json_string(w.rematch_of) : json_null(), "created_at", w.created_at,
                           "updated_at", w.updated_at);
+    json_object_set_new(v, "places", places);
     json_decref(settings);
     json_decref(names);
     cd_waiting_view_row_free(&w);

@@ -64,7 +64,8 @@ cd_tx_result cd_lobby_on_started(cd_db *db, const char *game_id, int nseats);
 cd_tx_result cd_lobby_on_invited(cd_db *db, const char *game_id, const char *player_id, int old_seat);
 
 /* GET /v1/games/{id} of a game that has not started (waiting or cancelled): its public view — status, seats
- * taken (names), open places, settings, whether it is in the lobby. No seed, no state: there is none yet. */
+ * taken (names), open places and which seat each taken one became, settings, whether it is in the lobby. No
+ * seed, no state: there is none yet. */
 enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id);
 
 /* The join URL of a waiting game's invite code ("" base: a path). */

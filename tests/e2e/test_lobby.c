@@ -398,6 +398,16 @@ START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
     char cy_token[80];
     snprintf(cy_token, sizeof cy_token, "%s", e2e_jstr(cy, "token"));
     json_decref(cy);
+    /* the view's places, in the invitations' order: Bob took place 0 (seat 1), Cy place 1 by its join URL (seat
+     * 2); place 2 is open */
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "places")), 3);
+    ck_assert_int_eq(e2e_jint(v, "places.0.seat"), 1);
+    ck_assert_int_eq(e2e_jint(v, "places.1.seat"), 2);
+    ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(v, "places"), 2), "seat")));
+    ck_assert_int_eq(e2e_jint(v, "places.2.place"), 2);
+    json_decref(v);
 
     /* the first seat's webhook, added while the game waits, hears its start (port 9: nobody listens there,
      * so the row stays) */

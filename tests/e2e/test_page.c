@@ -1219,6 +1219,10 @@ START_TEST(page_lobby_invite)
     tab_use(&b, &t[0]);
     wait_for(&b, "document.getElementById('host-start').textContent", "Start now with the 2 players here",
              "Eve's page counts Fay");
+    wait_for(&b, "Array.from(document.querySelectorAll('#host .link-note')).map((e) => e.textContent).join('|')",
+             "used: Fay took this seat|", "the link Fay used is marked (within the page's 10 s re-read)");
+    wait_for(&b, "Array.from(document.querySelectorAll('#host .invite-link')).map((e) => e.className).join('|')",
+             "invite-link used|invite-link", "and dimmed; the other is still to send");
     size_t len;
     free(screenshot(&b, &len, "page-host.png"));
     click(&b, "#host-start");

@@ -32,12 +32,13 @@ export function drawHost(box, id, view, done) {
   if (!k) { box.replaceChildren(); return; }
   const taken = view.players.length;
   const old = box.querySelector("#host");
-  if (old) {   // drawn already: what is being copied stays; the start button follows the seats taken
+  if (old) {   // drawn already: what is being copied stays; the start button and the links follow the seats
     const start = old.querySelector("#host-start");
     if (start) {
       start.textContent = startWords(taken);
       start.disabled = taken < 2;
     }
+    markUsed(old, view);
     return;
   }
   const wrap = el("div");
@@ -52,11 +53,9 @@ export function drawHost(box, id, view, done) {
       f.value = link.url;
       f.setAttribute("aria-label", "an invitation's link");
       f.addEventListener("focus", () => f.select());
-      wrap.append(f);
-      if (link.mailed_to) {   // carcd mailed this one: the creator need not send it
-        const note = el("p", "hint mailed", "mailed to " + link.mailed_to);
-        wrap.append(note);
-      }
+      const note = el("p", "hint link-note");
+      note.dataset.mailedTo = link.mailed_to || "";
+      wrap.append(f, note);
     }
   }
   const problem = alertLine("host-problem");
@@ -95,5 +94,22 @@ export function drawHost(box, id, view, done) {
     wrap.append(row);
   }
   wrap.append(problem);
+  markUsed(wrap, view);
   box.replaceChildren(wrap);
+}
+
+// Under each link: who took its seat (the view's places[i].seat: link i is place i), else whether carcd mailed
+// it. A used link is dimmed: it opens no seat any more.
+function markUsed(wrap, view) {
+  const fields = wrap.querySelectorAll(".invite-link"), notes = wrap.querySelectorAll(".link-note");
+  const places = view.places || [];
+  fields.forEach((f, i) => {
+    const seat = places[i] ? places[i].seat : null;
+    const who = seat === null ? null : (view.players.find((p) => p.seat === seat) || {}).name;
+    f.classList.toggle("used", seat !== null);
+    const mailed = notes[i].dataset.mailedTo;
+    notes[i].textContent = seat !== null ? "used: " + (who || "seat " + seat) + " took this seat"
+      : mailed ? "mailed to " + mailed : "";
+    notes[i].classList.toggle("mailed", seat === null && !!mailed);
+  });
 }
