@@ -43,6 +43,8 @@ static const cd_stmt_info stmts[] = {
                  1},
     {ST_INVITE_TAKE, "invite_take",
                      "UPDATE seat_invites SET seat = $3::integer WHERE game_id = $1::uuid AND place = $2::integer", 3},
+    {ST_INVITE_EMAIL, "invite_email",
+                      "UPDATE seat_invites SET email = $3 WHERE game_id = $1::uuid AND place = $2::integer", 3},
     {ST_WAITING_SEATS, "waiting_seats",
                        "SELECT seat, name, player_id, bot::text, left_to_bot FROM seats WHERE game_id = $1::uuid "
                        "ORDER BY seat", 1},
@@ -196,6 +198,14 @@ cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat)
     int_text(seat, st);
     const char *p[] = {game_id, pl, st};
     return cd_q_run(db, ST_INVITE_TAKE, 3, p);
+}
+
+cd_q cd_invite_email_set(cd_db *db, const char *game_id, int place, const char *email)
+{
+    char pl[16];
+    int_text(place, pl);
+    const char *p[] = {game_id, pl, email};
+    return cd_q_run(db, ST_INVITE_EMAIL, 3, p);
 }
 
 cd_q cd_waiting_seats(cd_db *db, const char *game_id, cd_waiting_seat out[CD_LOBBY_MAX_SEATS], int *n)

@@ -66,6 +66,8 @@ typedef struct {
 cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_SEATS], int *n);
 /* ST_INVITE_TAKE: place became seat. */
 cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat);
+/* ST_INVITE_EMAIL: the address carcd mailed the place's invitation to (the last one, when mailed again). */
+cd_q cd_invite_email_set(cd_db *db, const char *game_id, int place, const char *email);
 
 /* ST_WAITING_SEATS: the seats taken so far, by seat. */
 typedef struct {

@@ -129,6 +129,7 @@ typedef enum {
                                  seats taken; the game row locked */
     ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat */
     ST_INVITE_TAKE,          /* (game_id, place, seat) */
+    ST_INVITE_EMAIL,         /* (game_id, place, email) */
     ST_WAITING_SEATS,        /* (game_id) -> seat, name, player_id */
     ST_GAME_START,           /* (game_id, status, setup, snapshot, pending_seat, clock, deadline, due) */
     ST_GAME_CANCEL,          /* (game_id) */

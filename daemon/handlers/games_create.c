@@ -18,7 +18,6 @@
 #include "handlers.h"
 #include "handlers/lobby.h"
 #include "handlers/webhooks.h"
-#include "mail/mail.h"
 #include "mail/open_seat.h"
 #include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
@@ -81,10 +80,10 @@ static bool parse_invite_email(cd_req *r, json_t *email, size_t i, const char **
         cd_reply_problem(r, CD_P_INVALID, field, "%s: expected a mail address like bob@example.org", field);
         return false;
     }
-    if (!cd_mail_settings_get()->enabled || !r->cfg->public_url[0]) {
+    const char *missing = cd_lobby_mail_missing(r);
+    if (missing) {
         cd_reply_problem(r, CD_P_INVALID, field, "%s: this server mails no invitations (it has no %s); send the "
-                         "invitation's page_url yourself", field,
-                         !cd_mail_settings_get()->enabled ? "mail server, CARCD_SMTP_URL" : "CARCD_PUBLIC_URL for links");
+                         "invitation's page_url yourself", field, missing);
         return false;
     }
     *out = json_string_value(email);

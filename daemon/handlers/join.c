@@ -40,20 +40,6 @@ static cd_tx_result refuse(join_tx *t, cd_problem p, const char *field, const ch
     return CD_TX_ROLLBACK;
 }
 
-/* The place a code opens, comparing it with every place's code in constant time (no early exit); -1: none.
- * *taken: that place's seat is taken already. */
-static int place_of_code(const join_tx *t, const cd_invite *inv, int n, bool *taken)
-{
-    int found = -1;
-    for (int i = 0; i < n; i++) {
-        bool eq = inv[i].has_code && cd_secret_equal(inv[i].code_hash, t->code_hash, CD_HEX256_LEN - 1);
-        if (eq)
-            found = i;
-    }
-    *taken = found >= 0 && inv[found].seat >= 0;
-    return found;
-}
-
 static cd_tx_result run_join(cd_db *db, void *arg)
 {
     join_tx *t = arg;
@@ -95,8 +81,8 @@ static cd_tx_result run_join(cd_db *db, void *arg)
     }
     int place = -1;
     if (t->has_code) {
-        bool taken = false;
-        place = place_of_code(t, inv, ninv, &taken);
+        place = cd_lobby_place_of_code(inv, ninv, t->code_hash);
+        bool taken = place >= 0 && inv[place].seat >= 0;
         if (place < 0) {
             out = refuse(t, CD_P_FORBIDDEN, "invite", "invite: not an invite code of this game");
             goto done;

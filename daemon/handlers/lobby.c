@@ -23,6 +23,7 @@
 #include "game/event_cache.h"
 #include "game/games.h"
 #include "game/views.h"
+#include "mail/mail.h"
 #include "mail/seat_mail.h"
 #include "request.h"
 #include "webhooks/outbox.h"
@@ -52,6 +53,24 @@ void cd_lobby_join_url(const char *public_url, const char *id, const char *code,
 void cd_lobby_invite_page_url(const char *public_url, const char *id, const char *code, char *out, size_t n)
 {
     snprintf(out, n, "%s/games/%s#invite=%s", public_url, id, code);
+}
+
+int cd_lobby_place_of_code(const cd_invite *inv, int n, const char *code_hash)
+{
+    int found = -1;
+    for (int i = 0; i < n; i++) {   /* every place compared, no early exit: the time says nothing of which */
+        bool eq = inv[i].has_code && cd_secret_equal(inv[i].code_hash, code_hash, CD_HEX256_LEN - 1);
+        if (eq)
+            found = i;
+    }
+    return found;
+}
+
+const char *cd_lobby_mail_missing(const cd_req *r)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return "mail server, CARCD_SMTP_URL";
+    return r->cfg->public_url[0] ? NULL : "CARCD_PUBLIC_URL for links";
 }
 
 cd_tx_result cd_lobby_store_waiting(cd_db *db, cd_waiting_new *w)

@@ -68,6 +68,13 @@ cd_tx_result cd_lobby_on_invited(cd_db *db, const char *game_id, const char *pla
  * seed, no state: there is none yet. */
 enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id);
 
+/* The place whose invite code hashes to code_hash, comparing it with every place's in constant time; -1: none. */
+int cd_lobby_place_of_code(const cd_invite *inv, int n, const char *code_hash);
+
+/* What this server lacks to mail an invitation (its link must work where the mail is read): "mail server,
+ * CARCD_SMTP_URL" or "CARCD_PUBLIC_URL for links"; NULL when it can. */
+const char *cd_lobby_mail_missing(const cd_req *r);
+
 /* The join URL of a waiting game's invite code ("" base: a path). */
 void cd_lobby_join_url(const char *public_url, const char *id, const char *code, char *out, size_t n);
 

@@ -12,7 +12,7 @@
 #include "base/json_out.h"
 #include "db/lobby.h"
 #include "handlers.h"
-#include "mail/mail.h"
+#include "handlers/lobby.h"
 
 /* ?expansions= as a JSON array of set names, checked by the engine's decoder; NULL after a 400. */
 static json_t *expansions_arg(cd_req *r, const char *arg)
@@ -84,7 +84,7 @@ static enum MHD_Result lobby_list(cd_req *r)
     cd_lobby_rows_free(&rows);
     /* whether a creation here may mail its invitations (games_create.c refuses an address otherwise): the
      * lobby page offers the field only then */
-    bool invite_mail = cd_mail_settings_get()->enabled && r->cfg->public_url[0];
+    bool invite_mail = cd_lobby_mail_missing(r) == NULL;
     return cd_reply_json(r, 200, json_pack("{s:o, s:b}", "games", games, "invite_mail", invite_mail), NULL);
 }
 

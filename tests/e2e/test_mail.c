@@ -1313,6 +1313,88 @@ START_TEST(invitation_mails_limited_and_refused_without_mail)
 }
 END_TEST
 
+/* POST /v1/games/{id}/invites/mail: the creator mails an invitation later, naming it by its code; only the
+ * creator, only an open place; mailed again (a typo put right), the newest address is the seat's. */
+START_TEST(invitation_mailed_later_by_the_creator)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true}]}", NULL, &r),
+                     201);
+    char id[40], code0[64], code1[64], creator[80], ann[80], page1[300];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(code0, sizeof code0, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    snprintf(code1, sizeof code1, "%s", e2e_jstr(r.json, "invites.1.invite"));
+    snprintf(page1, sizeof page1, "%s", e2e_jstr(r.json, "invites.1.page_url"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    snprintf(ann, sizeof ann, "%s", e2e_jstr(r.json, "players.0.token"));
+    e2e_resp_free(&r);
+    char path[200], body[300];
+    snprintf(path, sizeof path, "/v1/games/%s/invites/mail", id);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"email\":\"dave@example.org\"}", code1);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 401);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, ann, body, NULL, &r), 403);   /* a seat, not the creator */
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, "{\"invite\":\"iv_nothing\",\"email\":\"dave@example.org\"}",
+                             NULL, &r),
+                     400);
+    ck_assert_str_eq(e2e_jstr(r.json, "field"), "invite");
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, body, NULL, &r), 202);
+    ck_assert_int_eq(e2e_jint(r.json, "place"), 1);
+    ck_assert_str_eq(e2e_jstr(r.json, "mailed_to"), "dave@example.org");
+    e2e_resp_free(&r);
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.-1.open-seat.", id);
+    char *raw = wait_mail("dave", needle, 20);
+    ck_assert_msg(raw, "the invitation reaches dave");
+    mail m;
+    mail_parse(raw, &m);
+    free(raw);
+    char line[320];
+    snprintf(line, sizeof line, "\n%s\n", page1);
+    ck_assert_msg(strstr(m.text, line), "the second invitation's link (%s): %s", page1, m.text);
+    ck_assert_msg(strstr(m.text, "Ann invites you") && strstr(m.text, "3 players, the base game, no clock"),
+                  "who and what: %s", m.text);
+    free(m.text);
+
+    /* Bob takes place 0 without mail: it can no longer be mailed */
+    char join[200], jbody[200];
+    snprintf(join, sizeof join, "/v1/games/%s/join", id);
+    snprintf(jbody, sizeof jbody, "{\"name\":\"Bob\",\"invite\":\"%s\"}", code0);
+    ck_assert_int_eq(e2e_req(c, "POST", join, NULL, jbody, NULL, &r), 201);
+    e2e_resp_free(&r);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"email\":\"dave@example.org\"}", code0);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, body, NULL, &r), 409);
+    ck_assert_str_eq(e2e_jstr(r.json, "type"), "/problems/no-open-seat");
+    e2e_resp_free(&r);
+    /* place 1 mailed again, to carol: hers is the seat's address once joined */
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"email\":\"carol@example.org\"}", code1);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, body, NULL, &r), 202);
+    e2e_resp_free(&r);
+    raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "the invitation mailed again reaches carol");
+    free(raw);
+    snprintf(jbody, sizeof jbody, "{\"name\":\"Carol\",\"invite\":\"%s\"}", code1);
+    ck_assert_int_eq(e2e_req(c, "POST", join, NULL, jbody, NULL, &r), 201);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "active");
+    ck_assert_str_eq(e2e_jstr(r.json, "email"), "carol@example.org");
+    int seat = (int)json_integer_value(json_object_get(r.json, "seat"));
+    e2e_resp_free(&r);
+    snprintf(needle, sizeof needle, "carcd.%s.%d.invitation.", id, seat);
+    raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "the seat's first mail at the newest address");
+    free(raw);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, body, NULL, &r), 409);   /* started: nothing to mail */
+    e2e_resp_free(&r);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -1327,6 +1409,7 @@ int main(void)
     tcase_add_test(tc, waiting_game_mails_at_its_start);
     tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
+    tcase_add_test(tc, invitation_mailed_later_by_the_creator);
     tcase_add_test(tc, admin_cancel_mails_game_over);
     tcase_add_test(tc, seat_left_to_bot_gets_no_turn_mail);
     tcase_add_test(tc, table_talk_by_mail);

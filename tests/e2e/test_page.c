@@ -1333,6 +1333,18 @@ START_TEST(page_lobby_mail)
     char *second = js_str(&b, "document.querySelectorAll('#host .invite-link')[1].value");
     ck_assert_msg(!maildir_has("carol", strstr(second, "#invite=") + strlen("#invite="), 0.5),
                   "the second link was mailed to nobody");
+    /* the second link mailed from the page (POST .../invites/mail with the creator token the page kept) */
+    wait_for(&b, "String(document.getElementById('host').dataset.mailForms)", "1", "a form under each link");
+    json_decref(js(&b, "document.querySelectorAll('#host .mail-form input')[1].value = 'not-an-address';"
+                       " document.querySelectorAll('#host .mail-form button')[1].click()"));
+    wait_for(&b, "document.querySelectorAll('#host .mail-form p')[1].textContent",
+             "Not mailed: email: expected a mail address like bob@example.org", "a bad address refused");
+    json_decref(js(&b, "document.querySelectorAll('#host .mail-form input')[1].value = 'dave@example.org';"
+                       " document.querySelectorAll('#host .mail-form button')[1].click()"));
+    wait_for(&b, "Array.from(document.querySelectorAll('#host .link-note')).map((e) => e.textContent).join('|')",
+             "mailed to carol@example.org|mailed to dave@example.org", "both links now went by mail");
+    ck_assert_msg(maildir_has("dave", strstr(second, "#invite=") + strlen("#invite="), 20),
+                  "dave's mail holds the second link's code");
     size_t len;
     free(screenshot(&b, &len, "page-host-mailed.png"));
     free(first);

@@ -10,7 +10,7 @@ export function el(tag, cls, text) {
 // The line under a form where a refusal is said: hidden until then, announced when it shows.
 export function alertLine(id) {
   const p = el("p");
-  p.id = id;
+  if (id) p.id = id;
   p.setAttribute("role", "alert");
   p.hidden = true;
   return p;

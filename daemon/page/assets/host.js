@@ -4,7 +4,7 @@
 // to send to friends, and starts the game with the seats taken so far (POST .../start: a lobby game of six
 // that only three people joined) or cancels it (POST .../cancel), with the creator token. (join.js is the
 // side of the people invited.)
-import { postAs } from "./api.js";
+import { get, postAs } from "./api.js";
 import { alertLine, el } from "./dom.js";
 
 const KEEP = "carcd.created.";
@@ -96,6 +96,49 @@ export function drawHost(box, id, view, done) {
   wrap.append(problem);
   markUsed(wrap, view);
   box.replaceChildren(wrap);
+  if (k.creator && k.links.length) addMailForms(wrap, id, k).catch(() => {});   // no forms: the links still work
+}
+
+// Where the server mails invitations (GET /v1/lobby's invite_mail), a form under each link that mails it to
+// a friend (POST .../invites/mail with the creator token, the invitation named by the code in its link).
+async function addMailForms(wrap, id, k) {
+  if (!(await get("/v1/lobby?limit=1")).invite_mail) return;
+  const fields = wrap.querySelectorAll(".invite-link");
+  wrap.querySelectorAll(".link-note").forEach((note, i) => {
+    const form = el("form", "mail-form");
+    form.hidden = fields[i].classList.contains("used");
+    const addr = el("input");
+    addr.type = "text";   // the server's refusal says what is wrong, as on the lobby's form
+    addr.inputMode = "email";
+    addr.placeholder = "a friend's e-mail address";
+    addr.setAttribute("aria-label", "mail this link to");
+    const send = el("button", null, "Mail it");
+    send.type = "submit";
+    const problem = alertLine();
+    form.append(addr, send, problem);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      problem.hidden = true;
+      send.disabled = true;
+      const url = typeof k.links[i] === "string" ? k.links[i] : k.links[i].url;
+      const code = decodeURIComponent((/#invite=([^&]+)/.exec(url) || [])[1] || "");
+      try {
+        const a = await postAs(k.creator, "/v1/games/" + id + "/invites/mail", { invite: code, email: addr.value.trim() });
+        k.links[i] = { url, mailed_to: a.mailed_to };
+        localStorage.setItem(KEEP + id, JSON.stringify(k));
+        note.dataset.mailedTo = a.mailed_to;
+        note.textContent = "mailed to " + a.mailed_to;
+        note.classList.add("mailed");
+        addr.value = "";
+      } catch (e) {
+        problem.textContent = "Not mailed: " + e.message;
+        problem.hidden = false;
+      }
+      send.disabled = false;
+    });
+    note.after(form);
+  });
+  wrap.dataset.mailForms = "1";
 }
 
 // Under each link: who took its seat (the view's places[i].seat: link i is place i), else whether carcd mailed
@@ -111,5 +154,7 @@ function markUsed(wrap, view) {
     notes[i].textContent = seat !== null ? "used: " + (who || "seat " + seat) + " took this seat"
       : mailed ? "mailed to " + mailed : "";
     notes[i].classList.toggle("mailed", seat === null && !!mailed);
+    const form = notes[i].nextElementSibling;
+    if (form && form.classList.contains("mail-form")) form.hidden = seat !== null;   // a used link goes nowhere
   });
 }
