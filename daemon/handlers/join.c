@@ -4,8 +4,9 @@
  * or ?invite= of the join URL the creation answered) any open seat of the game; without one, a seat of a
  * public game (GET /v1/lobby), which needs a player key (the body's player_key, or the bearer pk_...): first
  * come, first served. The seat is numbered in the order seats are taken (lobby.h); the join that takes the
- * last open seat starts the game. A place whose invitation carcd mailed (sql/019) gives the seat that address:
- * the game's mail goes there from its start, and the answer says so ("email").
+ * last open seat starts the game. A place whose invitation carcd mailed (sql/019) gives the seat joined with
+ * its code that address: the game's mail goes there from its start, and the answer says so ("email"). A join
+ * from the lobby takes such a place only when no other is open, and never its address.
  *
  * Joins of one game are serialised by the lock on its row, taken first; what they read after it (the seats,
  * the places) is what the previous holder committed. Of two joins racing for the last seat one takes it and
@@ -101,9 +102,12 @@ static cd_tx_result run_join(cd_db *db, void *arg)
                          "joining from the lobby needs a player key (player_key, or Authorization: Bearer pk_...)");
             goto done;
         }
-        for (int i = 0; i < ninv && place < 0; i++)   /* the first open place that a code could open */
-            if (inv[i].seat < 0 && inv[i].old_seat < 0)
-                place = i;
+        /* the first open place that a code could open, one whose invitation carcd did not mail first: that
+         * one waits for its invitee while another is open */
+        for (int pass = 0; pass < 2 && place < 0; pass++)
+            for (int i = 0; i < ninv && place < 0; i++)
+                if (inv[i].seat < 0 && inv[i].old_seat < 0 && (pass == 1 || !inv[i].email[0]))
+                    place = i;
         if (place < 0) {
             out = refuse(t, CD_P_NO_OPEN_SEAT, NULL, "the game has no open seat left");
             goto done;
@@ -114,13 +118,18 @@ static cd_tx_result run_join(cd_db *db, void *arg)
         open += inv[i].seat < 0;
     t->seat = nseats;
     bool key_known = true;
+    /* a lobby join into a mailed place: the address is the invitee's, not this seat's (the start mails the
+     * places' addresses, lobby.h) */
+    bool drop_email = !t->has_code && inv[place].email[0];
     if (cd_seat_insert(db, t->id, t->seat, t->name, t->token_hash, t->has_key ? t->key_hash : NULL, &key_known) !=
             CD_Q_OK ||
-        cd_invite_take(db, t->id, inv[place].place, t->seat) != CD_Q_OK) {
+        cd_invite_take(db, t->id, inv[place].place, t->seat) != CD_Q_OK ||
+        (drop_email && cd_invite_email_set(db, t->id, inv[place].place, NULL) != CD_Q_OK)) {
         out = CD_TX_ERROR;
         goto done;
     }
-    memcpy(t->email, inv[place].email, sizeof t->email);
+    if (t->has_code)   /* the address goes with the code that was mailed there, never to a lobby join */
+        memcpy(t->email, inv[place].email, sizeof t->email);
     out = CD_TX_COMMIT;
     if (open == 1) {   /* the last open seat: the game starts */
         out = cd_lobby_start(db, t->id, &w, t->detail, sizeof t->detail);

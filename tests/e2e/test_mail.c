@@ -1395,6 +1395,69 @@ START_TEST(invitation_mailed_later_by_the_creator)
 }
 END_TEST
 
+/* A public game with a mailed invitation: a join from the lobby takes another open place first, and never
+ * the invitee's address, even when it takes the mailed place because no other is left. */
+START_TEST(lobby_join_never_takes_an_invitees_address)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"bob@example.org\"},"
+                             "{\"invite\":true},{\"invite\":true}],\"public\":true}",
+                             NULL, &r),
+                     201);
+    char id[40], code0[64];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(code0, sizeof code0, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    e2e_resp_free(&r);
+    char path[200], view[200];
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(view, sizeof view, "/v1/games/%s", id);
+    const char *names[] = {"Eve", "Fay"};
+    for (int k = 0; k < 2; k++) {   /* two strangers from the lobby: places 1 and 2, Bob's left for him */
+        ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"x\"}", NULL, &r), 201);
+        char key[80], body[200];
+        snprintf(key, sizeof key, "%s", e2e_jstr(r.json, "key"));
+        e2e_resp_free(&r);
+        snprintf(body, sizeof body, "{\"name\":\"%s\"}", names[k]);
+        ck_assert_int_eq(e2e_req(c, "POST", path, key, body, NULL, &r), 201);
+        ck_assert_str_eq(e2e_jstr(r.json, "email"), "");
+        e2e_resp_free(&r);
+    }
+    json_t *v = e2e_get_ok(c, view, NULL, 200);
+    ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(v, "places"), 0), "seat")));
+    ck_assert_int_eq(e2e_jint(v, "places.1.seat"), 1);
+    ck_assert_int_eq(e2e_jint(v, "places.2.seat"), 2);
+    json_decref(v);
+    /* a third stranger: only the mailed place is left; it is taken, without the address */
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"x\"}", NULL, &r), 201);
+    char key[80];
+    snprintf(key, sizeof key, "%s", e2e_jstr(r.json, "key"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, key, "{\"name\":\"Gil\"}", NULL, &r), 201);
+    ck_assert_str_eq(e2e_jstr(r.json, "email"), "");
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "active");
+    char gil[80];
+    snprintf(gil, sizeof gil, "%s", e2e_jstr(r.json, "token"));
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/email", id);
+    v = e2e_get_ok(c, path, gil, 200);
+    ck_assert_msg(json_is_null(json_object_get(v, "email")), "Gil's seat has no address");
+    json_decref(v);
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.3.", id);   /* Gil's seat: nothing goes to Bob for it */
+    ck_assert_msg(wait_mail("bob", needle, 1.5) == NULL, "no mail of Gil's seat at Bob's address");
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    char body[200];
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", code0);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 409);   /* started without him */
+    e2e_resp_free(&r);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -1410,6 +1473,7 @@ int main(void)
     tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);
+    tcase_add_test(tc, lobby_join_never_takes_an_invitees_address);
     tcase_add_test(tc, admin_cancel_mails_game_over);
     tcase_add_test(tc, seat_left_to_bot_gets_no_turn_mail);
     tcase_add_test(tc, table_talk_by_mail);
