@@ -73,7 +73,10 @@ START_TEST(answers_match_the_document)
     const json_t *doc = e2e_openapi_doc();
     ck_assert_msg(strncmp(e2e_jstr(doc, "openapi"), "3.1", 3) == 0, "openapi: '%s', want 3.1.x",
                   e2e_jstr(doc, "openapi"));
-    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", NULL};   /* webhooks to 127.0.0.1:1 (refused) */
+    /* webhooks to 127.0.0.1:1 (refused); mail on (an invitation mailed), to a server that refuses the
+     * connection: the outbox keeps it, nothing is sent */
+    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_SMTP_URL=smtp://127.0.0.1:1",
+                         "CARCD_MAIL_FROM=carcd@example.org", "CARCD_PUBLIC_URL=http://carcd.example.org", NULL};
     e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
     move_types = json_object();
@@ -389,11 +392,18 @@ START_TEST(answers_match_the_document)
                  "{\"invite\":true},{\"invite\":true}]}");
         for (int round = 0; round < 2; round++) {
             ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, lobby_body, NULL, &r), 201);
-            char wid[40], creator[80], code[80];
+            char wid[40], creator[80], code[80], code1[80];
             snprintf(wid, sizeof wid, "%s", e2e_jstr(r.json, "id"));
             snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
             snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
+            snprintf(code1, sizeof code1, "%s", e2e_jstr(r.json, "invites.1.invite"));
             e2e_resp_free(&r);
+            snprintf(p, sizeof p, "/v1/games/%.36s/invites/mail", wid);   /* test_mail.c goes deeper */
+            char mail_body[200];
+            snprintf(mail_body, sizeof mail_body, "{\"invite\":\"%s\",\"email\":\"bob@example.org\"}", code1);
+            req(c, "POST", p, NULL, mail_body, NULL, 401);
+            req(c, "POST", p, creator, "{\"invite\":\"iv_x\",\"email\":\"bob\"}", NULL, 400);
+            req(c, "POST", p, creator, mail_body, NULL, 202);
             req(c, "GET", "/v1/lobby?seats=3&expansions=none", NULL, NULL, NULL, 200);
             req(c, "GET", "/v1/lobby?seats=one", NULL, NULL, NULL, 400);
             snprintf(p, sizeof p, "/v1/games/%.36s", wid);
