@@ -14,44 +14,35 @@ typedef struct {
     void *arg;
     int seat;
     double now;
-    cd_problem problem;   /* CD_NPROBLEMS: done */
-    const char *field;
-    char detail[200];
+    cd_refusal no;
     json_t *view;         /* out: the clock's view after the change */
 } action_tx;
-
-static cd_tx_result refuse(action_tx *t, cd_problem p, const char *detail)
-{
-    t->problem = p;
-    snprintf(t->detail, sizeof t->detail, "%s", detail);
-    return CD_TX_ROLLBACK;
-}
 
 static cd_tx_result run_action(cd_db *db, void *arg)
 {
     action_tx *t = arg;
-    t->problem = CD_NPROBLEMS;
-    t->field = NULL;
+    cd_refusal_clear(&t->no);
     json_decref(t->view);   /* a retried attempt starts again */
     t->view = NULL;
     cd_game g;
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
     if (lr == CD_LOAD_NOT_FOUND)
-        out = refuse(t, CD_P_NOT_FOUND, "no game with that id");
+        out = cd_refuse(&t->no, CD_P_NOT_FOUND, NULL, "no game with that id");
     else if (lr == CD_LOAD_WAITING)
-        out = refuse(t, CD_P_NOT_STARTED, "the game has not started: it waits for its open seats");
+        out = cd_refuse(&t->no, CD_P_NOT_STARTED, NULL, "the game has not started: it waits for its open seats");
     else if (lr != CD_LOAD_OK)
         out = CD_TX_ERROR;
     else if (!g.clocked)
-        out = refuse(t, CD_P_NO_CLOCK, "the game was created without a clock");
+        out = cd_refuse(&t->no, CD_P_NO_CLOCK, NULL, "the game was created without a clock");
     else if (g.finished)
-        out = refuse(t, CD_P_GAME_OVER, "the game is over");
+        out = cd_refuse(&t->no, CD_P_GAME_OVER, NULL, "the game is over");
     else if (g.st->left >> t->seat & 1)
-        out = refuse(t, CD_P_SEAT_LEFT, "this seat has left the game");
+        out = cd_refuse(&t->no, CD_P_SEAT_LEFT, NULL, "this seat has left the game");
     else {
-        t->problem = t->fn(&g.clock, t->seat, g.st, t->now, t->arg, &t->field, t->detail, sizeof t->detail);
-        if (t->problem != CD_NPROBLEMS)
+        t->no.problem = t->fn(&g.clock, t->seat, g.st, t->now, t->arg, &t->no.field, t->no.detail,
+                              sizeof t->no.detail);
+        if (t->no.problem != CD_NPROBLEMS)
             out = CD_TX_ROLLBACK;
         else
             out = cd_clock_save(db, t->id, &g.clock) ? CD_TX_COMMIT : CD_TX_ERROR;
@@ -75,10 +66,8 @@ enum MHD_Result cd_clock_action(cd_req *r, cd_clock_fn fn, void *arg)
     if (tr == CD_TX_COMMIT && t.view) {
         ret = cd_reply_json(r, 200, json_pack("{s:o}", "clock", t.view), NULL);
         t.view = NULL;
-    } else if (tr == CD_TX_ROLLBACK && t.problem != CD_NPROBLEMS) {
-        ret = cd_reply_problem(r, t.problem, t.field, "%s", t.detail);
     } else {
-        ret = cd_reply_db_failure(r, down, "the clock could not be stored");
+        ret = cd_reply_refusal_or_failure(r, &t.no, down, "the clock could not be stored");
     }
     json_decref(t.view);
     return ret;

@@ -25,24 +25,14 @@ typedef struct {
     const char *id, *code, *email;
     char code_hash[CD_HEX256_LEN];
     /* out */
-    cd_problem problem;
-    const char *field;
-    char detail[200];
+    cd_refusal no;
     int place;
 } invite_mail_tx;
-
-static cd_tx_result refuse(invite_mail_tx *t, cd_problem p, const char *field, const char *detail)
-{
-    t->problem = p;
-    t->field = field;
-    snprintf(t->detail, sizeof t->detail, "%s", detail);
-    return CD_TX_ROLLBACK;
-}
 
 static cd_tx_result run_invite_mail(cd_db *db, void *arg)
 {
     invite_mail_tx *t = arg;
-    t->problem = CD_NPROBLEMS;
+    cd_refusal_clear(&t->no);
     cd_waiting_lock_row w;
     if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
         return CD_TX_ERROR;
@@ -51,29 +41,24 @@ static cd_tx_result run_invite_mail(cd_db *db, void *arg)
     cd_waiting_seat seats[CD_LOBBY_MAX_SEATS];
     int ninv = 0, nseats = 0;
     json_t *settings = NULL, *names = NULL;
-    if (!w.found) {
-        out = refuse(t, CD_P_NOT_FOUND, NULL, "no game with that id");
-        goto done;
-    }
-    if (!cd_lobby_is_creator(t->req, &w)) {
-        out = refuse(t, t->req->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
-                     "this needs the game's creator token (creator_token of the creation's answer) or the admin token");
+    if (cd_lobby_refuse_unless_creator(&t->no, t->req, &w)) {
+        out = CD_TX_ROLLBACK;
         goto done;
     }
     if (strcmp(w.status, "waiting") != 0) {
-        out = refuse(t, CD_P_NO_OPEN_SEAT, NULL,
-                     strcmp(w.status, "cancelled") == 0 ? "the game was cancelled" : "the game has started");
+        out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, NULL,
+                        strcmp(w.status, "cancelled") == 0 ? "the game was cancelled" : "the game has started");
         goto done;
     }
     if (cd_invites_get(db, t->id, inv, &ninv) != CD_Q_OK || cd_waiting_seats(db, t->id, seats, &nseats) != CD_Q_OK)
         goto done;
     t->place = cd_lobby_place_of_code(inv, ninv, t->code_hash);
     if (t->place < 0) {
-        out = refuse(t, CD_P_INVALID, "invite", "invite: not an invite code of this game");
+        out = cd_refuse(&t->no, CD_P_INVALID, "invite", "invite: not an invite code of this game");
         goto done;
     }
     if (inv[t->place].seat >= 0) {
-        out = refuse(t, CD_P_NO_OPEN_SEAT, "invite", "invite: this invitation's seat is taken already");
+        out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, "invite", "invite: this invitation's seat is taken already");
         goto done;
     }
     if (cd_invite_email_set(db, t->id, inv[t->place].place, t->email) != CD_Q_OK)
@@ -140,10 +125,8 @@ static enum MHD_Result invite_mail(cd_req *r)
     cd_tx_result tr = cd_db_tx(db, run_invite_mail, &t, &down);
     if (tr == CD_TX_COMMIT)
         ret = cd_reply_json(r, 202, json_pack("{s:i, s:s}", "place", t.place, "mailed_to", t.email), NULL);
-    else if (t.problem != CD_NPROBLEMS)
-        ret = cd_reply_problem(r, t.problem, t.field, "%s", t.detail);
     else
-        ret = cd_reply_db_failure(r, down, "the invitation could not be mailed");
+        ret = cd_reply_refusal_or_failure(r, &t.no, down, "the invitation could not be mailed");
 out:
     json_decref(body);
     return ret;

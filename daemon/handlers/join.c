@@ -25,26 +25,16 @@ typedef struct {
     bool has_code, has_key;
     char code_hash[CD_HEX256_LEN], key_hash[CD_HEX256_LEN], token_hash[CD_HEX256_LEN];
     /* out */
-    cd_problem problem;
-    const char *field;
-    char detail[300];
+    cd_refusal no;
     int seat;
     bool started;
     char email[CD_EMAIL_MAX + 1];   /* the address carcd mailed the place's invitation to: the seat's from the start */
 } join_tx;
 
-static cd_tx_result refuse(join_tx *t, cd_problem p, const char *field, const char *detail)
-{
-    t->problem = p;
-    t->field = field;
-    snprintf(t->detail, sizeof t->detail, "%s", detail);
-    return CD_TX_ROLLBACK;
-}
-
 static cd_tx_result run_join(cd_db *db, void *arg)
 {
     join_tx *t = arg;
-    t->problem = CD_NPROBLEMS;
+    cd_refusal_clear(&t->no);
     t->started = false;
     t->email[0] = 0;
     cd_waiting_lock_row w;
@@ -56,14 +46,14 @@ static cd_tx_result run_join(cd_db *db, void *arg)
     int ninv = 0, nseats = 0;
     cd_key_seats ks = {0};
     if (!w.found) {
-        out = refuse(t, CD_P_NOT_FOUND, NULL, "no game with that id");
+        out = cd_refuse(&t->no, CD_P_NOT_FOUND, NULL, "no game with that id");
         goto done;
     }
     if (strcmp(w.status, "waiting") != 0) {
         char d[120];
         snprintf(d, sizeof d, "the game has no open seat: it is %s", strcmp(w.status, "cancelled") == 0 ? "cancelled"
                  : strcmp(w.status, "active") == 0 ? "under way (every seat was taken, or it was started)" : w.status);
-        out = refuse(t, CD_P_NO_OPEN_SEAT, NULL, d);
+        out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, NULL, d);
         goto done;
     }
     /* read after the lock: what earlier joins committed */
@@ -73,11 +63,12 @@ static cd_tx_result run_join(cd_db *db, void *arg)
         goto done;
     }
     if (t->has_key && !ks.key_known) {
-        out = refuse(t, CD_P_INVALID, "player_key", "player_key: no player has this key");
+        out = cd_refuse(&t->no, CD_P_INVALID, "player_key", "player_key: no player has this key");
         goto done;
     }
     if (t->has_key && ks.n > 0) {
-        out = refuse(t, CD_P_ALREADY_SEATED, "player_key", "this player key already holds a seat of this game");
+        out = cd_refuse(&t->no, CD_P_ALREADY_SEATED, "player_key",
+                        "this player key already holds a seat of this game");
         goto done;
     }
     int place = -1;
@@ -85,21 +76,23 @@ static cd_tx_result run_join(cd_db *db, void *arg)
         place = cd_lobby_place_of_code(inv, ninv, t->code_hash);
         bool taken = place >= 0 && inv[place].seat >= 0;
         if (place < 0) {
-            out = refuse(t, CD_P_FORBIDDEN, "invite", "invite: not an invite code of this game");
+            out = cd_refuse(&t->no, CD_P_FORBIDDEN, "invite", "invite: not an invite code of this game");
             goto done;
         }
         if (taken) {
-            out = refuse(t, CD_P_NO_OPEN_SEAT, "invite", "invite: this invitation's seat is taken already");
+            out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, "invite",
+                            "invite: this invitation's seat is taken already");
             goto done;
         }
     } else {
         if (!w.public_) {
-            out = refuse(t, CD_P_FORBIDDEN, "invite", "invite: the game is not in the lobby; joining it needs an invite code");
+            out = cd_refuse(&t->no, CD_P_FORBIDDEN, "invite",
+                            "invite: the game is not in the lobby; joining it needs an invite code");
             goto done;
         }
         if (!t->has_key) {
-            out = refuse(t, CD_P_UNAUTHENTICATED, "player_key",
-                         "joining from the lobby needs a player key (player_key, or Authorization: Bearer pk_...)");
+            out = cd_refuse(&t->no, CD_P_UNAUTHENTICATED, "player_key",
+                            "joining from the lobby needs a player key (player_key, or Authorization: Bearer pk_...)");
             goto done;
         }
         /* the first open place that a code could open, one whose invitation carcd did not mail first: that
@@ -109,7 +102,7 @@ static cd_tx_result run_join(cd_db *db, void *arg)
                 if (inv[i].seat < 0 && inv[i].old_seat < 0 && (pass == 1 || !inv[i].email[0]))
                     place = i;
         if (place < 0) {
-            out = refuse(t, CD_P_NO_OPEN_SEAT, NULL, "the game has no open seat left");
+            out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, NULL, "the game has no open seat left");
             goto done;
         }
     }
@@ -132,9 +125,9 @@ static cd_tx_result run_join(cd_db *db, void *arg)
         memcpy(t->email, inv[place].email, sizeof t->email);
     out = CD_TX_COMMIT;
     if (open == 1) {   /* the last open seat: the game starts */
-        out = cd_lobby_start(db, t->id, &w, t->detail, sizeof t->detail);
-        if (out == CD_TX_ROLLBACK)
-            t->problem = CD_P_INTERNAL;
+        out = cd_lobby_start(db, t->id, &w, t->no.detail, sizeof t->no.detail);
+        if (out == CD_TX_ROLLBACK)   /* the engine refused the set-up carcd stored: a bug, said as one */
+            t->no.problem = CD_P_INTERNAL;
         t->started = out == CD_TX_COMMIT;
     }
 done:
@@ -196,12 +189,8 @@ static enum MHD_Result join(cd_req *r)
             json_object_set_new(a, "email", json_string(t.email));
         ret = cd_reply_json(r, 201, a, NULL);
     }
-    else if (t.problem != CD_NPROBLEMS && t.problem != CD_P_INTERNAL)
-        ret = cd_reply_problem(r, t.problem, t.field, "%s", t.detail);
-    else if (t.problem == CD_P_INTERNAL)
-        ret = cd_reply_problem(r, CD_P_INTERNAL, NULL, "%s", t.detail);
     else
-        ret = cd_reply_db_failure(r, down, "the join could not be stored");
+        ret = cd_reply_refusal_or_failure(r, &t.no, down, "the join could not be stored");
 out:
     json_decref(body);
     return ret;

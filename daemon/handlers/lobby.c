@@ -304,47 +304,47 @@ static enum MHD_Result reply_game(cd_req *r, cd_db *db, const char *id)
     return cd_reply_json(r, 200, v, NULL);
 }
 
+bool cd_lobby_refuse_unless_creator(cd_refusal *no, const cd_req *r, const cd_waiting_lock_row *w)
+{
+    if (!w->found)
+        cd_refuse(no, CD_P_NOT_FOUND, NULL, "no game with that id");
+    else if (!cd_lobby_is_creator(r, w))
+        cd_refuse(no, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
+                  "this needs the game's creator token (creator_token of the creation's answer) or the admin token");
+    else
+        return false;
+    return true;
+}
+
 typedef struct {
     cd_req *req;
     const char *id;
     bool start;
-    cd_problem problem;   /* out */
-    char detail[300];
+    cd_refusal no;   /* out */
 } creator_tx;
-
-static cd_tx_result creator_refuse(creator_tx *t, cd_problem p, const char *detail)
-{
-    t->problem = p;
-    snprintf(t->detail, sizeof t->detail, "%s", detail);
-    return CD_TX_ROLLBACK;
-}
 
 static cd_tx_result run_creator(cd_db *db, void *arg)
 {
     creator_tx *t = arg;
-    t->problem = CD_NPROBLEMS;
+    cd_refusal_clear(&t->no);
     cd_waiting_lock_row w;
     if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
         return CD_TX_ERROR;
     cd_tx_result out;
-    if (!w.found)
-        out = creator_refuse(t, CD_P_NOT_FOUND, "no game with that id");
-    else if (!cd_lobby_is_creator(t->req, &w))
-        out = creator_refuse(t, t->req->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED,
-                             "this needs the game's creator token (creator_token of the creation's answer) or the "
-                             "admin token");
+    if (cd_lobby_refuse_unless_creator(&t->no, t->req, &w))
+        out = CD_TX_ROLLBACK;
     else if (strcmp(w.status, "waiting") != 0)
-        out = creator_refuse(t, CD_P_NOT_WAITING, strcmp(w.status, "cancelled") == 0 ? "the game was cancelled"
-                                                                                     : "the game has started");
+        out = cd_refuse(&t->no, CD_P_NOT_WAITING, NULL,
+                        strcmp(w.status, "cancelled") == 0 ? "the game was cancelled" : "the game has started");
     else if (!t->start)   /* the named seats' players: the game is over before it began */
         out = cd_game_cancel_store(db, t->id) == CD_Q_OK &&
                       cd_player_events_for_seats_deferred(db, t->id, 0, -1, CD_PEV_GAME_OVER, "cancelled")
                   ? CD_TX_COMMIT
                   : CD_TX_ERROR;
     else {
-        out = cd_lobby_start(db, t->id, &w, t->detail, sizeof t->detail);
+        out = cd_lobby_start(db, t->id, &w, t->no.detail, sizeof t->no.detail);
         if (out == CD_TX_ROLLBACK)
-            t->problem = CD_P_TOO_FEW_SEATS;
+            t->no.problem = CD_P_TOO_FEW_SEATS;
     }
     cd_waiting_lock_row_free(&w);
     return out;
@@ -371,7 +371,6 @@ enum MHD_Result cd_lobby_creator_action(cd_req *r, bool start)
     cd_tx_result tr = cd_db_tx(db, run_creator, &t, &down);
     if (tr == CD_TX_COMMIT)
         return reply_game(r, db, t.id);
-    if (t.problem != CD_NPROBLEMS)
-        return cd_reply_problem(r, t.problem, NULL, "%s", t.detail);
-    return cd_reply_db_failure(r, down, start ? "the game could not be started" : "the game could not be cancelled");
+    return cd_reply_refusal_or_failure(r, &t.no, down,
+                                       start ? "the game could not be started" : "the game could not be cancelled");
 }

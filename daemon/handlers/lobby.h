@@ -19,6 +19,7 @@
 #include "db/db.h"
 #include "db/lobby.h"
 #include "http/http.h"
+#include "request.h"   /* cd_refusal */
 
 /* The stored set-up of a game (games.setup): nplayers, expansions, options, the admin's script (NULL: none). */
 json_t *cd_setup_json(const carc_setup *s, const json_t *script);
@@ -85,6 +86,10 @@ void cd_lobby_invite_page_url(const char *public_url, const char *id, const char
 /* Whether the request may start or cancel the waiting game of w: the admin token, or the creator token the
  * creation (or the rematch offer) answered, compared in constant time. */
 bool cd_lobby_is_creator(const cd_req *r, const cd_waiting_lock_row *w);
+
+/* In a transaction holding the game row's lock (cd_waiting_lock): true, with the refusal set (404 no such game;
+ * 401 or 403 without the creator's or admin's token), when the request may not act as the game's creator. */
+bool cd_lobby_refuse_unless_creator(cd_refusal *no, const cd_req *r, const cd_waiting_lock_row *w);
 
 /* POST /v1/games/{id}/start and /cancel share it: the creator's action on the waiting game, in one
  * transaction under the game row's lock. start: cd_lobby_start with the seats taken so far. */

@@ -45,19 +45,11 @@ typedef struct {
     int seat;                 /* the caller's seat of the finished game */
     char token_hash[CD_HEX256_LEN], creator_hash[CD_HEX256_LEN];
     /* out */
-    cd_problem problem;
-    char detail[300];
+    cd_refusal no;
     char id[37];              /* the new game */
     int new_seat;
     bool started;
 } rematch_tx;
-
-static cd_tx_result refuse(rematch_tx *t, cd_problem p, const char *detail)
-{
-    t->problem = p;
-    snprintf(t->detail, sizeof t->detail, "%s", detail);
-    return CD_TX_ROLLBACK;
-}
 
 /* Takes the place of old seat t->seat in the waiting game t->id (locked by the caller: w); starts the game
  * when it was the last open place. */
@@ -75,18 +67,18 @@ static cd_tx_result take_place(cd_db *db, rematch_tx *t, const cd_waiting_lock_r
             place = i;
     }
     if (place < 0)
-        return refuse(t, CD_P_FORBIDDEN, "the rematch has no place for this seat");
+        return cd_refuse(&t->no, CD_P_FORBIDDEN, NULL, "the rematch has no place for this seat");
     if (inv[place].seat >= 0)
-        return refuse(t, CD_P_ALREADY_SEATED, "this seat has accepted the rematch already");
+        return cd_refuse(&t->no, CD_P_ALREADY_SEATED, NULL, "this seat has accepted the rematch already");
     t->new_seat = nseats;
     if (cd_seat_insert_player(db, t->id, t->new_seat, old->name, t->token_hash, old->player_id) != CD_Q_OK ||
         cd_invite_take(db, t->id, inv[place].place, t->new_seat) != CD_Q_OK)
         return CD_TX_ERROR;
     if (open > 1)
         return CD_TX_COMMIT;
-    cd_tx_result out = cd_lobby_start(db, t->id, w, t->detail, sizeof t->detail);
+    cd_tx_result out = cd_lobby_start(db, t->id, w, t->no.detail, sizeof t->no.detail);
     if (out == CD_TX_ROLLBACK)
-        t->problem = CD_P_INTERNAL;
+        t->no.problem = CD_P_INTERNAL;
     t->started = out == CD_TX_COMMIT;
     return out;
 }
@@ -94,14 +86,14 @@ static cd_tx_result take_place(cd_db *db, rematch_tx *t, const cd_waiting_lock_r
 static cd_tx_result run_offer(cd_db *db, void *arg)
 {
     rematch_tx *t = arg;
-    t->problem = CD_NPROBLEMS;
+    cd_refusal_clear(&t->no);
     t->started = false;
     cd_game g;
     cd_load_result lr = cd_game_lock(db, t->old_id, &g);
     if (lr == CD_LOAD_NOT_FOUND || lr == CD_LOAD_WAITING) {
         cd_game_free(&g);
-        return lr == CD_LOAD_WAITING ? refuse(t, CD_P_NOT_FINISHED, "the game has not even started")
-                                     : refuse(t, CD_P_NOT_FOUND, "no game with that id");
+        return lr == CD_LOAD_WAITING ? cd_refuse(&t->no, CD_P_NOT_FINISHED, NULL, "the game has not even started")
+                                     : cd_refuse(&t->no, CD_P_NOT_FOUND, NULL, "no game with that id");
     }
     if (lr != CD_LOAD_OK) {
         cd_game_free(&g);
@@ -114,7 +106,7 @@ static cd_tx_result run_offer(cd_db *db, void *arg)
     int nold = 0;
     json_t *settings = NULL;
     if (!g.finished) {
-        out = refuse(t, CD_P_NOT_FINISHED, "the game is not over: a rematch is offered once it is");
+        out = cd_refuse(&t->no, CD_P_NOT_FINISHED, NULL, "the game is not over: a rematch is offered once it is");
         goto done;
     }
     if (cd_rematch_of(db, t->old_id, &found, other) != CD_Q_OK || cd_waiting_seats(db, t->old_id, old, &nold) != CD_Q_OK) {
@@ -122,7 +114,8 @@ static cd_tx_result run_offer(cd_db *db, void *arg)
         goto done;
     }
     if (found) {
-        out = refuse(t, CD_P_REMATCH_OFFERED, "a rematch is on offer already: accept it with POST .../rematch/accept");
+        out = cd_refuse(&t->no, CD_P_REMATCH_OFFERED, NULL,
+                        "a rematch is on offer already: accept it with POST .../rematch/accept");
         goto done;
     }
     settings = json_pack("{s:o, s:o, s:[]}", "expansions", carc_expansions_to_json(g.st->expansions), "options",
@@ -181,7 +174,7 @@ static cd_tx_result run_offer(cd_db *db, void *arg)
     for (int i = 0; i < nold; i++)
         if (old[i].seat == t->seat)
             me = &old[i];
-    out = me ? take_place(db, t, &wl, me) : refuse(t, CD_P_FORBIDDEN, "no such seat in the game");
+    out = me ? take_place(db, t, &wl, me) : cd_refuse(&t->no, CD_P_FORBIDDEN, NULL, "no such seat in the game");
     cd_waiting_lock_row_free(&wl);
     for (int i = 0; i < nold && out == CD_TX_COMMIT; i++)
         if (old[i].seat != t->seat && old[i].player_id[0] && (!old[i].bot[0] || old[i].left_to_bot))
@@ -195,7 +188,7 @@ done:
 static cd_tx_result run_accept(cd_db *db, void *arg)
 {
     rematch_tx *t = arg;
-    t->problem = CD_NPROBLEMS;
+    cd_refusal_clear(&t->no);
     t->started = false;
     bool found = false;
     cd_waiting_seat old[CD_LOBBY_MAX_SEATS];
@@ -203,7 +196,8 @@ static cd_tx_result run_accept(cd_db *db, void *arg)
     if (cd_rematch_of(db, t->old_id, &found, t->id) != CD_Q_OK || cd_waiting_seats(db, t->old_id, old, &nold) != CD_Q_OK)
         return CD_TX_ERROR;
     if (!found)
-        return refuse(t, CD_P_NOT_FOUND, "no rematch of this game is on offer (POST .../rematch offers one)");
+        return cd_refuse(&t->no, CD_P_NOT_FOUND, NULL,
+                         "no rematch of this game is on offer (POST .../rematch offers one)");
     cd_waiting_lock_row w;
     if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
         return CD_TX_ERROR;
@@ -213,9 +207,10 @@ static cd_tx_result run_accept(cd_db *db, void *arg)
         if (old[i].seat == t->seat)
             me = &old[i];
     if (!w.found || strcmp(w.status, "waiting") != 0)
-        out = refuse(t, CD_P_NO_OPEN_SEAT, "the rematch no longer waits for its seats (it started or was cancelled)");
+        out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, NULL,
+                        "the rematch no longer waits for its seats (it started or was cancelled)");
     else if (!me)
-        out = refuse(t, CD_P_FORBIDDEN, "no such seat in the game");
+        out = cd_refuse(&t->no, CD_P_FORBIDDEN, NULL, "no such seat in the game");
     else
         out = take_place(db, t, &w, me);
     cd_waiting_lock_row_free(&w);
@@ -251,9 +246,7 @@ static enum MHD_Result rematch(cd_req *r, bool offer)
             json_object_set_new(a, "creator_token", json_string(creator));
         return cd_reply_json(r, 201, a, NULL);
     }
-    if (t.problem != CD_NPROBLEMS)
-        return cd_reply_problem(r, t.problem, NULL, "%s", t.detail);
-    return cd_reply_db_failure(r, down, "the rematch could not be stored");
+    return cd_reply_refusal_or_failure(r, &t.no, down, "the rematch could not be stored");
 }
 
 static enum MHD_Result make_offer(cd_req *r)

@@ -236,6 +236,28 @@ enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what)
     return cd_reply_unavailable(r, CD_RETRY_AFTER_S, "the database cannot be reached");
 }
 
+void cd_refusal_clear(cd_refusal *f)
+{
+    f->problem = CD_NPROBLEMS;
+    f->field = NULL;
+    f->detail[0] = 0;
+}
+
+cd_tx_result cd_refuse(cd_refusal *f, cd_problem p, const char *field, const char *detail)
+{
+    f->problem = p;
+    f->field = field;
+    snprintf(f->detail, sizeof f->detail, "%s", detail);
+    return CD_TX_ROLLBACK;
+}
+
+enum MHD_Result cd_reply_refusal_or_failure(cd_req *r, const cd_refusal *f, bool down, const char *what)
+{
+    if (f->problem != CD_NPROBLEMS)
+        return cd_reply_problem(r, f->problem, f->field, "%s", f->detail);
+    return cd_reply_db_failure(r, down, what);
+}
+
 enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr)
 {
     switch (lr) {

@@ -29,6 +29,20 @@ enum MHD_Result cd_reply_db_failure(cd_req *r, bool down, const char *what);
 /* Answers for a failed load (404, 503, 500) and returns the MHD result. */
 enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr);
 
+/* A refusal decided inside a transaction (a game's state read under its lock says no): kept in the
+ * transaction's argument, answered once the transaction rolled back. problem CD_NPROBLEMS: none. */
+typedef struct {
+    cd_problem problem;
+    const char *field;   /* the problem's field (a static string); NULL: none */
+    char detail[300];
+} cd_refusal;
+/* None yet: at the start of every run of the transaction (cd_db_tx may run it again). */
+void cd_refusal_clear(cd_refusal *f);
+/* Sets the refusal and returns CD_TX_ROLLBACK, the transaction's result. */
+cd_tx_result cd_refuse(cd_refusal *f, cd_problem p, const char *field, const char *detail);
+/* After cd_db_tx: the refusal's problem answer when there was one, else cd_reply_db_failure(r, down, what). */
+enum MHD_Result cd_reply_refusal_or_failure(cd_req *r, const cd_refusal *f, bool down, const char *what);
+
 /* Whether the bearer is a player key (pk_..., POST /v1/players) rather than a seat or admin token. */
 bool cd_bearer_is_key(const cd_req *r);
 /* The one place that says which seat a bearer (not the admin's) acts for in game `id`: hash gets the SHA-256

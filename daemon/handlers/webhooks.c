@@ -112,35 +112,27 @@ typedef struct {
     const cd_wh_spec *spec;
     const char *secret;
     /* out */
-    cd_problem problem;           /* when refused */
-    char detail[160];
+    cd_refusal no;
     json_t *endpoint;             /* owned */
 } create_tx;
-
-static cd_tx_result refuse(create_tx *t, cd_problem p, const char *detail)
-{
-    t->problem = p;
-    snprintf(t->detail, sizeof t->detail, "%s", detail);
-    return CD_TX_ROLLBACK;
-}
 
 static cd_tx_result run_create(cd_db *db, void *arg)
 {
     create_tx *t = arg;
     json_decref(t->endpoint);
     t->endpoint = NULL;
-    t->problem = CD_NPROBLEMS;
+    cd_refusal_clear(&t->no);
     /* the game row locked: a move commits entirely before or after the endpoint exists */
     bool found = false, finished = false;
     int endpoints = 0;
     if (cd_endpoint_game_lock(db, t->game_id, &found, &finished, &endpoints) != CD_Q_OK)
         return CD_TX_ERROR;
     if (!found)
-        return refuse(t, CD_P_NOT_FOUND, "no game with that id");
+        return cd_refuse(&t->no, CD_P_NOT_FOUND, NULL, "no game with that id");
     if (finished)
-        return refuse(t, CD_P_GAME_OVER, "the game is over: it will send nothing more");
+        return cd_refuse(&t->no, CD_P_GAME_OVER, NULL, "the game is over: it will send nothing more");
     if (endpoints >= CD_WH_MAX_PER_GAME)
-        return refuse(t, CD_P_TOO_MANY_WEBHOOKS, "a game has at most 16 webhook endpoints");
+        return cd_refuse(&t->no, CD_P_TOO_MANY_WEBHOOKS, NULL, "a game has at most 16 webhook endpoints");
     char events[128], id[37], created_at[40];
     cd_wh_events_pg(t->spec->events, events, sizeof events);
     if (cd_endpoint_insert(db, t->game_id, t->seat, t->spec->url, cd_wh_format_name(t->spec->format), events,
@@ -187,10 +179,8 @@ enum MHD_Result h_webhooks_create(cd_req *r)
         const char *headers[] = {"Location", location, NULL};
         ret = cd_reply_json(r, 201, t.endpoint, headers);
         t.endpoint = NULL;
-    } else if (tr == CD_TX_ROLLBACK && t.problem != CD_NPROBLEMS) {
-        ret = cd_reply_problem(r, t.problem, NULL, "%s", t.detail);
     } else {
-        ret = cd_reply_db_failure(r, down, "the webhook could not be stored");
+        ret = cd_reply_refusal_or_failure(r, &t.no, down, "the webhook could not be stored");
     }
     json_decref(t.endpoint);
 out:
