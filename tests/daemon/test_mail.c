@@ -19,6 +19,7 @@
 #include "mail/build.h"
 #include "mail/compose.h"
 #include "mail/mail.h"
+#include "mail/open_seat.h"
 #include "mail/reply.h"
 #include "mail/seat_mail.h"
 #include "mail/tag.h"
@@ -254,6 +255,62 @@ START_TEST(invitation_link)
 }
 END_TEST
 
+/* An open place's invitation (mail/open_seat.h): the game's settings in words, the inviter's name escaped in
+ * the HTML part (a name is the creator's own text), the link whole on its line, and none of a seat's headers. */
+START_TEST(open_seat_invitation)
+{
+    char w[200];
+    json_t *st = json_pack("{s:[s,s], s:{s:i}}", "expansions", "hills_sheep", "halflings", "clock", "per_move_s", 259200);
+    cd_mail_settings_words(st, 4, w, sizeof w);
+    ck_assert_str_eq(w, "4 players, Hills & Sheep, Halb so wild II, 3 days a move");
+    json_decref(st);
+    st = json_pack("{s:[], s:{s:i}}", "expansions", "clock", "per_move_s", 7200);
+    cd_mail_settings_words(st, 2, w, sizeof w);
+    ck_assert_str_eq(w, "2 players, the base game, 2 h a move");
+    json_decref(st);
+    st = json_pack("{s:[s]}", "expansions", "fruit_trees");
+    cd_mail_settings_words(st, 3, w, sizeof w);
+    ck_assert_str_eq(w, "3 players, Fruit Trees, no clock");
+
+    static const char url[] = "https://carcd.example.org/games/" GAME "#invite=iv_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_ABCDE";
+    json_t *names = json_pack("[s,s]", "<b>Ann</b>", "greedy bot");
+    const cd_mail_open_seat a = {.game_id = GAME, .email = "bob@example.org", .inviter = "<b>Ann</b>", .names = names,
+                                 .nseats = 3, .settings = st, .page_url = url};
+    char msg_id[300];
+    char *raw = cd_mail_compose_open_seat(&a, msg_id, sizeof msg_id);
+    ck_assert_ptr_nonnull(raw);
+    ck_assert_msg(strncmp(msg_id, "carcd." GAME ".-1.open-seat.0.", strlen("carcd." GAME ".-1.open-seat.0.")) == 0,
+                  "%s", msg_id);
+    ck_assert_msg(!strstr(raw, "\nReply-To:") && !strstr(raw, "\nList-Unsubscribe") && !strstr(raw, "\nIn-Reply-To:"),
+                  "no reply address, unsubscribe or thread:\n%.600s", raw);
+    GMimeStream *s = g_mime_stream_mem_new_with_buffer(raw, strlen(raw));
+    GMimeParser *ps = g_mime_parser_new_with_stream(s);
+    GMimeMessage *m = g_mime_parser_construct_message(ps, NULL);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_str_eq(g_mime_message_get_subject(m), "<b>Ann</b> invites you to a game of Carcassonne");
+    GMimeObject *alt = g_mime_message_get_mime_part(m);
+    ck_assert_int_eq(g_mime_multipart_get_count(GMIME_MULTIPART(alt)), 2);   /* text and HTML, no picture */
+    char *text = g_mime_text_part_get_text(GMIME_TEXT_PART(g_mime_multipart_get_part(GMIME_MULTIPART(alt), 0)));
+    ck_assert_msg(strstr(text, "<b>Ann</b> invites you to a game of Carcassonne: 3 players, Fruit Trees, no clock."),
+                  "%s", text);
+    ck_assert_msg(strstr(text, "At the table so far: <b>Ann</b>, greedy bot."), "%s", text);
+    const char *at = strstr(text, url);
+    ck_assert_msg(at && at[-1] == '\n' && (at[strlen(url)] == '\r' || at[strlen(url)] == '\n'),
+                  "the link on a line of its own:\n%s", text);
+    g_free(text);
+    char *html = g_mime_text_part_get_text(GMIME_TEXT_PART(g_mime_multipart_get_part(GMIME_MULTIPART(alt), 1)));
+    ck_assert_msg(!strstr(html, "<b>Ann") && strstr(html, "&lt;b&gt;Ann&lt;/b&gt; invites you"), "escaped:\n%s", html);
+    ck_assert_msg(strstr(html, "<a href=\"https://carcd.example.org/games/" GAME "#invite=iv_"), "a link:\n%s", html);
+    g_free(html);
+    g_object_unref(m);
+    g_object_unref(ps);
+    g_object_unref(s);
+    free(raw);
+    json_decref(names);
+    json_decref(st);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mail");
@@ -265,6 +322,7 @@ int main(void)
     tcase_add_test(tc, tags_and_addresses);
     tcase_add_test(tc, built_mail_reads_back);
     tcase_add_test(tc, invitation_link);
+    tcase_add_test(tc, open_seat_invitation);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1345,6 +1345,19 @@ START_TEST(page_lobby_mail)
              "mailed to carol@example.org|mailed to dave@example.org", "both links now went by mail");
     ck_assert_msg(maildir_has("dave", strstr(second, "#invite=") + strlen("#invite="), 20),
                   "dave's mail holds the second link's code");
+    /* Carol opens her mail's link (this carcd's address for it) and joins: told her turns come by mail too */
+    char url[400];
+    snprintf(url, sizeof url, "%s/games/%s%s", d->base, id, code);
+    tab carol;
+    tab_open(&b, &carol, url, 1280, 900, false);
+    join_as(&b, "Carol", NULL);
+    char carol_token[80];
+    ck_assert_int_eq(landed_seat(&b, carol_token, sizeof carol_token), 1);
+    wait_for(&b, "/carcd also mails your turns to carol@example\\.org/.test(document.getElementById('notice')"
+                 ".textContent)?'y':'n'", "y", "the joined note names the address the seat's mail goes to");
+    tab_use(&b, &t[1]);
+    wait_for(&b, "Array.from(document.querySelectorAll('#host .link-note')).map((e) => e.textContent).join('|')",
+             "used: Carol took this seat|mailed to dave@example.org", "Gus's page: Carol's link used");
     size_t len;
     free(screenshot(&b, &len, "page-host-mailed.png"));
     free(first);

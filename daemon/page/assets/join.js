@@ -12,6 +12,7 @@
 import { token, post, seatPageUrl } from "./api.js";
 import { alertLine, el } from "./dom.js";
 
+const MAILED = "carcd.joined_email.";
 const m = /(?:^#|&)invite=([^&]+)/.exec(location.hash);
 export const invite = token ? null : (m ? decodeURIComponent(m[1]) : null);
 
@@ -41,6 +42,8 @@ export function drawJoin(box, id) {
     problem.hidden = true;
     try {
       const j = await post("/v1/games/" + id + "/join", { invite, name: text });
+      // the invitation came by mail: the seat's mail goes there too, which the reloaded page says once
+      if (j.email) sessionStorage.setItem(MAILED + id, j.email);
       history.replaceState(null, "", seatPageUrl(id, j));
       location.reload();
     } catch (e) {
@@ -58,9 +61,13 @@ export function joinedNote() {
   const joined = /(?:^#|&)(joined|created)=(\d+)/.exec(location.hash);
   if (!token || !joined) return "";
   history.replaceState(null, "", "#token=" + encodeURIComponent(token));
+  const id = location.pathname.slice("/games/".length);
+  const email = sessionStorage.getItem(MAILED + id);
+  sessionStorage.removeItem(MAILED + id);
   return (joined[1] === "created" ? "You started this game" : "You have joined this game") + " (seat " + joined[2] +
          "). This page's address is your seat's key: bookmark it to come back to the game, since carcd shows a " +
-         "seat's key only once.";
+         "seat's key only once." +
+         (email ? " carcd also mails your turns to " + email + ": answer those mails to play (each can stop them)." : "");
 }
 
 // For a page opened at an invitation: "" while the game waits (the form says it all), else why the
