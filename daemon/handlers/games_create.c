@@ -1,8 +1,11 @@
 /*
  * games_create.c — POST /v1/games: validates the request, starts the game in the engine (shuffling with a
  * fresh seed, or the admin's seed and script), and stores game, secret, seats and the opening events in
- * one transaction. Seat tokens are shown once here and stored only as hashes.
+ * one transaction. Seat tokens are shown once here and stored only as hashes. A game with open seats is stored
+ * waiting instead (games_create_waiting.c).
  */
+#include "games_create.h"
+
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +21,6 @@
 #include "handlers.h"
 #include "handlers/lobby.h"
 #include "handlers/webhooks.h"
-#include "mail/open_seat.h"
 #include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
 #include "db/bots.h"
@@ -29,33 +31,7 @@
 #include "http/limits.h"
 #include "base/timesrc.h"
 
-typedef struct {
-    const carc_state *st;
-    json_t *setup, *snapshot, *events;
-    const char *seed_hex, *seed_sha;
-    int nplayers;
-    const char *names[CARC_MAX_PLAYERS];
-    char token_hash[CARC_MAX_PLAYERS][CD_HEX256_LEN];
-    char key_hash[CARC_MAX_PLAYERS][CD_HEX256_LEN];   /* players[].player_key hashed; "" when none */
-    bool clocked;
-    cd_clock clock;   /* "clock": started once the game is */
-    char deadline_iso[32];
-    int bad_key;      /* out: the seat whose player_key names nobody, -1 */
-    char id[37];   /* out */
-    cd_req *req;   /* an admin's creation is written to the audit log in the same transaction */
-    bool seeded;
-    cd_player_hooks hooks;   /* players[].webhook (webhooks.h) */
-    const char *emails[CARC_MAX_PLAYERS];   /* players[].email; NULL when none (mail/seat_mail.h) */
-    char (*tokens)[CD_TOKEN_LEN + 1];       /* the seats' tokens, for the invitations' private links */
-    bool is_bot[CARC_MAX_PLAYERS];          /* players[i] = {"bot": ...}: carcd plays the seat */
-    cd_bot_spec bots[CARC_MAX_PLAYERS];
-    bool bot_after_leave;                   /* "bot_after_leave": a bot takes a seat that leaves */
-    int nopen;        /* players[] entries {"invite": true}: open seats, the game waits for them (lobby.h) */
-    const char *invite_emails[CARC_MAX_PLAYERS];   /* by place: {"invite": true, "email": ...}; NULL: none */
-    int nmailed;      /* places whose invitation carcd mails (mail/open_seat.h) */
-    bool public_;     /* "public": listed by GET /v1/lobby while it has open seats */
-    bool public_chat;                       /* "public_chat": spectators read the messages (game/messages.h) */
-} create_tx;
+
 
 /* Replies 400 naming the field of an engine/codec message "<field>: <what>"; `prefix` is prepended. */
 static enum MHD_Result reply_field_error(cd_req *r, const char *prefix, const char *msg)
@@ -295,7 +271,7 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
 /* The bots of game `id`, once its seats are stored: the seats carcd plays, and the flag the bot worker finds
  * the game by (db/bots.h). A waiting game's bot seats are among its named seats, numbered before any joined
  * seat, so a start that compacts the open places keeps their numbers; the worker looks only at active games. */
-static bool store_bots(cd_db *db, const create_tx *t, const char *id)
+bool cd_create_store_bots(cd_db *db, const create_tx *t, const char *id)
 {
     bool bots = t->bot_after_leave || (t->clocked && t->clock.timeout == CD_TIMEOUT_BOT);
     for (int i = 0; i < t->nplayers; i++) {
@@ -311,145 +287,6 @@ static bool store_bots(cd_db *db, const create_tx *t, const char *id)
             return false;
     }
     return !bots || cd_bot_game_flags(db, id, t->bot_after_leave) == CD_Q_OK;
-}
-
-/* A game with open seats: stored waiting (lobby.h), set up in the engine once its seats are taken. */
-typedef struct {
-    cd_waiting_new w;
-    const create_tx *create;
-    cd_req *req;
-    bool seeded;
-    bool public_chat;
-    char (*codes)[CD_TOKEN_LEN + 1];   /* by place: the invite codes, for the mailed invitations' links */
-    const json_t *settings;
-} waiting_tx;
-
-/* The invitations carcd mails (mail/open_seat.h), from the first named person (not a bot) of the game. */
-static cd_tx_result mail_invitations(cd_db *db, const waiting_tx *t)
-{
-    const create_tx *c = t->create;
-    const char *inviter = NULL;
-    json_t *names = json_array();
-    for (int i = 0; i < c->nplayers; i++) {
-        json_array_append_new(names, json_string(c->names[i]));
-        if (!inviter && !c->is_bot[i])
-            inviter = c->names[i];
-    }
-    cd_tx_result out = CD_TX_COMMIT;
-    for (int p = 0; p < c->nopen && out == CD_TX_COMMIT; p++) {
-        if (!c->invite_emails[p])
-            continue;
-        char page[700];
-        cd_lobby_invite_page_url(t->req->cfg->public_url, t->w.id, t->codes[p], page, sizeof page);
-        const cd_mail_open_seat m = {.game_id = t->w.id, .email = c->invite_emails[p], .inviter = inviter,
-                                     .names = names, .nseats = t->w.nseats, .settings = t->settings,
-                                     .page_url = page};
-        out = cd_mail_enqueue_open_seat(db, &m);
-    }
-    json_decref(names);
-    return out;
-}
-
-static cd_tx_result run_waiting(cd_db *db, void *arg)
-{
-    waiting_tx *t = arg;
-    t->w.bad_key = -1;
-    cd_tx_result out = cd_lobby_store_waiting(db, &t->w);
-    if (out == CD_TX_COMMIT && !store_bots(db, t->create, t->w.id))
-        out = CD_TX_ERROR;
-    if (out == CD_TX_COMMIT && t->public_chat && cd_msg_public_chat_set(db, t->w.id) != CD_Q_OK)
-        out = CD_TX_ERROR;
-    if (out == CD_TX_COMMIT && t->create->nmailed > 0)
-        out = mail_invitations(db, t);
-    if (out == CD_TX_COMMIT && t->req->is_admin &&
-        !cd_audit_write(t->req, db, NULL, t->w.id, json_pack("{s:b, s:b}", "seed_chosen", t->seeded, "scripted", 0),
-                        NULL))
-        out = CD_TX_ERROR;
-    return out;
-}
-
-static enum MHD_Result create_waiting(cd_req *r, const create_tx *t, const carc_setup *s, json_t *body,
-                                      const char *seed_hex, const char *seed_sha,
-                                      char tokens[][CD_TOKEN_LEN + 1])
-{
-    waiting_tx wt = {.create = t, .req = r, .seeded = json_object_get(body, "seed") != NULL,
-                     .public_chat = t->public_chat};
-    cd_waiting_new *w = &wt.w;
-    w->nseats = t->nplayers + t->nopen;
-    w->nnamed = t->nplayers;
-    w->nopen = t->nopen;
-    w->public_ = t->public_;
-    w->seed_hex = seed_hex;
-    w->seed_sha = seed_sha;
-    json_t *emails = json_array();
-    for (int i = 0; i < t->nplayers; i++) {
-        w->names[i] = t->names[i];
-        w->token_hash[i] = t->token_hash[i];
-        w->key_hash[i] = t->key_hash[i][0] ? t->key_hash[i] : NULL;
-        if (t->emails[i])
-            json_array_append_new(emails, json_pack("{s:i, s:s}", "seat", i, "email", t->emails[i]));
-    }
-    char codes[CD_LOBBY_MAX_SEATS][CD_TOKEN_LEN + 1], code_hash[CD_LOBBY_MAX_SEATS][CD_HEX256_LEN];
-    for (int p = 0; p < t->nopen; p++) {
-        cd_lobby_secret("iv_", codes[p]);
-        cd_sha256_hex(codes[p], code_hash[p]);
-        w->code_hash[p] = code_hash[p];
-        w->old_seat[p] = -1;
-        w->email[p] = t->invite_emails[p];
-    }
-    wt.codes = codes;
-    char creator[CD_TOKEN_LEN + 1], creator_hash[CD_HEX256_LEN];
-    cd_lobby_secret("ct_", creator);
-    cd_sha256_hex(creator, creator_hash);
-    w->creator_hash = creator_hash;
-    json_t *clock = json_object_get(body, "clock");
-    json_t *settings = json_pack("{s:o, s:o, s:o}", "expansions", carc_expansions_to_json(s->expansions), "options",
-                                 carc_options_to_json(s->opt), "emails", emails);
-    if (clock && !json_is_null(clock))
-        json_object_set(settings, "clock", clock);
-    w->settings = settings;
-    wt.settings = settings;
-    enum MHD_Result ret;
-    cd_db *db = cd_req_db(r);
-    if (!db) {
-        json_decref(settings);
-        return MHD_YES;
-    }
-    bool down = false;
-    cd_tx_result tr = cd_db_tx(db, run_waiting, &wt, &down);
-    json_decref(settings);
-    if (tr == CD_TX_ROLLBACK && w->bad_key >= 0) {
-        char field[64];
-        snprintf(field, sizeof field, "players[%d].player_key", w->bad_key);
-        return cd_reply_problem(r, CD_P_INVALID, field, "%s: no player has this key", field);
-    }
-    if (tr != CD_TX_COMMIT)
-        return cd_reply_db_failure(r, down, "the game could not be stored");
-    json_t *players = json_array();
-    for (int i = 0; i < t->nplayers; i++) {
-        json_t *pl = json_pack("{s:i, s:s, s:s}", "seat", i, "name", t->names[i], "token", tokens[i]);
-        if (t->is_bot[i])   /* taken at once: carcd plays it once the game starts */
-            json_object_set_new(pl, "bot", cd_bot_spec_json(&t->bots[i]));
-        json_array_append_new(players, pl);
-    }
-    json_t *invites = json_array();
-    for (int p = 0; p < t->nopen; p++) {
-        char url[700], page[700];
-        cd_lobby_join_url(r->cfg->public_url, w->id, codes[p], url, sizeof url);
-        cd_lobby_invite_page_url(r->cfg->public_url, w->id, codes[p], page, sizeof page);
-        json_t *iv = json_pack("{s:s, s:s, s:s}", "invite", codes[p], "join_url", url, "page_url", page);
-        if (t->invite_emails[p])   /* the creator's own words back: the address the link was mailed to */
-            json_object_set_new(iv, "mailed_to", json_string(t->invite_emails[p]));
-        json_array_append_new(invites, iv);
-    }
-    json_t *answer = json_pack("{s:s, s:s, s:i, s:s, s:o, s:o, s:s, s:b, s:i, s:n}", "id", w->id, "status", "waiting",
-                               "seq", 0, "seed_sha256", seed_sha, "players", players, "invites", invites,
-                               "creator_token", creator, "public", t->public_, "seats", w->nseats, "clock");
-    char location[64];
-    snprintf(location, sizeof location, "/v1/games/%s", w->id);
-    const char *headers[] = {"Location", location, NULL};
-    ret = cd_reply_json(r, 201, answer, headers);
-    return ret;
 }
 
 static cd_tx_result run_create(cd_db *db, void *arg)
@@ -481,7 +318,7 @@ static cd_tx_result run_create(cd_db *db, void *arg)
             goto done;
         }
     }
-    if (!store_bots(db, t, t->id))
+    if (!cd_create_store_bots(db, t, t->id))
         goto done;
     if (t->public_chat && cd_msg_public_chat_set(db, t->id) != CD_Q_OK)
         goto done;
@@ -599,7 +436,7 @@ enum MHD_Result h_games_create(cd_req *r)
     t.req = r;
     t.seeded = json_object_get(body, "seed") != NULL;
     if (t.nopen > 0) {   /* open seats: the game waits for them (lobby.h) */
-        ret = create_waiting(r, &t, &setup, body, seed_hex, seed_sha, tokens);
+        ret = cd_create_waiting(r, &t, &setup, body, seed_hex, seed_sha, tokens);
         goto out;
     }
     t.setup = cd_setup_json(&setup, json_object_get(body, "script"));

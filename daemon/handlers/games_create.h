@@ -1,0 +1,57 @@
+/*
+ * games_create.h — what POST /v1/games's two files share (handlers/ only): the creation request as parsed
+ * (games_create.c, which parses it and creates a game whose seats are all named) and the creation of a game
+ * with open seats, stored waiting (games_create_waiting.c).
+ */
+#ifndef CD_HANDLERS_GAMES_CREATE_H
+#define CD_HANDLERS_GAMES_CREATE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "base/crypto.h"
+#include "carc.h"
+#include "db/db.h"
+#include "game/bot_seats.h"
+#include "game/clock.h"
+#include "handlers/webhooks.h"
+#include "http/http.h"
+
+typedef struct {
+    const carc_state *st;
+    json_t *setup, *snapshot, *events;
+    const char *seed_hex, *seed_sha;
+    int nplayers;
+    const char *names[CARC_MAX_PLAYERS];
+    char token_hash[CARC_MAX_PLAYERS][CD_HEX256_LEN];
+    char key_hash[CARC_MAX_PLAYERS][CD_HEX256_LEN];   /* players[].player_key hashed; "" when none */
+    bool clocked;
+    cd_clock clock;   /* "clock": started once the game is */
+    char deadline_iso[32];
+    int bad_key;      /* out: the seat whose player_key names nobody, -1 */
+    char id[37];   /* out */
+    cd_req *req;   /* an admin's creation is written to the audit log in the same transaction */
+    bool seeded;
+    cd_player_hooks hooks;   /* players[].webhook (webhooks.h) */
+    const char *emails[CARC_MAX_PLAYERS];   /* players[].email; NULL when none (mail/seat_mail.h) */
+    char (*tokens)[CD_TOKEN_LEN + 1];       /* the seats' tokens, for the invitations' private links */
+    bool is_bot[CARC_MAX_PLAYERS];          /* players[i] = {"bot": ...}: carcd plays the seat */
+    cd_bot_spec bots[CARC_MAX_PLAYERS];
+    bool bot_after_leave;                   /* "bot_after_leave": a bot takes a seat that leaves */
+    int nopen;        /* players[] entries {"invite": true}: open seats, the game waits for them (lobby.h) */
+    const char *invite_emails[CARC_MAX_PLAYERS];   /* by place: {"invite": true, "email": ...}; NULL: none */
+    int nmailed;      /* places whose invitation carcd mails (mail/open_seat.h) */
+    bool public_;     /* "public": listed by GET /v1/lobby while it has open seats */
+    bool public_chat;                       /* "public_chat": spectators read the messages (game/messages.h) */
+} create_tx;
+
+/* The bots of game `id`, once its seats are stored (see games_create.c). */
+bool cd_create_store_bots(cd_db *db, const create_tx *t, const char *id);
+
+/* A game with open seats (t->nopen > 0): stored waiting with its places, the invitations carcd mails written
+ * with it, and the 201 answer with the invite codes and the creator token (lobby.h). tokens: the named
+ * seats' tokens, their hashes in t. */
+enum MHD_Result cd_create_waiting(cd_req *r, const create_tx *t, const carc_setup *s, json_t *body,
+                                  const char *seed_hex, const char *seed_sha, char tokens[][CD_TOKEN_LEN + 1]);
+
+#endif
