@@ -130,6 +130,9 @@ typedef enum {
     ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat */
     ST_INVITE_TAKE,          /* (game_id, place, seat) */
     ST_INVITE_EMAIL,         /* (game_id, place, email) */
+    ST_INVITE_STOP_LINK,     /* (token_hash, email_hash): an invitation mail's stop link */
+    ST_INVITE_STOP,          /* (token_hash) -> 1 row when the link exists: its address opted out */
+    ST_INVITE_OPTED_OUT,     /* (email_hash) -> 1 row when the address opted out */
     ST_WAITING_SEATS,        /* (game_id) -> seat, name, player_id */
     ST_GAME_START,           /* (game_id, status, setup, snapshot, pending_seat, clock, deadline, due) */
     ST_GAME_CANCEL,          /* (game_id) */
@@ -189,7 +192,7 @@ extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_rea
     cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
     cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players, cd_stmts_gauges, cd_stmts_mail_seats,
     cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_move_log, cd_stmts_lobby, cd_stmts_bots, cd_stmts_messages,
-    cd_stmts_player_events, cd_stmts_admin_cancel;
+    cd_stmts_player_events, cd_stmts_admin_cancel, cd_stmts_invite_optouts;
 extern const cd_stmt_family *const cd_stmt_families[];
 extern const int cd_nstmt_families;
 

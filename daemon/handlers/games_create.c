@@ -121,6 +121,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             if (!parse_invite_email(r, json_object_get(p, "email"), i, &t->invite_emails[t->nopen]))
                 return false;
             t->nmailed += t->invite_emails[t->nopen] != NULL;
+            t->invite_at[t->nopen] = (int)i;
             t->nopen++;
             continue;
         }

@@ -40,6 +40,7 @@ typedef struct {
     bool bot_after_leave;                   /* "bot_after_leave": a bot takes a seat that leaves */
     int nopen;        /* players[] entries {"invite": true}: open seats, the game waits for them (lobby.h) */
     const char *invite_emails[CARC_MAX_PLAYERS];   /* by place: {"invite": true, "email": ...}; NULL: none */
+    int invite_at[CARC_MAX_PLAYERS];               /* by place: its index in players[] (a refusal's field) */
     int nmailed;      /* places whose invitation carcd mails (mail/open_seat.h) */
     bool public_;     /* "public": listed by GET /v1/lobby while it has open seats */
     bool public_chat;                       /* "public_chat": spectators read the messages (game/messages.h) */

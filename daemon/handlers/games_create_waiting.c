@@ -119,6 +119,19 @@ enum MHD_Result cd_create_waiting(cd_req *r, const create_tx *t, const carc_setu
         json_decref(settings);
         return MHD_YES;
     }
+    for (int p = 0; p < t->nopen; p++) {   /* an address that used an invitation's stop link gets none */
+        bool out = false;
+        cd_q q = t->invite_emails[p] ? cd_mail_invite_opted_out(db, t->invite_emails[p], &out) : CD_Q_OK;
+        if (q != CD_Q_OK || out) {
+            json_decref(settings);
+            if (q != CD_Q_OK)
+                return cd_reply_db_failure(r, q == CD_Q_DOWN, "the invitations could not be checked");
+            char field[64];
+            snprintf(field, sizeof field, "players[%d].email", t->invite_at[p]);
+            return cd_reply_problem(r, CD_P_INVALID, field, "%s: this address asked not to get invitations from "
+                                    "this server; send the invitation's page_url yourself", field);
+        }
+    }
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_waiting, &wt, &down);
     json_decref(settings);

@@ -66,6 +66,8 @@ enum MHD_Result h_lobby_list(cd_req *r);       /* lobby_list.c */
 enum MHD_Result h_email_put(cd_req *r);        /* email.c */
 enum MHD_Result h_email_get(cd_req *r);        /* email.c */
 enum MHD_Result h_mail_unsubscribe(cd_req *r); /* mail_unsubscribe.c */
+enum MHD_Result h_invite_stop_page(cd_req *r); /* invite_stop.c */
+enum MHD_Result h_invite_stop(cd_req *r);      /* invite_stop.c */
 /* table talk (game/messages.h) */
 enum MHD_Result h_messages_post(cd_req *r);    /* messages_post.c */
 enum MHD_Result h_messages_get(cd_req *r);     /* messages_get.c */

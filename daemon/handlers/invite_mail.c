@@ -61,6 +61,14 @@ static cd_tx_result run_invite_mail(cd_db *db, void *arg)
         out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, "invite", "invite: this invitation's seat is taken already");
         goto done;
     }
+    bool opted_out = false;
+    if (cd_mail_invite_opted_out(db, t->email, &opted_out) != CD_Q_OK)
+        goto done;
+    if (opted_out) {
+        out = cd_refuse(&t->no, CD_P_INVALID, "email", "email: this address asked not to get invitations from this "
+                        "server; send the invitation's page_url yourself");
+        goto done;
+    }
     if (cd_invite_email_set(db, t->id, inv[t->place].place, t->email) != CD_Q_OK)
         goto done;
     settings = json_loads(w.settings, 0, NULL);

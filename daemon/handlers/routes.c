@@ -56,6 +56,8 @@ const cd_route cd_routes[] = {
     {"PUT", "/v1/games/{id}/email", h_email_put, "games.email.put"},
     {"GET", "/v1/games/{id}/email", h_email_get, "games.email.get"},
     {"POST", "/v1/mail/unsubscribe/{tag}", h_mail_unsubscribe, "mail.unsubscribe"},
+    {"GET", "/v1/mail/invitations/stop/{token}", h_invite_stop_page, "mail.invitation_stop_page"},
+    {"POST", "/v1/mail/invitations/stop/{token}", h_invite_stop, "mail.invitation_stop"},
     /* table talk (game/messages.h) */
     {"POST", "/v1/games/{id}/messages", h_messages_post, "games.messages.post"},
     {"GET", "/v1/games/{id}/messages", h_messages_get, "games.messages.list"},

@@ -56,6 +56,13 @@ char *cd_mail_build(const cd_mail_parts *p)
         char u[700];
         snprintf(u, sizeof u, "<%s>", p->unsubscribe);
         g_mime_object_set_header(mo, "List-Unsubscribe", u, NULL);
+        /* as written, never as RFC 2047 encoded-words: GMime encodes an unstructured value with a word longer
+         * than a line (a long public URL), which no mail program reads as a link; a header line may be 998
+         * bytes, and the URL is far below that */
+        char raw[720];
+        snprintf(raw, sizeof raw, " %s\n", u);
+        g_mime_header_set_raw_value(g_mime_header_list_get_header(g_mime_object_get_header_list(mo), "List-Unsubscribe"),
+                                    raw);
         g_mime_object_set_header(mo, "List-Unsubscribe-Post", "List-Unsubscribe=One-Click", NULL);
     }
     g_mime_object_set_header(mo, "Auto-Submitted", "auto-generated", NULL);

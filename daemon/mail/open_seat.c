@@ -10,6 +10,8 @@
 #include "base/buf.h"
 #include "base/crypto.h"
 #include "build.h"
+#include "db/invite_optouts.h"
+#include "db/mail_seats.h"   /* CD_EMAIL_MAX */
 #include "db/mail_outbox.h"
 #include "mail.h"
 
@@ -98,13 +100,24 @@ char *cd_mail_compose_open_seat(const cd_mail_open_seat *a, char *msg_id, size_t
     static const char ignore[] =
         "If you do not want to play, ignore this mail: carcd does not write to this address again unless you join.";
     cd_buf_printf(&t, "%s\n\n%s\n", once, ignore);
-    cd_buf_printf(&h, "<p>%s</p>\n<p>%s</p>\n</body></html>\n", once, ignore);   /* no markup in either */
+    cd_buf_printf(&h, "<p>%s</p>\n<p>%s</p>\n", once, ignore);   /* no markup in either */
+    if (a->stop_url) {
+        static const char stop[] = "To get no invitation from this server at this address ever again:";
+        cd_buf_printf(&t, "\n%s\n%s\n", stop, a->stop_url);
+        cd_buf_printf(&h, "<p>%s<br><a href=\"", stop);
+        cd_buf_html(&h, a->stop_url);
+        cd_buf_str(&h, "\">");
+        cd_buf_html(&h, a->stop_url);
+        cd_buf_str(&h, "</a></p>\n");
+    }
+    cd_buf_str(&h, "</body></html>\n");
 
     cd_mail_parts parts = {
         .from = S->cfg ? S->cfg->mail_from : "carcd@localhost",
         .to = a->email,
         .subject = subject,
         .msg_id = msg_id,
+        .unsubscribe = a->stop_url,
         .text = t.p,
         .html = h.p,
     };
@@ -114,14 +127,50 @@ char *cd_mail_compose_open_seat(const cd_mail_open_seat *a, char *msg_id, size_t
     return msg;
 }
 
+/* The address as its opt-out is kept: SHA-256 hex of it folded to lower case (as mail systems treat it). */
+static void email_hash(const char *email, char out[CD_HEX256_LEN])
+{
+    char low[CD_EMAIL_MAX + 1];
+    size_t i = 0;
+    for (; email[i] && i < CD_EMAIL_MAX; i++)
+        low[i] = (char)(email[i] >= 'A' && email[i] <= 'Z' ? email[i] - 'A' + 'a' : email[i]);
+    low[i] = 0;
+    cd_sha256_hex(low, out);
+}
+
 cd_tx_result cd_mail_enqueue_open_seat(cd_db *db, const cd_mail_open_seat *a)
 {
+    /* a stop link of its own for each mail: a random token kept hashed, as invite codes are */
+    char token[CD_TOKEN_LEN + 1], token_hash[CD_HEX256_LEN], addr_hash[CD_HEX256_LEN], stop[700];
+    cd_token_new(token);
+    memcpy(token, "st_", 3);
+    cd_sha256_hex(token, token_hash);
+    email_hash(a->email, addr_hash);
+    const cd_mail_settings *S = cd_mail_settings_get();
+    snprintf(stop, sizeof stop, "%s/v1/mail/invitations/stop/%s", S->cfg ? S->cfg->public_url : "", token);
+    cd_mail_open_seat m = *a;
+    m.stop_url = stop;
     char msg_id[300];
-    char *body = cd_mail_compose_open_seat(a, msg_id, sizeof msg_id);
+    char *body = cd_mail_compose_open_seat(&m, msg_id, sizeof msg_id);
     if (!body)
         return CD_TX_ERROR;
-    bool ok = cd_mail_outbox_add(db, a->game_id, -1, OPEN_SEAT_KIND, 0, msg_id, a->email, body) &&
+    bool ok = cd_invite_stop_link_add(db, token_hash, addr_hash) == CD_Q_OK &&
+              cd_mail_outbox_add(db, a->game_id, -1, OPEN_SEAT_KIND, 0, msg_id, a->email, body) &&
               cd_mail_outbox_notify(db);
     free(body);
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+cd_q cd_mail_invite_opted_out(cd_db *db, const char *email, bool *out)
+{
+    char h[CD_HEX256_LEN];
+    email_hash(email, h);
+    return cd_invite_opted_out(db, h, out);
+}
+
+cd_q cd_mail_invite_stop(cd_db *db, const char *token, bool *found)
+{
+    char h[CD_HEX256_LEN];
+    cd_sha256_hex(token, h);
+    return cd_invite_stop(db, h, found);
 }

@@ -5,13 +5,16 @@
  * every mail (outbox.h), and sent at least once by mail/send.c.
  *
  * It is the one mail to an address that has not joined anything: it names no seat (the outbox row's seat is
- * -1, sql/019), has no reply address or thread and no unsubscribe link, and says that nothing more will come
- * unless the person joins. Once they join with its code, the address is their seat's (handlers/lobby.h).
+ * -1, sql/019), has no reply address or thread, and says that nothing more will come unless the person joins.
+ * Once they join with its code, the address is their seat's (handlers/lobby.h). Its stop link (List-Unsubscribe
+ * with RFC 8058's one-click, and in its text) keeps every later invitation from this server away from the
+ * address (db/invite_optouts.h): a server that mails whoever a creator names must let them say no.
  */
 #ifndef CD_MAIL_OPEN_SEAT_H
 #define CD_MAIL_OPEN_SEAT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "db/db.h"
@@ -24,15 +27,21 @@ typedef struct {
     int nseats;                 /* the seats the game asks for, named and open */
     const json_t *settings;     /* the waiting game's settings: expansions, clock (lobby.h) */
     const char *page_url;       /* the place's page link (cd_lobby_invite_page_url): absolute */
+    const char *stop_url;       /* the address's stop link (cd_mail_enqueue_open_seat makes it); NULL: none */
 } cd_mail_open_seat;
 
 /* The whole message (malloc'd) and its Message-ID (without brackets); NULL on failure. */
 char *cd_mail_compose_open_seat(const cd_mail_open_seat *a, char *msg_id, size_t msg_id_len);
 
-/* The mail into the outbox (kind "open-seat", seat -1) and the sender woken at commit. CD_TX_COMMIT, or
- * CD_TX_ERROR when a statement failed. Mail must be on in this process (the creation refuses an address
- * otherwise: mail.h). */
+/* The mail into the outbox (kind "open-seat", seat -1) with a new stop link for its address, and the sender
+ * woken at commit. CD_TX_COMMIT, or CD_TX_ERROR when a statement failed. Mail must be on in this process
+ * (the creation refuses an address otherwise: mail.h). */
 cd_tx_result cd_mail_enqueue_open_seat(cd_db *db, const cd_mail_open_seat *a);
+
+/* Whether the address used an invitation's stop link: then no invitation may be mailed to it. */
+cd_q cd_mail_invite_opted_out(cd_db *db, const char *email, bool *out);
+/* An invitation's stop link used (token from its URL): its address opted out; *found false for no such link. */
+cd_q cd_mail_invite_stop(cd_db *db, const char *token, bool *found);
 
 /* "3 players, Hills & Sheep, a day a move": the game page's words for a game's settings (page/panel.js's
  * gameSettings), for the mail's text. */

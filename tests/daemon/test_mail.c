@@ -306,6 +306,20 @@ START_TEST(open_seat_invitation)
     g_object_unref(ps);
     g_object_unref(s);
     free(raw);
+
+    /* its stop link, as mail programs find it: a long public URL stays one raw header line (GMime would write
+     * a word longer than a line as RFC 2047 encoded-words, which no mail program reads as a link) */
+    static const char stop[] = "https://carcassonne.games.example.org/some/prefix/v1/mail/invitations/stop/"
+                               "st_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_ABCDE";
+    cd_mail_open_seat b = a;
+    b.stop_url = stop;
+    raw = cd_mail_compose_open_seat(&b, msg_id, sizeof msg_id);
+    ck_assert_ptr_nonnull(raw);
+    char want[300];
+    snprintf(want, sizeof want, "\r\nList-Unsubscribe: <%s>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
+             stop);
+    ck_assert_msg(strstr(raw, want), "the header whole:\n%.900s", raw);
+    free(raw);
     json_decref(names);
     json_decref(st);
 }

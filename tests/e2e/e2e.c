@@ -42,16 +42,22 @@ extern char **environ;
 #define STOP_TIMEOUT_S 10.0
 
 /* ---- small things ----------------------------------------------------------------------------------------- */
-long e2e_db_long(const e2e_daemon *d, const char *sql)
+void e2e_db_text(const e2e_daemon *d, const char *sql, char *out, size_t n)
 {
     PGconn *c = PQconnectdb(d->dburl);
     ck_assert_msg(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
     PGresult *res = PQexec(c, sql);
     ck_assert_msg(PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1, "%s: %s", sql, PQerrorMessage(c));
-    long v = PQgetisnull(res, 0, 0) ? -1 : atol(PQgetvalue(res, 0, 0));
+    snprintf(out, n, "%s", PQgetisnull(res, 0, 0) ? "" : PQgetvalue(res, 0, 0));
     PQclear(res);
     PQfinish(c);
-    return v;
+}
+
+long e2e_db_long(const e2e_daemon *d, const char *sql)
+{
+    char v[64];
+    e2e_db_text(d, sql, v, sizeof v);
+    return v[0] ? atol(v) : -1;
 }
 
 int e2e_count(const char *hay, const char *needle)

@@ -181,6 +181,8 @@ double e2e_now(void);   /* monotonic seconds */
 int e2e_count(const char *hay, const char *needle);   /* occurrences of needle in hay (they may overlap) */
 /* The one value (a number) that `sql` answers on the daemon's database, through a connection of its own. */
 long e2e_db_long(const e2e_daemon *d, const char *sql);
+/* The same for a text value ("" for NULL), cut to n - 1 bytes. */
+void e2e_db_text(const e2e_daemon *d, const char *sql, char *out, size_t n);
 void e2e_sha256_hex(const uint8_t *data, size_t n, char out[65]);
 /* Runs a Check suite: fork mode, the exit status for main(). */
 int e2e_run(Suite *s);

@@ -1229,7 +1229,12 @@ START_TEST(invitation_to_an_open_seat_by_mail)
     ck_assert_msg(strstr(m.text, "ignore this mail"), "says nothing more comes unless they join: %s", m.text);
     ck_assert_msg(m.has_html && !m.has_png, "an HTML part with the link, no board (there is none yet)");
     ck_assert_str_eq(m.reply_to, "");
-    ck_assert_str_eq(m.unsubscribe, "");
+    /* its stop link, for mail programs (RFC 8058) and in the text for people */
+    ck_assert_msg(strncmp(m.unsubscribe, "<http://carcd.example.org/v1/mail/invitations/stop/st_", 54) == 0, "%s",
+                  m.unsubscribe);
+    char stop_line[400];
+    snprintf(stop_line, sizeof stop_line, "\n%.*s\n", (int)strlen(m.unsubscribe) - 2, m.unsubscribe + 1);
+    ck_assert_msg(strstr(m.text, stop_line), "the stop link in the text: %s", m.text);
     free(m.text);
     ck_assert_msg(wait_mail("carol", id, 0.5) == NULL, "the place without an address mailed nobody");
 
@@ -1458,6 +1463,76 @@ START_TEST(lobby_join_never_takes_an_invitees_address)
 }
 END_TEST
 
+/* An invitation's stop link: its page (a GET changes nothing), the one-click POST, then no invitation to that
+ * address (in any case of letters) from a creation or from the creator later. */
+START_TEST(invitation_stop_link)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"dave@example.org\"}]}",
+                             NULL, &r),
+                     201);
+    char id[40];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    e2e_resp_free(&r);
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.-1.open-seat.", id);
+    char *raw = wait_mail("dave", needle, 20);
+    ck_assert_msg(raw, "the invitation reaches dave");
+    mail m;
+    mail_parse(raw, &m);
+    free(raw);
+    free(m.text);
+    const char *at = strstr(m.unsubscribe, "/v1/mail/invitations/stop/");
+    ck_assert_ptr_nonnull(at);
+    char path[200];
+    snprintf(path, sizeof path, "%.*s", (int)(strchr(at, '>') - at), at);
+
+    static const char *const html[] = {"Accept: text/html,application/xhtml+xml,*/*;q=0.8", NULL};
+    ck_assert_int_eq(e2e_req(c, "GET", path, NULL, NULL, html, &r), 200);   /* the page: a button, nothing done */
+    ck_assert_msg(strstr(r.body, "<form method=\"post\">") && !strstr(r.body, "dave"), "%s", r.body);
+    e2e_resp_free(&r);
+    const char *again = "{\"players\":[{\"name\":\"Bo\"},{\"invite\":true,\"email\":\"DAVE@example.org\"}]}";
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, again, NULL, &r), 201);   /* the GET stopped nothing */
+    e2e_resp_free(&r);
+
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, NULL, NULL, &r), 200);   /* one-click, as a mail program */
+    ck_assert(json_is_true(json_object_get(r.json, "stopped")));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, NULL, html, &r), 200);   /* a browser's form, again: a page */
+    ck_assert_msg(strstr(r.body, "will not mail an invitation to this address again"), "%s", r.body);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/mail/invitations/stop/st_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                             NULL, NULL, NULL, &r),
+                     404);
+    e2e_resp_free(&r);
+
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, again, NULL, &r), 400);
+    ck_assert_str_eq(e2e_jstr(r.json, "field"), "players[1].email");
+    ck_assert_msg(strstr(e2e_jstr(r.json, "detail"), "asked not to get invitations"), "%s", e2e_jstr(r.json, "detail"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Bo\"},{\"invite\":true}]}", NULL, &r),
+                     201);
+    char creator[80], code[80], mpath[200], body[300];
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    snprintf(mpath, sizeof mpath, "/v1/games/%s/invites/mail", e2e_jstr(r.json, "id"));
+    e2e_resp_free(&r);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"email\":\"Dave@Example.org\"}", code);
+    ck_assert_int_eq(e2e_req(c, "POST", mpath, creator, body, NULL, &r), 400);
+    ck_assert_str_eq(e2e_jstr(r.json, "field"), "email");
+    e2e_resp_free(&r);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"email\":\"carol@example.org\"}", code);
+    ck_assert_int_eq(e2e_req(c, "POST", mpath, creator, body, NULL, &r), 202);   /* another address still can */
+    e2e_resp_free(&r);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -1474,6 +1549,7 @@ int main(void)
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);
     tcase_add_test(tc, lobby_join_never_takes_an_invitees_address);
+    tcase_add_test(tc, invitation_stop_link);
     tcase_add_test(tc, admin_cancel_mails_game_over);
     tcase_add_test(tc, seat_left_to_bot_gets_no_turn_mail);
     tcase_add_test(tc, table_talk_by_mail);

@@ -400,10 +400,21 @@ START_TEST(answers_match_the_document)
             e2e_resp_free(&r);
             snprintf(p, sizeof p, "/v1/games/%.36s/invites/mail", wid);   /* test_mail.c goes deeper */
             char mail_body[200];
-            snprintf(mail_body, sizeof mail_body, "{\"invite\":\"%s\",\"email\":\"bob@example.org\"}", code1);
+            snprintf(mail_body, sizeof mail_body, "{\"invite\":\"%s\",\"email\":\"bob%d@example.org\"}", code1,
+                     round);   /* round 0's address stops its invitations below */
             req(c, "POST", p, NULL, mail_body, NULL, 401);
             req(c, "POST", p, creator, "{\"invite\":\"iv_x\",\"email\":\"bob\"}", NULL, 400);
             req(c, "POST", p, creator, mail_body, NULL, 202);
+            if (round == 0) {   /* the mail's stop link: its token from the outbox, as the mail carries it */
+                char token[64], stop[200];
+                e2e_db_text(d, "SELECT substring(body from 'invitations/stop/(st_[A-Za-z0-9_-]{43})') FROM mail_outbox "
+                               "WHERE kind = 'open-seat' LIMIT 1", token, sizeof token);
+                ck_assert_msg(strncmp(token, "st_", 3) == 0, "a stop link in the outbox: '%s'", token);
+                snprintf(stop, sizeof stop, "/v1/mail/invitations/stop/%s", token);
+                req(c, "GET", stop, NULL, NULL, NULL, 200);
+                req(c, "POST", stop, NULL, NULL, NULL, 200);
+                req(c, "POST", "/v1/mail/invitations/stop/st_x", NULL, NULL, NULL, 404);
+            }
             req(c, "GET", "/v1/lobby?seats=3&expansions=none", NULL, NULL, NULL, 200);
             req(c, "GET", "/v1/lobby?seats=one", NULL, NULL, NULL, 400);
             snprintf(p, sizeof p, "/v1/games/%.36s", wid);
@@ -441,8 +452,8 @@ START_TEST(answers_match_the_document)
         req(c, "GET", p, NULL, NULL, NULL, 200);
     }
 
-    /* play by e-mail (issue 18; tests/e2e/test_mail.c goes deeper, with mail servers): this carcd has no
-     * SMTP, so addresses are stored and nothing is sent */
+    /* play by e-mail (issue 18; tests/e2e/test_mail.c goes deeper, with mail servers): this carcd's SMTP
+     * server refuses every connection, so addresses are stored and nothing is sent */
     {
         snprintf(p, sizeof p, "/v1/games/%.36s/email", g[0].id);
         req(c, "PUT", p, g[0].token[1], "{\"email\":\"bob@example.org\"}", NULL, 200);
