@@ -983,6 +983,9 @@ START_TEST(page_join_by_invitation)
     wait_for(&b, SEAT_NAMES, "Host|an open seat|an open seat", "the seats of the waiting game");
     wait_for(&b, "document.getElementById('stack').textContent", "3 players, the base game, no clock",
              "what the game is");
+    wait_for(&b, "document.querySelector('#join-form label').textContent",
+             "Host invites you to this game (3 players, the base game, no clock). Your name, as the other players "
+             "will see it: ", "who invites, to what");
     char *before = js_str(&b, "String(history.length)");
     join_as(&b, "Guest", "page-join-form.png");
     wait_for(&b, "/^#token=cs_[A-Za-z0-9_-]+$/.test(location.hash)?'y':'n'", "y", "the address is the seat's page");

@@ -11,6 +11,7 @@
 // The other side, the game's creator, is host.js.
 import { token, post, seatPageUrl } from "./api.js";
 import { alertLine, el } from "./dom.js";
+import { gameSettings } from "./panel.js";
 
 const MAILED = "carcd.joined_email.";
 const m = /(?:^#|&)invite=([^&]+)/.exec(location.hash);
@@ -18,11 +19,14 @@ export const invite = token ? null : (m ? decodeURIComponent(m[1]) : null);
 
 // The form, into box (#choices) while the game waits. Drawn once: a redraw because another player joined
 // keeps what is being typed.
-export function drawJoin(box, id) {
+export function drawJoin(box, id, view) {
   if (box.querySelector("#join-form")) return;
   const form = el("form");
   form.id = "join-form";
-  const label = el("label", null, "You are invited to this game. Your name, as the other players will see it: ");
+  // who invites: the first seat, the creator's in a game started from the lobby
+  const host = (view.players || [])[0];
+  const label = el("label", null, (host ? host.name + " invites you" : "You are invited") + " to this game (" +
+                                  gameSettings(view) + "). Your name, as the other players will see it: ");
   label.htmlFor = "join-name";
   const name = el("input");
   name.id = "join-name";
