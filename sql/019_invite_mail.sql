@@ -13,17 +13,3 @@ ALTER TABLE seat_invites ADD COLUMN email text;   -- NULL: the invitation was no
 -- A mail to a person who has no seat yet (an open place's invitation) is written with seat -1: it names no
 -- seat's thread, stop or tag.
 COMMENT ON COLUMN mail_outbox.seat IS 'the seat the mail is for; -1: a person with no seat yet (an open place''s invitation, 019)';
-
--- A person who does not want carcd's invitations: every invitation mail carries a stop link (List-Unsubscribe,
--- RFC 8058 one-click, and in its text) whose random token is kept here hashed with the address's hash; using
--- it puts the address's hash into invite_optouts, and a creation or POST .../invites/mail naming that address
--- is refused (400). Only hashes: SHA-256 hex of the token, and of the address folded to lower case.
-CREATE TABLE invite_stop_links (
-    token_hash text PRIMARY KEY,
-    email_hash text NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now()
-);
-CREATE TABLE invite_optouts (
-    email_hash text PRIMARY KEY,
-    at         timestamptz NOT NULL DEFAULT now()
-);
