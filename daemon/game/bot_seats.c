@@ -58,6 +58,25 @@ json_t *cd_bot_spec_json(const cd_bot_spec *s)
 
 const char *cd_bot_default_name(carc_bot_kind kind) { return kind == CARC_BOT_MCTS ? "mcts bot" : "greedy bot"; }
 
+bool cd_bot_seats_store(cd_db *db, const char *game_id, int n, const bool *is_bot, const cd_bot_spec *bots,
+                        bool bot_after_leave, bool bot_timeout)
+{
+    bool any = bot_after_leave || bot_timeout;
+    for (int i = 0; i < n; i++) {
+        if (!is_bot[i])
+            continue;
+        any = true;
+        json_t *bj = cd_bot_spec_json(&bots[i]);
+        char *text = cd_json_dumps(bj, JSON_COMPACT);
+        json_decref(bj);
+        cd_q q = cd_bot_seat_set(db, game_id, i, text, false);
+        free(text);
+        if (q != CD_Q_OK)
+            return false;
+    }
+    return !any || cd_bot_game_flags(db, game_id, bot_after_leave) == CD_Q_OK;
+}
+
 bool cd_bot_take_seat(cd_db *db, const char *game_id, int seat, bool *taken)
 {
     *taken = false;

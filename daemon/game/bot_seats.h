@@ -29,6 +29,13 @@ json_t *cd_bot_spec_json(const cd_bot_spec *s);
 /* The seat's name when the request gives none: "greedy bot", "mcts bot". */
 const char *cd_bot_default_name(carc_bot_kind kind);
 
+/* A new game's bot seats (seats 0..n-1 where is_bot[i]) into seats.bot, and the flag the bot worker finds the
+ * game by (games.bots: a bot seat, bot_after_leave, or the clock's "bot" timeout: bot_timeout). A waiting
+ * game's bot seats are among its named seats, numbered before any joined seat, so a start that compacts the
+ * open places keeps their numbers; the worker looks only at active games. False when a statement failed. */
+bool cd_bot_seats_store(cd_db *db, const char *game_id, int n, const bool *is_bot, const cd_bot_spec *bots,
+                        bool bot_after_leave, bool bot_timeout);
+
 /* Inside a transaction that holds the game's row: when the game has bot_after_leave, the seat becomes a
  * greedy bot seat and *taken is true (the caller then does not make the seat leave); otherwise nothing. */
 bool cd_bot_take_seat(cd_db *db, const char *game_id, int seat, bool *taken);

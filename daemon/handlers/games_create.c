@@ -4,7 +4,7 @@
  * one transaction. Seat tokens are shown once here and stored only as hashes. A game with open seats is stored
  * waiting instead (games_create_waiting.c).
  */
-#include "games_create.h"
+#include "games_create_waiting.h"
 
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -23,7 +23,6 @@
 #include "handlers/webhooks.h"
 #include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
-#include "db/bots.h"
 #include "db/games_table.h"
 #include "db/messages.h"
 #include "db/moves.h"
@@ -267,27 +266,6 @@ static bool parse_request(cd_req *r, json_t *body, carc_setup *s, create_tx *t)
         cd_random_bytes(s->seed, sizeof s->seed);
     }
     return !script || parse_script(r, script, s);
-}
-
-/* The bots of game `id`, once its seats are stored: the seats carcd plays, and the flag the bot worker finds
- * the game by (db/bots.h). A waiting game's bot seats are among its named seats, numbered before any joined
- * seat, so a start that compacts the open places keeps their numbers; the worker looks only at active games. */
-bool cd_create_store_bots(cd_db *db, const create_tx *t, const char *id)
-{
-    bool bots = t->bot_after_leave || (t->clocked && t->clock.timeout == CD_TIMEOUT_BOT);
-    for (int i = 0; i < t->nplayers; i++) {
-        if (!t->is_bot[i])
-            continue;
-        bots = true;
-        json_t *bj = cd_bot_spec_json(&t->bots[i]);
-        char *text = cd_json_dumps(bj, JSON_COMPACT);
-        json_decref(bj);
-        cd_q q = cd_bot_seat_set(db, id, i, text, false);
-        free(text);
-        if (q != CD_Q_OK)
-            return false;
-    }
-    return !bots || cd_bot_game_flags(db, id, t->bot_after_leave) == CD_Q_OK;
 }
 
 static cd_tx_result run_create(cd_db *db, void *arg)

@@ -4,13 +4,12 @@
  * invitations carcd mails ({"invite": true, "email": ...}, mail/open_seat.h) written in the same transaction.
  * The engine sets the game up once its seats are taken (cd_lobby_start).
  */
-#include "games_create.h"
+#include "games_create_waiting.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/json_out.h"
 #include "db/messages.h"
 #include "game/audit.h"
 #include "handlers.h"

@@ -1,10 +1,10 @@
 /*
- * games_create.h — what POST /v1/games's two files share (handlers/ only): the creation request as parsed
- * (games_create.c, which parses it and creates a game whose seats are all named) and the creation of a game
- * with open seats, stored waiting (games_create_waiting.c).
+ * games_create_request.h — POST /v1/games's request as games_create.c parses it, which games_create_waiting.c
+ * reads too when the game has open seats (handlers/ only). A type and what it stores of itself, no code of
+ * either file: the one that parses calls the other, never the reverse.
  */
-#ifndef CD_HANDLERS_GAMES_CREATE_H
-#define CD_HANDLERS_GAMES_CREATE_H
+#ifndef CD_HANDLERS_GAMES_CREATE_REQUEST_H
+#define CD_HANDLERS_GAMES_CREATE_REQUEST_H
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -46,13 +46,11 @@ typedef struct {
     bool public_chat;                       /* "public_chat": spectators read the messages (game/messages.h) */
 } create_tx;
 
-/* The bots of game `id`, once its seats are stored (see games_create.c). */
-bool cd_create_store_bots(cd_db *db, const create_tx *t, const char *id);
-
-/* A game with open seats (t->nopen > 0): stored waiting with its places, the invitations carcd mails written
- * with it, and the 201 answer with the invite codes and the creator token (lobby.h). tokens: the named
- * seats' tokens, their hashes in t. */
-enum MHD_Result cd_create_waiting(cd_req *r, const create_tx *t, const carc_setup *s, json_t *body,
-                                  const char *seed_hex, const char *seed_sha, char tokens[][CD_TOKEN_LEN + 1]);
+/* The request's bot seats and the bot worker's flags, in the creation's transaction (game/bot_seats.h). */
+static inline bool cd_create_store_bots(cd_db *db, const create_tx *t, const char *id)
+{
+    return cd_bot_seats_store(db, id, t->nplayers, t->is_bot, t->bots, t->bot_after_leave,
+                              t->clocked && t->clock.timeout == CD_TIMEOUT_BOT);
+}
 
 #endif
