@@ -1,5 +1,5 @@
 /*
- * invite_optouts.h — addresses that asked carcd not to mail them invitations (sql/019: invite_optouts), and
+ * invite_optouts.h — addresses that asked carcd not to mail them invitations (sql/020: invite_optouts), and
  * the stop links of the invitation mails that lead there (invite_stop_links). Both hold only hashes: the
  * SHA-256 of the address folded to lower case, and of the link's random token, so that the list of people
  * who wanted to be left alone is not a list of their addresses.

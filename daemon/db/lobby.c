@@ -39,7 +39,8 @@ static const cd_stmt_info stmts[] = {
                       "LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
                       1},
     {ST_INVITES, "invites",
-                 "SELECT place, code_hash, old_seat, seat, email FROM seat_invites WHERE game_id = $1::uuid ORDER BY place",
+                 "SELECT place, code_hash, old_seat, seat, email FROM seat_invites WHERE game_id = $1::uuid "
+                 "ORDER BY place",
                  1},
     {ST_INVITE_TAKE, "invite_take",
                      "UPDATE seat_invites SET seat = $3::integer WHERE game_id = $1::uuid AND place = $2::integer", 3},

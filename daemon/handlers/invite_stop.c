@@ -26,7 +26,8 @@ static enum MHD_Result reply_page(cd_req *r, const char *title, const char *text
                    "<meta name=\"referrer\" content=\"no-referrer\">\n<title>");
     cd_buf_html(&b, title);
     cd_buf_str(&b, " — carcd</title>\n<style>body{font-family:sans-serif;max-width:40em;margin:2em auto;"
-                   "padding:0 1em;line-height:1.5}button{font-size:1em;padding:.5em 1em}</style>\n</head>\n<body>\n<h1>");
+                   "padding:0 1em;line-height:1.5}button{font-size:1em;padding:.5em 1em}</style>\n</head>\n"
+                   "<body>\n<h1>");
     cd_buf_html(&b, title);
     cd_buf_str(&b, "</h1>\n<p id=\"text\">");
     cd_buf_html(&b, text);

@@ -74,12 +74,11 @@ static cd_tx_result run_join(cd_db *db, void *arg)
     int place = -1;
     if (t->has_code) {
         place = cd_lobby_place_of_code(inv, ninv, t->code_hash);
-        bool taken = place >= 0 && inv[place].seat >= 0;
         if (place < 0) {
             out = cd_refuse(&t->no, CD_P_FORBIDDEN, "invite", "invite: not an invite code of this game");
             goto done;
         }
-        if (taken) {
+        if (inv[place].seat >= 0) {
             out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, "invite",
                             "invite: this invitation's seat is taken already");
             goto done;

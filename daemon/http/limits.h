@@ -1,7 +1,8 @@
 /*
  * limits.h — limits for a public server at the HTTP layer: who the client is (its address, X-Forwarded-For
  * believed only from CARCD_TRUSTED_PROXIES) and the rate limits on creating games, moves, joins and
- * creations that mail invitations (CARCD_RATE_*), each a token bucket per client address and one per key (base/rate.h).
+ * creations that mail invitations (CARCD_RATE_*), each a token bucket per client address and one per key
+ * (base/rate.h).
  *
  * The buckets are this process's, in memory: several carcd behind one proxy each keep their own, so a client
  * spread over N of them gets up to N times the rate (README, "Limits"). The admin token is never limited.

@@ -167,8 +167,9 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "The request's client address, or its key (seat token or player key), made more requests of this kind "
         "(creating games, moves, joins, creations that mail invitations) than this server allows for now: each "
         "has a bucket of requests that refills at a steady rate (CARCD_RATE_CREATE, CARCD_RATE_MOVES, "
-        "CARCD_RATE_JOINS, CARCD_RATE_INVITE_MAILS). Or a seat posted more than a few messages a minute to its game (POST /v1/games/{id}/messages): then Retry-After says in how "
-        "many seconds the oldest of them leaves the window.",
+        "CARCD_RATE_JOINS, CARCD_RATE_INVITE_MAILS). Or a seat posted more than a few messages a minute to its "
+        "game (POST /v1/games/{id}/messages): then Retry-After says in how many seconds the oldest of them leaves "
+        "the window.",
         "Wait the Retry-After header's seconds, then send the request again; nothing was done. A bot that plays "
         "fast should pace its requests below the server's rate.",
     },

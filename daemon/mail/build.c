@@ -61,8 +61,8 @@ char *cd_mail_build(const cd_mail_parts *p)
          * bytes, and the URL is far below that */
         char raw[720];
         snprintf(raw, sizeof raw, " %s\n", u);
-        g_mime_header_set_raw_value(g_mime_header_list_get_header(g_mime_object_get_header_list(mo), "List-Unsubscribe"),
-                                    raw);
+        GMimeHeaderList *headers = g_mime_object_get_header_list(mo);
+        g_mime_header_set_raw_value(g_mime_header_list_get_header(headers, "List-Unsubscribe"), raw);
         g_mime_object_set_header(mo, "List-Unsubscribe-Post", "List-Unsubscribe=One-Click", NULL);
     }
     g_mime_object_set_header(mo, "Auto-Submitted", "auto-generated", NULL);

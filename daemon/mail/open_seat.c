@@ -3,6 +3,7 @@
  */
 #include "open_seat.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +134,7 @@ static void email_hash(const char *email, char out[CD_HEX256_LEN])
     char low[CD_EMAIL_MAX + 1];
     size_t i = 0;
     for (; email[i] && i < CD_EMAIL_MAX; i++)
-        low[i] = (char)(email[i] >= 'A' && email[i] <= 'Z' ? email[i] - 'A' + 'a' : email[i]);
+        low[i] = (char)tolower((unsigned char)email[i]);
     low[i] = 0;
     cd_sha256_hex(low, out);
 }
