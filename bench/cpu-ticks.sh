@@ -12,6 +12,12 @@ ticks_of() {
     awk -v kids="${2:-0}" '{ sub(/.*\) /, ""); print $12 + $13 + (kids ? $14 + $15 : 0) }' <<<"$st"
 }
 
+# "user system minor_faults" of PID, its threads together (the 12th, 13th and 8th fields after the ")"): a
+# page fault costs kernel time without a system call, so it shows in system time and in no strace count
+ticks_faults_of() {
+    awk '{ sub(/.*\) /, ""); print $12, $13, $8 }' "/proc/$1/stat" 2>/dev/null || echo 0 0 0
+}
+
 # the whole cluster: the postmaster with its reaped children, plus the live ones
 pg_ticks() {
     local pm t c

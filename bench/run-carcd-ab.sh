@@ -16,7 +16,8 @@
 # the timed phase are divided by its moves.
 #
 # Prints a line a run (`ab.run: side cpu_ms_per_move moves_per_s gets_per_move steal_ticks voluntary_switches
-# involuntary_switches`, the last two a move, all carcd's threads: cpu-ticks.sh's switches_of), then
+# involuntary_switches user_ms system_ms minor_faults`, the switches, the CPU's two parts and the page faults a
+# move, all carcd's threads: cpu-ticks.sh's switches_of and ticks_faults_of), then
 # `ab.A.cpu_ms_per_move_mean`, `ab.B.cpu_ms_per_move_mean`, `ab.B_over_A_percent` and `ab.B_lower_pairs`
 # (of ROUNDS). steal_ticks: the hypervisor ran something else on our cores during the run (a run to distrust).
 #
@@ -79,6 +80,7 @@ one_run() {
         while ! grep -q "timed phase" "$out/load.err" 2>/dev/null; do sleep 0.05; done
         ticks_of "$carcd_pid" >"$out/t0"
         switches_of "$carcd_pid" >"$out/s0"
+        ticks_faults_of "$carcd_pid" >"$out/f0"
     ) &
     local sampler=$!
     "$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$admin" --clients "$CLIENTS" \
@@ -87,6 +89,8 @@ one_run() {
     t1=$(ticks_of "$carcd_pid")
     local s1
     s1=$(switches_of "$carcd_pid")
+    local f1
+    f1=$(ticks_faults_of "$carcd_pid")
     wait "$sampler" || true
     t0=$(cat "$out/t0")
     carcd_stop
@@ -98,8 +102,13 @@ one_run() {
     read -r v0 n0 <"$out/s0"
     read -r v1 n1 <<<"$s1"
     switches=$(awk -v v="$((v1 - v0))" -v n="$((n1 - n0))" -v m="$moves" 'BEGIN { printf "%.2f %.2f", v / m, n / m }')
+    local u0 k0 m0 u1 k1 m1 split
+    read -r u0 k0 m0 <"$out/f0"
+    read -r u1 k1 m1 <<<"$f1"
+    split=$(awk -v u="$((u1 - u0))" -v k="$((k1 - k0))" -v f="$((m1 - m0))" -v m="$moves" -v hz="$hz" \
+        'BEGIN { printf "%.4f %.4f %.2f", u * 1000 / hz / m, k * 1000 / hz / m, f / m }')
     echo "ab.run: $side $cpu $(sed -n 's/^moves_per_s: //p' "$out/load.out") $(sed -n 's/^gets_per_move: //p' "$out/load.out")" \
-        "$(($(awk '/^cpu / { print $9 }' /proc/stat) - steal0)) $switches"
+        "$(($(awk '/^cpu / { print $9 }' /proc/stat) - steal0)) $switches $split"
 }
 
 say "A: $A_CMD"
