@@ -1,13 +1,9 @@
 /*
  * lobby.h — what the endpoints of games that wait for their seats share (games_create.c, join.c,
- * game_start.c, game_cancel.c, lobby_list.c, rematch.c, game_get.c): storing a waiting game, the start that
- * sets it up in the engine once its seats are known, its public view, and the two places where a game
- * starting and a player being invited are told to whoever listens (cd_lobby_on_started, cd_lobby_on_invited).
- *
- * A waiting game's seats are numbered in the order they are taken: the seats named at creation first (in
- * their order in players[]), then each join. Starting it with k seats taken sets the engine up for k players
- * with the seed drawn (and its hash published) at creation; the hidden draws stay on the server as for any
- * game.
+ * game_start.c, game_cancel.c, lobby_list.c, rematch.c, game_get.c, invite_mail.c): storing a waiting game,
+ * its public view, the creator's start and cancel, the URLs of its invitations, and where a player being
+ * invited is told to whoever listens (cd_lobby_on_invited). The join and the start that sets the game up once
+ * its seats are known are below, in game/lobby_join.h and game/lobby_start.h: a reply mail joins too.
  */
 #ifndef CD_HANDLERS_LOBBY_H
 #define CD_HANDLERS_LOBBY_H
@@ -18,11 +14,10 @@
 #include "carc.h"
 #include "db/db.h"
 #include "db/lobby.h"
+#include "game/lobby_join.h"
+#include "game/lobby_start.h"
 #include "http/http.h"
 #include "request.h"   /* cd_refusal */
-
-/* The stored set-up of a game (games.setup): nplayers, expansions, options, the admin's script (NULL: none). */
-json_t *cd_setup_json(const carc_setup *s, const json_t *script);
 
 /* A waiting game to store (cd_lobby_store_waiting). */
 typedef struct {
@@ -47,30 +42,16 @@ typedef struct {
  * places. CD_TX_ROLLBACK with bad_key set for a player key nobody has. */
 cd_tx_result cd_lobby_store_waiting(cd_db *db, cd_waiting_new *w);
 
-/* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): sets the game up for the
- * seats taken (at least 2) and makes it active, as a creation does — the opening in the log, the clock
- * started, turn.started to the game's webhooks, the seats' mail (the named seats' addresses, and a joined
- * seat's whose invitation carcd mailed: sql/019), the event streams woken — then tells
- * cd_lobby_on_started. CD_TX_ROLLBACK with `detail` when the engine refuses the set-up for that many seats. */
-cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row *w, char *detail, size_t detlen);
-
-/* The hooks a per-player event stream listens on, called inside the transaction that makes it so (so a
- * listener may read and write in it): a game started — created with every seat named (games_create.c), or
- * a waiting game whose seats were taken or whose creator started it (cd_lobby_start) — with its nseats seats,
- * whose linked players (seats.player_id) are the ones to tell; and a player invited to a game (a rematch's
- * offer to the finished game's other seats: player_id, and old_seat, its seat there). They log it and write
- * the players' entries of GET /v1/me/events (db/player_events.h: game_started and the first turn; invitation);
- * CD_TX_ERROR when those could not be sent. */
-cd_tx_result cd_lobby_on_started(cd_db *db, const char *game_id, int nseats);
+/* The hook a rematch's offer calls, inside the transaction that makes it so: a player invited to a game (the
+ * finished game's other seats: player_id, and old_seat, its seat there). It logs it and writes the player's
+ * entry of GET /v1/me/events (db/player_events.h: invitation); CD_TX_ERROR when it could not be sent. A game
+ * starting is told by game/lobby_start.h's cd_lobby_on_started. */
 cd_tx_result cd_lobby_on_invited(cd_db *db, const char *game_id, const char *player_id, int old_seat);
 
 /* GET /v1/games/{id} of a game that has not started (waiting or cancelled): its public view — status, seats
  * taken (names), open places and which seat each taken one became, settings, whether it is in the lobby. No
  * seed, no state: there is none yet. */
 enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id);
-
-/* The place whose invite code hashes to code_hash, comparing it with every place's in constant time; -1: none. */
-int cd_lobby_place_of_code(const cd_invite *inv, int n, const char *code_hash);
 
 /* What this server lacks to mail an invitation (its link must work where the mail is read): "mail server,
  * CARCD_SMTP_URL" or "CARCD_PUBLIC_URL for links"; NULL when it can. */

@@ -76,7 +76,7 @@ static cd_tx_result take_place(cd_db *db, rematch_tx *t, const cd_waiting_lock_r
         return CD_TX_ERROR;
     if (open > 1)
         return CD_TX_COMMIT;
-    cd_tx_result out = cd_lobby_start(db, t->id, w, t->no.detail, sizeof t->no.detail);
+    cd_tx_result out = cd_lobby_start(db, t->id, w, -1, NULL, t->no.detail, sizeof t->no.detail);
     if (out == CD_TX_ROLLBACK)
         t->no.problem = CD_P_INTERNAL;
     t->started = out == CD_TX_COMMIT;
