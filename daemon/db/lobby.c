@@ -46,6 +46,10 @@ static const cd_stmt_info stmts[] = {
                      "UPDATE seat_invites SET seat = $3::integer WHERE game_id = $1::uuid AND place = $2::integer", 3},
     {ST_INVITE_EMAIL, "invite_email",
                       "UPDATE seat_invites SET email = $3 WHERE game_id = $1::uuid AND place = $2::integer", 3},
+    {ST_INVITE_REPLY_TAG, "invite_reply_tag",
+                          "UPDATE seat_invites SET reply_tag = $3 WHERE game_id = $1::uuid "
+                          "AND place = $2::integer", 3},
+    {ST_INVITE_BY_TAG, "invite_by_tag", "SELECT game_id, place FROM seat_invites WHERE reply_tag = $1", 1},
     {ST_WAITING_SEATS, "waiting_seats",
                        "SELECT seat, name, player_id, bot::text, left_to_bot FROM seats WHERE game_id = $1::uuid "
                        "ORDER BY seat", 1},
@@ -207,6 +211,31 @@ cd_q cd_invite_email_set(cd_db *db, const char *game_id, int place, const char *
     int_text(place, pl);
     const char *p[] = {game_id, pl, email};
     return cd_q_run(db, ST_INVITE_EMAIL, 3, p);
+}
+
+cd_q cd_invite_reply_tag_set(cd_db *db, const char *game_id, int place, const char *tag)
+{
+    char pl[16];
+    int_text(place, pl);
+    const char *p[] = {game_id, pl, tag};
+    return cd_q_run(db, ST_INVITE_REPLY_TAG, 3, p);
+}
+
+cd_q cd_invite_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], int *place)
+{
+    *found = false;
+    const char *p[] = {tag};
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_INVITE_BY_TAG, 1, p, &res);
+    if (q != CD_Q_OK)
+        return q;
+    if (PQntuples(res) == 1) {
+        *found = true;
+        snprintf(game_id, 37, "%s", PQgetvalue(res, 0, 0));
+        *place = atoi(PQgetvalue(res, 0, 1));
+    }
+    PQclear(res);
+    return CD_Q_OK;
 }
 
 cd_q cd_waiting_seats(cd_db *db, const char *game_id, cd_waiting_seat out[CD_LOBBY_MAX_SEATS], int *n)

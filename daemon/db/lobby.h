@@ -68,6 +68,10 @@ cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_S
 cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat);
 /* ST_INVITE_EMAIL: the address carcd mailed the place's invitation to (the last one, when mailed again). */
 cd_q cd_invite_email_set(cd_db *db, const char *game_id, int place, const char *email);
+/* ST_INVITE_REPLY_TAG: the tag of the reply address of the place's mailed invitation (sql/021). */
+cd_q cd_invite_reply_tag_set(cd_db *db, const char *game_id, int place, const char *tag);
+/* ST_INVITE_BY_TAG: the place a reply tag belongs to; *found false when none. */
+cd_q cd_invite_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], int *place);
 
 /* ST_WAITING_SEATS: the seats taken so far, by seat. */
 typedef struct {

@@ -130,6 +130,8 @@ typedef enum {
     ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat */
     ST_INVITE_TAKE,          /* (game_id, place, seat) */
     ST_INVITE_EMAIL,         /* (game_id, place, email) */
+    ST_INVITE_REPLY_TAG,     /* (game_id, place, tag) */
+    ST_INVITE_BY_TAG,        /* (tag) -> game_id, place */
     ST_INVITE_STOP_LINK,     /* (token_hash, email_hash): an invitation mail's stop link */
     ST_INVITE_STOP,          /* (token_hash) -> 1 row when the link exists: its address opted out */
     ST_INVITE_OPTED_OUT,     /* (email_hash) -> 1 row when the address opted out */

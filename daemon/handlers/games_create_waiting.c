@@ -44,7 +44,7 @@ static cd_tx_result mail_invitations(cd_db *db, const waiting_tx *t)
             continue;
         char page[700];
         cd_lobby_invite_page_url(t->req->cfg->public_url, t->w.id, t->codes[p], page, sizeof page);
-        const cd_mail_open_seat m = {.game_id = t->w.id, .email = c->invite_emails[p], .inviter = inviter,
+        const cd_mail_open_seat m = {.game_id = t->w.id, .place = p, .email = c->invite_emails[p], .inviter = inviter,
                                      .names = names, .nseats = t->w.nseats, .settings = t->settings,
                                      .page_url = page};
         out = cd_mail_enqueue_open_seat(db, &m);

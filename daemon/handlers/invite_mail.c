@@ -81,8 +81,9 @@ static cd_tx_result run_invite_mail(cd_db *db, void *arg)
     }
     char page[700];
     cd_lobby_invite_page_url(t->req->cfg->public_url, t->id, t->code, page, sizeof page);
-    const cd_mail_open_seat m = {.game_id = t->id, .email = t->email, .inviter = inviter, .names = names,
-                                 .nseats = w.nseats, .settings = settings, .page_url = page};
+    const cd_mail_open_seat m = {.game_id = t->id, .place = inv[t->place].place, .email = t->email,
+                                 .inviter = inviter, .names = names, .nseats = w.nseats, .settings = settings,
+                                 .page_url = page};
     out = cd_mail_enqueue_open_seat(db, &m);
 done:
     json_decref(settings);

@@ -12,9 +12,11 @@
 #include "base/crypto.h"
 #include "build.h"
 #include "db/invite_optouts.h"
+#include "db/lobby.h"
 #include "db/mail_seats.h"   /* CD_EMAIL_MAX */
 #include "db/mail_outbox.h"
 #include "mail.h"
+#include "tag.h"
 
 #define OPEN_SEAT_KIND "open-seat"
 
@@ -94,6 +96,13 @@ char *cd_mail_compose_open_seat(const cd_mail_open_seat *a, char *msg_id, size_t
     cd_buf_str(&h, "\">");
     cd_buf_html(&h, a->page_url);
     cd_buf_str(&h, "</a></p>\n");
+    if (a->reply_to && a->reply_to[0]) {   /* the same seat for a person who only uses mail */
+        static const char by_mail[] =
+            "Or take it by mail alone: answer this mail with the word join on the first line, and the name you want "
+            "to play under after it (join Bob). carcd then mails you your turns, and you answer them to play.";
+        cd_buf_printf(&t, "%s\n\n", by_mail);
+        cd_buf_printf(&h, "<p>%s</p>\n", by_mail);   /* no markup in it */
+    }
     static const char once[] =
         "The link opens one seat, once: keep it to yourself. Once you have joined, carcd mails you at this address "
         "when it is your turn (answer those mails to play, or play on the game's page), and each of those mails "
@@ -116,6 +125,7 @@ char *cd_mail_compose_open_seat(const cd_mail_open_seat *a, char *msg_id, size_t
     cd_mail_parts parts = {
         .from = S->cfg ? S->cfg->mail_from : "carcd@localhost",
         .to = a->email,
+        .reply_to = a->reply_to,
         .subject = subject,
         .msg_id = msg_id,
         .unsubscribe = a->stop_url,
@@ -151,6 +161,12 @@ cd_tx_result cd_mail_enqueue_open_seat(cd_db *db, const cd_mail_open_seat *a)
     snprintf(stop, sizeof stop, "%s/v1/mail/invitations/stop/%s", S->cfg ? S->cfg->public_url : "", token);
     cd_mail_open_seat m = *a;
     m.stop_url = stop;
+    char tag[CD_MAIL_TAG_LEN + 1], reply_to[400];
+    cd_mail_place_tag(a->game_id, a->place, tag);
+    cd_mail_reply_address(tag, reply_to, sizeof reply_to);   /* "" without CARCD_MAIL_REPLY_TO */
+    m.reply_to = reply_to;
+    if (reply_to[0] && cd_invite_reply_tag_set(db, a->game_id, a->place, tag) != CD_Q_OK)
+        return CD_TX_ERROR;
     char msg_id[300];
     char *body = cd_mail_compose_open_seat(&m, msg_id, sizeof msg_id);
     if (!body)

@@ -5,7 +5,9 @@
  * every mail (outbox.h), and sent at least once by mail/send.c.
  *
  * It is the one mail to an address that has not joined anything: it names no seat (the outbox row's seat is
- * -1, sql/019), has no reply address or thread, and says that nothing more will come unless the person joins.
+ * -1, sql/019), has no thread, and says that nothing more will come unless the person joins. With a reply
+ * address (CARCD_MAIL_REPLY_TO) its Reply-To carries the place's tag (tag.h, sql/021): answering "join" takes
+ * the seat by mail alone (mailin/join_by_mail.h).
  * Once they join with its code, the address is their seat's (handlers/lobby.h). Its stop link (List-Unsubscribe
  * with RFC 8058's one-click, and in its text) keeps every later invitation from this server away from the
  * address (db/invite_optouts.h): a server that mails whoever a creator names must let them say no.
@@ -21,6 +23,7 @@
 
 typedef struct {
     const char *game_id;
+    int place;                  /* the open place the invitation is for (seat_invites.place) */
     const char *email;          /* the invited person's address (seat_mail.h's cd_mail_address_ok) */
     const char *inviter;        /* who invites, by the name of the game's first named seat; NULL: not known */
     const json_t *names;        /* the seats named so far, ["Ann", "greedy bot"] */
@@ -28,13 +31,14 @@ typedef struct {
     const json_t *settings;     /* the waiting game's settings: expansions, clock (lobby.h) */
     const char *page_url;       /* the place's page link (cd_lobby_invite_page_url): absolute */
     const char *stop_url;       /* the address's stop link (cd_mail_enqueue_open_seat makes it); NULL: none */
+    const char *reply_to;       /* the place's reply address (cd_mail_enqueue_open_seat makes it); NULL: none */
 } cd_mail_open_seat;
 
 /* The whole message (malloc'd) and its Message-ID (without brackets); NULL on failure. */
 char *cd_mail_compose_open_seat(const cd_mail_open_seat *a, char *msg_id, size_t msg_id_len);
 
-/* The mail into the outbox (kind "open-seat", seat -1) with a new stop link for its address, and the sender
- * woken at commit. CD_TX_COMMIT, or CD_TX_ERROR when a statement failed. Mail must be on in this process
+/* The mail into the outbox (kind "open-seat", seat -1) with a new stop link for its address and, when replies
+ * are on, the place's reply tag stored (sql/021), and the sender woken at commit. CD_TX_COMMIT, or CD_TX_ERROR when a statement failed. Mail must be on in this process
  * (the creation refuses an address otherwise: mail.h). */
 cd_tx_result cd_mail_enqueue_open_seat(cd_db *db, const cd_mail_open_seat *a);
 

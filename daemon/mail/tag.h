@@ -2,6 +2,8 @@
  * tag.h — a seat's reply tag: the part of its reply address (CARCD_MAIL_REPLY_TO's {tag}) that says which
  * game and seat a reply is for, and that nobody can guess: HMAC-SHA256 over "game:seat" under
  * CARCD_MAIL_SECRET, its first 12 bytes in hex (lower case: mail systems may fold the case of addresses).
+ * An open place's mailed invitation has one too, over "game:place:P" (a reply "join" takes that place,
+ * mailin/join_by_mail.h); a tag names a seat or a place, never both.
  */
 #ifndef CD_MAIL_TAG_H
 #define CD_MAIL_TAG_H
@@ -14,6 +16,9 @@
 void cd_mail_tag(const char *game_id, int seat, char out[CD_MAIL_TAG_LEN + 1]);
 /* Whether tag is the tag of (game_id, seat), compared in constant time. */
 bool cd_mail_tag_ok(const char *game_id, int seat, const char *tag);
+/* The reply tag of the invitation carcd mailed for an open place of a waiting game, and its check. */
+void cd_mail_place_tag(const char *game_id, int place, char out[CD_MAIL_TAG_LEN + 1]);
+bool cd_mail_place_tag_ok(const char *game_id, int place, const char *tag);
 /* The seat's reply address from the template; "" when there is no template. */
 void cd_mail_reply_address(const char *tag, char *out, size_t n);
 /* Finds a tag in an address written from the template ("play+<tag>@example.org"): true and the tag, or false. */

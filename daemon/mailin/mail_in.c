@@ -15,6 +15,7 @@
 #include "base/timesrc.h"
 #include "clock/clock_tx.h"
 #include "db/db.h"
+#include "db/lobby.h"
 #include "db/mail_in.h"
 #include "db/mail_seats.h"
 #include "game/forced_moves.h"
@@ -22,6 +23,7 @@
 #include "game/messages.h"
 #include "game/move_commit.h"
 #include "game/notations.h"
+#include "join_by_mail.h"
 #include "json.h"
 #include "mail/outbox.h"
 #include "mail/reply.h"
@@ -34,7 +36,7 @@ typedef struct {
     const cd_reply *r;
     const char *key;          /* the idempotency key: the Message-ID */
     /* out */
-    char outcome[16];         /* moved, refused, ignored, duplicate */
+    char outcome[16];         /* moved, refused, ignored, duplicate, clock, said, joined */
     char detail[400];
 } in_tx;
 
@@ -223,6 +225,17 @@ static cd_tx_result run_in(cd_db *db, void *arg)
     bool found = false;
     if (cd_mail_seat_by_tag(db, r->tag, &found, game_id, &seat) != CD_MQ_OK)
         return CD_TX_ERROR;
+    if (!found) {   /* not a seat's: an open place's invitation (join_by_mail.h)? */
+        int place = -1;
+        if (cd_invite_by_tag(db, r->tag, &found, game_id, &place) != CD_Q_OK)
+            return CD_TX_ERROR;
+        if (found && cd_mail_place_tag_ok(game_id, place, r->tag)) {
+            cd_tx_result out = cd_mail_join(db, r, game_id, place, t->outcome, sizeof t->outcome, t->detail,
+                                            sizeof t->detail);
+            return out == CD_TX_COMMIT ? record(db, t, game_id, -1) : out;
+        }
+        found = false;
+    }
     if (!found || !cd_mail_tag_ok(game_id, seat.seat, r->tag)) {
         snprintf(t->detail, sizeof t->detail, "the tag of %s belongs to no seat", r->to);
         return record(db, t, NULL, -1);

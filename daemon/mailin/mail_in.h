@@ -12,7 +12,9 @@
  *     commits with the move; "pause", "resume", "vacation N": the clock changes as through the API;
  *   - anything else (an unknown command, an illegal or stale move, not the seat's turn, the game over, a
  *     clock command in a game without a clock): refused, with an answer mail that quotes the reason and
- *     lists the legal moves again.
+ *     lists the legal moves again;
+ *   - a tag that is an open place's, from the reply address of that place's mailed invitation: "join" takes
+ *     the seat (join_by_mail.h), recorded "joined", or "refused" with an answer saying why.
  */
 #ifndef CD_MAIL_IN_H
 #define CD_MAIL_IN_H

@@ -139,6 +139,15 @@ START_TEST(tags_and_addresses)
     ck_assert_str_ne(a, b);
     ck_assert(cd_mail_tag_ok(GAME, 0, a));
     ck_assert(!cd_mail_tag_ok(GAME, 1, a));
+    /* an open place's tag is neither its number's seat's nor another place's */
+    char p0[CD_MAIL_TAG_LEN + 1], p1[CD_MAIL_TAG_LEN + 1];
+    cd_mail_place_tag(GAME, 0, p0);
+    cd_mail_place_tag(GAME, 1, p1);
+    ck_assert_int_eq(strlen(p0), CD_MAIL_TAG_LEN);
+    ck_assert_str_ne(p0, a);
+    ck_assert_str_ne(p0, p1);
+    ck_assert(cd_mail_place_tag_ok(GAME, 0, p0) && !cd_mail_place_tag_ok(GAME, 1, p0));
+    ck_assert(!cd_mail_tag_ok(GAME, 0, p0) && !cd_mail_place_tag_ok(GAME, 0, a));
     snprintf(cfg.mail_secret, sizeof cfg.mail_secret, "another-secret-entirely");
     cd_mail_tag(GAME, 0, c);
     ck_assert_str_ne(a, c);   /* the key makes the tag */
@@ -257,6 +266,21 @@ END_TEST
 
 /* An open place's invitation (mail/open_seat.h): the game's settings in words, the inviter's name escaped in
  * the HTML part (a name is the creator's own text), the link whole on its line, and none of a seat's headers. */
+/* The text/plain part of an open place's invitation (multipart/alternative, text first), decoded; g_free it. */
+static char *text_part(const char *raw)
+{
+    GMimeStream *s = g_mime_stream_mem_new_with_buffer(raw, strlen(raw));
+    GMimeParser *ps = g_mime_parser_new_with_stream(s);
+    GMimeMessage *m = g_mime_parser_construct_message(ps, NULL);
+    ck_assert_ptr_nonnull(m);
+    GMimeObject *alt = g_mime_message_get_mime_part(m);
+    char *text = g_mime_text_part_get_text(GMIME_TEXT_PART(g_mime_multipart_get_part(GMIME_MULTIPART(alt), 0)));
+    g_object_unref(m);
+    g_object_unref(ps);
+    g_object_unref(s);
+    return text;
+}
+
 START_TEST(open_seat_invitation)
 {
     char w[200];
@@ -319,6 +343,19 @@ START_TEST(open_seat_invitation)
     snprintf(want, sizeof want, "\r\nList-Unsubscribe: <%s>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
              stop);
     ck_assert_msg(strstr(raw, want), "the header whole:\n%.900s", raw);
+    char *plain = text_part(raw);
+    ck_assert_msg(!strstr(plain, "word join"), "no reply address, no joining by mail:\n%s", plain);
+    g_free(plain);
+    free(raw);
+
+    /* with the place's reply address: its Reply-To, and how to take the seat by answering */
+    b.reply_to = "play+0123456789abcdef01234567@games.example.org";
+    raw = cd_mail_compose_open_seat(&b, msg_id, sizeof msg_id);
+    ck_assert_ptr_nonnull(raw);
+    ck_assert_msg(strstr(raw, "\r\nReply-To: play+0123456789abcdef01234567@games.example.org\r\n"), "%.900s", raw);
+    char *body = text_part(raw);
+    ck_assert_msg(strstr(body, "answer this mail with the word join on the first line"), "%s", body);
+    g_free(body);
     free(raw);
     json_decref(names);
     json_decref(st);

@@ -104,13 +104,13 @@ static int imap_find(const char *user, const char *needle, unsigned long *last)
     return n;
 }
 
-/* Waits up to `seconds` for a mail whose Message-ID contains needle; its bytes (malloc'd) or NULL. */
-static char *wait_mail(const char *user, const char *needle, double seconds)
+/* Waits up to `seconds` for the k-th mail whose Message-ID contains needle; its bytes (malloc'd) or NULL. */
+static char *wait_mail_nth(const char *user, const char *needle, int k, double seconds)
 {
     double t0 = e2e_now();
     while (e2e_now() - t0 < seconds) {
         unsigned long uid = 0;
-        if (imap_find(user, needle, &uid) > 0) {
+        if (imap_find(user, needle, &uid) >= k) {
             char path[64];
             snprintf(path, sizeof path, "INBOX/;UID=%lu", uid);
             blob b = {0};
@@ -121,6 +121,12 @@ static char *wait_mail(const char *user, const char *needle, double seconds)
         usleep(20 * 1000);
     }
     return NULL;
+}
+
+/* Waits up to `seconds` for a mail whose Message-ID contains needle (the newest of them); NULL: none came. */
+static char *wait_mail(const char *user, const char *needle, double seconds)
+{
+    return wait_mail_nth(user, needle, 1, seconds);
 }
 
 /* ---- reading our mails with GMime ------------------------------------------------------------------------- */
@@ -1228,7 +1234,9 @@ START_TEST(invitation_to_an_open_seat_by_mail)
     ck_assert_msg(!strstr(m.text, code1), "the other place's code is in no mail");
     ck_assert_msg(strstr(m.text, "ignore this mail"), "says nothing more comes unless they join: %s", m.text);
     ck_assert_msg(m.has_html && !m.has_png, "an HTML part with the link, no board (there is none yet)");
-    ck_assert_str_eq(m.reply_to, "");
+    /* a reply address of its own (the place's tag, not a seat's): answering "join" takes the seat by mail */
+    ck_assert_msg(strncmp(m.reply_to, "play+", 5) == 0 && strlen(m.reply_to) == 5 + 24 + 12, "%s", m.reply_to);
+    ck_assert_msg(strstr(m.text, "answer this mail with the word join"), "says how to join by mail: %s", m.text);
     /* its stop link, for mail programs (RFC 8058) and in the text for people */
     ck_assert_msg(strncmp(m.unsubscribe, "<http://carcd.example.org/v1/mail/invitations/stop/st_", 54) == 0, "%s",
                   m.unsubscribe);
@@ -1268,6 +1276,152 @@ START_TEST(invitation_to_an_open_seat_by_mail)
     ck_assert_int_eq(e2e_req(c, "GET", path, NULL, NULL, NULL, &r), 200);
     ck_assert_msg(!strstr(r.body, "bob@"), "no address in the public view: %s", r.body);
     e2e_resp_free(&r);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* The seat's private link in a mail's text: its token (the part after "#token=") into out. */
+static void token_in(const char *text, char *out, size_t n)
+{
+    const char *t = strstr(text, "#token=");
+    ck_assert_msg(t, "a private play link: %s", text);
+    t += 7;
+    size_t len = strcspn(t, " \r\n");
+    ck_assert_uint_lt(len, n);
+    snprintf(out, n, "%.*s", (int)len, t);
+}
+
+/* A person who only uses mail takes their seat by answering the invitation: "join Bobby", or "join" alone
+ * (the address's local part as the name). Only the invited address joins; a wrong first line is answered
+ * with how to do it; the same mail twice takes one seat; the join that takes the last place starts the game,
+ * and each seat's mail brings its private link once. */
+START_TEST(join_by_replying_to_the_invitation)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
+                             "{\"invite\":true,\"email\":\"bob@example.org\"},"
+                             "{\"invite\":true,\"email\":\"carol@example.org\"}]}",
+                             NULL, &r),
+                     201);
+    char id[40], path[200], needle[200];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    snprintf(needle, sizeof needle, "carcd.%s.-1.open-seat.", id);
+    char *raw = wait_mail("bob", needle, 20);
+    ck_assert_msg(raw, "bob's invitation");
+    mail inv_bob, inv_carol;
+    mail_parse(raw, &inv_bob);
+    free(raw);
+    raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "carol's invitation");
+    mail_parse(raw, &inv_carol);
+    free(raw);
+    ck_assert_str_ne(inv_bob.reply_to, inv_carol.reply_to);   /* a tag per place */
+
+    /* another address than the invited one: ignored, and told nothing */
+    char *m1 = reply_text("mallory@example.net", inv_bob.reply_to, inv_bob.msg_id, NULL, NULL, "join Mallory\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, m1, strlen(m1)), 0);
+    free(m1);
+    char *log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "not the address the invitation was mailed to"), "logged: %s", log);
+    free(log);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(v, "open")), 2);
+    json_decref(v);
+
+    /* Bob's first line is not "join": answered with how, and that answer may be answered again */
+    char *m2 = reply_text("Bob@Example.org", inv_bob.reply_to, inv_bob.msg_id, NULL, NULL, "count me in!\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, m2, strlen(m2)), 0);
+    free(m2);
+    snprintf(needle, sizeof needle, "carcd.%s.-1.join-answer.", id);
+    raw = wait_mail("bob", needle, 20);
+    ck_assert_msg(raw, "the answer to a reply that took no seat");
+    mail a;
+    mail_parse(raw, &a);
+    free(raw);
+    ck_assert_str_eq(a.subject, "Your reply took no seat");
+    ck_assert_msg(strstr(a.text, "\"count me in!\", not \"join\"") && strstr(a.text, "join Bob"), "%s", a.text);
+    ck_assert_str_eq(a.reply_to, inv_bob.reply_to);
+    free(a.text);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(v, "open")), 2);
+    json_decref(v);
+
+    /* "join Bobby": seat 1, a mail with the seat's private link; the same mail again takes nothing more */
+    char *m3 = reply_text("bob@example.org", inv_bob.reply_to, inv_bob.msg_id, "bob-joins@client.example.net", NULL,
+                          "Join Bobby\r\n\r\n> Ann invites you\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, m3, strlen(m3)), 0);
+    ck_assert_int_eq(mail_in(d, NULL, m3, strlen(m3)), 0);
+    free(m3);
+    log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "joined: seat 1 as Bobby") && strstr(log, "handled before"), "%s", log);
+    free(log);
+    raw = wait_mail_nth("bob", needle, 2, 20);
+    ck_assert_msg(raw, "the joined mail");
+    mail_parse(raw, &a);
+    free(raw);
+    ck_assert_str_eq(a.subject, "You have joined the game as Bobby");
+    ck_assert_msg(strstr(a.text, "seat 1") && strstr(a.text, "The game starts when"), "%s", a.text);
+    char bob_token[80];
+    token_in(a.text, bob_token, sizeof bob_token);
+    free(a.text);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "waiting");
+    ck_assert_int_eq(json_integer_value(json_object_get(v, "open")), 1);
+    ck_assert_str_eq(e2e_jstr(v, "players.1.name"), "Bobby");
+    json_decref(v);
+
+    /* Carol's "join" alone takes the last seat under her address's name and starts the game; her first
+     * seat mail carries her private link and the seat's own reply address */
+    char *m4 = reply_text("carol@example.org", inv_carol.reply_to, inv_carol.msg_id, NULL, NULL, "join\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, m4, strlen(m4)), 0);
+    free(m4);
+    snprintf(needle, sizeof needle, "carcd.%s.2.invitation.", id);
+    raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "carol's seat mail once the game starts");
+    mail_parse(raw, &a);
+    free(raw);
+    ck_assert_msg(strstr(a.text, "you play as carol") || strstr(a.subject, "you play as carol"), "%s", a.subject);
+    char carol_token[80];
+    token_in(a.text, carol_token, sizeof carol_token);
+    ck_assert_msg(strncmp(a.reply_to, "play+", 5) == 0 && strcmp(a.reply_to, inv_carol.reply_to) != 0,
+                  "the seat's reply address, not the invitation's: %s", a.reply_to);
+    free(a.text);
+    snprintf(needle, sizeof needle, "carcd.%s.1.invitation.", id);
+    raw = wait_mail("bob", needle, 20);
+    ck_assert_msg(raw, "bob's seat mail at the start");
+    free(raw);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "active");
+    json_decref(v);
+    /* the mailed links are the seats' keys */
+    snprintf(path, sizeof path, "/v1/games/%s/email", id);
+    v = e2e_get_ok(c, path, bob_token, 200);
+    ck_assert_str_eq(e2e_jstr(v, "email"), "bob@example.org");
+    json_decref(v);
+    v = e2e_get_ok(c, path, carol_token, 200);
+    ck_assert_str_eq(e2e_jstr(v, "email"), "carol@example.org");
+    json_decref(v);
+
+    /* Carol answers her invitation again: the game is under way, and she is told so */
+    char *m5 = reply_text("carol@example.org", inv_carol.reply_to, inv_carol.msg_id, NULL, NULL, "join\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, m5, strlen(m5)), 0);
+    free(m5);
+    snprintf(needle, sizeof needle, "carcd.%s.-1.join-answer.", id);
+    raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "the answer to a join after the start");
+    mail_parse(raw, &a);
+    free(raw);
+    ck_assert_msg(strstr(a.text, "under way"), "%s", a.text);
+    ck_assert_str_eq(a.reply_to, "");
+    free(a.text);
+    free(inv_bob.text);
+    free(inv_carol.text);
     e2e_client_free(c);
     e2e_daemon_down(d);
 }
@@ -1550,6 +1704,7 @@ int main(void)
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);
     tcase_add_test(tc, lobby_join_never_takes_an_invitees_address);
     tcase_add_test(tc, invitation_stop_link);
+    tcase_add_test(tc, join_by_replying_to_the_invitation);
     tcase_add_test(tc, admin_cancel_mails_game_over);
     tcase_add_test(tc, seat_left_to_bot_gets_no_turn_mail);
     tcase_add_test(tc, table_talk_by_mail);

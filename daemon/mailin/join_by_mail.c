@@ -1,0 +1,140 @@
+/*
+ * join_by_mail.c — taking an open place by a reply to its invitation (join_by_mail.h).
+ */
+#include "join_by_mail.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/crypto.h"
+#include "base/ids.h"
+#include "db/lobby.h"
+#include "game/lobby_join.h"
+#include "mail/mail.h"
+#include "mail/place_answer.h"
+#include "mail/tag.h"
+
+/* The name to play under: the words after "join", or the address's local part when there are none. */
+static void name_of(const char *command, const char *from, char out[CD_NAME_MAX + 1])
+{
+    const char *s = command + strlen("join");
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!*s) {
+        size_t n = strcspn(from, "@");
+        s = from;
+        snprintf(out, CD_NAME_MAX + 1, "%.*s", (int)(n < CD_NAME_MAX ? n : CD_NAME_MAX), s);
+        return;
+    }
+    snprintf(out, CD_NAME_MAX + 1, "%s", s);   /* cut at CD_NAME_MAX: a longer name is refused below */
+    if (strlen(s) > CD_NAME_MAX)
+        out[0] = 0;
+}
+
+/* The address the place's invitation went to ("" when none), read for the reply's sender check. */
+static cd_q place_email(cd_db *db, const char *game_id, int place, char out[CD_EMAIL_MAX + 1])
+{
+    cd_invite inv[CD_LOBBY_MAX_SEATS];
+    int n = 0;
+    out[0] = 0;
+    cd_q q = cd_invites_get(db, game_id, inv, &n);
+    for (int i = 0; q == CD_Q_OK && i < n; i++)
+        if (inv[i].place == place)
+            memcpy(out, inv[i].email, CD_EMAIL_MAX + 1);
+    return q;
+}
+
+/* A person's words for why the join was refused. */
+static void refusal_words(const cd_join *j, char *out, size_t n)
+{
+    switch (j->why) {
+    case CD_JOIN_PLACE_TAKEN:
+        snprintf(out, n, "the seat of this invitation is taken already (if you took it yourself through the "
+                         "invitation's link, the game's mail comes to this address once it starts)");
+        break;
+    case CD_JOIN_NOT_WAITING:
+        snprintf(out, n, "%s", j->detail);
+        break;
+    default:
+        snprintf(out, n, "the seat cannot be taken: %s", j->detail);
+    }
+}
+
+cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int place, char *outcome,
+                          size_t outlen, char *detail, size_t detlen)
+{
+    char email[CD_EMAIL_MAX + 1], tag[CD_MAIL_TAG_LEN + 1];
+    if (place_email(db, game_id, place, email) != CD_Q_OK)
+        return CD_TX_ERROR;
+    if (!email[0] || strcasecmp(email, r->from) != 0) {   /* nobody carcd did not invite gets a mail */
+        snprintf(outcome, outlen, "ignored");
+        snprintf(detail, detlen, "sent by %s, which is not the address the invitation was mailed to", r->from);
+        return CD_TX_COMMIT;
+    }
+    cd_mail_place_tag(game_id, place, tag);
+    char word[8] = "", name[CD_NAME_MAX + 1] = "", why[400] = "";
+    size_t k = 0;
+    for (; r->command[k] && !isspace((unsigned char)r->command[k]) && k + 1 < sizeof word; k++)
+        word[k] = (char)tolower((unsigned char)r->command[k]);
+    word[k] = 0;
+    bool is_join = strcmp(word, "join") == 0 && (!r->command[4] || isspace((unsigned char)r->command[4]));
+    if (!is_join) {
+        snprintf(why, sizeof why, "its first line is \"%s\", not \"join\"", r->command);
+    } else {
+        name_of(r->command, r->from, name);
+        if (!cd_name_ok(name))
+            snprintf(why, sizeof why, "the name after \"join\" must be 1 to %d printable characters", CD_NAME_MAX);
+    }
+    cd_join j = {.id = game_id, .name = name, .place = place, .from = r->from};
+    char token[CD_TOKEN_LEN + 1], token_hash[CD_HEX256_LEN];
+    if (!why[0]) {
+        cd_token_new(token);
+        cd_sha256_hex(token, token_hash);
+        j.token = token;
+        j.token_hash = token_hash;
+        cd_tx_result out = cd_lobby_join(db, &j);
+        if (out == CD_TX_ERROR || j.why == CD_JOIN_SETUP_REFUSED)   /* a bug: the mail is kept and tried again */
+            return CD_TX_ERROR;
+        if (j.why == CD_JOIN_NO_GAME || j.why == CD_JOIN_NOT_INVITEE) {   /* gone, or another address meanwhile */
+            snprintf(outcome, outlen, "ignored");
+            snprintf(detail, detlen, "%s", j.detail);
+            return CD_TX_COMMIT;
+        }
+        if (out == CD_TX_ROLLBACK)
+            refusal_words(&j, why, sizeof why);
+    }
+    char text[1400], subject[200];
+    cd_mail_place_answer a = {.game_id = game_id, .email = email, .in_reply_to = r->message_id,
+                              .subject = subject, .text = text};
+    if (why[0]) {
+        snprintf(outcome, outlen, "refused");
+        snprintf(detail, detlen, "%s", why);
+        snprintf(subject, sizeof subject, "Your reply took no seat");
+        snprintf(text, sizeof text,
+                 "Hello,\n\nyour reply took no seat in the game of Carcassonne you were invited to: %s.\n\n"
+                 "To take the seat by mail, answer the invitation (or this mail) with the word join on the first "
+                 "line, and the name you want to play under after it (join Bob).\n",
+                 why);
+        a.reply_tag = is_join ? NULL : tag;   /* a wrong first line may be tried again; a refused join not */
+        return cd_mail_enqueue_place_answer(db, &a);
+    }
+    snprintf(outcome, outlen, "joined");
+    snprintf(detail, detlen, "seat %d as %s%s", j.seat, name, j.started ? ": the game started" : "");
+    if (j.started)   /* the start mailed the seat its first mail, with its private link (game/lobby_start.h) */
+        return CD_TX_COMMIT;
+    const cd_config *cfg = cd_mail_settings_get()->cfg;
+    snprintf(subject, sizeof subject, "You have joined the game as %s", name);
+    int n = snprintf(text, sizeof text,
+                     "Hello %s,\n\nyou have a seat (seat %d) in the game of Carcassonne you were invited to. The game "
+                     "starts when its other seats are taken, or when the player who invited you starts it; carcd "
+                     "mails you then, and whenever it is your turn: answer those mails to play.\n",
+                     name, j.seat);
+    if (cfg && cfg->public_url[0] && n > 0 && (size_t)n < sizeof text)
+        snprintf(text + n, sizeof text - (size_t)n,
+                 "\nYour private play link, the key to your seat, to play on the game's page instead (keep it to "
+                 "yourself; bookmark it):\n%s/games/%s#token=%s\n",
+                 cfg->public_url, game_id, token);
+    return cd_mail_enqueue_place_answer(db, &a);
+}
