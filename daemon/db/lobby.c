@@ -49,6 +49,8 @@ static const cd_stmt_info stmts[] = {
     {ST_INVITE_REPLY_TAG, "invite_reply_tag",
                           "UPDATE seat_invites SET reply_tag = $3 WHERE game_id = $1::uuid "
                           "AND place = $2::integer", 3},
+    {ST_WAITING_CREATOR, "waiting_creator",
+                         "SELECT COALESCE(creator_hash, '') FROM game_waiting WHERE game_id = $1::uuid", 1},
     {ST_INVITE_BY_TAG, "invite_by_tag", "SELECT game_id, place FROM seat_invites WHERE reply_tag = $1", 1},
     {ST_WAITING_SEATS, "waiting_seats",
                        "SELECT seat, name, player_id, bot::text, left_to_bot FROM seats WHERE game_id = $1::uuid "
@@ -219,6 +221,23 @@ cd_q cd_invite_reply_tag_set(cd_db *db, const char *game_id, int place, const ch
     int_text(place, pl);
     const char *p[] = {game_id, pl, tag};
     return cd_q_run(db, ST_INVITE_REPLY_TAG, 3, p);
+}
+
+cd_q cd_waiting_creator(cd_db *db, const char *game_id, bool *found, char creator_hash[65])
+{
+    *found = false;
+    creator_hash[0] = 0;
+    const char *p[] = {game_id};
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_WAITING_CREATOR, 1, p, &res);
+    if (q != CD_Q_OK)
+        return q;
+    if (PQntuples(res) == 1) {
+        *found = true;
+        snprintf(creator_hash, 65, "%s", PQgetvalue(res, 0, 0));
+    }
+    PQclear(res);
+    return CD_Q_OK;
 }
 
 cd_q cd_invite_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], int *place)

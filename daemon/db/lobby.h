@@ -70,6 +70,9 @@ cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat);
 cd_q cd_invite_email_set(cd_db *db, const char *game_id, int place, const char *email);
 /* ST_INVITE_REPLY_TAG: the tag of the reply address of the place's mailed invitation (sql/021). */
 cd_q cd_invite_reply_tag_set(cd_db *db, const char *game_id, int place, const char *tag);
+/* ST_WAITING_CREATOR: the creator token's hash of a game created waiting ("" when it has none, a rematch
+ * offered by nobody); *found false for a game created with every seat named, or none. No lock: for reads. */
+cd_q cd_waiting_creator(cd_db *db, const char *game_id, bool *found, char creator_hash[65]);
 /* ST_INVITE_BY_TAG: the place a reply tag belongs to; *found false when none. */
 cd_q cd_invite_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], int *place);
 

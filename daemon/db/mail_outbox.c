@@ -32,6 +32,13 @@ static const cd_stmt_info stmts[] = {
                    "due_at = now() + make_interval(secs => GREATEST($4::float8, 0)) "
                    "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id",
                    5},
+    /* the newest invitation mail to each address of the game's open places (mail_outbox_seat's index) */
+    {ST_OPEN_SEAT_MAILS, "open_seat_mails",
+                         "SELECT DISTINCT ON (lower(rcpt)) rcpt, state, tries, last_error, "
+                         "to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') "
+                         "FROM mail_outbox WHERE game_id = $1::uuid AND seat = -1 AND kind = 'open-seat' "
+                         "ORDER BY lower(rcpt), id DESC",
+                         1},
 };
 const cd_stmt_family cd_stmts_mail_outbox = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -89,4 +96,24 @@ cd_mq cd_mail_done(cd_db *db, const cd_mail_claimed *m, const char *state, doubl
     cd_q q = cd_q_count(db, ST_MAIL_DONE, 5, p, &n);
     *still_ours = q == CD_Q_OK && n == 1;
     return cd_mq_of(q);
+}
+
+cd_q cd_open_seat_mails(cd_db *db, const char *game_id, cd_open_seat_mail *out, int max, int *n)
+{
+    *n = 0;
+    const char *p[] = {game_id};
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_OPEN_SEAT_MAILS, 1, p, &res);
+    if (q != CD_Q_OK)
+        return q;
+    for (int i = 0; i < PQntuples(res) && *n < max; i++) {
+        cd_open_seat_mail *m = &out[(*n)++];
+        snprintf(m->rcpt, sizeof m->rcpt, "%s", PQgetvalue(res, i, 0));
+        snprintf(m->state, sizeof m->state, "%s", PQgetvalue(res, i, 1));
+        m->tries = atoi(PQgetvalue(res, i, 2));
+        snprintf(m->error, sizeof m->error, "%s", PQgetvalue(res, i, 3));   /* "" for NULL */
+        snprintf(m->sent_at, sizeof m->sent_at, "%s", PQgetvalue(res, i, 4));
+    }
+    PQclear(res);
+    return CD_Q_OK;
 }

@@ -37,4 +37,15 @@ cd_mq cd_mail_claim(cd_db *db, double lease_s, bool *found, cd_mail_claimed *out
 cd_mq cd_mail_done(cd_db *db, const cd_mail_claimed *m, const char *state, double delay_s, const char *error,
                    bool *still_ours);
 
+/* ST_OPEN_SEAT_MAILS: the newest invitation mail (mail/open_seat.h: seat -1, kind open-seat) to each address
+ * of a game, for its creator to see which went and which a mail server refused. */
+typedef struct {
+    char rcpt[CD_EMAIL_MAX + 1];
+    char state[8];         /* pending, sent, failed */
+    int tries;
+    char error[400];       /* the last attempt's error; "" when none */
+    char sent_at[24];      /* ISO, UTC; "" until sent */
+} cd_open_seat_mail;
+cd_q cd_open_seat_mails(cd_db *db, const char *game_id, cd_open_seat_mail *out, int max, int *n);
+
 #endif

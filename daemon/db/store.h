@@ -109,6 +109,7 @@ typedef enum {
     ST_MAIL_NOTIFY,          /* (): wakes the senders */
     ST_MAIL_CLAIM,           /* (lease_s) -> id, lease, rcpt, body, tries, game_id, seat, stopped */
     ST_MAIL_DONE,            /* (id, lease, state, delay_s, error) -> id */
+    ST_OPEN_SEAT_MAILS,      /* (game_id) -> rcpt, state, tries, last_error, sent_at: the newest per address */
     ST_MAIL_IN_INSERT,       /* (message_id, game_id, seat, outcome, detail) -> 1 when new (no row: handled before) */
     /* the log in either form, compaction and the idempotency sweep (db/move_log.c, sql/010_compact_log.sql) */
     ST_LOG_AFTER,            /* (game_id, after_seq, limit) -> seq, seat, move, events|NULL, clock?, NULL; or one
@@ -132,6 +133,7 @@ typedef enum {
     ST_INVITE_EMAIL,         /* (game_id, place, email) */
     ST_INVITE_REPLY_TAG,     /* (game_id, place, tag) */
     ST_INVITE_BY_TAG,        /* (tag) -> game_id, place */
+    ST_WAITING_CREATOR,      /* (game_id) -> creator_hash|"" (no row: not created waiting) */
     ST_INVITE_STOP_LINK,     /* (token_hash, email_hash): an invitation mail's stop link */
     ST_INVITE_STOP,          /* (token_hash) -> 1 row when the link exists: its address opted out */
     ST_INVITE_OPTED_OUT,     /* (email_hash) -> 1 row when the address opted out */

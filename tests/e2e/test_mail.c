@@ -1292,6 +1292,75 @@ static void token_in(const char *text, char *out, size_t n)
     snprintf(out, n, "%.*s", (int)len, t);
 }
 
+/* GET /v1/games/{id}/invites polled with the creator token until place 0's mail is in `state`; its view. */
+static json_t *invites_until(e2e_client *c, const char *id, const char *creator, const char *to, const char *state)
+{
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s/invites", id);
+    json_t *v = NULL;
+    for (double t0 = e2e_now(); e2e_now() - t0 < 20; usleep(100 * 1000)) {
+        json_decref(v);
+        v = e2e_get_ok(c, path, creator, 200);
+        if (strcmp(e2e_jstr(v, "places.0.mailed_to"), to) == 0 && strcmp(e2e_jstr(v, "places.0.mail.state"), state) == 0)
+            return v;
+    }
+    ck_abort_msg("place 0's mail to %s never %s: %s", to, state, json_dumps(v, 0));
+    return NULL;
+}
+
+/* An invitation the mail server refuses for good (no such mailbox): its creator sees it failed, with the
+ * server's words, and mails the link elsewhere; nobody else sees the addresses. */
+START_TEST(invitation_refused_by_the_mail_server)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"nobody@example.org\"},"
+                             "{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    char id[40], creator[80], code[80], path[200];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    const char *ann = e2e_jstr(r.json, "players.0.token");
+    char ann_token[80];
+    snprintf(ann_token, sizeof ann_token, "%s", ann);
+    e2e_resp_free(&r);
+    json_t *v = invites_until(c, id, creator, "nobody@example.org", "failed");
+    ck_assert_msg(strstr(e2e_jstr(v, "places.0.mail.error"), "550"), "the server's words: %s",
+                  e2e_jstr(v, "places.0.mail.error"));
+    ck_assert_int_eq(e2e_jint(v, "places.0.mail.tries"), 1);   /* a 5xx is not tried again */
+    ck_assert(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(v, "places"), 0), "mail"),
+                                           "sent_at")));
+    ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(v, "places"), 1), "mailed_to")));
+    ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(v, "places"), 1), "mail")));
+    json_decref(v);
+    /* only the creator (or the admin) sees them: not a seat, not anyone */
+    snprintf(path, sizeof path, "/v1/games/%s/invites", id);
+    ck_assert_int_eq(e2e_req(c, "GET", path, NULL, NULL, NULL, &r), 401);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "GET", path, ann_token, NULL, NULL, &r), 403);
+    e2e_resp_free(&r);
+    v = e2e_get_ok(c, path, d->admin, 200);
+    json_decref(v);
+    /* mailed elsewhere: the newest address, sent */
+    snprintf(path, sizeof path, "/v1/games/%s/invites/mail", id);
+    char body[200];
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"email\":\"bob@example.org\"}", code);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, body, NULL, &r), 202);
+    e2e_resp_free(&r);
+    v = invites_until(c, id, creator, "bob@example.org", "sent");
+    ck_assert(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(v, "places"), 0), "mail"),
+                                           "error")));
+    ck_assert_msg(e2e_jstr(v, "places.0.mail.sent_at")[0], "sent_at");
+    json_decref(v);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* A person who only uses mail takes their seat by answering the invitation: "join Bobby", or "join" alone
  * (the address's local part as the name). Only the invited address joins; a wrong first line is answered
  * with how to do it; the same mail twice takes one seat; the join that takes the last place starts the game,
@@ -1705,6 +1774,7 @@ int main(void)
     tcase_add_test(tc, lobby_join_never_takes_an_invitees_address);
     tcase_add_test(tc, invitation_stop_link);
     tcase_add_test(tc, join_by_replying_to_the_invitation);
+    tcase_add_test(tc, invitation_refused_by_the_mail_server);
     tcase_add_test(tc, admin_cancel_mails_game_over);
     tcase_add_test(tc, seat_left_to_bot_gets_no_turn_mail);
     tcase_add_test(tc, table_talk_by_mail);

@@ -405,6 +405,13 @@ START_TEST(answers_match_the_document)
             req(c, "POST", p, NULL, mail_body, NULL, 401);
             req(c, "POST", p, creator, "{\"invite\":\"iv_x\",\"email\":\"bob\"}", NULL, 400);
             req(c, "POST", p, creator, mail_body, NULL, 202);
+            snprintf(p, sizeof p, "/v1/games/%.36s/invites", wid);   /* the creator's view of them */
+            req(c, "GET", p, creator, NULL, NULL, 200);
+            req(c, "GET", p, NULL, NULL, NULL, 401);
+            req(c, "GET", p, "ct_not-the-creator", NULL, NULL, 403);
+            snprintf(p, sizeof p, "/v1/games/%.36s/invites", k.id);   /* every seat named: no invitations */
+            req(c, "GET", p, d->admin, NULL, NULL, 404);
+            snprintf(p, sizeof p, "/v1/games/%.36s/invites/mail", wid);
             if (round == 0) {   /* the mail's stop link: its token from the outbox, as the mail carries it */
                 char token[64], stop[200];
                 e2e_db_text(d, "SELECT substring(body from 'invitations/stop/(st_[A-Za-z0-9_-]{43})') FROM mail_outbox "

@@ -1348,6 +1348,19 @@ START_TEST(page_lobby_mail)
              "mailed to carol@example.org|mailed to dave@example.org", "both links now went by mail");
     ck_assert_msg(maildir_has("dave", strstr(second, "#invite=") + strlen("#invite="), 20),
                   "dave's mail holds the second link's code");
+    /* mailed to an address the mail server refuses for good (no such mailbox): said under the link, in red,
+     * from GET .../invites; mailed to dave again, it is just mailed */
+    json_decref(js(&b, "document.querySelectorAll('#host .mail-form input')[1].value = 'nobody@example.org';"
+                       " document.querySelectorAll('#host .mail-form button')[1].click()"));
+    wait_for(&b, "/^not delivered to nobody@example\\.org: the mail server refused it \\(.*550.*\\)\\. Mail it to "
+                 "another address/.test(document.querySelector('#host .link-note.bounced').textContent)?'y':'n'",
+             "y", "the refused invitation shown to its creator");
+    size_t len;
+    free(screenshot(&b, &len, "page-host-bounced.png"));
+    json_decref(js(&b, "document.querySelectorAll('#host .mail-form input')[1].value = 'dave@example.org';"
+                       " document.querySelectorAll('#host .mail-form button')[1].click()"));
+    wait_for(&b, "Array.from(document.querySelectorAll('#host .link-note')).map((e) => e.textContent).join('|')",
+             "mailed to carol@example.org|mailed to dave@example.org", "mailed again: no longer marked");
     /* Carol opens her mail's link (this carcd's address for it) and joins: told her turns come by mail too */
     char url[400];
     snprintf(url, sizeof url, "%s/games/%s%s", d->base, id, code);
@@ -1361,7 +1374,6 @@ START_TEST(page_lobby_mail)
     tab_use(&b, &t[1]);
     wait_for(&b, "Array.from(document.querySelectorAll('#host .link-note')).map((e) => e.textContent).join('|')",
              "used: Carol took this seat|mailed to dave@example.org", "Gus's page: Carol's link used");
-    size_t len;
     free(screenshot(&b, &len, "page-host-mailed.png"));
     free(first);
     free(second);

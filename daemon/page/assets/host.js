@@ -8,6 +8,7 @@ import { get, postAs } from "./api.js";
 import { alertLine, el } from "./dom.js";
 
 const KEEP = "carcd.created.";
+const shown = new WeakMap();   // the creator's part (#host) -> the view it was last drawn from
 
 export function rememberCreated(id, answer) {
   const links = (answer.invites || []).map((i) => ({ url: new URL(i.page_url, location.origin).href,
@@ -38,6 +39,7 @@ export function drawHost(box, id, view, done) {
       start.textContent = startWords(taken);
       start.disabled = taken < 2;
     }
+    shown.set(old, view);
     markUsed(old, view);
     return;
   }
@@ -94,9 +96,32 @@ export function drawHost(box, id, view, done) {
     wrap.append(row);
   }
   wrap.append(problem);
+  shown.set(wrap, view);
   markUsed(wrap, view);
   box.replaceChildren(wrap);
   if (k.creator && k.links.length) addMailForms(wrap, id, k).catch(() => {});   // no forms: the links still work
+  if (k.creator && k.links.length) watchMails(wrap, id, k);
+}
+
+// How carcd's invitation mails fared (GET .../invites with the creator token): a mail the server refused for
+// good says so under its link, so the creator mails it elsewhere instead of waiting. Looked at again every
+// 5 s while a mail is still on its way, as long as the creator's part is on the page.
+async function watchMails(wrap, id, k) {
+  let again = false;
+  try {
+    const a = await get("/v1/games/" + id + "/invites", k.creator);
+    const notes = wrap.querySelectorAll(".link-note");
+    a.places.forEach((p, i) => {
+      if (!notes[i] || !p.mailed_to) return;
+      notes[i].dataset.mailedTo = p.mailed_to;
+      notes[i].dataset.mailFailed = p.mail && p.mail.state === "failed" ? (p.mail.error || "refused") : "";
+      if (p.mail && p.mail.state === "pending") again = true;
+    });
+    markUsed(wrap, shown.get(wrap));
+  } catch (e) {
+    again = true;   // the server or the network: try again later, the links work meanwhile
+  }
+  if (again && wrap.isConnected) setTimeout(() => { if (wrap.isConnected) watchMails(wrap, id, k); }, 5000);
 }
 
 // Where the server mails invitations (GET /v1/lobby's invite_mail), a form under each link that mails it to
@@ -127,8 +152,11 @@ async function addMailForms(wrap, id, k) {
         k.links[i] = { url, mailed_to: a.mailed_to };
         localStorage.setItem(KEEP + id, JSON.stringify(k));
         note.dataset.mailedTo = a.mailed_to;
+        note.dataset.mailFailed = "";
         note.textContent = "mailed to " + a.mailed_to;
+        note.classList.remove("bounced");
         note.classList.add("mailed");
+        watchMails(wrap, id, k);
         addr.value = "";
       } catch (e) {
         problem.textContent = "Not mailed: " + e.message;
@@ -150,10 +178,13 @@ function markUsed(wrap, view) {
     const seat = places[i] ? places[i].seat : null;
     const who = seat === null ? null : (view.players.find((p) => p.seat === seat) || {}).name;
     f.classList.toggle("used", seat !== null);
-    const mailed = notes[i].dataset.mailedTo;
+    const mailed = notes[i].dataset.mailedTo, failed = notes[i].dataset.mailFailed;
     notes[i].textContent = seat !== null ? "used: " + (who || "seat " + seat) + " took this seat"
+      : mailed && failed ? "not delivered to " + mailed + ": the mail server refused it (" + failed + "). Mail it " +
+                           "to another address, or send the link yourself."
       : mailed ? "mailed to " + mailed : "";
-    notes[i].classList.toggle("mailed", seat === null && !!mailed);
+    notes[i].classList.toggle("mailed", seat === null && !!mailed && !failed);
+    notes[i].classList.toggle("bounced", seat === null && !!mailed && !!failed);
     const form = notes[i].nextElementSibling;
     if (form && form.classList.contains("mail-form")) form.hidden = seat !== null;   // a used link goes nowhere
   });
