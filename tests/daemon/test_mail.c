@@ -180,6 +180,28 @@ START_TEST(tags_and_addresses)
 }
 END_TEST
 
+/* raw as GMime reads a mail (g_object_unref it). */
+static GMimeMessage *parsed(const char *raw)
+{
+    GMimeStream *s = g_mime_stream_mem_new_with_buffer(raw, strlen(raw));
+    GMimeParser *ps = g_mime_parser_new_with_stream(s);
+    GMimeMessage *m = g_mime_parser_construct_message(ps, NULL);
+    ck_assert_ptr_nonnull(m);
+    g_object_unref(ps);
+    g_object_unref(s);
+    return m;
+}
+
+/* The text/plain part of a mail whose body is multipart/alternative with the text first, decoded; g_free it. */
+static char *text_part(const char *raw)
+{
+    GMimeMessage *m = parsed(raw);
+    GMimeObject *alt = g_mime_message_get_mime_part(m);
+    char *text = g_mime_text_part_get_text(GMIME_TEXT_PART(g_mime_multipart_get_part(GMIME_MULTIPART(alt), 0)));
+    g_object_unref(m);
+    return text;
+}
+
 START_TEST(built_mail_reads_back)
 {
     static const unsigned char png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 0};
@@ -197,10 +219,7 @@ START_TEST(built_mail_reads_back)
     ck_assert(strstr(raw, "References: <carcd.x.0@games.example.org>"));
     ck_assert(strstr(raw, "List-Unsubscribe-Post: List-Unsubscribe=One-Click"));
     ck_assert(strstr(raw, "multipart/alternative") && strstr(raw, "multipart/related"));
-    GMimeStream *s = g_mime_stream_mem_new_with_buffer(raw, strlen(raw));
-    GMimeParser *ps = g_mime_parser_new_with_stream(s);
-    GMimeMessage *m = g_mime_parser_construct_message(ps, NULL);
-    ck_assert_ptr_nonnull(m);
+    GMimeMessage *m = parsed(raw);
     ck_assert_str_eq(g_mime_message_get_subject(m), "Carcassonne: your turn, Zoë");
     ck_assert_str_eq(g_mime_message_get_message_id(m), "carcd.x.0.turn.3.aa@games.example.org");
     GMimeObject *alt = g_mime_message_get_mime_part(m);
@@ -213,8 +232,6 @@ START_TEST(built_mail_reads_back)
     GMimeObject *img = g_mime_multipart_get_part(GMIME_MULTIPART(rel), 1);
     ck_assert_str_eq(g_mime_part_get_content_id(GMIME_PART(img)), "board.png");
     g_object_unref(m);
-    g_object_unref(ps);
-    g_object_unref(s);
     free(raw);
 }
 END_TEST
@@ -239,10 +256,7 @@ START_TEST(invitation_link)
     char msg_id[200];
     char *raw = cd_mail_compose(&a, msg_id, sizeof msg_id);
     ck_assert_ptr_nonnull(raw);
-    GMimeStream *s = g_mime_stream_mem_new_with_buffer(raw, strlen(raw));
-    GMimeParser *ps = g_mime_parser_new_with_stream(s);
-    GMimeMessage *m = g_mime_parser_construct_message(ps, NULL);
-    ck_assert_ptr_nonnull(m);
+    GMimeMessage *m = parsed(raw);
     GMimeObject *alt = g_mime_message_get_mime_part(m);
     char *text = g_mime_text_part_get_text(GMIME_TEXT_PART(g_mime_multipart_get_part(GMIME_MULTIPART(alt), 0)));
     static const char url[] = "https://carcd.example.org/games/" GAME "#token=cs_rQpoj-5TcFUr56QSIeldfDDRFfYaRM_PAH0CQDdT_0Y";
@@ -257,8 +271,6 @@ START_TEST(invitation_link)
     ck_assert_msg(strstr(html, anchor) != NULL, "no link in:\n%s", html);
     g_free(html);
     g_object_unref(m);
-    g_object_unref(ps);
-    g_object_unref(s);
     free(raw);
     free(st);
 }
@@ -266,21 +278,6 @@ END_TEST
 
 /* An open place's invitation (mail/open_seat.h): the game's settings in words, the inviter's name escaped in
  * the HTML part (a name is the creator's own text), the link whole on its line, and none of a seat's headers. */
-/* The text/plain part of an open place's invitation (multipart/alternative, text first), decoded; g_free it. */
-static char *text_part(const char *raw)
-{
-    GMimeStream *s = g_mime_stream_mem_new_with_buffer(raw, strlen(raw));
-    GMimeParser *ps = g_mime_parser_new_with_stream(s);
-    GMimeMessage *m = g_mime_parser_construct_message(ps, NULL);
-    ck_assert_ptr_nonnull(m);
-    GMimeObject *alt = g_mime_message_get_mime_part(m);
-    char *text = g_mime_text_part_get_text(GMIME_TEXT_PART(g_mime_multipart_get_part(GMIME_MULTIPART(alt), 0)));
-    g_object_unref(m);
-    g_object_unref(ps);
-    g_object_unref(s);
-    return text;
-}
-
 START_TEST(open_seat_invitation)
 {
     char w[200];
@@ -307,10 +304,7 @@ START_TEST(open_seat_invitation)
                   "%s", msg_id);
     ck_assert_msg(!strstr(raw, "\nReply-To:") && !strstr(raw, "\nList-Unsubscribe") && !strstr(raw, "\nIn-Reply-To:"),
                   "no reply address, unsubscribe or thread:\n%.600s", raw);
-    GMimeStream *s = g_mime_stream_mem_new_with_buffer(raw, strlen(raw));
-    GMimeParser *ps = g_mime_parser_new_with_stream(s);
-    GMimeMessage *m = g_mime_parser_construct_message(ps, NULL);
-    ck_assert_ptr_nonnull(m);
+    GMimeMessage *m = parsed(raw);
     ck_assert_str_eq(g_mime_message_get_subject(m), "<b>Ann</b> invites you to a game of Carcassonne");
     GMimeObject *alt = g_mime_message_get_mime_part(m);
     ck_assert_int_eq(g_mime_multipart_get_count(GMIME_MULTIPART(alt)), 2);   /* text and HTML, no picture */
@@ -327,8 +321,6 @@ START_TEST(open_seat_invitation)
     ck_assert_msg(strstr(html, "<a href=\"https://carcd.example.org/games/" GAME "#invite=iv_"), "a link:\n%s", html);
     g_free(html);
     g_object_unref(m);
-    g_object_unref(ps);
-    g_object_unref(s);
     free(raw);
 
     /* its stop link, as mail programs find it: a long public URL stays one raw header line (GMime would write
