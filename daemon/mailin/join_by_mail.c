@@ -16,21 +16,17 @@
 #include "mail/place_answer.h"
 #include "mail/tag.h"
 
-/* The name to play under: the words after "join", or the address's local part when there are none. */
-static void name_of(const char *command, const char *from, char out[CD_NAME_MAX + 1])
+/* The name to play under: the words after "join", or the address's local part when there are none
+ * (cd_name_ok judges either). */
+static void name_of(const char *command, const char *from, char out[CD_REPLY_LINE_MAX])
 {
     const char *s = command + strlen("join");
     while (*s == ' ' || *s == '\t')
         s++;
-    if (!*s) {
-        size_t n = strcspn(from, "@");
-        s = from;
-        snprintf(out, CD_NAME_MAX + 1, "%.*s", (int)(n < CD_NAME_MAX ? n : CD_NAME_MAX), s);
-        return;
-    }
-    snprintf(out, CD_NAME_MAX + 1, "%s", s);   /* cut at CD_NAME_MAX: a longer name is refused below */
-    if (strlen(s) > CD_NAME_MAX)
-        out[0] = 0;
+    if (*s)
+        snprintf(out, CD_REPLY_LINE_MAX, "%s", s);
+    else
+        snprintf(out, CD_REPLY_LINE_MAX, "%.*s", (int)strcspn(from, "@"), from);
 }
 
 /* The address the place's invitation went to ("" when none), read for the reply's sender check. */
@@ -74,19 +70,20 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
         return CD_TX_COMMIT;
     }
     cd_mail_place_tag(game_id, place, tag);
-    char word[8] = "", name[CD_NAME_MAX + 1] = "", why[400] = "";
+    char word[8] = "", name[CD_REPLY_LINE_MAX] = "", why[400] = "";
     size_t k = 0;
     for (; r->command[k] && !isspace((unsigned char)r->command[k]) && k + 1 < sizeof word; k++)
         word[k] = (char)tolower((unsigned char)r->command[k]);
     word[k] = 0;
-    bool is_join = strcmp(word, "join") == 0 && (!r->command[4] || isspace((unsigned char)r->command[4]));
-    if (!is_join) {
+    bool is_join = strcmp(word, "join") == 0;
+    if (!is_join) {   /* these two may be answered again, the refusals of the join itself not */
         snprintf(why, sizeof why, "its first line is \"%s\", not \"join\"", r->command);
     } else {
         name_of(r->command, r->from, name);
         if (!cd_name_ok(name))
             snprintf(why, sizeof why, "the name after \"join\" must be 1 to %d printable characters", CD_NAME_MAX);
     }
+    bool may_retry = why[0] != 0;
     cd_join j = {.id = game_id, .name = name, .place = place, .from = r->from};
     char token[CD_TOKEN_LEN + 1], token_hash[CD_HEX256_LEN];
     if (!why[0]) {
@@ -113,11 +110,11 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
         snprintf(detail, detlen, "%s", why);
         snprintf(subject, sizeof subject, "Your reply took no seat");
         snprintf(text, sizeof text,
-                 "Hello,\n\nyour reply took no seat in the game of Carcassonne you were invited to: %s.\n\n"
-                 "To take the seat by mail, answer the invitation (or this mail) with the word join on the first "
-                 "line, and the name you want to play under after it (join Bob).\n",
-                 why);
-        a.reply_tag = is_join ? NULL : tag;   /* a wrong first line may be tried again; a refused join not */
+                 "Hello,\n\nyour reply took no seat in the game of Carcassonne you were invited to: %s.\n%s", why,
+                 may_retry ? "\nTo take the seat by mail, answer this mail (or the invitation) with the word join on "
+                             "the first line, and the name you want to play under after it (join Bob).\n"
+                           : "");
+        a.reply_tag = may_retry ? tag : NULL;
         return cd_mail_enqueue_place_answer(db, &a);
     }
     snprintf(outcome, outlen, "joined");

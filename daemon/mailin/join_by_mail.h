@@ -8,7 +8,8 @@
  *
  * A reply from any other address is ignored (and told nothing: carcd mails nobody it did not invite). A reply
  * from the invitee that takes no seat (another first line, a name that is not one, a seat taken, a game
- * started or cancelled) gets an answer saying why; a first line that is not "join" may be answered again.
+ * started or cancelled) gets an answer saying why; the answer to another first line or a name that is none
+ * may be answered again (its Reply-To is the place's).
  */
 #ifndef CD_MAILIN_JOIN_BY_MAIL_H
 #define CD_MAILIN_JOIN_BY_MAIL_H
