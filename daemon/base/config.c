@@ -130,6 +130,11 @@ static const opt opts[] = {
     {"--mail-reply-to", "CARCD_MAIL_REPLY_TO", OPT_STRING, FIELD(mail_reply_to), CAPACITY(mail_reply_to), 0, 0,
      "TEMPLATE", "per-seat reply address, {tag} replaced by the seat's tag, e.g. play+{tag}@example.org "
      "(default: empty, mails say to play on the web)"},
+    {"--mail-return-path", "CARCD_MAIL_RETURN_PATH", OPT_STRING, FIELD(mail_return_path),
+     CAPACITY(mail_return_path), 0, 0, "TEMPLATE",
+     "per-mail envelope sender, {tag} replaced by the mail's bounce tag, e.g. play+b{tag}@example.org: a bounce "
+     "comes back to carcd's mail-in (or IMAP mailbox) and stops that mail's address (default: empty, "
+     "CARCD_MAIL_FROM, and bounces go there unread)"},
     {"--mail-secret", "CARCD_MAIL_SECRET", OPT_STRING, FIELD(mail_secret), CAPACITY(mail_secret), 0, 0, "KEY",
      "key of the reply addresses' tags (HMAC-SHA256 over game and seat); the same in every carcd of a database"},
     {"--mail-backoff", "CARCD_MAIL_BACKOFF", OPT_STRING, FIELD(mail_backoff), CAPACITY(mail_backoff), 0, 0,

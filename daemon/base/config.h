@@ -76,6 +76,7 @@ typedef struct {
     char smtp_password[256];  /* CARCD_SMTP_PASSWORD */
     char mail_from[256];      /* CARCD_MAIL_FROM: the From address of every mail */
     char mail_reply_to[256];  /* CARCD_MAIL_REPLY_TO: template with {tag}, e.g. play+{tag}@example.org */
+    char mail_return_path[256]; /* CARCD_MAIL_RETURN_PATH: envelope sender template with {tag} (bounces) */
     char mail_secret[256];    /* CARCD_MAIL_SECRET: the key of the reply tags' HMAC */
     char mail_backoff[256];   /* CARCD_MAIL_BACKOFF: seconds before each retry of a mail */
     char imap_url[512];       /* CARCD_IMAP_URL: imaps://user:pass@host/INBOX to poll for replies; "" = none */

@@ -32,6 +32,11 @@ static const cd_stmt_info stmts[] = {
                    "due_at = now() + make_interval(secs => GREATEST($4::float8, 0)) "
                    "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id",
                    5},
+    /* a bounce of a mail sent: failed after all, with the report's words */
+    {ST_MAIL_BOUNCED, "mail_bounced",
+                      "UPDATE mail_outbox SET state = 'failed', lease = NULL, last_error = $2 "
+                      "WHERE id = $1::bigint RETURNING game_id, seat, rcpt",
+                      2},
     /* the newest invitation mail to each address of the game's open places (mail_outbox_seat's index) */
     {ST_OPEN_SEAT_MAILS, "open_seat_mails",
                          "SELECT DISTINCT ON (lower(rcpt)) rcpt, state, tries, last_error, "
@@ -113,6 +118,26 @@ cd_q cd_open_seat_mails(cd_db *db, const char *game_id, cd_open_seat_mail *out, 
         m->tries = atoi(PQgetvalue(res, i, 2));
         snprintf(m->error, sizeof m->error, "%s", PQgetvalue(res, i, 3));   /* "" for NULL */
         snprintf(m->sent_at, sizeof m->sent_at, "%s", PQgetvalue(res, i, 4));
+    }
+    PQclear(res);
+    return CD_Q_OK;
+}
+
+cd_q cd_mail_outbox_bounced(cd_db *db, long long id, const char *error, cd_mail_bounced *out)
+{
+    memset(out, 0, sizeof *out);
+    char idt[24];
+    snprintf(idt, sizeof idt, "%lld", id);
+    const char *p[] = {idt, error};
+    PGresult *res;
+    cd_q q = cd_q_result(db, ST_MAIL_BOUNCED, 2, p, &res);
+    if (q != CD_Q_OK)
+        return q;
+    if (PQntuples(res) == 1) {
+        out->found = true;
+        snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(res, 0, 0));
+        out->seat = atoi(PQgetvalue(res, 0, 1));
+        snprintf(out->rcpt, sizeof out->rcpt, "%s", PQgetvalue(res, 0, 2));
     }
     PQclear(res);
     return CD_Q_OK;

@@ -37,6 +37,16 @@ cd_mq cd_mail_claim(cd_db *db, double lease_s, bool *found, cd_mail_claimed *out
 cd_mq cd_mail_done(cd_db *db, const cd_mail_claimed *m, const char *state, double delay_s, const char *error,
                    bool *still_ours);
 
+/* ST_MAIL_BOUNCED: the mail of outbox row id bounced after its server took it (a delivery status report came
+ * back to its return path, mail/tag.h): failed, with error. out->found false when there is no such row. */
+typedef struct {
+    bool found;
+    char game_id[37];
+    int seat;                      /* -1: a person with no seat (an open place's invitation) */
+    char rcpt[CD_EMAIL_MAX + 1];
+} cd_mail_bounced;
+cd_q cd_mail_outbox_bounced(cd_db *db, long long id, const char *error, cd_mail_bounced *out);
+
 /* ST_OPEN_SEAT_MAILS: the newest invitation mail (mail/open_seat.h: seat -1, kind open-seat) to each address
  * of a game, for its creator to see which went and which a mail server refused. */
 typedef struct {

@@ -109,6 +109,7 @@ typedef enum {
     ST_MAIL_NOTIFY,          /* (): wakes the senders */
     ST_MAIL_CLAIM,           /* (lease_s) -> id, lease, rcpt, body, tries, game_id, seat, stopped */
     ST_MAIL_DONE,            /* (id, lease, state, delay_s, error) -> id */
+    ST_MAIL_BOUNCED,         /* (id, error) -> game_id, seat, rcpt: a sent mail bounced */
     ST_OPEN_SEAT_MAILS,      /* (game_id) -> rcpt, state, tries, last_error, sent_at: the newest per address */
     ST_MAIL_IN_INSERT,       /* (message_id, game_id, seat, outcome, detail) -> 1 when new (no row: handled before) */
     /* the log in either form, compaction and the idempotency sweep (db/move_log.c, sql/010_compact_log.sql) */

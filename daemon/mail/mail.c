@@ -46,6 +46,18 @@ int cd_mail_configure(const cd_config *cfg, char *err, size_t errlen)
             return -1;
         }
     }
+    if (cfg->mail_return_path[0]) {
+        if (!strstr(cfg->mail_return_path, "{tag}") || !strchr(cfg->mail_return_path, '@')) {
+            snprintf(err, errlen, "CARCD_MAIL_RETURN_PATH: expected an address with {tag}, e.g. "
+                                  "play+b{tag}@example.org");
+            return -1;
+        }
+        if (strlen(cfg->mail_secret) < 16) {
+            snprintf(err, errlen, "CARCD_MAIL_RETURN_PATH needs CARCD_MAIL_SECRET (16 characters or more): the "
+                                  "tags' key");
+            return -1;
+        }
+    }
     return 0;
 }
 

@@ -161,6 +161,10 @@ static bool tag_in(InternetAddressList *list, cd_reply *r)
         if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
             continue;
         const char *addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+        if (addr && cd_mail_bounce_tag_from_address(addr, r->bounce_tag)) {   /* a return path: a bounce */
+            copy_lower(r->to, sizeof r->to, addr);
+            return r->has_bounce_tag = true;
+        }
         if (addr && cd_mail_tag_from_address(addr, r->tag)) {
             copy_lower(r->to, sizeof r->to, addr);
             return r->has_tag = true;
@@ -180,6 +184,63 @@ static bool tag_in_header(GMimeObject *mo, const char *name, cd_reply *r)
     if (l)
         g_object_unref(l);
     return found;
+}
+
+/* The first line of text that starts with "name:" (any case); NULL when none. */
+static const char *field_line(const char *text, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncasecmp(p, name, len) == 0 && p[len] == ':')
+            return p;
+    return NULL;
+}
+
+/* The value of text's first "name: value" line, trimmed; "" when none. */
+static void dsn_field(const char *text, const char *name, char *out, size_t n)
+{
+    const char *p = field_line(text, name);
+    out[0] = 0;
+    if (!p)
+        return;
+    const char *v = p + strlen(name) + 1;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    snprintf(out, n, "%.*s", (int)strcspn(v, "\r\n"), v);
+}
+
+/* The first message/delivery-status part under o, as text (g_free it); NULL when none. */
+static char *delivery_status(GMimeObject *o)
+{
+    if (GMIME_IS_MULTIPART(o)) {
+        for (int i = 0; i < g_mime_multipart_get_count(GMIME_MULTIPART(o)); i++) {
+            char *t = delivery_status(g_mime_multipart_get_part(GMIME_MULTIPART(o), i));
+            if (t)
+                return t;
+        }
+        return NULL;
+    }
+    GMimeContentType *ct = g_mime_object_get_content_type(o);
+    if (!ct || !g_mime_content_type_is_type(ct, "message", "delivery-status"))
+        return NULL;
+    return g_mime_object_to_string(o, NULL);   /* its headers, then the report's fields */
+}
+
+/* RFC 3464: the per-message fields come first, then a block per recipient; the first recipient's. */
+static void read_dsn(GMimeMessage *m, cd_reply *r)
+{
+    GMimeObject *body = g_mime_message_get_mime_part(m);
+    char *report = body ? delivery_status(body) : NULL;
+    if (!report)
+        return;
+    const char *rcpt = field_line(report, "Final-Recipient");
+    const char *block = rcpt ? rcpt : report;
+    char action[16] = "";
+    dsn_field(block, "Action", action, sizeof action);
+    copy_lower(r->dsn_action, sizeof r->dsn_action, action);
+    dsn_field(block, "Status", r->dsn_status, sizeof r->dsn_status);
+    dsn_field(block, "Diagnostic-Code", r->dsn_diagnostic, sizeof r->dsn_diagnostic);
+    g_free(report);
 }
 
 int cd_reply_parse(const char *data, size_t len, cd_reply *out)
@@ -211,6 +272,11 @@ int cd_reply_parse(const char *data, size_t len, cd_reply *out)
         tag_in(all, out);
         if (all)
             g_object_unref(all);
+    }
+    if (out->has_bounce_tag) {   /* a bounce says nothing to play: its report is what matters */
+        read_dsn(m, out);
+        g_object_unref(m);
+        return 0;
     }
     const char *irt = g_mime_object_get_header(mo, "In-Reply-To");
     if (irt) {

@@ -4,7 +4,8 @@
  * command: the first line of the body that is not quoted. The body is the first text/plain part that is not
  * an attachment, else the first text/html part turned into text (quoted blocks left out); GMime decodes the
  * transfer encoding (quoted-printable, base64) and the charset into UTF-8. Lines starting with '>' are
- * quotes, a line "-- " starts the signature, "On ... wrote:" starts the quoted mail.
+ * quotes, a line "-- " starts the signature, "On ... wrote:" starts the quoted mail. A mail to a return path
+ * of carcd's (a bounce) is read for its delivery status report (message/delivery-status) instead.
  */
 #ifndef CD_MAIL_REPLY_H
 #define CD_MAIL_REPLY_H
@@ -24,6 +25,13 @@ typedef struct {
     char to[CD_EMAIL_MAX + 1];      /* the address the tag was found in */
     int in_reply_seq;               /* -1: not an answer to a mail of ours */
     char command[CD_REPLY_LINE_MAX];/* the first unquoted line, trimmed; "" when there is none */
+    /* a bounce: sent to a mail's return path (CARCD_MAIL_RETURN_PATH, tag.h), with its delivery status
+     * (RFC 3464: the first recipient's Action, Status and Diagnostic-Code; "" when the mail has none) */
+    bool has_bounce_tag;
+    char bounce_tag[CD_MAIL_TAG_LEN + 1];
+    char dsn_action[16];            /* failed, delayed, delivered, relayed, expanded (lower case) */
+    char dsn_status[16];            /* e.g. 5.1.1 */
+    char dsn_diagnostic[300];       /* e.g. smtp; 550 5.1.1 <bob@example.net>: no such user */
 } cd_reply;
 
 /* 0, or -1 when the bytes are no mail GMime can read. */

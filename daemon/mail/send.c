@@ -19,6 +19,7 @@
 #include "db/mail_outbox.h"
 #include "db/mail_seats.h"
 #include "mail.h"
+#include "tag.h"
 
 #define POLL_MS 500
 #define SEND_TIMEOUT_S 60
@@ -68,8 +69,10 @@ static CURLcode smtp_send(const cd_mail_claimed *m, long *status, char *err, siz
         *status = 0;
         return CURLE_FAILED_INIT;
     }
-    char from[300], to[300], ebuf[CURL_ERROR_SIZE] = "";
-    envelope(cfg->mail_from, from, sizeof from);
+    char from[300], to[300], ebuf[CURL_ERROR_SIZE] = "", return_path[300];
+    /* with CARCD_MAIL_RETURN_PATH, each mail its own envelope sender: its bounce names it (tag.h) */
+    cd_mail_return_path(m->id, return_path, sizeof return_path);
+    envelope(return_path[0] ? return_path : cfg->mail_from, from, sizeof from);
     envelope(m->rcpt, to, sizeof to);
     struct curl_slist *rcpt = curl_slist_append(NULL, to);
     reader r = {m->body, m->body_len};

@@ -8,6 +8,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -52,9 +53,9 @@ bool cd_mail_tag_ok(const char *game_id, int seat, const char *tag)
     return strlen(tag) == CD_MAIL_TAG_LEN && CRYPTO_memcmp(want, tag, CD_MAIL_TAG_LEN) == 0;
 }
 
-void cd_mail_reply_address(const char *tag, char *out, size_t n)
+/* The address a template ("play+{tag}@example.org") makes of tag; "" when the template has no {tag}. */
+static void address_of(const char *t, const char *tag, char *out, size_t n)
 {
-    const char *t = cd_mail_settings_get()->cfg ? cd_mail_settings_get()->cfg->mail_reply_to : "";
     const char *at = strstr(t, "{tag}");
     if (!at) {
         snprintf(out, n, "%s", "");
@@ -63,9 +64,9 @@ void cd_mail_reply_address(const char *tag, char *out, size_t n)
     snprintf(out, n, "%.*s%s%s", (int)(at - t), t, tag, at + 5);
 }
 
-bool cd_mail_tag_from_address(const char *address, char out[CD_MAIL_TAG_LEN + 1])
+/* The tag in an address the template made, or false. */
+static bool tag_of_address(const char *t, const char *address, char out[CD_MAIL_TAG_LEN + 1])
 {
-    const char *t = cd_mail_settings_get()->cfg ? cd_mail_settings_get()->cfg->mail_reply_to : "";
     const char *at = strstr(t, "{tag}");
     if (!at)
         return false;
@@ -81,4 +82,68 @@ bool cd_mail_tag_from_address(const char *address, char out[CD_MAIL_TAG_LEN + 1]
     }
     out[CD_MAIL_TAG_LEN] = 0;
     return true;
+}
+
+static const char *reply_template(void)
+{
+    return cd_mail_settings_get()->cfg ? cd_mail_settings_get()->cfg->mail_reply_to : "";
+}
+
+static const char *return_path_template(void)
+{
+    return cd_mail_settings_get()->cfg ? cd_mail_settings_get()->cfg->mail_return_path : "";
+}
+
+void cd_mail_reply_address(const char *tag, char *out, size_t n)
+{
+    address_of(reply_template(), tag, out, n);
+}
+
+bool cd_mail_tag_from_address(const char *address, char out[CD_MAIL_TAG_LEN + 1])
+{
+    return tag_of_address(reply_template(), address, out);
+}
+
+/* The bounce tag's HMAC half: over "bounce:<id>", its first 6 bytes in hex. */
+static void bounce_mac(long long id, char out[CD_MAIL_TAG_LEN / 2 + 1])
+{
+    char msg[48], full[CD_MAIL_TAG_LEN + 1];
+    int n = snprintf(msg, sizeof msg, "bounce:%lld", id);
+    tag_of(msg, n, full);
+    memcpy(out, full, CD_MAIL_TAG_LEN / 2);
+    out[CD_MAIL_TAG_LEN / 2] = 0;
+}
+
+void cd_mail_bounce_tag(long long outbox_id, char out[CD_MAIL_TAG_LEN + 1])
+{
+    char mac[CD_MAIL_TAG_LEN / 2 + 1];
+    bounce_mac(outbox_id, mac);
+    snprintf(out, CD_MAIL_TAG_LEN + 1, "%012llx%s", (unsigned long long)outbox_id & 0xffffffffffffULL, mac);
+}
+
+bool cd_mail_bounce_tag_id(const char *tag, long long *outbox_id)
+{
+    if (strlen(tag) != CD_MAIL_TAG_LEN)
+        return false;
+    char hex[13], mac[CD_MAIL_TAG_LEN / 2 + 1];
+    memcpy(hex, tag, 12);
+    hex[12] = 0;
+    long long id = (long long)strtoull(hex, NULL, 16);
+    bounce_mac(id, mac);
+    if (CRYPTO_memcmp(mac, tag + 12, CD_MAIL_TAG_LEN / 2) != 0)
+        return false;
+    *outbox_id = id;
+    return true;
+}
+
+void cd_mail_return_path(long long outbox_id, char *out, size_t n)
+{
+    char tag[CD_MAIL_TAG_LEN + 1];
+    cd_mail_bounce_tag(outbox_id, tag);
+    address_of(return_path_template(), tag, out, n);
+}
+
+bool cd_mail_bounce_tag_from_address(const char *address, char out[CD_MAIL_TAG_LEN + 1])
+{
+    return tag_of_address(return_path_template(), address, out);
 }

@@ -24,4 +24,15 @@ void cd_mail_reply_address(const char *tag, char *out, size_t n);
 /* Finds a tag in an address written from the template ("play+<tag>@example.org"): true and the tag, or false. */
 bool cd_mail_tag_from_address(const char *address, char out[CD_MAIL_TAG_LEN + 1]);
 
+/* A mail's bounce tag (CARCD_MAIL_RETURN_PATH's {tag}): which outbox row a bounce is about, and that carcd
+ * wrote it: the row's id in 12 hex digits, then 12 of an HMAC over it. A bounce goes to the envelope sender,
+ * so each mail is sent from its own return path (mail/send.c) and its bounce names the mail it answers. */
+void cd_mail_bounce_tag(long long outbox_id, char out[CD_MAIL_TAG_LEN + 1]);
+/* true with the outbox row's id when tag is a bounce tag carcd made (its HMAC checked in constant time). */
+bool cd_mail_bounce_tag_id(const char *tag, long long *outbox_id);
+/* The envelope sender of outbox row outbox_id from the template; "" when there is no template. */
+void cd_mail_return_path(long long outbox_id, char *out, size_t n);
+/* Finds a bounce tag in an address written from CARCD_MAIL_RETURN_PATH. */
+bool cd_mail_bounce_tag_from_address(const char *address, char out[CD_MAIL_TAG_LEN + 1]);
+
 #endif

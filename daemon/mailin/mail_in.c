@@ -17,6 +17,7 @@
 #include "db/db.h"
 #include "db/lobby.h"
 #include "db/mail_in.h"
+#include "db/mail_outbox.h"
 #include "db/mail_seats.h"
 #include "game/forced_moves.h"
 #include "game/games.h"
@@ -36,7 +37,7 @@ typedef struct {
     const cd_reply *r;
     const char *key;          /* the idempotency key: the Message-ID */
     /* out */
-    char outcome[16];         /* moved, refused, ignored, duplicate, clock, said, joined */
+    char outcome[16];         /* moved, refused, ignored, duplicate, clock, said, joined, bounced */
     char detail[400];
 } in_tx;
 
@@ -210,12 +211,51 @@ static cd_tx_result record(cd_db *db, in_tx *t, const char *game_id, int seat)
     return CD_TX_COMMIT;
 }
 
+/* A delivery status report that came back to a mail's return path (tag.h): a failed delivery fails the mail,
+ * and stops its seat's mail at that address as an SMTP server's 5xx does (mail/send.c); any other report
+ * (delayed, delivered) changes nothing. */
+static cd_tx_result bounce(cd_db *db, in_tx *t)
+{
+    const cd_reply *r = t->r;
+    long long id = -1;
+    if (!cd_mail_bounce_tag_id(r->bounce_tag, &id)) {
+        snprintf(t->detail, sizeof t->detail, "the return path %s is not one of carcd's", r->to);
+        return record(db, t, NULL, -1);
+    }
+    if (strcmp(r->dsn_action, "failed") != 0) {
+        snprintf(t->detail, sizeof t->detail, "a delivery report about mail %lld: %s", id,
+                 r->dsn_action[0] ? r->dsn_action : "no delivery status in it");
+        return record(db, t, NULL, -1);
+    }
+    char error[400];
+    snprintf(error, sizeof error, "bounced: %s%s%s", r->dsn_status[0] ? r->dsn_status : "failed",
+             r->dsn_diagnostic[0] ? "; " : "", r->dsn_diagnostic);
+    cd_mail_bounced b;
+    if (cd_mail_outbox_bounced(db, id, error, &b) != CD_Q_OK)
+        return CD_TX_ERROR;
+    if (!b.found) {
+        snprintf(t->detail, sizeof t->detail, "a bounce of mail %lld, which is gone", id);
+        return record(db, t, NULL, -1);
+    }
+    if (b.seat >= 0) {
+        char reason[500];
+        snprintf(reason, sizeof reason, "the address bounced: %s", error + strlen("bounced: "));
+        if (cd_mail_seat_stop(db, b.game_id, b.seat, b.rcpt, reason) != CD_MQ_OK)
+            return CD_TX_ERROR;
+    }
+    snprintf(t->outcome, sizeof t->outcome, "bounced");
+    snprintf(t->detail, sizeof t->detail, "mail %lld to %.120s: %.240s", id, b.rcpt, error);
+    return record(db, t, b.game_id, b.seat);
+}
+
 static cd_tx_result run_in(cd_db *db, void *arg)
 {
     in_tx *t = arg;
     const cd_reply *r = t->r;
     t->detail[0] = 0;
     snprintf(t->outcome, sizeof t->outcome, "ignored");
+    if (r->has_bounce_tag)
+        return bounce(db, t);
     if (!r->has_tag) {
         snprintf(t->detail, sizeof t->detail, "no reply address of ours among its recipients");
         return record(db, t, NULL, -1);

@@ -14,7 +14,10 @@
  *     clock command in a game without a clock): refused, with an answer mail that quotes the reason and
  *     lists the legal moves again;
  *   - a tag that is an open place's, from the reply address of that place's mailed invitation: "join" takes
- *     the seat (join_by_mail.h), recorded "joined", or "refused" with an answer saying why.
+ *     the seat (join_by_mail.h), recorded "joined", or "refused" with an answer saying why;
+ *   - a mail to a return path of carcd's (CARCD_MAIL_RETURN_PATH, mail/tag.h), a bounce: a delivery status
+ *     report that says "failed" fails the mail it names and stops its seat's address, recorded "bounced";
+ *     anything else sent there is recorded "ignored".
  */
 #ifndef CD_MAIL_IN_H
 #define CD_MAIL_IN_H

@@ -36,6 +36,7 @@ static void setup(void)
     snprintf(cfg.smtp_url, sizeof cfg.smtp_url, "smtp://127.0.0.1:1");
     snprintf(cfg.mail_from, sizeof cfg.mail_from, "carcd@games.example.org");
     snprintf(cfg.mail_reply_to, sizeof cfg.mail_reply_to, "play+{tag}@games.example.org");
+    snprintf(cfg.mail_return_path, sizeof cfg.mail_return_path, "play+b{tag}@games.example.org");
     snprintf(cfg.mail_secret, sizeof cfg.mail_secret, "a-secret-of-twenty-chars");
     ck_assert_msg(cd_mail_configure(&cfg, err, sizeof err) == 0, "%s", err);
 }
@@ -354,6 +355,73 @@ START_TEST(open_seat_invitation)
 }
 END_TEST
 
+/* A bounce as Postfix writes one, to return path `to`, its report's Action `action`. */
+static void postfix_dsn(const char *to, const char *action, char *out, size_t n)
+{
+    snprintf(out, n,
+             "Return-Path: <MAILER-DAEMON>\r\nDelivered-To: %s\r\nFrom: MAILER-DAEMON@mail.example.org "
+             "(Mail Delivery System)\r\nSubject: Undelivered Mail Returned to Sender\r\nTo: %s\r\n"
+             "Message-ID: <20261205.ABC@mail.example.org>\r\nMIME-Version: 1.0\r\n"
+             "Content-Type: multipart/report; report-type=delivery-status; boundary=\"B\"\r\n\r\n"
+             "--B\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nI'm sorry to have to inform you...\r\n"
+             "Action: delivered\r\n"   /* words in the human part are not the report */
+             "--B\r\nContent-Description: Delivery report\r\nContent-Type: message/delivery-status\r\n\r\n"
+             "Reporting-MTA: dns; mail.example.org\r\nArrival-Date: Sat,  5 Dec 2026 20:03:07 +0000 (UTC)\r\n\r\n"
+             "Final-Recipient: rfc822; zed@bounce.example.net\r\nOriginal-Recipient: rfc822;zed@bounce.example.net"
+             "\r\nAction: %s\r\nStatus: 5.1.1\r\nDiagnostic-Code: x-unix; user unknown\r\n\r\n"
+             "--B\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: carcd@games.example.org\r\n"
+             "Subject: your turn\r\n\r\n--B--\r\n",
+             to, to, action);
+}
+
+/* A mail's return path names its outbox row and only carcd can write one; a bounce to it is read for its
+ * delivery status report (RFC 3464), as Postfix writes one, and for nothing else. */
+START_TEST(bounces)
+{
+    char tag[CD_MAIL_TAG_LEN + 1], out[CD_MAIL_TAG_LEN + 1], addr[200];
+    long long id = 0;
+    cd_mail_bounce_tag(4711, tag);
+    ck_assert_int_eq(strlen(tag), CD_MAIL_TAG_LEN);
+    ck_assert(strncmp(tag, "000000001267", 12) == 0);   /* 4711 in hex */
+    ck_assert(cd_mail_bounce_tag_id(tag, &id));
+    ck_assert_int_eq(id, 4711);
+    char forged[CD_MAIL_TAG_LEN + 1];
+    memcpy(forged, tag, sizeof forged);
+    forged[11] = '8';   /* another row's id with this row's HMAC */
+    ck_assert(!cd_mail_bounce_tag_id(forged, &id));
+    cd_mail_return_path(4711, addr, sizeof addr);
+    ck_assert(strncmp(addr, "play+b", 6) == 0 && strstr(addr, "@games.example.org"));
+    ck_assert(cd_mail_bounce_tag_from_address(addr, out));
+    ck_assert_str_eq(out, tag);
+    ck_assert(!cd_mail_tag_from_address(addr, out));   /* not a reply address: a seat's tag is never read there */
+    /* the template is checked where the settings are read */
+    char err[200];
+    snprintf(cfg.mail_return_path, sizeof cfg.mail_return_path, "bounces@games.example.org");
+    ck_assert_int_eq(cd_mail_configure(&cfg, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "CARCD_MAIL_RETURN_PATH: expected an address with {tag}"), "%s", err);
+    snprintf(cfg.mail_return_path, sizeof cfg.mail_return_path, "play+b{tag}@games.example.org");
+    ck_assert_int_eq(cd_mail_configure(&cfg, err, sizeof err), 0);
+    cd_reply r;
+    char dsn[4000];
+    postfix_dsn(addr, "failed", dsn, sizeof dsn);
+    parse(dsn, &r);
+    ck_assert(r.has_bounce_tag && !r.has_tag);
+    ck_assert_str_eq(r.bounce_tag, tag);
+    ck_assert_str_eq(r.dsn_action, "failed");
+    ck_assert_str_eq(r.dsn_status, "5.1.1");
+    ck_assert_str_eq(r.dsn_diagnostic, "x-unix; user unknown");
+    ck_assert_str_eq(r.command, "");
+    postfix_dsn(addr, "delayed", dsn, sizeof dsn);   /* said as it is: mail-in acts on "failed" only */
+    parse(dsn, &r);
+    ck_assert_str_eq(r.dsn_action, "delayed");
+    /* a mail to the return path with no report in it: no action, whatever its text says */
+    snprintf(dsn, sizeof dsn, "From: someone@example.net\r\nTo: %s\r\nSubject: hi\r\n\r\nAction: failed\r\n", addr);
+    parse(dsn, &r);
+    ck_assert(r.has_bounce_tag);
+    ck_assert_str_eq(r.dsn_action, "");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mail");
@@ -366,6 +434,7 @@ int main(void)
     tcase_add_test(tc, built_mail_reads_back);
     tcase_add_test(tc, invitation_link);
     tcase_add_test(tc, open_seat_invitation);
+    tcase_add_test(tc, bounces);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

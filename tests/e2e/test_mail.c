@@ -257,7 +257,7 @@ static void smtp_send(const char *from, const char *to, const char *message)
 /* ---- carcd with mail ------------------------------------------------------------------------------------ */
 static char env_smtp[300], env_imap[400];
 
-static e2e_daemon *mail_daemon_with(bool poll_imap, const char *reply_env)
+static e2e_daemon *mail_daemon_env(bool poll_imap, const char *reply_env, const char *extra_env)
 {
     snprintf(env_smtp, sizeof env_smtp, "CARCD_SMTP_URL=%s", smtp_url);
     /* imap://play:secret@127.0.0.1:port/INBOX */
@@ -274,8 +274,15 @@ static e2e_daemon *mail_daemon_with(bool poll_imap, const char *reply_env)
     env[k++] = "CARCD_IMAP_INTERVAL_MS=100";
     if (poll_imap)
         env[k++] = env_imap;
+    if (extra_env)
+        env[k++] = extra_env;
     env[k] = NULL;
     return e2e_daemon_up(env);
+}
+
+static e2e_daemon *mail_daemon_with(bool poll_imap, const char *reply_env)
+{
+    return mail_daemon_env(poll_imap, reply_env, NULL);
 }
 
 static e2e_daemon *mail_daemon(bool poll_imap)
@@ -1361,6 +1368,61 @@ START_TEST(invitation_refused_by_the_mail_server)
 }
 END_TEST
 
+/* A mail its server took (250) and a remote server refused later: the bounce comes back to the mail's own
+ * return path (CARCD_MAIL_RETURN_PATH, here in the mailbox carcd polls), names the mail, and fails it: an
+ * open place's invitation shows it to the creator, a seat's address is stopped as a 5xx stops it. */
+START_TEST(late_bounce_fails_the_mail)
+{
+    e2e_daemon *d = mail_daemon_env(true, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE,
+                                    "CARCD_MAIL_RETURN_PATH=play+b{tag}@example.org");
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"yan@bounce.example.net\"},"
+                             "{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    char id[40], creator[80];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    e2e_resp_free(&r);
+    /* sent first (Postfix took it), failed once its bounce is read */
+    json_t *v = invites_until(c, id, creator, "yan@bounce.example.net", "failed");
+    const char *err = e2e_jstr(v, "places.0.mail.error");
+    ck_assert_msg(strncmp(err, "bounced: 5.1.1", 14) == 0 && strstr(err, "user unknown"), "%s", err);
+    ck_assert_msg(e2e_jstr(v, "places.0.mail.sent_at")[0], "it had been handed over");
+    json_decref(v);
+    char *log = NULL;
+    for (double t0 = e2e_now(); e2e_now() - t0 < 5; usleep(100 * 1000)) {   /* the poller logs once it commits */
+        free(log);
+        log = e2e_daemon_log(d);
+        if (strstr(log, "bounced: mail "))
+            break;
+    }
+    ck_assert_msg(strstr(log, "bounced: mail "), "the bounce is logged: %s", log);
+    free(log);
+
+    /* a seat's address that bounces: its mail stops, and the seat's view says why */
+    e2e_game g;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, NULL, false, &g), 201);
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s/email", g.id);
+    ck_assert_int_eq(e2e_req(c, "PUT", path, g.token[0], "{\"email\":\"zed@bounce.example.net\"}", NULL, &r), 200);
+    e2e_resp_free(&r);
+    const char *reason = "";
+    v = NULL;
+    for (double t0 = e2e_now(); e2e_now() - t0 < 30 && !reason[0]; usleep(100 * 1000)) {
+        json_decref(v);
+        v = e2e_get_ok(c, path, g.token[0], 200);
+        reason = e2e_jstr(v, "stopped_reason");
+    }
+    ck_assert_msg(strstr(reason, "the address bounced: 5.1.1"), "the seat's view: %s", reason);
+    json_decref(v);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* A person who only uses mail takes their seat by answering the invitation: "join Bobby", or "join" alone
  * (the address's local part as the name). Only the invited address joins; a wrong first line is answered
  * with how to do it; the same mail twice takes one seat; the join that takes the last place starts the game,
@@ -1788,6 +1850,7 @@ int main(void)
     tcase_add_test(tc, invitation_stop_link);
     tcase_add_test(tc, join_by_replying_to_the_invitation);
     tcase_add_test(tc, invitation_refused_by_the_mail_server);
+    tcase_add_test(tc, late_bounce_fails_the_mail);
     tcase_add_test(tc, admin_cancel_mails_game_over);
     tcase_add_test(tc, seat_left_to_bot_gets_no_turn_mail);
     tcase_add_test(tc, table_talk_by_mail);

@@ -5,8 +5,9 @@
 # a fresh temp dir with their own configuration, queue, state and logs; nothing of the system's own mail
 # set-up is used or touched. Postfix and Dovecot need root to start (they drop to their own users).
 #
-# Mailboxes: alice, bob, carol, dave, play and carcd @example.org (mail to others bounces), each an IMAP login
+# Mailboxes: alice, bob, carol, dave, play and carcd @example.org (mail to others is refused), each an IMAP login
 # with the password "secret" (MAILTEMP_PASSWORD). Mail to play+anything@example.org lands in play's mailbox.
+# Mail to any address @bounce.example.net is taken, then bounced to its sender (a delivery status report).
 #
 # As a command:
 #   tests/support/mail-temp.sh start      starts both; prints the variables below and MAILTEMP_DIR=<dir>
@@ -94,6 +95,11 @@ EOF
     # pipe@example.org (and pipe+tag@) goes to `carcd mail-in` through Postfix's pipe transport, as the README
     # wires a real domain: the wrapper takes carcd's settings from a file the test writes
     echo "pipe@example.org carcd:" >"$etc/transport"
+    # mail to bounce.example.net is taken (250), then bounced to its envelope sender with a delivery status
+    # report, as a remote domain's server refuses mail after carcd's own server accepted it
+    # (an error: transport would be refused by smtpd already; a command that exits EX_NOUSER is found out only
+    # at delivery, after the 250)
+    echo "bounce.example.net nouser:" >>"$etc/transport"
     cat >"$dir/carcd-mail-in" <<'EOF'
 #!/bin/sh
 # Postfix's pipe(8) runs this for mail to pipe@example.org: carcd mail-in with the settings a test wrote
@@ -133,6 +139,8 @@ scache    unix - - n - 1 scache
 postlog   unix-dgram n - n - 1 postlogd
 carcd     unix - n n - 4 pipe
   flags=DRq user=nobody argv=$dir/carcd-mail-in
+nouser    unix - n n - - pipe
+  flags=q user=nobody argv=/bin/sh -c { exit 67 }
 EOF
     # postfix prints why it refuses only to a terminal (else to syslog): script(1) gives it one
     if ! script -qec "/usr/sbin/postfix -c $etc check" /dev/null >"$dir/postfix/check.log" 2>&1 ||
