@@ -48,8 +48,8 @@ enum MHD_Result h_game_invites(cd_req *r)
     if (q != CD_Q_OK)
         return cd_reply_db_failure(r, q == CD_Q_DOWN, "the game could not be read");
     if (!w.found)
-        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL,
-                                "no game with invitations with that id (a game created with every seat named has none)");
+        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with invitations with that id (a game created "
+                                "with every seat named has none)");
     cd_refusal no;
     cd_refusal_clear(&no);
     if (cd_lobby_refuse_unless_creator(&no, r, &w))

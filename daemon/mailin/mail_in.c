@@ -218,10 +218,8 @@ static cd_tx_result bounce(cd_db *db, in_tx *t)
 {
     const cd_reply *r = t->r;
     long long id = -1;
-    if (!cd_mail_bounce_tag_id(r->bounce_tag, &id)) {
-        snprintf(t->detail, sizeof t->detail, "the return path %s is not one of carcd's", r->to);
-        return record(db, t, NULL, -1);
-    }
+    if (!cd_mail_bounce_tag_id(r->bounce_tag, &id))   /* reply.c found it checked */
+        return CD_TX_ERROR;
     if (strcmp(r->dsn_action, "failed") != 0) {
         snprintf(t->detail, sizeof t->detail, "a delivery report about mail %lld: %s", id,
                  r->dsn_action[0] ? r->dsn_action : "no delivery status in it");

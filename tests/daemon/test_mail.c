@@ -419,6 +419,17 @@ START_TEST(bounces)
     parse(dsn, &r);
     ck_assert(r.has_bounce_tag);
     ck_assert_str_eq(r.dsn_action, "");
+    /* a forged return path is no bounce: with both templates the same, a seat's reply is still a reply */
+    snprintf(cfg.mail_return_path, sizeof cfg.mail_return_path, "play+{tag}@games.example.org");
+    char seat_tag[CD_MAIL_TAG_LEN + 1], seat_addr[200];
+    cd_mail_tag(GAME, 1, seat_tag);
+    cd_mail_reply_address(seat_tag, seat_addr, sizeof seat_addr);
+    snprintf(dsn, sizeof dsn, "From: bob@example.org\r\nTo: %s\r\nSubject: Re\r\n\r\n1\r\n", seat_addr);
+    parse(dsn, &r);
+    ck_assert(!r.has_bounce_tag && r.has_tag);
+    ck_assert_str_eq(r.tag, seat_tag);
+    ck_assert_str_eq(r.command, "1");
+    snprintf(cfg.mail_return_path, sizeof cfg.mail_return_path, "play+b{tag}@games.example.org");
 }
 END_TEST
 
