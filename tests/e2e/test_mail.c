@@ -1299,6 +1299,17 @@ static void token_in(const char *text, char *out, size_t n)
     snprintf(out, n, "%.*s", (int)len, t);
 }
 
+/* POST /v1/games with body, a game with open places: 201, its id and creator token (NULL: not wanted). */
+static void create_waiting(e2e_client *c, const char *body, char id[40], char creator[80])
+{
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r), 201);
+    snprintf(id, 40, "%s", e2e_jstr(r.json, "id"));
+    if (creator)
+        snprintf(creator, 80, "%s", e2e_jstr(r.json, "creator_token"));
+    e2e_resp_free(&r);
+}
+
 /* GET /v1/games/{id}/invites polled with the creator token until place 0's mail is in `state`; its view. */
 static json_t *invites_until(e2e_client *c, const char *id, const char *creator, const char *to, const char *state)
 {
@@ -1377,15 +1388,9 @@ START_TEST(late_bounce_fails_the_mail)
                                     "CARCD_MAIL_RETURN_PATH=play+b{tag}@example.org");
     e2e_client *c = e2e_client_new(d);
     e2e_resp r;
-    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
-                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"yan@bounce.example.net\"},"
-                             "{\"invite\":true}]}",
-                             NULL, &r),
-                     201);
     char id[40], creator[80];
-    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
-    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
-    e2e_resp_free(&r);
+    create_waiting(c, "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"yan@bounce.example.net\"},"
+                      "{\"invite\":true}]}", id, creator);
     /* sent first (Postfix took it), failed once its bounce is read */
     json_t *v = invites_until(c, id, creator, "yan@bounce.example.net", "failed");
     const char *err = e2e_jstr(v, "places.0.mail.error");
@@ -1431,16 +1436,11 @@ START_TEST(join_by_replying_to_the_invitation)
 {
     e2e_daemon *d = mail_daemon(false);
     e2e_client *c = e2e_client_new(d);
-    e2e_resp r;
-    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
-                             "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
-                             "{\"invite\":true,\"email\":\"bob@example.org\"},"
-                             "{\"invite\":true,\"email\":\"carol@example.org\"}]}",
-                             NULL, &r),
-                     201);
     char id[40], path[200], needle[200];
-    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
-    e2e_resp_free(&r);
+    create_waiting(c, "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
+                      "{\"invite\":true,\"email\":\"bob@example.org\"},"
+                      "{\"invite\":true,\"email\":\"carol@example.org\"}]}",
+                   id, NULL);
     snprintf(path, sizeof path, "/v1/games/%s", id);
     snprintf(needle, sizeof needle, "carcd.%s.-1.open-seat.", id);
     char *raw = wait_mail("bob", needle, 20);
