@@ -223,38 +223,35 @@ cd_q cd_invite_reply_tag_set(cd_db *db, const char *game_id, int place, const ch
     return cd_q_run(db, ST_INVITE_REPLY_TAG, 3, p);
 }
 
+static void fill_creator_hash(const PGresult *res, int i, void *row)
+{
+    snprintf(row, 65, "%s", PQgetvalue(res, i, 0));
+}
+
 cd_q cd_waiting_creator(cd_db *db, const char *game_id, bool *found, char creator_hash[65])
 {
-    *found = false;
     creator_hash[0] = 0;
     const char *p[] = {game_id};
-    PGresult *res;
-    cd_q q = cd_q_result(db, ST_WAITING_CREATOR, 1, p, &res);
-    if (q != CD_Q_OK)
-        return q;
-    if (PQntuples(res) == 1) {
-        *found = true;
-        snprintf(creator_hash, 65, "%s", PQgetvalue(res, 0, 0));
-    }
-    PQclear(res);
-    return CD_Q_OK;
+    return cd_q_one(db, ST_WAITING_CREATOR, 1, p, found, fill_creator_hash, creator_hash);
+}
+
+typedef struct {
+    char *game_id;   /* char[37] */
+    int *place;
+} tag_place_row;
+
+static void fill_tag_place(const PGresult *res, int i, void *row)
+{
+    tag_place_row *t = row;
+    snprintf(t->game_id, 37, "%s", PQgetvalue(res, i, 0));
+    *t->place = atoi(PQgetvalue(res, i, 1));
 }
 
 cd_q cd_invite_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], int *place)
 {
-    *found = false;
     const char *p[] = {tag};
-    PGresult *res;
-    cd_q q = cd_q_result(db, ST_INVITE_BY_TAG, 1, p, &res);
-    if (q != CD_Q_OK)
-        return q;
-    if (PQntuples(res) == 1) {
-        *found = true;
-        snprintf(game_id, 37, "%s", PQgetvalue(res, 0, 0));
-        *place = atoi(PQgetvalue(res, 0, 1));
-    }
-    PQclear(res);
-    return CD_Q_OK;
+    tag_place_row row = {game_id, place};
+    return cd_q_one(db, ST_INVITE_BY_TAG, 1, p, found, fill_tag_place, &row);
 }
 
 cd_q cd_waiting_seats(cd_db *db, const char *game_id, cd_waiting_seat out[CD_LOBBY_MAX_SEATS], int *n)

@@ -123,22 +123,19 @@ cd_q cd_open_seat_mails(cd_db *db, const char *game_id, cd_open_seat_mail *out, 
     return CD_Q_OK;
 }
 
+static void fill_bounced(const PGresult *res, int i, void *row)
+{
+    cd_mail_bounced *b = row;
+    snprintf(b->game_id, sizeof b->game_id, "%s", PQgetvalue(res, i, 0));
+    b->seat = atoi(PQgetvalue(res, i, 1));
+    snprintf(b->rcpt, sizeof b->rcpt, "%s", PQgetvalue(res, i, 2));
+}
+
 cd_q cd_mail_outbox_bounced(cd_db *db, long long id, const char *error, cd_mail_bounced *out)
 {
     memset(out, 0, sizeof *out);
     char idt[24];
     snprintf(idt, sizeof idt, "%lld", id);
     const char *p[] = {idt, error};
-    PGresult *res;
-    cd_q q = cd_q_result(db, ST_MAIL_BOUNCED, 2, p, &res);
-    if (q != CD_Q_OK)
-        return q;
-    if (PQntuples(res) == 1) {
-        out->found = true;
-        snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(res, 0, 0));
-        out->seat = atoi(PQgetvalue(res, 0, 1));
-        snprintf(out->rcpt, sizeof out->rcpt, "%s", PQgetvalue(res, 0, 2));
-    }
-    PQclear(res);
-    return CD_Q_OK;
+    return cd_q_one(db, ST_MAIL_BOUNCED, 2, p, &out->found, fill_bounced, out);
 }
