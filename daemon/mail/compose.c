@@ -30,6 +30,15 @@ void cd_mail_thread_id(const char *game_id, int seat, char *out, size_t n)
     snprintf(out, n, "carcd.%s.%d@%s", game_id, seat, cd_mail_settings_get()->domain);
 }
 
+void cd_mail_msg_id(const char *game_id, int seat, const char *kind, int seq, char *out, size_t n)
+{
+    uint8_t rnd[6];
+    char rhex[13];
+    cd_random_bytes(rnd, sizeof rnd);
+    cd_hex(rnd, sizeof rnd, rhex);
+    snprintf(out, n, "carcd.%s.%d.%s.%d.%s@%s", game_id, seat, kind, seq, rhex, cd_mail_settings_get()->domain);
+}
+
 int cd_mail_msg_id_seq(const char *msg_id)
 {
     /* carcd.<uuid>.<seat>.<kind>.<seq>.<random>@domain */
@@ -159,12 +168,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
 {
     const cd_mail_settings *S = cd_mail_settings_get();
     const char *public_url = S->cfg ? S->cfg->public_url : "";
-    uint8_t rnd[6];
-    char rhex[13];
-    cd_random_bytes(rnd, sizeof rnd);
-    cd_hex(rnd, sizeof rnd, rhex);
-    snprintf(msg_id, msg_id_len, "carcd.%s.%d.%s.%d.%s@%s", a->game_id, a->seat, cd_mail_kind_name(a->kind), a->seq,
-             rhex, S->domain);
+    cd_mail_msg_id(a->game_id, a->seat, cd_mail_kind_name(a->kind), a->seq, msg_id, msg_id_len);
     char thread[320], reply_to[300] = "", unsub[700] = "", nb[32], subject[300];
     cd_mail_thread_id(a->game_id, a->seat, thread, sizeof thread);
     if (a->tag)

@@ -42,6 +42,9 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len);
 
 /* The seat's thread root Message-ID: carcd.GAME.SEAT@domain. */
 void cd_mail_thread_id(const char *game_id, int seat, char *out, size_t n);
+/* A new Message-ID of ours (without brackets): carcd.GAME.SEAT.KIND.SEQ.RANDOM@domain; seat -1 for a mail to a
+ * person with no seat (an open place's invitation, the answer to a reply for it). */
+void cd_mail_msg_id(const char *game_id, int seat, const char *kind, int seq, char *out, size_t n);
 /* The seq a Message-ID of ours names (carcd.GAME.SEAT.KIND.SEQ.*), or -1. */
 int cd_mail_msg_id_seq(const char *msg_id);
 

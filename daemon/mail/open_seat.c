@@ -11,6 +11,7 @@
 #include "base/buf.h"
 #include "base/crypto.h"
 #include "build.h"
+#include "compose.h"
 #include "db/invite_optouts.h"
 #include "db/lobby.h"
 #include "db/mail_seats.h"   /* CD_EMAIL_MAX */
@@ -59,11 +60,7 @@ void cd_mail_settings_words(const json_t *settings, int nseats, char *out, size_
 char *cd_mail_compose_open_seat(const cd_mail_open_seat *a, char *msg_id, size_t msg_id_len)
 {
     const cd_mail_settings *S = cd_mail_settings_get();
-    uint8_t rnd[6];
-    char rhex[13];
-    cd_random_bytes(rnd, sizeof rnd);
-    cd_hex(rnd, sizeof rnd, rhex);
-    snprintf(msg_id, msg_id_len, "carcd.%s.-1.%s.0.%s@%s", a->game_id, OPEN_SEAT_KIND, rhex, S->domain);
+    cd_mail_msg_id(a->game_id, -1, OPEN_SEAT_KIND, 0, msg_id, msg_id_len);
     const char *who = a->inviter && a->inviter[0] ? a->inviter : "A player";
     char words[200], subject[300];
     cd_mail_settings_words(a->settings, a->nseats, words, sizeof words);

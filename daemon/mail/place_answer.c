@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base/crypto.h"
 #include "build.h"
+#include "compose.h"
 #include "db/mail_outbox.h"
 #include "mail.h"
 #include "tag.h"
@@ -17,11 +17,8 @@
 cd_tx_result cd_mail_enqueue_place_answer(cd_db *db, const cd_mail_place_answer *a)
 {
     const cd_mail_settings *S = cd_mail_settings_get();
-    uint8_t rnd[6];
-    char rhex[13], msg_id[300], reply_to[400] = "";
-    cd_random_bytes(rnd, sizeof rnd);
-    cd_hex(rnd, sizeof rnd, rhex);
-    snprintf(msg_id, sizeof msg_id, "carcd.%s.-1.%s.0.%s@%s", a->game_id, PLACE_ANSWER_KIND, rhex, S->domain);
+    char msg_id[300], reply_to[400] = "";
+    cd_mail_msg_id(a->game_id, -1, PLACE_ANSWER_KIND, 0, msg_id, sizeof msg_id);
     if (a->reply_tag)
         cd_mail_reply_address(a->reply_tag, reply_to, sizeof reply_to);
     const cd_mail_parts parts = {
