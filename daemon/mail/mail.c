@@ -11,6 +11,24 @@
 
 static cd_mail_settings S;
 
+/* An address template (CARCD_MAIL_REPLY_TO, CARCD_MAIL_RETURN_PATH): unset, or an address with {tag}, whose tags
+ * need the key. false with err otherwise. */
+static bool template_ok(const cd_config *cfg, const char *value, const char *name, const char *example, char *err,
+                        size_t errlen)
+{
+    if (!value[0])
+        return true;
+    if (!strstr(value, "{tag}") || !strchr(value, '@')) {
+        snprintf(err, errlen, "%s: expected an address with {tag}, e.g. %s", name, example);
+        return false;
+    }
+    if (strlen(cfg->mail_secret) < 16) {
+        snprintf(err, errlen, "%s needs CARCD_MAIL_SECRET (16 characters or more): the tags' key", name);
+        return false;
+    }
+    return true;
+}
+
 int cd_mail_configure(const cd_config *cfg, char *err, size_t errlen)
 {
     memset(&S, 0, sizeof S);
@@ -36,28 +54,9 @@ int cd_mail_configure(const cd_config *cfg, char *err, size_t errlen)
             return -1;
         }
     }
-    if (cfg->mail_reply_to[0]) {
-        if (!strstr(cfg->mail_reply_to, "{tag}") || !strchr(cfg->mail_reply_to, '@')) {
-            snprintf(err, errlen, "CARCD_MAIL_REPLY_TO: expected an address with {tag}, e.g. play+{tag}@example.org");
-            return -1;
-        }
-        if (strlen(cfg->mail_secret) < 16) {
-            snprintf(err, errlen, "CARCD_MAIL_REPLY_TO needs CARCD_MAIL_SECRET (16 characters or more): the tags' key");
-            return -1;
-        }
-    }
-    if (cfg->mail_return_path[0]) {
-        if (!strstr(cfg->mail_return_path, "{tag}") || !strchr(cfg->mail_return_path, '@')) {
-            snprintf(err, errlen, "CARCD_MAIL_RETURN_PATH: expected an address with {tag}, e.g. "
-                                  "play+b{tag}@example.org");
-            return -1;
-        }
-        if (strlen(cfg->mail_secret) < 16) {
-            snprintf(err, errlen, "CARCD_MAIL_RETURN_PATH needs CARCD_MAIL_SECRET (16 characters or more): the "
-                                  "tags' key");
-            return -1;
-        }
-    }
+    if (!template_ok(cfg, cfg->mail_reply_to, "CARCD_MAIL_REPLY_TO", "play+{tag}@example.org", err, errlen) ||
+        !template_ok(cfg, cfg->mail_return_path, "CARCD_MAIL_RETURN_PATH", "play+b{tag}@example.org", err, errlen))
+        return -1;
     return 0;
 }
 

@@ -41,6 +41,14 @@ static void trim_into(const char *s, size_t len, char *out, size_t n)
     out[len] = 0;
 }
 
+void cd_reply_first_word(const char *command, char *out, size_t n)
+{
+    size_t i = 0;
+    for (; command[i] && !isspace((unsigned char)command[i]) && i + 1 < n; i++)
+        out[i] = (char)tolower((unsigned char)command[i]);
+    out[i] = 0;
+}
+
 void cd_reply_first_line(const char *text, char *out, size_t n)
 {
     out[0] = 0;

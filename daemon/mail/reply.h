@@ -39,6 +39,8 @@ int cd_reply_parse(const char *data, size_t len, cd_reply *out);
 
 /* The command of a plain text: its first unquoted line (reply.c's rules), trimmed, into out. */
 void cd_reply_first_line(const char *text, char *out, size_t n);
+/* The command's first word, lower case, cut to n - 1 bytes: what it asks for ("resign", "say", "join"). */
+void cd_reply_first_word(const char *command, char *out, size_t n);
 /* HTML as text: tags dropped, <br>, </p>, </div> and </li> as line ends, <blockquote>, <style>, <head> and
  * <script> left out, a few entities decoded. malloc'd. */
 char *cd_reply_html_text(const char *html);

@@ -39,18 +39,24 @@ void cd_mail_place_tag(const char *game_id, int place, char out[CD_MAIL_TAG_LEN 
     tag_of(msg, n, out);
 }
 
+/* Whether tag is want, compared in constant time. */
+static bool same_tag(const char want[CD_MAIL_TAG_LEN + 1], const char *tag)
+{
+    return strlen(tag) == CD_MAIL_TAG_LEN && CRYPTO_memcmp(want, tag, CD_MAIL_TAG_LEN) == 0;
+}
+
 bool cd_mail_place_tag_ok(const char *game_id, int place, const char *tag)
 {
     char want[CD_MAIL_TAG_LEN + 1];
     cd_mail_place_tag(game_id, place, want);
-    return strlen(tag) == CD_MAIL_TAG_LEN && CRYPTO_memcmp(want, tag, CD_MAIL_TAG_LEN) == 0;
+    return same_tag(want, tag);
 }
 
 bool cd_mail_tag_ok(const char *game_id, int seat, const char *tag)
 {
     char want[CD_MAIL_TAG_LEN + 1];
     cd_mail_tag(game_id, seat, want);
-    return strlen(tag) == CD_MAIL_TAG_LEN && CRYPTO_memcmp(want, tag, CD_MAIL_TAG_LEN) == 0;
+    return same_tag(want, tag);
 }
 
 /* The address a template ("play+{tag}@example.org") makes of tag; "" when the template has no {tag}. */

@@ -3,7 +3,6 @@
  */
 #include "join_by_mail.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -70,13 +69,9 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
         return CD_TX_COMMIT;
     }
     cd_mail_place_tag(game_id, place, tag);
-    char word[8] = "", name[CD_REPLY_LINE_MAX] = "", why[400] = "";
-    size_t k = 0;
-    for (; r->command[k] && !isspace((unsigned char)r->command[k]) && k + 1 < sizeof word; k++)
-        word[k] = (char)tolower((unsigned char)r->command[k]);
-    word[k] = 0;
-    bool is_join = strcmp(word, "join") == 0;
-    if (!is_join) {   /* these two may be answered again, the refusals of the join itself not */
+    char word[8], name[CD_REPLY_LINE_MAX] = "", why[400] = "";
+    cd_reply_first_word(r->command, word, sizeof word);
+    if (strcmp(word, "join") != 0) {   /* these two may be answered again, the refusals of the join itself not */
         snprintf(why, sizeof why, "its first line is \"%s\", not \"join\"", r->command);
     } else {
         name_of(r->command, r->from, name);

@@ -51,15 +51,6 @@ static bool is_number(const char *s)
     return true;
 }
 
-/* The first word of the command, lower case. */
-static void first_word(const char *cmd, char *out, size_t n)
-{
-    size_t i = 0;
-    for (; cmd[i] && !isspace((unsigned char)cmd[i]) && i + 1 < n; i++)
-        out[i] = (char)tolower((unsigned char)cmd[i]);
-    out[i] = 0;
-}
-
 /* pause, resume, vacation N: the clock changes as POST .../pause, .../resume, .../vacation change it
  * (clock/clock_tx.h), in this transaction. */
 static cd_tx_result clock_command(cd_db *db, cd_game *g, int seat, const char *word, in_tx *t)
@@ -124,7 +115,7 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
 {
     const cd_reply *r = t->r;
     char word[16];
-    first_word(r->command, word, sizeof word);
+    cd_reply_first_word(r->command, word, sizeof word);
     if (!r->command[0]) {
         snprintf(t->detail, sizeof t->detail, "the reply has no move on its first line");
         return CD_TX_ROLLBACK;
