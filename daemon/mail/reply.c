@@ -169,10 +169,10 @@ static bool tag_in(InternetAddressList *list, cd_reply *r)
         if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
             continue;
         const char *addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
-        long long id;
         /* a return path carcd wrote (its HMAC checked, so that a reply template and a return path template
          * may even be the same): a bounce */
-        if (addr && cd_mail_bounce_tag_from_address(addr, r->bounce_tag) && cd_mail_bounce_tag_id(r->bounce_tag, &id)) {
+        if (addr && cd_mail_bounce_tag_from_address(addr, r->bounce_tag) &&
+            cd_mail_bounce_tag_id(r->bounce_tag, &r->bounce_id)) {
             copy_lower(r->to, sizeof r->to, addr);
             return r->has_bounce_tag = true;
         }

@@ -27,8 +27,9 @@ typedef struct {
     char command[CD_REPLY_LINE_MAX];/* the first unquoted line, trimmed; "" when there is none */
     /* a bounce: sent to a mail's return path (CARCD_MAIL_RETURN_PATH, tag.h), with its delivery status
      * (RFC 3464: the first recipient's Action, Status and Diagnostic-Code; "" when the mail has none) */
-    bool has_bounce_tag;
+    bool has_bounce_tag;            /* its HMAC checked: the mail it names is bounce_id */
     char bounce_tag[CD_MAIL_TAG_LEN + 1];
+    long long bounce_id;            /* the outbox row of the mail that bounced */
     char dsn_action[16];            /* failed, delayed, delivered, relayed, expanded (lower case) */
     char dsn_status[16];            /* e.g. 5.1.1 */
     char dsn_diagnostic[300];       /* e.g. smtp; 550 5.1.1 <bob@example.net>: no such user */

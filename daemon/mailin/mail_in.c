@@ -208,9 +208,7 @@ static cd_tx_result record(cd_db *db, in_tx *t, const char *game_id, int seat)
 static cd_tx_result bounce(cd_db *db, in_tx *t)
 {
     const cd_reply *r = t->r;
-    long long id = -1;
-    if (!cd_mail_bounce_tag_id(r->bounce_tag, &id))   /* reply.c found it checked */
-        return CD_TX_ERROR;
+    long long id = r->bounce_id;
     if (strcmp(r->dsn_action, "failed") != 0) {
         snprintf(t->detail, sizeof t->detail, "a delivery report about mail %lld: %s", id,
                  r->dsn_action[0] ? r->dsn_action : "no delivery status in it");
@@ -255,15 +253,15 @@ static cd_tx_result run_in(cd_db *db, void *arg)
     if (cd_mail_seat_by_tag(db, r->tag, &found, game_id, &seat) != CD_MQ_OK)
         return CD_TX_ERROR;
     if (!found) {   /* not a seat's: an open place's invitation (join_by_mail.h)? */
+        bool is_place = false;
         int place = -1;
-        if (cd_invite_by_tag(db, r->tag, &found, game_id, &place) != CD_Q_OK)
+        if (cd_invite_by_tag(db, r->tag, &is_place, game_id, &place) != CD_Q_OK)
             return CD_TX_ERROR;
-        if (found && cd_mail_place_tag_ok(game_id, place, r->tag)) {
+        if (is_place && cd_mail_place_tag_ok(game_id, place, r->tag)) {
             cd_tx_result out = cd_mail_join(db, r, game_id, place, t->outcome, sizeof t->outcome, t->detail,
                                             sizeof t->detail);
             return out == CD_TX_COMMIT ? record(db, t, game_id, -1) : out;
         }
-        found = false;
     }
     if (!found || !cd_mail_tag_ok(game_id, seat.seat, r->tag)) {
         snprintf(t->detail, sizeof t->detail, "the tag of %s belongs to no seat", r->to);

@@ -414,6 +414,7 @@ START_TEST(bounces)
     parse(dsn, &r);
     ck_assert(r.has_bounce_tag && !r.has_tag);
     ck_assert_str_eq(r.bounce_tag, tag);
+    ck_assert_int_eq(r.bounce_id, 4711);
     ck_assert_str_eq(r.dsn_action, "failed");
     ck_assert_str_eq(r.dsn_status, "5.1.1");
     ck_assert_str_eq(r.dsn_diagnostic, "x-unix; user unknown");
