@@ -127,8 +127,7 @@ enum MHD_Result cd_create_waiting(cd_req *r, const create_tx *t, const carc_setu
                 return cd_reply_db_failure(r, q == CD_Q_DOWN, "the invitations could not be checked");
             char field[64];
             snprintf(field, sizeof field, "players[%d].email", t->invite_at[p]);
-            return cd_reply_problem(r, CD_P_INVALID, field, "%s: this address asked not to get invitations from "
-                                    "this server; send the invitation's page_url yourself", field);
+            return cd_reply_problem(r, CD_P_INVALID, field, "%s: " CD_MAIL_OPTED_OUT_WORDS, field);
         }
     }
     bool down = false;

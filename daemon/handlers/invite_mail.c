@@ -41,7 +41,7 @@ static cd_tx_result run_invite_mail(cd_db *db, void *arg)
     cd_waiting_seat seats[CD_LOBBY_MAX_SEATS];
     int ninv = 0, nseats = 0;
     json_t *settings = NULL, *names = NULL;
-    if (cd_lobby_refuse_unless_creator(&t->no, t->req, &w)) {
+    if (cd_lobby_refuse_unless_creator(&t->no, t->req, w.found, w.creator_hash)) {
         out = CD_TX_ROLLBACK;
         goto done;
     }
@@ -65,8 +65,7 @@ static cd_tx_result run_invite_mail(cd_db *db, void *arg)
     if (cd_mail_invite_opted_out(db, t->email, &opted_out) != CD_Q_OK)
         goto done;
     if (opted_out) {
-        out = cd_refuse(&t->no, CD_P_INVALID, "email", "email: this address asked not to get invitations from this "
-                        "server; send the invitation's page_url yourself");
+        out = cd_refuse(&t->no, CD_P_INVALID, "email", "email: " CD_MAIL_OPTED_OUT_WORDS);
         goto done;
     }
     if (cd_invite_email_set(db, t->id, inv[t->place].place, t->email) != CD_Q_OK)

@@ -43,16 +43,16 @@ enum MHD_Result h_game_invites(cd_req *r)
     if (!db)
         return MHD_YES;
     char creator_hash[CD_HEX256_LEN];
-    cd_waiting_lock_row w = {.creator_hash = creator_hash};   /* what cd_lobby_refuse_unless_creator reads */
-    cd_q q = cd_waiting_creator(db, id, &w.found, creator_hash);
+    bool found = false;
+    cd_q q = cd_waiting_creator(db, id, &found, creator_hash);
     if (q != CD_Q_OK)
         return cd_reply_db_failure(r, q == CD_Q_DOWN, "the game could not be read");
-    if (!w.found)
+    if (!found)
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with invitations with that id (a game created "
                                 "with every seat named has none)");
     cd_refusal no;
     cd_refusal_clear(&no);
-    if (cd_lobby_refuse_unless_creator(&no, r, &w))
+    if (cd_lobby_refuse_unless_creator(&no, r, true, creator_hash))
         return cd_reply_refusal_or_failure(r, &no, false, "");
     cd_invite inv[CD_LOBBY_MAX_SEATS];
     cd_open_seat_mail mails[MAX_MAILS];

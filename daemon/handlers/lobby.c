@@ -120,15 +120,15 @@ enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id)
     return cd_reply_json(r, 200, v, headers);
 }
 
-bool cd_lobby_is_creator(const cd_req *r, const cd_waiting_lock_row *w)
+bool cd_lobby_is_creator(const cd_req *r, const char *creator_hash)
 {
     if (r->is_admin)
         return true;
-    if (!r->bearer || !w->creator_hash[0])
+    if (!r->bearer || !creator_hash[0])
         return false;
     char hash[CD_HEX256_LEN];
     cd_sha256_hex(r->bearer, hash);   /* r is const here: hashed again (rare: the lobby creator) */
-    return strlen(w->creator_hash) == CD_HEX256_LEN - 1 && cd_secret_equal(hash, w->creator_hash, CD_HEX256_LEN - 1);
+    return strlen(creator_hash) == CD_HEX256_LEN - 1 && cd_secret_equal(hash, creator_hash, CD_HEX256_LEN - 1);
 }
 
 /* The game as the public sees it after a creator's action: the game's view once it started, else its lobby
@@ -148,11 +148,11 @@ static enum MHD_Result reply_game(cd_req *r, cd_db *db, const char *id)
     return cd_reply_json(r, 200, v, NULL);
 }
 
-bool cd_lobby_refuse_unless_creator(cd_refusal *no, const cd_req *r, const cd_waiting_lock_row *w)
+bool cd_lobby_refuse_unless_creator(cd_refusal *no, const cd_req *r, bool found, const char *creator_hash)
 {
-    if (!w->found)
+    if (!found)
         cd_refuse(no, CD_P_NOT_FOUND, NULL, "no game with that id");
-    else if (!cd_lobby_is_creator(r, w))
+    else if (!cd_lobby_is_creator(r, creator_hash))
         cd_refuse(no, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
                   "this needs the game's creator token (creator_token of the creation's answer) or the admin token");
     else
@@ -175,7 +175,7 @@ static cd_tx_result run_creator(cd_db *db, void *arg)
     if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
         return CD_TX_ERROR;
     cd_tx_result out;
-    if (cd_lobby_refuse_unless_creator(&t->no, t->req, &w))
+    if (cd_lobby_refuse_unless_creator(&t->no, t->req, w.found, w.creator_hash))
         out = CD_TX_ROLLBACK;
     else if (strcmp(w.status, "waiting") != 0)
         out = cd_refuse(&t->no, CD_P_NOT_WAITING, NULL,

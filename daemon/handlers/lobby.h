@@ -64,13 +64,14 @@ void cd_lobby_join_url(const char *public_url, const char *id, const char *code,
  * line carries, so it stays out of access logs and Referer headers; the page posts it in a join's body. */
 void cd_lobby_invite_page_url(const char *public_url, const char *id, const char *code, char *out, size_t n);
 
-/* Whether the request may start or cancel the waiting game of w: the admin token, or the creator token the
- * creation (or the rematch offer) answered, compared in constant time. */
-bool cd_lobby_is_creator(const cd_req *r, const cd_waiting_lock_row *w);
+/* Whether the request acts as the creator of the game whose creator token hashes to creator_hash (a
+ * cd_waiting_lock_row's, or cd_waiting_creator's): the admin token, or the creator token the creation (or the
+ * rematch offer) answered, compared in constant time. */
+bool cd_lobby_is_creator(const cd_req *r, const char *creator_hash);
 
-/* In a transaction holding the game row's lock (cd_waiting_lock): true, with the refusal set (404 no such game;
- * 401 or 403 without the creator's or admin's token), when the request may not act as the game's creator. */
-bool cd_lobby_refuse_unless_creator(cd_refusal *no, const cd_req *r, const cd_waiting_lock_row *w);
+/* True, with the refusal set (404 no such game: !found; 401 or 403 without the creator's or admin's token),
+ * when the request may not act as the game's creator. */
+bool cd_lobby_refuse_unless_creator(cd_refusal *no, const cd_req *r, bool found, const char *creator_hash);
 
 /* POST /v1/games/{id}/start and /cancel share it: the creator's action on the waiting game, in one
  * transaction under the game row's lock. start: cd_lobby_start with the seats taken so far. */

@@ -42,6 +42,10 @@ char *cd_mail_compose_open_seat(const cd_mail_open_seat *a, char *msg_id, size_t
  * (the creation refuses an address otherwise: mail.h). */
 cd_tx_result cd_mail_enqueue_open_seat(cd_db *db, const cd_mail_open_seat *a);
 
+/* The words of the refusal to mail an invitation to an address that opted out, after the field's name. */
+#define CD_MAIL_OPTED_OUT_WORDS \
+    "this address asked not to get invitations from this server; send the invitation's page_url yourself"
+
 /* Whether the address used an invitation's stop link: then no invitation may be mailed to it. */
 cd_q cd_mail_invite_opted_out(cd_db *db, const char *email, bool *out);
 /* An invitation's stop link used (token from its URL): its address opted out; *found false for no such link. */
