@@ -2,7 +2,10 @@
 # test.sh — builds carcd and runs every test. The README's test command; .ci/run calls it.
 #
 #   deps → throwaway PostgreSQL → throwaway mail servers (tests/support/mail-temp.sh) → normal build (build/) + ctest
-#   → sanitizer build (build-asan/, ASan+UBSan) + ctest → fuzz build (build-fuzz/, clang + libFuzzer) + a short run of every tests/fuzz/fuzz_*.c
+#   → sanitizer build (build-asan/, ASan+UBSan) + ctest
+#   → Release build (build-release/: the Docker image's and the benches' flags, whose -O3 inlining finds
+#     warnings, and so -Werror failures, that -O2 does not)
+#   → fuzz build (build-fuzz/, clang + libFuzzer) + a short run of every tests/fuzz/fuzz_*.c
 #   → a short bench/carc-sim run, if it is built
 #   → the README's run command, scripts/run.sh, twice in a copy of the checkout, with the README's first example
 #     played against it (tests/readme/run-command.sh: its own PostgreSQL in the copy's var/pg)
@@ -77,6 +80,17 @@ configure_build() {
     shift
     cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
     cmake --build "$dir" -j"$JOBS"
+}
+
+# Everything, as docker/Dockerfile builds it (and bench/*.sh their targets), with its log shown only on failure.
+cmake_release_build() {
+    local log=$tmp/release-build.log
+    if cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DCARC_SANITIZE=OFF -DCARC_FUZZ=OFF >"$log" 2>&1 &&
+        cmake --build build-release -j"$JOBS" >>"$log" 2>&1; then
+        return 0
+    fi
+    tail -n 40 "$log"
+    return 1
 }
 
 # Runs ctest in build dir $1 and adds its results to the counts.
@@ -170,6 +184,10 @@ section "sanitizer build (build-asan/)"
 configure_build build-asan -DCARC_SANITIZE=ON -DCARC_FUZZ=OFF
 section "ctest (build-asan/, ASan+UBSan)"
 run_ctest build-asan
+
+section "Release build (build-release/)"
+# Built, not tested again: docker/Dockerfile and bench/*.sh build this way, and only a build would fail here.
+run_one "Release build" cmake_release_build
 
 section "fuzz build (build-fuzz/, clang)"
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCARC_FUZZ=ON

@@ -69,7 +69,8 @@ static CURLcode smtp_send(const cd_mail_claimed *m, long *status, char *err, siz
         *status = 0;
         return CURLE_FAILED_INIT;
     }
-    char from[300], to[300], ebuf[CURL_ERROR_SIZE] = "", return_path[300];
+    /* an envelope is its address in angle brackets: two bytes over the longest address it is made from */
+    char return_path[300], from[sizeof return_path + 2], to[300], ebuf[CURL_ERROR_SIZE] = "";
     /* with CARCD_MAIL_RETURN_PATH, each mail its own envelope sender: its bounce names it (tag.h) */
     cd_mail_return_path(m->id, return_path, sizeof return_path);
     envelope(return_path[0] ? return_path : cfg->mail_from, from, sizeof from);
