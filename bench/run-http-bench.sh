@@ -35,7 +35,15 @@
 #    (move.pgbench with -j CLIENTS, a thread blocking per connection as carcd's workers do, against the -j
 #    cores event loops of pgbench_client_cpu_ms_per_move). carcd_cpu_floor_ms_per_move adds them up: the move
 #    cycle's client CPU (the round trips alone) and the /healthz CPU for each of carcd-load's requests (HTTP
-#    alone); carcd_cpu_over_floor_ms_per_move is what carcd spends beyond both.
+#    alone); carcd_cpu_over_floor_ms_per_move is what carcd spends beyond both. That floor overstates: pgbench's
+#    client interprets its script between round trips. The floor measured (docs/PERFORMANCE.md §13, §19) is
+#    bench/evloop-floor.c in carcd's design over TCP loopback (libmicrohttpd's pool of carcd's worker count,
+#    each blocking on its own connection for one prepared statement of FLOOR_WORK rows counted, then a
+#    FLOOR_BODY-byte answer), sent FLOOR_REQUESTS GETs from one parallel curl with CLIENTS connections, in the
+#    same run on the same PostgreSQL:
+#    server_floor_cpu_ms_per_move is its CPU a request times carcd-load's requests a move (1 + gets_per_move),
+#    and carcd_cpu_over_server_floor its multiple: the machine's price of HTTP and a round trip taken out, the
+#    figure that compares across machines and runs (README, issue 21).
 # Everything it started is stopped on exit; the logs stay in $BENCH_OUT (printed at the end).
 #
 # Environment: CLIENTS (32), DURATION (25 s), CARCD_THREADS (unset: carcd's own default, 4, as users run it;
@@ -45,8 +53,9 @@
 # PGB_GAMES (3000), ROUNDS (2: pgbench runs, each followed by a carcd run, so that every pgbench run sits
 # between two carcd runs; ratio_percent_rounds has each one's ratio to its neighbours, ratio_percent_median their
 # median), PACED_PERCENTS ("50 75"), PACED_RATE (one rate instead), PACED_SECONDS (15), PORT (18090), TRANSPORT (tcp; or unix), PGTEMP_PORT
-# (54390), SEED (1), BUILD_DIR (build-bench), BENCH_OUT (a new temp dir), PERF=1 to perf-record carcd during
-# the timed load (DWARF call graphs: add -g to CMAKE_C_FLAGS; perf.data in BENCH_OUT; costs carcd some speed),
+# (54390), SEED (1), FLOOR_REQUESTS (40000), FLOOR_WORK (2000: PostgreSQL about as busy a request as under
+# carcd's moves, 0.20 ms against their 0.22-0.29 here, §21; 2200 is already 0.39), FLOOR_BODY (1200), BUILD_DIR (build-bench), BENCH_OUT (a new temp dir), PERF=1 to
+# perf-record carcd during the timed load (DWARF call graphs: add -g to CMAKE_C_FLAGS; perf.data in BENCH_OUT; costs carcd some speed),
 # CMAKE_C_FLAGS (extra compiler flags for the build dir), SNAPSHOT_EVERY (16: carcd's CARCD_SNAPSHOT_EVERY, and
 # move.pgbench's share of moves that write the snapshot, one in that many; 1 writes it at every move, as
 # before sql/017).
@@ -74,7 +83,8 @@ if [[ $DURABILITY == both ]]; then
     for mode in durable fast; do
         echo "summary.$mode: carcd $(fig $mode carcd_moves_per_s) / pgbench $(fig $mode pgbench_moves_per_s) moves/s" \
             "= $(fig $mode ratio_percent) % (rounds: $(fig $mode ratio_percent_rounds) %); carcd CPU $(fig $mode carcd_cpu_ms_per_move) ms/move" \
-            "(round trips and HTTP alone: $(fig $mode carcd_cpu_floor_ms_per_move) ms);" \
+            "(round trips and HTTP alone: $(fig $mode carcd_cpu_floor_ms_per_move) ms; a C server's:" \
+            "$(fig $mode server_floor_cpu_ms_per_move) ms, carcd $(fig $mode carcd_cpu_over_server_floor) times that);" \
             "POST p99 at 75 %: carcd $(fig $mode paced_75_carcd_post_p99_ms) ms, pgbench $(fig $mode paced_75_pgbench_p99_ms) ms"
     done
     exit 0
@@ -96,6 +106,9 @@ TRANSPORT=${TRANSPORT:-tcp}
 SEED=${SEED:-1}
 ROUNDS=${ROUNDS:-2}
 HEALTHZ_REQUESTS=${HEALTHZ_REQUESTS:-40000}
+FLOOR_REQUESTS=${FLOOR_REQUESTS:-40000}
+FLOOR_WORK=${FLOOR_WORK:-2000}
+FLOOR_BODY=${FLOOR_BODY:-1200}
 SNAPSHOT_EVERY=${SNAPSHOT_EVERY:-16}
 BUILD_DIR=${BUILD_DIR:-$root/build-bench}
 export PGTEMP_PORT=${PGTEMP_PORT:-54390}
@@ -142,7 +155,7 @@ round_sfx() { (($1 == 1)) || echo "-$1"; }
 say "building (Release) in $BUILD_DIR"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DCARC_SANITIZE=OFF -DCARC_FUZZ=OFF \
     ${CMAKE_C_FLAGS:+"-DCMAKE_C_FLAGS=$CMAKE_C_FLAGS"} >"$BENCH_OUT/cmake.log"
-cmake --build "$BUILD_DIR" -j"$(nproc)" --target carcd carcd-load >>"$BENCH_OUT/cmake.log" 2>&1 || {
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target carcd carcd-load evloop-floor >>"$BENCH_OUT/cmake.log" 2>&1 || {
     tail -n 30 "$BENCH_OUT/cmake.log" >&2
     exit 1
 }
@@ -386,6 +399,33 @@ say "pgbench, a thread per client: $CLIENTS clients for $DURATION s"
     exit 1
 }; } 2>"$BENCH_OUT/pgbench-threads.time"
 wait_backends_gone "$idle_children"
+# the floor measured: a C server doing only what carcd cannot avoid for a request (HTTP, one round trip, an
+# answer), in carcd's design and with carcd's worker count, on this PostgreSQL, after the same warm-up share
+say "evloop-floor (blocking, $THREADS workers): $FLOOR_REQUESTS GETs, $CLIENTS at a time, $FLOOR_WORK rows a statement"
+floor_threads=$THREADS
+[[ $floor_threads =~ ^[0-9]+$ ]] || floor_threads=4
+"$BUILD_DIR/evloop-floor" --db "$URL" --port "$PORT" --mode blocking --threads "$floor_threads" --body "$FLOOR_BODY" \
+    --work "$FLOOR_WORK" >"$BENCH_OUT/floor.out" 2>"$BENCH_OUT/floor.err" &
+floor_pid=$!
+for _ in $(seq 100); do grep -q ready "$BENCH_OUT/floor.out" 2>/dev/null && break; sleep 0.05; done
+floor_curl() {   # $1 GETs of /q, CLIENTS at a time
+    awk -v n="$1" -v u="http://127.0.0.1:$PORT/q" 'BEGIN { for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = \"/dev/null\"\n", u }' \
+        >"$BENCH_OUT/floor.curl"
+    curl -sS --parallel --parallel-max "$CLIENTS" -K "$BENCH_OUT/floor.curl" 2>>"$BENCH_OUT/floor.err"
+}
+floor_curl $((FLOOR_REQUESTS / 10))
+fl0=$(ticks_of "$floor_pid")
+flpg0=$(pg_ticks)
+floor_t0=$(date +%s.%N)
+floor_curl "$FLOOR_REQUESTS"
+floor_t1=$(date +%s.%N)
+fl1=$(ticks_of "$floor_pid")
+flpg1=$(pg_ticks)
+kill -INT "$floor_pid"
+wait "$floor_pid" || { say "evloop-floor failed: $(cat "$BENCH_OUT/floor.err")"; exit 1; }
+served=$(sed -n 's/^requests: //p' "$BENCH_OUT/floor.out")
+[[ $served == $((FLOOR_REQUESTS / 10 + FLOOR_REQUESTS)) ]] || { say "evloop-floor answered $served requests"; exit 1; }
+wait_backends_gone "$idle_children"
 for i in "${!paced_labels[@]}"; do
     label=${paced_labels[$i]} rate=${paced_rates[$i]}
     say "pgbench, paced ($label): $CLIENTS clients at $rate moves/s for $PACED_SECONDS s"
@@ -576,6 +616,14 @@ floor=$(awk -v c="$cyc_client_cpu_exact" -v h="$healthz_cpu" -v g="$(field gets_
     'BEGIN { printf "%.3f", c + h * (1 + g) }')
 echo "carcd_cpu_floor_ms_per_move: $floor"
 echo "carcd_cpu_over_floor_ms_per_move: $(awk -v c="$carcd_cpu_exact" -v f="$floor" 'BEGIN { printf "%.3f", c - f }')"
+# the floor measured: evloop-floor's CPU a request, for each of carcd-load's requests a move
+floor_req=$(awk -v t=$((fl1 - fl0)) -v n="$FLOOR_REQUESTS" -v hz="$hz" 'BEGIN { printf "%.4f", 1000 * t / hz / n }')
+server_floor=$(awk -v r="$floor_req" -v g="$(field gets_per_move)" 'BEGIN { printf "%.4f", r * (1 + g) }')
+echo "server_floor_requests_per_s: $(awk -v n="$FLOOR_REQUESTS" -v a="$floor_t0" -v b="$floor_t1" 'BEGIN { printf "%.0f", n / (b - a) }')"
+echo "server_floor_cpu_ms_per_request: $floor_req"
+echo "server_floor_postgres_cpu_ms_per_request: $(per_move $((flpg1 - flpg0)) "$FLOOR_REQUESTS" 3)"
+echo "server_floor_cpu_ms_per_move: $(printf '%.3f' "$server_floor")"
+echo "carcd_cpu_over_server_floor: $(awk -v c="$carcd_cpu_exact" -v f="$server_floor" 'BEGIN { printf "%.2f", (f > 0 ? c / f : 0) }')"
 echo "carcd_cpu_ms_per_move_before_pgbench: $(per_move $((c1 - c0)) "$load_moves")"
 echo "carcd_cpu_ms_per_move_after_pgbench: $(per_move $((e1 - e0)) "$after_moves")"
 echo "carcd_postgres_cpu_ms_per_move_before_pgbench: $(per_move $((p1 - p0)) "$load_moves")"
