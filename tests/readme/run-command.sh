@@ -9,7 +9,7 @@
 #   1. `bash scripts/run.sh` builds, creates and starts the private PostgreSQL in var/pg, makes the admin
 #      token and serves; the curl line it prints is run as printed and must create a game;
 #   2. the README's first example ("With carcd running ... in a second shell") is run as it stands, only its
-#      S= address changed to this run's, and what each step answers is checked;
+#      S= address changed to this run's, and what each step answers is checked (example.sh);
 #   3. carcd stops on SIGTERM, and a second `bash scripts/run.sh` reuses the cluster, the admin token and the
 #      games: the example's game is still there at its seq.
 # It ends by stopping carcd and the copy's cluster and removing the copy.
@@ -112,29 +112,7 @@ grep -q '"id":"' <<<"$created" || fail "the printed curl line created no game: $
 [[ $(grep -o '"token":"' <<<"$created" | wc -l) == 2 ]] || fail "the created game has not two seat tokens: $created"
 
 # ---- 2. the README's first example ---------------------------------------------------------------------------
-# the block after "With carcd running", up to its closing fence
-example=$(awk '/^With carcd running/ { on = 1 } on && /^```sh$/ { inb = 1; next } inb && /^```$/ { exit } inb { print }' \
-    "$copy/README.md")
-[[ -n $example ]] || fail "README.md has no example after \"With carcd running\""
-grep -q '^S=http://127.0.0.1:8080$' <<<"$example" || fail "the README's example does not set S=http://127.0.0.1:8080"
-mkdir -p "$work/example"
-(cd "$work/example" && sed "s|^S=http://127.0.0.1:8080\$|S=$S|" <<<"$example" | bash -e) >"$work/example.out" 2>&1 ||
-    { cat "$work/example.out" >&2; fail "the README's example failed"; }
-out=$work/example.out
-game=$(grep -o '"id":"[^"]*"' "$work/example/game.json" | cut -d'"' -f4)
-[[ -n $game ]] || fail "the example's game.json has no id"
-# Ann's legal moves: the seq, then placements; after her placement the figure step's
-grep -qx '0' "$out" || fail "no legal moves at seq 0 in the example's output"
-grep -qx '1' "$out" || fail "no legal moves at seq 1 in the example's output"
-grep -qx 'pass' "$out" || fail "the figure step lists no pass"
-grep -q '"seq":1' "$out" || fail "Ann's placement was not applied as seq 1"
-grep -q '/problems/' "$out" && grep -q '"legal"' "$out" || fail "\"meeple castle\" was not refused with the legal moves"
-grep -q '"seq":2' "$out" || fail "Ann's pass was not applied as seq 2"
-grep -q '"notation"' "$out" || fail "the events name no move by its notation"
-grep -q '<svg' "$work/example/board.svg" || fail "board.svg is not an SVG"
-grep -qx "$S/games/$game" "$out" || fail "the example printed no page URL"
-page=$(curl -fsS "$S/games/$game") || fail "the game's page does not load"
-grep -qi '<html' <<<"$page" || fail "the game's page is not HTML"
+game=$("$root/tests/readme/example.sh" "$S" "$work/example" "$copy/README.md") || fail "the README's example"
 
 # ---- 3. stop, and the second run reuses everything ------------------------------------------------------------
 token=$(cat "$copy/var/admin-token")
