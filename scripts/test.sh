@@ -9,6 +9,8 @@
 #   → a short bench/carc-sim run, if it is built
 #   → the README's run command, scripts/run.sh, twice in a copy of the checkout, with the README's first example
 #     played against it (tests/readme/run-command.sh: its own PostgreSQL in the copy's var/pg)
+#   → the Docker image: docker/Dockerfile built with podman from Debian base images made here, migrated, served
+#     and the README's first example played against it (tests/docker/image-test.sh)
 #   → redocly lint and spectral lint of api-docs/openapi.json (npm, pinned versions, installed under build/)
 #
 # The throwaway PostgreSQL (scripts/pg-temp.sh) runs for the whole script; tests find it through
@@ -211,6 +213,9 @@ fi
 
 section "the README's run command (scripts/run.sh)"
 run_one "run.sh and the README's example" tests/readme/run-command.sh
+
+section "the Docker image (docker/Dockerfile, built and run with podman)"
+run_one "the Docker image and the README's example" tests/docker/image-test.sh
 
 section "OpenAPI lint (redocly, spectral)"
 # 0 errors from either ruleset (recommended, spectral:oas); their warnings are explained in api-docs/README.md
