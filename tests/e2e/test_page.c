@@ -1265,10 +1265,7 @@ START_TEST(page_lobby_invite)
 END_TEST
 
 /* ---- invitations mailed from the lobby ------------------------------------------------------------------------ */
-/* On a server without mail the lobby offers no address field. On one with mail (the throwaway Postfix of
- * tests/support/mail-temp.sh) Gus types his friends' addresses: too many for the open seats is said before
- * anything is sent, a bad one is the server's refusal, and one address mails the first open seat's link (its
- * mail lands in the Maildir) while Gus's page shows which link went by mail. */
+/* Whether user's Maildir has a mail holding needle, waiting up to `seconds` for one. */
 static bool maildir_has(const char *user, const char *needle, double seconds)
 {
     const char *root = getenv("CARCD_TEST_MAIL_DIR");
@@ -1283,6 +1280,26 @@ static bool maildir_has(const char *user, const char *needle, double seconds)
     return false;
 }
 
+/* A carcd that mails through the throwaway Postfix (tests/support/mail-temp.sh), or NULL, said on stderr, when
+ * no mail servers run (scripts/test.sh starts them; by hand, `name`'s mail half is skipped). */
+static e2e_daemon *mail_daemon_up(const char *name)
+{
+    const char *smtp = getenv("CARCD_TEST_SMTP_URL");
+    if (!smtp || !getenv("CARCD_TEST_MAIL_DIR")) {
+        fprintf(stderr, "e2e_page %s: no mail servers (tests/support/mail-temp.sh): the mail half skipped\n", name);
+        return NULL;
+    }
+    static char env_smtp[300];
+    snprintf(env_smtp, sizeof env_smtp, "CARCD_SMTP_URL=%s", smtp);
+    static const char *env[] = {env_smtp, "CARCD_MAIL_FROM=carcd@example.org",
+                                "CARCD_PUBLIC_URL=http://carcd.example.org", NULL};
+    return e2e_daemon_up(env);
+}
+
+/* On a server without mail the lobby offers no address field. On one with mail (the throwaway Postfix of
+ * tests/support/mail-temp.sh) Gus types his friends' addresses: too many for the open seats is said before
+ * anything is sent, a bad one is the server's refusal, and one address mails the first open seat's link (its
+ * mail lands in the Maildir) while Gus's page shows which link went by mail. */
 START_TEST(page_lobby_mail)
 {
     e2e_daemon *d = e2e_daemon_up(NULL);
@@ -1293,16 +1310,8 @@ START_TEST(page_lobby_mail)
     wait_for(&b, "String(document.getElementById('new-emails-box').hidden)", "true", "no mail here: no field");
     browser_stop(&b);
     e2e_daemon_down(d);
-    const char *smtp = getenv("CARCD_TEST_SMTP_URL");
-    if (!smtp || !getenv("CARCD_TEST_MAIL_DIR")) {   /* scripts/test.sh starts them; by hand, half this test */
-        fprintf(stderr, "e2e_page lobby_mail: no mail servers (tests/support/mail-temp.sh): the mail half skipped\n");
+    if (!(d = mail_daemon_up("lobby_mail")))
         return;
-    }
-    static char env_smtp[300];
-    snprintf(env_smtp, sizeof env_smtp, "CARCD_SMTP_URL=%s", smtp);
-    const char *env[] = {env_smtp, "CARCD_MAIL_FROM=carcd@example.org", "CARCD_PUBLIC_URL=http://carcd.example.org",
-                         NULL};
-    d = e2e_daemon_up(env);
     browser_start(&b);
     lobby_open(&b, &t[1], d, "Gus", NULL);
     wait_for(&b, "String(document.getElementById('new-emails-box').hidden)", "false", "the address field");
@@ -1379,6 +1388,76 @@ START_TEST(page_lobby_mail)
     free(second);
     free(id);
     browser_stop(&b);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* ---- a seat asks for its turns by mail, from its page ---------------------------------------------------------- */
+/* On a server without mail the seat's page has no "Turns by e-mail" box. On one with mail (the throwaway Postfix
+ * and Dovecot), Ann's page, whose turn it is, offers it: a bad address is the server's refusal, said under the
+ * field; carol@example.org is taken (GET .../email says so, and the seat's first mail and its turn mail land in
+ * carol's Maildir, the private link holding Ann's token); "Stop these mails" stops them, and the box says so. */
+START_TEST(page_mail_turns)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    browser b;
+    browser_start(&b);
+    char url[400];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
+    tab t;
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_page_seq(&b, 0, "Ann's page, no mail on this server");
+    wait_for(&b, "String(document.getElementById('mail-box').hidden)", "true", "no mail here: no box");
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    if (!(d = mail_daemon_up("mail_turns")))
+        return;
+    c = e2e_client_new(d);
+    e2e_game_create(c, 2, NULL, &g);
+    browser_start(&b);
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_page_seq(&b, 0, "Ann's page");
+    wait_for(&b, "String(document.getElementById('mail-box').hidden)", "false", "the box, on a server with mail");
+    wait_for(&b, "document.querySelector('#mail-box .mail-state').textContent",
+             "carcd can mail you when it is your turn.", "no address yet");
+    json_decref(js(&b, "document.querySelector('#mail-box input').value = 'not-an-address';"
+                       " document.querySelector('#mail-box button[type=submit]').click()"));
+    wait_for(&b, "document.querySelector('#mail-box .mail-form p').textContent",
+             "Not changed: email: expected a mail address like ann@example.org, or null", "a bad address refused");
+    json_decref(js(&b, "document.querySelector('#mail-box input').value = ' carol@example.org ';"
+                       " document.querySelector('#mail-box button[type=submit]').click()"));
+    wait_for(&b, "document.querySelector('#mail-box .mail-state').textContent",
+             "Your turns are mailed to carol@example.org.", "the address taken");
+    wait_for(&b, "String(document.querySelector('#mail-box .mail-form p').hidden)", "true", "the refusal gone");
+    wait_for(&b, "String(document.querySelector('#mail-box .mail-stop').hidden)", "false", "a stop button");
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s/email", g.id);
+    json_t *m = e2e_get_ok(c, path, g.token[0], 200);
+    ck_assert_str_eq(e2e_jstr(m, "email"), "carol@example.org");
+    json_decref(m);
+    m = e2e_get_ok(c, path, g.token[1], 200);   /* Bob's seat has none: the address is Ann's seat's alone */
+    ck_assert_msg(json_is_null(json_object_get(m, "email")), "Bob's seat got Ann's address");
+    json_decref(m);
+    ck_assert_msg(maildir_has("carol", g.token[0], 20), "the seat's first mail, with its private link, at carol's");
+    char turn[200];
+    snprintf(turn, sizeof turn, "Carcassonne game %.8s: your turn", g.id);
+    ck_assert_msg(maildir_has("carol", turn, 20), "the turn mail at carol's (it is Ann's turn)");
+    size_t len;
+    free(screenshot(&b, &len, "page-mail-turns.png"));
+    click(&b, "#mail-box .mail-stop");
+    wait_for(&b, "document.querySelector('#mail-box .mail-state').textContent",
+             "carcd can mail you when it is your turn.", "stopped");
+    wait_for(&b, "String(document.querySelector('#mail-box .mail-stop').hidden)", "true", "nothing left to stop");
+    m = e2e_get_ok(c, path, g.token[0], 200);
+    ck_assert_msg(json_is_null(json_object_get(m, "email")), "the seat's address is gone");
+    json_decref(m);
+    browser_stop(&b);
+    e2e_client_free(c);
     e2e_daemon_down(d);
 }
 END_TEST
@@ -1506,7 +1585,8 @@ START_TEST(page_assets)
     const char *files[][2] = {{"main.js", "text/javascript"},  {"game.css", "text/css"},
                               {"board.js", "text/javascript"}, {"api.js", "text/javascript"},
                               {"tile.js", "text/javascript"},  {"panel.js", "text/javascript"},
-                              {"choices.js", "text/javascript"}, {"words.js", "text/javascript"}};
+                              {"choices.js", "text/javascript"}, {"words.js", "text/javascript"},
+                              {"mailme.js", "text/javascript"}};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         snprintf(path, sizeof path, "/games/assets/%s", files[i][0]);
         ck_assert_int_eq(e2e_req(c, "GET", path, NULL, NULL, NULL, &r), 200);
@@ -1637,7 +1717,8 @@ int main(void)
                  {"waiting", page_waiting_game, 120},     {"join", page_join_by_invitation, 120},
                  {"broken_link", page_broken_link, 120},  {"lobby", page_lobby, 120},
                  {"lobby_bot", page_lobby_bot, 120},  {"lobby_invite", page_lobby_invite, 120},
-                 {"lobby_mail", page_lobby_mail, 120},  {"chat", page_chat, 120},
+                 {"lobby_mail", page_lobby_mail, 120},  {"mail_turns", page_mail_turns, 120},
+                 {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);

@@ -43,8 +43,16 @@ export async function post(path, body) {
 
 // A POST with another bearer than the page's token (the lobby's player key); null: none.
 export async function postAs(bearer, path, body) {
+  return send("POST", bearer, path, body);
+}
+
+export async function put(path, body) {
+  return send("PUT", token, path, body);
+}
+
+async function send(method, bearer, path, body) {
   return answer(await fetch(path, {
-    method: "POST", cache: "no-store",
+    method, cache: "no-store",
     headers: Object.assign({ "Content-Type": "application/json" }, bearer ? { Authorization: "Bearer " + bearer } : {}),
     body: JSON.stringify(body),
   }));

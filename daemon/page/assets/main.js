@@ -13,6 +13,7 @@ import { drawClock, drawPlayers, drawSeats, drawTurn } from "./panel.js";
 import { invite, drawJoin, joinedNote, inviteNote } from "./join.js";
 import { drawHost, forgetCreated } from "./host.js";
 import { drawRematch } from "./rematch.js";
+import { drawMail } from "./mailme.js";
 
 const id = document.body.dataset.game;
 const $ = (s) => document.getElementById(s);
@@ -182,6 +183,7 @@ function render(keepFocus) {
     if (target) target.focus({ preventScroll: !again });
   }
   drawPlayers(v, n, me());
+  drawMail($("mail-box"), id, v, refreshSoon);   // below everything else in the column: appearing moves nothing
   $("replay").max = String(v.seq);
   drawTurn(v, n, mine);
   drawLog(n);
