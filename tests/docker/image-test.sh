@@ -19,7 +19,7 @@
 # Runs as root, or through `sudo -n` (podman rootful: the host's network, no user namespaces to set up).
 #
 # Environment: IMAGE_TEST_PORT (18084: the container's carcd, on the host's network), DEBIAN_MIRROR
-# (http://deb.debian.org/debian), IMAGE_TEST_KEEP=1 keeps the temp dir (its path is printed).
+# (http://deb.debian.org/debian), SECURITY_MIRROR (http://deb.debian.org/debian-security), IMAGE_TEST_KEEP=1 keeps the temp dir (its path is printed).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -69,6 +69,21 @@ say "debian:bookworm from $MIRROR (debootstrap, minbase)"
 "${as_root[@]}" debootstrap --variant=minbase bookworm "$work/rootfs" "$MIRROR" >"$work/debootstrap.log" 2>&1 ||
     { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap"; }
 "${as_root[@]}" rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb "$work/rootfs/var/lib/apt/lists/"*
+# the suites Docker Hub's debian:bookworm reads, in its deb822 file: bookworm's updates and security fixes too
+"${as_root[@]}" rm -f "$work/rootfs/etc/apt/sources.list"
+"${as_root[@]}" tee "$work/rootfs/etc/apt/sources.list.d/debian.sources" >/dev/null <<EOF
+Types: deb
+URIs: $MIRROR
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: ${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
 "${as_root[@]}" tar -C "$work/rootfs" -c . | "${podman[@]}" import - docker.io/library/debian:bookworm >/dev/null
 "${podman[@]}" tag docker.io/library/debian:bookworm docker.io/library/debian:bookworm-slim
 "${as_root[@]}" rm -rf "$work/rootfs"
