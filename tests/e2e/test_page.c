@@ -1462,6 +1462,99 @@ START_TEST(page_mail_turns)
 }
 END_TEST
 
+/* ---- a seat's vacation, pause and resignation, from its page ------------------------------------------------- */
+/* A clocked game of three (a day a move, 14 vacation days a year). Seat 1's page: two days off (its clock's
+ * vacation and the days left, in the view too); the pause asked after seats 0 and 2 asked through the API stops
+ * the clock, and "Resume" starts it again; "Resign" asks once and leaves at the second press, the game going
+ * on for the other two. A game without a clock shows only "Resign"; a spectator no box at all. */
+START_TEST(page_seat_box)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 3, NULL,
+                                         "{\"clock\":{\"per_move_s\":86400,\"timeout\":\"skip\",\"vacation_days\":14}}",
+                                         false, &g),
+                     201);
+    browser b;
+    browser_start(&b);
+    char url[400], path[200];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[1]);
+    tab t;
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_page_seq(&b, 0, "seat 1's page");
+    wait_for(&b, "String(document.getElementById('seat-box').hidden)", "false", "the seat's box");
+    wait_for(&b, "document.querySelector('.seat-vacation p').textContent", "Vacation days left this year: 14.",
+             "the allowance");
+    json_decref(js(&b, "document.querySelector('.seat-vacation input').value = '2';"
+                       " document.querySelector('.seat-vacation button').click()"));
+    wait_for(&b, "/^On vacation until .*\\. Vacation days left this year: 12\\.$/"
+                 ".test(document.querySelector('.seat-vacation p').textContent)?'y':'n'",
+             "y", "two days taken");
+    snprintf(path, sizeof path, "/v1/games/%s", g.id);
+    json_t *v = e2e_get_ok(c, path, g.token[1], 200);
+    ck_assert_int_eq(e2e_jint(v, "clock.seats.1.vacation_days_left"), 12);
+    ck_assert_msg(json_is_string(json_object_get(json_array_get(json_object_get(json_object_get(v, "clock"), "seats"), 1),
+                                                 "vacation_until")), "seat 1 is on vacation");
+    json_decref(v);
+    /* more days than are left: the server's refusal, said in the box */
+    json_decref(js(&b, "document.querySelector('.seat-vacation input').value = '20';"
+                       " document.querySelector('.seat-vacation button').click()"));
+    wait_for(&b, "/^Not done: days: /.test(document.querySelector('#seat-box > p[role=alert]').textContent)?'y':'n'",
+             "y", "too many days refused");
+    /* the pause: the others asked first (the API), seat 1's press stops the clock; resumed from the page */
+    snprintf(path, sizeof path, "/v1/games/%s/pause", g.id);
+    e2e_resp r;
+    for (int s = 0; s < 3; s += 2) {
+        ck_assert_int_eq(e2e_req(c, "POST", path, g.token[s], NULL, NULL, &r), 200);
+        e2e_resp_free(&r);
+    }
+    wait_for(&b, "document.querySelector('.seat-pause button').textContent", "Ask to pause the clock", "not paused yet");
+    click(&b, ".seat-pause button");
+    wait_for(&b, "document.querySelector('.seat-pause p').textContent", "The clock is paused by agreement.", "paused");
+    wait_for(&b, "document.getElementById('clock').textContent", "Clock paused by agreement.", "the clock line says so");
+    size_t len;
+    free(screenshot(&b, &len, "page-seat-box.png"));
+    click(&b, ".seat-pause button");
+    wait_for(&b, "document.querySelector('.seat-pause button').textContent", "Ask to pause the clock", "resumed");
+    snprintf(path, sizeof path, "/v1/games/%s", g.id);
+    v = e2e_get_ok(c, path, g.token[1], 200);
+    ck_assert_msg(json_is_false(json_object_get(json_object_get(v, "clock"), "paused")), "the clock runs again");
+    json_decref(v);
+    /* resigning: asked once, done at the second press */
+    click(&b, ".seat-resign");
+    wait_for(&b, "document.querySelector('.seat-resign').textContent", "Press again to resign", "the first press asks");
+    v = e2e_get_ok(c, path, g.token[1], 200);
+    ck_assert_int_eq(json_array_size(json_object_get(v, "left")), 0);
+    json_decref(v);
+    click(&b, ".seat-resign");
+    wait_for(&b, "document.getElementById('seat-box').dataset.left", "1", "seat 1 left");
+    wait_for(&b, "document.querySelector('.seat-state').textContent", "You left this game: the others play on.",
+             "said so");
+    v = e2e_get_ok(c, path, g.token[1], 200);
+    ck_assert_int_eq(json_array_size(json_object_get(v, "left")), 1);
+    ck_assert_int_eq(e2e_jint(v, "left.0"), 1);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "active");
+    json_decref(v);
+    /* no clock: the resignation only; a spectator: no box */
+    e2e_game plain;
+    e2e_game_create(c, 2, NULL, &plain);
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, plain.id, plain.token[0]);
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_page_seq(&b, 0, "a game without a clock");
+    wait_for(&b, "[String(document.getElementById('seat-box').hidden), String(document.querySelector('.seat-vacation')"
+                 ".hidden), String(document.querySelector('.seat-pause').hidden), String(document.querySelector("
+                 "'.seat-resign').hidden)].join()", "false,true,true,false", "only the resignation");
+    snprintf(url, sizeof url, "%s/games/%s", d->base, plain.id);
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_page_seq(&b, 0, "a spectator's tab");
+    wait_for(&b, "String(document.getElementById('seat-box').hidden)", "true", "no box for a spectator");
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- a game against the computer from the lobby ------------------------------------------------------------- */
 /* Two seats, one of them a computer player: no open seat, so the game starts at once (and is in no list);
  * Dee's tab is her seat's page with her turn, and when she has moved the bot answers on the page. */
@@ -1586,7 +1679,7 @@ START_TEST(page_assets)
                               {"board.js", "text/javascript"}, {"api.js", "text/javascript"},
                               {"tile.js", "text/javascript"},  {"panel.js", "text/javascript"},
                               {"choices.js", "text/javascript"}, {"words.js", "text/javascript"},
-                              {"mailme.js", "text/javascript"}};
+                              {"mailme.js", "text/javascript"}, {"seatbox.js", "text/javascript"}};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         snprintf(path, sizeof path, "/games/assets/%s", files[i][0]);
         ck_assert_int_eq(e2e_req(c, "GET", path, NULL, NULL, NULL, &r), 200);
@@ -1718,6 +1811,7 @@ int main(void)
                  {"broken_link", page_broken_link, 120},  {"lobby", page_lobby, 120},
                  {"lobby_bot", page_lobby_bot, 120},  {"lobby_invite", page_lobby_invite, 120},
                  {"lobby_mail", page_lobby_mail, 120},  {"mail_turns", page_mail_turns, 120},
+                 {"seat_box", page_seat_box, 120},
                  {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -14,6 +14,7 @@ import { invite, drawJoin, joinedNote, inviteNote } from "./join.js";
 import { drawHost, forgetCreated } from "./host.js";
 import { drawRematch } from "./rematch.js";
 import { drawMail } from "./mailme.js";
+import { drawSeatBox } from "./seatbox.js";
 
 const id = document.body.dataset.game;
 const $ = (s) => document.getElementById(s);
@@ -183,7 +184,9 @@ function render(keepFocus) {
     if (target) target.focus({ preventScroll: !again });
   }
   drawPlayers(v, n, me());
-  drawMail($("mail-box"), id, v, refreshSoon);   // below everything else in the column: appearing moves nothing
+  // below everything else in the column: appearing moves nothing
+  drawSeatBox($("seat-box"), id, v, refreshSoon);
+  drawMail($("mail-box"), id, v, refreshSoon);
   $("replay").max = String(v.seq);
   drawTurn(v, n, mine);
   drawLog(n);
