@@ -98,6 +98,17 @@ static void wait_page_seq(browser *b, int seq, const char *what)
     wait_for(b, expr, want, what);
 }
 
+/* Opens game id's page in tab t, a desktop's size, as the seat of token (NULL: as a spectator), and waits for
+ * it at seq 0. */
+static void game_tab_open(browser *b, tab *t, const e2e_daemon *d, const char *id, const char *token,
+                          const char *what)
+{
+    char url[400];
+    snprintf(url, sizeof url, "%s/games/%s%s%s", d->base, id, token ? "#token=" : "", token ? token : "");
+    tab_open(b, t, url, 1280, 900, false);
+    wait_page_seq(b, 0, what);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -1405,11 +1416,8 @@ START_TEST(page_mail_turns)
     e2e_game_create(c, 2, NULL, &g);
     browser b;
     browser_start(&b);
-    char url[400];
-    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
     tab t;
-    tab_open(&b, &t, url, 1280, 900, false);
-    wait_page_seq(&b, 0, "Ann's page, no mail on this server");
+    game_tab_open(&b, &t, d, g.id, g.token[0], "Ann's page, no mail on this server");
     wait_for(&b, "String(document.getElementById('mail-box').hidden)", "true", "no mail here: no box");
     browser_stop(&b);
     e2e_client_free(c);
@@ -1419,9 +1427,7 @@ START_TEST(page_mail_turns)
     c = e2e_client_new(d);
     e2e_game_create(c, 2, NULL, &g);
     browser_start(&b);
-    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[0]);
-    tab_open(&b, &t, url, 1280, 900, false);
-    wait_page_seq(&b, 0, "Ann's page");
+    game_tab_open(&b, &t, d, g.id, g.token[0], "Ann's page");
     wait_for(&b, "String(document.getElementById('mail-box').hidden)", "false", "the box, on a server with mail");
     wait_for(&b, "document.querySelector('#mail-box .mail-state').textContent",
              "carcd can mail you when it is your turn.", "no address yet");
@@ -1478,11 +1484,9 @@ START_TEST(page_seat_box)
                      201);
     browser b;
     browser_start(&b);
-    char url[400], path[200];
-    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[1]);
+    char path[200];
     tab t;
-    tab_open(&b, &t, url, 1280, 900, false);
-    wait_page_seq(&b, 0, "seat 1's page");
+    game_tab_open(&b, &t, d, g.id, g.token[1], "seat 1's page");
     wait_for(&b, "String(document.getElementById('seat-box').hidden)", "false", "the seat's box");
     wait_for(&b, "document.querySelector('.seat-vacation p').textContent", "Vacation days left this year: 14.",
              "the allowance");
@@ -1539,15 +1543,11 @@ START_TEST(page_seat_box)
     /* no clock: the resignation only; a spectator: no box */
     e2e_game plain;
     e2e_game_create(c, 2, NULL, &plain);
-    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, plain.id, plain.token[0]);
-    tab_open(&b, &t, url, 1280, 900, false);
-    wait_page_seq(&b, 0, "a game without a clock");
+    game_tab_open(&b, &t, d, plain.id, plain.token[0], "a game without a clock");
     wait_for(&b, "[String(document.getElementById('seat-box').hidden), String(document.querySelector('.seat-vacation')"
                  ".hidden), String(document.querySelector('.seat-pause').hidden), String(document.querySelector("
                  "'.seat-resign').hidden)].join()", "false,true,true,false", "only the resignation");
-    snprintf(url, sizeof url, "%s/games/%s", d->base, plain.id);
-    tab_open(&b, &t, url, 1280, 900, false);
-    wait_page_seq(&b, 0, "a spectator's tab");
+    game_tab_open(&b, &t, d, plain.id, NULL, "a spectator's tab");
     wait_for(&b, "String(document.getElementById('seat-box').hidden)", "true", "no box for a spectator");
     browser_stop(&b);
     e2e_client_free(c);
