@@ -11,6 +11,7 @@
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libpq-fe.h>
@@ -465,13 +466,18 @@ int e2e_daemon_down(e2e_daemon *d)
     snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS \"%s\" WITH (FORCE)", d->dbname);
     admin_sql(sql);
     live_daemon = NULL;
-    char path[320];
-    const char *files[] = {"carcd.log", "carcd.out", "migrate.out"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", d->dir, files[i]);
-        unlink(path);
+    /* the folder is this daemon's (mkdtemp): its logs and whatever a test wrote there (mail-in's log, carcctl's
+     * exports) go with it, so that no run leaves folders behind in TMPDIR */
+    DIR *dir = opendir(d->dir);
+    for (struct dirent *e; dir && (e = readdir(dir));) {
+        char path[600];
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+            snprintf(path, sizeof path, "%s/%s", d->dir, e->d_name) < (int)sizeof path)
+            unlink(path);
     }
-    rmdir(d->dir);
+    if (dir)
+        closedir(dir);
+    ck_assert_msg(rmdir(d->dir) == 0, "e2e: the daemon's folder %s is left: %s", d->dir, strerror(errno));
     free(d);
     e2e_check_answers();
     return st;
