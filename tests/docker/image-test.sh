@@ -53,8 +53,12 @@ cleanup() {
         say "kept: $work"
         return
     fi
-    # the storage's overlay mounts and root-owned files go with podman's own reset
-    "${podman[@]}" system reset -f >/dev/null 2>&1 || true
+    # this storage's containers and images (not `podman system reset`, which would also remove the host's own
+    # podman networks), then any mount still under the folder, then the folder
+    "${podman[@]}" rm -af -t 5 >/dev/null 2>&1 || true
+    "${podman[@]}" rmi -af >/dev/null 2>&1 || true
+    awk -v w="$work" 'index($2, w) == 1 { print $2 }' /proc/mounts | sort -r |
+        while read -r m; do "${as_root[@]}" umount "$m" || true; done
     "${as_root[@]}" rm -rf "$work"
 }
 trap cleanup EXIT
