@@ -15,3 +15,22 @@ export function alertLine(id) {
   p.hidden = true;
   return p;
 }
+
+// A button for what cannot be taken back (cancel a game, resign): the first press only asks, in `again`; a
+// second press within `ms` calls onConfirm; otherwise it goes back to `text`.
+export function confirmButton(text, again, ms, onConfirm) {
+  const b = el("button", null, text);
+  b.type = "button";
+  let armed = null;
+  b.addEventListener("click", () => {
+    if (!armed) {
+      b.textContent = again;
+      armed = setTimeout(() => { armed = null; b.textContent = text; }, ms);
+      return;
+    }
+    clearTimeout(armed);
+    armed = null;
+    onConfirm();
+  });
+  return b;
+}

@@ -5,7 +5,7 @@
 // that only three people joined) or cancels it (POST .../cancel), with the creator token. (join.js is the
 // side of the people invited.)
 import { get, postAs } from "./api.js";
-import { alertLine, el } from "./dom.js";
+import { alertLine, confirmButton, el } from "./dom.js";
 
 const KEEP = "carcd.created.";
 const shown = new WeakMap();   // the creator's part (#host) -> the view it was last drawn from
@@ -79,19 +79,8 @@ export function drawHost(box, id, view, done) {
     start.disabled = taken < 2;
     start.addEventListener("click", () => act("start"));
     // cancelling cannot be undone: the first press asks, a second one within 5 s does it
-    const cancel = el("button", null, "Cancel the game");
-    cancel.type = "button";
+    const cancel = confirmButton("Cancel the game", "Press again to cancel the game", 5000, () => act("cancel"));
     cancel.id = "host-cancel";
-    let armed = null;
-    cancel.addEventListener("click", () => {
-      if (!armed) {
-        cancel.textContent = "Press again to cancel the game";
-        armed = setTimeout(() => { armed = null; cancel.textContent = "Cancel the game"; }, 5000);
-        return;
-      }
-      clearTimeout(armed);
-      act("cancel");
-    });
     row.append(start, cancel);
     wrap.append(row);
   }

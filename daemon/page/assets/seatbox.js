@@ -4,7 +4,7 @@
 // since it cannot be taken back). Shown to a seat while its game is under way; the clock's parts only in a
 // game with a clock. Like mailme.js, made once and redrawn from the view after every change.
 import { post } from "./api.js";
-import { el, alertLine } from "./dom.js";
+import { el, alertLine, confirmButton } from "./dom.js";
 
 let parts = null;
 
@@ -71,18 +71,9 @@ function build(box, id, refresh) {
   pauseButton.type = "button";
   pauseButton.addEventListener("click", () => act(pauseButton.dataset.action, {}));
   pause.append(pauseText, pauseButton);
-  const resign = el("button", "seat-resign", "Resign");
-  resign.type = "button";
-  let armed = false;   // the first press asks, the second resigns: it cannot be taken back
-  resign.addEventListener("click", () => {
-    if (!armed) {
-      armed = true;
-      resign.textContent = "Press again to resign";
-      setTimeout(() => { armed = false; resign.textContent = "Resign"; }, 8000);   // not pressed again: as before
-      return;
-    }
-    act("resign", {});
-  });
+  // resigning cannot be taken back: the first press asks, a second one within 8 s does it
+  const resign = confirmButton("Resign", "Press again to resign", 8000, () => act("resign", {}));
+  resign.classList.add("seat-resign");
   box.replaceChildren(el("h2", null, "Your seat"), state, vacation, pause, resign, problem);
-  return { state, vacation, vacationText, days, take, pause, pauseText, pauseButton, resign };
+  return { state, vacation, vacationText, take, pause, pauseText, pauseButton, resign };
 }
