@@ -238,6 +238,10 @@ run_load() {
         --clients "$CLIENTS" --games "$GAMES" --moves 1000000000 --warmup-moves "$WARMUP_MOVES" "$@" \
         >"$BENCH_OUT/$name.out" 2>"$BENCH_OUT/$name.err"
 }
+# a curl config (-K) of N ($1) GETs of URL ($2), their bodies dropped: the /healthz and floor runs' requests
+curl_config() {
+    awk -v n="$1" -v u="$2" 'BEGIN { for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = \"/dev/null\"\n", u }'
+}
 # in the background: a CPU sample into $BENCH_OUT/FILE ($2) once carcd-load NAME ($1) announces its timed phase
 sample_at_timed_phase() {
     (
@@ -287,8 +291,7 @@ field() { sed -n "s/^$1: //p" "$BENCH_OUT/${2:-load}.out"; }
 # kept alive, in parallel: carcd's CPU per request is what the HTTP part of every request costs it (libmicrohttpd,
 # the loopback socket, routing, the log line)
 say "GET /healthz: $HEALTHZ_REQUESTS requests, $CLIENTS at a time"
-for ((i = 0; i < HEALTHZ_REQUESTS; i++)); do printf 'url = "http://127.0.0.1:%s/healthz"\noutput = "/dev/null"\n' "$PORT"; done \
-    >"$BENCH_OUT/healthz.curl"
+curl_config "$HEALTHZ_REQUESTS" "http://127.0.0.1:$PORT/healthz" >"$BENCH_OUT/healthz.curl"
 hz0=$(ticks_of "$carcd_pid")
 curl -sS "${curl_via[@]}" --parallel --parallel-max "$CLIENTS" -K "$BENCH_OUT/healthz.curl" >/dev/null 2>"$BENCH_OUT/healthz.err" || {
     say "the /healthz requests failed:"
@@ -409,8 +412,7 @@ floor_threads=$THREADS
 floor_pid=$!
 for _ in $(seq 100); do grep -q ready "$BENCH_OUT/floor.out" 2>/dev/null && break; sleep 0.05; done
 floor_curl() {   # $1 GETs of /q, CLIENTS at a time
-    awk -v n="$1" -v u="http://127.0.0.1:$PORT/q" 'BEGIN { for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = \"/dev/null\"\n", u }' \
-        >"$BENCH_OUT/floor.curl"
+    curl_config "$1" "http://127.0.0.1:$PORT/q" >"$BENCH_OUT/floor.curl"
     curl -sS --parallel --parallel-max "$CLIENTS" -K "$BENCH_OUT/floor.curl" 2>>"$BENCH_OUT/floor.err"
 }
 floor_curl $((FLOOR_REQUESTS / 10))
