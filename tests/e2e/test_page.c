@@ -1472,7 +1472,8 @@ END_TEST
 /* A clocked game of three (a day a move, 14 vacation days a year). Seat 1's page: two days off (its clock's
  * vacation and the days left, in the view too); the pause asked after seats 0 and 2 asked through the API stops
  * the clock, and "Resume" starts it again; "Resign" asks once and leaves at the second press, the game going
- * on for the other two. A game without a clock shows only "Resign"; a spectator no box at all. */
+ * on for the other two. In a game made with bot_after_leave the box says a bot plays the seat once it has
+ * resigned, and shows no button. A game without a clock shows only "Resign"; a spectator no box at all. */
 START_TEST(page_seat_box)
 {
     e2e_daemon *d = e2e_daemon_up(NULL);
@@ -1539,6 +1540,25 @@ START_TEST(page_seat_box)
     ck_assert_int_eq(json_array_size(json_object_get(v, "left")), 1);
     ck_assert_int_eq(e2e_jint(v, "left.0"), 1);
     ck_assert_str_eq(e2e_jstr(v, "status"), "active");
+    json_decref(v);
+    /* a game made with bot_after_leave: a resignation hands the seat to a bot, whose token then only reads; the
+     * box says so and offers nothing more (each of its buttons would be refused) */
+    e2e_game botg;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, "{\"bot_after_leave\":true}", false, &botg), 201);
+    game_tab_open(&b, &t, d, botg.id, botg.token[1], "Bob's page, in a game a bot takes over");
+    wait_for(&b, "String(document.querySelector('.seat-resign').hidden)", "false", "Bob may resign");
+    click(&b, ".seat-resign");
+    wait_for(&b, "document.querySelector('.seat-resign').textContent", "Press again to resign", "asked once");
+    click(&b, ".seat-resign");
+    wait_for(&b, "document.querySelector('.seat-state').textContent",
+             "You left this game: a computer player plays your seat.", "a bot plays the seat");
+    wait_for(&b, "[document.getElementById('seat-box').dataset.left, String(document.querySelector('.seat-resign')"
+                 ".hidden), String(document.querySelector('#seat-box > p[role=alert]').hidden)].join()",
+             "1,true,true", "nothing left to press, and no refusal shown");
+    snprintf(path, sizeof path, "/v1/games/%s", botg.id);
+    v = e2e_get_ok(c, path, botg.token[1], 200);
+    ck_assert_msg(json_is_object(json_object_get(json_array_get(json_object_get(v, "players"), 1), "bot")),
+                  "a bot plays seat 1");
     json_decref(v);
     /* no clock: the resignation only; a spectator: no box */
     e2e_game plain;

@@ -35,7 +35,9 @@ function fatal(text) {   // a bad token: this message and nothing else
 async function refresh() {
   const v = await get("/v1/games/" + id);
   let legal = [];
-  if (token && v.you && v.pending && v.pending.seat === v.you.seat && v.status !== "finished") {
+  // a seat a bot plays (its player left it to one) only reads: the bot makes its moves, not this page
+  const byBot = v.you && v.players && v.players[v.you.seat] && v.players[v.you.seat].bot;
+  if (token && v.you && !byBot && v.pending && v.pending.seat === v.you.seat && v.status !== "finished") {
     const l = await get("/v1/games/" + id + "/legal-moves");
     if (l.seq === v.seq) legal = l.moves; else return refresh();   // a move landed between the two reads
   }

@@ -14,11 +14,16 @@ export function drawSeatBox(box, id, v, refresh) {
   box.hidden = !show;
   if (!show) return;
   if (!parts) parts = build(box, id, refresh);
-  const gone = !!(v.left && v.left.includes(me));
+  // a seat is left when its player resigned, or when a bot took it over (a game made with bot_after_leave: its
+  // token then only reads, and every button here would be refused)
+  const player = v.players ? v.players[me] : null;
+  const toBot = !!(player && player.bot);
+  const gone = toBot || !!(v.left && v.left.includes(me));
   const c = v.clock;
   const mine = c && c.seats ? c.seats.find((s) => s.seat === me) : null;
   box.dataset.left = gone ? "1" : "0";
-  parts.state.textContent = gone ? "You left this game: the others play on." : "";
+  parts.state.textContent = toBot ? "You left this game: a computer player plays your seat."
+    : gone ? "You left this game: the others play on." : "";
   parts.state.hidden = !gone;
   // a vacation: only with a clock that allows one, and days left to take
   const away = mine && mine.vacation_until && Date.parse(mine.vacation_until) > Date.parse(c.now);
