@@ -39,13 +39,17 @@ static const cd_stmt_info stmts[] = {
                       "LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
                       1},
     {ST_INVITES, "invites",
-                 "SELECT place, code_hash, old_seat, seat, email FROM seat_invites WHERE game_id = $1::uuid "
+                 "SELECT place, code_hash, old_seat, seat, email, email_displaced FROM seat_invites "
+                 "WHERE game_id = $1::uuid "
                  "ORDER BY place",
                  1},
     {ST_INVITE_TAKE, "invite_take",
                      "UPDATE seat_invites SET seat = $3::integer WHERE game_id = $1::uuid AND place = $2::integer", 3},
     {ST_INVITE_EMAIL, "invite_email",
                       "UPDATE seat_invites SET email = $3 WHERE game_id = $1::uuid AND place = $2::integer", 3},
+    {ST_INVITE_DISPLACE, "invite_displace",
+                         "UPDATE seat_invites SET email_displaced = email, email = NULL WHERE game_id = $1::uuid "
+                         "AND place = $2::integer AND email IS NOT NULL", 2},
     {ST_INVITE_REPLY_TAG, "invite_reply_tag",
                           "UPDATE seat_invites SET reply_tag = $3 WHERE game_id = $1::uuid "
                           "AND place = $2::integer", 3},
@@ -193,6 +197,7 @@ cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_S
                          .old_seat = cd_q_int(res, i, 2, -1), .seat = cd_q_int(res, i, 3, -1)};
         snprintf(v->code_hash, sizeof v->code_hash, "%s", PQgetvalue(res, i, 1));
         snprintf(v->email, sizeof v->email, "%s", PQgetvalue(res, i, 4));   /* "" for NULL */
+        snprintf(v->displaced, sizeof v->displaced, "%s", PQgetvalue(res, i, 5));
     }
     PQclear(res);
     return CD_Q_OK;
@@ -213,6 +218,14 @@ cd_q cd_invite_email_set(cd_db *db, const char *game_id, int place, const char *
     int_text(place, pl);
     const char *p[] = {game_id, pl, email};
     return cd_q_run(db, ST_INVITE_EMAIL, 3, p);
+}
+
+cd_q cd_invite_displace(cd_db *db, const char *game_id, int place)
+{
+    char pl[16];
+    int_text(place, pl);
+    const char *p[] = {game_id, pl};
+    return cd_q_run(db, ST_INVITE_DISPLACE, 2, p);
 }
 
 cd_q cd_invite_reply_tag_set(cd_db *db, const char *game_id, int place, const char *tag)

@@ -62,12 +62,16 @@ typedef struct {
     int old_seat;   /* -1: not a rematch's place */
     int seat;       /* -1: open */
     char email[CD_EMAIL_MAX + 1];   /* the address carcd mailed the invitation to; "": none (sql/019) */
+    char displaced[CD_EMAIL_MAX + 1];   /* that address, once a join from the lobby took the place (sql/022) */
 } cd_invite;
 cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_SEATS], int *n);
 /* ST_INVITE_TAKE: place became seat. */
 cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat);
 /* ST_INVITE_EMAIL: the address carcd mailed the place's invitation to (the last one, when mailed again). */
 cd_q cd_invite_email_set(cd_db *db, const char *game_id, int place, const char *email);
+/* ST_INVITE_DISPLACE: a join from the lobby took the place: its invitation's address moves to email_displaced
+ * (sql/022), which only answers that address's replies. */
+cd_q cd_invite_displace(cd_db *db, const char *game_id, int place);
 /* ST_INVITE_REPLY_TAG: the tag of the reply address of the place's mailed invitation (sql/021). */
 cd_q cd_invite_reply_tag_set(cd_db *db, const char *game_id, int place, const char *tag);
 /* ST_WAITING_CREATOR: the creator token's hash of a game created waiting ("" when it has none, a rematch

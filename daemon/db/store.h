@@ -129,9 +129,10 @@ typedef enum {
     ST_INVITE_INSERT,        /* (game_id, place, code_hash|NULL, old_seat|NULL) */
     ST_WAITING_LOCK,         /* (game_id) -> status, public, nseats, creator_hash, settings, rematch_of, seed,
                                  seats taken; the game row locked */
-    ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat */
+    ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat, email, email_displaced */
     ST_INVITE_TAKE,          /* (game_id, place, seat) */
     ST_INVITE_EMAIL,         /* (game_id, place, email) */
+    ST_INVITE_DISPLACE,      /* (game_id, place) */
     ST_INVITE_REPLY_TAG,     /* (game_id, place, tag) */
     ST_INVITE_BY_TAG,        /* (tag) -> game_id, place */
     ST_WAITING_CREATOR,      /* (game_id) -> creator_hash|"" (no row: not created waiting) */

@@ -72,7 +72,10 @@ static int place_of(cd_join *j, const cd_waiting_lock_row *w, const cd_invite *i
         return place;
     }
     if (inv[place].seat >= 0) {
-        refuse(j, CD_JOIN_PLACE_TAKEN, "invite: this invitation's seat is taken already");
+        refuse(j, CD_JOIN_PLACE_TAKEN, "invite: this invitation's seat is taken already%s",
+               inv[place].displaced[0] ? ", by a player from the lobby (the game is public, and its last open seats "
+                                         "were the ones carcd had mailed invitations for)"
+                                       : "");
         return -1;
     }
     return place;
@@ -113,7 +116,7 @@ static cd_tx_result join_locked(cd_db *db, cd_join *j, const cd_waiting_lock_row
     bool drop_email = !invited && inv[place].email[0];
     if (cd_seat_insert(db, j->id, j->seat, j->name, j->token_hash, j->key_hash, &key_known) != CD_Q_OK ||
         cd_invite_take(db, j->id, inv[place].place, j->seat) != CD_Q_OK ||
-        (drop_email && cd_invite_email_set(db, j->id, inv[place].place, NULL) != CD_Q_OK))
+        (drop_email && cd_invite_displace(db, j->id, inv[place].place) != CD_Q_OK))
         return CD_TX_ERROR;
     if (invited)   /* the address goes with the code that was mailed there, never to a lobby join */
         memcpy(j->email, inv[place].email, sizeof j->email);

@@ -28,17 +28,31 @@ static void name_of(const char *command, const char *from, char out[CD_REPLY_LIN
         snprintf(out, CD_REPLY_LINE_MAX, "%.*s", (int)strcspn(from, "@"), from);
 }
 
-/* The address the place's invitation went to ("" when none), read for the reply's sender check. */
-static cd_q place_email(cd_db *db, const char *game_id, int place, char out[CD_EMAIL_MAX + 1])
+/* The address the place's invitation went to ("" when none), read for the reply's sender check, and that
+ * address once a join from the lobby took the place (sql/022; "" when none). */
+static cd_q place_email(cd_db *db, const char *game_id, int place, char out[CD_EMAIL_MAX + 1],
+                        char displaced[CD_EMAIL_MAX + 1])
 {
     cd_invite inv[CD_LOBBY_MAX_SEATS];
     int n = 0;
-    out[0] = 0;
+    out[0] = displaced[0] = 0;
     cd_q q = cd_invites_get(db, game_id, inv, &n);
     for (int i = 0; q == CD_Q_OK && i < n; i++)
-        if (inv[i].place == place)
+        if (inv[i].place == place) {
             memcpy(out, inv[i].email, CD_EMAIL_MAX + 1);
+            memcpy(displaced, inv[i].displaced, CD_EMAIL_MAX + 1);
+        }
     return q;
+}
+
+/* Why the reply of an invitee whose place a join from the lobby took takes no seat: they were invited, so they
+ * are told, once they write (carcd mailed them nothing when it happened: the invitation promised not to). */
+static void displaced_words(char *out, size_t n)
+{
+    snprintf(out, n, "the game is open to the players in this server's lobby too, and one of them took the seat "
+                     "your invitation kept for you (carcd gives them a mailed invitation's seat only when no other "
+                     "seat is left). Your invitation no longer opens a seat; to play, ask the player who invited you "
+                     "for another invitation");
 }
 
 /* A person's words for why the join was refused. */
@@ -60,25 +74,32 @@ static void refusal_words(const cd_join *j, char *out, size_t n)
 cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int place, char *outcome,
                           size_t outlen, char *detail, size_t detlen)
 {
-    char email[CD_EMAIL_MAX + 1], tag[CD_MAIL_TAG_LEN + 1];
-    if (place_email(db, game_id, place, email) != CD_Q_OK)
+    char email[CD_EMAIL_MAX + 1], displaced[CD_EMAIL_MAX + 1], tag[CD_MAIL_TAG_LEN + 1];
+    char text[1400], subject[200], why[600] = "";
+    if (place_email(db, game_id, place, email, displaced) != CD_Q_OK)
         return CD_TX_ERROR;
+    bool was_displaced = !email[0] && displaced[0] && strcasecmp(displaced, r->from) == 0;
+    if (was_displaced) {   /* answered at its own address (as every answer here), which the place still knows */
+        memcpy(email, displaced, sizeof email);
+        displaced_words(why, sizeof why);
+    }
     if (!email[0] || strcasecmp(email, r->from) != 0) {   /* nobody carcd did not invite gets a mail */
         snprintf(outcome, outlen, "ignored");
         snprintf(detail, detlen, "sent by %s, which is not the address the invitation was mailed to", r->from);
         return CD_TX_COMMIT;
     }
     cd_mail_place_tag(game_id, place, tag);
-    char word[8], name[CD_REPLY_LINE_MAX] = "", why[400] = "";
+    char word[8], name[CD_REPLY_LINE_MAX] = "";
     cd_reply_first_word(r->command, word, sizeof word);
-    if (strcmp(word, "join") != 0) {   /* these two may be answered again, the refusals of the join itself not */
+    /* (a displaced invitee is answered so whatever the reply says) */
+    if (!why[0] && strcmp(word, "join") != 0) {   /* these two may be answered again, the join's refusals not */
         snprintf(why, sizeof why, "its first line is \"%s\", not \"join\"", r->command);
-    } else {
+    } else if (!why[0]) {
         name_of(r->command, r->from, name);
         if (!cd_name_ok(name))
             snprintf(why, sizeof why, "the name after \"join\" must be 1 to %d printable characters", CD_NAME_MAX);
     }
-    bool may_retry = why[0] != 0;
+    bool may_retry = why[0] != 0 && !was_displaced;
     cd_join j = {.id = game_id, .name = name, .place = place, .from = r->from};
     char token[CD_TOKEN_LEN + 1], token_hash[CD_HEX256_LEN];
     if (!why[0]) {
@@ -89,15 +110,22 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
         cd_tx_result out = cd_lobby_join(db, &j);
         if (out == CD_TX_ERROR || j.why == CD_JOIN_SETUP_REFUSED)   /* a bug: the mail is kept and tried again */
             return CD_TX_ERROR;
-        if (j.why == CD_JOIN_NO_GAME || j.why == CD_JOIN_NOT_INVITEE) {   /* gone, or another address meanwhile */
+        if (j.why == CD_JOIN_NOT_INVITEE) {   /* a join from the lobby took the place since the read above? */
+            if (place_email(db, game_id, place, email, displaced) != CD_Q_OK)
+                return CD_TX_ERROR;
+            if (!email[0] && displaced[0] && strcasecmp(displaced, r->from) == 0) {
+                memcpy(email, displaced, sizeof email);
+                displaced_words(why, sizeof why);
+            }
+        }
+        if (j.why == CD_JOIN_NO_GAME || (j.why == CD_JOIN_NOT_INVITEE && !why[0])) {   /* gone, or not theirs */
             snprintf(outcome, outlen, "ignored");
             snprintf(detail, detlen, "%s", j.detail);
             return CD_TX_COMMIT;
         }
-        if (out == CD_TX_ROLLBACK)
+        if (out == CD_TX_ROLLBACK && !why[0])
             refusal_words(&j, why, sizeof why);
     }
-    char text[1400], subject[200];
     cd_mail_place_answer a = {.game_id = game_id, .email = email, .in_reply_to = r->message_id,
                               .subject = subject, .text = text};
     if (why[0]) {

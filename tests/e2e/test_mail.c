@@ -1699,7 +1699,9 @@ START_TEST(invitation_mailed_later_by_the_creator)
 END_TEST
 
 /* A public game with a mailed invitation: a join from the lobby takes another open place first, and never
- * the invitee's address, even when it takes the mailed place because no other is left. */
+ * the invitee's address, even when it takes the mailed place because no other is left. carcd then mails the
+ * invitee nothing of its own accord (the invitation said it would not write again), but the invitee's reply
+ * "join" is answered with what became of the seat, and their link's join is refused saying so. */
 START_TEST(lobby_join_never_takes_an_invitees_address)
 {
     e2e_daemon *d = mail_daemon(false);
@@ -1717,6 +1719,13 @@ START_TEST(lobby_join_never_takes_an_invitees_address)
     char path[200], view[200];
     snprintf(path, sizeof path, "/v1/games/%s/join", id);
     snprintf(view, sizeof view, "/v1/games/%s", id);
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.-1.open-seat.", id);
+    char *raw = wait_mail("bob", needle, 20);
+    ck_assert_msg(raw, "bob's invitation");
+    mail inv;
+    mail_parse(raw, &inv);
+    free(raw);
     const char *names[] = {"Eve", "Fay"};
     for (int k = 0; k < 2; k++) {   /* two strangers from the lobby: places 1 and 2, Bob's left for him */
         ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"x\"}", NULL, &r), 201);
@@ -1748,13 +1757,58 @@ START_TEST(lobby_join_never_takes_an_invitees_address)
     v = e2e_get_ok(c, path, gil, 200);
     ck_assert_msg(json_is_null(json_object_get(v, "email")), "Gil's seat has no address");
     json_decref(v);
-    char needle[200];
     snprintf(needle, sizeof needle, "carcd.%s.3.", id);   /* Gil's seat: nothing goes to Bob for it */
     ck_assert_msg(wait_mail("bob", needle, 1.5) == NULL, "no mail of Gil's seat at Bob's address");
+    snprintf(needle, sizeof needle, "carcd.%s.-1.join-answer.", id);   /* nor anything unasked */
+    ck_assert_msg(wait_mail("bob", needle, 1.5) == NULL, "carcd wrote to Bob unasked");
     snprintf(path, sizeof path, "/v1/games/%s/join", id);
     char body[200];
     snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", code0);
     ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 409);   /* started without him */
+    e2e_resp_free(&r);
+    /* Bob answers his invitation: told that a player from the lobby took his seat, with no way to answer again;
+     * a stranger's reply to the same address is still ignored */
+    char *m = reply_text("mallory@example.net", inv.reply_to, inv.msg_id, NULL, NULL, "join Mallory\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, m, strlen(m)), 0);
+    free(m);
+    m = reply_text("Bob@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "join Bob\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, m, strlen(m)), 0);
+    free(m);
+    char *log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "not the address the invitation was mailed to") &&
+                  strstr(log, "one of them took the seat your invitation kept for you"), "%s", log);
+    free(log);
+    raw = wait_mail("bob", needle, 20);
+    ck_assert_msg(raw, "the answer to the displaced invitee's join");
+    mail a;
+    mail_parse(raw, &a);
+    free(raw);
+    ck_assert_str_eq(a.subject, "Your reply took no seat");
+    ck_assert_msg(strstr(a.text, "players in this server's lobby") && strstr(a.text, "for another invitation") &&
+                  !strstr(a.text, "answer this mail"), "%s", a.text);
+    ck_assert_str_eq(a.reply_to, "");
+    free(a.text);
+    free(inv.text);
+    /* while the game still waits (another mailed place open), Bob's link says who took his seat */
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"bob@example.org\"},"
+                             "{\"invite\":true,\"email\":\"carol@example.org\"}],\"public\":true}",
+                             NULL, &r),
+                     201);
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(code0, sizeof code0, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"x\"}", NULL, &r), 201);
+    snprintf(key, sizeof key, "%s", e2e_jstr(r.json, "key"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, key, "{\"name\":\"Hal\"}", NULL, &r), 201);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "waiting");
+    e2e_resp_free(&r);
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", code0);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 409);
+    ck_assert_msg(strstr(e2e_jstr(r.json, "detail"), "taken already, by a player from the lobby"), "%s",
+                  e2e_jstr(r.json, "detail"));
     e2e_resp_free(&r);
     e2e_client_free(c);
     e2e_daemon_down(d);
