@@ -174,10 +174,17 @@ cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, c
     return enqueue(db, game_id, seq, st, -1, NULL, NULL, CD_WH_GAME_FINISHED, NULL, 0, true);
 }
 
-cd_tx_result cd_outbox_enqueue_message(cd_db *db, const cd_outbox_message *m)
+/* Whether endpoint e (of seat e_seat, -1: the whole game) is to get the event; false with *err on a failed read. */
+typedef bool (*skip_fn)(cd_db *db, const void *arg, int e_seat, bool *err);
+
+/* One event outside a move (message.posted, player.joined) for every endpoint of game_id that asked for ev and
+ * that skip does not pass over: each format's body rendered once from ctx (its names read here), one row per
+ * endpoint, one wake-up. */
+static cd_tx_result fan_out(cd_db *db, const char *game_id, unsigned ev, cd_whp_ctx *ctx, skip_fn skip,
+                            const void *arg)
 {
     cd_active_endpoint_rows rows;
-    if (cd_endpoints_active(db, m->game_id, &rows) != CD_Q_OK)
+    if (cd_endpoints_active(db, game_id, &rows) != CD_Q_OK)
         return CD_TX_ERROR;
     cd_tx_result out = CD_TX_COMMIT;
     char *body[CD_WH_NFORMATS] = {NULL};
@@ -188,40 +195,74 @@ cd_tx_result cd_outbox_enqueue_message(cd_db *db, const cd_outbox_message *m)
     int written = 0;
     for (int i = 0; i < rows.n && out == CD_TX_COMMIT; i++) {
         const cd_active_endpoint_row *e = &rows.v[i];
-        if (!(cd_wh_events_from_pg(e->events) & CD_WH_MESSAGE_POSTED) || e->seat == m->seat)
+        bool err = false;
+        if (!(cd_wh_events_from_pg(e->events) & ev) || skip(db, arg, e->seat, &err)) {
+            if (err)
+                out = CD_TX_ERROR;
             continue;
-        unsigned muted = 0;
-        if (e->seat >= 0 && cd_mutes_of(db, m->game_id, e->seat, &muted) != CD_Q_OK) {
-            out = CD_TX_ERROR;
-            break;
         }
-        if (m->seat < 32 && (muted >> m->seat & 1))
-            continue;
         int format = cd_wh_format_parse(e->format);
         if (format < 0)
             format = CD_WH_JSON;
-        if (!names && !(names = load_names(db, m->game_id))) {
+        if (!names && !(names = load_names(db, game_id))) {
             out = CD_TX_ERROR;
             break;
         }
-        cd_whp_ctx ctx = {.game_id = m->game_id, .seq = m->seq, .names = names, .seat = m->seat,
-                          .timestamp = stamp, .base_url = cd_webhooks_settings()->public_url,
-                          .message_id = m->id, .text = m->text};
+        ctx->game_id = game_id;
+        ctx->names = names;
+        ctx->timestamp = stamp;
+        ctx->base_url = cd_webhooks_settings()->public_url;
         if (!body[format])
-            body[format] = cd_whp_render(CD_WH_MESSAGE_POSTED, format, &ctx);
+            body[format] = cd_whp_render(ev, format, ctx);
         char msg_id[CD_WH_MSGID_LEN + 1];
         cd_wh_msg_id_new(msg_id);
-        if (!cd_outbox_insert_deferred(db, e->id, msg_id, "message.posted", m->game_id, m->seq, body[format], delay))
+        if (!cd_outbox_insert_deferred(db, e->id, msg_id, cd_wh_event_name(ev), game_id, ctx->seq, body[format],
+                                       delay))
             out = CD_TX_ERROR;
         written++;
     }
-    if (out == CD_TX_COMMIT && written > 0 && !cd_outbox_wake_deferred(db, m->game_id))
+    if (out == CD_TX_COMMIT && written > 0 && !cd_outbox_wake_deferred(db, game_id))
         out = CD_TX_ERROR;
     for (int f = 0; f < CD_WH_NFORMATS; f++)
         free(body[f]);
     json_decref(names);
     cd_active_endpoint_rows_free(&rows);
     return out;
+}
+
+/* message.posted skips its author's own endpoints and those of a seat that muted the author. */
+static bool skip_for_message(cd_db *db, const void *arg, int e_seat, bool *err)
+{
+    const cd_outbox_message *m = arg;
+    if (e_seat == m->seat)
+        return true;
+    unsigned muted = 0;
+    if (e_seat >= 0 && cd_mutes_of(db, m->game_id, e_seat, &muted) != CD_Q_OK) {
+        *err = true;
+        return true;
+    }
+    return m->seat < 32 && (muted >> m->seat & 1);
+}
+
+cd_tx_result cd_outbox_enqueue_message(cd_db *db, const cd_outbox_message *m)
+{
+    cd_whp_ctx ctx = {.seq = m->seq, .seat = m->seat, .message_id = m->id, .text = m->text};
+    return fan_out(db, m->game_id, CD_WH_MESSAGE_POSTED, &ctx, skip_for_message, m);
+}
+
+/* player.joined skips the joiner's own endpoints (a seat just taken has none yet; one registered in the same
+ * instant would learn nothing). */
+static bool skip_for_joined(cd_db *db, const void *arg, int e_seat, bool *err)
+{
+    (void)db;
+    (void)err;
+    return e_seat >= 0 && e_seat == *(const int *)arg;
+}
+
+cd_tx_result cd_outbox_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats)
+{
+    cd_whp_ctx ctx = {.seq = 0, .seat = seat, .seats = nseats, .taken = taken};
+    return fan_out(db, game_id, CD_WH_PLAYER_JOINED, &ctx, skip_for_joined, &seat);
 }
 
 cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_state *st, const char *seed_hex,

@@ -65,4 +65,9 @@ typedef struct {
  * messages and those of a seat it muted (the admin's endpoints get them all). */
 cd_tx_result cd_outbox_enqueue_message(cd_db *db, const cd_outbox_message *m);
 
+/* In a join's transaction (game/lobby_join.h), when the game still waits for others: player.joined for every
+ * endpoint that asked for it (the seats' registered while the game waits, and the admin's). seat: the seat
+ * taken, whose name is read with the others'; taken: the seats taken now, of nseats. */
+cd_tx_result cd_outbox_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats);
+
 #endif

@@ -39,11 +39,12 @@ typedef enum {
     CD_WH_GAME_FINISHED = 4,
     CD_WH_TURN_REMINDER = 8,   /* the seat has used remind_at of its time (clock.h); games with a clock only */
     CD_WH_MESSAGE_POSTED = 16, /* a seat wrote to the table (game/messages.h) */
+    CD_WH_PLAYER_JOINED = 32,  /* a join took a seat of a game that still waits for others (game/lobby_join.h) */
 } cd_wh_event;
-#define CD_WH_ALL_EVENTS 31u
+#define CD_WH_ALL_EVENTS 63u
 /* players[].webhook without "events": what a player's chat needs to know */
-#define CD_WH_PLAYER_EVENTS (CD_WH_TURN_STARTED | CD_WH_GAME_FINISHED | CD_WH_TURN_REMINDER)
-#define CD_WH_NEVENTS 5
+#define CD_WH_PLAYER_EVENTS (CD_WH_TURN_STARTED | CD_WH_GAME_FINISHED | CD_WH_TURN_REMINDER | CD_WH_PLAYER_JOINED)
+#define CD_WH_NEVENTS 6
 
 /* "turn.started", ... for one bit; NULL for anything else. */
 const char *cd_wh_event_name(unsigned ev);

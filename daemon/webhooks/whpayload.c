@@ -546,6 +546,25 @@ static json_t *data_finished(const cd_whp_ctx *c)
                      "seed_sha256", c->seed_sha256 ? c->seed_sha256 : "", "links", "game", game_link(c, ""));
 }
 
+/* player.joined, chat: "**Cy** joined game `abc12345`: 3 of 4 seats taken, 1 open.", and the game's page (a
+ * waiting game has no board to draw). */
+static void text_joined(chat *m, int format, const cd_whp_ctx *c)
+{
+    bold_name(&m->head, format, player_name(c, c->seat));
+    sb_printf(&m->head, " joined game ");
+    short_game(&m->head, format, c);
+    sb_printf(&m->head, ": %d of %d seats taken, %d open.", c->taken, c->seats, c->seats - c->taken);
+    if (c->base_url[0])
+        cd_buf_printf(&m->tail, "Game: %s/games/%s", c->base_url, c->game_id);
+}
+
+static json_t *data_joined(const cd_whp_ctx *c)
+{
+    return json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:i, s:{s:o}}", "game", c->game_id, "seq", c->seq, "seat",
+                     c->seat, "player", player_name(c, c->seat), "seats", c->seats, "taken", c->taken, "open",
+                     c->seats - c->taken, "links", "game", game_link(c, ""));
+}
+
 char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
 {
     json_t *body;
@@ -554,6 +573,7 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
                        : ev == CD_WH_MOVE_MADE    ? data_move(c)
                        : ev == CD_WH_TURN_REMINDER ? data_reminder(c)
                        : ev == CD_WH_MESSAGE_POSTED ? data_message(c)
+                       : ev == CD_WH_PLAYER_JOINED  ? data_joined(c)
                                                    : data_finished(c);
         body = json_pack("{s:s, s:s, s:o}", "type", cd_wh_event_name(ev), "timestamp", c->timestamp, "data", data);
     } else {
@@ -566,6 +586,8 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
             text_reminder(&m, format, c);
         else if (ev == CD_WH_MESSAGE_POSTED)
             text_message(&m, format, c);
+        else if (ev == CD_WH_PLAYER_JOINED)
+            text_joined(&m, format, c);
         else
             text_finished(&m, format, c);
         char *t = chat_text(&m, chat_cap(format));
