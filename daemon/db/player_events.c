@@ -23,6 +23,12 @@ static const cd_stmt_info stmts[] = {
                                        "$3::integer = -2 THEN (SELECT pending_seat FROM games WHERE id = $1::uuid) "
                                        "ELSE $3::integer END) GROUP BY player_id"),
                              5},
+    {ST_PLAYER_EVENTS_OTHERS, "player_events_others",
+                              PEV_WRITE("SELECT player_id, min(seat) AS seat FROM seats WHERE game_id = $1::uuid "
+                                        "AND player_id IS NOT NULL AND bot IS NULL AND player_id IS DISTINCT FROM "
+                                        "(SELECT player_id FROM seats WHERE game_id = $1::uuid AND seat = $3::integer) "
+                                        "GROUP BY player_id"),
+                              5},
     {ST_PLAYER_EVENT_ONE, "player_event_one",
                           PEV_WRITE("SELECT $3::uuid AS player_id, $6::integer AS seat"), 6},
     {ST_PLAYER_EVENTS_AFTER, "player_events_after",
@@ -40,6 +46,15 @@ bool cd_player_events_for_seats_deferred(cd_db *db, const char *game_id, int seq
     snprintf(seat_s, sizeof seat_s, "%d", seat);
     const char *p[] = {game_id, seq_s, seat_s, kind, status};
     return cd_db_defer(db, ST_PLAYER_EVENTS_SEATS, 5, p);
+}
+
+bool cd_player_events_for_others_deferred(cd_db *db, const char *game_id, int seq, int seat, const char *kind)
+{
+    char seq_s[16], seat_s[16];
+    snprintf(seq_s, sizeof seq_s, "%d", seq);
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    const char *p[] = {game_id, seq_s, seat_s, kind, NULL};
+    return cd_db_defer(db, ST_PLAYER_EVENTS_OTHERS, 5, p);
 }
 
 bool cd_player_event_emit(cd_db *db, const char *player_id, const char *kind, const char *game_id, int seq,

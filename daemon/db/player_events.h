@@ -18,6 +18,7 @@ struct pg_result;
 #define CD_PEV_TURN "turn"
 #define CD_PEV_INVITATION "invitation"
 #define CD_PEV_GAME_OVER "game_over"
+#define CD_PEV_PLAYER_JOINED "player_joined"   /* sql/023 */
 
 #define CD_PEV_PENDING_SEAT (-2)   /* cd_player_events_for_seats_deferred: the seat the game row waits for */
 
@@ -28,6 +29,10 @@ struct pg_result;
  * left it to the bot: the turn is the bot's). false when it could not be sent. */
 bool cd_player_events_for_seats_deferred(cd_db *db, const char *game_id, int seq, int seat, const char *kind,
                                          const char *status);
+
+/* Inside a transaction: event `kind` of game_id at seq for the players linked to its seats but the player of
+ * seat `seat` (each with its own seat, once per player; none to a seat a bot plays), queued likewise. */
+bool cd_player_events_for_others_deferred(cd_db *db, const char *game_id, int seq, int seat, const char *kind);
 
 /* Inside a transaction: event `kind` of game_id (at seq; seat -1: none) for player_id, queued likewise. */
 bool cd_player_event_emit(cd_db *db, const char *player_id, const char *kind, const char *game_id, int seq,

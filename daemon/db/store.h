@@ -151,6 +151,7 @@ typedef enum {
     /* players' event streams (db/player_events.c) and the admin's cancel (db/admin_cancel.c), sql/009 */
     ST_PLAYER_EVENTS_SEATS,  /* (game_id, seq, seat|-1 = every seat|-2 = the pending one, kind, status|NULL): an event for the players
                                  linked to the seat(s), numbered, with their NOTIFY */
+    ST_PLAYER_EVENTS_OTHERS, /* (game_id, seq, seat, kind, NULL): an event for the players linked to the other seats */
     ST_PLAYER_EVENT_ONE,     /* (game_id, seq, player_id, kind, NULL, seat|NULL): one event for one player */
     ST_PLAYER_EVENTS_AFTER,  /* (player_id, after_n, limit) -> n, kind, game_id, seq, seat, status, at */
     ST_GAME_ADMIN_CANCEL,    /* (game_id, seq, move): status cancelled at seq + 1, the log entry, the NOTIFY */

@@ -10,7 +10,9 @@
 
 #include "base/crypto.h"
 #include "db/games_table.h"
+#include "db/player_events.h"
 #include "lobby_start.h"
+#include "webhooks/outbox.h"
 
 int cd_lobby_place_of_code(const cd_invite *inv, int n, const char *code_hash)
 {
@@ -120,8 +122,11 @@ static cd_tx_result join_locked(cd_db *db, cd_join *j, const cd_waiting_lock_row
         return CD_TX_ERROR;
     if (invited)   /* the address goes with the code that was mailed there, never to a lobby join */
         memcpy(j->email, inv[place].email, sizeof j->email);
-    if (open > 1)
-        return CD_TX_COMMIT;
+    if (open > 1) {   /* the game waits on: the others hear who came (the start says so itself) */
+        if (!cd_player_events_for_others_deferred(db, j->id, 0, j->seat, CD_PEV_PLAYER_JOINED))
+            return CD_TX_ERROR;
+        return cd_outbox_enqueue_joined(db, j->id, j->seat, nseats + 1, nseats + open);
+    }
     /* the last open seat: the game starts */
     cd_tx_result out = cd_lobby_start(db, j->id, w, j->place >= 0 ? j->seat : -1, j->place >= 0 ? j->token : NULL,
                                       j->detail, sizeof j->detail);

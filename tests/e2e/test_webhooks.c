@@ -1240,6 +1240,115 @@ START_TEST(chat_fits_six_long_names)
 }
 END_TEST
 
+/* ---- a join into a waiting game ---------------------------------------------------------------------------------- */
+/* The hit at `path` whose body names `type` (NULL: any), as JSON (the caller frees it); NULL when none. */
+static json_t *hit_json(receiver *R, const char *path, const char *type, char *sig_ok_secret)
+{
+    json_t *out = NULL;
+    pthread_mutex_lock(&R->mu);
+    for (int i = 0; i < R->n && !out; i++)
+        if (strcmp(R->hits[i].path, path) == 0 && (!type || strstr(R->hits[i].body, type))) {
+            out = json_loads(R->hits[i].body, 0, NULL);
+            if (sig_ok_secret)
+                ck_assert_msg(signature_ok(&R->hits[i], sig_ok_secret), "%s: the signature does not verify", path);
+        }
+    pthread_mutex_unlock(&R->mu);
+    return out;
+}
+
+/* A join into a game that still waits for others: the seats' endpoints that take player.joined hear who took
+ * which seat and how many are still open (json, as documented; Discord in a line), the players linked to the
+ * other seats get player_joined in GET /v1/me/events, the joiner neither; the join that fills the game sends
+ * none (its start's turn.started says it). */
+START_TEST(player_joined_told)
+{
+    receiver *R = receiver_start();
+    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1",
+                         "CARCD_PUBLIC_URL=https://carc.example", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    e2e_openapi_load();
+    char ann_key[80], bob_key[80], body[600], codes[2][80], path[200];
+    e2e_player_key(c, "Ann", ann_key, sizeof ann_key);
+    e2e_player_key(c, "Bob", bob_key, sizeof bob_key);
+    snprintf(body, sizeof body,
+             "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"invite\":true},{\"invite\":true}]}", ann_key);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r), 201);
+    e2e_game g = {.nplayers = 3};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+    snprintf(codes[0], sizeof codes[0], "%s", e2e_jstr(r.json, "invites.0.invite"));
+    snprintf(codes[1], sizeof codes[1], "%s", e2e_jstr(r.json, "invites.1.invite"));
+    e2e_resp_free(&r);
+    /* Ann's endpoints while the game waits: every event (json, Discord), and turn.started alone */
+    hook all = hook_create(c, &g, g.token[0], R, "/ann", "json", NULL);
+    hook_create(c, &g, g.token[0], R, "/ann-discord", "discord", NULL);
+    hook_create(c, &g, g.token[0], R, "/ann-turns", "json", "[\"turn.started\"]");
+
+    /* Bob joins with his key: two of three seats taken */
+    snprintf(path, sizeof path, "/v1/games/%s/join", g.id);
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\",\"player_key\":\"%s\"}", codes[0], bob_key);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "waiting");
+    e2e_resp_free(&r);
+    ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);
+    ck_assert_int_eq(settle(d, 10), 0);
+    json_t *j = hit_json(R, "/ann", "player.joined", all.secret);
+    ck_assert_msg(j != NULL, "no player.joined at Ann's endpoint");
+    char why[600];
+    ck_assert_msg(e2e_schema_validate(e2e_jget(e2e_openapi_doc(), "components.schemas.PlayerJoinedPayload"), j, "$",
+                                      why, sizeof why),
+                  "player.joined does not match its schema: %s", why);
+    ck_assert_str_eq(e2e_jstr(j, "data.game"), g.id);
+    ck_assert_str_eq(e2e_jstr(j, "data.player"), "Bob");
+    ck_assert_int_eq(e2e_jint(j, "data.seat"), 1);
+    ck_assert_int_eq(e2e_jint(j, "data.seats"), 3);
+    ck_assert_int_eq(e2e_jint(j, "data.taken"), 2);
+    ck_assert_int_eq(e2e_jint(j, "data.open"), 1);
+    json_decref(j);
+    j = hit_json(R, "/ann-discord", NULL, NULL);
+    ck_assert_msg(j != NULL, "no Discord message");
+    char want[300];
+    snprintf(want, sizeof want, "**Bob** joined game `%.8s`: 2 of 3 seats taken, 1 open.\nGame: "
+                                "https://carc.example/games/%s", g.id, g.id);
+    ck_assert_str_eq(e2e_jstr(j, "content"), want);
+    json_decref(j);
+    ck_assert_int_eq(count_prefix(R, "/ann-turns"), 0);
+    /* the player streams: Ann hears of Bob, with her own seat; Bob of nobody */
+    json_t *es = e2e_me_events_all(c, ann_key);
+    ck_assert_int_eq(json_array_size(es), 1);
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 0), "kind"), "player_joined");
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 0), "game"), g.id);
+    ck_assert_int_eq(e2e_jint(json_array_get(es, 0), "seat"), 0);
+    json_decref(es);
+    es = e2e_me_events_all(c, bob_key);
+    ck_assert_int_eq(json_array_size(es), 0);
+    json_decref(es);
+
+    /* Cy takes the last seat: the game starts, and says so with turn.started, not player.joined */
+    snprintf(body, sizeof body, "{\"name\":\"Cy\",\"invite\":\"%s\"}", codes[1]);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "active");
+    e2e_resp_free(&r);
+    ck_assert_int_eq(wait_prefix(R, "/ann-turns", 1, 10), 1);
+    ck_assert_int_eq(settle(d, 10), 0);
+    int joined = 0;
+    pthread_mutex_lock(&R->mu);
+    for (int i = 0; i < R->n; i++)
+        joined += strstr(R->hits[i].body, "player.joined") != NULL || strstr(R->hits[i].body, " joined game ") != NULL;
+    pthread_mutex_unlock(&R->mu);
+    ck_assert_int_eq(joined, 2);   /* Bob's, in json and on Discord */
+    es = e2e_me_events_all(c, ann_key);
+    ck_assert_int_eq(json_array_size(es), 3);   /* player_joined, game_started, turn */
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 1), "kind"), "game_started");
+    json_decref(es);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_webhooks");
@@ -1255,6 +1364,7 @@ int main(void)
     tcase_add_test(tc, payloads_public_and_documented);
     tcase_add_test(tc, turn_started_skips_forced_steps);
     tcase_add_test(tc, latency_report);
+    tcase_add_test(tc, player_joined_told);
     suite_add_tcase(s, tc);
     TCase *chat = e2e_tcase("chat", 240);
     tcase_add_test(chat, chat_fits_six_long_names);
