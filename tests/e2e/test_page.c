@@ -428,6 +428,8 @@ START_TEST(page_two_tabs)
         tab_open(&b, &t[i], url, 1280, 900, false);
         wait_page_seq(&b, 0, "a tab loaded");
         wait_for(&b, "document.body.dataset.live", "1", "its stream is open");
+        /* the title calls the player back to a tab left in the background */
+        wait_for(&b, "document.title", "Your turn \u2014 Carcassonne: P0, P1", "the title says whose turn");
     }
     /* a move in one tab shows in the other, whose choices become the next decision's; then the other way:
      * the tile from tab 0, the figure step from tab 1 */
@@ -454,10 +456,11 @@ START_TEST(page_two_tabs)
         check_choices(&b, want, "the other tab's choices");
         free(want);
     }
-    for (int i = 0; i < 2; i++) {   /* the turn passed: both tabs say so, and offer nothing */
+    for (int i = 0; i < 2; i++) {   /* the turn passed: both tabs say so (the title too), and offer nothing */
         tab_use(&b, &t[i]);
         wait_for(&b, "document.getElementById('turn').textContent.startsWith(\"P1's turn\")?'y':'n'", "y", "P1's turn");
         wait_for(&b, "String(document.querySelectorAll('[data-notation]').length)", "0", "no choices");
+        wait_for(&b, "document.title", "Carcassonne: P0, P1", "no turn in the title");
     }
     browser_stop(&b);
     e2e_client_free(c);

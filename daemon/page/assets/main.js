@@ -22,6 +22,7 @@ const S = { tiles: new Map(), view: null, legal: [], entries: [], rot: 0, tile: 
 
 const names = () => (S.view ? S.view.players.map((p) => p.name || "seat " + p.seat) : []);
 const me = () => (S.view && S.view.you ? S.view.you.seat : null);
+const baseTitle = document.title;   // the server's: "Carcassonne: Ann, Bob"
 
 function fatal(text) {   // a bad token: this message and nothing else
   $("game").hidden = true;
@@ -191,6 +192,8 @@ function render(keepFocus) {
   drawMail($("mail-box"), id, v, refreshSoon);
   $("replay").max = String(v.seq);
   drawTurn(v, n, mine);
+  // a game played over the day sits in a background tab: its title is what calls the player back
+  document.title = (mine ? "Your turn \u2014 " : "") + baseTitle;
   drawLog(n);
   tick();
   document.body.dataset.seq = String(v.seq);
