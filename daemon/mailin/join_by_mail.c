@@ -45,14 +45,20 @@ static cd_q place_email(cd_db *db, const char *game_id, int place, char out[CD_E
     return q;
 }
 
-/* Why the reply of an invitee whose place a join from the lobby took takes no seat: they were invited, so they
- * are told, once they write (carcd mailed them nothing when it happened: the invitation promised not to). */
-static void displaced_words(char *out, size_t n)
+/* Whether `from` is the invitee whose place a join from the lobby took: then the answer goes to that address
+ * (email), and says why the reply takes no seat (why). They were invited, so they are told once they write;
+ * carcd mailed them nothing when it happened (the invitation promised not to). */
+static bool displaced_sender(char email[CD_EMAIL_MAX + 1], const char displaced[CD_EMAIL_MAX + 1], const char *from,
+                             char *why, size_t n)
 {
-    snprintf(out, n, "the game is open to the players in this server's lobby too, and one of them took the seat "
+    if (email[0] || !displaced[0] || strcasecmp(displaced, from) != 0)
+        return false;
+    memcpy(email, displaced, CD_EMAIL_MAX + 1);
+    snprintf(why, n, "the game is open to the players in this server's lobby too, and one of them took the seat "
                      "your invitation kept for you (carcd gives them a mailed invitation's seat only when no other "
                      "seat is left). Your invitation no longer opens a seat; to play, ask the player who invited you "
                      "for another invitation");
+    return true;
 }
 
 /* A person's words for why the join was refused. */
@@ -78,11 +84,7 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
     char text[1400], subject[200], why[600] = "";
     if (place_email(db, game_id, place, email, displaced) != CD_Q_OK)
         return CD_TX_ERROR;
-    bool was_displaced = !email[0] && displaced[0] && strcasecmp(displaced, r->from) == 0;
-    if (was_displaced) {   /* answered at its own address (as every answer here), which the place still knows */
-        memcpy(email, displaced, sizeof email);
-        displaced_words(why, sizeof why);
-    }
+    bool was_displaced = displaced_sender(email, displaced, r->from, why, sizeof why);
     if (!email[0] || strcasecmp(email, r->from) != 0) {   /* nobody carcd did not invite gets a mail */
         snprintf(outcome, outlen, "ignored");
         snprintf(detail, detlen, "sent by %s, which is not the address the invitation was mailed to", r->from);
@@ -113,10 +115,7 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
         if (j.why == CD_JOIN_NOT_INVITEE) {   /* a join from the lobby took the place since the read above? */
             if (place_email(db, game_id, place, email, displaced) != CD_Q_OK)
                 return CD_TX_ERROR;
-            if (!email[0] && displaced[0] && strcasecmp(displaced, r->from) == 0) {
-                memcpy(email, displaced, sizeof email);
-                displaced_words(why, sizeof why);
-            }
+            displaced_sender(email, displaced, r->from, why, sizeof why);
         }
         if (j.why == CD_JOIN_NO_GAME || (j.why == CD_JOIN_NOT_INVITEE && !why[0])) {   /* gone, or not theirs */
             snprintf(outcome, outlen, "ignored");
