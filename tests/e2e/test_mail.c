@@ -186,6 +186,19 @@ static void mail_parse(const char *raw, mail *m)
     g_object_unref(s);
 }
 
+/* The k-th (1-based) mail of `kind` that carcd sent `user` as a person with no seat in game `id` (open-seat: an
+ * invitation; join-answer: the answer to a reply to one), parsed into *m (its text the caller's to free);
+ * asserts that it came within 20 s. */
+static void place_mail(const char *user, const char *id, const char *kind, int k, mail *m)
+{
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.-1.%s.", id, kind);
+    char *raw = wait_mail_nth(user, needle, k, 20);
+    ck_assert_msg(raw, "no %s mail number %d reached %s", kind, k, user);
+    mail_parse(raw, m);
+    free(raw);
+}
+
 /* The numbered legal moves of a turn mail's text: how many; the k-th (1-based) notation into out. */
 static int legal_moves(const char *text, int k, char *out, size_t n)
 {
@@ -1442,16 +1455,9 @@ START_TEST(join_by_replying_to_the_invitation)
                       "{\"invite\":true,\"email\":\"carol@example.org\"}]}",
                    id, NULL);
     snprintf(path, sizeof path, "/v1/games/%s", id);
-    snprintf(needle, sizeof needle, "carcd.%s.-1.open-seat.", id);
-    char *raw = wait_mail("bob", needle, 20);
-    ck_assert_msg(raw, "bob's invitation");
     mail inv_bob, inv_carol;
-    mail_parse(raw, &inv_bob);
-    free(raw);
-    raw = wait_mail("carol", needle, 20);
-    ck_assert_msg(raw, "carol's invitation");
-    mail_parse(raw, &inv_carol);
-    free(raw);
+    place_mail("bob", id, "open-seat", 1, &inv_bob);
+    place_mail("carol", id, "open-seat", 1, &inv_carol);
     ck_assert_str_ne(inv_bob.reply_to, inv_carol.reply_to);   /* a tag per place */
 
     /* another address than the invited one: ignored, and told nothing */
@@ -1469,12 +1475,8 @@ START_TEST(join_by_replying_to_the_invitation)
     char *m2 = reply_text("Bob@Example.org", inv_bob.reply_to, inv_bob.msg_id, NULL, NULL, "count me in!\r\n");
     ck_assert_int_eq(mail_in(d, NULL, m2, strlen(m2)), 0);
     free(m2);
-    snprintf(needle, sizeof needle, "carcd.%s.-1.join-answer.", id);
-    raw = wait_mail("bob", needle, 20);
-    ck_assert_msg(raw, "the answer to a reply that took no seat");
     mail a;
-    mail_parse(raw, &a);
-    free(raw);
+    place_mail("bob", id, "join-answer", 1, &a);   /* the answer to a reply that took no seat */
     ck_assert_str_eq(a.subject, "Your reply took no seat");
     ck_assert_msg(strstr(a.text, "\"count me in!\", not \"join\"") && strstr(a.text, "join Bob"), "%s", a.text);
     ck_assert_str_eq(a.reply_to, inv_bob.reply_to);
@@ -1485,10 +1487,7 @@ START_TEST(join_by_replying_to_the_invitation)
     char *m2b = reply_text("bob@example.org", inv_bob.reply_to, inv_bob.msg_id, NULL, NULL, long_join);
     ck_assert_int_eq(mail_in(d, NULL, m2b, strlen(m2b)), 0);
     free(m2b);
-    raw = wait_mail_nth("bob", needle, 2, 20);
-    ck_assert_msg(raw, "the answer to a name that is none");
-    mail_parse(raw, &a);
-    free(raw);
+    place_mail("bob", id, "join-answer", 2, &a);   /* the answer to a name that is none */
     ck_assert_msg(strstr(a.text, "1 to 64 printable characters"), "%s", a.text);
     ck_assert_str_eq(a.reply_to, inv_bob.reply_to);
     free(a.text);
@@ -1505,10 +1504,7 @@ START_TEST(join_by_replying_to_the_invitation)
     log = mail_in_log(d);
     ck_assert_msg(strstr(log, "joined: seat 1 as Bobby") && strstr(log, "handled before"), "%s", log);
     free(log);
-    raw = wait_mail_nth("bob", needle, 3, 20);
-    ck_assert_msg(raw, "the joined mail");
-    mail_parse(raw, &a);
-    free(raw);
+    place_mail("bob", id, "join-answer", 3, &a);   /* the joined mail */
     ck_assert_str_eq(a.subject, "You have joined the game as Bobby");
     ck_assert_msg(strstr(a.text, "seat 1") && strstr(a.text, "The game starts when"), "%s", a.text);
     char bob_token[80];
@@ -1526,7 +1522,7 @@ START_TEST(join_by_replying_to_the_invitation)
     ck_assert_int_eq(mail_in(d, NULL, m4, strlen(m4)), 0);
     free(m4);
     snprintf(needle, sizeof needle, "carcd.%s.2.invitation.", id);
-    raw = wait_mail("carol", needle, 20);
+    char *raw = wait_mail("carol", needle, 20);
     ck_assert_msg(raw, "carol's seat mail once the game starts");
     mail_parse(raw, &a);
     free(raw);
@@ -1556,11 +1552,7 @@ START_TEST(join_by_replying_to_the_invitation)
     char *m5 = reply_text("carol@example.org", inv_carol.reply_to, inv_carol.msg_id, NULL, NULL, "join\r\n");
     ck_assert_int_eq(mail_in(d, NULL, m5, strlen(m5)), 0);
     free(m5);
-    snprintf(needle, sizeof needle, "carcd.%s.-1.join-answer.", id);
-    raw = wait_mail("carol", needle, 20);
-    ck_assert_msg(raw, "the answer to a join after the start");
-    mail_parse(raw, &a);
-    free(raw);
+    place_mail("carol", id, "join-answer", 1, &a);   /* the answer to a join after the start */
     ck_assert_msg(strstr(a.text, "under way") && !strstr(a.text, "answer this mail"), "%s", a.text);
     ck_assert_str_eq(a.reply_to, "");
     free(a.text);
@@ -1650,13 +1642,8 @@ START_TEST(invitation_mailed_later_by_the_creator)
     ck_assert_int_eq(e2e_jint(r.json, "place"), 1);
     ck_assert_str_eq(e2e_jstr(r.json, "mailed_to"), "dave@example.org");
     e2e_resp_free(&r);
-    char needle[200];
-    snprintf(needle, sizeof needle, "carcd.%s.-1.open-seat.", id);
-    char *raw = wait_mail("dave", needle, 20);
-    ck_assert_msg(raw, "the invitation reaches dave");
     mail m;
-    mail_parse(raw, &m);
-    free(raw);
+    place_mail("dave", id, "open-seat", 1, &m);
     char line[320];
     snprintf(line, sizeof line, "\n%s\n", page1);
     ck_assert_msg(strstr(m.text, line), "the second invitation's link (%s): %s", page1, m.text);
@@ -1678,17 +1665,17 @@ START_TEST(invitation_mailed_later_by_the_creator)
     snprintf(body, sizeof body, "{\"invite\":\"%s\",\"email\":\"carol@example.org\"}", code1);
     ck_assert_int_eq(e2e_req(c, "POST", path, creator, body, NULL, &r), 202);
     e2e_resp_free(&r);
-    raw = wait_mail("carol", needle, 20);
-    ck_assert_msg(raw, "the invitation mailed again reaches carol");
-    free(raw);
+    place_mail("carol", id, "open-seat", 1, &m);   /* the invitation mailed again */
+    free(m.text);
     snprintf(jbody, sizeof jbody, "{\"name\":\"Carol\",\"invite\":\"%s\"}", code1);
     ck_assert_int_eq(e2e_req(c, "POST", join, NULL, jbody, NULL, &r), 201);
     ck_assert_str_eq(e2e_jstr(r.json, "status"), "active");
     ck_assert_str_eq(e2e_jstr(r.json, "email"), "carol@example.org");
     int seat = (int)json_integer_value(json_object_get(r.json, "seat"));
     e2e_resp_free(&r);
+    char needle[200];
     snprintf(needle, sizeof needle, "carcd.%s.%d.invitation.", id, seat);
-    raw = wait_mail("carol", needle, 20);
+    char *raw = wait_mail("carol", needle, 20);
     ck_assert_msg(raw, "the seat's first mail at the newest address");
     free(raw);
     ck_assert_int_eq(e2e_req(c, "POST", path, creator, body, NULL, &r), 409);   /* started: nothing to mail */
@@ -1719,13 +1706,8 @@ START_TEST(lobby_join_never_takes_an_invitees_address)
     char path[200], view[200];
     snprintf(path, sizeof path, "/v1/games/%s/join", id);
     snprintf(view, sizeof view, "/v1/games/%s", id);
-    char needle[200];
-    snprintf(needle, sizeof needle, "carcd.%s.-1.open-seat.", id);
-    char *raw = wait_mail("bob", needle, 20);
-    ck_assert_msg(raw, "bob's invitation");
     mail inv;
-    mail_parse(raw, &inv);
-    free(raw);
+    place_mail("bob", id, "open-seat", 1, &inv);
     const char *names[] = {"Eve", "Fay"};
     for (int k = 0; k < 2; k++) {   /* two strangers from the lobby: places 1 and 2, Bob's left for him */
         ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"x\"}", NULL, &r), 201);
@@ -1757,6 +1739,7 @@ START_TEST(lobby_join_never_takes_an_invitees_address)
     v = e2e_get_ok(c, path, gil, 200);
     ck_assert_msg(json_is_null(json_object_get(v, "email")), "Gil's seat has no address");
     json_decref(v);
+    char needle[200];
     snprintf(needle, sizeof needle, "carcd.%s.3.", id);   /* Gil's seat: nothing goes to Bob for it */
     ck_assert_msg(wait_mail("bob", needle, 1.5) == NULL, "no mail of Gil's seat at Bob's address");
     snprintf(needle, sizeof needle, "carcd.%s.-1.join-answer.", id);   /* nor anything unasked */
@@ -1778,11 +1761,8 @@ START_TEST(lobby_join_never_takes_an_invitees_address)
     ck_assert_msg(strstr(log, "not the address the invitation was mailed to") &&
                   strstr(log, "one of them took the seat your invitation kept for you"), "%s", log);
     free(log);
-    raw = wait_mail("bob", needle, 20);
-    ck_assert_msg(raw, "the answer to the displaced invitee's join");
     mail a;
-    mail_parse(raw, &a);
-    free(raw);
+    place_mail("bob", id, "join-answer", 1, &a);   /* the answer to the displaced invitee's join */
     ck_assert_str_eq(a.subject, "Your reply took no seat");
     ck_assert_msg(strstr(a.text, "players in this server's lobby") && strstr(a.text, "for another invitation") &&
                   !strstr(a.text, "answer this mail"), "%s", a.text);
@@ -1829,13 +1809,8 @@ START_TEST(invitation_stop_link)
     char id[40];
     snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
     e2e_resp_free(&r);
-    char needle[200];
-    snprintf(needle, sizeof needle, "carcd.%s.-1.open-seat.", id);
-    char *raw = wait_mail("dave", needle, 20);
-    ck_assert_msg(raw, "the invitation reaches dave");
     mail m;
-    mail_parse(raw, &m);
-    free(raw);
+    place_mail("dave", id, "open-seat", 1, &m);
     free(m.text);
     const char *at = strstr(m.unsubscribe, "/v1/mail/invitations/stop/");
     ck_assert_ptr_nonnull(at);

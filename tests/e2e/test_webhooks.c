@@ -265,6 +265,9 @@ static json_t *deliveries(e2e_client *c, const e2e_daemon *d, const e2e_game *g,
 
 /* ---- tests ------------------------------------------------------------------------------------------------------ */
 static const char *env_fast[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1", NULL};
+/* the same, with the public address the chat texts link to */
+static const char *env_public[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1",
+                                   "CARCD_PUBLIC_URL=https://carc.example", NULL};
 
 /* The signature verifies; 500, 500, 200 is three attempts with one webhook-id; Retry-After is honoured. */
 START_TEST(signed_and_retried)
@@ -1121,9 +1124,7 @@ static size_t u16len(const char *s)
 START_TEST(chat_fits_six_long_names)
 {
     receiver *R = receiver_start();
-    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1",
-                         "CARCD_PUBLIC_URL=https://carc.example", NULL};
-    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_daemon *d = e2e_daemon_up(env_public);
     e2e_client *c = e2e_client_new(d);
     char body[4000];
     int k = snprintf(body, sizeof body, "{\"expansions\":[\"hills_sheep\",\"crop_circles\",\"fruit_trees\"],\"players\":[");
@@ -1263,9 +1264,7 @@ static json_t *hit_json(receiver *R, const char *path, const char *type, char *s
 START_TEST(player_joined_told)
 {
     receiver *R = receiver_start();
-    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1",
-                         "CARCD_PUBLIC_URL=https://carc.example", NULL};
-    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_daemon *d = e2e_daemon_up(env_public);
     e2e_client *c = e2e_client_new(d);
     e2e_openapi_load();
     char ann_key[80], bob_key[80], body[600], codes[2][80], path[200];
