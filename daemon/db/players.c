@@ -19,7 +19,10 @@ static const cd_stmt_info stmts[] = {
     /* the pending kind a move wrote (sql/017), else that of a snapshot no move has followed since */
     {ST_ME_GAMES, "me_games",
                   "SELECT g.id, s.seat, g.status, g.seq, g.pending_seat, COALESCE(g.pending_kind, g.snapshot->'pending'->>'kind'), "
-                  "EXTRACT(EPOCH FROM g.clock_deadline)::float8, " CD_SQL_ISO("g.updated_at") ", g.clock "
+                  "EXTRACT(EPOCH FROM g.clock_deadline)::float8, " CD_SQL_ISO("g.updated_at") ", g.clock, "
+                  /* a waiting game's open places: one index scan each, for those games only */
+                  "CASE WHEN g.status = 'waiting' THEN (SELECT count(*) FROM seat_invites i "
+                  "WHERE i.game_id = g.id AND i.seat IS NULL) END "
                   "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1::uuid "
                   "AND ($2::text IS NULL OR g.status = $2) "
                   "ORDER BY (g.status = 'active' AND g.pending_seat = s.seat) DESC, "
@@ -62,6 +65,7 @@ static void me_game_row(const PGresult *res, int i, void *row)
     g->deadline = g->has_deadline ? atof(PQgetvalue(res, i, 6)) : 0;
     g->updated_at = PQgetvalue(res, i, 7);
     g->clock = cd_q_text(res, i, 8);
+    g->open = cd_q_int(res, i, 9, -1);
 }
 
 cd_q cd_me_games(cd_db *db, const char *player_id, const char *status, long limit, cd_me_game_rows *out)

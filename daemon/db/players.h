@@ -31,6 +31,7 @@ typedef struct {
     double deadline;
     const char *updated_at;     /* ISO 8601 */
     const char *clock;          /* the clock's JSON; NULL for a game without one */
+    int open;                   /* a waiting game's seats still open; -1 for any other */
 } cd_me_game_row;
 
 typedef struct {

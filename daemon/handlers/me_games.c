@@ -33,9 +33,10 @@ static json_t *row_json(const cd_me_game_row *g, double now)
     if (active && cj && cd_clock_from_json(cj, &c) && seat < c.nseats)
         left = json_real(cd_clock_time_left(&c, seat, now));
     json_decref(cj);
-    return json_pack("{s:s, s:i, s:s, s:i, s:b, s:o, s:o, s:o, s:s}", "id", g->id, "seat", seat, "status", g->status,
-                     "seq", g->seq, "my_turn", my_turn, "pending", pending, "deadline", deadline, "time_left_s", left,
-                     "updated_at", g->updated_at);
+    return json_pack("{s:s, s:i, s:s, s:i, s:b, s:o, s:o, s:o, s:s, s:o}", "id", g->id, "seat", seat, "status",
+                     g->status, "seq", g->seq, "my_turn", my_turn, "pending", pending, "deadline", deadline,
+                     "time_left_s", left, "updated_at", g->updated_at, "open",
+                     g->open >= 0 ? json_integer(g->open) : json_null());
 }
 
 enum MHD_Result h_me_games(cd_req *r)

@@ -160,6 +160,7 @@ START_TEST(public_game_filled_from_the_lobby_and_played_with_keys)
             json_t *mine = e2e_get_ok(c, "/v1/me/games?status=waiting", keys[0], 200);
             ck_assert_str_eq(e2e_jstr(mine, "games.0.id"), id);
             ck_assert(json_is_false(e2e_jget(mine, "games.0.my_turn")));
+            ck_assert_int_eq(e2e_jint(mine, "games.0.open"), 3);   /* the seats it still waits for */
             json_decref(mine);
         }
     }
@@ -179,6 +180,7 @@ START_TEST(public_game_filled_from_the_lobby_and_played_with_keys)
     json_t *mine = e2e_get_ok(c, "/v1/me/games", keys[1], 200);
     ck_assert_str_eq(e2e_jstr(mine, "games.0.id"), id);
     ck_assert_str_eq(e2e_jstr(mine, "games.0.status"), "finished");
+    ck_assert(json_is_null(e2e_jget(mine, "games.0.open")));
     json_decref(mine);
     ck_assert_int_eq(e2e_verify_ok(c, d, id), moves);
     e2e_client_free(c);

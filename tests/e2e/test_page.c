@@ -1148,6 +1148,8 @@ START_TEST(page_lobby)
     click(&b, button);
     wait_for(&b, "document.getElementById('problem').textContent",
              "Could not do it: this player key already holds a seat of this game", "Bob's second join refused");
+    snprintf(expr, sizeof expr, "document.querySelector('#mine %s td.state').textContent", row);
+    wait_for(&b, expr, "waits for 1 more player", "Bob's games: the one he joined, and how many it waits for");
 
     /* Cy: a key the server does not know is replaced; the last seat starts the game */
     lobby_open(&b, &t[2], d, "Cy", "pk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
@@ -1181,8 +1183,7 @@ START_TEST(page_lobby)
     lobby_open(&b, &t[1], d, NULL, NULL);
     wait_for(&b, "String(!document.getElementById('empty').hidden)", "true", "the full game left the lobby");
     wait_for(&b, "document.body.dataset.mine", "1", "Cy's games");
-    snprintf(expr, sizeof expr, "document.querySelector('#mine %s td.state').textContent", row);
-    wait_for(&b, expr, "not your turn", "Cy's game waits for Ann");
+    wait_for(&b, expr, "not your turn", "Cy's game waits for Ann");   /* expr: its row's state, as for Bob's */
     snprintf(button, sizeof button, "#mine %s a.open", row);
     click(&b, button);
     wait_page_seq(&b, 0, "Cy's game from the lobby");

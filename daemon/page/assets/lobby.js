@@ -138,7 +138,10 @@ async function load() {
 // This browser's player's games (GET /v1/me/games), the ones waiting for them first: each opens the game's
 // page with the key as its bearer, which acts for the player's seat there as the seat's token does.
 function state(g) {
-  if (g.status === "waiting") return "waits for players";
+  if (g.status === "waiting") {
+    const n = typeof g.open === "number" ? g.open : null;
+    return n === null ? "waits for players" : "waits for " + n + " more player" + (n === 1 ? "" : "s");
+  }
   if (g.status !== "active") return g.status;
   return g.my_turn ? "your turn" + (g.deadline ? ", until " + new Date(g.deadline).toLocaleString() : "") : "not your turn";
 }
