@@ -8,10 +8,11 @@
  * The texts name the player who must act (turn.started), who moved and what happened (move.made), or the
  * final scores (game.finished, also when the admin cancelled the game: "reason" says which), or what a seat
  * wrote (message.posted: its whole text, escaped like a name and cut to fit with "…", each of its lines a line
- * of the chat message), or who took a seat of a game that still waits for others (player.joined); player names are escaped for the format, so a name cannot ping a channel or inject
- * markup. A chat text fits its platform (Discord 2 000 characters, Slack 4 000): names are cut to
- * 24 characters at a character boundary, a move's lines are dropped from the end with a "…" line, and the
- * last line links the game page and the board picture (never a JSON route, which a browser is refused).
+ * of the chat message), or who took a seat of a game that still waits for others (player.joined); player
+ * names are escaped for the format, so a name cannot ping a channel or inject markup. A chat text fits its
+ * platform (Discord 2 000 characters, Slack 4 000): names are cut to 24 characters at a character boundary, a
+ * move's lines are dropped from the end with a "…" line, and the last line links the game page and the board
+ * picture (never a JSON route, which a browser is refused).
  * The seed is in the json format only.
  *
  * Everything comes from the context, which the caller fills from the PUBLIC view and the public events
