@@ -192,6 +192,9 @@ static cd_tx_result fan_out(cd_db *db, const char *game_id, unsigned ev, cd_whp_
     char stamp[40];
     cd_log_timestamp(stamp, sizeof stamp);
     double delay = cd_webhooks_settings()->backoff[0];
+    ctx->game_id = game_id;
+    ctx->timestamp = stamp;
+    ctx->base_url = cd_webhooks_settings()->public_url;
     int written = 0;
     for (int i = 0; i < rows.n && out == CD_TX_COMMIT; i++) {
         const cd_active_endpoint_row *e = &rows.v[i];
@@ -208,10 +211,7 @@ static cd_tx_result fan_out(cd_db *db, const char *game_id, unsigned ev, cd_whp_
             out = CD_TX_ERROR;
             break;
         }
-        ctx->game_id = game_id;
-        ctx->names = names;
-        ctx->timestamp = stamp;
-        ctx->base_url = cd_webhooks_settings()->public_url;
+        ctx->names = names;   /* read once, for the first endpoint that takes the event */
         if (!body[format])
             body[format] = cd_whp_render(ev, format, ctx);
         char msg_id[CD_WH_MSGID_LEN + 1];
