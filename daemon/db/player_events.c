@@ -24,9 +24,10 @@ static const cd_stmt_info stmts[] = {
                                        "ELSE $3::integer END) GROUP BY player_id"),
                              5},
     {ST_PLAYER_EVENTS_OTHERS, "player_events_others",
+                              /* the seat's own player holds no other seat of the game: a join is refused
+                               * to a key that already holds one (game/lobby_join.c) */
                               PEV_WRITE("SELECT player_id, min(seat) AS seat FROM seats WHERE game_id = $1::uuid "
-                                        "AND player_id IS NOT NULL AND bot IS NULL AND player_id IS DISTINCT FROM "
-                                        "(SELECT player_id FROM seats WHERE game_id = $1::uuid AND seat = $3::integer) "
+                                        "AND player_id IS NOT NULL AND bot IS NULL AND seat <> $3::integer "
                                         "GROUP BY player_id"),
                               5},
     {ST_PLAYER_EVENT_ONE, "player_event_one",
