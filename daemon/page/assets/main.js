@@ -14,7 +14,7 @@ import { invite, drawJoin, joinedNote, inviteNote } from "./join.js";
 import { drawHost, forgetCreated } from "./host.js";
 import { drawRematch } from "./rematch.js";
 import { drawMail } from "./mailme.js";
-import { drawSeatBox } from "./seatbox.js";
+import { botPlays, drawSeatBox } from "./seatbox.js";
 
 const id = document.body.dataset.game;
 const $ = (s) => document.getElementById(s);
@@ -37,8 +37,7 @@ async function refresh() {
   const v = await get("/v1/games/" + id);
   let legal = [];
   // a seat a bot plays (its player left it to one) only reads: the bot makes its moves, not this page
-  const byBot = v.you && v.players && v.players[v.you.seat] && v.players[v.you.seat].bot;
-  if (token && v.you && !byBot && v.pending && v.pending.seat === v.you.seat && v.status !== "finished") {
+  if (token && v.you && !botPlays(v, v.you.seat) && v.pending && v.pending.seat === v.you.seat && v.status !== "finished") {
     const l = await get("/v1/games/" + id + "/legal-moves");
     if (l.seq === v.seq) legal = l.moves; else return refresh();   // a move landed between the two reads
   }

@@ -8,16 +8,21 @@ import { el, alertLine, confirmButton } from "./dom.js";
 
 let parts = null;
 
+// Whether a bot plays `seat` (its player left it to one, in a game made with bot_after_leave): the seat's token
+// then only reads, so its page offers neither moves nor this box's buttons.
+export function botPlays(v, seat) {
+  const p = v.players && seat !== null && seat !== undefined ? v.players[seat] : null;
+  return !!(p && p.bot);
+}
+
 export function drawSeatBox(box, id, v, refresh) {
   const me = v.you ? v.you.seat : null;
   const show = me !== null && v.status === "active";
   box.hidden = !show;
   if (!show) return;
   if (!parts) parts = build(box, id, refresh);
-  // a seat is left when its player resigned, or when a bot took it over (a game made with bot_after_leave: its
-  // token then only reads, and every button here would be refused)
-  const player = v.players ? v.players[me] : null;
-  const toBot = !!(player && player.bot);
+  // a seat is left when its player resigned, or when a bot took it over
+  const toBot = botPlays(v, me);
   const gone = toBot || !!(v.left && v.left.includes(me));
   const c = v.clock;
   const mine = c && c.seats ? c.seats.find((s) => s.seat === me) : null;
