@@ -12,6 +12,7 @@
 #include "db/games_table.h"
 #include "db/player_events.h"
 #include "lobby_start.h"
+#include "mail/waiting.h"
 #include "webhooks/outbox.h"
 
 int cd_lobby_place_of_code(const cd_invite *inv, int n, const char *code_hash)
@@ -120,12 +121,16 @@ static cd_tx_result join_locked(cd_db *db, cd_join *j, const cd_waiting_lock_row
         cd_invite_take(db, j->id, inv[place].place, j->seat) != CD_Q_OK ||
         (drop_email && cd_invite_displace(db, j->id, inv[place].place) != CD_Q_OK))
         return CD_TX_ERROR;
-    if (invited)   /* the address goes with the code that was mailed there, never to a lobby join */
+    if (invited && inv[place].email[0]) {   /* the address goes with the code mailed there, never to a lobby join */
         memcpy(j->email, inv[place].email, sizeof j->email);
-    if (open > 1) {   /* the game waits on: the others hear who came (the start says so itself) */
-        if (!cd_player_events_for_others_deferred(db, j->id, 0, j->seat, CD_PEV_PLAYER_JOINED))
+        if (cd_mail_seat_hold(db, j->id, j->seat, j->email) != CD_TX_COMMIT)
             return CD_TX_ERROR;
-        return cd_outbox_enqueue_joined(db, j->id, j->seat, nseats + 1, nseats + open);
+    }
+    if (open > 1) {   /* the game waits on: the others hear who came (the start says so itself) */
+        if (!cd_player_events_for_others_deferred(db, j->id, 0, j->seat, CD_PEV_PLAYER_JOINED) ||
+            cd_outbox_enqueue_joined(db, j->id, j->seat, nseats + 1, nseats + open) != CD_TX_COMMIT)
+            return CD_TX_ERROR;
+        return cd_mail_enqueue_joined(db, j->id, j->seat, nseats + 1, nseats + open);
     }
     /* the last open seat: the game starts */
     cd_tx_result out = cd_lobby_start(db, j->id, w, j->place >= 0 ? j->seat : -1, j->place >= 0 ? j->token : NULL,

@@ -8,8 +8,8 @@
  * starts the game (lobby_start.h), the other finds it started and is refused, nothing changed.
  *
  * A place whose invitation carcd mailed (sql/019) gives the seat joined with its code, or by a reply to it,
- * that address: the game's mail goes there from its start. A join from the lobby takes such a place only when
- * no other is open, and never its address.
+ * that address: from the join on it hears who joins next and of a cancel (mail/waiting.h), and the game's mail
+ * from its start. A join from the lobby takes such a place only when no other is open, and never its address.
  */
 #ifndef CD_GAME_LOBBY_JOIN_H
 #define CD_GAME_LOBBY_JOIN_H

@@ -17,7 +17,7 @@
 #include "game/catalog.h"
 #include "game/event_cache.h"
 #include "game/games.h"
-#include "mail/seat_mail.h"
+#include "mail/waiting.h"
 #include "webhooks/outbox.h"
 
 json_t *cd_setup_json(const carc_setup *s, const json_t *script)
@@ -124,12 +124,12 @@ cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row
         int seat = (int)json_integer_value(json_object_get(e, "seat"));
         const char *addr = json_string_value(json_object_get(e, "email"));
         if (out == CD_TX_COMMIT && addr && seat >= 0 && seat < n)
-            out = cd_mail_seat_set(db, id, st, 0, names, seat, addr, NULL, deadline_iso);
+            out = cd_mail_seat_started(db, id, st, names, seat, addr, NULL, deadline_iso);
     }
     for (int i = 0; i < ninv && out == CD_TX_COMMIT; i++)   /* a place taken by the invitation carcd mailed */
         if (inv[i].seat >= 0 && inv[i].seat < n && inv[i].email[0])
-            out = cd_mail_seat_set(db, id, st, 0, names, inv[i].seat, inv[i].email,
-                                   inv[i].seat == token_seat ? token : NULL, deadline_iso);
+            out = cd_mail_seat_started(db, id, st, names, inv[i].seat, inv[i].email,
+                                       inv[i].seat == token_seat ? token : NULL, deadline_iso);
     if (out == CD_TX_COMMIT)
         out = cd_lobby_on_started(db, id, n);
 done:

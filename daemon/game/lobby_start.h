@@ -23,7 +23,8 @@ json_t *cd_setup_json(const carc_setup *s, const json_t *script);
 /* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): sets the game up for the
  * seats taken (at least 2) and makes it active, as a creation does — the opening in the log, the clock
  * started, turn.started to the game's webhooks, the seats' mail (the named seats' addresses, and a joined
- * seat's whose invitation carcd mailed: sql/019), the event streams woken — then tells
+ * seat's whose invitation carcd mailed: sql/019; not an address unsubscribed while it waited: mail/waiting.h),
+ * the event streams woken — then tells
  * cd_lobby_on_started. token_seat and token: a seat whose first mail carries its private link (a seat joined
  * by a reply mail, which learns its token no other way); -1 and NULL: none. CD_TX_ROLLBACK with `detail` when
  * there are too few seats or the engine refuses the set-up for that many. */

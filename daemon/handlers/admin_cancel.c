@@ -8,7 +8,8 @@
  * status cancelled, and the audit log a row. Moves and every other change afterwards
  * are refused 409 (/problems/game-cancelled for a move). The seed stays secret: the game never finished.
  * A game that still waits for its seats is cancelled as its creator's POST /v1/games/{id}/cancel would
- * (no state, no log: seq 0), its named seats' players told, the audit log written.
+ * (no state, no log: seq 0), its seats' players and addresses told (game/lobby_cancel.h), the audit log
+ * written.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "db/lobby.h"
 #include "db/player_events.h"
 #include "game/audit.h"
+#include "game/lobby_cancel.h"
 #include "handlers.h"
 #include "mail/outbox.h"
 #include "webhooks/outbox.h"
@@ -34,7 +36,7 @@ typedef struct {
 } cancel_tx;
 
 /* A game that waits for its seats (or was cancelled so: 409): status cancelled, as POST /v1/games/{id}/cancel
- * makes it; it has no log and no state, so only the named seats' players and the audit log hear of it. */
+ * makes it (game/lobby_cancel.h), and the audit log written. */
 static cd_tx_result cancel_waiting(cd_db *db, cancel_tx *t)
 {
     cd_waiting_lock_row w;
@@ -47,10 +49,10 @@ static cd_tx_result cancel_waiting(cd_db *db, cancel_tx *t)
         out = CD_TX_ROLLBACK;
     } else {
         t->seq = 0;
-        bool ok = cd_game_cancel_store(db, t->id) == CD_Q_OK &&
-                  cd_player_events_for_seats_deferred(db, t->id, 0, -1, CD_PEV_GAME_OVER, "cancelled") &&
-                  cd_audit_write(t->r, db, NULL, t->id, json_pack("{s:i, s:s?}", "seq", 0, "reason", t->reason), NULL);
-        out = ok ? CD_TX_COMMIT : CD_TX_ERROR;
+        out = cd_lobby_cancel(db, t->id, &w, true, t->reason);
+        if (out == CD_TX_COMMIT &&
+            !cd_audit_write(t->r, db, NULL, t->id, json_pack("{s:i, s:s?}", "seq", 0, "reason", t->reason), NULL))
+            out = CD_TX_ERROR;
     }
     cd_waiting_lock_row_free(&w);
     return out;

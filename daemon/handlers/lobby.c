@@ -13,6 +13,7 @@
 #include "db/games_table.h"
 #include "db/player_events.h"
 #include "game/games.h"
+#include "game/lobby_cancel.h"
 #include "game/views.h"
 #include "mail/mail.h"
 #include "request.h"
@@ -180,11 +181,8 @@ static cd_tx_result run_creator(cd_db *db, void *arg)
     else if (strcmp(w.status, "waiting") != 0)
         out = cd_refuse(&t->no, CD_P_NOT_WAITING, NULL,
                         strcmp(w.status, "cancelled") == 0 ? "the game was cancelled" : "the game has started");
-    else if (!t->start)   /* the named seats' players: the game is over before it began */
-        out = cd_game_cancel_store(db, t->id) == CD_Q_OK &&
-                      cd_player_events_for_seats_deferred(db, t->id, 0, -1, CD_PEV_GAME_OVER, "cancelled")
-                  ? CD_TX_COMMIT
-                  : CD_TX_ERROR;
+    else if (!t->start)   /* the game is over before it began */
+        out = cd_lobby_cancel(db, t->id, &w, t->req->is_admin, NULL);
     else {
         out = cd_lobby_start(db, t->id, &w, -1, NULL, t->no.detail, sizeof t->no.detail);
         if (out == CD_TX_ROLLBACK)

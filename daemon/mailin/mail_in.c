@@ -275,10 +275,11 @@ static cd_tx_result run_in(cd_db *db, void *arg)
     cd_load_result lr = cd_game_lock(db, game_id, &g);
     if (lr != CD_LOAD_OK) {
         cd_game_free(&g);
-        if (lr != CD_LOAD_NOT_FOUND)
+        if (lr != CD_LOAD_NOT_FOUND && lr != CD_LOAD_WAITING)
             return CD_TX_ERROR;
-        snprintf(t->detail, sizeof t->detail, "the game is gone");
-        return record(db, t, NULL, -1);
+        /* a waiting game's seat has a row (mail/waiting.h) but its mails give no reply address: nothing to play */
+        snprintf(t->detail, sizeof t->detail, lr == CD_LOAD_WAITING ? "the game has not started" : "the game is gone");
+        return record(db, t, lr == CD_LOAD_WAITING ? game_id : NULL, lr == CD_LOAD_WAITING ? seat.seat : -1);
     }
     int seq_before = g.seq;
     cd_tx_result out = play(db, &g, seat.seat, t);

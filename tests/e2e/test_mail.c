@@ -186,17 +186,32 @@ static void mail_parse(const char *raw, mail *m)
     g_object_unref(s);
 }
 
-/* The k-th (1-based) mail of `kind` that carcd sent `user` as a person with no seat in game `id` (open-seat: an
- * invitation; join-answer: the answer to a reply to one), parsed into *m (its text the caller's to free);
- * asserts that it came within 20 s. */
-static void place_mail(const char *user, const char *id, const char *kind, int k, mail *m)
+/* The k-th (1-based) mail of `kind` that carcd sent `user` for `seat` of game `id`, parsed into *m (its text the
+ * caller's to free); asserts that it came within 20 s. */
+static void seat_mail(const char *user, const char *id, int seat, const char *kind, int k, mail *m)
 {
     char needle[200];
-    snprintf(needle, sizeof needle, "carcd.%s.-1.%s.", id, kind);
+    snprintf(needle, sizeof needle, "carcd.%s.%d.%s.", id, seat, kind);
     char *raw = wait_mail_nth(user, needle, k, 20);
-    ck_assert_msg(raw, "no %s mail number %d reached %s", kind, k, user);
+    ck_assert_msg(raw, "no %s mail number %d for seat %d reached %s", kind, k, seat, user);
     mail_parse(raw, m);
     free(raw);
+}
+
+/* The k-th mail of `kind` that carcd sent `user` as a person with no seat in game `id` (open-seat: an
+ * invitation; join-answer: the answer to a reply to one), as seat_mail. */
+static void place_mail(const char *user, const char *id, const char *kind, int k, mail *m)
+{
+    seat_mail(user, id, -1, kind, k, m);
+}
+
+/* How many mails of `kind` for `seat` of game `id` are in user's mailbox now. */
+static int seat_mails(const char *user, const char *id, int seat, const char *kind)
+{
+    char needle[200];
+    unsigned long last;
+    snprintf(needle, sizeof needle, "carcd.%s.%d.%s.", id, seat, kind);
+    return imap_find(user, needle, &last);
 }
 
 /* The numbered legal moves of a turn mail's text: how many; the k-th (1-based) notation into out. */
@@ -1860,6 +1875,148 @@ START_TEST(invitation_stop_link)
 }
 END_TEST
 
+/* A waiting game's seats that have an address hear, by mail, who joins while it waits, and that it was
+ * cancelled if it was (mail/waiting.h): the seats named with one at creation and those taken with a mailed
+ * invitation; never the joiner, nor a seat whose join started the game (the start's mails say it). The
+ * one-click unsubscribe of such a mail stops the seat's mail for good: the start mails it nothing. */
+START_TEST(waiting_game_tells_its_seats_by_mail)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
+                             "{\"invite\":true,\"email\":\"bob@example.org\"},{\"invite\":true},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    char id[40], creator[80], code1[80], path[200];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    snprintf(code1, sizeof code1, "%s", e2e_jstr(r.json, "invites.1.invite"));
+    e2e_resp_free(&r);
+    mail inv, m;
+    place_mail("bob", id, "open-seat", 1, &inv);
+
+    /* Bob takes his place by mail: Ann hears it, Bob (the joiner) does not */
+    char *rp = reply_text("bob@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "join Bob\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    free(inv.text);
+    seat_mail("alice", id, 0, "joined", 1, &m);
+    char subject[200];
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: Bob joined, 2 seats open", id);
+    ck_assert_str_eq(m.subject, subject);
+    char words[300];
+    snprintf(words, sizeof words, "Hello Ann,\n\nBob joined the Carcassonne game %s: 2 of 4 seats taken, 2 open.\n"
+                                  "At the table so far: Ann and Bob.\n", id);
+    ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
+    snprintf(words, sizeof words, "The game's page:\nhttp://");
+    ck_assert_msg(strstr(m.text, words) && strstr(m.text, id), "the page's link: %s", m.text);
+    ck_assert_str_eq(m.reply_to, "");   /* nothing to play before the start */
+    const char *u = strstr(m.unsubscribe, "/v1/mail/unsubscribe/");
+    ck_assert_msg(u, "List-Unsubscribe: %s", m.unsubscribe);
+    char ann_stop[200];
+    snprintf(ann_stop, sizeof ann_stop, "%.*s", (int)strcspn(u, ">"), u);
+    free(m.text);
+    place_mail("bob", id, "join-answer", 1, &m);   /* Bob's own answer, with his link */
+    free(m.text);
+
+    /* Carl takes a place with its code (no address): Ann and Bob hear it */
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    char body[200];
+    snprintf(body, sizeof body, "{\"name\":\"Carl\",\"invite\":\"%s\"}", code1);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+    e2e_resp_free(&r);
+    seat_mail("bob", id, 1, "joined", 1, &m);
+    snprintf(words, sizeof words, "Hello Bob,\n\nCarl joined the Carcassonne game %s: 3 of 4 seats taken, 1 open.\n"
+                                  "At the table so far: Ann, Bob and Carl.\n", id);
+    ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
+    free(m.text);
+    seat_mail("alice", id, 0, "joined", 2, &m);
+    ck_assert_msg(strstr(m.subject, "Carl joined, 1 seat open"), "%s", m.subject);
+    free(m.text);
+    ck_assert_int_eq(seat_mails("bob", id, 1, "joined"), 1);   /* his own join told him nothing */
+
+    /* a reply to the seat's tag (it is in the stop link) while the game waits: nothing to play, and said so */
+    char to[200];
+    snprintf(to, sizeof to, "play+%s@example.org", ann_stop + strlen("/v1/mail/unsubscribe/"));
+    rp = reply_text("alice@example.org", to, NULL, NULL, NULL, "1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    char *log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "the game has not started"), "%s", log);
+    free(log);
+
+    /* Ann unsubscribes; the creator starts the game with its three seats: Bob's mail comes, Ann's never */
+    const char *form[] = {"Content-Type: application/x-www-form-urlencoded", NULL};
+    ck_assert_int_eq(e2e_req(c, "POST", ann_stop, NULL, "List-Unsubscribe=One-Click", form, &r), 200);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/start", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "active");
+    e2e_resp_free(&r);
+    seat_mail("bob", id, 1, "invitation", 1, &m);   /* written in the start's transaction after Ann's would be */
+    free(m.text);
+    usleep(1500 * 1000);   /* and a moment more for anything sent after it */
+    ck_assert_int_eq(seat_mails("alice", id, 0, "invitation") + seat_mails("alice", id, 0, "turn"), 0);
+    ck_assert_int_eq(seat_mails("alice", id, 0, "joined"), 2);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* A waiting game cancelled, by its creator or by the admin with a reason: every seat with an address is told. */
+START_TEST(waiting_game_cancelled_by_mail)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    char id[40], creator[80], path[200], words[400];
+    create_waiting(c, "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
+                      "{\"invite\":true,\"email\":\"carol@example.org\"},{\"invite\":true}]}",
+                   id, creator);
+    mail inv, m;
+    place_mail("carol", id, "open-seat", 1, &inv);
+    char *rp = reply_text("carol@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "join\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    free(inv.text);
+    seat_mail("alice", id, 0, "joined", 1, &m);
+    free(m.text);
+    e2e_resp r;
+    snprintf(path, sizeof path, "/v1/games/%s/cancel", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    const char *users[] = {"alice", "carol"}, *names[] = {"Ann", "carol"};
+    for (int seat = 0; seat < 2; seat++) {
+        seat_mail(users[seat], id, seat, "cancelled", 1, &m);
+        snprintf(words, sizeof words, "Carcassonne game %.8s: cancelled before it started", id);
+        ck_assert_str_eq(m.subject, words);
+        snprintf(words, sizeof words,
+                 "Hello %s,\n\nthe Carcassonne game %s was cancelled by the player who created it before it started, "
+                 "with 2 of its 3 seats taken (Ann and carol). It will not be played, and carcd sends no more mail "
+                 "about it.\n", names[seat], id);
+        ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
+        ck_assert_msg(strstr(m.unsubscribe, "/v1/mail/unsubscribe/"), "%s", m.unsubscribe);
+        free(m.text);
+    }
+
+    /* the admin's cancel, with a reason */
+    create_waiting(c, "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},{\"invite\":true}]}",
+                   id, NULL);
+    snprintf(path, sizeof path, "/v1/admin/games/%s/cancel", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, d->admin, "{\"reason\":\"a test game\"}", NULL, &r), 200);
+    e2e_resp_free(&r);
+    seat_mail("alice", id, 0, "cancelled", 1, &m);
+    snprintf(words, sizeof words,
+             "the Carcassonne game %s was cancelled by the server's administrator before it started, with 1 of its 2 "
+             "seats taken (Ann): a test game. It will not be played", id);
+    ck_assert_msg(strstr(m.text, words), "%s", m.text);
+    free(m.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -1872,6 +2029,8 @@ int main(void)
     tcase_add_test(tc, refused_address_and_unsubscribe);
     tcase_add_test(tc, clock_commands_by_mail);
     tcase_add_test(tc, waiting_game_mails_at_its_start);
+    tcase_add_test(tc, waiting_game_tells_its_seats_by_mail);
+    tcase_add_test(tc, waiting_game_cancelled_by_mail);
     tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);

@@ -1,0 +1,20 @@
+/*
+ * lobby_cancel.c — see lobby_cancel.h.
+ */
+#include "lobby_cancel.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "db/player_events.h"
+#include "mail/waiting.h"
+
+cd_tx_result cd_lobby_cancel(cd_db *db, const char *id, const cd_waiting_lock_row *w, bool by_admin,
+                             const char *reason)
+{
+    assert(w->found && strcmp(w->status, "waiting") == 0);
+    if (cd_game_cancel_store(db, id) != CD_Q_OK ||
+        !cd_player_events_for_seats_deferred(db, id, 0, -1, CD_PEV_GAME_OVER, "cancelled"))
+        return CD_TX_ERROR;
+    return cd_mail_enqueue_waiting_cancelled(db, id, w->taken, w->nseats, by_admin, reason);
+}

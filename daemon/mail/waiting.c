@@ -1,0 +1,145 @@
+/*
+ * waiting.c — a waiting game's mail (waiting.h): plain text, no picture (there is no board yet).
+ */
+#include "waiting.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/buf.h"
+#include "build.h"
+#include "compose.h"
+#include "db/mail_outbox.h"
+#include "db/mail_recent.h"
+#include "db/mail_seats.h"
+#include "mail.h"
+#include "seat_mail.h"
+#include "tag.h"
+
+cd_tx_result cd_mail_seat_hold(cd_db *db, const char *game_id, int seat, const char *email)
+{
+    char tag[CD_MAIL_TAG_LEN + 1];
+    cd_mail_tag(game_id, seat, tag);
+    return cd_mail_seat_put(db, game_id, seat, email, tag) == CD_MQ_OK ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+cd_tx_result cd_mail_seat_started(cd_db *db, const char *game_id, const carc_state *st, const json_t *names,
+                                  int seat, const char *email, const char *token, const char *deadline)
+{
+    bool found = false;
+    cd_mail_seat held;
+    if (cd_mail_seat_get(db, game_id, seat, &found, &held) != CD_MQ_OK)
+        return CD_TX_ERROR;
+    if (found && held.stopped_at[0])   /* unsubscribed (or refused for good) while the game waited */
+        return CD_TX_COMMIT;
+    return cd_mail_seat_set(db, game_id, st, 0, names, seat, email, token, deadline);
+}
+
+/* One seat's mail of `kind` about the waiting game: subject, and the text after "Hello NAME,\n\n". */
+static bool add(cd_db *db, const char *game_id, const cd_mail_seat *to, const json_t *names, const char *kind,
+                const char *subject, const char *words)
+{
+    const cd_mail_settings *S = cd_mail_settings_get();
+    const char *public_url = S->cfg ? S->cfg->public_url : "";
+    char msg_id[300], thread[320], unsub[700] = "";
+    cd_mail_msg_id(game_id, to->seat, kind, 0, msg_id, sizeof msg_id);
+    cd_mail_thread_id(game_id, to->seat, thread, sizeof thread);
+    if (public_url[0])
+        snprintf(unsub, sizeof unsub, "%s/v1/mail/unsubscribe/%s", public_url, to->tag);
+    const char *me = json_string_value(json_array_get(names, (size_t)to->seat));
+    cd_buf t = {0};
+    cd_buf_printf(&t, "Hello %s,\n\n%s", me ? me : "", words);
+    if (public_url[0])   /* the page anyone may open: the seat's own link is the creator's to hand out */
+        cd_buf_printf(&t, "\nThe game's page:\n%s/games/%s\n", public_url, game_id);
+    const cd_mail_parts parts = {
+        .from = S->cfg ? S->cfg->mail_from : "carcd@localhost",
+        .to = to->email,
+        .subject = subject,
+        .msg_id = msg_id,
+        .thread_id = thread,
+        .unsubscribe = unsub,
+        .text = t.p,
+    };
+    char *body = cd_mail_build(&parts);
+    free(t.p);
+    if (!body)
+        return false;
+    bool ok = cd_mail_outbox_add(db, game_id, to->seat, kind, 0, msg_id, to->email, body);
+    free(body);
+    return ok;
+}
+
+/* "Ann, Bob and Carl" into b. */
+static void names_words(cd_buf *b, const json_t *names)
+{
+    size_t n = json_array_size(names);
+    for (size_t i = 0; i < n; i++) {
+        const char *nm = json_string_value(json_array_get(names, i));
+        cd_buf_str(b, i == 0 ? "" : i + 1 == n ? " and " : ", ");
+        cd_buf_str(b, nm ? nm : "?");
+    }
+}
+
+/* The mail of `kind` to every seat whose mail runs but `skip_seat`'s; words and subject are the same for each. */
+static cd_tx_result to_seats(cd_db *db, const char *game_id, int skip_seat, const json_t *names, const char *kind,
+                             const char *subject, const char *words)
+{
+    cd_mail_seat seats[CARC_MAX_PLAYERS];
+    int n = 0;
+    if (cd_mail_seats_active(db, game_id, seats, CARC_MAX_PLAYERS, &n) != CD_MQ_OK)
+        return CD_TX_ERROR;
+    bool ok = true, any = false;
+    for (int i = 0; i < n && ok; i++)
+        if (seats[i].seat != skip_seat) {
+            ok = add(db, game_id, &seats[i], names, kind, subject, words);
+            any = true;
+        }
+    if (ok && any)
+        ok = cd_mail_outbox_notify(db);
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    json_t *names = cd_mail_seat_names(db, game_id);   /* the joiner's seat among them: same transaction */
+    const char *who = json_string_value(json_array_get(names, (size_t)seat));
+    int open = nseats - taken;
+    char subject[300];
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: %s joined, %d seat%s open", game_id,
+             who ? who : "a player", open, open == 1 ? "" : "s");
+    cd_buf w = {0};
+    cd_buf_printf(&w, "%s joined the Carcassonne game %s: %d of %d seats taken, %d open.\nAt the table so far: ",
+                  who ? who : "A player", game_id, taken, nseats, open);
+    names_words(&w, names);
+    cd_buf_str(&w, ".\n\nThe game starts when its last seat is taken, or when the player who created it starts it "
+                   "with the seats taken by then; carcd mails you then, and whenever it is your turn.\n");
+    cd_tx_result out = to_seats(db, game_id, seat, names, "joined", subject, w.p);
+    free(w.p);
+    json_decref(names);
+    return out;
+}
+
+cd_tx_result cd_mail_enqueue_waiting_cancelled(cd_db *db, const char *game_id, int taken, int nseats, bool by_admin,
+                                               const char *reason)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    json_t *names = cd_mail_seat_names(db, game_id);
+    char subject[300];
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: cancelled before it started", game_id);
+    cd_buf w = {0};
+    cd_buf_printf(&w, "the Carcassonne game %s was cancelled by %s before it started, with %d of its %d seats "
+                      "taken (",
+                  game_id, by_admin ? "the server's administrator" : "the player who created it", taken, nseats);
+    names_words(&w, names);
+    cd_buf_str(&w, ")");
+    if (reason)
+        cd_buf_printf(&w, ": %s", reason);
+    cd_buf_str(&w, ". It will not be played, and carcd sends no more mail about it.\n");
+    cd_tx_result out = to_seats(db, game_id, -1, names, "cancelled", subject, w.p);
+    free(w.p);
+    json_decref(names);
+    return out;
+}

@@ -1,0 +1,42 @@
+/*
+ * waiting.h — the mail of a game that waits for its seats (handlers/lobby.h): the seats that have an address
+ * before the start hear who joined, and that the game was cancelled if it never starts. Their first game
+ * mail is otherwise the start's (game/lobby_start.c: the invitation with the seat's link, and the first turn).
+ *
+ * A seat has an address before the start when its creation named one (players[].email) or when it was taken
+ * with an invitation carcd mailed (by its link or a reply: game/lobby_join.h). Such a seat's mail_seats row is
+ * written then (cd_mail_seat_hold), without a mail, so that the one-click unsubscribe of these mails works on
+ * it; an address unsubscribed while the game waits gets nothing at the start either (cd_mail_seat_started).
+ *
+ * These mails have no Reply-To (there is nothing to play before the start) and are threaded under the seat's
+ * game thread, as all its later mail is (compose.h). Written in the event's transaction and sent at least once
+ * by mail/send.c, as every mail (outbox.h).
+ */
+#ifndef CD_MAIL_WAITING_H
+#define CD_MAIL_WAITING_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "carc.h"
+#include "db/db.h"
+
+/* In a transaction: a waiting game's seat has the address email from now on (its row: no mail is sent). */
+cd_tx_result cd_mail_seat_hold(cd_db *db, const char *game_id, int seat, const char *email);
+
+/* In the start's transaction: the seat's address gets its first game mail (seat_mail.h's cd_mail_seat_set),
+ * unless that address unsubscribed from this game while it waited. */
+cd_tx_result cd_mail_seat_started(cd_db *db, const char *game_id, const carc_state *st, const json_t *names,
+                                  int seat, const char *email, const char *token, const char *deadline);
+
+/* A join took seat, leaving the game waiting: `taken` of its `nseats` seats are taken now. Every other seat
+ * with an address (whose mail runs) gets kind "joined". */
+cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats);
+
+/* The waiting game was cancelled (by_admin: by the server's admin, with reason or NULL; else by its creator)
+ * with `taken` of its `nseats` seats taken: every seat with an address (whose mail runs) gets kind
+ * "cancelled". */
+cd_tx_result cd_mail_enqueue_waiting_cancelled(cd_db *db, const char *game_id, int taken, int nseats, bool by_admin,
+                                               const char *reason);
+
+#endif
