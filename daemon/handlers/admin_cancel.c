@@ -91,7 +91,7 @@ static cd_tx_result run_cancel(cd_db *db, void *arg)
         if (!text)
             abort();
         bool ok = cd_admin_cancel_deferred(db, t->id, g.seq, text) &&
-                  cd_outbox_enqueue_cancel(db, t->id, t->seq, g.st) == CD_TX_COMMIT &&
+                  cd_outbox_enqueue_cancel(db, t->id, t->seq, g.st, g.seed) == CD_TX_COMMIT &&
                   cd_mail_enqueue_cancel(db, t->id, t->seq, g.st, t->reason) == CD_TX_COMMIT &&
                   cd_player_events_for_seats_deferred(db, t->id, t->seq, -1, CD_PEV_GAME_OVER, "cancelled") &&
                   cd_audit_write(t->r, db, NULL, t->id,

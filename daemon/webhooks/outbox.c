@@ -111,7 +111,7 @@ static cd_tx_result enqueue(cd_db *db, const char *game_id, int seq, const carc_
     bool over = st->status == CARC_FINISHED && !cancelled;   /* a cancelled game keeps its seed secret */
     char stamp[40], commitment[CD_HEX256_LEN];
     cd_log_timestamp(stamp, sizeof stamp);
-    seed_commitment(over ? seed_hex : NULL, commitment);
+    seed_commitment(over || cancelled ? seed_hex : NULL, commitment);   /* a cancel says the hash, not the seed */
     double delay = cd_webhooks_settings()->backoff[0];
     cd_whp_ctx ctx = {.game_id = game_id, .seq = seq, .names = names, .view = view, .events = events,
                       .seat = seat, .seed = over ? seed_hex : NULL, .seed_sha256 = commitment,
@@ -169,9 +169,10 @@ cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_outbox_game *g, cons
     return enqueue(db, g->id, g->seq, g->st, -1, NULL, g->seed, CD_WH_TURN_REMINDER, deadline, time_left_s, false);
 }
 
-cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, const carc_state *st)
+cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, const carc_state *st,
+                                      const char *seed_hex)
 {
-    return enqueue(db, game_id, seq, st, -1, NULL, NULL, CD_WH_GAME_FINISHED, NULL, 0, true);
+    return enqueue(db, game_id, seq, st, -1, NULL, seed_hex, CD_WH_GAME_FINISHED, NULL, 0, true);
 }
 
 /* Whether endpoint e (of seat e_seat, -1: the whole game) is to get the event; false with *err on a failed read. */

@@ -42,9 +42,10 @@ cd_tx_result cd_outbox_enqueue_move(cd_db *db, const cd_outbox_game *g, int seq,
 cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_outbox_game *g, const char *deadline, double time_left_s);
 
 /* In the admin's cancel (handlers/admin_cancel.c): game.finished with "reason": "cancelled", no winner and
- * the seed kept secret, for every endpoint that takes game.finished; st the state where the game stopped,
- * seq the cancel's entry. */
-cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, const carc_state *st);
+ * the seed kept secret (seed_hex: only its hash, published at creation, is said), for every endpoint that
+ * takes game.finished; st the state where the game stopped, seq the cancel's entry. */
+cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, const carc_state *st,
+                                      const char *seed_hex);
 
 /* In a game's creation transaction, after the game and its seats are stored: creates the endpoints the
  * players asked for (hooks may be NULL; their ids are written into hooks->id), then enqueues turn.started

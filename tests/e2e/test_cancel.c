@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "e2e.h"
+#include "openapi.h"
 #include "hooks.h"
 
 static void nap(double s)
@@ -132,6 +133,9 @@ START_TEST(admin_cancel)
     ck_assert_int_eq(json_array_size(json_object_get(v, "winners")), 0);
     ck_assert(json_is_null(json_object_get(v, "clock")));
     ck_assert(json_object_get(v, "seed") == NULL || strcmp(e2e_jstr(v, "seed"), "") == 0);
+    char seed_sha[80];
+    snprintf(seed_sha, sizeof seed_sha, "%s", e2e_jstr(v, "seed_sha256"));
+    ck_assert_uint_eq(strlen(seed_sha), 64);
     json_decref(v);
     ck_assert_int_eq(e2e_db_long(d, q), 0);
 
@@ -150,6 +154,12 @@ START_TEST(admin_cancel)
     ck_assert_int_eq(e2e_jint(w, "data.seq"), seq + 1);
     ck_assert_int_eq(json_array_size(e2e_jget(w, "data.winners")), 0);
     ck_assert_str_eq(e2e_jstr(w, "data.seed"), "");
+    ck_assert_str_eq(e2e_jstr(w, "data.seed_sha256"), seed_sha);   /* published at creation: said again */
+    e2e_openapi_load();
+    char why[600];
+    ck_assert_msg(e2e_schema_validate(e2e_jget(e2e_openapi_doc(), "components.schemas.GameFinishedPayload"), w, "$",
+                                      why, sizeof why),
+                  "game.finished does not match its schema: %s", why);
     json_decref(w);
 
     /* afterwards */
