@@ -2,7 +2,8 @@
  * lobby_cancel.h — a game that waits for its seats cancelled before it started: by its creator
  * (POST /v1/games/{id}/cancel, handlers/lobby.c) or by the admin (handlers/admin_cancel.c). It has no state
  * and no log, so it is told to whoever could be waiting for it: the named and joined seats' players (their
- * streams, db/player_events.h: game_over, "cancelled") and the seats with an address (mail/waiting.h).
+ * streams, db/player_events.h: game_over, "cancelled"), the endpoints its seats added while it waited
+ * (webhooks/outbox.h: game.finished, "cancelled") and the seats with an address (mail/waiting.h).
  */
 #ifndef CD_GAME_LOBBY_CANCEL_H
 #define CD_GAME_LOBBY_CANCEL_H

@@ -178,9 +178,9 @@ cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, c
 /* Whether endpoint e (of seat e_seat, -1: the whole game) is to get the event; false with *err on a failed read. */
 typedef bool (*skip_fn)(cd_db *db, const void *arg, int e_seat, bool *err);
 
-/* One event outside a move (message.posted, player.joined) for every endpoint of game_id that asked for ev and
- * that skip does not pass over: each format's body rendered once from ctx (its names read here), one row per
- * endpoint, one wake-up. */
+/* One event outside a move (message.posted, player.joined, a waiting game's cancel) for every endpoint of
+ * game_id that asked for ev and that skip does not pass over: each format's body rendered once from ctx (its
+ * names read here), one row per endpoint, one wake-up. */
 static cd_tx_result fan_out(cd_db *db, const char *game_id, unsigned ev, cd_whp_ctx *ctx, skip_fn skip,
                             const void *arg)
 {
@@ -280,4 +280,19 @@ cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_s
     }
     unsigned which = st->status == CARC_FINISHED ? CD_WH_GAME_FINISHED : CD_WH_TURN_STARTED;
     return enqueue(db, game_id, 0, st, -1, NULL, seed_hex, which, deadline, 0, false);
+}
+
+static bool skip_none(cd_db *db, const void *arg, int e_seat, bool *err)
+{
+    (void)db, (void)arg, (void)e_seat, (void)err;
+    return false;
+}
+
+cd_tx_result cd_outbox_enqueue_waiting_cancel(cd_db *db, const char *game_id, const char *seed_hex, bool by_admin)
+{
+    char commitment[CD_HEX256_LEN];
+    seed_commitment(seed_hex, commitment);
+    cd_whp_ctx ctx = {.seq = 0, .seat = -1, .seed_sha256 = commitment, .cancelled = true, .never_started = true,
+                      .by_admin = by_admin};
+    return fan_out(db, game_id, CD_WH_GAME_FINISHED, &ctx, skip_none, NULL);
 }

@@ -408,6 +408,13 @@ static void text_finished(chat *m, int format, const cd_whp_ctx *c)
 {
     sb_printf(&m->head, "Game ");
     short_game(&m->head, format, c);
+    if (c->never_started) {   /* nobody played: no scores to list */
+        sb_printf(&m->head, " was cancelled by %s before it started.",
+                  c->by_admin ? "the server's admin" : "its creator");
+        if (c->base_url[0])   /* the game's page alone: a waiting game has no board to draw */
+            cd_buf_printf(&m->tail, "Game: %s/games/%s", c->base_url, c->game_id);
+        return;
+    }
     if (c->cancelled) {
         sb_printf(&m->head, " was cancelled by the server's admin: no winner.");
         size_t i;

@@ -1348,6 +1348,59 @@ START_TEST(player_joined_told)
 }
 END_TEST
 
+/* A waiting game cancelled by its creator: the endpoints its seats added while it waited get game.finished,
+ * "reason": "cancelled", seq 0, no scores and no winner (json, as documented; Discord in a line). */
+START_TEST(waiting_cancel_told)
+{
+    receiver *R = receiver_start();
+    e2e_daemon *d = e2e_daemon_up(env_public);
+    e2e_client *c = e2e_client_new(d);
+    e2e_openapi_load();
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true}]}", NULL, &r),
+                     201);
+    e2e_game g = {.nplayers = 3};
+    char creator[80], path[200];
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    e2e_resp_free(&r);
+    hook all = hook_create(c, &g, g.token[0], R, "/ann", "json", NULL);
+    hook_create(c, &g, g.token[0], R, "/ann-discord", "discord", NULL);
+    snprintf(path, sizeof path, "/v1/games/%s/cancel", g.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "cancelled");
+    e2e_resp_free(&r);
+    ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);
+    ck_assert_int_eq(settle(d, 10), 0);
+    json_t *j = hit_json(R, "/ann", "game.finished", all.secret);
+    ck_assert_msg(j != NULL, "no game.finished at Ann's endpoint");
+    char why[600];
+    ck_assert_msg(e2e_schema_validate(e2e_jget(e2e_openapi_doc(), "components.schemas.GameFinishedPayload"), j, "$",
+                                      why, sizeof why),
+                  "game.finished does not match its schema: %s", why);
+    ck_assert_str_eq(e2e_jstr(j, "data.game"), g.id);
+    ck_assert_str_eq(e2e_jstr(j, "data.reason"), "cancelled");
+    ck_assert_int_eq(e2e_jint(j, "data.seq"), 0);
+    ck_assert_int_eq(json_array_size(e2e_jget(j, "data.scores")), 0);
+    ck_assert_int_eq(json_array_size(e2e_jget(j, "data.winners")), 0);
+    ck_assert_str_eq(e2e_jstr(j, "data.seed"), "");
+    json_decref(j);
+    j = hit_json(R, "/ann-discord", NULL, NULL);
+    ck_assert_msg(j != NULL, "no Discord message");
+    char want[300];
+    snprintf(want, sizeof want, "Game `%.8s` was cancelled by its creator before it started.\nGame: "
+                                "https://carc.example/games/%s", g.id, g.id);
+    ck_assert_str_eq(e2e_jstr(j, "content"), want);
+    json_decref(j);
+    ck_assert_int_eq(count_prefix(R, "/ann"), 2);   /* one each, and nothing else */
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_webhooks");
@@ -1364,6 +1417,7 @@ int main(void)
     tcase_add_test(tc, turn_started_skips_forced_steps);
     tcase_add_test(tc, latency_report);
     tcase_add_test(tc, player_joined_told);
+    tcase_add_test(tc, waiting_cancel_told);
     suite_add_tcase(s, tc);
     TCase *chat = e2e_tcase("chat", 240);
     tcase_add_test(chat, chat_fits_six_long_names);
