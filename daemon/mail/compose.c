@@ -21,8 +21,8 @@
 
 const char *cd_mail_kind_name(cd_mail_kind k)
 {
-    static const char *const names[] = {"invitation", "turn", "reminder", "finished", "refused"};
-    return k <= CD_MAIL_REFUSED ? names[k] : "?";
+    static const char *const names[] = {"invitation", "turn", "reminder", "finished", "refused", "status"};
+    return k <= CD_MAIL_STATUS ? names[k] : "?";
 }
 
 void cd_mail_thread_id(const char *game_id, int seat, char *out, size_t n)
@@ -210,15 +210,20 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             free(link.p);
         }
         if (reply_to[0]) {
-            cd_buf_str(&t, "You will get a mail whenever it is your turn; answer it to play.\n");
-            cd_buf_str(&h, "<p>You will get a mail whenever it is your turn; answer it to play.</p>\n");
+            static const char replies[] = "You will get a mail whenever it is your turn; answer it to play. A reply "
+                                          "\"status\" to any mail of this game brings the game as it is.";
+            cd_buf_printf(&t, "%s\n", replies);
+            cd_buf_printf(&h, "<p>%s</p>\n", replies);   /* no markup in it: its quotes are text in HTML too */
         }
         break;
     case CD_MAIL_TURN:
     case CD_MAIL_REMINDER:
     case CD_MAIL_REFUSED:
+    case CD_MAIL_STATUS:
         if (a->kind == CD_MAIL_REFUSED)
             snprintf(subject, sizeof subject, "Carcassonne game %s: your reply was not played", short_id);
+        else if (a->kind == CD_MAIL_STATUS)
+            snprintf(subject, sizeof subject, "Carcassonne game %s: the game at move %d", short_id, a->seq);
         else
             snprintf(subject, sizeof subject, "Carcassonne game %s: %syour turn, %s (move %d)", short_id,
                      a->kind == CD_MAIL_REMINDER ? "reminder: " : "", me, a->seq);
@@ -241,6 +246,20 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             cd_buf_str(&h, "<p>At the table:</p><pre>");
             cd_buf_html(&h, a->talk);
             cd_buf_str(&h, "</pre>\n");
+        }
+        if (!my_turn && !over && a->kind == CD_MAIL_STATUS) {   /* asked for: say whom it waits for */
+            char wb[32];
+            const char *who = name_of(a, a->st->pending.seat, wb, sizeof wb);
+            cd_buf_printf(&t, "The game waits for %s (seat %d): %s.\n", who, a->st->pending.seat,
+                          decision_words(view));
+            cd_buf_str(&h, "<p>The game waits for ");
+            cd_buf_html(&h, who);
+            cd_buf_printf(&h, " (seat %d): %s.</p>\n", a->st->pending.seat, decision_words(view));
+            if (a->deadline && a->deadline[0]) {
+                cd_buf_printf(&t, "Deadline: %s\n", a->deadline);
+                cd_buf_printf(&h, "<p>Deadline: %s</p>\n", a->deadline);
+            }
+            break;
         }
         if (!my_turn) {
             cd_buf_str(&t, over ? "The game is over.\n" : "The game does not wait for you now.\n");
@@ -313,10 +332,11 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
         cd_buf_str(&h, "</ol>\n");
         if (reply_to[0]) {
             cd_buf_str(&t, "\nTo play, reply with the number of a move (or its notation) on the first line; "
-                            "\"resign\" resigns; \"say <words>\" writes to the table instead.\n");
+                            "\"resign\" resigns; \"say <words>\" writes to the table instead; \"status\" "
+                            "brings the game as it is.\n");
             cd_buf_str(&h, "<p>To play, reply with the number of a move (or its notation) on the first line; "
                             "&quot;resign&quot; resigns; &quot;say &lt;words&gt;&quot; writes to the table "
-                            "instead.</p>\n");
+                            "instead; &quot;status&quot; brings the game as it is.</p>\n");
         }
     }
     cd_buf_str(&h, "</body></html>\n");

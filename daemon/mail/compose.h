@@ -1,7 +1,8 @@
 /*
  * compose.h — what each mail of a game says, for one seat, from that seat's view only (carc_view_to_json for
  * the seat: whatever the seat cannot see cannot reach its mail): the invitation, the turn mail, the clock's
- * reminder, game over, and the answer to a refused reply. Each is built into a whole message (build.h).
+ * reminder, game over, the answer to a refused reply, and to a reply asking for the game's status. Each is built
+ * into a whole message (build.h).
  *
  * Message-IDs: <carcd.GAME.SEAT.KIND.SEQ.RANDOM@domain>; every mail of a seat names the seat's thread root
  * <carcd.GAME.SEAT@domain> in In-Reply-To and References, so a mail client shows one thread per game, and
@@ -15,7 +16,14 @@
 
 #include "carc.h"
 
-typedef enum { CD_MAIL_INVITATION, CD_MAIL_TURN, CD_MAIL_REMINDER, CD_MAIL_FINISHED, CD_MAIL_REFUSED } cd_mail_kind;
+typedef enum {
+    CD_MAIL_INVITATION,
+    CD_MAIL_TURN,
+    CD_MAIL_REMINDER,
+    CD_MAIL_FINISHED,
+    CD_MAIL_REFUSED,
+    CD_MAIL_STATUS,   /* the answer to a reply "status": the game as it is, whoever it waits for */
+} cd_mail_kind;
 
 const char *cd_mail_kind_name(cd_mail_kind k);
 

@@ -192,3 +192,18 @@ cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_
     json_decref(loaded);
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
+
+cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, int seq, int seat,
+                                    const char *email, const char *tag, const char *deadline)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    json_t *names = cd_mail_seat_names(db, game_id);
+    char *recent = since_last_turn(db, game_id, seq, seat, names);
+    cd_mail_about a = {.kind = CD_MAIL_STATUS, .game_id = game_id, .seat = seat, .email = email, .tag = tag,
+                       .st = st, .seq = seq, .names = names, .deadline = deadline, .last_move = recent};
+    bool ok = add(db, &a) && cd_mail_outbox_notify(db);
+    free(recent);
+    json_decref(names);
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}

@@ -28,6 +28,10 @@ cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, c
 cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const carc_state *st, int seq,
                                         const json_t *names, int seat, const char *email, const char *tag,
                                         const char *token, const char *deadline);
+/* A reply that asked for the game's status (mailin/mail_in.c): the moves since the seat's last turn, whom the
+ * game waits for, scores and board, and the legal moves when it waits for this seat. */
+cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, int seq, int seat,
+                                    const char *email, const char *tag, const char *deadline);
 /* A reply that was not played: the reason and the legal moves again. */
 cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_state *st, int seq,
                                      const json_t *names, int seat, const char *email, const char *tag,

@@ -20,6 +20,7 @@
 #include "db/mail_outbox.h"
 #include "db/mail_seats.h"
 #include "game/forced_moves.h"
+#include "game/clock.h"
 #include "game/games.h"
 #include "game/messages.h"
 #include "game/move_commit.h"
@@ -122,6 +123,10 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
     }
     if (strcmp(word, "say") == 0)   /* before the game-over check: "gg" after the last move is fine */
         return say(db, g, seat, t);
+    if (strcmp(word, "status") == 0) {   /* nothing changes: run_in answers with the game as it is */
+        snprintf(t->outcome, sizeof t->outcome, "status");
+        return CD_TX_COMMIT;
+    }
     if (g->finished) {
         snprintf(t->detail, sizeof t->detail, "the game is over");
         return CD_TX_ROLLBACK;
@@ -287,6 +292,14 @@ static cd_tx_result run_in(cd_db *db, void *arg)
         snprintf(t->detail, sizeof t->detail, "\"%s\": the clock changed", r->command);
     } else if (out == CD_TX_COMMIT && strcmp(t->outcome, "said") == 0) {
         snprintf(t->detail, sizeof t->detail, "a message to the table at move %d", seq_before);
+    } else if (out == CD_TX_COMMIT && strcmp(t->outcome, "status") == 0) {
+        snprintf(t->detail, sizeof t->detail, "the game at move %d, answered", seq_before);
+        char deadline[32] = "";
+        if (g.clocked && !g.finished && cd_clock_deadline(&g.clock) >= 0)
+            cd_iso_time(cd_clock_deadline(&g.clock), deadline);
+        if (!seat.stopped && cd_mail_enqueue_status(db, game_id, g.st, g.seq, seat.seat, seat.email, seat.tag,
+                                                    deadline) != CD_TX_COMMIT)
+            out = CD_TX_ERROR;
     } else if (out == CD_TX_COMMIT) {
         snprintf(t->outcome, sizeof t->outcome, "moved");
         snprintf(t->detail, sizeof t->detail, "\"%s\" at move %d", r->command, seq_before);

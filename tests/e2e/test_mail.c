@@ -1875,6 +1875,54 @@ START_TEST(invitation_stop_link)
 }
 END_TEST
 
+/* "status" answered: the game as it is, to a seat whose turn it is not (whom it waits for, the board, no
+ * moves) and to the seat whose turn it is (its legal moves, numbered: a number answering that mail plays). */
+START_TEST(status_by_mail)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail turn, inv, st;
+    first_turn(c, d, "carol", "dave", &g, &turn);
+    seat_mail("dave", g.id, 1, "invitation", 1, &inv);
+    ck_assert_msg(strstr(inv.text, "A reply \"status\" to any mail of this game"), "the invitation says it: %s",
+                  inv.text);
+    ck_assert_msg(strstr(turn.text, "\"status\" brings the game as it is"), "the turn mail says it: %s", turn.text);
+    char *rp = reply_text("dave@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "status\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    seat_mail("dave", g.id, 1, "status", 1, &st);
+    char want[200];
+    snprintf(want, sizeof want, "Carcassonne game %.8s: the game at move 0", g.id);
+    ck_assert_str_eq(st.subject, want);
+    ck_assert_msg(strstr(st.text, "The game waits for Ann (seat 0): place a tile.") && strstr(st.text, "The board:") &&
+                      !strstr(st.text, "Your legal moves"),
+                  "%s", st.text);
+    ck_assert_str_eq(st.reply_to, inv.reply_to);   /* the seat's own reply address */
+    free(st.text);
+    free(inv.text);
+    ck_assert_int_eq(game_seq(c, &g), 0);
+
+    rp = reply_text("carol@example.org", turn.reply_to, turn.msg_id, NULL, NULL, "Status\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    seat_mail("carol", g.id, 0, "status", 1, &st);
+    ck_assert_msg(strstr(st.text, "it is your turn (seat 0, move 0)") && strstr(st.text, "Your legal moves:\n   1. "),
+                  "%s", st.text);
+    char *log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "status: the game at move 0, answered"), "%s", log);
+    free(log);
+    rp = reply_text("carol@example.org", st.reply_to, st.msg_id, NULL, NULL, "1\r\n");   /* played from it */
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    ck_assert_int_eq(game_seq(c, &g), 1);
+    free(st.text);
+    free(turn.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* A waiting game's seats that have an address hear, by mail, who joins while it waits, and that it was
  * cancelled if it was (mail/waiting.h): the seats named with one at creation and those taken with a mailed
  * invitation; never the joiner, nor a seat whose join started the game (the start's mails say it). The
@@ -2028,6 +2076,7 @@ int main(void)
     tcase_add_test(tc, html_only_and_large_reply);
     tcase_add_test(tc, refused_address_and_unsubscribe);
     tcase_add_test(tc, clock_commands_by_mail);
+    tcase_add_test(tc, status_by_mail);
     tcase_add_test(tc, waiting_game_mails_at_its_start);
     tcase_add_test(tc, waiting_game_tells_its_seats_by_mail);
     tcase_add_test(tc, waiting_game_cancelled_by_mail);
