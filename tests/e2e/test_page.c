@@ -894,7 +894,23 @@ START_TEST(page_keyboard)
 END_TEST
 
 /* ---- a game that waits for players (the lobby) ----------------------------------------------------------- */
-/* The host's page says how many seats are open; when a player joins and the game starts, the page shows the
+/* How many times the page has read the game's view (GET /v1/games/{id}: its refresh), from the browser's own
+ * record of its requests. */
+static long view_reads(browser *b, const char *id)
+{
+    char expr[300];
+    snprintf(expr, sizeof expr,
+             "performance.getEntriesByType('resource').filter(e => new URL(e.name).pathname === '/v1/games/%s')"
+             ".length",
+             id);
+    json_t *v = js(b, expr);
+    long n = (long)json_integer_value(v);
+    json_decref(v);
+    return n;
+}
+
+/* The host's page says how many seats are open, and reads them again while it is in view (not while the tab is
+ * hidden, and at once when it comes back); when the last player joins and the game starts, the page shows the
  * board and the host's choices without a reload. */
 START_TEST(page_waiting_game)
 {
@@ -902,9 +918,11 @@ START_TEST(page_waiting_game)
     e2e_client *c = e2e_client_new(d);
     e2e_resp r;
     ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
-                             "{\"public\":true,\"players\":[{\"name\":\"Host\"},{\"invite\":true}]}", NULL, &r),
+                             "{\"public\":true,\"players\":[{\"name\":\"Host\"},{\"invite\":true},"
+                             "{\"invite\":true}]}",
+                             NULL, &r),
                      201);
-    e2e_game g = {.nplayers = 2};
+    e2e_game g = {.nplayers = 3};
     snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
     snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
     e2e_resp_free(&r);
@@ -916,16 +934,41 @@ START_TEST(page_waiting_game)
     tab t;
     tab_open(&b, &t, url, 1280, 900, false);
     wait_for(&b, "document.body.dataset.ready", "1", "the page loaded");
-    wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 1 more player to join.",
+    wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 2 more players to join.",
              "the waiting game");
     wait_for(&b, "String(document.querySelectorAll('[data-notation]').length)", "0", "no choices while it waits");
     wait_for(&b, "document.body.dataset.live", "1", "the stream of the waiting game");
-    ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, "{\"name\":\"Guest\"}", NULL, &r), 201);
-    char key[80], path[200];
-    snprintf(key, sizeof key, "%s", e2e_jstr(r.json, "key"));
-    e2e_resp_free(&r);
+    char path[200];
     snprintf(path, sizeof path, "/v1/games/%s/join", g.id);
-    ck_assert_int_eq(e2e_req(c, "POST", path, key, "{\"name\":\"Guest\"}", NULL, &r), 201);
+    const char *guests[] = {"Guest", "Other"};
+    char key[2][80];
+    for (int i = 0; i < 2; i++) {
+        char body[80];
+        snprintf(body, sizeof body, "{\"name\":\"%s\"}", guests[i]);
+        ck_assert_int_eq(e2e_req(c, "POST", "/v1/players", NULL, body, NULL, &r), 201);
+        snprintf(key[i], sizeof key[i], "%s", e2e_jstr(r.json, "key"));
+        e2e_resp_free(&r);
+    }
+
+    /* the tab in the background: a join while it is hidden is not read for it (10 s and more) */
+    json_decref(js(&b, "Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});"
+                       "document.dispatchEvent(new Event('visibilitychange')); 1"));
+    long reads = view_reads(&b, g.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, key[0], "{\"name\":\"Guest\"}", NULL, &r), 201);
+    e2e_resp_free(&r);
+    nap_ms(11500);
+    ck_assert_int_eq(view_reads(&b, g.id), reads);
+    char *turn = js_str(&b, "document.getElementById('turn').textContent");
+    ck_assert_str_eq(turn, "This game waits for 2 more players to join.");
+    free(turn);
+    /* back in view: read at once */
+    double t0 = e2e_now();
+    json_decref(js(&b, "Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'visible'});"
+                       "document.dispatchEvent(new Event('visibilitychange')); 1"));
+    wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 1 more player to join.",
+             "the join read once the tab is in view");
+    ck_assert_msg(e2e_now() - t0 < 3, "read %.1f s after the tab came back", e2e_now() - t0);
+    ck_assert_int_eq(e2e_req(c, "POST", path, key[1], "{\"name\":\"Other\"}", NULL, &r), 201);
     e2e_resp_free(&r);
     wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "the game started");
     int n;
