@@ -247,7 +247,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             cd_buf_html(&h, a->talk);
             cd_buf_str(&h, "</pre>\n");
         }
-        if (!my_turn && !over && a->kind == CD_MAIL_STATUS) {   /* asked for: say whom it waits for */
+        if (!my_turn && !over) {   /* a status, or a reply out of turn: whom the game waits for */
             char wb[32];
             const char *who = name_of(a, a->st->pending.seat, wb, sizeof wb);
             cd_buf_printf(&t, "The game waits for %s (seat %d): %s.\n", who, a->st->pending.seat,
@@ -262,8 +262,8 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             break;
         }
         if (!my_turn) {
-            cd_buf_str(&t, over ? "The game is over.\n" : "The game does not wait for you now.\n");
-            cd_buf_str(&h, over ? "<p>The game is over.</p>\n" : "<p>The game does not wait for you now.</p>\n");
+            cd_buf_str(&t, "The game is over.\n");
+            cd_buf_str(&h, "<p>The game is over.</p>\n");
             break;
         }
         cd_buf_printf(&t, "%s, it is your turn (seat %d, move %d): %s", me, a->seat, a->seq, decision_words(view));

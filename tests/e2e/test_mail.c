@@ -1876,7 +1876,8 @@ START_TEST(invitation_stop_link)
 END_TEST
 
 /* "status" answered: the game as it is, to a seat whose turn it is not (whom it waits for, the board, no
- * moves) and to the seat whose turn it is (its legal moves, numbered: a number answering that mail plays). */
+ * moves) and to the seat whose turn it is (its legal moves, numbered: a number answering that mail plays). A
+ * move out of turn is refused saying whom the game waits for. */
 START_TEST(status_by_mail)
 {
     e2e_daemon *d = mail_daemon(false);
@@ -1899,6 +1900,15 @@ START_TEST(status_by_mail)
                       !strstr(st.text, "Your legal moves"),
                   "%s", st.text);
     ck_assert_str_eq(st.reply_to, inv.reply_to);   /* the seat's own reply address */
+    free(st.text);
+    /* a move out of turn: refused, saying whom the game waits for */
+    rp = reply_text("dave@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    seat_mail("dave", g.id, 1, "refused", 1, &st);
+    ck_assert_msg(strstr(st.text, "Your reply was not played: the game does not wait for you now") &&
+                      strstr(st.text, "The game waits for Ann (seat 0): place a tile."),
+                  "%s", st.text);
     free(st.text);
     free(inv.text);
     ck_assert_int_eq(game_seq(c, &g), 0);
