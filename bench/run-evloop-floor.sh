@@ -51,23 +51,20 @@ cmake --build "$BUILD_DIR" -j"$(nproc)" --target evloop-floor >/dev/null
 source "$root/scripts/pg-temp.sh"
 # shellcheck source=cpu-ticks.sh
 source "$root/bench/cpu-ticks.sh"
+# shellcheck source=floor-run.sh
+source "$root/bench/floor-run.sh"
 pg_temp_start >/dev/null
 work=$(mktemp -d /tmp/carcd-evloop.XXXXXX)
-srv=
+floor_pid=
 cleanup() {
-    [[ -n $srv ]] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
+    [[ -n $floor_pid ]] && kill "$floor_pid" 2>/dev/null && wait "$floor_pid" 2>/dev/null
     pg_temp_stop >/dev/null 2>&1 || true
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-url="http://127.0.0.1:$PORT/q"
-config() {   # a curl config of $1 requests of /q
-    awk -v n="$1" -v u="$url" 'BEGIN { for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = \"/dev/null\"\n", u }'
-}
-config "$WARMUP" >"$work/warmup.cfg"
-config "$REQUESTS" >"$work/run.cfg"
 hz=$(getconf CLK_TCK)
+per_request() { awk -v t="$1" -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * t / hz / n }'; }
 
 declare -A cpu_runs
 for ((round = 1; round <= ROUNDS; round++)); do
@@ -75,35 +72,18 @@ for ((round = 1; round <= ROUNDS; round++)); do
         key=""   # one WORK: the lines as they always were
         ((${#works[@]} > 1)) && key=".work_$w"
         for mode in $MODES; do
-            "$BUILD_DIR/evloop-floor" --db "$CARCD_TEST_DATABASE_URL" --port "$PORT" --mode "$mode" \
-                --threads "$THREADS" --body "$BODY" --work "$w" >"$work/$mode.out" 2>"$work/$mode.err" &
-            srv=$!
-            for _ in $(seq 100); do grep -q ready "$work/$mode.out" 2>/dev/null && break; sleep 0.05; done
-            curl -sS --parallel --parallel-max "$CLIENTS" -K "$work/warmup.cfg" 2>/dev/null
-            read -r u0 s0 < <(awk '{ print $14, $15 }' "/proc/$srv/stat")
-            pg0=$(pg_ticks)
-            t0=$(date +%s.%N)
-            curl -sS --parallel --parallel-max "$CLIENTS" -K "$work/run.cfg" 2>/dev/null
-            t1=$(date +%s.%N)
-            read -r u1 s1 < <(awk '{ print $14, $15 }' "/proc/$srv/stat")
-            pg1=$(pg_ticks)
-            kill -INT "$srv"
-            wait "$srv" || { say "evloop-floor ($mode) failed: $(cat "$work/$mode.err")"; exit 1; }
-            srv=
-            served=$(sed -n 's/^requests: //p' "$work/$mode.out")
-            want=$((WARMUP + REQUESTS))
-            [[ $served == "$want" ]] || { say "$mode answered $served of $want requests"; exit 1; }
-            cpu=$(awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v hz="$hz" -v n="$REQUESTS" \
-                'BEGIN { printf "%.4f", 1000 * (u + s) / hz / n }')
+            floor_run "$BUILD_DIR/evloop-floor" "$CARCD_TEST_DATABASE_URL" "$PORT" "$mode" "$THREADS" "$BODY" "$w" \
+                "$WARMUP" "$REQUESTS" "$CLIENTS" "$work" || exit 1
+            cpu=$(per_request $((floor_user_ticks + floor_system_ticks)))
             r="round_$round.$mode$key"
-            echo "$r.requests_per_s: $(awk -v n="$REQUESTS" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", n / (b - a) }')"
+            echo "$r.requests_per_s: $(awk -v n="$REQUESTS" -v s="$floor_seconds" 'BEGIN { printf "%.0f", n / s }')"
             echo "$r.cpu_ms_per_request: $cpu"
-            echo "$r.user_ms_per_request: $(awk -v u=$((u1 - u0)) -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * u / hz / n }')"
+            echo "$r.user_ms_per_request: $(per_request "$floor_user_ticks")"
             if ((${#works[@]} > 1)); then
-                echo "$r.postgres_cpu_ms_per_request: $(awk -v t=$((pg1 - pg0)) -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.4f", 1000 * t / hz / n }')"
+                echo "$r.postgres_cpu_ms_per_request: $(per_request "$floor_pg_ticks")"
             fi
             if [[ $mode == evloop ]]; then
-                echo "$r.requests_per_result_read: $(sed -n 's/^requests_per_result_read: //p' "$work/$mode.out")"
+                echo "$r.requests_per_result_read: $(sed -n 's/^requests_per_result_read: //p' "$work/floor-$mode.out")"
             fi
             cpu_runs[$mode$key]+="$cpu "
         done

@@ -130,6 +130,8 @@ pgbench_run() {
 # ticks_of, pg_ticks, pg_children, wait_backends_gone
 # shellcheck source=cpu-ticks.sh
 source "$root/bench/cpu-ticks.sh"
+# shellcheck source=floor-run.sh
+source "$root/bench/floor-run.sh"
 # busy and total ticks of the machine
 machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 # one line: carcd pg busy total
@@ -175,7 +177,9 @@ stop_carcd() {
     fi
     carcd_pid=""
 }
+floor_pid=
 cleanup() {
+    [[ -n $floor_pid ]] && kill "$floor_pid" 2>/dev/null && wait "$floor_pid" 2>/dev/null
     if [[ -n $perf_pid ]] && kill -0 "$perf_pid" 2>/dev/null; then
         kill -INT "$perf_pid" 2>/dev/null || true
         wait "$perf_pid" 2>/dev/null || true
@@ -407,26 +411,8 @@ wait_backends_gone "$idle_children"
 say "evloop-floor (blocking, $THREADS workers): $FLOOR_REQUESTS GETs, $CLIENTS at a time, $FLOOR_WORK rows a statement"
 floor_threads=$THREADS
 [[ $floor_threads =~ ^[0-9]+$ ]] || floor_threads=4
-"$BUILD_DIR/evloop-floor" --db "$URL" --port "$PORT" --mode blocking --threads "$floor_threads" --body "$FLOOR_BODY" \
-    --work "$FLOOR_WORK" >"$BENCH_OUT/floor.out" 2>"$BENCH_OUT/floor.err" &
-floor_pid=$!
-for _ in $(seq 100); do grep -q ready "$BENCH_OUT/floor.out" 2>/dev/null && break; sleep 0.05; done
-floor_curl() {   # $1 GETs of /q, CLIENTS at a time
-    curl_config "$1" "http://127.0.0.1:$PORT/q" >"$BENCH_OUT/floor.curl"
-    curl -sS --parallel --parallel-max "$CLIENTS" -K "$BENCH_OUT/floor.curl" 2>>"$BENCH_OUT/floor.err"
-}
-floor_curl $((FLOOR_REQUESTS / 10))
-fl0=$(ticks_of "$floor_pid")
-flpg0=$(pg_ticks)
-floor_t0=$(date +%s.%N)
-floor_curl "$FLOOR_REQUESTS"
-floor_t1=$(date +%s.%N)
-fl1=$(ticks_of "$floor_pid")
-flpg1=$(pg_ticks)
-kill -INT "$floor_pid"
-wait "$floor_pid" || { say "evloop-floor failed: $(cat "$BENCH_OUT/floor.err")"; exit 1; }
-served=$(sed -n 's/^requests: //p' "$BENCH_OUT/floor.out")
-[[ $served == $((FLOOR_REQUESTS / 10 + FLOOR_REQUESTS)) ]] || { say "evloop-floor answered $served requests"; exit 1; }
+floor_run "$BUILD_DIR/evloop-floor" "$URL" "$PORT" blocking "$floor_threads" "$FLOOR_BODY" "$FLOOR_WORK" \
+    $((FLOOR_REQUESTS / 10)) "$FLOOR_REQUESTS" "$CLIENTS" "$BENCH_OUT" || exit 1
 wait_backends_gone "$idle_children"
 for i in "${!paced_labels[@]}"; do
     label=${paced_labels[$i]} rate=${paced_rates[$i]}
@@ -619,11 +605,12 @@ floor=$(awk -v c="$cyc_client_cpu_exact" -v h="$healthz_cpu" -v g="$(field gets_
 echo "carcd_cpu_floor_ms_per_move: $floor"
 echo "carcd_cpu_over_floor_ms_per_move: $(awk -v c="$carcd_cpu_exact" -v f="$floor" 'BEGIN { printf "%.3f", c - f }')"
 # the floor measured: evloop-floor's CPU a request, for each of carcd-load's requests a move
-floor_req=$(awk -v t=$((fl1 - fl0)) -v n="$FLOOR_REQUESTS" -v hz="$hz" 'BEGIN { printf "%.4f", 1000 * t / hz / n }')
+floor_req=$(awk -v t=$((floor_user_ticks + floor_system_ticks)) -v n="$FLOOR_REQUESTS" -v hz="$hz" \
+    'BEGIN { printf "%.4f", 1000 * t / hz / n }')
 server_floor=$(awk -v r="$floor_req" -v g="$(field gets_per_move)" 'BEGIN { printf "%.4f", r * (1 + g) }')
-echo "server_floor_requests_per_s: $(awk -v n="$FLOOR_REQUESTS" -v a="$floor_t0" -v b="$floor_t1" 'BEGIN { printf "%.0f", n / (b - a) }')"
+echo "server_floor_requests_per_s: $(awk -v n="$FLOOR_REQUESTS" -v s="$floor_seconds" 'BEGIN { printf "%.0f", n / s }')"
 echo "server_floor_cpu_ms_per_request: $floor_req"
-echo "server_floor_postgres_cpu_ms_per_request: $(per_move $((flpg1 - flpg0)) "$FLOOR_REQUESTS" 3)"
+echo "server_floor_postgres_cpu_ms_per_request: $(per_move "$floor_pg_ticks" "$FLOOR_REQUESTS" 3)"
 echo "server_floor_cpu_ms_per_move: $(printf '%.3f' "$server_floor")"
 echo "carcd_cpu_over_server_floor: $(awk -v c="$carcd_cpu_exact" -v f="$server_floor" 'BEGIN { printf "%.2f", (f > 0 ? c / f : 0) }')"
 echo "carcd_cpu_ms_per_move_before_pgbench: $(per_move $((c1 - c0)) "$load_moves")"
