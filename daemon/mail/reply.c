@@ -254,6 +254,39 @@ static void read_dsn(GMimeMessage *m, cd_reply *r)
     g_free(report);
 }
 
+/* RFC 3834 §2 and what responders that predate it write: the header that marks mo as a program's, into out
+ * ("" for a person's). */
+static void automatic_of(GMimeObject *mo, char *out, size_t n)
+{
+    out[0] = 0;
+    const char *v = g_mime_object_get_header(mo, "Auto-Submitted");
+    char word[24];
+    if (v) {
+        while (*v == ' ' || *v == '\t')
+            v++;
+        snprintf(word, sizeof word, "%.*s", (int)strcspn(v, " \t;("), v);
+        if (strcasecmp(word, "no") != 0)
+            snprintf(out, n, "Auto-Submitted: %s", word);
+        return;
+    }
+    v = g_mime_object_get_header(mo, "Precedence");
+    if (v) {
+        while (*v == ' ' || *v == '\t')
+            v++;
+        snprintf(word, sizeof word, "%.*s", (int)strcspn(v, " \t;"), v);
+        if (strcasecmp(word, "bulk") == 0 || strcasecmp(word, "junk") == 0 || strcasecmp(word, "list") == 0) {
+            snprintf(out, n, "Precedence: %s", word);
+            return;
+        }
+    }
+    static const char *const flags[] = {"X-Autoreply", "X-Autorespond"};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (g_mime_object_get_header(mo, flags[i])) {
+            snprintf(out, n, "%s", flags[i]);
+            return;
+        }
+}
+
 int cd_reply_parse(const char *data, size_t len, cd_reply *out)
 {
     memset(out, 0, sizeof *out);
@@ -289,6 +322,7 @@ int cd_reply_parse(const char *data, size_t len, cd_reply *out)
         g_object_unref(m);
         return 0;
     }
+    automatic_of(mo, out->automatic, sizeof out->automatic);
     const char *irt = g_mime_object_get_header(mo, "In-Reply-To");
     if (irt) {
         char *id = g_mime_utils_decode_message_id(irt);

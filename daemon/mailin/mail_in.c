@@ -252,6 +252,10 @@ static cd_tx_result run_in(cd_db *db, void *arg)
         snprintf(t->detail, sizeof t->detail, "no reply address of ours among its recipients");
         return record(db, t, NULL, -1);
     }
+    if (r->automatic[0]) {   /* a program's (reply.h): nothing played, nothing answered */
+        snprintf(t->detail, sizeof t->detail, "an automatic mail (%s): not read as a reply", r->automatic);
+        return record(db, t, NULL, -1);
+    }
     char game_id[37];
     cd_mail_seat seat;
     bool found = false;

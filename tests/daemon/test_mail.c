@@ -131,6 +131,37 @@ START_TEST(replies_decoded)
 }
 END_TEST
 
+/* A program's mail (RFC 3834's Auto-Submitted, and what older responders write) is marked, with the header
+ * that says so; a person's, and "Auto-Submitted: no", are not. */
+START_TEST(automatic_mails_marked)
+{
+    static const struct {
+        const char *headers, *want;
+    } cases[] = {
+        {"Auto-Submitted: auto-replied\r\n", "Auto-Submitted: auto-replied"},
+        {"Auto-Submitted: Auto-Generated (vacation)\r\n", "Auto-Submitted: Auto-Generated"},
+        {"Auto-Submitted: no\r\n", ""},
+        {"Precedence: bulk\r\n", "Precedence: bulk"},
+        {"Precedence: list\r\n", "Precedence: list"},
+        {"Precedence: first-class\r\n", ""},
+        {"X-Autoreply: yes\r\n", "X-Autoreply"},
+        {"X-Autorespond: Out of office\r\n", "X-Autorespond"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char raw[600];
+        snprintf(raw, sizeof raw,
+                 "From: ann@example.org\r\nTo: play+0123@games.example.org\r\nSubject: Re: your turn\r\n"
+                 "Message-ID: <auto-%zu@example.org>\r\n%s\r\nI am away until Monday.\r\n",
+                 i, cases[i].headers);
+        cd_reply r;
+        parse(raw, &r);
+        ck_assert_msg(strcmp(r.automatic, cases[i].want) == 0, "%s: \"%s\"", cases[i].headers, r.automatic);
+        ck_assert_str_eq(r.command, "I am away until Monday.");
+    }
+}
+END_TEST
+
 START_TEST(tags_and_addresses)
 {
     char a[CD_MAIL_TAG_LEN + 1], b[CD_MAIL_TAG_LEN + 1], c[CD_MAIL_TAG_LEN + 1], out[CD_MAIL_TAG_LEN + 1];
@@ -450,6 +481,7 @@ int main(void)
     tcase_add_test(tc, html_as_text);
     tcase_add_test(tc, replies_decoded);
     tcase_add_test(tc, tags_and_addresses);
+    tcase_add_test(tc, automatic_mails_marked);
     tcase_add_test(tc, built_mail_reads_back);
     tcase_add_test(tc, invitation_link);
     tcase_add_test(tc, open_seat_invitation);

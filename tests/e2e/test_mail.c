@@ -1875,6 +1875,64 @@ START_TEST(invitation_stop_link)
 }
 END_TEST
 
+/* A program's mail (an out-of-office answer, a list's) to a seat's or an open place's reply address is logged
+ * and nothing else: no move, no seat, no answer, so that carcd and an autoresponder never write each other for
+ * ever. The same reply from the person plays. */
+START_TEST(automatic_replies_ignored)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail turn;
+    first_turn(c, d, "alice", "bob", &g, &turn);
+    static const char *const autos[] = {
+        "Auto-Submitted: auto-replied\r\nContent-Type: text/plain; charset=utf-8\r\n",
+        "X-Autoreply: yes\r\nContent-Type: text/plain; charset=utf-8\r\n",
+    };
+    for (int i = 0; i < 2; i++) {
+        char *rp = reply_text("alice@example.org", turn.reply_to, turn.msg_id, NULL, autos[i],
+                              i == 0 ? "1\r\n" : "I am out of the office until Monday.\r\n");
+        ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+        free(rp);
+    }
+    char *log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "an automatic mail (Auto-Submitted: auto-replied): not read as a reply") &&
+                      strstr(log, "an automatic mail (X-Autoreply)"),
+                  "%s", log);
+    free(log);
+    ck_assert_int_eq(game_seq(c, &g), 0);
+
+    /* an open place's invitation answered by a program: no seat, no answer */
+    char id[40];
+    create_waiting(c, "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"carol@example.org\"}]}", id,
+                   NULL);
+    mail inv;
+    place_mail("carol", id, "open-seat", 1, &inv);
+    char *rp = reply_text("carol@example.org", inv.reply_to, inv.msg_id, NULL,
+                          "Precedence: bulk\r\nContent-Type: text/plain; charset=utf-8\r\n", "join\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    free(inv.text);
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq(e2e_jint(v, "open"), 1);
+    json_decref(v);
+
+    /* the person's own reply plays; and no answer went to any of the programs' mails */
+    rp = reply_text("alice@example.org", turn.reply_to, turn.msg_id, NULL, NULL, "1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    ck_assert_int_eq(game_seq(c, &g), 1);
+    usleep(1000 * 1000);   /* anything the ignored mails had caused was committed before the move */
+    ck_assert_int_eq(seat_mails("alice", g.id, 0, "refused"), 0);
+    ck_assert_int_eq(seat_mails("carol", id, -1, "join-answer"), 0);
+    free(turn.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* "status" answered: the game as it is, to a seat whose turn it is not (whom it waits for, the board, no
  * moves) and to the seat whose turn it is (its legal moves, numbered: a number answering that mail plays). A
  * move out of turn is refused saying whom the game waits for. */
@@ -2087,6 +2145,7 @@ int main(void)
     tcase_add_test(tc, refused_address_and_unsubscribe);
     tcase_add_test(tc, clock_commands_by_mail);
     tcase_add_test(tc, status_by_mail);
+    tcase_add_test(tc, automatic_replies_ignored);
     tcase_add_test(tc, waiting_game_mails_at_its_start);
     tcase_add_test(tc, waiting_game_tells_its_seats_by_mail);
     tcase_add_test(tc, waiting_game_cancelled_by_mail);
