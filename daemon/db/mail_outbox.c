@@ -44,6 +44,13 @@ static const cd_stmt_info stmts[] = {
                          "FROM mail_outbox WHERE game_id = $1::uuid AND seat = -1 AND kind = 'open-seat' "
                          "ORDER BY lower(rcpt), id DESC",
                          1},
+    /* carcd's answers to replies (a refusal, a status, an open place's answer) written for one address of one
+     * seat of a game (seat -1: an open place's) in the last hour: mail_outbox_seat's index, then a filter */
+    {ST_MAIL_ANSWERS_RECENT, "mail_answers_recent",
+                             "SELECT count(*) FROM mail_outbox WHERE game_id = $1::uuid AND seat = $2::integer "
+                             "AND kind IN ('refused', 'status', 'join-answer') AND lower(rcpt) = lower($3) "
+                             "AND created_at > now() - interval '1 hour'",
+                             3},
 };
 const cd_stmt_family cd_stmts_mail_outbox = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -138,4 +145,19 @@ cd_q cd_mail_outbox_bounced(cd_db *db, long long id, const char *error, cd_mail_
     snprintf(idt, sizeof idt, "%lld", id);
     const char *p[] = {idt, error};
     return cd_q_one(db, ST_MAIL_BOUNCED, 2, p, &out->found, fill_bounced, out);
+}
+
+/* A ST_MAIL_ANSWERS_RECENT row: its count into the int at row. */
+static void count_row(const PGresult *res, int i, void *row)
+{
+    *(int *)row = atoi(PQgetvalue(res, i, 0));
+}
+
+cd_q cd_mail_answers_recent(cd_db *db, const char *game_id, int seat, const char *rcpt, int *n)
+{
+    char s[16];
+    snprintf(s, sizeof s, "%d", seat);
+    const char *p[] = {game_id, s, rcpt};
+    *n = 0;
+    return cd_q_one(db, ST_MAIL_ANSWERS_RECENT, 3, p, NULL, count_row, n);
 }

@@ -207,3 +207,11 @@ cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_s
     json_decref(names);
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
+
+cd_mq cd_mail_may_answer(cd_db *db, const char *game_id, int seat, const char *rcpt, bool *may)
+{
+    int n = 0;
+    cd_q q = cd_mail_answers_recent(db, game_id, seat, rcpt, &n);
+    *may = q == CD_Q_OK && n < CD_MAIL_ANSWERS_PER_HOUR;
+    return cd_mq_of(q);
+}

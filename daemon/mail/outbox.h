@@ -12,6 +12,7 @@
 
 #include "carc.h"
 #include "db/db.h"
+#include "db/mail_seats.h"
 
 /* After a move (st the state after it, seq its seq, deadline the clock's ISO deadline or ""): the turn mail
  * for the seat the game now waits for, or the game-over mail for every seat with mail. The game service
@@ -28,6 +29,20 @@ cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, c
 cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const carc_state *st, int seq,
                                         const json_t *names, int seat, const char *email, const char *tag,
                                         const char *token, const char *deadline);
+/* At most this many answers to replies (a refusal, a status, an open place's answer) go to one address for one
+ * seat of a game (or its open places) an hour: a responder that ignores Auto-Submitted (reply.h) and answers
+ * every answer meets silence after the tenth instead of a loop; a person who sends more bad replies than that
+ * in an hour is answered again once the hour has passed. Their replies are still read and played, and a join
+ * by mail is always answered (its answer carries the seat's link). */
+#define CD_MAIL_ANSWERS_PER_HOUR 10
+#define CD_MAIL_STR_(x) #x
+#define CD_MAIL_STR(x) CD_MAIL_STR_(x)
+/* what the log says of a reply left unanswered for it */
+#define CD_MAIL_ANSWERS_LIMIT_WORDS \
+    CD_MAIL_STR(CD_MAIL_ANSWERS_PER_HOUR) " answers went to this address in the last hour"
+/* Whether one more answer to rcpt for seat of game_id (-1: an open place's) keeps within that. */
+cd_mq cd_mail_may_answer(cd_db *db, const char *game_id, int seat, const char *rcpt, bool *may);
+
 /* A reply that asked for the game's status (mailin/mail_in.c): the moves since the seat's last turn, whom the
  * game waits for, scores and board, and the legal moves when it waits for this seat. */
 cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, int seq, int seat,

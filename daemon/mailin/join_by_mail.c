@@ -12,6 +12,7 @@
 #include "db/lobby.h"
 #include "game/lobby_join.h"
 #include "mail/mail.h"
+#include "mail/outbox.h"
 #include "mail/place_answer.h"
 #include "mail/tag.h"
 
@@ -129,7 +130,12 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
                               .subject = subject, .text = text};
     if (why[0]) {
         snprintf(outcome, outlen, "refused");
-        snprintf(detail, detlen, "%s", why);
+        bool may = false;
+        if (cd_mail_may_answer(db, game_id, -1, email, &may) != CD_MQ_OK)
+            return CD_TX_ERROR;
+        snprintf(detail, detlen, "%s%s", why, may ? "" : " (not answered: " CD_MAIL_ANSWERS_LIMIT_WORDS ")");
+        if (!may)
+            return CD_TX_COMMIT;
         snprintf(subject, sizeof subject, "Your reply took no seat");
         snprintf(text, sizeof text,
                  "Hello,\n\nyour reply took no seat in the game of Carcassonne you were invited to: %s.\n%s", why,

@@ -297,13 +297,17 @@ static cd_tx_result run_in(cd_db *db, void *arg)
     } else if (out == CD_TX_COMMIT && strcmp(t->outcome, "said") == 0) {
         snprintf(t->detail, sizeof t->detail, "a message to the table at move %d", seq_before);
     } else if (out == CD_TX_COMMIT && strcmp(t->outcome, "status") == 0) {
-        snprintf(t->detail, sizeof t->detail, "the game at move %d, answered", seq_before);
         char deadline[32] = "";
         if (g.clocked && !g.finished && cd_clock_deadline(&g.clock) >= 0)
             cd_iso_time(cd_clock_deadline(&g.clock), deadline);
-        if (!seat.stopped && cd_mail_enqueue_status(db, game_id, g.st, g.seq, seat.seat, seat.email, seat.tag,
-                                                    deadline) != CD_TX_COMMIT)
+        bool may = false;
+        if (cd_mail_may_answer(db, game_id, seat.seat, seat.email, &may) != CD_MQ_OK ||
+            (!seat.stopped && may &&
+             cd_mail_enqueue_status(db, game_id, g.st, g.seq, seat.seat, seat.email, seat.tag, deadline) !=
+                 CD_TX_COMMIT))
             out = CD_TX_ERROR;
+        snprintf(t->detail, sizeof t->detail, "the game at move %d%s", seq_before,
+                 may ? ", answered" : ": not answered, " CD_MAIL_ANSWERS_LIMIT_WORDS);
     } else if (out == CD_TX_COMMIT) {
         snprintf(t->outcome, sizeof t->outcome, "moved");
         snprintf(t->detail, sizeof t->detail, "\"%s\" at move %d", r->command, seq_before);
@@ -315,11 +319,17 @@ static cd_tx_result run_in(cd_db *db, void *arg)
             cd_game_free(&g);
             return CD_TX_ERROR;
         }
-        if (!seat.stopped &&
-            cd_mail_enqueue_refused(db, game_id, g.st, g.seq, NULL, seat.seat, seat.email, seat.tag, t->detail) !=
-                CD_TX_COMMIT) {
+        bool may = false;
+        if (cd_mail_may_answer(db, game_id, seat.seat, seat.email, &may) != CD_MQ_OK ||
+            (!seat.stopped && may &&
+             cd_mail_enqueue_refused(db, game_id, g.st, g.seq, NULL, seat.seat, seat.email, seat.tag, t->detail) !=
+                 CD_TX_COMMIT)) {
             cd_game_free(&g);
             return CD_TX_ERROR;
+        }
+        if (!may) {
+            size_t len = strlen(t->detail);
+            snprintf(t->detail + len, sizeof t->detail - len, " (not answered: %s)", CD_MAIL_ANSWERS_LIMIT_WORDS);
         }
         out = CD_TX_COMMIT;
     }

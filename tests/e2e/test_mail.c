@@ -1933,6 +1933,73 @@ START_TEST(automatic_replies_ignored)
 }
 END_TEST
 
+/* A responder that ignores Auto-Submitted and answers every answer, or a person who keeps sending what cannot
+ * be played: at most 10 answers an hour to one address of one seat (outbox.h), the rest logged unanswered;
+ * another seat's address is answered as before. */
+START_TEST(answers_limited_per_hour)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail turn, inv;
+    first_turn(c, d, "alice", "bob", &g, &turn);
+    seat_mail("bob", g.id, 1, "invitation", 1, &inv);
+    for (int i = 0; i < 11; i++) {   /* out of turn: each refused */
+        char *rp = reply_text("bob@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "1\r\n");
+        ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+        free(rp);
+    }
+    char *rp = reply_text("bob@example.org", inv.reply_to, inv.msg_id, NULL, NULL, "status\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    char *log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "(not answered: 10 answers went to this address in the last hour)") &&
+                      strstr(log, "the game at move 0: not answered, 10 answers went to this address"),
+                  "%s", log);
+    free(log);
+    mail m;
+    seat_mail("bob", g.id, 1, "refused", 10, &m);   /* the tenth came */
+    free(m.text);
+    /* Alice's address is another's: her refused reply is answered */
+    rp = reply_text("alice@example.org", turn.reply_to, turn.msg_id, NULL, NULL, "E 40,40 r0\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    seat_mail("alice", g.id, 0, "refused", 1, &m);
+    free(m.text);
+    usleep(1000 * 1000);   /* Bob's were written before Alice's answer */
+    ck_assert_int_eq(seat_mails("bob", g.id, 1, "refused"), 10);
+    ck_assert_int_eq(seat_mails("bob", g.id, 1, "status"), 0);
+
+    /* an open place's invitation: ten refusals answered, the eleventh not; a join is answered all the same */
+    char id[40];
+    create_waiting(c, "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true,\"email\":\"carol@example.org\"},"
+                      "{\"invite\":true}]}",
+                   id, NULL);
+    mail place;
+    place_mail("carol", id, "open-seat", 1, &place);
+    for (int i = 0; i < 11; i++) {
+        rp = reply_text("carol@example.org", place.reply_to, place.msg_id, NULL, NULL, "hello there\r\n");
+        ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+        free(rp);
+    }
+    log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "not \\\"join\\\" (not answered: 10 answers went to this address"), "%s",   /* JSON */
+                  log + (strlen(log) > 800 ? strlen(log) - 800 : 0));
+    free(log);
+    rp = reply_text("carol@example.org", place.reply_to, place.msg_id, NULL, NULL, "join Carol\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    place_mail("carol", id, "join-answer", 11, &m);   /* ten refusals, then the join's */
+    ck_assert_str_eq(m.subject, "You have joined the game as Carol");
+    free(m.text);
+    free(place.text);
+    free(inv.text);
+    free(turn.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* "status" answered: the game as it is, to a seat whose turn it is not (whom it waits for, the board, no
  * moves) and to the seat whose turn it is (its legal moves, numbered: a number answering that mail plays). A
  * move out of turn is refused saying whom the game waits for. */
@@ -2146,6 +2213,7 @@ int main(void)
     tcase_add_test(tc, clock_commands_by_mail);
     tcase_add_test(tc, status_by_mail);
     tcase_add_test(tc, automatic_replies_ignored);
+    tcase_add_test(tc, answers_limited_per_hour);
     tcase_add_test(tc, waiting_game_mails_at_its_start);
     tcase_add_test(tc, waiting_game_tells_its_seats_by_mail);
     tcase_add_test(tc, waiting_game_cancelled_by_mail);
