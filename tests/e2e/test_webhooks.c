@@ -1257,6 +1257,19 @@ static json_t *hit_json(receiver *R, const char *path, const char *type, char *s
     return out;
 }
 
+/* hit_json for a json endpoint's message of `type`, asserted to be there and to match the OpenAPI's `schema`
+ * (a name in components.schemas). */
+static json_t *hit_documented(receiver *R, const char *path, const char *type, char *sig_ok_secret, const char *schema)
+{
+    json_t *j = hit_json(R, path, type, sig_ok_secret);
+    ck_assert_msg(j != NULL, "no %s at %s", type, path);
+    char why[600], at[120];
+    snprintf(at, sizeof at, "components.schemas.%s", schema);
+    ck_assert_msg(e2e_schema_validate(e2e_jget(e2e_openapi_doc(), at), j, "$", why, sizeof why),
+                  "%s does not match %s: %s", type, schema, why);
+    return j;
+}
+
 /* A join into a game that still waits for others: the seats' endpoints that take player.joined hear who took
  * which seat and how many are still open (json, as documented; Discord in a line), the players linked to the
  * other seats get player_joined in GET /v1/me/events, the joiner neither; the join that fills the game sends
@@ -1293,12 +1306,7 @@ START_TEST(player_joined_told)
     e2e_resp_free(&r);
     ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);
     ck_assert_int_eq(settle(d, 10), 0);
-    json_t *j = hit_json(R, "/ann", "player.joined", all.secret);
-    ck_assert_msg(j != NULL, "no player.joined at Ann's endpoint");
-    char why[600];
-    ck_assert_msg(e2e_schema_validate(e2e_jget(e2e_openapi_doc(), "components.schemas.PlayerJoinedPayload"), j, "$",
-                                      why, sizeof why),
-                  "player.joined does not match its schema: %s", why);
+    json_t *j = hit_documented(R, "/ann", "player.joined", all.secret, "PlayerJoinedPayload");
     ck_assert_str_eq(e2e_jstr(j, "data.game"), g.id);
     ck_assert_str_eq(e2e_jstr(j, "data.player"), "Bob");
     ck_assert_int_eq(e2e_jint(j, "data.seat"), 1);
@@ -1374,12 +1382,7 @@ START_TEST(waiting_cancel_told)
     e2e_resp_free(&r);
     ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);
     ck_assert_int_eq(settle(d, 10), 0);
-    json_t *j = hit_json(R, "/ann", "game.finished", all.secret);
-    ck_assert_msg(j != NULL, "no game.finished at Ann's endpoint");
-    char why[600];
-    ck_assert_msg(e2e_schema_validate(e2e_jget(e2e_openapi_doc(), "components.schemas.GameFinishedPayload"), j, "$",
-                                      why, sizeof why),
-                  "game.finished does not match its schema: %s", why);
+    json_t *j = hit_documented(R, "/ann", "game.finished", all.secret, "GameFinishedPayload");
     ck_assert_str_eq(e2e_jstr(j, "data.game"), g.id);
     ck_assert_str_eq(e2e_jstr(j, "data.reason"), "cancelled");
     ck_assert_int_eq(e2e_jint(j, "data.seq"), 0);
