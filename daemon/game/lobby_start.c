@@ -118,18 +118,19 @@ cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row
     out = cd_outbox_game_created(db, id, st, w->seed, deadline_iso[0] ? deadline_iso : NULL, NULL);
     for (int i = 0; i < n; i++)
         json_array_append_new(names, json_string(seats[i].name));
+    const char *addr[CD_LOBBY_MAX_SEATS] = {NULL};   /* what the creation and the joins said, by seat */
     size_t k;
     json_t *e;
     json_array_foreach(json_object_get(settings, "emails"), k, e) {   /* the named seats' addresses */
         int seat = (int)json_integer_value(json_object_get(e, "seat"));
-        const char *addr = json_string_value(json_object_get(e, "email"));
-        if (out == CD_TX_COMMIT && addr && seat >= 0 && seat < n)
-            out = cd_mail_seat_started(db, id, st, names, seat, addr, NULL, deadline_iso);
+        if (seat >= 0 && seat < n)
+            addr[seat] = json_string_value(json_object_get(e, "email"));
     }
-    for (int i = 0; i < ninv && out == CD_TX_COMMIT; i++)   /* a place taken by the invitation carcd mailed */
+    for (int i = 0; i < ninv; i++)   /* a place taken by the invitation carcd mailed */
         if (inv[i].seat >= 0 && inv[i].seat < n && inv[i].email[0])
-            out = cd_mail_seat_started(db, id, st, names, inv[i].seat, inv[i].email,
-                                       inv[i].seat == token_seat ? token : NULL, deadline_iso);
+            addr[inv[i].seat] = inv[i].email;
+    if (out == CD_TX_COMMIT)
+        out = cd_mail_waiting_started(db, id, st, names, addr, token_seat, token, deadline_iso);
     if (out == CD_TX_COMMIT)
         out = cd_lobby_on_started(db, id, n);
 done:

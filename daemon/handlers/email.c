@@ -4,14 +4,19 @@
  * mail stopped by a refusal runs again), {"email": null} stops the seat's mail. Both answer the seat's mail
  * state: {"email", "stopped_at", "stopped_reason"} (stopped_*: set when the mail server refused the address
  * for good, or the seat unsubscribed). Only the seat itself sees its address; the admin sees all in its view.
+ * While the game waits for its seats the address is kept for its start, and hears who joins meanwhile
+ * (mail/waiting.h); null then stops it ("stopped by the seat") so that the start mails it nothing.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "clock/clock_tx.h"
+#include "db/lobby.h"
 #include "db/mail_seats.h"
 #include "handlers.h"
 #include "request.h"
 #include "mail/seat_mail.h"
+#include "mail/waiting.h"
 
 typedef struct {
     const char *id;
@@ -20,8 +25,19 @@ typedef struct {
     const char *token;
     bool finished;         /* out */
     bool not_found;
-    bool waiting;          /* out: the game has not started (lobby) */
+    bool not_started;      /* out: cancelled before its start */
 } email_tx;
+
+/* A game that has not started: the address kept while it waits; a game cancelled before its start refused. */
+static cd_tx_result put_waiting(cd_db *db, email_tx *t)
+{
+    cd_waiting_lock_row w;
+    if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
+        return CD_TX_ERROR;
+    t->not_started = !w.found || strcmp(w.status, "waiting") != 0;
+    cd_waiting_lock_row_free(&w);
+    return t->not_started ? CD_TX_ROLLBACK : cd_mail_seat_waiting_set(db, t->id, t->seat, t->email);
+}
 
 static cd_tx_result run_put(cd_db *db, void *arg)
 {
@@ -30,9 +46,10 @@ static cd_tx_result run_put(cd_db *db, void *arg)
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
     t->not_found = lr == CD_LOAD_NOT_FOUND;
-    t->waiting = lr == CD_LOAD_WAITING;
-    if (lr != CD_LOAD_OK)
-        out = t->not_found || t->waiting ? CD_TX_ROLLBACK : CD_TX_ERROR;
+    if (lr == CD_LOAD_WAITING)   /* kept for the start, told who joins meanwhile (mail/waiting.h) */
+        out = put_waiting(db, t);
+    else if (lr != CD_LOAD_OK)
+        out = t->not_found ? CD_TX_ROLLBACK : CD_TX_ERROR;
     else
         out = cd_mail_seat_set(db, t->id, g.st, g.seq, NULL, t->seat, t->email, t->token, g.deadline);
     cd_game_free(&g);
@@ -77,8 +94,8 @@ enum MHD_Result h_email_put(cd_req *r)
     cd_tx_result tr = cd_db_tx(db, run_put, &t, &down);
     if (tr == CD_TX_COMMIT)
         ret = answer(r, db, t.id, seat);
-    else if (t.not_found || t.waiting)
-        ret = cd_reply_load_error(r, t.waiting ? CD_LOAD_WAITING : CD_LOAD_NOT_FOUND);
+    else if (t.not_found || t.not_started)
+        ret = cd_reply_load_error(r, t.not_started ? CD_LOAD_WAITING : CD_LOAD_NOT_FOUND);
     else
         ret = cd_reply_db_failure(r, down, "the seat's mail address could not be stored");
 out:

@@ -23,16 +23,37 @@ cd_tx_result cd_mail_seat_hold(cd_db *db, const char *game_id, int seat, const c
     return cd_mail_seat_put(db, game_id, seat, email, tag) == CD_MQ_OK ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
-cd_tx_result cd_mail_seat_started(cd_db *db, const char *game_id, const carc_state *st, const json_t *names,
-                                  int seat, const char *email, const char *token, const char *deadline)
+cd_tx_result cd_mail_waiting_started(cd_db *db, const char *game_id, const carc_state *st, const json_t *names,
+                                     const char *const addr[], int token_seat, const char *token,
+                                     const char *deadline)
 {
+    for (int seat = 0; seat < st->nplayers; seat++) {
+        bool found = false;
+        cd_mail_seat held;
+        if (cd_mail_seat_get(db, game_id, seat, &found, &held) != CD_MQ_OK)
+            return CD_TX_ERROR;
+        if (found && held.stopped_at[0])   /* unsubscribed (or refused for good) while the game waited */
+            continue;
+        const char *email = found ? held.email : addr[seat];
+        if (email && cd_mail_seat_set(db, game_id, st, 0, names, seat, email, seat == token_seat ? token : NULL,
+                                      deadline) != CD_TX_COMMIT)
+            return CD_TX_ERROR;
+    }
+    return CD_TX_COMMIT;
+}
+
+cd_tx_result cd_mail_seat_waiting_set(cd_db *db, const char *game_id, int seat, const char *email)
+{
+    if (email)
+        return cd_mail_seat_hold(db, game_id, seat, email);
     bool found = false;
     cd_mail_seat held;
     if (cd_mail_seat_get(db, game_id, seat, &found, &held) != CD_MQ_OK)
         return CD_TX_ERROR;
-    if (found && held.stopped_at[0])   /* unsubscribed (or refused for good) while the game waited */
+    if (!found || held.stopped_at[0])
         return CD_TX_COMMIT;
-    return cd_mail_seat_set(db, game_id, st, 0, names, seat, email, token, deadline);
+    return cd_mail_seat_stop(db, game_id, seat, held.email, "stopped by the seat") == CD_MQ_OK ? CD_TX_COMMIT
+                                                                                               : CD_TX_ERROR;
 }
 
 /* One seat's mail of `kind` about the waiting game: subject, and the text after "Hello NAME,\n\n". */

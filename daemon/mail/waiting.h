@@ -4,9 +4,10 @@
  * mail is otherwise the start's (game/lobby_start.c: the invitation with the seat's link, and the first turn).
  *
  * A seat has an address before the start when its creation named one (players[].email) or when it was taken
- * with an invitation carcd mailed (by its link or a reply: game/lobby_join.h). Such a seat's mail_seats row is
- * written then (cd_mail_seat_hold), without a mail, so that the one-click unsubscribe of these mails works on
- * it; an address unsubscribed while the game waits gets nothing at the start either (cd_mail_seat_started).
+ * with an invitation carcd mailed (by its link or a reply: game/lobby_join.h), or when the seat gives one itself
+ * while it waits (PUT .../email). Such a seat's mail_seats row is written then (cd_mail_seat_hold), without a
+ * mail, so that the one-click unsubscribe of these mails works on it; an address unsubscribed while the game
+ * waits gets nothing at the start either (cd_mail_waiting_started).
  *
  * These mails have no Reply-To (there is nothing to play before the start) and are threaded under the seat's
  * game thread, as all its later mail is (compose.h). Written in the event's transaction and sent at least once
@@ -24,10 +25,19 @@
 /* In a transaction: a waiting game's seat has the address email from now on (its row: no mail is sent). */
 cd_tx_result cd_mail_seat_hold(cd_db *db, const char *game_id, int seat, const char *email);
 
-/* In the start's transaction: the seat's address gets its first game mail (seat_mail.h's cd_mail_seat_set),
- * unless that address unsubscribed from this game while it waited. */
-cd_tx_result cd_mail_seat_started(cd_db *db, const char *game_id, const carc_state *st, const json_t *names,
-                                  int seat, const char *email, const char *token, const char *deadline);
+/* In the start's transaction, for each of st's seats: its address gets its first game mail (seat_mail.h's
+ * cd_mail_seat_set; token with it for seat token_seat, -1: none). The address is the seat's row's when it has
+ * one (given at creation or by a join, or by the seat itself while the game waited: PUT .../email), and none
+ * when that row was stopped (an unsubscribe, a refusal); else addr[seat] (NULL: none), what the creation and
+ * the joins said, for a game that began to wait before the rows were written. */
+cd_tx_result cd_mail_waiting_started(cd_db *db, const char *game_id, const carc_state *st, const json_t *names,
+                                     const char *const addr[], int token_seat, const char *token,
+                                     const char *deadline);
+
+/* In a transaction, PUT /v1/games/{id}/email while the game waits: the seat's address becomes email (its row;
+ * no mail until the start but who joins), or with NULL its mail stops (the row kept, stopped_reason
+ * "stopped by the seat", so that the start mails it nothing). */
+cd_tx_result cd_mail_seat_waiting_set(cd_db *db, const char *game_id, int seat, const char *email);
 
 /* A join took seat, leaving the game waiting: `taken` of its `nseats` seats are taken now. Every other seat
  * with an address (whose mail runs) gets kind "joined". */

@@ -2148,6 +2148,75 @@ START_TEST(waiting_game_tells_its_seats_by_mail)
 }
 END_TEST
 
+/* PUT .../email while the game waits: the seat hears who joins from then on, and its newest address gets the
+ * start's mail; null stops it (the start mails it nothing); a game cancelled before its start refuses it. */
+START_TEST(waiting_seat_gives_its_address)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    for (int round = 0; round < 2; round++) {   /* 0: an address changed; 1: stopped */
+        ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                                 "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true}]}", NULL, &r),
+                         201);
+        char id[40], token[80], codes[2][80], path[200], body[200];
+        snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+        snprintf(token, sizeof token, "%s", e2e_jstr(r.json, "players.0.token"));
+        for (int i = 0; i < 2; i++)
+            snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(r.json, i ? "invites.1.invite" : "invites.0.invite"));
+        e2e_resp_free(&r);
+        snprintf(path, sizeof path, "/v1/games/%s/email", id);
+        ck_assert_int_eq(e2e_req(c, "PUT", path, token, "{\"email\":\"alice@example.org\"}", NULL, &r), 200);
+        ck_assert_str_eq(e2e_jstr(r.json, "email"), "alice@example.org");
+        e2e_resp_free(&r);
+        snprintf(path, sizeof path, "/v1/games/%s/join", id);
+        snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", codes[0]);
+        ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+        e2e_resp_free(&r);
+        mail m;
+        seat_mail("alice", id, 0, "joined", 1, &m);   /* told from the PUT on */
+        free(m.text);
+        snprintf(path, sizeof path, "/v1/games/%s/email", id);
+        ck_assert_int_eq(e2e_req(c, "PUT", path, token,
+                                 round == 0 ? "{\"email\":\"dave@example.org\"}" : "{\"email\":null}", NULL, &r),
+                         200);
+        if (round == 1)
+            ck_assert_str_eq(e2e_jstr(r.json, "stopped_reason"), "stopped by the seat");
+        e2e_resp_free(&r);
+        snprintf(path, sizeof path, "/v1/games/%s/join", id);
+        snprintf(body, sizeof body, "{\"name\":\"Carl\",\"invite\":\"%s\"}", codes[1]);
+        ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+        ck_assert_str_eq(e2e_jstr(r.json, "status"), "active");
+        e2e_resp_free(&r);
+        if (round == 0) {   /* the newest address: its seat mail and first turn */
+            seat_mail("dave", id, 0, "turn", 1, &m);
+            free(m.text);
+        } else {
+            usleep(1500 * 1000);
+        }
+        ck_assert_int_eq(seat_mails("alice", id, 0, "invitation") + seat_mails("alice", id, 0, "turn"), 0);
+    }
+    /* cancelled before its start: the address is refused as the game's state says */
+    char id[40], creator[80], path[200];
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    char token[80];
+    snprintf(token, sizeof token, "%s", e2e_jstr(r.json, "players.0.token"));
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/cancel", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/email", id);
+    ck_assert_int_eq(e2e_req(c, "PUT", path, token, "{\"email\":\"alice@example.org\"}", NULL, &r), 409);
+    e2e_resp_free(&r);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* A waiting game cancelled, by its creator or by the admin with a reason: every seat with an address is told. */
 START_TEST(waiting_game_cancelled_by_mail)
 {
@@ -2217,6 +2286,7 @@ int main(void)
     tcase_add_test(tc, waiting_game_mails_at_its_start);
     tcase_add_test(tc, waiting_game_tells_its_seats_by_mail);
     tcase_add_test(tc, waiting_game_cancelled_by_mail);
+    tcase_add_test(tc, waiting_seat_gives_its_address);
     tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);
