@@ -26,7 +26,7 @@ static bool etag_matches(const char *header, const char *etag)
 /* Play by e-mail: a seat's own address, and whether its mail was stopped (a permanent refusal, an unsubscribe),
  * as "mail" in its view, as GET /v1/games/{id}/email answers it (email null: none). Read only where carcd sends mail (CARCD_SMTP_URL): elsewhere no mail is sent, so none
  * is stopped. *stopped: the seat's mail was stopped. false with a reply when the read failed. */
-static bool seat_mail(cd_req *r, cd_db *db, const cd_game *g, int seat, json_t **mail, bool *stopped)
+static bool seat_mail(cd_req *r, cd_db *db, const char *game_id, int seat, json_t **mail, bool *stopped)
 {
     *mail = NULL;
     *stopped = false;
@@ -35,7 +35,7 @@ static bool seat_mail(cd_req *r, cd_db *db, const cd_game *g, int seat, json_t *
         return true;
     bool found = false;
     cd_mail_seat m;
-    cd_mq mq = cd_mail_seat_get(db, g->id, seat, &found, &m);
+    cd_mq mq = cd_mail_seat_get(db, game_id, seat, &found, &m);
     if (mq != CD_MQ_OK) {
         cd_reply_db_failure(r, mq == CD_MQ_DOWN, "the seat's mail could not be read");
         return false;
@@ -47,6 +47,22 @@ static bool seat_mail(cd_req *r, cd_db *db, const cd_game *g, int seat, json_t *
     return true;
 }
 
+/* A game that has not started: the lobby's view, and for a seat its own part of it, which seat it is and,
+ * where carcd sends mail, its address (kept for the start: mail/waiting.h). */
+static enum MHD_Result waiting_view(cd_req *r, cd_db *db, const char *id, int viewer)
+{
+    json_t *own = NULL, *mail = NULL;
+    bool stopped;
+    if (viewer >= 0) {
+        if (!seat_mail(r, db, id, viewer, &mail, &stopped))
+            return MHD_YES;
+        own = json_pack("{s:{s:i}}", "you", "seat", viewer);
+        if (mail)
+            json_object_set_new(own, "mail", mail);
+    }
+    return cd_lobby_reply_view(r, db, id, own);
+}
+
 static enum MHD_Result game_get(cd_req *r)
 {
     cd_db *db;
@@ -54,7 +70,7 @@ static enum MHD_Result game_get(cd_req *r)
     int viewer;
     bool waiting;
     if (!cd_game_open_view(r, &db, &viewer, &g, &waiting))   /* not started: the lobby's view (lobby.h) */
-        return waiting ? cd_lobby_reply_view(r, db, r->params[0]) : MHD_YES;
+        return waiting ? waiting_view(r, db, r->params[0], viewer) : MHD_YES;
     if (viewer == CARC_VIEW_ADMIN && !cd_audit(r, db, NULL, g.id, NULL)) {
         cd_game_free(&g);
         return MHD_YES;
@@ -69,7 +85,7 @@ static enum MHD_Result game_get(cd_req *r)
     const char *headers[] = {"ETag", etag, "Cache-Control", "private, no-cache", NULL};
     json_t *mail;
     bool mail_stopped;
-    if (!seat_mail(r, db, &g, viewer, &mail, &mail_stopped)) {
+    if (!seat_mail(r, db, g.id, viewer, &mail, &mail_stopped)) {
         cd_game_free(&g);
         return MHD_YES;
     }

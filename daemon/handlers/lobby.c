@@ -75,19 +75,23 @@ cd_tx_result cd_lobby_on_invited(cd_db *db, const char *game_id, const char *pla
     return cd_player_event_emit(db, player_id, CD_PEV_INVITATION, game_id, 0, -1) ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
-enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id)
+enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id, json_t *own)
 {
     cd_waiting_view_row w;
     cd_q q = cd_waiting_view(db, id, &w);
-    if (q != CD_Q_OK)
+    if (q != CD_Q_OK) {
+        json_decref(own);
         return cd_reply_db_failure(r, q == CD_Q_DOWN, "the game could not be read");
+    }
     if (!w.found) {
+        json_decref(own);
         cd_waiting_view_row_free(&w);
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
     }
     cd_invite inv[CD_LOBBY_MAX_SEATS];
     int ninv = 0;
     if ((q = cd_invites_get(db, id, inv, &ninv)) != CD_Q_OK) {
+        json_decref(own);
         cd_waiting_view_row_free(&w);
         return cd_reply_db_failure(r, q == CD_Q_DOWN, "the game could not be read");
     }
@@ -114,6 +118,9 @@ enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id)
                           w.rematch_of ? json_string(w.rematch_of) : json_null(), "created_at", w.created_at,
                           "updated_at", w.updated_at);
     json_object_set_new(v, "places", places);
+    if (own)
+        json_object_update(v, own);
+    json_decref(own);
     json_decref(settings);
     json_decref(names);
     cd_waiting_view_row_free(&w);
@@ -139,7 +146,7 @@ static enum MHD_Result reply_game(cd_req *r, cd_db *db, const char *id)
     cd_game g;
     cd_load_result lr = cd_game_load(db, id, false, &g);
     if (lr == CD_LOAD_WAITING)
-        return cd_lobby_reply_view(r, db, id);
+        return cd_lobby_reply_view(r, db, id, NULL);
     if (lr != CD_LOAD_OK) {
         cd_game_free(&g);
         return cd_reply_load_error(r, lr);

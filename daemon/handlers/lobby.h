@@ -50,8 +50,9 @@ cd_tx_result cd_lobby_on_invited(cd_db *db, const char *game_id, const char *pla
 
 /* GET /v1/games/{id} of a game that has not started (waiting or cancelled): its public view — status, seats
  * taken (names), open places and which seat each taken one became, settings, whether it is in the lobby. No
- * seed, no state: there is none yet. */
-enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id);
+ * seed, no state: there is none yet. own (taken; NULL: none): a seat's own members, added to it ("you",
+ * "mail": handlers/game_get.c). */
+enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id, json_t *own);
 
 /* What this server lacks to mail an invitation (its link must work where the mail is read): "mail server,
  * CARCD_SMTP_URL" or "CARCD_PUBLIC_URL for links"; NULL when it can. */

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "e2e.h"
+#include "openapi.h"
 
 #define SECRET "e2e-mail-secret-0123456789"
 #define REPLY_TEMPLATE "play+{tag}@example.org"
@@ -2169,6 +2170,21 @@ START_TEST(waiting_seat_gives_its_address)
         ck_assert_int_eq(e2e_req(c, "PUT", path, token, "{\"email\":\"alice@example.org\"}", NULL, &r), 200);
         ck_assert_str_eq(e2e_jstr(r.json, "email"), "alice@example.org");
         e2e_resp_free(&r);
+        /* the seat's view of the waiting game says it, as documented; the public's does not */
+        snprintf(path, sizeof path, "/v1/games/%s", id);
+        json_t *v = e2e_get_ok(c, path, token, 200);
+        e2e_openapi_load();
+        char why[600];
+        ck_assert_msg(e2e_schema_validate(e2e_jget(e2e_openapi_doc(), "components.schemas.WaitingGameView"), v, "$",
+                                          why, sizeof why),
+                      "%s", why);
+        ck_assert_int_eq(e2e_jint(v, "you.seat"), 0);
+        ck_assert_str_eq(e2e_jstr(v, "mail.email"), "alice@example.org");
+        json_decref(v);
+        v = e2e_get_ok(c, path, NULL, 200);
+        ck_assert_ptr_null(json_object_get(v, "mail"));
+        ck_assert_ptr_null(json_object_get(v, "you"));
+        json_decref(v);
         snprintf(path, sizeof path, "/v1/games/%s/join", id);
         snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", codes[0]);
         ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);

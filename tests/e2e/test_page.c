@@ -1509,6 +1509,33 @@ START_TEST(page_mail_turns)
     m = e2e_get_ok(c, path, g.token[0], 200);
     ck_assert_msg(json_is_null(json_object_get(m, "email")), "the seat's address is gone");
     json_decref(m);
+
+    /* a game that waits for its seats: the box is there too, and the address hears who joins */
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true}]}", NULL, &r),
+                     201);
+    char wid[40], wtoken[80], code[80];
+    snprintf(wid, sizeof wid, "%s", e2e_jstr(r.json, "id"));
+    snprintf(wtoken, sizeof wtoken, "%s", e2e_jstr(r.json, "players.0.token"));
+    snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    e2e_resp_free(&r);
+    tab w;
+    game_tab_open(&b, &w, d, wid, wtoken, "Ann's page of a waiting game");
+    wait_for(&b, "document.querySelector('#mail-box .mail-state').textContent",
+             "carcd can mail you who joins, and your turns once the game starts.", "the box while the game waits");
+    json_decref(js(&b, "document.querySelector('#mail-box input').value = 'dave@example.org';"
+                       " document.querySelector('#mail-box button[type=submit]').click()"));
+    wait_for(&b, "document.querySelector('#mail-box .mail-state').textContent",
+             "Who joins, and your turns once the game starts, are mailed to dave@example.org.", "kept for the start");
+    snprintf(path, sizeof path, "/v1/games/%s/join", wid);
+    char body[200];
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", code);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+    e2e_resp_free(&r);
+    char joined[200];
+    snprintf(joined, sizeof joined, "Carcassonne game %.8s: Bob joined, 1 seat open", wid);   /* its subject */
+    ck_assert_msg(maildir_has("dave", joined, 20), "the join told at dave's");
     browser_stop(&b);
     e2e_client_free(c);
     e2e_daemon_down(d);

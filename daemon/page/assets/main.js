@@ -158,6 +158,7 @@ function render(keepFocus) {
     if (invite && v.status === "waiting") drawJoin($("choices"), id, v);   // a person invited: the join form
     else if (token && v.status === "waiting") drawHost($("choices"), id, v, refreshSoon);   // its creator's part
     else $("choices").replaceChildren();
+    drawMail($("mail-box"), id, v, refreshSoon);   // a seat's address, kept for the start
     if (v.status === "cancelled") forgetCreated(id);
     if (invite) notice(inviteNote(v));
     document.body.dataset.seq = String(v.seq);
