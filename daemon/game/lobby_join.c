@@ -12,6 +12,7 @@
 #include "db/games_table.h"
 #include "db/player_events.h"
 #include "lobby_start.h"
+#include "mail/seat_mail.h"
 #include "mail/waiting.h"
 #include "webhooks/outbox.h"
 

@@ -15,7 +15,7 @@
 #include "handlers.h"
 #include "handlers/lobby.h"
 #include "mail/open_seat.h"
-#include "mail/waiting.h"
+#include "mail/seat_mail.h"
 
 /* A game with open seats: stored waiting (lobby.h), set up in the engine once its seats are taken. */
 typedef struct {
@@ -63,7 +63,7 @@ static cd_tx_result run_waiting(cd_db *db, void *arg)
         out = CD_TX_ERROR;
     if (out == CD_TX_COMMIT && t->public_chat && cd_msg_public_chat_set(db, t->w.id) != CD_Q_OK)
         out = CD_TX_ERROR;
-    for (int i = 0; i < t->create->nplayers && out == CD_TX_COMMIT; i++)   /* named seats' addresses: mail/waiting.h */
+    for (int i = 0; i < t->create->nplayers && out == CD_TX_COMMIT; i++)   /* kept for the start: mail/waiting.h */
         if (t->create->emails[i])
             out = cd_mail_seat_hold(db, t->w.id, i, t->create->emails[i]);
     if (out == CD_TX_COMMIT && t->create->nmailed > 0)

@@ -26,12 +26,24 @@ bool cd_mail_address_ok(const char *s)
     return (strchr(dom, '.') && dom[0] != '.' && dom[strlen(dom) - 1] != '.') || strcmp(dom, "localhost") == 0;
 }
 
+/* The seat's row (sql/006: its address and reply tag, tag.h), the tag into tag. */
+static bool put_row(cd_db *db, const char *game_id, int seat, const char *email, char tag[CD_MAIL_TAG_LEN + 1])
+{
+    cd_mail_tag(game_id, seat, tag);
+    return cd_mail_seat_put(db, game_id, seat, email, tag) == CD_MQ_OK;
+}
+
+cd_tx_result cd_mail_seat_hold(cd_db *db, const char *game_id, int seat, const char *email)
+{
+    char tag[CD_MAIL_TAG_LEN + 1];
+    return put_row(db, game_id, seat, email, tag) ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
 cd_tx_result cd_mail_seat_set(cd_db *db, const char *game_id, const carc_state *st, int seq, const json_t *names,
                               int seat, const char *email, const char *token, const char *deadline)
 {
     char tag[CD_MAIL_TAG_LEN + 1];
-    cd_mail_tag(game_id, seat, tag);
-    if (cd_mail_seat_put(db, game_id, seat, email, tag) != CD_MQ_OK)
+    if (!put_row(db, game_id, seat, email, tag))
         return CD_TX_ERROR;
     if (!email)
         return CD_TX_COMMIT;

@@ -16,8 +16,13 @@
  * no spaces, control characters or any of <>()[]\,;:" (an address, not a display name). */
 bool cd_mail_address_ok(const char *s);
 
-/* In a transaction: seat's address becomes email (NULL: the seat gets no more mail). token: the seat's
- * token for the invitation's private link (NULL: none). names may be NULL. */
+/* In a transaction: seat's address becomes email (its row and reply tag), no mail sent: a game that waits for its
+ * seats keeps it so for its start (mail/waiting.h). NULL: the row goes. */
+cd_tx_result cd_mail_seat_hold(cd_db *db, const char *game_id, int seat, const char *email);
+
+/* In a transaction: seat's address becomes email (NULL: the seat gets no more mail), as cd_mail_seat_hold, and
+ * its invitation is mailed. token: the seat's token for the invitation's private link (NULL: none). names may
+ * be NULL. */
 cd_tx_result cd_mail_seat_set(cd_db *db, const char *game_id, const carc_state *st, int seq, const json_t *names,
                               int seat, const char *email, const char *token, const char *deadline);
 

@@ -16,13 +16,6 @@
 #include "seat_mail.h"
 #include "tag.h"
 
-cd_tx_result cd_mail_seat_hold(cd_db *db, const char *game_id, int seat, const char *email)
-{
-    char tag[CD_MAIL_TAG_LEN + 1];
-    cd_mail_tag(game_id, seat, tag);
-    return cd_mail_seat_put(db, game_id, seat, email, tag) == CD_MQ_OK ? CD_TX_COMMIT : CD_TX_ERROR;
-}
-
 cd_tx_result cd_mail_waiting_started(cd_db *db, const char *game_id, const carc_state *st, const json_t *names,
                                      const char *const addr[], int token_seat, const char *token,
                                      const char *deadline)

@@ -5,9 +5,9 @@
  *
  * A seat has an address before the start when its creation named one (players[].email) or when it was taken
  * with an invitation carcd mailed (by its link or a reply: game/lobby_join.h), or when the seat gives one itself
- * while it waits (PUT .../email). Such a seat's mail_seats row is written then (cd_mail_seat_hold), without a
- * mail, so that the one-click unsubscribe of these mails works on it; an address unsubscribed while the game
- * waits gets nothing at the start either (cd_mail_waiting_started).
+ * while it waits (PUT .../email). Such a seat's mail_seats row is written then (seat_mail.h's
+ * cd_mail_seat_hold), without a mail, so that the one-click unsubscribe of these mails works on it; an
+ * address unsubscribed while the game waits gets nothing at the start either (cd_mail_waiting_started).
  *
  * These mails have no Reply-To (there is nothing to play before the start) and are threaded under the seat's
  * game thread, as all its later mail is (compose.h). Written in the event's transaction and sent at least once
@@ -21,9 +21,6 @@
 
 #include "carc.h"
 #include "db/db.h"
-
-/* In a transaction: a waiting game's seat has the address email from now on (its row: no mail is sent). */
-cd_tx_result cd_mail_seat_hold(cd_db *db, const char *game_id, int seat, const char *email);
 
 /* In the start's transaction, for each of st's seats: its address gets its first game mail (seat_mail.h's
  * cd_mail_seat_set; token with it for seat token_seat, -1: none). The address is the seat's row's when it has
