@@ -18,6 +18,17 @@
 
 #define RECENT_MAX 24
 
+bool cd_mail_outbox_add_parts(cd_db *db, const char *game_id, int seat, const char *kind, int seq,
+                              const cd_mail_parts *p)
+{
+    char *body = cd_mail_build(p);
+    if (!body)
+        return false;
+    bool ok = cd_mail_outbox_add(db, game_id, seat, kind, seq, p->msg_id, p->to, body);
+    free(body);
+    return ok;
+}
+
 static bool add(cd_db *db, const cd_mail_about *a)
 {
     char msg_id[300];

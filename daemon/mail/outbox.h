@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "build.h"
 #include "carc.h"
 #include "db/db.h"
 #include "db/mail_seats.h"
@@ -42,6 +43,12 @@ cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const ca
     CD_MAIL_STR(CD_MAIL_ANSWERS_PER_HOUR) " answers went to this address in the last hour"
 /* Whether one more answer to rcpt for seat of game_id (-1: an open place's) keeps within that. */
 cd_mq cd_mail_may_answer(cd_db *db, const char *game_id, int seat, const char *rcpt, bool *may);
+
+/* A mail given by its parts (build.h; p->to is the envelope recipient, p->msg_id its id), built and written
+ * into the outbox as `kind` for seat (-1: a person with no seat) at seq. false when GMime or the write
+ * failed. For the mails that are not a seat's view of the game (mail/place_answer.c, mail/waiting.c). */
+bool cd_mail_outbox_add_parts(cd_db *db, const char *game_id, int seat, const char *kind, int seq,
+                              const cd_mail_parts *p);
 
 /* A reply that asked for the game's status (mailin/mail_in.c): the moves since the seat's last turn, whom the
  * game waits for, scores and board, and the legal moves when it waits for this seat. */

@@ -3,13 +3,11 @@
  */
 #include "place_answer.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "build.h"
 #include "compose.h"
 #include "db/mail_outbox.h"
 #include "mail.h"
+#include "outbox.h"
 #include "tag.h"
 
 #define PLACE_ANSWER_KIND "join-answer"
@@ -30,11 +28,7 @@ cd_tx_result cd_mail_enqueue_place_answer(cd_db *db, const cd_mail_place_answer 
         .thread_id = a->in_reply_to && a->in_reply_to[0] ? a->in_reply_to : NULL,
         .text = a->text,
     };
-    char *body = cd_mail_build(&parts);
-    if (!body)
-        return CD_TX_ERROR;
-    bool ok = cd_mail_outbox_add(db, a->game_id, -1, PLACE_ANSWER_KIND, 0, msg_id, a->email, body) &&
+    bool ok = cd_mail_outbox_add_parts(db, a->game_id, -1, PLACE_ANSWER_KIND, 0, &parts) &&
               cd_mail_outbox_notify(db);
-    free(body);
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }

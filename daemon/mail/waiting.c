@@ -13,8 +13,8 @@
 #include "db/mail_recent.h"
 #include "db/mail_seats.h"
 #include "mail.h"
+#include "outbox.h"
 #include "seat_mail.h"
-#include "tag.h"
 
 cd_tx_result cd_mail_waiting_started(cd_db *db, const char *game_id, const carc_state *st, const json_t *names,
                                      const char *const addr[], int token_seat, const char *token,
@@ -74,12 +74,8 @@ static bool add(cd_db *db, const char *game_id, const cd_mail_seat *to, const js
         .unsubscribe = unsub,
         .text = t.p,
     };
-    char *body = cd_mail_build(&parts);
+    bool ok = cd_mail_outbox_add_parts(db, game_id, to->seat, kind, 0, &parts);
     free(t.p);
-    if (!body)
-        return false;
-    bool ok = cd_mail_outbox_add(db, game_id, to->seat, kind, 0, msg_id, to->email, body);
-    free(body);
     return ok;
 }
 
