@@ -247,7 +247,23 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             cd_buf_html(&h, a->talk);
             cd_buf_str(&h, "</pre>\n");
         }
-        if (!my_turn && !over) {   /* a status, or a reply out of turn: whom the game waits for */
+        if (over) {
+            cd_buf_str(&t, "The game is over.\n");
+            cd_buf_str(&h, "<p>The game is over.</p>\n");
+            break;
+        }
+        if (my_turn) {
+            cd_buf_printf(&t, "%s, it is your turn (seat %d, move %d): %s", me, a->seat, a->seq,
+                          decision_words(view));
+            cd_buf_printf(&h, "<p>It is your turn (seat %d, move %d): %s", a->seat, a->seq, decision_words(view));
+            const char *tile = json_string_value(json_object_get(json_object_get(view, "pending"), "tile"));
+            if (tile) {
+                cd_buf_printf(&t, ", tile %s", tile);
+                cd_buf_printf(&h, ", tile %s", tile);
+            }
+            cd_buf_str(&t, ".\n");
+            cd_buf_str(&h, ".</p>\n");
+        } else {   /* a status, or a reply out of turn: whom the game waits for */
             char wb[32];
             const char *who = name_of(a, a->st->pending.seat, wb, sizeof wb);
             cd_buf_printf(&t, "The game waits for %s (seat %d): %s.\n", who, a->st->pending.seat,
@@ -255,28 +271,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             cd_buf_str(&h, "<p>The game waits for ");
             cd_buf_html(&h, who);
             cd_buf_printf(&h, " (seat %d): %s.</p>\n", a->st->pending.seat, decision_words(view));
-            if (a->deadline && a->deadline[0]) {
-                cd_buf_printf(&t, "Deadline: %s\n", a->deadline);
-                cd_buf_printf(&h, "<p>Deadline: %s</p>\n", a->deadline);
-            }
-            break;
         }
-        if (!my_turn) {
-            cd_buf_str(&t, "The game is over.\n");
-            cd_buf_str(&h, "<p>The game is over.</p>\n");
-            break;
-        }
-        cd_buf_printf(&t, "%s, it is your turn (seat %d, move %d): %s", me, a->seat, a->seq, decision_words(view));
-        cd_buf_printf(&h, "<p>It is your turn (seat %d, move %d): %s", a->seat, a->seq, decision_words(view));
-        {
-            const char *tile = json_string_value(json_object_get(json_object_get(view, "pending"), "tile"));
-            if (tile) {
-                cd_buf_printf(&t, ", tile %s", tile);
-                cd_buf_printf(&h, ", tile %s", tile);
-            }
-        }
-        cd_buf_str(&t, ".\n");
-        cd_buf_str(&h, ".</p>\n");
         if (a->deadline && a->deadline[0]) {
             cd_buf_printf(&t, "Deadline: %s\n", a->deadline);
             cd_buf_printf(&h, "<p>Deadline: %s</p>\n", a->deadline);
