@@ -258,6 +258,13 @@ static void links(cd_buf *b, const cd_whp_ctx *c)
                       c->game_id, c->base_url, c->game_id, c->seq);
 }
 
+/* The game page's link alone, for a game that waits for its seats: it has no board to draw. */
+static void page_link(cd_buf *b, const cd_whp_ctx *c)
+{
+    if (c->base_url[0])
+        cd_buf_printf(b, "Game: %s/games/%s", c->base_url, c->game_id);
+}
+
 static void what_to_do(cd_buf *b, const json_t *pending)
 {
     const char *kind = jstr(pending, "kind");
@@ -411,8 +418,7 @@ static void text_finished(chat *m, int format, const cd_whp_ctx *c)
     if (c->never_started) {   /* nobody played: no scores to list */
         sb_printf(&m->head, " was cancelled by %s before it started.",
                   c->by_admin ? "the server's admin" : "its creator");
-        if (c->base_url[0])   /* the game's page alone: a waiting game has no board to draw */
-            cd_buf_printf(&m->tail, "Game: %s/games/%s", c->base_url, c->game_id);
+        page_link(&m->tail, c);
         return;
     }
     if (c->cancelled) {
@@ -561,8 +567,7 @@ static void text_joined(chat *m, int format, const cd_whp_ctx *c)
     sb_printf(&m->head, " joined game ");
     short_game(&m->head, format, c);
     sb_printf(&m->head, ": %d of %d seats taken, %d open.", c->taken, c->seats, c->seats - c->taken);
-    if (c->base_url[0])
-        cd_buf_printf(&m->tail, "Game: %s/games/%s", c->base_url, c->game_id);
+    page_link(&m->tail, c);
 }
 
 static json_t *data_joined(const cd_whp_ctx *c)
