@@ -194,6 +194,22 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
     return out;
 }
 
+/* Why the seat's address gets no answer to this reply, into *why (NULL: it gets one): its mail was stopped,
+ * or the hour's answers went there already (mail/outbox.h: CD_MAIL_ANSWERS_PER_HOUR). */
+static cd_mq unanswered_why(cd_db *db, const char *game_id, const cd_mail_seat *seat, const char **why)
+{
+    *why = NULL;
+    if (seat->stopped) {
+        *why = "the seat's mail is stopped";
+        return CD_MQ_OK;
+    }
+    bool may = false;
+    cd_mq q = cd_mail_may_answer(db, game_id, seat->seat, seat->email, &may);
+    if (q == CD_MQ_OK && !may)
+        *why = CD_MAIL_ANSWERS_LIMIT_WORDS;
+    return q;
+}
+
 static cd_tx_result record(cd_db *db, in_tx *t, const char *game_id, int seat)
 {
     bool fresh = false;
@@ -300,14 +316,13 @@ static cd_tx_result run_in(cd_db *db, void *arg)
         char deadline[32] = "";
         if (g.clocked && !g.finished && cd_clock_deadline(&g.clock) >= 0)
             cd_iso_time(cd_clock_deadline(&g.clock), deadline);
-        bool may = false;
-        if (cd_mail_may_answer(db, game_id, seat.seat, seat.email, &may) != CD_MQ_OK ||
-            (!seat.stopped && may &&
-             cd_mail_enqueue_status(db, game_id, g.st, g.seq, seat.seat, seat.email, seat.tag, deadline) !=
-                 CD_TX_COMMIT))
+        const char *why;
+        if (unanswered_why(db, game_id, &seat, &why) != CD_MQ_OK ||
+            (!why && cd_mail_enqueue_status(db, game_id, g.st, g.seq, seat.seat, seat.email, seat.tag, deadline) !=
+                         CD_TX_COMMIT))
             out = CD_TX_ERROR;
-        snprintf(t->detail, sizeof t->detail, "the game at move %d%s", seq_before,
-                 may ? ", answered" : ": not answered, " CD_MAIL_ANSWERS_LIMIT_WORDS);
+        snprintf(t->detail, sizeof t->detail, "the game at move %d%s%s", seq_before,
+                 why ? ": not answered, " : ", answered", why ? why : "");
     } else if (out == CD_TX_COMMIT) {
         snprintf(t->outcome, sizeof t->outcome, "moved");
         snprintf(t->detail, sizeof t->detail, "\"%s\" at move %d", r->command, seq_before);
@@ -319,17 +334,16 @@ static cd_tx_result run_in(cd_db *db, void *arg)
             cd_game_free(&g);
             return CD_TX_ERROR;
         }
-        bool may = false;
-        if (cd_mail_may_answer(db, game_id, seat.seat, seat.email, &may) != CD_MQ_OK ||
-            (!seat.stopped && may &&
-             cd_mail_enqueue_refused(db, game_id, g.st, g.seq, NULL, seat.seat, seat.email, seat.tag, t->detail) !=
-                 CD_TX_COMMIT)) {
+        const char *why;
+        if (unanswered_why(db, game_id, &seat, &why) != CD_MQ_OK ||
+            (!why && cd_mail_enqueue_refused(db, game_id, g.st, g.seq, NULL, seat.seat, seat.email, seat.tag,
+                                             t->detail) != CD_TX_COMMIT)) {
             cd_game_free(&g);
             return CD_TX_ERROR;
         }
-        if (!may) {
+        if (why) {
             size_t len = strlen(t->detail);
-            snprintf(t->detail + len, sizeof t->detail - len, " (not answered: %s)", CD_MAIL_ANSWERS_LIMIT_WORDS);
+            snprintf(t->detail + len, sizeof t->detail - len, " (not answered: %s)", why);
         }
         out = CD_TX_COMMIT;
     }
