@@ -179,8 +179,8 @@ cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, c
 typedef bool (*skip_fn)(cd_db *db, const void *arg, int e_seat, bool *err);
 
 /* One event outside a move (message.posted, player.joined, a waiting game's cancel) for every endpoint of
- * game_id that asked for ev and that skip does not pass over: each format's body rendered once from ctx (its
- * names read here), one row per endpoint, one wake-up. */
+ * game_id that asked for ev and that skip (NULL: none) does not pass over: each format's body rendered once
+ * from ctx (its names read here), one row per endpoint, one wake-up. */
 static cd_tx_result fan_out(cd_db *db, const char *game_id, unsigned ev, cd_whp_ctx *ctx, skip_fn skip,
                             const void *arg)
 {
@@ -200,7 +200,7 @@ static cd_tx_result fan_out(cd_db *db, const char *game_id, unsigned ev, cd_whp_
     for (int i = 0; i < rows.n && out == CD_TX_COMMIT; i++) {
         const cd_active_endpoint_row *e = &rows.v[i];
         bool err = false;
-        if (!(cd_wh_events_from_pg(e->events) & ev) || skip(db, arg, e->seat, &err)) {
+        if (!(cd_wh_events_from_pg(e->events) & ev) || (skip && skip(db, arg, e->seat, &err))) {
             if (err)
                 out = CD_TX_ERROR;
             continue;
@@ -282,17 +282,11 @@ cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_s
     return enqueue(db, game_id, 0, st, -1, NULL, seed_hex, which, deadline, 0, false);
 }
 
-static bool skip_none(cd_db *db, const void *arg, int e_seat, bool *err)
-{
-    (void)db, (void)arg, (void)e_seat, (void)err;
-    return false;
-}
-
 cd_tx_result cd_outbox_enqueue_waiting_cancel(cd_db *db, const char *game_id, const char *seed_hex, bool by_admin)
 {
     char commitment[CD_HEX256_LEN];
     seed_commitment(seed_hex, commitment);
     cd_whp_ctx ctx = {.seq = 0, .seat = -1, .seed_sha256 = commitment, .cancelled = true, .never_started = true,
                       .by_admin = by_admin};
-    return fan_out(db, game_id, CD_WH_GAME_FINISHED, &ctx, skip_none, NULL);
+    return fan_out(db, game_id, CD_WH_GAME_FINISHED, &ctx, NULL, NULL);
 }
