@@ -246,11 +246,11 @@ setInterval(tick, 1000);
 // a waiting game's log stays empty until it starts, so its stream says nothing of a seat taken: the seats
 // are read again every 10 s while it waits and the tab is in view, and at once when it comes back into view
 // (one GET; the start itself comes down the stream). A tab left in the background for days asks nothing.
-const waiting = () => S.view && S.view.status === "waiting";
-setInterval(() => { if (waiting() && document.visibilityState === "visible") refreshSoon(); }, 10000);
-document.addEventListener("visibilitychange", () => {
-  if (waiting() && document.visibilityState === "visible") refreshSoon();
-});
+function readSeats() {
+  if (S.view && S.view.status === "waiting" && document.visibilityState === "visible") refreshSoon();
+}
+setInterval(readSeats, 10000);
+document.addEventListener("visibilitychange", readSeats);
 
 (async function start() {
   try {
