@@ -12,16 +12,16 @@
 # the server while it runs, for the caller's clean-up. Returns 1, saying why on stderr, when the server failed
 # or did not answer every request.
 
-# a curl config (-K) of N ($1) GETs of URL ($2), their bodies dropped
-floor_curl_config() {
+# a curl config (-K) of N ($1) GETs of URL ($2), their bodies dropped (run-http-bench.sh's /healthz run too)
+curl_config() {
     awk -v n="$1" -v u="$2" 'BEGIN { for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = \"/dev/null\"\n", u }'
 }
 
 floor_run() {
     local bin=$1 db=$2 port=$3 mode=$4 threads=$5 body=$6 work=$7 warmup=$8 requests=$9 clients=${10} dir=${11}
     local url="http://127.0.0.1:$port/q" u0 s0 u1 s1 pg0 pg1 t0 t1 served
-    floor_curl_config "$warmup" "$url" >"$dir/floor-warmup.curl"
-    floor_curl_config "$requests" "$url" >"$dir/floor-timed.curl"
+    curl_config "$warmup" "$url" >"$dir/floor-warmup.curl"
+    curl_config "$requests" "$url" >"$dir/floor-timed.curl"
     "$bin" --db "$db" --port "$port" --mode "$mode" --threads "$threads" --body "$body" --work "$work" \
         >"$dir/floor-$mode.out" 2>"$dir/floor-$mode.err" &
     floor_pid=$!

@@ -242,10 +242,6 @@ run_load() {
         --clients "$CLIENTS" --games "$GAMES" --moves 1000000000 --warmup-moves "$WARMUP_MOVES" "$@" \
         >"$BENCH_OUT/$name.out" 2>"$BENCH_OUT/$name.err"
 }
-# a curl config (-K) of N ($1) GETs of URL ($2), their bodies dropped: the /healthz and floor runs' requests
-curl_config() {
-    awk -v n="$1" -v u="$2" 'BEGIN { for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = \"/dev/null\"\n", u }'
-}
 # in the background: a CPU sample into $BENCH_OUT/FILE ($2) once carcd-load NAME ($1) announces its timed phase
 sample_at_timed_phase() {
     (
