@@ -56,16 +56,28 @@ static cd_tx_result run_put(cd_db *db, void *arg)
     return out;
 }
 
-static enum MHD_Result answer(cd_req *r, cd_db *db, const char *id, int seat)
+bool cd_seat_mail_view(cd_req *r, cd_db *db, const char *game_id, int seat, json_t **mail, bool *stopped)
 {
     bool found = false;
     cd_mail_seat m;
-    cd_mq q = cd_mail_seat_get(db, id, seat, &found, &m);
-    if (q != CD_MQ_OK)
-        return cd_reply_db_failure(r, q == CD_MQ_DOWN, "the seat's mail could not be read");
-    json_t *a = json_pack("{s:o, s:o, s:o}", "email", found ? json_string(m.email) : json_null(), "stopped_at",
-                          found && m.stopped ? json_string(m.stopped_at) : json_null(), "stopped_reason",
-                          found && m.stopped ? json_string(m.stopped_reason) : json_null());
+    cd_mq q = cd_mail_seat_get(db, game_id, seat, &found, &m);
+    if (q != CD_MQ_OK) {
+        cd_reply_db_failure(r, q == CD_MQ_DOWN, "the seat's mail could not be read");
+        return false;
+    }
+    *stopped = found && m.stopped;
+    *mail = json_pack("{s:o, s:o, s:o}", "email", found ? json_string(m.email) : json_null(),
+                      "stopped_at", *stopped ? json_string(m.stopped_at) : json_null(),
+                      "stopped_reason", *stopped ? json_string(m.stopped_reason) : json_null());
+    return true;
+}
+
+static enum MHD_Result answer(cd_req *r, cd_db *db, const char *id, int seat)
+{
+    json_t *a;
+    bool stopped;
+    if (!cd_seat_mail_view(r, db, id, seat, &a, &stopped))
+        return MHD_YES;
     return cd_reply_json(r, 200, a, NULL);
 }
 

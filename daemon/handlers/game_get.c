@@ -8,7 +8,6 @@
 
 #include "game/audit.h"
 #include "game/games.h"
-#include "db/mail_seats.h"
 #include "handlers.h"
 #include "handlers/lobby.h"
 #include "mail/mail.h"
@@ -23,9 +22,9 @@ static bool etag_matches(const char *header, const char *etag)
     return strstr(header, etag) != NULL;
 }
 
-/* Play by e-mail: a seat's own address, and whether its mail was stopped (a permanent refusal, an unsubscribe),
- * as "mail" in its view, as GET /v1/games/{id}/email answers it (email null: none). Read only where carcd sends mail (CARCD_SMTP_URL): elsewhere no mail is sent, so none
- * is stopped. *stopped: the seat's mail was stopped. false with a reply when the read failed. */
+/* Play by e-mail: a seat's own address, and whether its mail was stopped, as "mail" in its view
+ * (cd_seat_mail_view). Read only where carcd sends mail (CARCD_SMTP_URL): elsewhere no mail is sent, so none is
+ * stopped, and *mail stays NULL. */
 static bool seat_mail(cd_req *r, cd_db *db, const char *game_id, int seat, json_t **mail, bool *stopped)
 {
     *mail = NULL;
@@ -33,18 +32,7 @@ static bool seat_mail(cd_req *r, cd_db *db, const char *game_id, int seat, json_
     const cd_mail_settings *ms = cd_mail_settings_get();
     if (!ms || !ms->enabled || seat < 0)
         return true;
-    bool found = false;
-    cd_mail_seat m;
-    cd_mq mq = cd_mail_seat_get(db, game_id, seat, &found, &m);
-    if (mq != CD_MQ_OK) {
-        cd_reply_db_failure(r, mq == CD_MQ_DOWN, "the seat's mail could not be read");
-        return false;
-    }
-    *stopped = found && m.stopped;
-    *mail = json_pack("{s:o, s:o, s:o}", "email", found ? json_string(m.email) : json_null(),
-                      "stopped_at", *stopped ? json_string(m.stopped_at) : json_null(),
-                      "stopped_reason", *stopped ? json_string(m.stopped_reason) : json_null());
-    return true;
+    return cd_seat_mail_view(r, db, game_id, seat, mail, stopped);
 }
 
 /* A game that has not started: the lobby's view, and for a seat its own part of it, which seat it is and,
