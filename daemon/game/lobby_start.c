@@ -118,17 +118,8 @@ cd_tx_result cd_lobby_start(cd_db *db, const char *id, const cd_waiting_lock_row
     out = cd_outbox_game_created(db, id, st, w->seed, deadline_iso[0] ? deadline_iso : NULL, NULL);
     for (int i = 0; i < n; i++)
         json_array_append_new(names, json_string(seats[i].name));
-    const char *addr[CD_LOBBY_MAX_SEATS] = {NULL};   /* what the creation and the joins said, by seat */
-    size_t k;
-    json_t *e;
-    json_array_foreach(json_object_get(settings, "emails"), k, e) {   /* the named seats' addresses */
-        int seat = (int)json_integer_value(json_object_get(e, "seat"));
-        if (seat >= 0 && seat < n)
-            addr[seat] = json_string_value(json_object_get(e, "email"));
-    }
-    for (int i = 0; i < ninv; i++)   /* a place taken by the invitation carcd mailed */
-        if (inv[i].seat >= 0 && inv[i].seat < n && inv[i].email[0])
-            addr[inv[i].seat] = inv[i].email;
+    const char *addr[CD_LOBBY_MAX_SEATS];   /* what the creation and the joins said, by seat */
+    cd_mail_waiting_addresses(settings, inv, ninv, n, addr);
     if (out == CD_TX_COMMIT)
         out = cd_mail_waiting_started(db, id, st, names, addr, token_seat, token, deadline_iso);
     if (out == CD_TX_COMMIT)

@@ -35,8 +35,10 @@ static cd_tx_result put_waiting(cd_db *db, email_tx *t)
     if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
         return CD_TX_ERROR;
     t->not_started = !w.found || strcmp(w.status, "waiting") != 0;
+    cd_tx_result out =
+        t->not_started ? CD_TX_ROLLBACK : cd_mail_seat_waiting_set(db, t->id, w.settings, t->seat, t->email);
     cd_waiting_lock_row_free(&w);
-    return t->not_started ? CD_TX_ROLLBACK : cd_mail_seat_waiting_set(db, t->id, t->seat, t->email);
+    return out;
 }
 
 static cd_tx_result run_put(cd_db *db, void *arg)
@@ -92,7 +94,8 @@ enum MHD_Result h_email_put(cd_req *r)
         goto out;
     json_t *e = json_object_get(body, "email");
     if (!e || !(json_is_null(e) || (json_is_string(e) && cd_mail_address_ok(json_string_value(e))))) {
-        ret = cd_reply_problem(r, CD_P_INVALID, "email", "email: expected a mail address like ann@example.org, or null");
+        ret = cd_reply_problem(r, CD_P_INVALID, "email",
+                               "email: expected a mail address like ann@example.org, or null");
         goto out;
     }
     cd_db *db;

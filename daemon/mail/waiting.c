@@ -9,6 +9,7 @@
 #include "base/buf.h"
 #include "build.h"
 #include "compose.h"
+#include "db/lobby.h"
 #include "db/mail_outbox.h"
 #include "db/mail_recent.h"
 #include "db/mail_seats.h"
@@ -35,7 +36,45 @@ cd_tx_result cd_mail_waiting_started(cd_db *db, const char *game_id, const carc_
     return CD_TX_COMMIT;
 }
 
-cd_tx_result cd_mail_seat_waiting_set(cd_db *db, const char *game_id, int seat, const char *email)
+void cd_mail_waiting_addresses(const json_t *settings, const cd_invite *inv, int ninv, int n, const char *addr[])
+{
+    for (int seat = 0; seat < n; seat++)
+        addr[seat] = NULL;
+    size_t k;
+    json_t *e;
+    json_array_foreach(json_object_get(settings, "emails"), k, e) {   /* the named seats' addresses */
+        int seat = (int)json_integer_value(json_object_get(e, "seat"));
+        if (seat >= 0 && seat < n)
+            addr[seat] = json_string_value(json_object_get(e, "email"));
+    }
+    for (int i = 0; i < ninv; i++)   /* a place taken by the invitation carcd mailed */
+        if (inv[i].seat >= 0 && inv[i].seat < n && inv[i].email[0])
+            addr[inv[i].seat] = inv[i].email;
+}
+
+/* A seat with no row in a game that began to wait before the rows were written: the address its creation or
+ * its join gave, which the start would mail (cd_mail_waiting_started's addr[]); "" when none. */
+static bool address_before_rows(cd_db *db, const char *game_id, const char *settings_text, int seat,
+                                char out[CD_EMAIL_MAX + 1])
+{
+    cd_invite inv[CD_LOBBY_MAX_SEATS];
+    int ninv = 0;
+    out[0] = '\0';
+    if (cd_invites_get(db, game_id, inv, &ninv) != CD_Q_OK)
+        return false;
+    json_t *settings = json_loads(settings_text, 0, NULL);
+    const char *addr[CD_LOBBY_MAX_SEATS];
+    if (seat >= 0 && seat < CD_LOBBY_MAX_SEATS) {
+        cd_mail_waiting_addresses(settings, inv, ninv, seat + 1, addr);
+        if (addr[seat])
+            snprintf(out, CD_EMAIL_MAX + 1, "%s", addr[seat]);
+    }
+    json_decref(settings);
+    return true;
+}
+
+cd_tx_result cd_mail_seat_waiting_set(cd_db *db, const char *game_id, const char *settings, int seat,
+                                      const char *email)
 {
     if (email)
         return cd_mail_seat_hold(db, game_id, seat, email);
@@ -43,8 +82,16 @@ cd_tx_result cd_mail_seat_waiting_set(cd_db *db, const char *game_id, int seat, 
     cd_mail_seat held;
     if (cd_mail_seat_get(db, game_id, seat, &found, &held) != CD_MQ_OK)
         return CD_TX_ERROR;
-    if (!found || held.stopped_at[0])
+    if (found && held.stopped_at[0])
         return CD_TX_COMMIT;
+    if (!found) {   /* no row: the start would still mail what the creation or the join said, so stop that */
+        if (!address_before_rows(db, game_id, settings, seat, held.email))
+            return CD_TX_ERROR;
+        if (!held.email[0])
+            return CD_TX_COMMIT;
+        if (cd_mail_seat_hold(db, game_id, seat, held.email) != CD_TX_COMMIT)
+            return CD_TX_ERROR;
+    }
     return cd_mail_seat_stop(db, game_id, seat, held.email, "stopped by the seat") == CD_MQ_OK ? CD_TX_COMMIT
                                                                                                : CD_TX_ERROR;
 }

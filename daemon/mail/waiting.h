@@ -21,6 +21,7 @@
 
 #include "carc.h"
 #include "db/db.h"
+#include "db/lobby.h"
 
 /* In the start's transaction, for each of st's seats: its address gets its first game mail (seat_mail.h's
  * cd_mail_seat_set; token with it for seat token_seat, -1: none). The address is the seat's row's when it has
@@ -31,11 +32,17 @@ cd_tx_result cd_mail_waiting_started(cd_db *db, const char *game_id, const carc_
                                      const char *const addr[], int token_seat, const char *token,
                                      const char *deadline);
 
-/* In a transaction, PUT /v1/games/{id}/email while the game waits: the seat's address becomes email (its row;
- * no mail until the start but who joins), or with NULL its mail stops (the row kept, stopped_reason
- * "stopped by the seat", so that the start mails it nothing). */
-cd_tx_result cd_mail_seat_waiting_set(cd_db *db, const char *game_id, int seat, const char *email);
-
+/* The addresses the creation (settings' "emails") and the joins by a mailed invitation (inv, ninv) gave seats
+ * 0..n-1 (n ≤ CD_LOBBY_MAX_SEATS), NULL where none: cd_mail_waiting_started's addr[]. They point into settings
+ * and inv. */
+void cd_mail_waiting_addresses(const json_t *settings, const cd_invite *inv, int ninv, int n, const char *addr[]);
+/* In a transaction, PUT /v1/games/{id}/email while the game waits (settings: its game_waiting settings' text):
+ * the seat's address becomes email (its row; no mail until the start but who joins), or with NULL its mail
+ * stops (the row kept, stopped_reason "stopped by the seat", so that the start mails it nothing; a seat
+ * with no row, of a game that began to wait before the rows were written, gets one, stopped, for the address
+ * its creation or join gave). */
+cd_tx_result cd_mail_seat_waiting_set(cd_db *db, const char *game_id, const char *settings, int seat,
+                                      const char *email);
 /* A join took seat, leaving the game waiting: `taken` of its `nseats` seats are taken now. Every other seat
  * with an address (whose mail runs) gets kind "joined". */
 cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats);

@@ -2233,6 +2233,46 @@ START_TEST(waiting_seat_gives_its_address)
 }
 END_TEST
 
+/* A game that began to wait before its seats' rows were written (before f919126: the addresses only in its
+ * settings, the start mailing them): a seat's {"email": null} still stops its mail, where the start went on
+ * to mail the creation's address. */
+START_TEST(waiting_seat_without_row_stops)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
+                             "{\"name\":\"Bob\",\"email\":\"bob@example.org\"},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    char id[40], token[80], code[80], path[200], body[200], sql[200];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(token, sizeof token, "%s", e2e_jstr(r.json, "players.0.token"));
+    snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    e2e_resp_free(&r);
+    snprintf(sql, sizeof sql,
+             "WITH d AS (DELETE FROM mail_seats WHERE game_id = '%s' RETURNING 1) SELECT count(*) FROM d", id);
+    ck_assert_int_eq(e2e_db_long(d, sql), 2);   /* as such a game was stored */
+    snprintf(path, sizeof path, "/v1/games/%s/email", id);
+    ck_assert_int_eq(e2e_req(c, "PUT", path, token, "{\"email\":null}", NULL, &r), 200);
+    ck_assert_str_eq(e2e_jstr(r.json, "email"), "alice@example.org");
+    ck_assert_str_eq(e2e_jstr(r.json, "stopped_reason"), "stopped by the seat");
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"name\":\"Carl\",\"invite\":\"%s\"}", code);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "active");
+    e2e_resp_free(&r);
+    mail m;   /* Bob, who said nothing, still gets the start's mail at his creation address */
+    seat_mail("bob", id, 1, "invitation", 1, &m);
+    free(m.text);
+    ck_assert_int_eq(seat_mails("alice", id, 0, "invitation") + seat_mails("alice", id, 0, "turn"), 0);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* A waiting game cancelled, by its creator or by the admin with a reason: every seat with an address is told. */
 START_TEST(waiting_game_cancelled_by_mail)
 {
@@ -2303,6 +2343,7 @@ int main(void)
     tcase_add_test(tc, waiting_game_tells_its_seats_by_mail);
     tcase_add_test(tc, waiting_game_cancelled_by_mail);
     tcase_add_test(tc, waiting_seat_gives_its_address);
+    tcase_add_test(tc, waiting_seat_without_row_stops);
     tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);
