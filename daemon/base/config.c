@@ -106,6 +106,10 @@ static const opt opts[] = {
     {"--idempotency-ttl", "CARCD_IDEMPOTENCY_TTL", OPT_INT, FIELD(idempotency_ttl_s), 0, 1, 366 * 86400, "SECONDS",
      "how long a move's stored answer serves a retry with the same Idempotency-Key; after it the key is "
      "forgotten, and a retry is a new request (which the seq check refuses as stale) (default 86400)"},
+    {"--waiting-ttl", "CARCD_WAITING_TTL", OPT_INT, FIELD(waiting_ttl_s), 0, 0, 366 * 86400, "SECONDS",
+     "a game that waits for its seats (open places, a rematch offer) is cancelled by the clock worker once "
+     "nobody has joined it for this long, counted from its creation or its latest join; its seats are told as "
+     "of a creator's cancel; 0: never (default 1209600, 14 days)"},
     {"--snapshot-every", "CARCD_SNAPSHOT_EVERY", OPT_INT, FIELD(snapshot_every), 0, 1, 1000, "N",
      "a game row's snapshot is a checkpoint, written after every Nth move and the last; a carcd that does not "
      "hold a game's state decodes it and applies the moves after it (at most N-1, and an admin's cancel) "
@@ -174,6 +178,7 @@ static void defaults(cd_config *c)
     c->log_flush_ms = 100;
     c->clock_interval_ms = 1000;
     c->idempotency_ttl_s = 86400;
+    c->waiting_ttl_s = 14 * 86400;
     c->snapshot_every = 16;
     c->bot_interval_ms = 500;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);   /* a think keeps one core busy: one worker per core */

@@ -67,6 +67,9 @@ typedef struct {
     int clock_interval_ms;    /* CARCD_CLOCK_INTERVAL_MS / --clock-interval-ms: worker's look for due clocks */
     int idempotency_ttl_s;    /* CARCD_IDEMPOTENCY_TTL / --idempotency-ttl: how long a move's answer serves a
                                  repeated Idempotency-Key, default 86400 (the clock worker then forgets it) */
+    int waiting_ttl_s;        /* CARCD_WAITING_TTL / --waiting-ttl: a game that waits for its seats is cancelled
+                                 once nobody joined it for this long (game/lobby_expire.h), default 14 days;
+                                 0 = never */
     int snapshot_every;       /* CARCD_SNAPSHOT_EVERY / --snapshot-every: a game row's snapshot is written at every
                                  seq divisible by it and when the game ends (sql/017), default 16 */
     char time_file[512];      /* CARCD_TIME_FILE / --time-file: tests' time source (timesrc.h); empty = real */

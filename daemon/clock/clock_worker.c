@@ -11,6 +11,7 @@
 #include "game/compact.h"
 #include "game/bot_seats.h"
 #include "game/forced_moves.h"
+#include "game/lobby_expire.h"
 #include "clock_tx.h"
 #include "base/log.h"
 #include "base/metrics.h"
@@ -164,10 +165,12 @@ static bool tick(void)
     return true;
 }
 
-/* The storage's upkeep (game/compact.h), after the clocks: finished games compacted, expired idempotency
- * answers forgotten; a few games and a few thousand rows a tick at most. A failure waits for the next tick. */
+/* The upkeep, after the clocks: waiting games nobody joined cancelled (game/lobby_expire.h), finished games
+ * compacted and expired idempotency answers forgotten (game/compact.h); a few games and a few thousand rows a
+ * tick at most. A failure waits for the next tick. */
 #define COMPACT_PER_TICK 8
 #define EXPIRE_PER_TICK 5000
+#define WAITING_EXPIRE_PER_TICK 16
 static void upkeep(void)
 {
     char err[256];
@@ -175,6 +178,9 @@ static void upkeep(void)
     if (!db)
         return;
     int n = 0;
+    int ttl = W.cfg->waiting_ttl_s;
+    if (ttl > 0 && !cd_lobby_expire(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n))
+        return;
     if (!cd_idempotency_expire(db, cd_wall_now(), W.cfg->idempotency_ttl_s, EXPIRE_PER_TICK, &n))
         return;
     if (n > 0)

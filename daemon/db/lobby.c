@@ -24,9 +24,10 @@ static const cd_stmt_info stmts[] = {
                           "AND t.player_id = p.id AND t.game_id = $1::uuid AND t.seat = $2::integer RETURNING t.seat",
                           4},
     {ST_WAITING_INSERT, "waiting_insert",
-                        "INSERT INTO game_waiting (game_id, settings, nseats, public, creator_hash, rematch_of) "
-                        "VALUES ($1::uuid, $2::jsonb, $3::integer, $4::boolean, $5, $6::uuid)",
-                        6},
+                        "INSERT INTO game_waiting (game_id, settings, nseats, public, creator_hash, rematch_of, "
+                        "last_join_at) VALUES ($1::uuid, $2::jsonb, $3::integer, $4::boolean, $5, $6::uuid, "
+                        "to_timestamp($7::float8))",
+                        7},
     {ST_INVITE_INSERT, "invite_insert",
                        "INSERT INTO seat_invites (game_id, place, code_hash, old_seat, email) "
                        "VALUES ($1::uuid, $2::integer, $3, $4::integer, $5)",
@@ -59,13 +60,16 @@ static const cd_stmt_info stmts[] = {
     {ST_WAITING_SEATS, "waiting_seats",
                        "SELECT seat, name, player_id, bot::text, left_to_bot FROM seats WHERE game_id = $1::uuid "
                        "ORDER BY seat", 1},
+    /* the waiting game's row stops counting towards its expiry as the game row changes status */
     {ST_GAME_START, "game_start",
+                    "WITH w AS (UPDATE game_waiting SET last_join_at = NULL WHERE game_id = $1::uuid) "
                     "UPDATE games SET status = $2, setup = $3::jsonb, snapshot = $4::jsonb, pending_seat = $5::integer, "
                     "clock = $6::jsonb, clock_deadline = to_timestamp($7::float8), clock_due = to_timestamp($8::float8), "
                     "updated_at = now(), finished_at = CASE WHEN $2 = 'finished' THEN now() END "
                     "WHERE id = $1::uuid AND status = 'waiting'",
                     8},
     {ST_GAME_CANCEL, "game_cancel",
+                     "WITH w AS (UPDATE game_waiting SET last_join_at = NULL WHERE game_id = $1::uuid) "
                      "UPDATE games SET status = 'cancelled', updated_at = now(), finished_at = now() "
                      "WHERE id = $1::uuid AND status = 'waiting'",
                      1},
@@ -73,7 +77,8 @@ static const cd_stmt_info stmts[] = {
      * lobby's query arguments */
     {ST_LOBBY_LIST, "lobby_list",
                     "SELECT g.id, w.nseats, (SELECT count(*) FROM seats t WHERE t.game_id = g.id), w.settings, "
-                    CD_SQL_ISO("g.created_at") ", " SEAT_NAMES_OF("g.id") " FROM game_waiting w "
+                    CD_SQL_ISO("g.created_at") ", " SEAT_NAMES_OF("g.id") ", extract(epoch FROM w.last_join_at) "
+                    "FROM game_waiting w "
                     "JOIN games g ON g.id = w.game_id WHERE w.public AND g.status = 'waiting' "
                     "AND ($1::jsonb IS NULL OR CASE WHEN $1::jsonb = '[]'::jsonb "
                     "THEN COALESCE(jsonb_array_length(w.settings->'expansions'), 0) = 0 "
@@ -87,8 +92,21 @@ static const cd_stmt_info stmts[] = {
                       "(SELECT count(*) FROM seat_invites i WHERE i.game_id = g.id AND i.seat IS NULL), "
                       "COALESCE(w.public, false), COALESCE(w.settings, '{}'), w.rematch_of, g.seed_sha256, "
                       CD_SQL_ISO("g.created_at") ", " CD_SQL_ISO("g.updated_at") ", " SEAT_NAMES_OF("g.id")
-                      " FROM games g LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid",
+                      ", extract(epoch FROM w.last_join_at) "
+                      "FROM games g LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid",
                       1},
+    {ST_WAITING_JOINED, "waiting_joined",
+                        "UPDATE game_waiting SET last_join_at = to_timestamp($2::float8) WHERE game_id = $1::uuid "
+                        "AND last_join_at IS NOT NULL", 2},
+    /* the oldest first, by the partial index game_waiting_last_join */
+    {ST_WAITING_EXPIRED, "waiting_expired",
+                         "SELECT game_id FROM game_waiting WHERE last_join_at IS NOT NULL "
+                         "AND last_join_at < to_timestamp($1::float8) ORDER BY last_join_at LIMIT $2::integer", 2},
+    {ST_WAITING_ENDED, "waiting_ended",
+                       "UPDATE game_waiting SET last_join_at = NULL WHERE game_id = $1::uuid", 1},
+    {ST_WAITING_STILL_EXPIRED, "waiting_still_expired",
+                               "SELECT 1 FROM game_waiting WHERE game_id = $1::uuid "
+                               "AND last_join_at < to_timestamp($2::float8)", 2},
     {ST_REMATCH_OF, "rematch_of", "SELECT game_id FROM game_waiting WHERE rematch_of = $1::uuid", 1},
     {ST_SEAT_INSERT_PLAYER, "seat_insert_player",
                             "INSERT INTO seats (game_id, seat, name, token_hash, player_id) "
@@ -136,12 +154,55 @@ cd_q cd_seat_token_renew(cd_db *db, const char *game_id, int seat, const char *k
 }
 
 cd_q cd_waiting_insert(cd_db *db, const char *game_id, const char *settings, int nseats, bool public_,
-                       const char *creator_hash, const char *rematch_of)
+                       const char *creator_hash, const char *rematch_of, double now)
 {
-    char n[16];
+    char n[16], at[32];
     int_text(nseats, n);
-    const char *p[] = {game_id, settings, n, public_ ? "true" : "false", creator_hash, rematch_of};
-    return cd_q_run(db, ST_WAITING_INSERT, 6, p);
+    snprintf(at, sizeof at, "%.3f", now);
+    const char *p[] = {game_id, settings, n, public_ ? "true" : "false", creator_hash, rematch_of, at};
+    return cd_q_run(db, ST_WAITING_INSERT, 7, p);
+}
+
+cd_q cd_waiting_joined(cd_db *db, const char *game_id, double now)
+{
+    char at[32];
+    snprintf(at, sizeof at, "%.3f", now);
+    const char *p[] = {game_id, at};
+    return cd_q_run(db, ST_WAITING_JOINED, 2, p);
+}
+
+cd_q cd_waiting_expired(cd_db *db, double before, int max, char (*ids)[37], int *n)
+{
+    char at[32], lim[16];
+    snprintf(at, sizeof at, "%.3f", before);
+    int_text(max, lim);
+    const char *p[] = {at, lim};
+    PGresult *res;
+    *n = 0;
+    cd_q q = cd_q_result(db, ST_WAITING_EXPIRED, 2, p, &res);
+    if (q != CD_Q_OK)
+        return q;
+    for (int i = 0; i < PQntuples(res) && *n < max; i++)
+        snprintf(ids[(*n)++], 37, "%s", PQgetvalue(res, i, 0));
+    PQclear(res);
+    return CD_Q_OK;
+}
+
+cd_q cd_waiting_ended(cd_db *db, const char *game_id)
+{
+    const char *p[] = {game_id};
+    return cd_q_run(db, ST_WAITING_ENDED, 1, p);
+}
+
+cd_q cd_waiting_still_expired(cd_db *db, const char *game_id, double before, bool *expired)
+{
+    char at[32];
+    snprintf(at, sizeof at, "%.3f", before);
+    const char *p[] = {game_id, at};
+    int n = 0;
+    cd_q q = cd_q_count(db, ST_WAITING_STILL_EXPIRED, 2, p, &n);
+    *expired = q == CD_Q_OK && n > 0;
+    return q;
 }
 
 cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat,
@@ -314,6 +375,7 @@ static void lobby_row(const PGresult *res, int i, void *row)
     g->settings = PQgetvalue(res, i, 3);
     g->created_at = PQgetvalue(res, i, 4);
     g->names = PQgetvalue(res, i, 5);
+    g->last_join_at = PQgetisnull(res, i, 6) ? -1 : atof(PQgetvalue(res, i, 6));
 }
 
 cd_q cd_lobby_list(cd_db *db, const char *expansions, int nseats, const char *clock, long limit, cd_lobby_rows *out)
@@ -355,6 +417,7 @@ cd_q cd_waiting_view(cd_db *db, const char *game_id, cd_waiting_view_row *out)
     out->created_at = PQgetvalue(res, 0, 7);
     out->updated_at = PQgetvalue(res, 0, 8);
     out->names = PQgetvalue(res, 0, 9);
+    out->last_join_at = PQgetisnull(res, 0, 10) ? -1 : atof(PQgetvalue(res, 0, 10));
     return CD_Q_OK;
 }
 

@@ -30,12 +30,20 @@ cd_q cd_key_seats_get(cd_db *db, const char *key_hash, const char *game_id, int 
 cd_q cd_seat_token_renew(cd_db *db, const char *game_id, int seat, const char *key_hash, const char *new_hash,
                          bool *renewed);
 
-/* ST_WAITING_INSERT and ST_INVITE_INSERT: a new waiting game's settings (JSON text) and one of its places
- * (email: the address carcd mailed its invitation to; NULL: none, sql/019). */
+/* ST_WAITING_INSERT and ST_INVITE_INSERT: a new waiting game's settings (JSON text), created at now (carcd's
+ * clock, from which its expiry counts: sql/024), and one of its places (email: the address carcd mailed its
+ * invitation to; NULL: none, sql/019). */
 cd_q cd_waiting_insert(cd_db *db, const char *game_id, const char *settings, int nseats, bool public_,
-                       const char *creator_hash, const char *rematch_of);
+                       const char *creator_hash, const char *rematch_of, double now);
 cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat,
                       const char *email);
+
+/* Who cancelled a game while it waited for its seats (game/lobby_cancel.h), as its mail and webhooks say. */
+typedef enum {
+    CD_CANCEL_BY_CREATOR,   /* POST /v1/games/{id}/cancel with the creator token */
+    CD_CANCEL_BY_ADMIN,     /* the server's admin (that route or POST /v1/admin/games/{id}/cancel) */
+    CD_CANCEL_BY_EXPIRY,    /* carcd: nobody joined it for CARCD_WAITING_TTL (game/lobby_expire.h) */
+} cd_cancel_by;
 
 /* ST_WAITING_LOCK, in a transaction: the game row locked, with what a join, a start or a cancel reads. */
 typedef struct {
@@ -110,6 +118,7 @@ typedef struct {
     const char *settings;   /* JSON text */
     const char *created_at;
     const char *names;      /* JSON array of the seats taken */
+    double last_join_at;    /* epoch s, carcd's clock: its creation or latest join (sql/024); -1: none */
 } cd_lobby_row;
 typedef struct {
     int n;
@@ -126,10 +135,24 @@ typedef struct {
     int nseats, open;
     bool public_;
     const char *settings, *rematch_of, *seed_sha256, *created_at, *updated_at, *names;
+    double last_join_at;    /* epoch s: its creation or latest join while it waits (sql/024); -1: not waiting */
     struct pg_result *res;
 } cd_waiting_view_row;
 cd_q cd_waiting_view(cd_db *db, const char *game_id, cd_waiting_view_row *out);
 void cd_waiting_view_row_free(cd_waiting_view_row *w);
+
+/* ST_WAITING_JOINED: a join at now (carcd's clock) took a seat of the waiting game: its expiry counts from
+ * now (sql/024). */
+cd_q cd_waiting_joined(cd_db *db, const char *game_id, double now);
+/* ST_WAITING_EXPIRED: the waiting games whose creation or latest join came before `before` (epoch s), oldest
+ * first, at most max: ids[0..*n). Not locked: each is checked again under its lock (cd_waiting_still_expired). */
+cd_q cd_waiting_expired(cd_db *db, double before, int max, char (*ids)[37], int *n);
+/* ST_WAITING_ENDED: the game no longer waits; its expiry stops counting (a start or cancel does this in its
+ * own statement; this is for a row that a path of an older carcd left counting). */
+cd_q cd_waiting_ended(cd_db *db, const char *game_id);
+/* ST_WAITING_STILL_EXPIRED, under the game row's lock: whether the game still waits with its creation or latest
+ * join before `before` (a join meanwhile counts it again; a start or cancel ends its count). */
+cd_q cd_waiting_still_expired(cd_db *db, const char *game_id, double before, bool *expired);
 
 /* ST_REMATCH_OF: the game offered as the rematch of old_id; *found false when none. */
 cd_q cd_rematch_of(cd_db *db, const char *old_id, bool *found, char id[37]);

@@ -126,7 +126,7 @@ typedef enum {
     ST_KEY_SEATS,            /* (key_hash, game_id, seat|NULL) -> token_hash|NULL, seat|NULL   (no row: no such
                                  key; one row of NULLs: the key holds no seat of the game) */
     ST_SEAT_TOKEN_RENEW,     /* (game_id, seat, key_hash, new token_hash) -> seat   (no row: not that key's) */
-    ST_WAITING_INSERT,       /* (game_id, settings, nseats, public, creator_hash, rematch_of|NULL) */
+    ST_WAITING_INSERT,       /* (game_id, settings, nseats, public, creator_hash, rematch_of|NULL, now) */
     ST_INVITE_INSERT,        /* (game_id, place, code_hash|NULL, old_seat|NULL) */
     ST_WAITING_LOCK,         /* (game_id) -> status, public, nseats, creator_hash, settings, rematch_of, seed,
                                  seats taken; the game row locked */
@@ -144,9 +144,13 @@ typedef enum {
     ST_GAME_START,           /* (game_id, status, setup, snapshot, pending_seat, clock, deadline, due) */
     ST_GAME_CANCEL,          /* (game_id) */
     ST_LOBBY_LIST,           /* (expansions|NULL, nseats|NULL, clock|NULL, limit) -> id, nseats, taken, settings,
-                                 created_at, names */
+                                 created_at, names, last_join_at (epoch) */
     ST_WAITING_VIEW,         /* (game_id) -> status, nseats, public, settings, rematch_of, seed_sha256,
-                                 created_at, updated_at, names, open places */
+                                 created_at, updated_at, names, open places, last_join_at (epoch) */
+    ST_WAITING_JOINED,       /* (game_id, now: epoch s): its expiry counts from now */
+    ST_WAITING_EXPIRED,      /* (before: epoch s, limit) -> game_id of waiting games not joined since */
+    ST_WAITING_ENDED,        /* (game_id): its expiry stops counting */
+    ST_WAITING_STILL_EXPIRED,   /* (game_id, before) -> 1 row when it still waits, not joined since */
     ST_REMATCH_OF,           /* (finished game_id) -> the waiting game offered as its rematch */
     ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
     /* players' event streams (db/player_events.c) and the admin's cancel (db/admin_cancel.c), sql/009 */

@@ -10,14 +10,14 @@
 #include "mail/waiting.h"
 #include "webhooks/outbox.h"
 
-cd_tx_result cd_lobby_cancel(cd_db *db, const char *id, const cd_waiting_lock_row *w, bool by_admin,
+cd_tx_result cd_lobby_cancel(cd_db *db, const char *id, const cd_waiting_lock_row *w, cd_cancel_by by,
                              const char *reason)
 {
     assert(w->found && strcmp(w->status, "waiting") == 0);
     if (cd_game_cancel_store(db, id) != CD_Q_OK ||
         !cd_player_events_for_seats_deferred(db, id, 0, -1, CD_PEV_GAME_OVER, "cancelled"))
         return CD_TX_ERROR;
-    if (cd_outbox_enqueue_waiting_cancel(db, id, w->seed, by_admin) != CD_TX_COMMIT)
+    if (cd_outbox_enqueue_waiting_cancel(db, id, w->seed, by) != CD_TX_COMMIT)
         return CD_TX_ERROR;
-    return cd_mail_enqueue_waiting_cancelled(db, id, w->taken, w->nseats, by_admin, reason);
+    return cd_mail_enqueue_waiting_cancelled(db, id, w->taken, w->nseats, by, reason);
 }

@@ -1,6 +1,7 @@
 /*
  * lobby_cancel.h — a game that waits for its seats cancelled before it started: by its creator
- * (POST /v1/games/{id}/cancel, handlers/lobby.c) or by the admin (handlers/admin_cancel.c). It has no state
+ * (POST /v1/games/{id}/cancel, handlers/lobby.c), by the admin (handlers/admin_cancel.c) or by the clock
+ * worker once nobody joined it for CARCD_WAITING_TTL (lobby_expire.h). It has no state
  * and no log, so it is told to whoever could be waiting for it: the named and joined seats' players (their
  * streams, db/player_events.h: game_over, "cancelled"), the endpoints its seats added while it waited
  * (webhooks/outbox.h: game.finished, "cancelled") and the seats with an address (mail/waiting.h).
@@ -14,8 +15,8 @@
 #include "db/lobby.h"
 
 /* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): status cancelled, and told.
- * by_admin and reason (NULL: none) say who cancelled it and why, for the mail. */
-cd_tx_result cd_lobby_cancel(cd_db *db, const char *id, const cd_waiting_lock_row *w, bool by_admin,
+ * by and reason (NULL: none) say who cancelled it and why, for the mail and the webhooks' text. */
+cd_tx_result cd_lobby_cancel(cd_db *db, const char *id, const cd_waiting_lock_row *w, cd_cancel_by by,
                              const char *reason);
 
 #endif

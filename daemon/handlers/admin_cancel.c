@@ -49,7 +49,7 @@ static cd_tx_result cancel_waiting(cd_db *db, cancel_tx *t)
         out = CD_TX_ROLLBACK;
     } else {
         t->seq = 0;
-        out = cd_lobby_cancel(db, t->id, &w, true, t->reason);
+        out = cd_lobby_cancel(db, t->id, &w, CD_CANCEL_BY_ADMIN, t->reason);
         if (out == CD_TX_COMMIT &&
             !cd_audit_write(t->r, db, NULL, t->id, json_pack("{s:i, s:s?}", "seq", 0, "reason", t->reason), NULL))
             out = CD_TX_ERROR;

@@ -10,9 +10,11 @@
 #include "base/ids.h"
 #include "base/json_out.h"
 #include "base/log.h"
+#include "base/timesrc.h"
 #include "db/games_table.h"
 #include "db/player_events.h"
 #include "game/games.h"
+#include "game/clock.h"
 #include "game/lobby_cancel.h"
 #include "game/views.h"
 #include "mail/mail.h"
@@ -41,6 +43,15 @@ const char *cd_lobby_mail_missing(const cd_req *r)
     return r->cfg->public_url[0] ? NULL : "CARCD_PUBLIC_URL for links";
 }
 
+json_t *cd_lobby_expires_at(const cd_req *r, double last_join_at)
+{
+    if (last_join_at < 0 || r->cfg->waiting_ttl_s <= 0)
+        return json_null();
+    char iso[32];
+    cd_iso_time(last_join_at + r->cfg->waiting_ttl_s, iso);
+    return json_string(iso);
+}
+
 cd_tx_result cd_lobby_store_waiting(cd_db *db, cd_waiting_new *w)
 {
     const cd_game_insert_row row = {.setup = "{}", .snapshot = "{}", .seed_sha256 = w->seed_sha, .waiting = true,
@@ -57,7 +68,8 @@ cd_tx_result cd_lobby_store_waiting(cd_db *db, cd_waiting_new *w)
         }
     }
     char *settings = cd_json_dumps(w->settings, JSON_COMPACT);
-    cd_q q = cd_waiting_insert(db, w->id, settings, w->nseats, w->public_, w->creator_hash, w->rematch_of);
+    cd_q q = cd_waiting_insert(db, w->id, settings, w->nseats, w->public_, w->creator_hash, w->rematch_of,
+                               cd_wall_now());
     free(settings);
     if (q != CD_Q_OK)
         return CD_TX_ERROR;
@@ -118,6 +130,8 @@ enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id, json_t
                           w.rematch_of ? json_string(w.rematch_of) : json_null(), "created_at", w.created_at,
                           "updated_at", w.updated_at);
     json_object_set_new(v, "places", places);
+    bool waits = strcmp(w.status, "waiting") == 0;
+    json_object_set_new(v, "expires_at", cd_lobby_expires_at(r, waits ? w.last_join_at : -1));
     if (own)
         json_object_update(v, own);
     json_decref(own);
@@ -189,7 +203,8 @@ static cd_tx_result run_creator(cd_db *db, void *arg)
         out = cd_refuse(&t->no, CD_P_NOT_WAITING, NULL,
                         strcmp(w.status, "cancelled") == 0 ? "the game was cancelled" : "the game has started");
     else if (!t->start)   /* the game is over before it began */
-        out = cd_lobby_cancel(db, t->id, &w, t->req->is_admin, NULL);
+        out = cd_lobby_cancel(db, t->id, &w, t->req->is_admin ? CD_CANCEL_BY_ADMIN : CD_CANCEL_BY_CREATOR,
+                              NULL);
     else {
         out = cd_lobby_start(db, t->id, &w, -1, NULL, t->no.detail, sizeof t->no.detail);
         if (out == CD_TX_ROLLBACK)

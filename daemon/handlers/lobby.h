@@ -58,6 +58,11 @@ enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id, json_t
  * CARCD_SMTP_URL" or "CARCD_PUBLIC_URL for links"; NULL when it can. */
 const char *cd_lobby_mail_missing(const cd_req *r);
 
+/* "expires_at" of a waiting game whose creation or latest join was at last_join_at (epoch s; -1: it no longer
+ * waits): when the clock worker cancels it unless someone joins (game/lobby_expire.h), as an ISO string; null
+ * when it does not wait or this server lets games wait for ever (CARCD_WAITING_TTL=0). */
+json_t *cd_lobby_expires_at(const cd_req *r, double last_join_at);
+
 /* The join URL of a waiting game's invite code ("" base: a path). */
 void cd_lobby_join_url(const char *public_url, const char *id, const char *code, char *out, size_t n);
 

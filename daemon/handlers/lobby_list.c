@@ -74,11 +74,12 @@ static enum MHD_Result lobby_list(cd_req *r)
         json_t *ex = json_object_get(settings, "expansions"), *opt = json_object_get(settings, "options");
         json_t *clock = json_object_get(settings, "clock");
         json_array_append_new(
-            games, json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:s}", "id", g->id, "seats", g->nseats,
+            games, json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:s, s:o}", "id", g->id, "seats", g->nseats,
                              "taken", g->taken, "open", g->nseats - g->taken, "players",
                              names ? names : json_array(), "expansions", ex ? json_incref(ex) : json_array(),
                              "options", opt ? json_incref(opt) : json_object(), "clock",
-                             clock ? json_incref(clock) : json_null(), "created_at", g->created_at));
+                             clock ? json_incref(clock) : json_null(), "created_at", g->created_at, "expires_at",
+                             cd_lobby_expires_at(r, g->last_join_at)));
         json_decref(settings);
     }
     cd_lobby_rows_free(&rows);

@@ -178,8 +178,8 @@ cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, in
     return out;
 }
 
-cd_tx_result cd_mail_enqueue_waiting_cancelled(cd_db *db, const char *game_id, int taken, int nseats, bool by_admin,
-                                               const char *reason)
+cd_tx_result cd_mail_enqueue_waiting_cancelled(cd_db *db, const char *game_id, int taken, int nseats,
+                                               cd_cancel_by by, const char *reason)
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
@@ -189,7 +189,11 @@ cd_tx_result cd_mail_enqueue_waiting_cancelled(cd_db *db, const char *game_id, i
     cd_buf w = {0};
     cd_buf_printf(&w, "the Carcassonne game %s was cancelled by %s before it started, with %d of its %d seats "
                       "taken (",
-                  game_id, by_admin ? "the server's administrator" : "the player who created it", taken, nseats);
+                  game_id,
+                  by == CD_CANCEL_BY_ADMIN    ? "the server's administrator"
+                  : by == CD_CANCEL_BY_EXPIRY ? "carcd"
+                                              : "the player who created it",
+                  taken, nseats);
     names_words(&w, names);
     cd_buf_str(&w, ")");
     if (reason)

@@ -47,10 +47,10 @@ cd_tx_result cd_mail_seat_waiting_set(cd_db *db, const char *game_id, const char
  * with an address (whose mail runs) gets kind "joined". */
 cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats);
 
-/* The waiting game was cancelled (by_admin: by the server's admin, with reason or NULL; else by its creator)
+/* The waiting game was cancelled (by its creator, the server's admin or its expiry; with reason or NULL)
  * with `taken` of its `nseats` seats taken: every seat with an address (whose mail runs) gets kind
  * "cancelled". */
-cd_tx_result cd_mail_enqueue_waiting_cancelled(cd_db *db, const char *game_id, int taken, int nseats, bool by_admin,
-                                               const char *reason);
+cd_tx_result cd_mail_enqueue_waiting_cancelled(cd_db *db, const char *game_id, int taken, int nseats,
+                                               cd_cancel_by by, const char *reason);
 
 #endif

@@ -282,11 +282,12 @@ cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_s
     return enqueue(db, game_id, 0, st, -1, NULL, seed_hex, which, deadline, 0, false);
 }
 
-cd_tx_result cd_outbox_enqueue_waiting_cancel(cd_db *db, const char *game_id, const char *seed_hex, bool by_admin)
+cd_tx_result cd_outbox_enqueue_waiting_cancel(cd_db *db, const char *game_id, const char *seed_hex,
+                                              cd_cancel_by by)
 {
     char commitment[CD_HEX256_LEN];
     seed_commitment(seed_hex, commitment);
     cd_whp_ctx ctx = {.seq = 0, .seat = -1, .seed_sha256 = commitment, .cancelled = true, .never_started = true,
-                      .by_admin = by_admin};
+                      .by_admin = by == CD_CANCEL_BY_ADMIN, .expired = by == CD_CANCEL_BY_EXPIRY};
     return fan_out(db, game_id, CD_WH_GAME_FINISHED, &ctx, NULL, NULL);
 }

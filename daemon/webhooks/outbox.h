@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "db/db.h"
+#include "db/lobby.h"
 #include "carc.h"
 #include "webhooks.h"
 
@@ -46,11 +47,12 @@ cd_tx_result cd_outbox_enqueue_reminder(cd_db *db, const cd_outbox_game *g, cons
  * takes game.finished; st the state where the game stopped, seq the cancel's entry. */
 cd_tx_result cd_outbox_enqueue_cancel(cd_db *db, const char *game_id, int seq, const carc_state *st,
                                       const char *seed_hex);
-/* A game cancelled while it waited for its seats (game/lobby_cancel.h; by_admin: by the admin, else its
- * creator; seed_hex its seed, of which only the hash is said): game.finished with "reason": "cancelled",
+/* A game cancelled while it waited for its seats (game/lobby_cancel.h; by: its creator, the admin or its
+ * expiry; seed_hex its seed, of which only the hash is said): game.finished with "reason": "cancelled",
  * seq 0, no scores and no winner, for every endpoint of the game that takes game.finished (those its seats
  * added while it waited, and the admin's). */
-cd_tx_result cd_outbox_enqueue_waiting_cancel(cd_db *db, const char *game_id, const char *seed_hex, bool by_admin);
+cd_tx_result cd_outbox_enqueue_waiting_cancel(cd_db *db, const char *game_id, const char *seed_hex,
+                                              cd_cancel_by by);
 
 /* In a game's creation transaction, after the game and its seats are stored: creates the endpoints the
  * players asked for (hooks may be NULL; their ids are written into hooks->id), then enqueues turn.started

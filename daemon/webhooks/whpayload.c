@@ -416,8 +416,11 @@ static void text_finished(chat *m, int format, const cd_whp_ctx *c)
     sb_printf(&m->head, "Game ");
     short_game(&m->head, format, c);
     if (c->never_started) {   /* nobody played: no scores to list */
-        sb_printf(&m->head, " was cancelled by %s before it started.",
-                  c->by_admin ? "the server's admin" : "its creator");
+        if (c->expired)
+            sb_printf(&m->head, " was cancelled before it started: nobody joined it for too long.");
+        else
+            sb_printf(&m->head, " was cancelled by %s before it started.",
+                      c->by_admin ? "the server's admin" : "its creator");
         page_link(&m->tail, c);
         return;
     }

@@ -40,8 +40,9 @@ typedef struct {
     bool cancelled;           /* game.finished: the admin cancelled the game ("reason": "cancelled", no winner,
                                  the seed not revealed) */
     bool never_started;       /* cancelled: while it waited for its seats (no view, no scores), by its creator
-                                 unless by_admin */
+                                 unless by_admin or expired (nobody joined it for CARCD_WAITING_TTL) */
     bool by_admin;
+    bool expired;
     long long message_id;     /* message.posted: the message (seat: its author) */
     const char *text;         /* message.posted: what it says, as written */
     int seats, taken;         /* player.joined: the game's seats, and how many are taken now (seat: the joiner) */

@@ -313,6 +313,34 @@ START_TEST(migrate_fills_a_gap)
 }
 END_TEST
 
+/* 024 on a database with games in it: a game waiting then counts its expiry from its creation; one that had
+ * started (its game_waiting row kept) never expires. */
+START_TEST(migrate_024_counts_waiting_games_from_their_creation)
+{
+    migrate_ok();
+    PGconn *c = connect_to(test_db);
+    sql_do(c, "DROP INDEX game_waiting_last_join");
+    sql_do(c, "ALTER TABLE game_waiting DROP COLUMN last_join_at");
+    sql_do(c, "DELETE FROM schema_versions WHERE version = 24");
+    sql_do(c, "INSERT INTO games (id, status, setup, snapshot, seed_sha256, created_at) VALUES "
+              "('00000000-0000-4000-8000-000000000001', 'waiting', '{}', '{}', '', '2026-01-02T03:04:05Z'), "
+              "('00000000-0000-4000-8000-000000000002', 'active', '{}', '{}', '', '2026-01-02T03:04:05Z')");
+    sql_do(c, "INSERT INTO game_waiting (game_id, settings, nseats, creator_hash) VALUES "
+              "('00000000-0000-4000-8000-000000000001', '{}', 3, ''), "
+              "('00000000-0000-4000-8000-000000000002', '{}', 3, '')");
+    PQfinish(c);
+    migrate_ok();
+    c = connect_to(test_db);
+    ck_assert_int_eq(sql_int(c, "SELECT count(*) FROM game_waiting WHERE game_id = "
+                                "'00000000-0000-4000-8000-000000000001' AND last_join_at = '2026-01-02T03:04:05Z'"),
+                     1);
+    ck_assert_int_eq(sql_int(c, "SELECT count(*) FROM game_waiting WHERE game_id = "
+                                "'00000000-0000-4000-8000-000000000002' AND last_join_at IS NULL"),
+                     1);
+    PQfinish(c);
+}
+END_TEST
+
 START_TEST(unreachable_database)
 {
     snprintf(cfg.database_url, sizeof cfg.database_url,
@@ -1198,6 +1226,7 @@ static Suite *db_suite(void)
     tcase_add_test(tc, schema_check_fails_ahead);
     tcase_add_test(tc, schema_check_fails_renamed);
     tcase_add_test(tc, migrate_fills_a_gap);
+    tcase_add_test(tc, migrate_024_counts_waiting_games_from_their_creation);
     tcase_add_test(tc, unreachable_database);
     suite_add_tcase(s, tc);
 

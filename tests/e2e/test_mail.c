@@ -2325,6 +2325,87 @@ START_TEST(waiting_game_cancelled_by_mail)
 }
 END_TEST
 
+/* A waiting game nobody joins for CARCD_WAITING_TTL is cancelled by carcd, told as a creator's cancel; each join
+ * counts it anew (expires_at moves on), and a game that started is never cancelled so. */
+START_TEST(waiting_game_expires)
+{
+    e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE, "CARCD_WAITING_TTL=3");
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"public\":true,\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
+                             "{\"invite\":true},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    char id[40], code[80], path[200], body[200], words[400], first[40], later[40];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    e2e_resp_free(&r);
+    char started[40];   /* a game whose seats are all taken at once: it started, and never expires */
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    snprintf(started, sizeof started, "%s", e2e_jstr(r.json, "id"));
+    snprintf(path, sizeof path, "/v1/games/%s/join", started);
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", e2e_jstr(r.json, "invites.0.invite"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+    e2e_resp_free(&r);
+
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    snprintf(first, sizeof first, "%s", e2e_jstr(v, "expires_at"));
+    json_decref(v);
+    v = e2e_get_ok(c, "/v1/lobby", NULL, 200);
+    json_t *g = json_array_get(json_object_get(v, "games"), 0);
+    ck_assert_str_eq(e2e_jstr(g, "id"), id);
+    ck_assert_str_eq(e2e_jstr(g, "expires_at"), first);
+    json_decref(v);
+    usleep(1500 * 1000);   /* a join half-way: the game counts again from it */
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", code);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    v = e2e_get_ok(c, path, NULL, 200);
+    snprintf(later, sizeof later, "%s", e2e_jstr(v, "expires_at"));
+    ck_assert_str_eq(e2e_jstr(v, "status"), "waiting");
+    json_decref(v);
+    ck_assert_msg(strcmp(later, first) > 0, "expires_at %s after the join, %s before", later, first);
+    /* a started game's row left counting (as no path of this carcd leaves it) is stopped, not cancelled, and
+     * holds up no other game's expiry, though it comes first */
+    char sql[300];
+    snprintf(sql, sizeof sql, "WITH u AS (UPDATE game_waiting SET last_join_at = '2000-01-01Z' WHERE game_id = '%s' "
+                              "RETURNING 1) SELECT count(*) FROM u", started);
+    ck_assert_int_eq(e2e_db_long(d, sql), 1);
+
+    mail m;
+    seat_mail("alice", id, 0, "cancelled", 1, &m);
+    snprintf(words, sizeof words,
+             "the Carcassonne game %s was cancelled by carcd before it started, with 2 of its 3 seats taken (Ann and "
+             "Bob): nobody joined it for 3 seconds. It will not be played",
+             id);
+    ck_assert_msg(strstr(m.text, words), "%s", m.text);
+    free(m.text);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");
+    ck_assert(json_is_null(json_object_get(v, "expires_at")));
+    json_decref(v);
+    v = e2e_get_ok(c, "/v1/lobby", NULL, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(v, "games")), 0);
+    json_decref(v);
+    snprintf(path, sizeof path, "/v1/games/%s", started);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "active");
+    json_decref(v);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM game_waiting WHERE game_id = '%s' AND last_join_at IS NULL",
+             started);
+    ck_assert_int_eq(e2e_db_long(d, sql), 1);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -2344,6 +2425,7 @@ int main(void)
     tcase_add_test(tc, waiting_game_cancelled_by_mail);
     tcase_add_test(tc, waiting_seat_gives_its_address);
     tcase_add_test(tc, waiting_seat_without_row_stops);
+    tcase_add_test(tc, waiting_game_expires);
     tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);

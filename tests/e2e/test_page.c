@@ -936,6 +936,17 @@ START_TEST(page_waiting_game)
     wait_for(&b, "document.body.dataset.ready", "1", "the page loaded");
     wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 2 more players to join.",
              "the waiting game");
+    {   /* until when it waits (CARCD_WAITING_TTL), in the browser's own words for the view's expires_at */
+        char vpath[200], expr[400];
+        snprintf(vpath, sizeof vpath, "/v1/games/%s", g.id);
+        json_t *v = e2e_get_ok(c, vpath, NULL, 200);
+        snprintf(expr, sizeof expr, "document.getElementById('clock').textContent === 'Open until ' + "
+                                    "new Date('%s').toLocaleString() + ': if nobody joins by then, the game is "
+                                    "cancelled.' ? 'y' : document.getElementById('clock').textContent",
+                 e2e_jstr(v, "expires_at"));
+        json_decref(v);
+        wait_for(&b, expr, "y", "the waiting game's expiry");
+    }
     wait_for(&b, "String(document.querySelectorAll('[data-notation]').length)", "0", "no choices while it waits");
     wait_for(&b, "document.body.dataset.live", "1", "the stream of the waiting game");
     char path[200];
@@ -971,6 +982,8 @@ START_TEST(page_waiting_game)
     ck_assert_int_eq(e2e_req(c, "POST", path, key[1], "{\"name\":\"Other\"}", NULL, &r), 201);
     e2e_resp_free(&r);
     wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "the game started");
+    wait_for(&b, "/^Open until/.test(document.getElementById('clock').textContent)?'y':'n'", "n",
+             "no expiry once it started");
     int n;
     char *want = legal_notations(c, &g, 0, &n);
     check_choices(&b, want, "the host's first choices");
@@ -1176,10 +1189,16 @@ START_TEST(page_lobby)
     /* Bob: the game in the list, a join, and a second join refused */
     lobby_open(&b, &t[1], d, "Bob", NULL);
     wait_for(&b, "document.body.dataset.games", "1", "Ann's game is listed");
-    char row[200], expr[400];
+    char row[200], expr[700];
     snprintf(row, sizeof row, "tr[data-game=\"%s\"]", g.id);
-    snprintf(expr, sizeof expr, "document.querySelector('%s').innerText.replace(/\\s+/g, ' ').trim()", row);
-    wait_for(&b, expr, "Ann + 2 open seats 3 players, Hills & Sheep, no clock Join", "the row says what the game is");
+    json_t *lv = e2e_get_ok(c, "/v1/lobby", NULL, 200);   /* until when it waits, in the browser's words */
+    snprintf(expr, sizeof expr,
+             "(() => { const t = document.querySelector('%s').innerText.replace(/\\s+/g, ' ').trim(); "
+             "const w = ('Ann + 2 open seats 3 players, Hills & Sheep, no clock; open until ' + "
+             "new Date('%s').toLocaleString() + ' Join').replace(/\\s+/g, ' '); return t === w ? 'y' : t; })()",
+             row, e2e_jstr(lv, "games.0.expires_at"));
+    json_decref(lv);
+    wait_for(&b, expr, "y", "the row says what the game is, and until when it waits");
     size_t len;
     free(screenshot(&b, &len, "page-lobby.png"));
     char button[260];

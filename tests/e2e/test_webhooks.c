@@ -1360,47 +1360,54 @@ END_TEST
  * "reason": "cancelled", seq 0, no scores and no winner (json, as documented; Discord in a line). */
 START_TEST(waiting_cancel_told)
 {
-    receiver *R = receiver_start();
-    e2e_daemon *d = e2e_daemon_up(env_public);
-    e2e_client *c = e2e_client_new(d);
-    e2e_openapi_load();
-    e2e_resp r;
-    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
-                             "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true}]}", NULL, &r),
-                     201);
-    e2e_game g = {.nplayers = 3};
-    char creator[80], path[200];
-    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
-    snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
-    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
-    e2e_resp_free(&r);
-    hook all = hook_create(c, &g, g.token[0], R, "/ann", "json", NULL);
-    hook_create(c, &g, g.token[0], R, "/ann-discord", "discord", NULL);
-    snprintf(path, sizeof path, "/v1/games/%s/cancel", g.id);
-    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
-    ck_assert_str_eq(e2e_jstr(r.json, "status"), "cancelled");
-    e2e_resp_free(&r);
-    ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);
-    ck_assert_int_eq(settle(d, 10), 0);
-    json_t *j = hit_documented(R, "/ann", "game.finished", all.secret, "GameFinishedPayload");
-    ck_assert_str_eq(e2e_jstr(j, "data.game"), g.id);
-    ck_assert_str_eq(e2e_jstr(j, "data.reason"), "cancelled");
-    ck_assert_int_eq(e2e_jint(j, "data.seq"), 0);
-    ck_assert_int_eq(json_array_size(e2e_jget(j, "data.scores")), 0);
-    ck_assert_int_eq(json_array_size(e2e_jget(j, "data.winners")), 0);
-    ck_assert_str_eq(e2e_jstr(j, "data.seed"), "");
-    json_decref(j);
-    j = hit_json(R, "/ann-discord", NULL, NULL);
-    ck_assert_msg(j != NULL, "no Discord message");
-    char want[300];
-    snprintf(want, sizeof want, "Game `%.8s` was cancelled by its creator before it started.\nGame: "
-                                "https://carc.example/games/%s", g.id, g.id);
-    ck_assert_str_eq(e2e_jstr(j, "content"), want);
-    json_decref(j);
-    ck_assert_int_eq(count_prefix(R, "/ann"), 2);   /* one each, and nothing else */
-    e2e_client_free(c);
-    e2e_daemon_down(d);
-    receiver_stop(R);
+    /* round 0: its creator cancels it; 1: nobody joins it for CARCD_WAITING_TTL, and carcd cancels it */
+    for (int round = 0; round < 2; round++) {
+        static const char *env_expiry[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1",
+                                           "CARCD_PUBLIC_URL=https://carc.example", "CARCD_WAITING_TTL=2", NULL};
+        receiver *R = receiver_start();
+        e2e_daemon *d = e2e_daemon_up(round ? env_expiry : env_public);
+        e2e_client *c = e2e_client_new(d);
+        e2e_openapi_load();
+        e2e_resp r;
+        ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                                 "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true}]}", NULL, &r),
+                         201);
+        e2e_game g = {.nplayers = 3};
+        char creator[80], path[200];
+        snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+        snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+        snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+        e2e_resp_free(&r);
+        hook all = hook_create(c, &g, g.token[0], R, "/ann", "json", NULL);
+        hook_create(c, &g, g.token[0], R, "/ann-discord", "discord", NULL);
+        if (round == 0) {
+            snprintf(path, sizeof path, "/v1/games/%s/cancel", g.id);
+            ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+            ck_assert_str_eq(e2e_jstr(r.json, "status"), "cancelled");
+            e2e_resp_free(&r);
+        }
+        ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);
+        ck_assert_int_eq(settle(d, 10), 0);
+        json_t *j = hit_documented(R, "/ann", "game.finished", all.secret, "GameFinishedPayload");
+        ck_assert_str_eq(e2e_jstr(j, "data.game"), g.id);
+        ck_assert_str_eq(e2e_jstr(j, "data.reason"), "cancelled");
+        ck_assert_int_eq(e2e_jint(j, "data.seq"), 0);
+        ck_assert_int_eq(json_array_size(e2e_jget(j, "data.scores")), 0);
+        ck_assert_int_eq(json_array_size(e2e_jget(j, "data.winners")), 0);
+        ck_assert_str_eq(e2e_jstr(j, "data.seed"), "");
+        json_decref(j);
+        j = hit_json(R, "/ann-discord", NULL, NULL);
+        ck_assert_msg(j != NULL, "no Discord message");
+        char want[300];
+        snprintf(want, sizeof want, "Game `%.8s` was cancelled %s.\nGame: https://carc.example/games/%s", g.id,
+                 round ? "before it started: nobody joined it for too long" : "by its creator before it started", g.id);
+        ck_assert_str_eq(e2e_jstr(j, "content"), want);
+        json_decref(j);
+        ck_assert_int_eq(count_prefix(R, "/ann"), 2);   /* one each, and nothing else */
+        e2e_client_free(c);
+        e2e_daemon_down(d);
+        receiver_stop(R);
+    }
 }
 END_TEST
 

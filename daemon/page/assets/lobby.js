@@ -118,7 +118,7 @@ async function load() {
     who.className = "who";
     who.textContent = g.players.join(", ") + " + " + g.open + " open seat" + (g.open === 1 ? "" : "s");
     what.className = "what";
-    what.textContent = gameSettings(g);
+    what.textContent = gameSettings(g) + (g.expires_at ? "; open until " + new Date(g.expires_at).toLocaleString() : "");
     const b = document.createElement("button");
     b.type = "button";
     b.className = "join";

@@ -155,6 +155,7 @@ function render(keepFocus) {
       : "This game waits for " + v.open + " more player" + (v.open === 1 ? "" : "s") + " to join.";
     $("board").replaceChildren();
     drawSeats(v);
+    tick();   // until when it waits
     if (invite && v.status === "waiting") drawJoin($("choices"), id, v);   // a person invited: the join form
     else if (token && v.status === "waiting") drawHost($("choices"), id, v, refreshSoon);   // its creator's part
     else $("choices").replaceChildren();

@@ -108,10 +108,16 @@ export function drawSeats(v) {
   $("stack").textContent = gameSettings(v);
 }
 
-// The countdown to the deadline; skew: the server's clock minus ours (from the view's clock.now).
+// The countdown to the deadline; skew: the server's clock minus ours (from the view's clock.now). A game that
+// waits for its seats has no turn yet: the line says until when it waits (expires_at, CARCD_WAITING_TTL).
 export function drawClock(view, names, me, skew) {
   const c = view && view.clock;
   const box = $("clock");
+  if (view && view.status === "waiting") {
+    box.textContent = view.expires_at ? "Open until " + new Date(view.expires_at).toLocaleString() +
+      ": if nobody joins by then, the game is cancelled." : "";
+    return;
+  }
   if (!c || view.status === "finished") { box.textContent = ""; return; }
   if (c.paused) { box.textContent = "Clock paused by agreement."; return; }
   if (!c.deadline) { box.textContent = ""; return; }

@@ -1,0 +1,27 @@
+/*
+ * lobby_expire.h — a game that waits for its seats does not wait for ever: once nobody has joined it for
+ * CARCD_WAITING_TTL seconds (counted from its creation or its latest join, carcd's clock: sql/024), the clock
+ * worker cancels it (clock/clock_worker.c), told as a creator's cancel is (lobby_cancel.h) but said to be
+ * carcd's: its seats' players (game_over, "cancelled"), the endpoints its seats added (game.finished,
+ * "cancelled") and the seats with an address (mail: "cancelled by carcd ... nobody joined it for N days").
+ * So the lobby lists no table that nobody came to, and an invitation nobody took stops waiting.
+ *
+ * One transaction a game, which locks its row and looks again: a join that came meanwhile counts the game
+ * anew, and a start or cancel ends its count; two carcd sharing a database cancel it once.
+ */
+#ifndef CD_GAME_LOBBY_EXPIRE_H
+#define CD_GAME_LOBBY_EXPIRE_H
+
+#include <stdbool.h>
+
+#include "db/db.h"
+
+/* Cancels up to `max` waiting games not joined for ttl_s seconds before `now` (epoch s, carcd's clock), oldest
+ * first; *done gets how many. False when the database failed (try again later). */
+bool cd_lobby_expire(cd_db *db, double now, int ttl_s, int max, int *done);
+
+/* How the mail and the log say ttl_s: "14 days", "3 hours", "90 seconds" (the largest unit it is a whole
+ * number of, else seconds). */
+void cd_lobby_ttl_words(int ttl_s, char *out, size_t n);
+
+#endif
