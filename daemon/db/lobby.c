@@ -35,7 +35,7 @@ static const cd_stmt_info stmts[] = {
     {ST_WAITING_LOCK, "waiting_lock",
                       "SELECT g.status, w.game_id IS NOT NULL, COALESCE(w.public, false), COALESCE(w.nseats, 0), "
                       "COALESCE(w.creator_hash, ''), COALESCE(w.settings, '{}'), w.rematch_of, s.seed, "
-                      "(SELECT count(*) FROM seats t WHERE t.game_id = g.id) "
+                      "(SELECT count(*) FROM seats t WHERE t.game_id = g.id), w.cancelled_by "
                       "FROM games g JOIN game_secrets s ON s.game_id = g.id "
                       "LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
                       1},
@@ -69,10 +69,11 @@ static const cd_stmt_info stmts[] = {
                     "WHERE id = $1::uuid AND status = 'waiting'",
                     8},
     {ST_GAME_CANCEL, "game_cancel",
-                     "WITH w AS (UPDATE game_waiting SET last_join_at = NULL WHERE game_id = $1::uuid) "
+                     "WITH w AS (UPDATE game_waiting SET last_join_at = NULL, cancelled_by = $2 "
+                     "WHERE game_id = $1::uuid) "
                      "UPDATE games SET status = 'cancelled', updated_at = now(), finished_at = now() "
                      "WHERE id = $1::uuid AND status = 'waiting'",
-                     1},
+                     2},
     /* public waiting games, oldest first (game_waiting_public, then each game's row); the filters are the
      * lobby's query arguments */
     {ST_LOBBY_LIST, "lobby_list",
@@ -92,7 +93,7 @@ static const cd_stmt_info stmts[] = {
                       "(SELECT count(*) FROM seat_invites i WHERE i.game_id = g.id AND i.seat IS NULL), "
                       "COALESCE(w.public, false), COALESCE(w.settings, '{}'), w.rematch_of, g.seed_sha256, "
                       CD_SQL_ISO("g.created_at") ", " CD_SQL_ISO("g.updated_at") ", " SEAT_NAMES_OF("g.id")
-                      ", extract(epoch FROM w.last_join_at) "
+                      ", extract(epoch FROM w.last_join_at), w.cancelled_by "
                       "FROM games g LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid",
                       1},
     {ST_WAITING_JOINED, "waiting_joined",
@@ -235,6 +236,7 @@ cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out)
     out->rematch_of = cd_q_text(res, 0, 6);
     out->seed = PQgetvalue(res, 0, 7);
     out->taken = atoi(PQgetvalue(res, 0, 8));
+    out->cancelled_by = cd_q_text(res, 0, 9);
     return CD_Q_OK;
 }
 
@@ -360,10 +362,15 @@ cd_q cd_game_start_store(cd_db *db, const char *game_id, const cd_game_start_row
     return cd_q_run(db, ST_GAME_START, 8, p);
 }
 
-cd_q cd_game_cancel_store(cd_db *db, const char *game_id)
+const char *cd_cancel_by_name(cd_cancel_by by)
 {
-    const char *p[] = {game_id};
-    return cd_q_run(db, ST_GAME_CANCEL, 1, p);
+    return by == CD_CANCEL_BY_ADMIN ? "admin" : by == CD_CANCEL_BY_EXPIRY ? "expiry" : "creator";
+}
+
+cd_q cd_game_cancel_store(cd_db *db, const char *game_id, cd_cancel_by by)
+{
+    const char *p[] = {game_id, cd_cancel_by_name(by)};
+    return cd_q_run(db, ST_GAME_CANCEL, 2, p);
 }
 
 static void lobby_row(const PGresult *res, int i, void *row)
@@ -418,6 +425,7 @@ cd_q cd_waiting_view(cd_db *db, const char *game_id, cd_waiting_view_row *out)
     out->updated_at = PQgetvalue(res, 0, 8);
     out->names = PQgetvalue(res, 0, 9);
     out->last_join_at = PQgetisnull(res, 0, 10) ? -1 : atof(PQgetvalue(res, 0, 10));
+    out->cancelled_by = cd_q_text(res, 0, 11);
     return CD_Q_OK;
 }
 

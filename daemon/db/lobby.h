@@ -57,6 +57,7 @@ typedef struct {
     const char *rematch_of;    /* NULL when none */
     const char *seed;          /* hex */
     int taken;                 /* seats taken */
+    const char *cancelled_by;  /* cancelled before its start: "creator", "admin", "expiry" (sql/024); NULL */
     struct pg_result *res;
 } cd_waiting_lock_row;
 cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out);
@@ -107,8 +108,10 @@ typedef struct {
     double deadline, due;           /* epoch seconds; < 0: none */
 } cd_game_start_row;
 cd_q cd_game_start_store(cd_db *db, const char *game_id, const cd_game_start_row *g);
-/* ST_GAME_CANCEL: a waiting game cancelled. */
-cd_q cd_game_cancel_store(cd_db *db, const char *game_id);
+/* ST_GAME_CANCEL: a waiting game cancelled, by `by` (its cancelled_by, sql/024). */
+cd_q cd_game_cancel_store(cd_db *db, const char *game_id, cd_cancel_by by);
+/* The name cancelled_by stores for by: "creator", "admin", "expiry". */
+const char *cd_cancel_by_name(cd_cancel_by by);
 
 /* ST_LOBBY_LIST: public waiting games with open places, oldest first. expansions: a JSON array the game's
  * must contain ("[]": the base game only), NULL: any; nseats <= 0: any; clock: "true"/"false"/NULL. */
@@ -136,6 +139,7 @@ typedef struct {
     bool public_;
     const char *settings, *rematch_of, *seed_sha256, *created_at, *updated_at, *names;
     double last_join_at;    /* epoch s: its creation or latest join while it waits (sql/024); -1: not waiting */
+    const char *cancelled_by;   /* as cd_waiting_lock_row's */
     struct pg_result *res;
 } cd_waiting_view_row;
 cd_q cd_waiting_view(cd_db *db, const char *game_id, cd_waiting_view_row *out);

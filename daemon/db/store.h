@@ -129,7 +129,7 @@ typedef enum {
     ST_WAITING_INSERT,       /* (game_id, settings, nseats, public, creator_hash, rematch_of|NULL, now) */
     ST_INVITE_INSERT,        /* (game_id, place, code_hash|NULL, old_seat|NULL) */
     ST_WAITING_LOCK,         /* (game_id) -> status, public, nseats, creator_hash, settings, rematch_of, seed,
-                                 seats taken; the game row locked */
+                                 seats taken, cancelled_by; the game row locked */
     ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat, email, email_displaced */
     ST_INVITE_TAKE,          /* (game_id, place, seat) */
     ST_INVITE_EMAIL,         /* (game_id, place, email) */
@@ -142,7 +142,7 @@ typedef enum {
     ST_INVITE_OPTED_OUT,     /* (email_hash) -> 1 row when the address opted out */
     ST_WAITING_SEATS,        /* (game_id) -> seat, name, player_id */
     ST_GAME_START,           /* (game_id, status, setup, snapshot, pending_seat, clock, deadline, due) */
-    ST_GAME_CANCEL,          /* (game_id) */
+    ST_GAME_CANCEL,          /* (game_id, cancelled_by) */
     ST_LOBBY_LIST,           /* (expansions|NULL, nseats|NULL, clock|NULL, limit) -> id, nseats, taken, settings,
                                  created_at, names, last_join_at (epoch) */
     ST_WAITING_VIEW,         /* (game_id) -> status, nseats, public, settings, rematch_of, seed_sha256,

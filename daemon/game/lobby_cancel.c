@@ -10,11 +10,20 @@
 #include "mail/waiting.h"
 #include "webhooks/outbox.h"
 
+const char *cd_lobby_cancelled_words(const char *cancelled_by)
+{
+    if (!cancelled_by)
+        return "was cancelled";
+    if (strcmp(cancelled_by, "expiry") == 0)
+        return "was cancelled: nobody joined it in time";
+    return strcmp(cancelled_by, "admin") == 0 ? "was cancelled by the server's admin" : "was cancelled by its creator";
+}
+
 cd_tx_result cd_lobby_cancel(cd_db *db, const char *id, const cd_waiting_lock_row *w, cd_cancel_by by,
                              const char *reason)
 {
     assert(w->found && strcmp(w->status, "waiting") == 0);
-    if (cd_game_cancel_store(db, id) != CD_Q_OK ||
+    if (cd_game_cancel_store(db, id, by) != CD_Q_OK ||
         !cd_player_events_for_seats_deferred(db, id, 0, -1, CD_PEV_GAME_OVER, "cancelled"))
         return CD_TX_ERROR;
     if (cd_outbox_enqueue_waiting_cancel(db, id, w->seed, by) != CD_TX_COMMIT)

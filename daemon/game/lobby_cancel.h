@@ -19,4 +19,9 @@
 cd_tx_result cd_lobby_cancel(cd_db *db, const char *id, const cd_waiting_lock_row *w, cd_cancel_by by,
                              const char *reason);
 
+/* Why a game cancelled before its start never started, from its cancelled_by (NULL: not recorded, before
+ * sql/024): "was cancelled by its creator", "... by the server's admin", "...: nobody joined it in time", or
+ * "was cancelled", after "the game" or "it". For refusals of what comes too late (a join, a start). */
+const char *cd_lobby_cancelled_words(const char *cancelled_by);
+
 #endif

@@ -12,6 +12,7 @@
 #include "base/timesrc.h"
 #include "db/games_table.h"
 #include "db/player_events.h"
+#include "lobby_cancel.h"
 #include "lobby_start.h"
 #include "mail/seat_mail.h"
 #include "mail/waiting.h"
@@ -90,11 +91,13 @@ static cd_tx_result join_locked(cd_db *db, cd_join *j, const cd_waiting_lock_row
 {
     if (!w->found)
         return refuse(j, CD_JOIN_NO_GAME, "no game with that id");
+    if (strcmp(w->status, "cancelled") == 0)
+        return refuse(j, CD_JOIN_NOT_WAITING, "the game has no open seat: it %s",
+                      cd_lobby_cancelled_words(w->cancelled_by));
     if (strcmp(w->status, "waiting") != 0)
         return refuse(j, CD_JOIN_NOT_WAITING, "the game has no open seat: it is %s",
-                      strcmp(w->status, "cancelled") == 0 ? "cancelled"
-                      : strcmp(w->status, "active") == 0  ? "under way (every seat was taken, or it was started)"
-                                                          : w->status);
+                      strcmp(w->status, "active") == 0 ? "under way (every seat was taken, or it was started)"
+                                                       : w->status);
     cd_invite inv[CD_LOBBY_MAX_SEATS];
     cd_waiting_seat seats[CD_LOBBY_MAX_SEATS];
     int ninv = 0, nseats = 0;

@@ -15,6 +15,7 @@
 
 #include "db/lobby.h"
 #include "handlers.h"
+#include "game/lobby_cancel.h"
 #include "handlers/lobby.h"
 #include "http/limits.h"
 #include "mail/open_seat.h"
@@ -46,8 +47,10 @@ static cd_tx_result run_invite_mail(cd_db *db, void *arg)
         goto done;
     }
     if (strcmp(w.status, "waiting") != 0) {
-        out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, NULL,
-                        strcmp(w.status, "cancelled") == 0 ? "the game was cancelled" : "the game has started");
+        char why[100];
+        snprintf(why, sizeof why, "the game %s",
+                 strcmp(w.status, "cancelled") == 0 ? cd_lobby_cancelled_words(w.cancelled_by) : "has started");
+        out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, NULL, why);
         goto done;
     }
     if (cd_invites_get(db, t->id, inv, &ninv) != CD_Q_OK || cd_waiting_seats(db, t->id, seats, &nseats) != CD_Q_OK)

@@ -131,6 +131,7 @@ enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id, json_t
                           "updated_at", w.updated_at);
     json_object_set_new(v, "places", places);
     bool waits = strcmp(w.status, "waiting") == 0;
+    json_object_set_new(v, "cancelled_by", w.cancelled_by ? json_string(w.cancelled_by) : json_null());
     json_object_set_new(v, "expires_at", cd_lobby_expires_at(r, waits ? w.last_join_at : -1));
     if (own)
         json_object_update(v, own);
@@ -199,10 +200,12 @@ static cd_tx_result run_creator(cd_db *db, void *arg)
     cd_tx_result out;
     if (cd_lobby_refuse_unless_creator(&t->no, t->req, w.found, w.creator_hash))
         out = CD_TX_ROLLBACK;
-    else if (strcmp(w.status, "waiting") != 0)
-        out = cd_refuse(&t->no, CD_P_NOT_WAITING, NULL,
-                        strcmp(w.status, "cancelled") == 0 ? "the game was cancelled" : "the game has started");
-    else if (!t->start)   /* the game is over before it began */
+    else if (strcmp(w.status, "waiting") != 0) {
+        char why[100];
+        snprintf(why, sizeof why, "the game %s",
+                 strcmp(w.status, "cancelled") == 0 ? cd_lobby_cancelled_words(w.cancelled_by) : "has started");
+        out = cd_refuse(&t->no, CD_P_NOT_WAITING, NULL, why);
+    } else if (!t->start)   /* the game is over before it began */
         out = cd_lobby_cancel(db, t->id, &w, t->req->is_admin ? CD_CANCEL_BY_ADMIN : CD_CANCEL_BY_CREATOR,
                               NULL);
     else {

@@ -2293,6 +2293,7 @@ START_TEST(waiting_game_cancelled_by_mail)
     e2e_resp r;
     snprintf(path, sizeof path, "/v1/games/%s/cancel", id);
     ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    ck_assert_str_eq(e2e_jstr(r.json, "cancelled_by"), "creator");
     e2e_resp_free(&r);
     const char *users[] = {"alice", "carol"}, *names[] = {"Ann", "carol"};
     for (int seat = 0; seat < 2; seat++) {
@@ -2314,6 +2315,10 @@ START_TEST(waiting_game_cancelled_by_mail)
     snprintf(path, sizeof path, "/v1/admin/games/%s/cancel", id);
     ck_assert_int_eq(e2e_req(c, "POST", path, d->admin, "{\"reason\":\"a test game\"}", NULL, &r), 200);
     e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "cancelled_by"), "admin");
+    json_decref(v);
     seat_mail("alice", id, 0, "cancelled", 1, &m);
     snprintf(words, sizeof words,
              "the Carcassonne game %s was cancelled by the server's administrator before it started, with 1 of its 2 "
@@ -2337,9 +2342,11 @@ START_TEST(waiting_game_expires)
                              "{\"invite\":true},{\"invite\":true}]}",
                              NULL, &r),
                      201);
-    char id[40], code[80], path[200], body[200], words[400], first[40], later[40];
+    char id[40], code[80], code2[80], creator[80], path[200], body[200], words[400], first[40], later[40];
     snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
     snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    snprintf(code2, sizeof code2, "%s", e2e_jstr(r.json, "invites.1.invite"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
     e2e_resp_free(&r);
     char started[40];   /* a game whose seats are all taken at once: it started, and never expires */
     ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true}]}",
@@ -2389,8 +2396,20 @@ START_TEST(waiting_game_expires)
     free(m.text);
     v = e2e_get_ok(c, path, NULL, 200);
     ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");
+    ck_assert_str_eq(e2e_jstr(v, "cancelled_by"), "expiry");
     ck_assert(json_is_null(json_object_get(v, "expires_at")));
     json_decref(v);
+    /* who comes too late is told why */
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"name\":\"Carl\",\"invite\":\"%s\"}", code2);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 409);
+    ck_assert_str_eq(e2e_jstr(r.json, "detail"),
+                     "the game has no open seat: it was cancelled: nobody joined it in time");
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/start", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 409);
+    ck_assert_str_eq(e2e_jstr(r.json, "detail"), "the game was cancelled: nobody joined it in time");
+    e2e_resp_free(&r);
     v = e2e_get_ok(c, "/v1/lobby", NULL, 200);
     ck_assert_int_eq(json_array_size(json_object_get(v, "games")), 0);
     json_decref(v);

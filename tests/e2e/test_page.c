@@ -1329,7 +1329,8 @@ START_TEST(page_lobby_invite)
     wait_for(&b, "document.getElementById('host-cancel').textContent", "Press again to cancel the game",
              "the first press asks");
     click(&b, "#host-cancel");
-    wait_for(&b, "document.getElementById('turn').textContent", "This game was cancelled.", "cancelled");
+    wait_for(&b, "document.getElementById('turn').textContent", "This game was cancelled by its creator.",
+             "cancelled, and by whom");
     snprintf(p, sizeof p, "/v1/games/%s", id);
     v = e2e_get_ok(c, p, NULL, 200);
     ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");

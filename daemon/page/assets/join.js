@@ -12,6 +12,7 @@
 import { token, post, seatPageUrl } from "./api.js";
 import { alertLine, el } from "./dom.js";
 import { gameSettings } from "./panel.js";
+import { cancelledWords } from "./words.js";
 
 const MAILED = "carcd.joined_email.";
 const m = /(?:^#|&)invite=([^&]+)/.exec(location.hash);
@@ -79,5 +80,5 @@ export function joinedNote() {
 export function inviteNote(view) {
   if (!invite || view.status === "waiting") return "";
   return "This invitation can no longer be used: " +
-         (view.status === "cancelled" ? "the game was cancelled." : "the game has started without it.");
+         (view.status === "cancelled" ? "the game " + cancelledWords(view) + "." : "the game has started without it.");
 }

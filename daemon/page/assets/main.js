@@ -8,7 +8,7 @@ import { token, get, post, follow, ApiError } from "./api.js";
 import { chat } from "./chat.js";
 import { drawBoard } from "./board.js";
 import { drawChoices } from "./choices.js";
-import { describe, turns } from "./words.js";
+import { cancelledWords, describe, turns } from "./words.js";
 import { drawClock, drawPlayers, drawSeats, drawTurn } from "./panel.js";
 import { invite, drawJoin, joinedNote, inviteNote } from "./join.js";
 import { drawHost, forgetCreated } from "./host.js";
@@ -151,7 +151,7 @@ function render(keepFocus) {
   const n = names();
   // not started: no board yet (the lobby). A game the admin cancelled under way has one, drawn as any other.
   if (v.status === "waiting" || (v.status === "cancelled" && !v.board)) {
-    $("turn").textContent = v.status === "cancelled" ? "This game was cancelled."
+    $("turn").textContent = v.status === "cancelled" ? "This game " + cancelledWords(v) + "."
       : "This game waits for " + v.open + " more player" + (v.open === 1 ? "" : "s") + " to join.";
     $("board").replaceChildren();
     drawSeats(v);

@@ -72,6 +72,14 @@ export function describe(entries, ctx) {
 }
 
 // Groups log entries into turns (see the top of the file).
+// Why a game cancelled before its start never started (its view's cancelled_by): "was cancelled by its
+// creator" and the like, after "This game" or "the game".
+export function cancelledWords(view) {
+  const by = view.cancelled_by;
+  return "was cancelled" + (by === "expiry" ? ": nobody joined it in time"
+    : by === "admin" ? " by the server's admin" : by === "creator" ? " by its creator" : "");
+}
+
 export function turns(entries) {
   const out = [];
   let cur = null;
