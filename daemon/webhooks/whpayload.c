@@ -556,10 +556,16 @@ static json_t *data_message(const cd_whp_ctx *c)
 
 static json_t *data_finished(const cd_whp_ctx *c)
 {
-    return json_pack("{s:s, s:i, s:s, s:o, s:o, s:s, s:s, s:{s:o}}", "game", c->game_id, "seq", c->seq, "reason",
-                     c->cancelled ? "cancelled" : "finished", "scores", scores(c), "winners",
-                     c->cancelled ? json_array() : winners(c), "seed", c->seed && !c->cancelled ? c->seed : "",
-                     "seed_sha256", c->seed_sha256 ? c->seed_sha256 : "", "links", "game", game_link(c, ""));
+    json_t *d = json_pack("{s:s, s:i, s:s, s:o, s:o, s:s, s:s, s:{s:o}}", "game", c->game_id, "seq", c->seq, "reason",
+                          c->cancelled ? "cancelled" : "finished", "scores", scores(c), "winners",
+                          c->cancelled ? json_array() : winners(c), "seed", c->seed && !c->cancelled ? c->seed : "",
+                          "seed_sha256", c->seed_sha256 ? c->seed_sha256 : "", "links", "game", game_link(c, ""));
+    if (c->cancelled)   /* as the waiting game's view says it; a game under way only the admin cancels */
+        json_object_set_new(d, "cancelled_by",
+                            json_string(c->expired                             ? "expiry"
+                                        : c->never_started && !c->by_admin ? "creator"
+                                                                           : "admin"));
+    return d;
 }
 
 /* player.joined, chat: "**Cy** joined game `abc12345`: 3 of 4 seats taken, 1 open.", and the game's page (a

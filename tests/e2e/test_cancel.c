@@ -155,6 +155,7 @@ START_TEST(admin_cancel)
     ck_assert_int_eq(json_array_size(e2e_jget(w, "data.winners")), 0);
     ck_assert_str_eq(e2e_jstr(w, "data.seed"), "");
     ck_assert_str_eq(e2e_jstr(w, "data.seed_sha256"), seed_sha);   /* published at creation: said again */
+    ck_assert_str_eq(e2e_jstr(w, "data.cancelled_by"), "admin");
     e2e_openapi_load();
     char why[600];
     ck_assert_msg(e2e_schema_validate(e2e_jget(e2e_openapi_doc(), "components.schemas.GameFinishedPayload"), w, "$",

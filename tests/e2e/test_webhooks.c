@@ -1395,6 +1395,7 @@ START_TEST(waiting_cancel_told)
         ck_assert_int_eq(json_array_size(e2e_jget(j, "data.scores")), 0);
         ck_assert_int_eq(json_array_size(e2e_jget(j, "data.winners")), 0);
         ck_assert_str_eq(e2e_jstr(j, "data.seed"), "");
+        ck_assert_str_eq(e2e_jstr(j, "data.cancelled_by"), round ? "expiry" : "creator");
         json_decref(j);
         j = hit_json(R, "/ann-discord", NULL, NULL);
         ck_assert_msg(j != NULL, "no Discord message");
