@@ -179,7 +179,8 @@ static void upkeep(void)
         return;
     int n = 0;
     int ttl = W.cfg->waiting_ttl_s;
-    if (ttl > 0 && !cd_lobby_expire(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n))
+    if (ttl > 0 && (!cd_lobby_expire(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n) ||
+                    !cd_lobby_warn(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n)))
         return;
     if (!cd_idempotency_expire(db, cd_wall_now(), W.cfg->idempotency_ttl_s, EXPIRE_PER_TICK, &n))
         return;

@@ -35,7 +35,8 @@ static const cd_stmt_info stmts[] = {
     {ST_WAITING_LOCK, "waiting_lock",
                       "SELECT g.status, w.game_id IS NOT NULL, COALESCE(w.public, false), COALESCE(w.nseats, 0), "
                       "COALESCE(w.creator_hash, ''), COALESCE(w.settings, '{}'), w.rematch_of, s.seed, "
-                      "(SELECT count(*) FROM seats t WHERE t.game_id = g.id), w.cancelled_by "
+                      "(SELECT count(*) FROM seats t WHERE t.game_id = g.id), w.cancelled_by, "
+                      "extract(epoch FROM w.last_join_at) "
                       "FROM games g JOIN game_secrets s ON s.game_id = g.id "
                       "LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
                       1},
@@ -97,12 +98,19 @@ static const cd_stmt_info stmts[] = {
                       "FROM games g LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid",
                       1},
     {ST_WAITING_JOINED, "waiting_joined",
-                        "UPDATE game_waiting SET last_join_at = to_timestamp($2::float8) WHERE game_id = $1::uuid "
-                        "AND last_join_at IS NOT NULL", 2},
+                        "UPDATE game_waiting SET last_join_at = to_timestamp($2::float8), expiry_warned = false "
+                        "WHERE game_id = $1::uuid AND last_join_at IS NOT NULL", 2},
     /* the oldest first, by the partial index game_waiting_last_join */
     {ST_WAITING_EXPIRED, "waiting_expired",
                          "SELECT game_id FROM game_waiting WHERE last_join_at IS NOT NULL "
                          "AND last_join_at < to_timestamp($1::float8) ORDER BY last_join_at LIMIT $2::integer", 2},
+    {ST_WAITING_TO_WARN, "waiting_to_warn",
+                         "SELECT game_id FROM game_waiting WHERE last_join_at IS NOT NULL "
+                         "AND last_join_at < to_timestamp($1::float8) AND NOT expiry_warned ORDER BY last_join_at "
+                         "LIMIT $2::integer", 2},
+    {ST_WAITING_WARNED, "waiting_warned",
+                        "UPDATE game_waiting SET expiry_warned = true WHERE game_id = $1::uuid "
+                        "AND last_join_at < to_timestamp($2::float8) AND NOT expiry_warned RETURNING 1", 2},
     {ST_WAITING_ENDED, "waiting_ended",
                        "UPDATE game_waiting SET last_join_at = NULL WHERE game_id = $1::uuid", 1},
     {ST_WAITING_STILL_EXPIRED, "waiting_still_expired",
@@ -172,7 +180,8 @@ cd_q cd_waiting_joined(cd_db *db, const char *game_id, double now)
     return cd_q_run(db, ST_WAITING_JOINED, 2, p);
 }
 
-cd_q cd_waiting_expired(cd_db *db, double before, int max, char (*ids)[37], int *n)
+/* The ids statement st (ST_WAITING_EXPIRED, ST_WAITING_TO_WARN) answers for `before`, at most max. */
+static cd_q waiting_ids(cd_db *db, int st, double before, int max, char (*ids)[37], int *n)
 {
     char at[32], lim[16];
     snprintf(at, sizeof at, "%.3f", before);
@@ -180,13 +189,34 @@ cd_q cd_waiting_expired(cd_db *db, double before, int max, char (*ids)[37], int 
     const char *p[] = {at, lim};
     PGresult *res;
     *n = 0;
-    cd_q q = cd_q_result(db, ST_WAITING_EXPIRED, 2, p, &res);
+    cd_q q = cd_q_result(db, st, 2, p, &res);
     if (q != CD_Q_OK)
         return q;
     for (int i = 0; i < PQntuples(res) && *n < max; i++)
         snprintf(ids[(*n)++], 37, "%s", PQgetvalue(res, i, 0));
     PQclear(res);
     return CD_Q_OK;
+}
+
+cd_q cd_waiting_expired(cd_db *db, double before, int max, char (*ids)[37], int *n)
+{
+    return waiting_ids(db, ST_WAITING_EXPIRED, before, max, ids, n);
+}
+
+cd_q cd_waiting_to_warn(cd_db *db, double before, int max, char (*ids)[37], int *n)
+{
+    return waiting_ids(db, ST_WAITING_TO_WARN, before, max, ids, n);
+}
+
+cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, bool *marked)
+{
+    char at[32];
+    snprintf(at, sizeof at, "%.3f", before);
+    const char *p[] = {game_id, at};
+    int n = 0;
+    cd_q q = cd_q_count(db, ST_WAITING_WARNED, 2, p, &n);
+    *marked = q == CD_Q_OK && n > 0;
+    return q;
 }
 
 cd_q cd_waiting_ended(cd_db *db, const char *game_id)
@@ -237,6 +267,7 @@ cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out)
     out->seed = PQgetvalue(res, 0, 7);
     out->taken = atoi(PQgetvalue(res, 0, 8));
     out->cancelled_by = cd_q_text(res, 0, 9);
+    out->last_join_at = PQgetisnull(res, 0, 10) ? -1 : atof(PQgetvalue(res, 0, 10));
     return CD_Q_OK;
 }
 

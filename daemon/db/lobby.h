@@ -58,6 +58,7 @@ typedef struct {
     const char *seed;          /* hex */
     int taken;                 /* seats taken */
     const char *cancelled_by;  /* cancelled before its start: "creator", "admin", "expiry" (sql/024); NULL */
+    double last_join_at;       /* epoch s: its creation or latest join while it waits (sql/024); -1: none */
     struct pg_result *res;
 } cd_waiting_lock_row;
 cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out);
@@ -151,6 +152,12 @@ cd_q cd_waiting_joined(cd_db *db, const char *game_id, double now);
 /* ST_WAITING_EXPIRED: the waiting games whose creation or latest join came before `before` (epoch s), oldest
  * first, at most max: ids[0..*n). Not locked: each is checked again under its lock (cd_waiting_still_expired). */
 cd_q cd_waiting_expired(cd_db *db, double before, int max, char (*ids)[37], int *n);
+/* ST_WAITING_TO_WARN: as cd_waiting_expired, for the games whose seats were not yet told that it comes
+ * (expiry_warned, sql/024). */
+cd_q cd_waiting_to_warn(cd_db *db, double before, int max, char (*ids)[37], int *n);
+/* ST_WAITING_WARNED, under the game row's lock: marks the game told, when it still waits unjoined since before
+ * and was not told yet; *marked says whether it was (false: a join or another carcd came first). */
+cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, bool *marked);
 /* ST_WAITING_ENDED: the game no longer waits; its expiry stops counting (a start or cancel does this in its
  * own statement; this is for a row that a path of an older carcd left counting). */
 cd_q cd_waiting_ended(cd_db *db, const char *game_id);

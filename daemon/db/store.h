@@ -129,7 +129,7 @@ typedef enum {
     ST_WAITING_INSERT,       /* (game_id, settings, nseats, public, creator_hash, rematch_of|NULL, now) */
     ST_INVITE_INSERT,        /* (game_id, place, code_hash|NULL, old_seat|NULL) */
     ST_WAITING_LOCK,         /* (game_id) -> status, public, nseats, creator_hash, settings, rematch_of, seed,
-                                 seats taken, cancelled_by; the game row locked */
+                                 seats taken, cancelled_by, last_join_at; the game row locked */
     ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat, email, email_displaced */
     ST_INVITE_TAKE,          /* (game_id, place, seat) */
     ST_INVITE_EMAIL,         /* (game_id, place, email) */
@@ -149,6 +149,8 @@ typedef enum {
                                  created_at, updated_at, names, open places, last_join_at (epoch) */
     ST_WAITING_JOINED,       /* (game_id, now: epoch s): its expiry counts from now */
     ST_WAITING_EXPIRED,      /* (before: epoch s, limit) -> game_id of waiting games not joined since */
+    ST_WAITING_TO_WARN,      /* (before: epoch s, limit) -> game_id of waiting games to tell of their expiry */
+    ST_WAITING_WARNED,       /* (game_id, before) -> 1 row when marked told */
     ST_WAITING_ENDED,        /* (game_id): its expiry stops counting */
     ST_WAITING_STILL_EXPIRED,   /* (game_id, before) -> 1 row when it still waits, not joined since */
     ST_REMATCH_OF,           /* (finished game_id) -> the waiting game offered as its rematch */

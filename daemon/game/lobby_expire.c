@@ -5,39 +5,104 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/log.h"
 #include "db/lobby.h"
 #include "lobby_cancel.h"
+#include "mail/waiting.h"
 
-#define EXPIRE_BATCH 32   /* ids read at a time; each is then its own transaction */
+#define BATCH 32   /* ids read at a time; each is then its own transaction */
 
+/* One due game's transaction: the game's row locked, then the step looks again and acts. */
 typedef struct {
     const char *id;
-    double before;
-    const char *reason;
-    bool expired;   /* out: cancelled */
-} expire_tx;
+    double before;     /* its creation or latest join came before this (epoch s) */
+    int ttl_s;
+    const char *words; /* the expiry's reason, or how long nobody joined when warned */
+    bool acted;        /* out: cancelled, or its seats told */
+} due_tx;
+
+typedef cd_q (*due_ids_fn)(cd_db *db, double before, int max, char (*ids)[37], int *n);
+
+/* Runs step on each game ids_of lists for t0's before (at most max, oldest first); *done: how many it acted on.
+ * Stops when a batch acts on none (all of them joined or ended meanwhile), so that one game that keeps its
+ * row counting cannot hold the worker in a loop. */
+static bool each_due(cd_db *db, due_ids_fn ids_of, const due_tx *t0, cd_tx_fn step, const char *what, int max,
+                     int *done)
+{
+    *done = 0;
+    while (*done < max) {
+        char ids[BATCH][37];
+        int n = 0, acted = 0;
+        int want = max - *done < BATCH ? max - *done : BATCH;
+        if (ids_of(db, t0->before, want, ids, &n) != CD_Q_OK)
+            return false;
+        for (int i = 0; i < n; i++) {
+            due_tx t = *t0;
+            t.id = ids[i];
+            bool down = false;
+            if (cd_db_tx(db, step, &t, &down) == CD_TX_ERROR)
+                return false;
+            if (t.acted) {
+                acted++;
+                cd_log("info", "lobby: game %s %s: nobody joined it for %s", ids[i], what, t.words);
+            }
+        }
+        *done += acted;
+        if (n < want || acted == 0)
+            return true;
+    }
+    return true;
+}
 
 static cd_tx_result expire_one(cd_db *db, void *arg)
 {
-    expire_tx *t = arg;
-    t->expired = false;
+    due_tx *t = arg;
+    t->acted = false;
     cd_waiting_lock_row w;
     if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
         return CD_TX_ERROR;
     cd_tx_result out = CD_TX_ROLLBACK;
     bool still = false;
     if (w.found && strcmp(w.status, "waiting") == 0) {
+        char reason[80];
+        snprintf(reason, sizeof reason, "nobody joined it for %s", t->words);
         if (cd_waiting_still_expired(db, t->id, t->before, &still) != CD_Q_OK)
             out = CD_TX_ERROR;
         else if (still)
-            out = cd_lobby_cancel(db, t->id, &w, CD_CANCEL_BY_EXPIRY, t->reason);
+            out = cd_lobby_cancel(db, t->id, &w, CD_CANCEL_BY_EXPIRY, reason);
     } else if (w.found) {   /* no longer waiting, its row still counting: stop it, or it would come first again */
         cd_waiting_lock_row_free(&w);
         return cd_waiting_ended(db, t->id) == CD_Q_OK ? CD_TX_COMMIT : CD_TX_ERROR;
     }
-    t->expired = out == CD_TX_COMMIT;
+    t->acted = out == CD_TX_COMMIT;
+    cd_waiting_lock_row_free(&w);
+    return out;
+}
+
+static cd_tx_result warn_one(cd_db *db, void *arg)
+{
+    due_tx *t = arg;
+    t->acted = false;
+    cd_waiting_lock_row w;
+    if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
+        return CD_TX_ERROR;
+    cd_tx_result out = CD_TX_ROLLBACK;
+    bool marked = false;
+    if (w.found && strcmp(w.status, "waiting") == 0 && w.last_join_at >= 0) {
+        if (cd_waiting_warned(db, t->id, t->before, &marked) != CD_Q_OK) {
+            out = CD_TX_ERROR;
+        } else if (marked) {
+            char when[40];
+            time_t at = (time_t)(w.last_join_at + t->ttl_s);
+            struct tm tm;
+            gmtime_r(&at, &tm);
+            strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+            out = cd_mail_enqueue_waiting_expiring(db, t->id, w.taken, w.nseats, t->words, when);
+        }
+    }
+    t->acted = out == CD_TX_COMMIT;
     cd_waiting_lock_row_free(&w);
     return out;
 }
@@ -56,33 +121,24 @@ void cd_lobby_ttl_words(int ttl_s, char *out, size_t n)
         }
 }
 
+int cd_lobby_warn_before(int ttl_s)
+{
+    return ttl_s >= 2 * 86400 ? 86400 : ttl_s / 2;
+}
+
 bool cd_lobby_expire(cd_db *db, double now, int ttl_s, int max, int *done)
 {
-    *done = 0;
-    char words[40], reason[80];
+    char words[40];
     cd_lobby_ttl_words(ttl_s, words, sizeof words);
-    snprintf(reason, sizeof reason, "nobody joined it for %s", words);
-    while (*done < max) {
-        char ids[EXPIRE_BATCH][37];
-        int n = 0;
-        int want = max - *done < EXPIRE_BATCH ? max - *done : EXPIRE_BATCH;
-        if (cd_waiting_expired(db, now - ttl_s, want, ids, &n) != CD_Q_OK)
-            return false;
-        int cancelled = 0;
-        for (int i = 0; i < n; i++) {
-            expire_tx t = {.id = ids[i], .before = now - ttl_s, .reason = reason};
-            bool down = false;
-            cd_tx_result r = cd_db_tx(db, expire_one, &t, &down);
-            if (r == CD_TX_ERROR)
-                return false;
-            if (t.expired) {
-                cancelled++;
-                cd_log("info", "lobby: game %s cancelled: %s", ids[i], reason);
-            }
-        }
-        *done += cancelled;
-        if (n < want || cancelled == 0)   /* none left, or all of them joined or ended meanwhile */
-            return true;
-    }
-    return true;
+    const due_tx t = {.before = now - ttl_s, .ttl_s = ttl_s, .words = words};
+    return each_due(db, cd_waiting_expired, &t, expire_one, "cancelled", max, done);
+}
+
+bool cd_lobby_warn(cd_db *db, double now, int ttl_s, int max, int *done)
+{
+    int since = ttl_s - cd_lobby_warn_before(ttl_s);
+    char words[40];
+    cd_lobby_ttl_words(since, words, sizeof words);
+    const due_tx t = {.before = now - since, .ttl_s = ttl_s, .words = words};
+    return each_due(db, cd_waiting_to_warn, &t, warn_one, "told it will be cancelled", max, done);
 }

@@ -4,7 +4,10 @@
  * worker cancels it (clock/clock_worker.c), told as a creator's cancel is (lobby_cancel.h) but said to be
  * carcd's: its seats' players (game_over, "cancelled"), the endpoints its seats added (game.finished,
  * "cancelled") and the seats with an address (mail: "cancelled by carcd ... nobody joined it for N days").
- * So the lobby lists no table that nobody came to, and an invitation nobody took stops waiting.
+ * So the lobby lists no table that nobody came to, and an invitation nobody took stops waiting. A day before
+ * (half the TTL when that is shorter: cd_lobby_warn_before), the seats with an address are mailed that it
+ * comes, once until the next join (mail/waiting.h, kind "expiring"), so that someone can still join or its
+ * creator start it.
  *
  * One transaction a game, which locks its row and looks again: a join that came meanwhile counts the game
  * anew, and a start or cancel ends its count; two carcd sharing a database cancel it once.
@@ -19,6 +22,13 @@
 /* Cancels up to `max` waiting games not joined for ttl_s seconds before `now` (epoch s, carcd's clock), oldest
  * first; *done gets how many. False when the database failed (try again later). */
 bool cd_lobby_expire(cd_db *db, double now, int ttl_s, int max, int *done);
+
+/* Mails the seats of up to `max` waiting games that their expiry comes in cd_lobby_warn_before(ttl_s) seconds
+ * (not joined for ttl_s less that), each game once until its next join; *done: how many games. False when the
+ * database failed. */
+bool cd_lobby_warn(cd_db *db, double now, int ttl_s, int max, int *done);
+/* How long before its expiry a waiting game's seats are told: a day, or half ttl_s when that is shorter. */
+int cd_lobby_warn_before(int ttl_s);
 
 /* How the mail and the log say ttl_s: "14 days", "3 hours", "90 seconds" (the largest unit it is a whole
  * number of, else seconds). */

@@ -178,6 +178,30 @@ cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, in
     return out;
 }
 
+cd_tx_result cd_mail_enqueue_waiting_expiring(cd_db *db, const char *game_id, int taken, int nseats,
+                                              const char *since, const char *when)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    json_t *names = cd_mail_seat_names(db, game_id);
+    char subject[300];
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: cancelled on %s unless someone joins", game_id, when);
+    cd_buf w = {0};
+    cd_buf_printf(&w, "nobody has joined the Carcassonne game %s for %s. It has %d of its %d seats taken (", game_id,
+                  since, taken, nseats);
+    names_words(&w, names);
+    cd_buf_printf(&w, "), and carcd cancels it on %s unless someone joins before: each join gives it as long "
+                      "again.",
+                  when);
+    if (taken >= CARC_MIN_PLAYERS)
+        cd_buf_str(&w, " The player who created it can also start it now, with the seats taken so far.");
+    cd_buf_str(&w, "\n");
+    cd_tx_result out = to_seats(db, game_id, -1, names, "expiring", subject, w.p);
+    free(w.p);
+    json_decref(names);
+    return out;
+}
+
 cd_tx_result cd_mail_enqueue_waiting_cancelled(cd_db *db, const char *game_id, int taken, int nseats,
                                                cd_cancel_by by, const char *reason)
 {

@@ -2330,11 +2330,12 @@ START_TEST(waiting_game_cancelled_by_mail)
 }
 END_TEST
 
-/* A waiting game nobody joins for CARCD_WAITING_TTL is cancelled by carcd, told as a creator's cancel; each join
- * counts it anew (expires_at moves on), and a game that started is never cancelled so. */
+/* A waiting game nobody joins for CARCD_WAITING_TTL is cancelled by carcd, told as a creator's cancel, its seats
+ * warned half the TTL before (a day, with the default); each join counts it anew (expires_at moves on), and a
+ * game that started is never cancelled so. */
 START_TEST(waiting_game_expires)
 {
-    e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE, "CARCD_WAITING_TTL=3");
+    e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE, "CARCD_WAITING_TTL=6");
     e2e_client *c = e2e_client_new(d);
     e2e_resp r;
     ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
@@ -2386,14 +2387,26 @@ START_TEST(waiting_game_expires)
                               "RETURNING 1) SELECT count(*) FROM u", started);
     ck_assert_int_eq(e2e_db_long(d, sql), 1);
 
-    mail m;
+    mail m;   /* 3 s after the join: the warning */
+    seat_mail("alice", id, 0, "expiring", 1, &m);
+    snprintf(words, sizeof words, "Hello Ann,\n\nnobody has joined the Carcassonne game %s for 3 seconds. It has 2 of "
+             "its 3 seats taken (Ann and Bob), and carcd cancels it on ", id);
+    ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
+    ck_assert_msg(strstr(m.text, " UTC unless someone joins before: each join gives it as long again. The player "
+                                 "who created it can also start it now, with the seats taken so far.\n"),
+                  "%s", m.text);
+    ck_assert_msg(strncmp(m.subject, "Carcassonne game ", 17) == 0 && strstr(m.subject, "unless someone joins"), "%s",
+                  m.subject);
+    ck_assert_msg(strstr(m.unsubscribe, "/v1/mail/unsubscribe/"), "%s", m.unsubscribe);
+    free(m.text);
     seat_mail("alice", id, 0, "cancelled", 1, &m);
     snprintf(words, sizeof words,
              "the Carcassonne game %s was cancelled by carcd before it started, with 2 of its 3 seats taken (Ann and "
-             "Bob): nobody joined it for 3 seconds. It will not be played",
+             "Bob): nobody joined it for 6 seconds. It will not be played",
              id);
     ck_assert_msg(strstr(m.text, words), "%s", m.text);
     free(m.text);
+    ck_assert_int_eq(seat_mails("alice", id, 0, "expiring"), 1);   /* once: the join before it came in time */
     v = e2e_get_ok(c, path, NULL, 200);
     ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");
     ck_assert_str_eq(e2e_jstr(v, "cancelled_by"), "expiry");
