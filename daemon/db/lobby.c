@@ -208,15 +208,21 @@ cd_q cd_waiting_to_warn(cd_db *db, double before, int max, char (*ids)[37], int 
     return waiting_ids(db, ST_WAITING_TO_WARN, before, max, ids, n);
 }
 
-cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, bool *marked)
+/* Whether statement st (ST_WAITING_WARNED, ST_WAITING_STILL_EXPIRED) answers a row for the game and `before`. */
+static cd_q game_before(cd_db *db, int st, const char *game_id, double before, bool *any)
 {
     char at[32];
     snprintf(at, sizeof at, "%.3f", before);
     const char *p[] = {game_id, at};
     int n = 0;
-    cd_q q = cd_q_count(db, ST_WAITING_WARNED, 2, p, &n);
-    *marked = q == CD_Q_OK && n > 0;
+    cd_q q = cd_q_count(db, st, 2, p, &n);
+    *any = q == CD_Q_OK && n > 0;
     return q;
+}
+
+cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, bool *marked)
+{
+    return game_before(db, ST_WAITING_WARNED, game_id, before, marked);
 }
 
 cd_q cd_waiting_ended(cd_db *db, const char *game_id)
@@ -227,13 +233,7 @@ cd_q cd_waiting_ended(cd_db *db, const char *game_id)
 
 cd_q cd_waiting_still_expired(cd_db *db, const char *game_id, double before, bool *expired)
 {
-    char at[32];
-    snprintf(at, sizeof at, "%.3f", before);
-    const char *p[] = {game_id, at};
-    int n = 0;
-    cd_q q = cd_q_count(db, ST_WAITING_STILL_EXPIRED, 2, p, &n);
-    *expired = q == CD_Q_OK && n > 0;
-    return q;
+    return game_before(db, ST_WAITING_STILL_EXPIRED, game_id, before, expired);
 }
 
 cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat,

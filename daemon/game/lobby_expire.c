@@ -14,22 +14,37 @@
 
 #define BATCH 32   /* ids read at a time; each is then its own transaction */
 
-/* One due game's transaction: the game's row locked, then the step looks again and acts. */
-typedef struct {
+/* One due game's transaction: its row locked (cd_waiting_lock), then its step looks again and acts. */
+typedef struct due_tx due_tx;
+typedef cd_tx_result (*due_step_fn)(cd_db *db, due_tx *t, const cd_waiting_lock_row *w);
+struct due_tx {
     const char *id;
     double before;     /* its creation or latest join came before this (epoch s) */
     int ttl_s;
-    const char *words; /* the expiry's reason, or how long nobody joined when warned */
+    const char *words; /* how long nobody joined it: the TTL when it expires, less a warning's time before */
+    due_step_fn step;
     bool acted;        /* out: cancelled, or its seats told */
-} due_tx;
+};
+
+static cd_tx_result run_due(cd_db *db, void *arg)
+{
+    due_tx *t = arg;
+    t->acted = false;
+    cd_waiting_lock_row w;
+    if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
+        return CD_TX_ERROR;
+    cd_tx_result out = w.found ? t->step(db, t, &w) : CD_TX_ROLLBACK;
+    t->acted = out == CD_TX_COMMIT && strcmp(w.status, "waiting") == 0;
+    cd_waiting_lock_row_free(&w);
+    return out;
+}
 
 typedef cd_q (*due_ids_fn)(cd_db *db, double before, int max, char (*ids)[37], int *n);
 
-/* Runs step on each game ids_of lists for t0's before (at most max, oldest first); *done: how many it acted on.
- * Stops when a batch acts on none (all of them joined or ended meanwhile), so that one game that keeps its
- * row counting cannot hold the worker in a loop. */
-static bool each_due(cd_db *db, due_ids_fn ids_of, const due_tx *t0, cd_tx_fn step, const char *what, int max,
-                     int *done)
+/* Runs t0's step on each game ids_of lists for t0's before (at most max, oldest first); *done: how many it
+ * acted on. Stops when a batch acts on none (all of them joined or ended meanwhile), so that one game that
+ * keeps its row counting cannot hold the worker in a loop. */
+static bool each_due(cd_db *db, due_ids_fn ids_of, const due_tx *t0, const char *what, int max, int *done)
 {
     *done = 0;
     while (*done < max) {
@@ -42,7 +57,7 @@ static bool each_due(cd_db *db, due_ids_fn ids_of, const due_tx *t0, cd_tx_fn st
             due_tx t = *t0;
             t.id = ids[i];
             bool down = false;
-            if (cd_db_tx(db, step, &t, &down) == CD_TX_ERROR)
+            if (cd_db_tx(db, run_due, &t, &down) == CD_TX_ERROR)
                 return false;
             if (t.acted) {
                 acted++;
@@ -56,55 +71,35 @@ static bool each_due(cd_db *db, due_ids_fn ids_of, const due_tx *t0, cd_tx_fn st
     return true;
 }
 
-static cd_tx_result expire_one(cd_db *db, void *arg)
+static cd_tx_result expire_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
 {
-    due_tx *t = arg;
-    t->acted = false;
-    cd_waiting_lock_row w;
-    if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
-        return CD_TX_ERROR;
-    cd_tx_result out = CD_TX_ROLLBACK;
-    bool still = false;
-    if (w.found && strcmp(w.status, "waiting") == 0) {
-        char reason[80];
-        snprintf(reason, sizeof reason, "nobody joined it for %s", t->words);
-        if (cd_waiting_still_expired(db, t->id, t->before, &still) != CD_Q_OK)
-            out = CD_TX_ERROR;
-        else if (still)
-            out = cd_lobby_cancel(db, t->id, &w, CD_CANCEL_BY_EXPIRY, reason);
-    } else if (w.found) {   /* no longer waiting, its row still counting: stop it, or it would come first again */
-        cd_waiting_lock_row_free(&w);
+    if (strcmp(w->status, "waiting") != 0)   /* its row still counting: stop it, or it would come first again */
         return cd_waiting_ended(db, t->id) == CD_Q_OK ? CD_TX_COMMIT : CD_TX_ERROR;
-    }
-    t->acted = out == CD_TX_COMMIT;
-    cd_waiting_lock_row_free(&w);
-    return out;
+    bool still = false;
+    if (cd_waiting_still_expired(db, t->id, t->before, &still) != CD_Q_OK)
+        return CD_TX_ERROR;
+    if (!still)   /* a join came meanwhile */
+        return CD_TX_ROLLBACK;
+    char reason[80];
+    snprintf(reason, sizeof reason, "nobody joined it for %s", t->words);
+    return cd_lobby_cancel(db, t->id, w, CD_CANCEL_BY_EXPIRY, reason);
 }
 
-static cd_tx_result warn_one(cd_db *db, void *arg)
+static cd_tx_result warn_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
 {
-    due_tx *t = arg;
-    t->acted = false;
-    cd_waiting_lock_row w;
-    if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
-        return CD_TX_ERROR;
-    cd_tx_result out = CD_TX_ROLLBACK;
     bool marked = false;
-    if (w.found && strcmp(w.status, "waiting") == 0 && w.last_join_at >= 0) {
-        if (cd_waiting_warned(db, t->id, t->before, &marked) != CD_Q_OK) {
-            out = CD_TX_ERROR;
-        } else if (marked) {
-            char when[40];
-            time_t at = (time_t)(w.last_join_at + t->ttl_s);
-            struct tm tm;
-            gmtime_r(&at, &tm);
-            strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
-            out = cd_mail_enqueue_waiting_expiring(db, t->id, w.taken, w.nseats, t->words, when);
-        }
-    }
-    t->acted = out == CD_TX_COMMIT;
-    cd_waiting_lock_row_free(&w);
-    return out;
+    if (strcmp(w->status, "waiting") != 0 || w->last_join_at < 0)   /* ended: cd_lobby_expire stops its row */
+        return CD_TX_ROLLBACK;
+    if (cd_waiting_warned(db, t->id, t->before, &marked) != CD_Q_OK)
+        return CD_TX_ERROR;
+    if (!marked)   /* a join, or another carcd, came first */
+        return CD_TX_ROLLBACK;
+    char when[40];
+    time_t at = (time_t)(w->last_join_at + t->ttl_s);
+    struct tm tm;
+    gmtime_r(&at, &tm);
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+    return cd_mail_enqueue_waiting_expiring(db, t->id, w->taken, w->nseats, t->words, when);
 }
 
 void cd_lobby_ttl_words(int ttl_s, char *out, size_t n)
@@ -130,8 +125,8 @@ bool cd_lobby_expire(cd_db *db, double now, int ttl_s, int max, int *done)
 {
     char words[40];
     cd_lobby_ttl_words(ttl_s, words, sizeof words);
-    const due_tx t = {.before = now - ttl_s, .ttl_s = ttl_s, .words = words};
-    return each_due(db, cd_waiting_expired, &t, expire_one, "cancelled", max, done);
+    const due_tx t = {.before = now - ttl_s, .ttl_s = ttl_s, .words = words, .step = expire_one};
+    return each_due(db, cd_waiting_expired, &t, "cancelled", max, done);
 }
 
 bool cd_lobby_warn(cd_db *db, double now, int ttl_s, int max, int *done)
@@ -139,6 +134,6 @@ bool cd_lobby_warn(cd_db *db, double now, int ttl_s, int max, int *done)
     int since = ttl_s - cd_lobby_warn_before(ttl_s);
     char words[40];
     cd_lobby_ttl_words(since, words, sizeof words);
-    const due_tx t = {.before = now - since, .ttl_s = ttl_s, .words = words};
-    return each_due(db, cd_waiting_to_warn, &t, warn_one, "told it will be cancelled", max, done);
+    const due_tx t = {.before = now - since, .ttl_s = ttl_s, .words = words, .step = warn_one};
+    return each_due(db, cd_waiting_to_warn, &t, "told it will be cancelled", max, done);
 }
