@@ -113,9 +113,6 @@ static const cd_stmt_info stmts[] = {
                         "AND last_join_at < to_timestamp($2::float8) AND NOT expiry_warned RETURNING 1", 2},
     {ST_WAITING_ENDED, "waiting_ended",
                        "UPDATE game_waiting SET last_join_at = NULL WHERE game_id = $1::uuid", 1},
-    {ST_WAITING_STILL_EXPIRED, "waiting_still_expired",
-                               "SELECT 1 FROM game_waiting WHERE game_id = $1::uuid "
-                               "AND last_join_at < to_timestamp($2::float8)", 2},
     {ST_REMATCH_OF, "rematch_of", "SELECT game_id FROM game_waiting WHERE rematch_of = $1::uuid", 1},
     {ST_SEAT_INSERT_PLAYER, "seat_insert_player",
                             "INSERT INTO seats (game_id, seat, name, token_hash, player_id) "
@@ -208,32 +205,21 @@ cd_q cd_waiting_to_warn(cd_db *db, double before, int max, char (*ids)[37], int 
     return waiting_ids(db, ST_WAITING_TO_WARN, before, max, ids, n);
 }
 
-/* Whether statement st (ST_WAITING_WARNED, ST_WAITING_STILL_EXPIRED) answers a row for the game and `before`. */
-static cd_q game_before(cd_db *db, int st, const char *game_id, double before, bool *any)
+cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, bool *marked)
 {
     char at[32];
     snprintf(at, sizeof at, "%.3f", before);
     const char *p[] = {game_id, at};
     int n = 0;
-    cd_q q = cd_q_count(db, st, 2, p, &n);
-    *any = q == CD_Q_OK && n > 0;
+    cd_q q = cd_q_count(db, ST_WAITING_WARNED, 2, p, &n);
+    *marked = q == CD_Q_OK && n > 0;
     return q;
-}
-
-cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, bool *marked)
-{
-    return game_before(db, ST_WAITING_WARNED, game_id, before, marked);
 }
 
 cd_q cd_waiting_ended(cd_db *db, const char *game_id)
 {
     const char *p[] = {game_id};
     return cd_q_run(db, ST_WAITING_ENDED, 1, p);
-}
-
-cd_q cd_waiting_still_expired(cd_db *db, const char *game_id, double before, bool *expired)
-{
-    return game_before(db, ST_WAITING_STILL_EXPIRED, game_id, before, expired);
 }
 
 cd_q cd_invite_insert(cd_db *db, const char *game_id, int place, const char *code_hash, int old_seat,

@@ -150,7 +150,8 @@ void cd_waiting_view_row_free(cd_waiting_view_row *w);
  * now (sql/024). */
 cd_q cd_waiting_joined(cd_db *db, const char *game_id, double now);
 /* ST_WAITING_EXPIRED: the waiting games whose creation or latest join came before `before` (epoch s), oldest
- * first, at most max: ids[0..*n). Not locked: each is checked again under its lock (cd_waiting_still_expired). */
+ * first, at most max: ids[0..*n). Not locked: each is checked again under its lock (cd_waiting_lock's
+ * last_join_at). */
 cd_q cd_waiting_expired(cd_db *db, double before, int max, char (*ids)[37], int *n);
 /* ST_WAITING_TO_WARN: as cd_waiting_expired, for the games whose seats were not yet told that it comes
  * (expiry_warned, sql/024). */
@@ -161,9 +162,6 @@ cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, bool *mark
 /* ST_WAITING_ENDED: the game no longer waits; its expiry stops counting (a start or cancel does this in its
  * own statement; this is for a row that a path of an older carcd left counting). */
 cd_q cd_waiting_ended(cd_db *db, const char *game_id);
-/* ST_WAITING_STILL_EXPIRED, under the game row's lock: whether the game still waits with its creation or latest
- * join before `before` (a join meanwhile counts it again; a start or cancel ends its count). */
-cd_q cd_waiting_still_expired(cd_db *db, const char *game_id, double before, bool *expired);
 
 /* ST_REMATCH_OF: the game offered as the rematch of old_id; *found false when none. */
 cd_q cd_rematch_of(cd_db *db, const char *old_id, bool *found, char id[37]);

@@ -152,7 +152,6 @@ typedef enum {
     ST_WAITING_TO_WARN,      /* (before: epoch s, limit) -> game_id of waiting games to tell of their expiry */
     ST_WAITING_WARNED,       /* (game_id, before) -> 1 row when marked told */
     ST_WAITING_ENDED,        /* (game_id): its expiry stops counting */
-    ST_WAITING_STILL_EXPIRED,   /* (game_id, before) -> 1 row when it still waits, not joined since */
     ST_REMATCH_OF,           /* (finished game_id) -> the waiting game offered as its rematch */
     ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
     /* players' event streams (db/player_events.c) and the admin's cancel (db/admin_cancel.c), sql/009 */

@@ -14,7 +14,8 @@
 
 #define BATCH 32   /* ids read at a time; each is then its own transaction */
 
-/* One due game's transaction: its row locked (cd_waiting_lock), then its step looks again and acts. */
+/* One due game's transaction: its row locked (cd_waiting_lock), then its step looks again and acts on a game
+ * that still waits. */
 typedef struct due_tx due_tx;
 typedef cd_tx_result (*due_step_fn)(cd_db *db, due_tx *t, const cd_waiting_lock_row *w);
 struct due_tx {
@@ -33,8 +34,11 @@ static cd_tx_result run_due(cd_db *db, void *arg)
     cd_waiting_lock_row w;
     if (cd_waiting_lock(db, t->id, &w) != CD_Q_OK)
         return CD_TX_ERROR;
-    cd_tx_result out = w.found ? t->step(db, t, &w) : CD_TX_ROLLBACK;
-    t->acted = out == CD_TX_COMMIT && strcmp(w.status, "waiting") == 0;
+    cd_tx_result out = CD_TX_ROLLBACK;
+    if (w.found && strcmp(w.status, "waiting") == 0)
+        t->acted = (out = t->step(db, t, &w)) == CD_TX_COMMIT;
+    else if (w.found)   /* no longer waiting, its row still counting: stop it, or it would come first again */
+        out = cd_waiting_ended(db, t->id) == CD_Q_OK ? CD_TX_COMMIT : CD_TX_ERROR;
     cd_waiting_lock_row_free(&w);
     return out;
 }
@@ -73,12 +77,7 @@ static bool each_due(cd_db *db, due_ids_fn ids_of, const due_tx *t0, const char 
 
 static cd_tx_result expire_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
 {
-    if (strcmp(w->status, "waiting") != 0)   /* its row still counting: stop it, or it would come first again */
-        return cd_waiting_ended(db, t->id) == CD_Q_OK ? CD_TX_COMMIT : CD_TX_ERROR;
-    bool still = false;
-    if (cd_waiting_still_expired(db, t->id, t->before, &still) != CD_Q_OK)
-        return CD_TX_ERROR;
-    if (!still)   /* a join came meanwhile */
+    if (w->last_join_at < 0 || w->last_join_at >= t->before)   /* a join came meanwhile (read under the lock) */
         return CD_TX_ROLLBACK;
     char reason[80];
     snprintf(reason, sizeof reason, "nobody joined it for %s", t->words);
@@ -88,8 +87,6 @@ static cd_tx_result expire_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *
 static cd_tx_result warn_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
 {
     bool marked = false;
-    if (strcmp(w->status, "waiting") != 0 || w->last_join_at < 0)   /* ended: cd_lobby_expire stops its row */
-        return CD_TX_ROLLBACK;
     if (cd_waiting_warned(db, t->id, t->before, &marked) != CD_Q_OK)
         return CD_TX_ERROR;
     if (!marked)   /* a join, or another carcd, came first */
@@ -109,7 +106,7 @@ void cd_lobby_ttl_words(int ttl_s, char *out, size_t n)
         const char *unit;
     } units[] = {{86400, "day"}, {3600, "hour"}, {60, "minute"}, {1, "second"}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (ttl_s % units[i].s == 0 || units[i].s == 1) {
+        if (ttl_s % units[i].s == 0) {   /* always, at last, for seconds */
             int k = ttl_s / units[i].s;
             snprintf(out, n, "%d %s%s", k, units[i].unit, k == 1 ? "" : "s");
             return;
