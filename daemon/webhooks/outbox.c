@@ -288,6 +288,6 @@ cd_tx_result cd_outbox_enqueue_waiting_cancel(cd_db *db, const char *game_id, co
     char commitment[CD_HEX256_LEN];
     seed_commitment(seed_hex, commitment);
     cd_whp_ctx ctx = {.seq = 0, .seat = -1, .seed_sha256 = commitment, .cancelled = true, .never_started = true,
-                      .by_admin = by == CD_CANCEL_BY_ADMIN, .expired = by == CD_CANCEL_BY_EXPIRY};
+                      .cancelled_by = by};
     return fan_out(db, game_id, CD_WH_GAME_FINISHED, &ctx, NULL, NULL);
 }

@@ -416,11 +416,11 @@ static void text_finished(chat *m, int format, const cd_whp_ctx *c)
     sb_printf(&m->head, "Game ");
     short_game(&m->head, format, c);
     if (c->never_started) {   /* nobody played: no scores to list */
-        if (c->expired)
+        if (c->cancelled_by == CD_CANCEL_BY_EXPIRY)
             sb_printf(&m->head, " was cancelled before it started: nobody joined it for too long.");
         else
             sb_printf(&m->head, " was cancelled by %s before it started.",
-                      c->by_admin ? "the server's admin" : "its creator");
+                      c->cancelled_by == CD_CANCEL_BY_ADMIN ? "the server's admin" : "its creator");
         page_link(&m->tail, c);
         return;
     }
@@ -562,9 +562,7 @@ static json_t *data_finished(const cd_whp_ctx *c)
                           "seed_sha256", c->seed_sha256 ? c->seed_sha256 : "", "links", "game", game_link(c, ""));
     if (c->cancelled)   /* as the waiting game's view says it; a game under way only the admin cancels */
         json_object_set_new(d, "cancelled_by",
-                            json_string(c->expired                             ? "expiry"
-                                        : c->never_started && !c->by_admin ? "creator"
-                                                                           : "admin"));
+                            json_string(c->never_started ? cd_cancel_by_name(c->cancelled_by) : "admin"));
     return d;
 }
 

@@ -24,6 +24,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "db/lobby.h"
+
 typedef struct {
     const char *game_id;
     int seq;                  /* the game's seq after the event */
@@ -39,10 +41,8 @@ typedef struct {
     double time_left_s;       /* turn.reminder: seconds left until the deadline */
     bool cancelled;           /* game.finished: the admin cancelled the game ("reason": "cancelled", no winner,
                                  the seed not revealed) */
-    bool never_started;       /* cancelled: while it waited for its seats (no view, no scores), by its creator
-                                 unless by_admin or expired (nobody joined it for CARCD_WAITING_TTL) */
-    bool by_admin;
-    bool expired;
+    bool never_started;       /* cancelled: while it waited for its seats (no view, no scores) */
+    cd_cancel_by cancelled_by;   /* never_started: by whom (a game under way only the admin cancels) */
     long long message_id;     /* message.posted: the message (seat: its author) */
     const char *text;         /* message.posted: what it says, as written */
     int seats, taken;         /* player.joined: the game's seats, and how many are taken now (seat: the joiner) */
