@@ -4,6 +4,7 @@
 #include "lobby_cancel.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "db/player_events.h"
@@ -17,6 +18,12 @@ const char *cd_lobby_cancelled_words(const char *cancelled_by)
     if (strcmp(cancelled_by, "expiry") == 0)
         return "was cancelled: nobody joined it in time";
     return strcmp(cancelled_by, "admin") == 0 ? "was cancelled by the server's admin" : "was cancelled by its creator";
+}
+
+void cd_lobby_not_waiting_words(const cd_waiting_lock_row *w, char *out, size_t n)
+{
+    snprintf(out, n, "the game %s",
+             strcmp(w->status, "cancelled") == 0 ? cd_lobby_cancelled_words(w->cancelled_by) : "has started");
 }
 
 cd_tx_result cd_lobby_cancel(cd_db *db, const char *id, const cd_waiting_lock_row *w, cd_cancel_by by,

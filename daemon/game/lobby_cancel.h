@@ -23,5 +23,8 @@ cd_tx_result cd_lobby_cancel(cd_db *db, const char *id, const cd_waiting_lock_ro
  * sql/024): "was cancelled by its creator", "... by the server's admin", "...: nobody joined it in time", or
  * "was cancelled", after "the game" or "it". For refusals of what comes too late (a join, a start). */
 const char *cd_lobby_cancelled_words(const char *cancelled_by);
+/* Why a locked game that no longer waits refuses what the creator asks (a start, a cancel, an invitation mail):
+ * "the game was cancelled ..." (cd_lobby_cancelled_words) or "the game has started", into out. */
+void cd_lobby_not_waiting_words(const cd_waiting_lock_row *w, char *out, size_t n);
 
 #endif

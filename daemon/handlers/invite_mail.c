@@ -48,8 +48,7 @@ static cd_tx_result run_invite_mail(cd_db *db, void *arg)
     }
     if (strcmp(w.status, "waiting") != 0) {
         char why[100];
-        snprintf(why, sizeof why, "the game %s",
-                 strcmp(w.status, "cancelled") == 0 ? cd_lobby_cancelled_words(w.cancelled_by) : "has started");
+        cd_lobby_not_waiting_words(&w, why, sizeof why);
         out = cd_refuse(&t->no, CD_P_NO_OPEN_SEAT, NULL, why);
         goto done;
     }

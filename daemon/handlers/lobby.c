@@ -202,8 +202,7 @@ static cd_tx_result run_creator(cd_db *db, void *arg)
         out = CD_TX_ROLLBACK;
     else if (strcmp(w.status, "waiting") != 0) {
         char why[100];
-        snprintf(why, sizeof why, "the game %s",
-                 strcmp(w.status, "cancelled") == 0 ? cd_lobby_cancelled_words(w.cancelled_by) : "has started");
+        cd_lobby_not_waiting_words(&w, why, sizeof why);
         out = cd_refuse(&t->no, CD_P_NOT_WAITING, NULL, why);
     } else if (!t->start)   /* the game is over before it began */
         out = cd_lobby_cancel(db, t->id, &w, t->req->is_admin ? CD_CANCEL_BY_ADMIN : CD_CANCEL_BY_CREATOR,
