@@ -36,7 +36,7 @@ static const cd_stmt_info stmts[] = {
                       "SELECT g.status, w.game_id IS NOT NULL, COALESCE(w.public, false), COALESCE(w.nseats, 0), "
                       "COALESCE(w.creator_hash, ''), COALESCE(w.settings, '{}'), w.rematch_of, s.seed, "
                       "(SELECT count(*) FROM seats t WHERE t.game_id = g.id), w.cancelled_by, "
-                      "extract(epoch FROM w.last_join_at) "
+                      "extract(epoch FROM w.last_join_at), COALESCE(w.expiry_warned, false) "
                       "FROM games g JOIN game_secrets s ON s.game_id = g.id "
                       "LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
                       1},
@@ -97,8 +97,8 @@ static const cd_stmt_info stmts[] = {
                       ", extract(epoch FROM w.last_join_at), w.cancelled_by "
                       "FROM games g LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid",
                       1},
-    {ST_WAITING_JOINED, "waiting_joined",
-                        "UPDATE game_waiting SET last_join_at = to_timestamp($2::float8), expiry_warned = false "
+    {ST_WAITING_COUNT_ANEW, "waiting_count_anew",
+                            "UPDATE game_waiting SET last_join_at = to_timestamp($2::float8), expiry_warned = false "
                         "WHERE game_id = $1::uuid AND last_join_at IS NOT NULL", 2},
     /* the oldest first, by the partial index game_waiting_last_join */
     {ST_WAITING_EXPIRED, "waiting_expired",
@@ -169,12 +169,12 @@ cd_q cd_waiting_insert(cd_db *db, const char *game_id, const char *settings, int
     return cd_q_run(db, ST_WAITING_INSERT, 7, p);
 }
 
-cd_q cd_waiting_joined(cd_db *db, const char *game_id, double now)
+cd_q cd_waiting_count_anew(cd_db *db, const char *game_id, double now)
 {
     char at[32];
     snprintf(at, sizeof at, "%.3f", now);
     const char *p[] = {game_id, at};
-    return cd_q_run(db, ST_WAITING_JOINED, 2, p);
+    return cd_q_run(db, ST_WAITING_COUNT_ANEW, 2, p);
 }
 
 /* The ids statement st (ST_WAITING_EXPIRED, ST_WAITING_TO_WARN) answers for `before`, at most max. */
@@ -254,6 +254,7 @@ cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out)
     out->taken = atoi(PQgetvalue(res, 0, 8));
     out->cancelled_by = cd_q_text(res, 0, 9);
     out->last_join_at = PQgetisnull(res, 0, 10) ? -1 : atof(PQgetvalue(res, 0, 10));
+    out->expiry_warned = strcmp(PQgetvalue(res, 0, 11), "t") == 0;
     return CD_Q_OK;
 }
 

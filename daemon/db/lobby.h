@@ -59,6 +59,7 @@ typedef struct {
     int taken;                 /* seats taken */
     const char *cancelled_by;  /* cancelled before its start: "creator", "admin", "expiry" (sql/024); NULL */
     double last_join_at;       /* epoch s: its creation or latest join while it waits (sql/024); -1: none */
+    bool expiry_warned;        /* its seats were told that its expiry comes (sql/026) */
     struct pg_result *res;
 } cd_waiting_lock_row;
 cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out);
@@ -146,9 +147,9 @@ typedef struct {
 cd_q cd_waiting_view(cd_db *db, const char *game_id, cd_waiting_view_row *out);
 void cd_waiting_view_row_free(cd_waiting_view_row *w);
 
-/* ST_WAITING_JOINED: a join at now (carcd's clock) took a seat of the waiting game: its expiry counts from
- * now (sql/024). */
-cd_q cd_waiting_joined(cd_db *db, const char *game_id, double now);
+/* ST_WAITING_COUNT_ANEW: the waiting game's expiry counts from now (carcd's clock, sql/024), and its seats
+ * are told again when it comes (sql/026): a join took a seat, or its creator keeps it open. */
+cd_q cd_waiting_count_anew(cd_db *db, const char *game_id, double now);
 /* ST_WAITING_EXPIRED: the waiting games whose creation or latest join came before `before` (epoch s), oldest
  * first, at most max: ids[0..*n). Not locked: each is checked again under its lock (cd_waiting_lock's
  * last_join_at). */

@@ -147,7 +147,7 @@ typedef enum {
                                  created_at, names, last_join_at (epoch) */
     ST_WAITING_VIEW,         /* (game_id) -> status, nseats, public, settings, rematch_of, seed_sha256,
                                  created_at, updated_at, names, open places, last_join_at (epoch) */
-    ST_WAITING_JOINED,       /* (game_id, now: epoch s): its expiry counts from now */
+    ST_WAITING_COUNT_ANEW,   /* (game_id, now: epoch s): its expiry counts from now */
     ST_WAITING_EXPIRED,      /* (before: epoch s, limit) -> game_id of waiting games not joined since */
     ST_WAITING_TO_WARN,      /* (before: epoch s, limit) -> game_id of waiting games to tell of their expiry */
     ST_WAITING_WARNED,       /* (game_id, before) -> 1 row when marked told */

@@ -75,6 +75,15 @@ static bool each_due(cd_db *db, due_ids_fn ids_of, const due_tx *t0, const char 
     return true;
 }
 
+/* "2026-12-20 09:30 UTC": the date a mail names. */
+static void date_words(double at_s, char *out, size_t n)
+{
+    time_t at = (time_t)at_s;
+    struct tm tm;
+    gmtime_r(&at, &tm);
+    strftime(out, n, "%Y-%m-%d %H:%M UTC", &tm);
+}
+
 static cd_tx_result expire_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
 {
     if (w->last_join_at < 0 || w->last_join_at >= t->before)   /* a join came meanwhile (read under the lock) */
@@ -92,11 +101,19 @@ static cd_tx_result warn_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
     if (!marked)   /* a join, or another carcd, came first */
         return CD_TX_ROLLBACK;
     char when[40];
-    time_t at = (time_t)(w->last_join_at + t->ttl_s);
-    struct tm tm;
-    gmtime_r(&at, &tm);
-    strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+    date_words(w->last_join_at + t->ttl_s, when, sizeof when);
     return cd_mail_enqueue_waiting_expiring(db, t->id, w->taken, w->nseats, t->words, when);
+}
+
+cd_tx_result cd_lobby_keep_open(cd_db *db, const char *id, const cd_waiting_lock_row *w, double now, int ttl_s)
+{
+    if (cd_waiting_count_anew(db, id, now) != CD_Q_OK)
+        return CD_TX_ERROR;
+    if (!w->expiry_warned || ttl_s <= 0)   /* nobody was told a date to take back */
+        return CD_TX_COMMIT;
+    char when[40];
+    date_words(now + ttl_s, when, sizeof when);
+    return cd_mail_enqueue_waiting_kept_open(db, id, w->taken, w->nseats, when);
 }
 
 void cd_lobby_ttl_words(int ttl_s, char *out, size_t n)

@@ -7,7 +7,8 @@
  * So the lobby lists no table that nobody came to, and an invitation nobody took stops waiting. A day before
  * (half the TTL when that is shorter: cd_lobby_warn_before), the seats with an address are mailed that it
  * comes, once until the next join (mail/waiting.h, kind "expiring"), so that someone can still join or its
- * creator start it.
+ * creator start it or keep it open. Its creator can also keep it open (POST /v1/games/{id}/keep-open, handlers/lobby.c): the
+ * expiry counts anew, as after a join, and seats already told a date are told it is taken back.
  *
  * One transaction a game, which locks its row and looks again: a join that came meanwhile counts the game
  * anew, and a start or cancel ends its count; two carcd sharing a database cancel it once.
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 
 #include "db/db.h"
+#include "db/lobby.h"
 
 /* Cancels up to `max` waiting games not joined for ttl_s seconds before `now` (epoch s, carcd's clock), oldest
  * first; *done gets how many. False when the database failed (try again later). */
@@ -27,6 +29,11 @@ bool cd_lobby_expire(cd_db *db, double now, int ttl_s, int max, int *done);
  * (not joined for ttl_s less that), each game once until its next join; *done: how many games. False when the
  * database failed. */
 bool cd_lobby_warn(cd_db *db, double now, int ttl_s, int max, int *done);
+/* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): its creator keeps it open at
+ * now (epoch s, carcd's clock), so that it expires ttl_s later unless someone joins; when its seats were told
+ * the expiry comes, they get mail kind "kept_open" with the new date. */
+cd_tx_result cd_lobby_keep_open(cd_db *db, const char *id, const cd_waiting_lock_row *w, double now, int ttl_s);
+
 /* How long before its expiry a waiting game's seats are told: a day, or half ttl_s when that is shorter. */
 int cd_lobby_warn_before(int ttl_s);
 

@@ -7,5 +7,5 @@
 
 enum MHD_Result h_game_cancel(cd_req *r)
 {
-    return cd_lobby_creator_action(r, false);
+    return cd_lobby_creator_action(r, CD_CREATOR_CANCEL);
 }

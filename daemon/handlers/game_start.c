@@ -8,5 +8,5 @@
 
 enum MHD_Result h_game_start(cd_req *r)
 {
-    return cd_lobby_creator_action(r, true);
+    return cd_lobby_creator_action(r, CD_CREATOR_START);
 }

@@ -16,6 +16,7 @@
 #include "game/games.h"
 #include "game/clock.h"
 #include "game/lobby_cancel.h"
+#include "game/lobby_expire.h"
 #include "game/views.h"
 #include "mail/mail.h"
 #include "request.h"
@@ -155,7 +156,7 @@ bool cd_lobby_is_creator(const cd_req *r, const char *creator_hash)
 }
 
 /* The game as the public sees it after a creator's action: the game's view once it started, else its lobby
- * view (cancelled). */
+ * view (cancelled, or still waiting with its new expires_at). */
 static enum MHD_Result reply_game(cd_req *r, cd_db *db, const char *id)
 {
     cd_game g;
@@ -186,7 +187,7 @@ bool cd_lobby_refuse_unless_creator(cd_refusal *no, const cd_req *r, bool found,
 typedef struct {
     cd_req *req;
     const char *id;
-    bool start;
+    cd_creator_action what;
     cd_refusal no;   /* out */
 } creator_tx;
 
@@ -204,9 +205,11 @@ static cd_tx_result run_creator(cd_db *db, void *arg)
         char why[100];
         cd_lobby_not_waiting_words(&w, why, sizeof why);
         out = cd_refuse(&t->no, CD_P_NOT_WAITING, NULL, why);
-    } else if (!t->start)   /* the game is over before it began */
+    } else if (t->what == CD_CREATOR_CANCEL)   /* the game is over before it began */
         out = cd_lobby_cancel(db, t->id, &w, t->req->is_admin ? CD_CANCEL_BY_ADMIN : CD_CANCEL_BY_CREATOR,
                               NULL);
+    else if (t->what == CD_CREATOR_KEEP_OPEN)
+        out = cd_lobby_keep_open(db, t->id, &w, cd_wall_now(), t->req->cfg->waiting_ttl_s);
     else {
         out = cd_lobby_start(db, t->id, &w, -1, NULL, t->no.detail, sizeof t->no.detail);
         if (out == CD_TX_ROLLBACK)
@@ -216,8 +219,13 @@ static cd_tx_result run_creator(cd_db *db, void *arg)
     return out;
 }
 
-enum MHD_Result cd_lobby_creator_action(cd_req *r, bool start)
+enum MHD_Result cd_lobby_creator_action(cd_req *r, cd_creator_action what)
 {
+    static const char *const failed[] = {
+        [CD_CREATOR_START] = "the game could not be started",
+        [CD_CREATOR_CANCEL] = "the game could not be cancelled",
+        [CD_CREATOR_KEEP_OPEN] = "the game could not be kept open",
+    };
     json_t *body = cd_req_json_body_optional(r);
     if (!body)
         return MHD_YES;
@@ -226,7 +234,7 @@ enum MHD_Result cd_lobby_creator_action(cd_req *r, bool start)
     json_decref(body);
     if (!ok)
         return MHD_YES;
-    creator_tx t = {.req = r, .id = r->params[0], .start = start};
+    creator_tx t = {.req = r, .id = r->params[0], .what = what};
     if (!cd_uuid_valid(t.id))
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
     r->game_id = t.id;
@@ -237,6 +245,5 @@ enum MHD_Result cd_lobby_creator_action(cd_req *r, bool start)
     cd_tx_result tr = cd_db_tx(db, run_creator, &t, &down);
     if (tr == CD_TX_COMMIT)
         return reply_game(r, db, t.id);
-    return cd_reply_refusal_or_failure(r, &t.no, down,
-                                       start ? "the game could not be started" : "the game could not be cancelled");
+    return cd_reply_refusal_or_failure(r, &t.no, down, failed[what]);
 }

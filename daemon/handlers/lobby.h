@@ -1,8 +1,8 @@
 /*
  * lobby.h — what the endpoints of games that wait for their seats share (games_create.c, join.c,
- * game_start.c, game_cancel.c, lobby_list.c, rematch.c, game_get.c, invite_mail.c): storing a waiting game,
- * its public view, the creator's start and cancel, the URLs of its invitations, and where a player being
- * invited is told to whoever listens (cd_lobby_on_invited). The join and the start that sets the game up once
+ * game_start.c, game_cancel.c, game_keep_open.c, lobby_list.c, rematch.c, game_get.c, invite_mail.c): storing a
+ * waiting game, its public view, the creator's start, cancel and keep-open, the URLs of its invitations, and where
+ * a player being invited is told to whoever listens (cd_lobby_on_invited). The join and the start that sets the game up once
  * its seats are known are below, in game/lobby_join.h and game/lobby_start.h: a reply mail joins too.
  */
 #ifndef CD_HANDLERS_LOBBY_H
@@ -79,9 +79,16 @@ bool cd_lobby_is_creator(const cd_req *r, const char *creator_hash);
  * when the request may not act as the game's creator. */
 bool cd_lobby_refuse_unless_creator(cd_refusal *no, const cd_req *r, bool found, const char *creator_hash);
 
-/* POST /v1/games/{id}/start and /cancel share it: the creator's action on the waiting game, in one
- * transaction under the game row's lock. start: cd_lobby_start with the seats taken so far. */
-enum MHD_Result cd_lobby_creator_action(cd_req *r, bool start);
+/* What the creator of a waiting game asks for. */
+typedef enum {
+    CD_CREATOR_START,       /* cd_lobby_start with the seats taken so far */
+    CD_CREATOR_CANCEL,      /* cd_lobby_cancel */
+    CD_CREATOR_KEEP_OPEN,   /* cd_lobby_keep_open: its expiry counts anew from now (game/lobby_expire.h) */
+} cd_creator_action;
+
+/* POST /v1/games/{id}/start, /cancel and /keep-open share it: the creator's action on the waiting game, in one
+ * transaction under the game row's lock; the answer is the game's view after it. */
+enum MHD_Result cd_lobby_creator_action(cd_req *r, cd_creator_action what);
 
 /* A new secret for a waiting game: "iv_..." invite codes, "ct_..." creator tokens (cd_token_new's shape). */
 void cd_lobby_secret(const char *prefix, char out[47]);

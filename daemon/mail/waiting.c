@@ -193,10 +193,32 @@ cd_tx_result cd_mail_enqueue_waiting_expiring(cd_db *db, const char *game_id, in
     cd_buf_printf(&w, "), and carcd cancels it on %s unless someone joins before: each join gives it as long "
                       "again.",
                   when);
+    cd_buf_str(&w, " The player who created it can keep it open for as long again, on the game's page where they "
+                   "created it");
     if (taken >= CARC_MIN_PLAYERS)
-        cd_buf_str(&w, " The player who created it can also start it now, with the seats taken so far.");
-    cd_buf_str(&w, "\n");
+        cd_buf_str(&w, ", or start it now with the seats taken so far");
+    cd_buf_str(&w, ".\n");
     cd_tx_result out = to_seats(db, game_id, -1, names, "expiring", subject, w.p);
+    free(w.p);
+    json_decref(names);
+    return out;
+}
+
+cd_tx_result cd_mail_enqueue_waiting_kept_open(cd_db *db, const char *game_id, int taken, int nseats,
+                                               const char *when)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    json_t *names = cd_mail_seat_names(db, game_id);
+    char subject[300];
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: kept open until %s", game_id, when);
+    cd_buf w = {0};
+    cd_buf_printf(&w, "the player who created the Carcassonne game %s keeps it open: carcd does not cancel it on the "
+                      "date of its last mail. It has %d of its %d seats taken (",
+                  game_id, taken, nseats);
+    names_words(&w, names);
+    cd_buf_printf(&w, "), and it waits for the others until %s; each join gives it as long again.\n", when);
+    cd_tx_result out = to_seats(db, game_id, -1, names, "kept_open", subject, w.p);
     free(w.p);
     json_decref(names);
     return out;

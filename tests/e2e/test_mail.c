@@ -2393,7 +2393,8 @@ START_TEST(waiting_game_expires)
              "its 3 seats taken (Ann and Bob), and carcd cancels it on ", id);
     ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
     ck_assert_msg(strstr(m.text, " UTC unless someone joins before: each join gives it as long again. The player "
-                                 "who created it can also start it now, with the seats taken so far.\n"),
+                                 "who created it can keep it open for as long again, on the game's page where they "
+                                 "created it, or start it now with the seats taken so far.\n"),
                   "%s", m.text);
     ck_assert_msg(strncmp(m.subject, "Carcassonne game ", 17) == 0 && strstr(m.subject, "unless someone joins"), "%s",
                   m.subject);
@@ -2438,6 +2439,90 @@ START_TEST(waiting_game_expires)
 }
 END_TEST
 
+/* Its creator keeps a waiting game open (POST .../keep-open, the creator's or the admin's token): it counts anew
+ * from then, as after a join; seats already warned are mailed the new date (kind kept_open), seats not yet
+ * warned nothing, and the warning comes again before the new date. Refused without the creator's token, with a
+ * body, and once the game no longer waits. */
+START_TEST(waiting_game_kept_open)
+{
+    e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE, "CARCD_WAITING_TTL=8");
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    char id[40], creator[80], ann[80], path[200], view[200], first[40], kept[40], words[300];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    snprintf(ann, sizeof ann, "%s", e2e_jstr(r.json, "players.0.token"));
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/keep-open", id);
+    snprintf(view, sizeof view, "/v1/games/%s", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, NULL, NULL, &r), 401);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, ann, NULL, NULL, &r), 403);   /* a seat is not its creator */
+    ck_assert_str_eq(e2e_jstr(r.json, "detail"),
+                     "this needs the game's creator token (creator_token of the creation's answer) or the admin token");
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, "{\"days\":30}", NULL, &r), 400);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games/00000000-0000-4000-8000-000000000000/keep-open", creator, NULL,
+                             NULL, &r),
+                     404);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);   /* before any warning: no mail */
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "waiting");
+    e2e_resp_free(&r);
+
+    mail m;   /* 4 s on: the warning */
+    seat_mail("alice", id, 0, "expiring", 1, &m);
+    free(m.text);
+    json_t *v = e2e_get_ok(c, view, NULL, 200);
+    snprintf(first, sizeof first, "%s", e2e_jstr(v, "expires_at"));
+    json_decref(v);
+    usleep(1100 * 1000);   /* so that the new date is a later second */
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    ck_assert_str_eq(e2e_jstr(r.json, "status"), "waiting");
+    snprintf(kept, sizeof kept, "%s", e2e_jstr(r.json, "expires_at"));
+    e2e_resp_free(&r);
+    ck_assert_msg(strcmp(kept, first) > 0, "expires_at %s after keep-open, %s before", kept, first);
+    v = e2e_get_ok(c, view, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "expires_at"), kept);
+    json_decref(v);
+    seat_mail("alice", id, 0, "kept_open", 1, &m);
+    snprintf(words, sizeof words, "Hello Ann,\n\nthe player who created the Carcassonne game %s keeps it open: carcd "
+             "does not cancel it on the date of its last mail. It has 1 of its 2 seats taken (Ann), and it waits for "
+             "the others until ", id);
+    ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
+    /* the date said is expires_at's, to the minute: "2026-12-06T10:31:05.000Z" -> "2026-12-06 10:31 UTC" */
+    char when[100];
+    snprintf(when, sizeof when, "%.10s %.5s UTC; each join gives it as long again.\n", kept, kept + 11);
+    ck_assert_msg(strstr(m.text, when), "%s has no %s", m.text, when);
+    ck_assert_msg(strstr(m.subject, "kept open until"), "%s", m.subject);
+    free(m.text);
+    seat_mail("alice", id, 0, "expiring", 2, &m);   /* told again before the new date */
+    free(m.text);
+    ck_assert_int_eq(seat_mails("alice", id, 0, "kept_open"), 1);   /* the first keep-open came before a warning */
+    /* the admin may too; once cancelled, nobody */
+    ck_assert_int_eq(e2e_req(c, "POST", path, d->admin, NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/cancel", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/keep-open", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 409);
+    ck_assert_str_eq(e2e_jstr(r.json, "detail"), "the game was cancelled by its creator");
+    e2e_resp_free(&r);
+    v = e2e_get_ok(c, view, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");
+    ck_assert(json_is_null(json_object_get(v, "expires_at")));
+    json_decref(v);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -2458,6 +2543,7 @@ int main(void)
     tcase_add_test(tc, waiting_seat_gives_its_address);
     tcase_add_test(tc, waiting_seat_without_row_stops);
     tcase_add_test(tc, waiting_game_expires);
+    tcase_add_test(tc, waiting_game_kept_open);
     tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);

@@ -386,7 +386,7 @@ START_TEST(answers_match_the_document)
         req(c, "POST", p, k.token[1], NULL, NULL, 403);
         snprintf(p, sizeof p, "/v1/games/%.36s", k.id);
         req(c, "GET", p, key, NULL, NULL, 200);
-        /* invitations, the lobby, start and cancel */
+        /* invitations, the lobby, keep-open, start and cancel */
         char lobby_body[200];
         snprintf(lobby_body, sizeof lobby_body, "{\"public\":true,\"players\":[{\"name\":\"Host\"},"
                  "{\"invite\":true},{\"invite\":true}]}");
@@ -435,6 +435,10 @@ START_TEST(answers_match_the_document)
             req(c, "POST", p, NULL, "{\"name\":\"\"}", NULL, 400);
             snprintf(p, sizeof p, "/v1/games/%.36s/legal-moves", wid);
             req(c, "GET", p, d->admin, NULL, NULL, 409);
+            snprintf(p, sizeof p, "/v1/games/%.36s/keep-open", wid);   /* test_mail.c goes deeper */
+            req(c, "POST", p, creator, NULL, NULL, 200);
+            req(c, "POST", p, k.token[1], NULL, NULL, 403);
+            req(c, "POST", p, creator, "{\"days\":3}", NULL, 400);
             snprintf(p, sizeof p, "/v1/games/%.36s/%s", wid, round == 0 ? "start" : "cancel");
             req(c, "POST", p, NULL, NULL, NULL, 401);
             req(c, "POST", p, creator, NULL, NULL, 200);

@@ -1324,6 +1324,28 @@ START_TEST(page_lobby_invite)
 
     /* a second game, cancelled */
     id = host_game(&b, &t[2], d, "2", "Eve");
+    {   /* kept open: carcd counts its wait anew, and the page says until when now */
+        char before[40], after[40] = "", expr[400];
+        snprintf(p, sizeof p, "/v1/games/%s", id);
+        v = e2e_get_ok(c, p, NULL, 200);
+        snprintf(before, sizeof before, "%s", e2e_jstr(v, "expires_at"));
+        json_decref(v);
+        wait_for(&b, "String(document.getElementById('host-keep-open').hidden)", "false", "the keep-open button");
+        nap_ms(1100);   /* the new date a second later at least */
+        click(&b, "#host-keep-open");
+        for (double t0 = e2e_now(); e2e_now() - t0 < 10 && strcmp(after, before) <= 0; nap_ms(100)) {
+            v = e2e_get_ok(c, p, NULL, 200);
+            snprintf(after, sizeof after, "%s", e2e_jstr(v, "expires_at"));
+            ck_assert_str_eq(e2e_jstr(v, "status"), "waiting");
+            json_decref(v);
+        }
+        ck_assert_msg(strcmp(after, before) > 0, "expires_at %s after the click, %s before", after, before);
+        snprintf(expr, sizeof expr, "document.getElementById('clock').textContent === 'Open until ' + "
+                                    "new Date('%s').toLocaleString() + ': if nobody joins by then, the game is "
+                                    "cancelled.' ? 'y' : document.getElementById('clock').textContent",
+                 after);
+        wait_for(&b, expr, "y", "the new date on the page");
+    }
     wait_for(&b, "String(!!document.getElementById('host-cancel'))", "true", "the cancel button");
     click(&b, "#host-cancel");
     wait_for(&b, "document.getElementById('host-cancel').textContent", "Press again to cancel the game",

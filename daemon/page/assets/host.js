@@ -2,8 +2,9 @@
 // localStorage, until it starts, what its creation answered only once: the invitations' links
 // (invites[].page_url) and the creator token (ct_...). The creator's page of the waiting game shows the links
 // to send to friends, and starts the game with the seats taken so far (POST .../start: a lobby game of six
-// that only three people joined) or cancels it (POST .../cancel), with the creator token. (join.js is the
-// side of the people invited.)
+// that only three people joined), keeps it open when nobody joins (POST .../keep-open: the server cancels a
+// game nobody joins at its expires_at) or cancels it (POST .../cancel), with the creator token. (join.js is
+// the side of the people invited.)
 import { get, postAs } from "./api.js";
 import { alertLine, confirmButton, el } from "./dom.js";
 
@@ -27,7 +28,7 @@ function startWords(taken) {
 }
 
 // Into box (#choices), for a seat's page of a waiting game (view: its view); nothing when this browser did not
-// create it. done(): the game was started or cancelled (the page reads it again).
+// create it. done(): the game was started, kept open or cancelled (the page reads it again).
 export function drawHost(box, id, view, done) {
   const k = kept(id);
   if (!k) { box.replaceChildren(); return; }
@@ -35,6 +36,8 @@ export function drawHost(box, id, view, done) {
   const old = box.querySelector("#host");
   if (old) {   // drawn already: what is being copied stays; the start button and the links follow the seats
     const start = old.querySelector("#host-start");
+    const keep = old.querySelector("#host-keep-open");
+    if (keep) keep.hidden = !view.expires_at;
     if (start) {
       start.textContent = startWords(taken);
       start.disabled = taken < 2;
@@ -81,7 +84,13 @@ export function drawHost(box, id, view, done) {
     // cancelling cannot be undone: the first press asks, a second one within 5 s does it
     const cancel = confirmButton("Cancel the game", "Press again to cancel the game", 5000, () => act("cancel"));
     cancel.id = "host-cancel";
-    row.append(start, cancel);
+    // a game nobody joins is cancelled at expires_at; this gives it the server's whole wait again from now
+    const keep = el("button", null, "Keep it open longer");
+    keep.type = "button";
+    keep.id = "host-keep-open";
+    keep.hidden = !view.expires_at;
+    keep.addEventListener("click", () => act("keep-open"));
+    row.append(start, keep, cancel);
     wrap.append(row);
   }
   wrap.append(problem);
