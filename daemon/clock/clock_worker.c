@@ -180,8 +180,14 @@ static void upkeep(void)
     int n = 0;
     int ttl = W.cfg->waiting_ttl_s;
     if (ttl > 0 && (!cd_lobby_expire(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n) ||
-                    !cd_lobby_warn(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n)))
-        return;
+                    !cd_lobby_warn(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n))) {
+        /* said, so that a statement that keeps failing (a migration not applied) is not silent; the jobs below
+         * go on, so that one that keeps failing holds up no other */
+        cd_db_error e = {0};
+        cd_db_last_error(&e);
+        cd_log("warn", "lobby: the waiting games' expiry failed in the database (SQLSTATE %s: %s); tried again "
+                       "next tick", e.sqlstate[0] ? e.sqlstate : "none", e.message);
+    }
     if (!cd_idempotency_expire(db, cd_wall_now(), W.cfg->idempotency_ttl_s, EXPIRE_PER_TICK, &n))
         return;
     if (n > 0)

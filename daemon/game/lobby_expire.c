@@ -8,9 +8,12 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "clock.h"
 #include "db/lobby.h"
+#include "db/player_events.h"
 #include "lobby_cancel.h"
 #include "mail/waiting.h"
+#include "webhooks/outbox.h"
 
 #define BATCH 32   /* ids read at a time; each is then its own transaction */
 
@@ -100,8 +103,13 @@ static cd_tx_result warn_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
         return CD_TX_ERROR;
     if (!marked)   /* a join, or another carcd, came first */
         return CD_TX_ROLLBACK;
-    char when[40];
-    date_words(w->last_join_at + t->ttl_s, when, sizeof when);
+    double at = w->last_join_at + t->ttl_s;
+    char when[40], iso[32];
+    date_words(at, when, sizeof when);
+    cd_iso_time(at, iso);
+    if (!cd_player_events_for_seats_deferred(db, t->id, 0, -1, CD_PEV_GAME_EXPIRING, NULL) ||
+        cd_outbox_enqueue_expiring(db, t->id, iso, t->words, w->taken, w->nseats) != CD_TX_COMMIT)
+        return CD_TX_ERROR;
     return cd_mail_enqueue_waiting_expiring(db, t->id, w->taken, w->nseats, t->words, when);
 }
 

@@ -5,9 +5,10 @@
  * carcd's: its seats' players (game_over, "cancelled"), the endpoints its seats added (game.finished,
  * "cancelled") and the seats with an address (mail: "cancelled by carcd ... nobody joined it for N days").
  * So the lobby lists no table that nobody came to, and an invitation nobody took stops waiting. A day before
- * (half the TTL when that is shorter: cd_lobby_warn_before), the seats with an address are mailed that it
- * comes, once until the next join (mail/waiting.h, kind "expiring"), so that someone can still join or its
- * creator start it or keep it open. Its creator can also keep it open (POST /v1/games/{id}/keep-open, handlers/lobby.c): the
+ * (half the TTL when that is shorter: cd_lobby_warn_before) its seats are told that it comes, once until the
+ * next join: those with an address by mail (mail/waiting.h, kind "expiring"), its seats' players (game_expiring)
+ * and the endpoints its seats added (game.expiring), so that someone can still join or its creator start it or
+ * keep it open. Its creator can also keep it open (POST /v1/games/{id}/keep-open, handlers/lobby.c): the
  * expiry counts anew, as after a join, and seats already told a date are told it is taken back.
  *
  * One transaction a game, which locks its row and looks again: a join that came meanwhile counts the game
@@ -25,7 +26,7 @@
  * first; *done gets how many. False when the database failed (try again later). */
 bool cd_lobby_expire(cd_db *db, double now, int ttl_s, int max, int *done);
 
-/* Mails the seats of up to `max` waiting games that their expiry comes in cd_lobby_warn_before(ttl_s) seconds
+/* Tells the seats of up to `max` waiting games that their expiry comes in cd_lobby_warn_before(ttl_s) seconds
  * (not joined for ttl_s less that), each game once until its next join; *done: how many games. False when the
  * database failed. */
 bool cd_lobby_warn(cd_db *db, double now, int ttl_s, int max, int *done);

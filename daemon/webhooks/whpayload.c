@@ -584,6 +584,32 @@ static json_t *data_joined(const cd_whp_ctx *c)
                      c->seats - c->taken, "links", "game", game_link(c, ""));
 }
 
+/* game.expiring, chat: "Game `abc12345` is cancelled on 2026-12-20T09:30:00Z unless someone joins: nobody
+ * joined it for 13 days; 2 of 4 seats taken (Ann and Bob), 2 open.", and the game's page. */
+static void text_expiring(chat *m, int format, const cd_whp_ctx *c)
+{
+    sb_printf(&m->head, "Game ");
+    short_game(&m->head, format, c);
+    sb_printf(&m->head, " is cancelled on %.40s unless someone joins: nobody joined it for %.40s; %d of %d seats "
+                        "taken (",
+              c->expires_at ? c->expires_at : "?", c->since ? c->since : "?", c->taken, c->seats);
+    size_t n = json_array_size(c->names);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            sb_printf(&m->head, i + 1 == n ? " and " : ", ");
+        sb_user_text(&m->head, format, player_name(c, (int)i));
+    }
+    sb_printf(&m->head, "), %d open.", c->seats - c->taken);
+    page_link(&m->tail, c);
+}
+
+static json_t *data_expiring(const cd_whp_ctx *c)
+{
+    return json_pack("{s:s, s:i, s:s, s:O, s:i, s:i, s:i, s:{s:o}}", "game", c->game_id, "seq", c->seq,
+                     "expires_at", c->expires_at ? c->expires_at : "", "players", c->names, "seats", c->seats,
+                     "taken", c->taken, "open", c->seats - c->taken, "links", "game", game_link(c, ""));
+}
+
 char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
 {
     json_t *body;
@@ -593,6 +619,7 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
                        : ev == CD_WH_TURN_REMINDER ? data_reminder(c)
                        : ev == CD_WH_MESSAGE_POSTED ? data_message(c)
                        : ev == CD_WH_PLAYER_JOINED  ? data_joined(c)
+                       : ev == CD_WH_GAME_EXPIRING  ? data_expiring(c)
                                                    : data_finished(c);
         body = json_pack("{s:s, s:s, s:o}", "type", cd_wh_event_name(ev), "timestamp", c->timestamp, "data", data);
     } else {
@@ -607,6 +634,8 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
             text_message(&m, format, c);
         else if (ev == CD_WH_PLAYER_JOINED)
             text_joined(&m, format, c);
+        else if (ev == CD_WH_GAME_EXPIRING)
+            text_expiring(&m, format, c);
         else
             text_finished(&m, format, c);
         char *t = chat_text(&m, chat_cap(format));

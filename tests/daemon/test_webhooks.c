@@ -405,6 +405,34 @@ START_TEST(message_texts_fit_and_are_inert)
 }
 END_TEST
 
+/* game.expiring: when, and who is at the table, the names inert in chat and whole in json. */
+START_TEST(expiring_texts)
+{
+    json_t *names = json_pack("[s, s]", "@everyone *Ann*", "<!channel> & Bob");
+    cd_whp_ctx c = {.game_id = "0123abcd-0000-4000-8000-000000000000", .seq = 0, .names = names, .seat = -1,
+                    .timestamp = "2030-01-01T00:00:00.000Z", .base_url = "https://carc.example", .seats = 4,
+                    .taken = 2, .expires_at = "2030-01-02T00:00:00.000Z", .since = "13 days"};
+    char *t = chat_of(CD_WH_GAME_EXPIRING, CD_WH_DISCORD, &c);
+    ck_assert_str_eq(t, "Game `0123abcd` is cancelled on 2030-01-02T00:00:00.000Z unless someone joins: nobody "
+                        "joined it for 13 days; 2 of 4 seats taken (\\@everyone \\*Ann\\* and \\<!channel\\> & Bob), "
+                        "2 open.\nGame: https://carc.example/games/0123abcd-0000-4000-8000-000000000000");
+    free(t);
+    t = chat_of(CD_WH_GAME_EXPIRING, CD_WH_SLACK, &c);
+    ck_assert_msg(strstr(t, " and &lt;!channel&gt; &amp; Bob), 2 open.") && !strstr(t, "<!channel>"), "%s", t);
+    free(t);
+    char *b = cd_whp_render(CD_WH_GAME_EXPIRING, CD_WH_JSON, &c);
+    json_t *j = json_loads(b, 0, NULL);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "game.expiring");
+    json_t *data = json_object_get(j, "data");
+    ck_assert_str_eq(json_string_value(json_object_get(data, "expires_at")), "2030-01-02T00:00:00.000Z");
+    ck_assert(json_equal(json_object_get(data, "players"), names));
+    ck_assert_int_eq(json_integer_value(json_object_get(data, "open")), 2);
+    json_decref(j);
+    free(b);
+    json_decref(names);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("webhooks");
@@ -418,6 +446,7 @@ int main(void)
     tcase_add_test(tc, chat_texts_are_inert);
     tcase_add_test(tc, chat_texts_fit_their_platform);
     tcase_add_test(tc, message_texts_fit_and_are_inert);
+    tcase_add_test(tc, expiring_texts);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

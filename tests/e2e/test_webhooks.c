@@ -1357,7 +1357,9 @@ START_TEST(player_joined_told)
 END_TEST
 
 /* A waiting game cancelled by its creator: the endpoints its seats added while it waited get game.finished,
- * "reason": "cancelled", seq 0, no scores and no winner (json, as documented; Discord in a line). */
+ * "reason": "cancelled", seq 0, no scores and no winner (json, as documented; Discord in a line). Cancelled by
+ * its expiry, they first get game.expiring (half the TTL before, with these 2 s), and its seats' players
+ * game_expiring, then game_over. */
 START_TEST(waiting_cancel_told)
 {
     /* round 0: its creator cancels it; 1: nobody joins it for CARCD_WAITING_TTL, and carcd cancels it */
@@ -1369,9 +1371,12 @@ START_TEST(waiting_cancel_told)
         e2e_client *c = e2e_client_new(d);
         e2e_openapi_load();
         e2e_resp r;
-        ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
-                                 "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true}]}", NULL, &r),
-                         201);
+        char ann_key[80], body[300];
+        e2e_player_key(c, "Ann", ann_key, sizeof ann_key);
+        snprintf(body, sizeof body,
+                 "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"invite\":true},{\"invite\":true}]}",
+                 ann_key);
+        ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r), 201);
         e2e_game g = {.nplayers = 3};
         char creator[80], path[200];
         snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
@@ -1380,13 +1385,20 @@ START_TEST(waiting_cancel_told)
         e2e_resp_free(&r);
         hook all = hook_create(c, &g, g.token[0], R, "/ann", "json", NULL);
         hook_create(c, &g, g.token[0], R, "/ann-discord", "discord", NULL);
+        char expires[40] = "";
         if (round == 0) {
             snprintf(path, sizeof path, "/v1/games/%s/cancel", g.id);
             ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
             ck_assert_str_eq(e2e_jstr(r.json, "status"), "cancelled");
             e2e_resp_free(&r);
+        } else {
+            snprintf(path, sizeof path, "/v1/games/%s", g.id);
+            json_t *v = e2e_get_ok(c, path, NULL, 200);
+            snprintf(expires, sizeof expires, "%s", e2e_jstr(v, "expires_at"));
+            json_decref(v);
         }
-        ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);
+        int want_n = round ? 4 : 2;   /* game.expiring first in round 1, then game.finished, in both formats */
+        ck_assert_int_eq(wait_prefix(R, "/ann", want_n, 10), want_n);
         ck_assert_int_eq(settle(d, 10), 0);
         json_t *j = hit_documented(R, "/ann", "game.finished", all.secret, "GameFinishedPayload");
         ck_assert_str_eq(e2e_jstr(j, "data.game"), g.id);
@@ -1397,14 +1409,41 @@ START_TEST(waiting_cancel_told)
         ck_assert_str_eq(e2e_jstr(j, "data.seed"), "");
         ck_assert_str_eq(e2e_jstr(j, "data.cancelled_by"), round ? "expiry" : "creator");
         json_decref(j);
-        j = hit_json(R, "/ann-discord", NULL, NULL);
+        j = hit_json(R, "/ann-discord", "was cancelled", NULL);
         ck_assert_msg(j != NULL, "no Discord message");
-        char want[300];
+        char want[400];
         snprintf(want, sizeof want, "Game `%.8s` was cancelled %s.\nGame: https://carc.example/games/%s", g.id,
                  round ? "before it started: nobody joined it for too long" : "by its creator before it started", g.id);
         ck_assert_str_eq(e2e_jstr(j, "content"), want);
         json_decref(j);
-        ck_assert_int_eq(count_prefix(R, "/ann"), 2);   /* one each, and nothing else */
+        if (round == 1) {   /* the warning: when, and who is at the table */
+            j = hit_documented(R, "/ann", "game.expiring", all.secret, "GameExpiringPayload");
+            ck_assert_str_eq(e2e_jstr(j, "data.game"), g.id);
+            ck_assert_str_eq(e2e_jstr(j, "data.expires_at"), expires);
+            ck_assert_int_eq(e2e_jint(j, "data.seq"), 0);
+            ck_assert_int_eq(e2e_jint(j, "data.seats"), 3);
+            ck_assert_int_eq(e2e_jint(j, "data.taken"), 1);
+            ck_assert_int_eq(e2e_jint(j, "data.open"), 2);
+            ck_assert_str_eq(e2e_jstr(j, "data.players.0"), "Ann");
+            json_decref(j);
+            j = hit_json(R, "/ann-discord", "is cancelled on", NULL);
+            ck_assert_msg(j != NULL, "no Discord warning");
+            snprintf(want, sizeof want, "Game `%.8s` is cancelled on %s unless someone joins: nobody joined it for "
+                     "1 second; 1 of 3 seats taken (Ann), 2 open.\nGame: https://carc.example/games/%s",
+                     g.id, expires, g.id);
+            ck_assert_str_eq(e2e_jstr(j, "content"), want);
+            json_decref(j);
+        }
+        ck_assert_int_eq(count_prefix(R, "/ann"), want_n);   /* one each, and nothing else */
+        json_t *es = e2e_me_events_all(c, ann_key);   /* Ann's stream: the warning, then the end */
+        ck_assert_int_eq(json_array_size(es), round ? 2 : 1);
+        if (round == 1) {
+            ck_assert_str_eq(e2e_jstr(json_array_get(es, 0), "kind"), "game_expiring");
+            ck_assert_str_eq(e2e_jstr(json_array_get(es, 0), "game"), g.id);
+            ck_assert_int_eq(e2e_jint(json_array_get(es, 0), "seat"), 0);
+        }
+        ck_assert_str_eq(e2e_jstr(json_array_get(es, round), "kind"), "game_over");
+        json_decref(es);
         e2e_client_free(c);
         e2e_daemon_down(d);
         receiver_stop(R);
