@@ -165,9 +165,22 @@ static bool tick(void)
     return true;
 }
 
-/* The upkeep, after the clocks: waiting games nobody joined cancelled (game/lobby_expire.h), finished games
- * compacted and expired idempotency answers forgotten (game/compact.h); a few games and a few thousand rows a
- * tick at most. A failure waits for the next tick. */
+/* A job of the upkeep failed in the database: said, with the SQLSTATE, so that a statement that keeps failing
+ * (a migration not applied, a privilege missing) is not silent. A database that is away (down, read-only, full)
+ * is not said by every job every tick: the requests and the clocks' tick say it. */
+static void upkeep_failed(const char *job)
+{
+    cd_db_error e = {0};
+    if (cd_db_last_error(&e) && e.wait_out)
+        return;
+    cd_log("warn", "upkeep: %s failed in the database (SQLSTATE %s: %s); tried again next tick", job,
+           e.sqlstate[0] ? e.sqlstate : "none", e.message);
+}
+
+/* The upkeep, after the clocks: waiting games nobody joined cancelled, and their seats told first
+ * (game/lobby_expire.h), finished games compacted and expired idempotency answers forgotten (game/compact.h);
+ * a few games and a few thousand rows a tick at most. A failure is logged and waits for the next tick; the
+ * other jobs go on, so that one that keeps failing holds up none of them. */
 #define COMPACT_PER_TICK 8
 #define EXPIRE_PER_TICK 5000
 #define WAITING_EXPIRE_PER_TICK 16
@@ -179,20 +192,16 @@ static void upkeep(void)
         return;
     int n = 0;
     int ttl = W.cfg->waiting_ttl_s;
-    if (ttl > 0 && (!cd_lobby_expire(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n) ||
-                    !cd_lobby_warn(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n))) {
-        /* said, so that a statement that keeps failing (a migration not applied) is not silent; the jobs below
-         * go on, so that one that keeps failing holds up no other */
-        cd_db_error e = {0};
-        cd_db_last_error(&e);
-        cd_log("warn", "lobby: the waiting games' expiry failed in the database (SQLSTATE %s: %s); tried again "
-                       "next tick", e.sqlstate[0] ? e.sqlstate : "none", e.message);
-    }
+    if (ttl > 0 && !cd_lobby_expire(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n))
+        upkeep_failed("cancelling the waiting games nobody joined");
+    if (ttl > 0 && !cd_lobby_warn(db, cd_wall_now(), ttl, WAITING_EXPIRE_PER_TICK, &n))
+        upkeep_failed("telling the seats of waiting games that their expiry comes");
     if (!cd_idempotency_expire(db, cd_wall_now(), W.cfg->idempotency_ttl_s, EXPIRE_PER_TICK, &n))
-        return;
-    if (n > 0)
+        upkeep_failed("forgetting expired idempotency answers");
+    else if (n > 0)
         cd_log("info", "idempotency: %d answers older than %d s forgotten", n, W.cfg->idempotency_ttl_s);
-    cd_compact_games(db, COMPACT_PER_TICK, &n);
+    if (!cd_compact_games(db, COMPACT_PER_TICK, &n))
+        upkeep_failed("compacting finished games");
 }
 
 static void run_once(void *arg)
