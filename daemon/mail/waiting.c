@@ -156,6 +156,17 @@ static cd_tx_result to_seats(cd_db *db, const char *game_id, int skip_seat, cons
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
+/* to_seats, then the names and the words freed: each mail below reads the names, writes its subject and words
+ * from them, and ends here. */
+static cd_tx_result to_seats_free(cd_db *db, const char *game_id, int skip_seat, json_t *names, const char *kind,
+                                  const char *subject, cd_buf *words)
+{
+    cd_tx_result out = to_seats(db, game_id, skip_seat, names, kind, subject, words->p);
+    free(words->p);
+    json_decref(names);
+    return out;
+}
+
 cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats)
 {
     if (!cd_mail_settings_get()->enabled)
@@ -172,10 +183,7 @@ cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, in
     names_words(&w, names);
     cd_buf_str(&w, ".\n\nThe game starts when its last seat is taken, or when the player who created it starts it "
                    "with the seats taken by then; carcd mails you then, and whenever it is your turn.\n");
-    cd_tx_result out = to_seats(db, game_id, seat, names, "joined", subject, w.p);
-    free(w.p);
-    json_decref(names);
-    return out;
+    return to_seats_free(db, game_id, seat, names, "joined", subject, &w);
 }
 
 cd_tx_result cd_mail_enqueue_waiting_expiring(cd_db *db, const char *game_id, int taken, int nseats,
@@ -198,10 +206,7 @@ cd_tx_result cd_mail_enqueue_waiting_expiring(cd_db *db, const char *game_id, in
     if (taken >= CARC_MIN_PLAYERS)
         cd_buf_str(&w, ", or start it now with the seats taken so far");
     cd_buf_str(&w, ".\n");
-    cd_tx_result out = to_seats(db, game_id, -1, names, "expiring", subject, w.p);
-    free(w.p);
-    json_decref(names);
-    return out;
+    return to_seats_free(db, game_id, -1, names, "expiring", subject, &w);
 }
 
 cd_tx_result cd_mail_enqueue_waiting_kept_open(cd_db *db, const char *game_id, int taken, int nseats,
@@ -218,10 +223,7 @@ cd_tx_result cd_mail_enqueue_waiting_kept_open(cd_db *db, const char *game_id, i
                   game_id, taken, nseats);
     names_words(&w, names);
     cd_buf_printf(&w, "), and it waits for the others until %s; each join gives it as long again.\n", when);
-    cd_tx_result out = to_seats(db, game_id, -1, names, "kept_open", subject, w.p);
-    free(w.p);
-    json_decref(names);
-    return out;
+    return to_seats_free(db, game_id, -1, names, "kept_open", subject, &w);
 }
 
 cd_tx_result cd_mail_enqueue_waiting_cancelled(cd_db *db, const char *game_id, int taken, int nseats,
@@ -245,8 +247,5 @@ cd_tx_result cd_mail_enqueue_waiting_cancelled(cd_db *db, const char *game_id, i
     if (reason)
         cd_buf_printf(&w, ": %s", reason);
     cd_buf_str(&w, ". It will not be played, and carcd sends no more mail about it.\n");
-    cd_tx_result out = to_seats(db, game_id, -1, names, "cancelled", subject, w.p);
-    free(w.p);
-    json_decref(names);
-    return out;
+    return to_seats_free(db, game_id, -1, names, "cancelled", subject, &w);
 }
