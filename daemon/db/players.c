@@ -22,7 +22,10 @@ static const cd_stmt_info stmts[] = {
                   "EXTRACT(EPOCH FROM g.clock_deadline)::float8, " CD_SQL_ISO("g.updated_at") ", g.clock, "
                   /* a waiting game's open places: one index scan each, for those games only */
                   "CASE WHEN g.status = 'waiting' THEN (SELECT count(*) FROM seat_invites i "
-                  "WHERE i.game_id = g.id AND i.seat IS NULL) END "
+                  "WHERE i.game_id = g.id AND i.seat IS NULL) END, "
+                  /* and when it counts from for its expiry (sql/024): its row, by its primary key */
+                  "CASE WHEN g.status = 'waiting' THEN (SELECT extract(epoch FROM w.last_join_at)::float8 "
+                  "FROM game_waiting w WHERE w.game_id = g.id) END "
                   "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1::uuid "
                   "AND ($2::text IS NULL OR g.status = $2) "
                   "ORDER BY (g.status = 'active' AND g.pending_seat = s.seat) DESC, "
@@ -66,6 +69,7 @@ static void me_game_row(const PGresult *res, int i, void *row)
     g->updated_at = PQgetvalue(res, i, 7);
     g->clock = cd_q_text(res, i, 8);
     g->open = cd_q_int(res, i, 9, -1);
+    g->last_join_at = PQgetisnull(res, i, 10) ? -1 : atof(PQgetvalue(res, i, 10));
 }
 
 cd_q cd_me_games(cd_db *db, const char *player_id, const char *status, long limit, cd_me_game_rows *out)

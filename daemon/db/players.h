@@ -32,6 +32,7 @@ typedef struct {
     const char *updated_at;     /* ISO 8601 */
     const char *clock;          /* the clock's JSON; NULL for a game without one */
     int open;                   /* a waiting game's seats still open; -1 for any other */
+    double last_join_at;        /* a waiting game's creation or latest join (epoch s, sql/024); -1 for any other */
 } cd_me_game_row;
 
 typedef struct {

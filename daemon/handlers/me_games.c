@@ -9,13 +9,14 @@
 #include "game/clock.h"
 #include "game/games.h"
 #include "handlers.h"
+#include "handlers/lobby.h"
 #include "db/players.h"
 #include "base/timesrc.h"
 
 #define LIST_DEFAULT 100
 #define LIST_MAX 500
 
-static json_t *row_json(const cd_me_game_row *g, double now)
+static json_t *row_json(const cd_req *r, const cd_me_game_row *g, double now)
 {
     int seat = g->seat;
     bool active = strcmp(g->status, "active") == 0;
@@ -33,10 +34,11 @@ static json_t *row_json(const cd_me_game_row *g, double now)
     if (active && cj && cd_clock_from_json(cj, &c) && seat < c.nseats)
         left = json_real(cd_clock_time_left(&c, seat, now));
     json_decref(cj);
-    return json_pack("{s:s, s:i, s:s, s:i, s:b, s:o, s:o, s:o, s:s, s:o}", "id", g->id, "seat", seat, "status",
+    return json_pack("{s:s, s:i, s:s, s:i, s:b, s:o, s:o, s:o, s:s, s:o, s:o}", "id", g->id, "seat", seat, "status",
                      g->status, "seq", g->seq, "my_turn", my_turn, "pending", pending, "deadline", deadline,
                      "time_left_s", left, "updated_at", g->updated_at, "open",
-                     g->open >= 0 ? json_integer(g->open) : json_null());
+                     g->open >= 0 ? json_integer(g->open) : json_null(), "expires_at",
+                     cd_lobby_expires_at(r, g->last_join_at));
 }
 
 enum MHD_Result h_me_games(cd_req *r)
@@ -72,7 +74,7 @@ enum MHD_Result h_me_games(cd_req *r)
     double now = cd_wall_now();
     json_t *games = json_array();
     for (int i = 0; i < rows.n; i++) {
-        json_t *g = row_json(&rows.v[i], now);
+        json_t *g = row_json(r, &rows.v[i], now);
         if (only_mine && !json_is_true(json_object_get(g, "my_turn")))
             json_decref(g);
         else

@@ -161,6 +161,10 @@ START_TEST(public_game_filled_from_the_lobby_and_played_with_keys)
             ck_assert_str_eq(e2e_jstr(mine, "games.0.id"), id);
             ck_assert(json_is_false(e2e_jget(mine, "games.0.my_turn")));
             ck_assert_int_eq(e2e_jint(mine, "games.0.open"), 3);   /* the seats it still waits for */
+            json_t *view = e2e_get_ok(c, "/v1/lobby", NULL, 200);   /* and until when, as the lobby says */
+            ck_assert_str_eq(e2e_jstr(mine, "games.0.expires_at"), e2e_jstr(view, "games.0.expires_at"));
+            ck_assert_int_eq(strlen(e2e_jstr(mine, "games.0.expires_at")), 24);
+            json_decref(view);
             json_decref(mine);
         }
     }
@@ -181,6 +185,7 @@ START_TEST(public_game_filled_from_the_lobby_and_played_with_keys)
     ck_assert_str_eq(e2e_jstr(mine, "games.0.id"), id);
     ck_assert_str_eq(e2e_jstr(mine, "games.0.status"), "finished");
     ck_assert(json_is_null(e2e_jget(mine, "games.0.open")));
+    ck_assert(json_is_null(e2e_jget(mine, "games.0.expires_at")));
     json_decref(mine);
     ck_assert_int_eq(e2e_verify_ok(c, d, id), moves);
     e2e_client_free(c);
