@@ -2,8 +2,9 @@
  * lobby.h — what the endpoints of games that wait for their seats share (games_create.c, join.c,
  * game_start.c, game_cancel.c, game_keep_open.c, lobby_list.c, rematch.c, game_get.c, invite_mail.c): storing a
  * waiting game, its public view, the creator's start, cancel and keep-open, the URLs of its invitations, and where
- * a player being invited is told to whoever listens (cd_lobby_on_invited). The join and the start that sets the game up once
- * its seats are known are below, in game/lobby_join.h and game/lobby_start.h: a reply mail joins too.
+ * a player being invited is told to whoever listens (cd_lobby_on_invited). The join and the start that sets the
+ * game up once its seats are known are below, in game/lobby_join.h and game/lobby_start.h: a reply mail joins
+ * too.
  */
 #ifndef CD_HANDLERS_LOBBY_H
 #define CD_HANDLERS_LOBBY_H
