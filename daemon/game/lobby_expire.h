@@ -9,7 +9,8 @@
  * next join: those with an address by mail (mail/waiting.h, kind "expiring"), its seats' players (game_expiring)
  * and the endpoints its seats added (game.expiring), so that someone can still join or its creator start it or
  * keep it open. Its creator can also keep it open (POST /v1/games/{id}/keep-open, handlers/lobby.c): the
- * expiry counts anew, as after a join, and seats already told a date are told it is taken back.
+ * expiry counts anew, as after a join, and seats already told a date are told it is taken back (game_kept_open,
+ * game.kept_open and mail kind "kept_open").
  *
  * One transaction a game, which locks its row and looks again: a join that came meanwhile counts the game
  * anew, and a start or cancel ends its count; two carcd sharing a database cancel it once.
@@ -32,7 +33,8 @@ bool cd_lobby_expire(cd_db *db, double now, int ttl_s, int max, int *done);
 bool cd_lobby_warn(cd_db *db, double now, int ttl_s, int max, int *done);
 /* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): its creator keeps it open at
  * now (epoch s, carcd's clock), so that it expires ttl_s later unless someone joins; when its seats were told
- * the expiry comes, they get mail kind "kept_open" with the new date. */
+ * the expiry comes, they are told the new date as they were told the old one: their players (game_kept_open),
+ * the endpoints (game.kept_open) and mail kind "kept_open". */
 cd_tx_result cd_lobby_keep_open(cd_db *db, const char *id, const cd_waiting_lock_row *w, double now, int ttl_s);
 
 /* How long before its expiry a waiting game's seats are told: a day, or half ttl_s when that is shorter. */

@@ -266,11 +266,11 @@ cd_tx_result cd_outbox_enqueue_joined(cd_db *db, const char *game_id, int seat, 
     return fan_out(db, game_id, CD_WH_PLAYER_JOINED, &ctx, skip_for_joined, &seat);
 }
 
-cd_tx_result cd_outbox_enqueue_expiring(cd_db *db, const char *game_id, const char *expires_at, const char *since,
-                                        int taken, int nseats)
+cd_tx_result cd_outbox_enqueue_expiry(cd_db *db, unsigned ev, const char *game_id, const char *expires_at,
+                                      const char *since, int taken, int nseats)
 {
     cd_whp_ctx ctx = {.seq = 0, .seat = -1, .seats = nseats, .taken = taken, .expires_at = expires_at, .since = since};
-    return fan_out(db, game_id, CD_WH_GAME_EXPIRING, &ctx, NULL, NULL);
+    return fan_out(db, game_id, ev, &ctx, NULL, NULL);
 }
 
 cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_state *st, const char *seed_hex,

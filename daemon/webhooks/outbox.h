@@ -78,10 +78,11 @@ cd_tx_result cd_outbox_enqueue_message(cd_db *db, const cd_outbox_message *m);
  * taken, whose name is read with the others'; taken: the seats taken now, of nseats. */
 cd_tx_result cd_outbox_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats);
 
-/* In the clock worker's transaction (game/lobby_expire.h): game.expiring for every endpoint of the waiting game
- * that asked for it. expires_at (ISO): when carcd cancels it unless someone joins; since: how long nobody
- * joined it, in words; taken of nseats seats are taken. */
-cd_tx_result cd_outbox_enqueue_expiring(cd_db *db, const char *game_id, const char *expires_at, const char *since,
-                                        int taken, int nseats);
+/* In the transaction of a waiting game's expiry (game/lobby_expire.h), for every endpoint of the game that asked
+ * for ev: CD_WH_GAME_EXPIRING (the clock worker: since says how long nobody joined it, in words) or
+ * CD_WH_GAME_KEPT_OPEN (its creator kept it open after that; since NULL). expires_at (ISO): when carcd cancels
+ * it unless someone joins; taken of nseats seats are taken. */
+cd_tx_result cd_outbox_enqueue_expiry(cd_db *db, unsigned ev, const char *game_id, const char *expires_at,
+                                      const char *since, int taken, int nseats);
 
 #endif

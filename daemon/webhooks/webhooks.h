@@ -21,7 +21,8 @@
  * for it, never for its own seat's messages nor for a seat it muted; the admin's gets every message. It is
  * not among a player's default events (a chat channel that gets the table talk asks for it). While a game waits
  * for its seats, `player.joined` when a join leaves seats open, and `game.expiring` when nobody has joined it
- * for so long that carcd will cancel it soon (CARCD_WAITING_TTL): every endpoint of the game that asked.
+ * for so long that carcd will cancel it soon (CARCD_WAITING_TTL), then `game.kept_open` if its creator keeps it
+ * open after all: every endpoint of the game that asked.
  * Payloads carry public information only (CARC_VIEW_PUBLIC), the seed only once the game is over.
  */
 #ifndef CD_WEBHOOKS_H
@@ -43,12 +44,14 @@ typedef enum {
     CD_WH_MESSAGE_POSTED = 16, /* a seat wrote to the table (game/messages.h) */
     CD_WH_PLAYER_JOINED = 32,  /* a join took a seat of a game that still waits for others (game/lobby_join.h) */
     CD_WH_GAME_EXPIRING = 64,  /* a waiting game that nobody joins will be cancelled soon (game/lobby_expire.h) */
+    CD_WH_GAME_KEPT_OPEN = 128, /* after game.expiring, its creator kept it open: the date moved (lobby_expire.h) */
 } cd_wh_event;
-#define CD_WH_ALL_EVENTS 127u
+#define CD_WH_ALL_EVENTS 255u
 /* players[].webhook without "events": what a player's chat needs to know */
-#define CD_WH_PLAYER_EVENTS \
-    (CD_WH_TURN_STARTED | CD_WH_GAME_FINISHED | CD_WH_TURN_REMINDER | CD_WH_PLAYER_JOINED | CD_WH_GAME_EXPIRING)
-#define CD_WH_NEVENTS 7
+#define CD_WH_PLAYER_EVENTS                                                                                      \
+    (CD_WH_TURN_STARTED | CD_WH_GAME_FINISHED | CD_WH_TURN_REMINDER | CD_WH_PLAYER_JOINED | CD_WH_GAME_EXPIRING | \
+     CD_WH_GAME_KEPT_OPEN)
+#define CD_WH_NEVENTS 8
 
 /* "turn.started", ... for one bit; NULL for anything else. */
 const char *cd_wh_event_name(unsigned ev);

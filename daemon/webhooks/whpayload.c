@@ -584,25 +584,36 @@ static json_t *data_joined(const cd_whp_ctx *c)
                      c->seats - c->taken, "links", "game", game_link(c, ""));
 }
 
-/* game.expiring, chat: "Game `abc12345` is cancelled on 2026-12-20T09:30:00Z unless someone joins: nobody
- * joined it for 13 days; 2 of 4 seats taken (Ann and Bob), 2 open.", and the game's page. */
-static void text_expiring(chat *m, int format, const cd_whp_ctx *c)
+/* "2 of 4 seats taken (Ann and Bob), 2 open.": the table of a waiting game, its names inert for the format. */
+static void table_words(cd_buf *b, int format, const cd_whp_ctx *c)
 {
-    sb_printf(&m->head, "Game ");
-    short_game(&m->head, format, c);
-    sb_printf(&m->head, " is cancelled on %.40s unless someone joins: nobody joined it for %.40s; %d of %d seats "
-                        "taken (",
-              c->expires_at ? c->expires_at : "?", c->since ? c->since : "?", c->taken, c->seats);
+    sb_printf(b, "%d of %d seats taken (", c->taken, c->seats);
     size_t n = json_array_size(c->names);
     for (size_t i = 0; i < n; i++) {
         if (i > 0)
-            sb_printf(&m->head, i + 1 == n ? " and " : ", ");
-        sb_user_text(&m->head, format, player_name(c, (int)i));
+            sb_printf(b, i + 1 == n ? " and " : ", ");
+        sb_user_text(b, format, player_name(c, (int)i));
     }
-    sb_printf(&m->head, "), %d open.", c->seats - c->taken);
+    sb_printf(b, "), %d open.", c->seats - c->taken);
+}
+
+/* game.expiring, chat: "Game `abc12345` is cancelled on 2026-12-20T09:30:00.000Z unless someone joins: nobody
+ * joined it for 13 days; 2 of 4 seats taken (Ann and Bob), 2 open.", and the game's page. game.kept_open:
+ * "Game `abc12345` is kept open by its creator until 2027-01-03T09:30:00.000Z: 2 of 4 seats ...". */
+static void text_expiry(chat *m, int format, const cd_whp_ctx *c, bool kept_open)
+{
+    sb_printf(&m->head, "Game ");
+    short_game(&m->head, format, c);
+    if (kept_open)
+        sb_printf(&m->head, " is kept open by its creator until %.40s: ", c->expires_at ? c->expires_at : "?");
+    else
+        sb_printf(&m->head, " is cancelled on %.40s unless someone joins: nobody joined it for %.40s; ",
+                  c->expires_at ? c->expires_at : "?", c->since ? c->since : "?");
+    table_words(&m->head, format, c);
     page_link(&m->tail, c);
 }
 
+/* game.expiring and game.kept_open, json: the same fields, expires_at the date carcd cancels it now. */
 static json_t *data_expiring(const cd_whp_ctx *c)
 {
     return json_pack("{s:s, s:i, s:s, s:O, s:i, s:i, s:i, s:{s:o}}", "game", c->game_id, "seq", c->seq,
@@ -619,7 +630,7 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
                        : ev == CD_WH_TURN_REMINDER ? data_reminder(c)
                        : ev == CD_WH_MESSAGE_POSTED ? data_message(c)
                        : ev == CD_WH_PLAYER_JOINED  ? data_joined(c)
-                       : ev == CD_WH_GAME_EXPIRING  ? data_expiring(c)
+                       : ev == CD_WH_GAME_EXPIRING || ev == CD_WH_GAME_KEPT_OPEN ? data_expiring(c)
                                                    : data_finished(c);
         body = json_pack("{s:s, s:s, s:o}", "type", cd_wh_event_name(ev), "timestamp", c->timestamp, "data", data);
     } else {
@@ -634,8 +645,8 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
             text_message(&m, format, c);
         else if (ev == CD_WH_PLAYER_JOINED)
             text_joined(&m, format, c);
-        else if (ev == CD_WH_GAME_EXPIRING)
-            text_expiring(&m, format, c);
+        else if (ev == CD_WH_GAME_EXPIRING || ev == CD_WH_GAME_KEPT_OPEN)
+            text_expiry(&m, format, c, ev == CD_WH_GAME_KEPT_OPEN);
         else
             text_finished(&m, format, c);
         char *t = chat_text(&m, chat_cap(format));

@@ -405,7 +405,7 @@ START_TEST(message_texts_fit_and_are_inert)
 }
 END_TEST
 
-/* game.expiring: when, and who is at the table, the names inert in chat and whole in json. */
+/* game.expiring and game.kept_open: when, and who is at the table, the names inert in chat and whole in json. */
 START_TEST(expiring_texts)
 {
     json_t *names = json_pack("[s, s]", "@everyone *Ann*", "<!channel> & Bob");
@@ -427,6 +427,19 @@ START_TEST(expiring_texts)
     ck_assert_str_eq(json_string_value(json_object_get(data, "expires_at")), "2030-01-02T00:00:00.000Z");
     ck_assert(json_equal(json_object_get(data, "players"), names));
     ck_assert_int_eq(json_integer_value(json_object_get(data, "open")), 2);
+    json_decref(j);
+    free(b);
+    c.since = NULL;   /* its creator kept it open after all */
+    t = chat_of(CD_WH_GAME_KEPT_OPEN, CD_WH_DISCORD, &c);
+    ck_assert_str_eq(t, "Game `0123abcd` is kept open by its creator until 2030-01-02T00:00:00.000Z: 2 of 4 seats "
+                        "taken (\\@everyone \\*Ann\\* and \\<!channel\\> & Bob), 2 open.\nGame: "
+                        "https://carc.example/games/0123abcd-0000-4000-8000-000000000000");
+    free(t);
+    b = cd_whp_render(CD_WH_GAME_KEPT_OPEN, CD_WH_JSON, &c);
+    j = json_loads(b, 0, NULL);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "game.kept_open");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "data"), "expires_at")),
+                     "2030-01-02T00:00:00.000Z");
     json_decref(j);
     free(b);
     json_decref(names);

@@ -1490,6 +1490,64 @@ START_TEST(upkeep_failure_said)
 }
 END_TEST
 
+/* After game.expiring, its creator keeps the game open: the endpoints that were told the date get game.kept_open
+ * with the new one (json, as documented; Discord in a line) and its seats' players game_kept_open; a keep-open
+ * with no warning before it tells nobody. */
+START_TEST(waiting_kept_open_told)
+{
+    static const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1",
+                                "CARCD_PUBLIC_URL=https://carc.example", "CARCD_WAITING_TTL=4", NULL};
+    receiver *R = receiver_start();
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    e2e_openapi_load();
+    char ann_key[80], body[300], creator[80], path[200], kept[40];
+    e2e_player_key(c, "Ann", ann_key, sizeof ann_key);
+    snprintf(body, sizeof body, "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"invite\":true}]}", ann_key);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r), 201);
+    e2e_game g = {.nplayers = 2};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    e2e_resp_free(&r);
+    hook all = hook_create(c, &g, g.token[0], R, "/ann", "json", NULL);
+    hook_create(c, &g, g.token[0], R, "/ann-discord", "discord", NULL);
+    ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);   /* game.expiring, 2 s in */
+    snprintf(path, sizeof path, "/v1/games/%s/keep-open", g.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    snprintf(kept, sizeof kept, "%s", e2e_jstr(r.json, "expires_at"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);   /* told already: nothing more */
+    e2e_resp_free(&r);
+    ck_assert_int_eq(wait_prefix(R, "/ann", 4, 10), 4);
+    ck_assert_int_eq(settle(d, 10), 0);
+    json_t *j = hit_documented(R, "/ann", "game.kept_open", all.secret, "GameKeptOpenPayload");
+    ck_assert_str_eq(e2e_jstr(j, "data.game"), g.id);
+    ck_assert_str_eq(e2e_jstr(j, "data.expires_at"), kept);
+    ck_assert_int_eq(e2e_jint(j, "data.taken"), 1);
+    ck_assert_int_eq(e2e_jint(j, "data.open"), 1);
+    json_decref(j);
+    j = hit_json(R, "/ann-discord", "kept open", NULL);
+    ck_assert_msg(j != NULL, "no Discord message");
+    char want[400];
+    snprintf(want, sizeof want, "Game `%.8s` is kept open by its creator until %s: 1 of 2 seats taken (Ann), 1 open."
+             "\nGame: https://carc.example/games/%s", g.id, kept, g.id);
+    ck_assert_str_eq(e2e_jstr(j, "content"), want);
+    json_decref(j);
+    json_t *es = e2e_me_events_all(c, ann_key);
+    ck_assert_int_eq(json_array_size(es), 2);
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 0), "kind"), "game_expiring");
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 1), "kind"), "game_kept_open");
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 1), "game"), g.id);
+    json_decref(es);
+    ck_assert_int_eq(count_prefix(R, "/ann"), 4);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_webhooks");
@@ -1508,6 +1566,7 @@ int main(void)
     tcase_add_test(tc, player_joined_told);
     tcase_add_test(tc, waiting_cancel_told);
     tcase_add_test(tc, upkeep_failure_said);
+    tcase_add_test(tc, waiting_kept_open_told);
     suite_add_tcase(s, tc);
     TCase *chat = e2e_tcase("chat", 240);
     tcase_add_test(chat, chat_fits_six_long_names);
