@@ -99,7 +99,9 @@ static const cd_stmt_info stmts[] = {
                       1},
     {ST_WAITING_COUNT_ANEW, "waiting_count_anew",
                             "UPDATE game_waiting SET last_join_at = to_timestamp($2::float8), expiry_warned = false "
-                        "WHERE game_id = $1::uuid AND last_join_at IS NOT NULL", 2},
+                            "WHERE game_id = $1::uuid AND last_join_at IS NOT NULL "
+                            "RETURNING extract(epoch FROM last_join_at)::float8",
+                            2},
     /* the oldest first, by the partial index game_waiting_last_join */
     {ST_WAITING_EXPIRED, "waiting_expired",
                          "SELECT game_id FROM game_waiting WHERE last_join_at IS NOT NULL "
@@ -169,12 +171,22 @@ cd_q cd_waiting_insert(cd_db *db, const char *game_id, const char *settings, int
     return cd_q_run(db, ST_WAITING_INSERT, 7, p);
 }
 
-cd_q cd_waiting_count_anew(cd_db *db, const char *game_id, double now)
+static void epoch_column(const PGresult *res, int i, void *row)
+{
+    *(double *)row = atof(PQgetvalue(res, i, 0));
+}
+
+cd_q cd_waiting_count_anew(cd_db *db, const char *game_id, double now, double *stored)
 {
     char at[32];
     snprintf(at, sizeof at, "%.3f", now);
     const char *p[] = {game_id, at};
-    return cd_q_run(db, ST_WAITING_COUNT_ANEW, 2, p);
+    double got = -1;
+    bool found = false;
+    cd_q q = cd_q_one(db, ST_WAITING_COUNT_ANEW, 2, p, &found, epoch_column, &got);
+    if (stored)
+        *stored = found ? got : -1;
+    return q;
 }
 
 /* The ids statement st (ST_WAITING_EXPIRED, ST_WAITING_TO_WARN) answers for `before`, at most max. */

@@ -148,8 +148,10 @@ cd_q cd_waiting_view(cd_db *db, const char *game_id, cd_waiting_view_row *out);
 void cd_waiting_view_row_free(cd_waiting_view_row *w);
 
 /* ST_WAITING_COUNT_ANEW: the waiting game's expiry counts from now (carcd's clock, sql/024), and its seats
- * are told again when it comes (sql/026): a join took a seat, or its creator keeps it open. */
-cd_q cd_waiting_count_anew(cd_db *db, const char *game_id, double now);
+ * are told again when it comes (sql/026): a join took a seat, or its creator keeps it open. *stored (NULL: not
+ * wanted): now as the row keeps it (to the millisecond), from which its view's expires_at is reckoned; -1 when
+ * the game no longer counts. */
+cd_q cd_waiting_count_anew(cd_db *db, const char *game_id, double now, double *stored);
 /* ST_WAITING_EXPIRED: the waiting games whose creation or latest join came before `before` (epoch s), oldest
  * first, at most max: ids[0..*n). Not locked: each is checked again under its lock (cd_waiting_lock's
  * last_join_at). */

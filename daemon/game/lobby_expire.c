@@ -108,24 +108,28 @@ static cd_tx_result warn_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
     date_words(at, when, sizeof when);
     cd_iso_time(at, iso);
     if (!cd_player_events_for_seats_deferred(db, t->id, 0, -1, CD_PEV_GAME_EXPIRING, NULL) ||
-        cd_outbox_enqueue_expiry(db, CD_WH_GAME_EXPIRING, t->id, iso, t->words, w->taken, w->nseats) != CD_TX_COMMIT)
+        cd_outbox_enqueue_expiry(db, CD_WH_GAME_EXPIRING, t->id, iso, t->words, false, w->taken, w->nseats) !=
+            CD_TX_COMMIT)
         return CD_TX_ERROR;
     return cd_mail_enqueue_waiting_expiring(db, t->id, w->taken, w->nseats, t->words, when);
 }
 
-cd_tx_result cd_lobby_keep_open(cd_db *db, const char *id, const cd_waiting_lock_row *w, double now, int ttl_s)
+cd_tx_result cd_lobby_keep_open(cd_db *db, const char *id, const cd_waiting_lock_row *w, double now, int ttl_s,
+                                bool by_admin)
 {
-    if (cd_waiting_count_anew(db, id, now) != CD_Q_OK)
+    double from = -1;   /* as stored: the date said is then the one the view says */
+    if (cd_waiting_count_anew(db, id, now, &from) != CD_Q_OK)
         return CD_TX_ERROR;
-    if (!w->expiry_warned || ttl_s <= 0)   /* nobody was told a date to take back */
+    if (!w->expiry_warned || ttl_s <= 0 || from < 0)   /* nobody was told a date to take back */
         return CD_TX_COMMIT;
     char when[40], iso[32];
-    date_words(now + ttl_s, when, sizeof when);
-    cd_iso_time(now + ttl_s, iso);
+    date_words(from + ttl_s, when, sizeof when);
+    cd_iso_time(from + ttl_s, iso);
     if (!cd_player_events_for_seats_deferred(db, id, 0, -1, CD_PEV_GAME_KEPT_OPEN, NULL) ||
-        cd_outbox_enqueue_expiry(db, CD_WH_GAME_KEPT_OPEN, id, iso, NULL, w->taken, w->nseats) != CD_TX_COMMIT)
+        cd_outbox_enqueue_expiry(db, CD_WH_GAME_KEPT_OPEN, id, iso, NULL, by_admin, w->taken, w->nseats) !=
+            CD_TX_COMMIT)
         return CD_TX_ERROR;
-    return cd_mail_enqueue_waiting_kept_open(db, id, w->taken, w->nseats, when);
+    return cd_mail_enqueue_waiting_kept_open(db, id, w->taken, w->nseats, when, by_admin);
 }
 
 void cd_lobby_ttl_words(int ttl_s, char *out, size_t n)

@@ -31,11 +31,13 @@ bool cd_lobby_expire(cd_db *db, double now, int ttl_s, int max, int *done);
  * (not joined for ttl_s less that), each game once until its next join; *done: how many games. False when the
  * database failed. */
 bool cd_lobby_warn(cd_db *db, double now, int ttl_s, int max, int *done);
-/* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): its creator keeps it open at
+/* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): its creator (by_admin: the
+ * server's admin) keeps it open at
  * now (epoch s, carcd's clock), so that it expires ttl_s later unless someone joins; when its seats were told
  * the expiry comes, they are told the new date as they were told the old one: their players (game_kept_open),
  * the endpoints (game.kept_open) and mail kind "kept_open". */
-cd_tx_result cd_lobby_keep_open(cd_db *db, const char *id, const cd_waiting_lock_row *w, double now, int ttl_s);
+cd_tx_result cd_lobby_keep_open(cd_db *db, const char *id, const cd_waiting_lock_row *w, double now, int ttl_s,
+                                bool by_admin);
 
 /* How long before its expiry a waiting game's seats are told: a day, or half ttl_s when that is shorter. */
 int cd_lobby_warn_before(int ttl_s);

@@ -132,7 +132,7 @@ static cd_tx_result join_locked(cd_db *db, cd_join *j, const cd_waiting_lock_row
             return CD_TX_ERROR;
     }
     if (open > 1) {   /* the game waits on: the others hear who came (the start says so itself) */
-        if (cd_waiting_count_anew(db, j->id, cd_wall_now()) != CD_Q_OK ||   /* its expiry counts from now */
+        if (cd_waiting_count_anew(db, j->id, cd_wall_now(), NULL) != CD_Q_OK ||   /* its expiry counts from now */
             !cd_player_events_for_others_deferred(db, j->id, 0, j->seat, CD_PEV_PLAYER_JOINED) ||
             cd_outbox_enqueue_joined(db, j->id, j->seat, nseats + 1, nseats + open) != CD_TX_COMMIT)
             return CD_TX_ERROR;

@@ -209,7 +209,7 @@ static cd_tx_result run_creator(cd_db *db, void *arg)
         out = cd_lobby_cancel(db, t->id, &w, t->req->is_admin ? CD_CANCEL_BY_ADMIN : CD_CANCEL_BY_CREATOR,
                               NULL);
     else if (t->what == CD_CREATOR_KEEP_OPEN)
-        out = cd_lobby_keep_open(db, t->id, &w, cd_wall_now(), t->req->cfg->waiting_ttl_s);
+        out = cd_lobby_keep_open(db, t->id, &w, cd_wall_now(), t->req->cfg->waiting_ttl_s, t->req->is_admin);
     else {
         out = cd_lobby_start(db, t->id, &w, -1, NULL, t->no.detail, sizeof t->no.detail);
         if (out == CD_TX_ROLLBACK)

@@ -210,7 +210,7 @@ cd_tx_result cd_mail_enqueue_waiting_expiring(cd_db *db, const char *game_id, in
 }
 
 cd_tx_result cd_mail_enqueue_waiting_kept_open(cd_db *db, const char *game_id, int taken, int nseats,
-                                               const char *when)
+                                               const char *when, bool by_admin)
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
@@ -218,9 +218,9 @@ cd_tx_result cd_mail_enqueue_waiting_kept_open(cd_db *db, const char *game_id, i
     char subject[300];
     snprintf(subject, sizeof subject, "Carcassonne game %.8s: kept open until %s", game_id, when);
     cd_buf w = {0};
-    cd_buf_printf(&w, "the player who created the Carcassonne game %s keeps it open: carcd does not cancel it on the "
-                      "date of its last mail. It has %d of its %d seats taken (",
-                  game_id, taken, nseats);
+    cd_buf_printf(&w, "the Carcassonne game %s is kept open by %s: carcd does not cancel it on the date of its last "
+                      "mail. It has %d of its %d seats taken (",
+                  game_id, by_admin ? "the server's administrator" : "the player who created it", taken, nseats);
     names_words(&w, names);
     cd_buf_printf(&w, "), and it waits for the others until %s; each join gives it as long again.\n", when);
     return to_seats_free(db, game_id, -1, names, "kept_open", subject, &w);

@@ -53,11 +53,12 @@ cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, in
  * taken, start it. */
 cd_tx_result cd_mail_enqueue_waiting_expiring(cd_db *db, const char *game_id, int taken, int nseats,
                                               const char *since, const char *when);
-/* Its creator keeps the waiting game open after its seats were told it expires (kind "expiring"): carcd now
+/* Its creator (by_admin: the server's admin) keeps the waiting game open after its seats were told it expires
+ * (kind "expiring"): carcd now
  * cancels it at `when` (words: the date, UTC) unless someone joins. Every seat with an address (whose mail
  * runs) gets kind "kept_open", which takes the earlier date back. */
 cd_tx_result cd_mail_enqueue_waiting_kept_open(cd_db *db, const char *game_id, int taken, int nseats,
-                                               const char *when);
+                                               const char *when, bool by_admin);
 /* The waiting game was cancelled (by its creator, the server's admin or its expiry; with reason or NULL)
  * with `taken` of its `nseats` seats taken: every seat with an address (whose mail runs) gets kind
  * "cancelled". */

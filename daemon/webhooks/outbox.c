@@ -267,9 +267,10 @@ cd_tx_result cd_outbox_enqueue_joined(cd_db *db, const char *game_id, int seat, 
 }
 
 cd_tx_result cd_outbox_enqueue_expiry(cd_db *db, unsigned ev, const char *game_id, const char *expires_at,
-                                      const char *since, int taken, int nseats)
+                                      const char *since, bool by_admin, int taken, int nseats)
 {
-    cd_whp_ctx ctx = {.seq = 0, .seat = -1, .seats = nseats, .taken = taken, .expires_at = expires_at, .since = since};
+    cd_whp_ctx ctx = {.seq = 0, .seat = -1, .seats = nseats, .taken = taken, .expires_at = expires_at, .since = since,
+                      .kept_by_admin = by_admin};
     return fan_out(db, game_id, ev, &ctx, NULL, NULL);
 }
 

@@ -80,9 +80,9 @@ cd_tx_result cd_outbox_enqueue_joined(cd_db *db, const char *game_id, int seat, 
 
 /* In the transaction of a waiting game's expiry (game/lobby_expire.h), for every endpoint of the game that asked
  * for ev: CD_WH_GAME_EXPIRING (the clock worker: since says how long nobody joined it, in words) or
- * CD_WH_GAME_KEPT_OPEN (its creator kept it open after that; since NULL). expires_at (ISO): when carcd cancels
- * it unless someone joins; taken of nseats seats are taken. */
+ * CD_WH_GAME_KEPT_OPEN (its creator, or the admin: by_admin, kept it open after that; since NULL). expires_at
+ * (ISO): when carcd cancels it unless someone joins; taken of nseats seats are taken. */
 cd_tx_result cd_outbox_enqueue_expiry(cd_db *db, unsigned ev, const char *game_id, const char *expires_at,
-                                      const char *since, int taken, int nseats);
+                                      const char *since, bool by_admin, int taken, int nseats);
 
 #endif

@@ -599,13 +599,15 @@ static void table_words(cd_buf *b, int format, const cd_whp_ctx *c)
 
 /* game.expiring, chat: "Game `abc12345` is cancelled on 2026-12-20T09:30:00.000Z unless someone joins: nobody
  * joined it for 13 days; 2 of 4 seats taken (Ann and Bob), 2 open.", and the game's page. game.kept_open:
- * "Game `abc12345` is kept open by its creator until 2027-01-03T09:30:00.000Z: 2 of 4 seats ...". */
+ * "Game `abc12345` is kept open by its creator until 2027-01-03T09:30:00.000Z: 2 of 4 seats ..." (or "by the
+ * server's admin"). */
 static void text_expiry(chat *m, int format, const cd_whp_ctx *c, bool kept_open)
 {
     sb_printf(&m->head, "Game ");
     short_game(&m->head, format, c);
     if (kept_open)
-        sb_printf(&m->head, " is kept open by its creator until %.40s: ", c->expires_at ? c->expires_at : "?");
+        sb_printf(&m->head, " is kept open by %s until %.40s: ",
+                  c->kept_by_admin ? "the server's admin" : "its creator", c->expires_at ? c->expires_at : "?");
     else
         sb_printf(&m->head, " is cancelled on %.40s unless someone joins: nobody joined it for %.40s; ",
                   c->expires_at ? c->expires_at : "?", c->since ? c->since : "?");
@@ -613,12 +615,20 @@ static void text_expiry(chat *m, int format, const cd_whp_ctx *c, bool kept_open
     page_link(&m->tail, c);
 }
 
-/* game.expiring and game.kept_open, json: the same fields, expires_at the date carcd cancels it now. */
+/* game.expiring, json: expires_at the date carcd cancels it, and the table. */
 static json_t *data_expiring(const cd_whp_ctx *c)
 {
     return json_pack("{s:s, s:i, s:s, s:O, s:i, s:i, s:i, s:{s:o}}", "game", c->game_id, "seq", c->seq,
                      "expires_at", c->expires_at ? c->expires_at : "", "players", c->names, "seats", c->seats,
                      "taken", c->taken, "open", c->seats - c->taken, "links", "game", game_link(c, ""));
+}
+
+/* game.kept_open, json: game.expiring's fields, and who kept it open. */
+static json_t *data_kept_open(const cd_whp_ctx *c)
+{
+    json_t *d = data_expiring(c);
+    json_object_set_new(d, "kept_by", json_string(c->kept_by_admin ? "admin" : "creator"));
+    return d;
 }
 
 char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
@@ -630,7 +640,8 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
                        : ev == CD_WH_TURN_REMINDER ? data_reminder(c)
                        : ev == CD_WH_MESSAGE_POSTED ? data_message(c)
                        : ev == CD_WH_PLAYER_JOINED  ? data_joined(c)
-                       : ev == CD_WH_GAME_EXPIRING || ev == CD_WH_GAME_KEPT_OPEN ? data_expiring(c)
+                       : ev == CD_WH_GAME_EXPIRING  ? data_expiring(c)
+                       : ev == CD_WH_GAME_KEPT_OPEN ? data_kept_open(c)
                                                    : data_finished(c);
         body = json_pack("{s:s, s:s, s:o}", "type", cd_wh_event_name(ev), "timestamp", c->timestamp, "data", data);
     } else {

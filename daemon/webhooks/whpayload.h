@@ -52,6 +52,7 @@ typedef struct {
     const char *expires_at;   /* game.expiring, game.kept_open: when carcd cancels the game unless someone joins
                                  (ISO) */
     const char *since;        /* game.expiring: how long nobody has joined it, in words ("13 days") */
+    bool kept_by_admin;       /* game.kept_open: the server's admin kept it open, not its creator */
 } cd_whp_ctx;
 
 /* The body for event `ev` (one cd_wh_event bit) in `format` (cd_wh_format): compact JSON, malloc'd. */

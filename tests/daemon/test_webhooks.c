@@ -440,8 +440,13 @@ START_TEST(expiring_texts)
     ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "game.kept_open");
     ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "data"), "expires_at")),
                      "2030-01-02T00:00:00.000Z");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "data"), "kept_by")), "creator");
     json_decref(j);
     free(b);
+    c.kept_by_admin = true;
+    t = chat_of(CD_WH_GAME_KEPT_OPEN, CD_WH_SLACK, &c);
+    ck_assert_msg(strstr(t, " is kept open by the server's admin until 2030-01-02T00:00:00.000Z: "), "%s", t);
+    free(t);
     json_decref(names);
 }
 END_TEST

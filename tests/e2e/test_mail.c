@@ -2491,9 +2491,9 @@ START_TEST(waiting_game_kept_open)
     ck_assert_str_eq(e2e_jstr(v, "expires_at"), kept);
     json_decref(v);
     seat_mail("alice", id, 0, "kept_open", 1, &m);
-    snprintf(words, sizeof words, "Hello Ann,\n\nthe player who created the Carcassonne game %s keeps it open: carcd "
-             "does not cancel it on the date of its last mail. It has 1 of its 2 seats taken (Ann), and it waits for "
-             "the others until ", id);
+    snprintf(words, sizeof words, "Hello Ann,\n\nthe Carcassonne game %s is kept open by the player who created it: "
+             "carcd does not cancel it on the date of its last mail. It has 1 of its 2 seats taken (Ann), and it waits "
+             "for the others until ", id);
     ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
     /* the date said is expires_at's, to the minute: "2026-12-06T10:31:05.000Z" -> "2026-12-06 10:31 UTC" */
     char when[100];
@@ -2504,9 +2504,12 @@ START_TEST(waiting_game_kept_open)
     seat_mail("alice", id, 0, "expiring", 2, &m);   /* told again before the new date */
     free(m.text);
     ck_assert_int_eq(seat_mails("alice", id, 0, "kept_open"), 1);   /* the first keep-open came before a warning */
-    /* the admin may too; once cancelled, nobody */
+    /* the admin may too, and says so; once cancelled, nobody */
     ck_assert_int_eq(e2e_req(c, "POST", path, d->admin, NULL, NULL, &r), 200);
     e2e_resp_free(&r);
+    seat_mail("alice", id, 0, "kept_open", 2, &m);
+    ck_assert_msg(strstr(m.text, " is kept open by the server's administrator: "), "%s", m.text);
+    free(m.text);
     snprintf(path, sizeof path, "/v1/games/%s/cancel", id);
     ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
     e2e_resp_free(&r);

@@ -1527,6 +1527,7 @@ START_TEST(waiting_kept_open_told)
     ck_assert_str_eq(e2e_jstr(j, "data.expires_at"), kept);
     ck_assert_int_eq(e2e_jint(j, "data.taken"), 1);
     ck_assert_int_eq(e2e_jint(j, "data.open"), 1);
+    ck_assert_str_eq(e2e_jstr(j, "data.kept_by"), "creator");
     json_decref(j);
     j = hit_json(R, "/ann-discord", "kept open", NULL);
     ck_assert_msg(j != NULL, "no Discord message");
