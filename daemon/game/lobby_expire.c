@@ -87,6 +87,19 @@ static void date_words(double at_s, char *out, size_t n)
     strftime(out, n, "%Y-%m-%d %H:%M UTC", &tm);
 }
 
+/* The date `at` (epoch s) the waiting game is now cancelled at, told to its seats' players (player event `kind`)
+ * and to its endpoints (webhook `ev`; since and by_admin as cd_outbox_enqueue_expiry takes them); when gets the
+ * date in a mail's words, for the mail the caller sends. False when the database failed. */
+static bool tell_date(cd_db *db, const char *id, const cd_waiting_lock_row *w, double at, const char *kind,
+                      unsigned ev, const char *since, bool by_admin, char when[40])
+{
+    char iso[32];
+    date_words(at, when, 40);
+    cd_iso_time(at, iso);
+    return cd_player_events_for_seats_deferred(db, id, 0, -1, kind, NULL) &&
+           cd_outbox_enqueue_expiry(db, ev, id, iso, since, by_admin, w->taken, w->nseats) == CD_TX_COMMIT;
+}
+
 static cd_tx_result expire_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
 {
     if (w->last_join_at < 0 || w->last_join_at >= t->before)   /* a join came meanwhile (read under the lock) */
@@ -103,13 +116,9 @@ static cd_tx_result warn_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
         return CD_TX_ERROR;
     if (!marked)   /* a join, or another carcd, came first */
         return CD_TX_ROLLBACK;
-    double at = w->last_join_at + t->ttl_s;
-    char when[40], iso[32];
-    date_words(at, when, sizeof when);
-    cd_iso_time(at, iso);
-    if (!cd_player_events_for_seats_deferred(db, t->id, 0, -1, CD_PEV_GAME_EXPIRING, NULL) ||
-        cd_outbox_enqueue_expiry(db, CD_WH_GAME_EXPIRING, t->id, iso, t->words, false, w->taken, w->nseats) !=
-            CD_TX_COMMIT)
+    char when[40];
+    if (!tell_date(db, t->id, w, w->last_join_at + t->ttl_s, CD_PEV_GAME_EXPIRING, CD_WH_GAME_EXPIRING, t->words,
+                   false, when))
         return CD_TX_ERROR;
     return cd_mail_enqueue_waiting_expiring(db, t->id, w->taken, w->nseats, t->words, when);
 }
@@ -122,12 +131,8 @@ cd_tx_result cd_lobby_keep_open(cd_db *db, const char *id, const cd_waiting_lock
         return CD_TX_ERROR;
     if (!w->expiry_warned || ttl_s <= 0 || from < 0)   /* nobody was told a date to take back */
         return CD_TX_COMMIT;
-    char when[40], iso[32];
-    date_words(from + ttl_s, when, sizeof when);
-    cd_iso_time(from + ttl_s, iso);
-    if (!cd_player_events_for_seats_deferred(db, id, 0, -1, CD_PEV_GAME_KEPT_OPEN, NULL) ||
-        cd_outbox_enqueue_expiry(db, CD_WH_GAME_KEPT_OPEN, id, iso, NULL, by_admin, w->taken, w->nseats) !=
-            CD_TX_COMMIT)
+    char when[40];
+    if (!tell_date(db, id, w, from + ttl_s, CD_PEV_GAME_KEPT_OPEN, CD_WH_GAME_KEPT_OPEN, NULL, by_admin, when))
         return CD_TX_ERROR;
     return cd_mail_enqueue_waiting_kept_open(db, id, w->taken, w->nseats, when, by_admin);
 }
