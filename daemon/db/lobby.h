@@ -173,4 +173,10 @@ cd_q cd_rematch_of(cd_db *db, const char *old_id, bool *found, char id[37]);
 cd_q cd_seat_insert_player(cd_db *db, const char *game_id, int seat, const char *name, const char *token_hash,
                            const char *player_id);
 
+/* ST_SEAT_LEAVE, under the waiting game's lock (cd_waiting_lock): seat leaves; the seats after it, and all that
+ * is kept by their numbers, move down one; its place opens again (carcd_seat_leave, sql/029). */
+cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat);
+/* ST_SEAT_PLACE: the place seat took by joining; -1 for a seat named at the game's creation. */
+cd_q cd_seat_place(cd_db *db, const char *game_id, int seat, int *place);
+
 #endif

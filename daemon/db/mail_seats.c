@@ -17,8 +17,8 @@ static const cd_stmt_info stmts[] = {
                            1},
     {ST_MAIL_SEAT_PUT, "mail_seat_put",
                        "INSERT INTO mail_seats (game_id, seat, email, tag) VALUES ($1::uuid, $2::integer, $3, $4) "
-                       "ON CONFLICT (game_id, seat) DO UPDATE SET email = EXCLUDED.email, tag = EXCLUDED.tag, "
-                       "stopped_at = NULL, stopped_reason = NULL",
+                       "ON CONFLICT (game_id, seat) DO UPDATE SET email = EXCLUDED.email, "
+                       "stopped_at = NULL, stopped_reason = NULL RETURNING tag",
                        4},
     {ST_MAIL_SEAT_DELETE, "mail_seat_delete",
                           "DELETE FROM mail_seats WHERE game_id = $1::uuid AND seat = $2::integer", 2},
@@ -36,6 +36,8 @@ static const cd_stmt_info stmts[] = {
                         "UPDATE mail_seats SET stopped_at = now(), stopped_reason = $4 WHERE game_id = $1::uuid "
                         "AND seat = $2::integer AND lower(email) = lower($3) AND stopped_at IS NULL",
                         4},
+    {ST_MAIL_TAG_GEN, "mail_tag_gen",
+                      "SELECT COALESCE((SELECT leaves FROM game_waiting WHERE game_id = $1::uuid), 0)", 1},
 };
 const cd_stmt_family cd_stmts_mail_seats = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -116,12 +118,33 @@ cd_mq cd_mail_seat_get(cd_db *db, const char *game_id, int seat, bool *found, cd
     return cd_mq_of(q);
 }
 
-cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, const char *tag)
+static void tag_column(const PGresult *res, int i, void *row)
+{
+    snprintf(row, CD_MAIL_TAG_LEN + 1, "%s", PQgetvalue(res, i, 0));
+}
+
+cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, char tag[CD_MAIL_TAG_LEN + 1])
 {
     char s[16];
     snprintf(s, sizeof s, "%d", seat);
     const char *p[] = {game_id, s, email, tag};
-    return cd_mq_of(email ? cd_q_run(db, ST_MAIL_SEAT_PUT, 4, p) : cd_q_run(db, ST_MAIL_SEAT_DELETE, 2, p));
+    if (!email)
+        return cd_mq_of(cd_q_run(db, ST_MAIL_SEAT_DELETE, 2, p));
+    bool found = false;
+    return cd_mq_of(cd_q_one(db, ST_MAIL_SEAT_PUT, 4, p, &found, tag_column, tag));   /* RETURNING: one row */
+}
+
+static void int_column(const PGresult *res, int i, void *row)
+{
+    *(int *)row = atoi(PQgetvalue(res, i, 0));
+}
+
+cd_mq cd_mail_tag_gen(cd_db *db, const char *game_id, int *gen)
+{
+    const char *p[] = {game_id};
+    bool found = false;
+    *gen = 0;
+    return cd_mq_of(cd_q_one(db, ST_MAIL_TAG_GEN, 1, p, &found, int_column, gen));
 }
 
 /* A ST_MAIL_SEAT_BY_TAG row (game_id, seat, email, stopped) into cd_mail_seat_by_tag's out-parameters. */

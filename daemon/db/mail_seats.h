@@ -37,8 +37,12 @@ cd_mq cd_mail_seats_active(cd_db *db, const char *game_id, cd_mail_seat *out, in
 cd_mq cd_mail_seats_all(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n);
 /* ST_MAIL_SEAT_GET: seat's address; *found false when it has none. */
 cd_mq cd_mail_seat_get(cd_db *db, const char *game_id, int seat, bool *found, cd_mail_seat *out);
-/* ST_MAIL_SEAT_PUT / ST_MAIL_SEAT_DELETE: set a seat's address (its mail runs again), or remove it (email NULL). */
-cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, const char *tag);
+/* ST_MAIL_SEAT_PUT / ST_MAIL_SEAT_DELETE: set a seat's address (its mail runs again), or remove it (email NULL).
+ * tag is the tag for a seat with no row yet; a seat that has one keeps its own, which comes back in tag: the
+ * mail it was sent still names it. */
+cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, char tag[CD_MAIL_TAG_LEN + 1]);
+/* ST_MAIL_TAG_GEN: how many seats left the game while it waited (sql/029): a new tag's generation (mail/tag.h). */
+cd_mq cd_mail_tag_gen(cd_db *db, const char *game_id, int *gen);
 /* ST_MAIL_SEAT_BY_TAG: who a reply tag belongs to; *found false when nobody. game_id gets the game's uuid. */
 cd_mq cd_mail_seat_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], cd_mail_seat *out);
 /* ST_MAIL_SEAT_STOP: no more mail to `email` at that seat, for `reason` (when it is still that seat's address). */

@@ -99,12 +99,14 @@ typedef enum {
                                  (s), overdue clocks, how overdue the most overdue is (s) */
     /* play by e-mail (db/mail_seats.c, db/mail_outbox.c, db/mail_in.c) */
     ST_MAIL_SEATS_ACTIVE,    /* (game_id) -> seat, email, tag   (not stopped) */
-    ST_MAIL_SEAT_PUT,        /* (game_id, seat, email, tag): set (and restart) a seat's mail */
+    ST_MAIL_SEAT_PUT,        /* (game_id, seat, email, tag) -> the row's tag: set (and restart) a seat's mail; a
+                                seat that had a row keeps its tag */
     ST_MAIL_SEAT_DELETE,     /* (game_id, seat) */
     ST_MAIL_SEAT_GET,        /* (game_id, seat) -> email, stopped_at, stopped_reason */
     ST_MAIL_SEATS_ALL,       /* (game_id) -> seat, email, stopped_at, stopped_reason */
     ST_MAIL_SEAT_BY_TAG,     /* (tag) -> game_id, seat, email, stopped_at IS NOT NULL */
     ST_MAIL_SEAT_STOP,       /* (game_id, seat, email, reason): stop that address's mail */
+    ST_MAIL_TAG_GEN,         /* (game_id) -> the seats that left it while it waited (sql/029), 0 for none */
     ST_MAIL_OUTBOX_INSERT,   /* (game_id, seat, kind, seq, msg_id, rcpt, body) */
     ST_MAIL_NOTIFY,          /* (): wakes the senders */
     ST_MAIL_CLAIM,           /* (lease_s) -> id, lease, rcpt, body, tries, game_id, seat, stopped */
@@ -154,6 +156,9 @@ typedef enum {
     ST_WAITING_ENDED,        /* (game_id): its expiry stops counting */
     ST_REMATCH_OF,           /* (finished game_id) -> the waiting game offered as its rematch */
     ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
+    ST_SEAT_LEAVE,           /* (game_id, seat): the seat leaves the waiting game, the later ones move down one
+                                (carcd_seat_leave, sql/029) */
+    ST_SEAT_PLACE,           /* (game_id, seat) -> the place the seat took (no row: a seat named at creation) */
     /* players' event streams (db/player_events.c) and the admin's cancel (db/admin_cancel.c), sql/009 */
     ST_PLAYER_EVENTS_SEATS,  /* (game_id, seq, seat|-1 = every seat|-2 = the pending one, kind, status|NULL): an event for the players
                                  linked to the seat(s), numbered, with their NOTIFY */

@@ -35,7 +35,8 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
     bool taken = false;
     if (lr == CD_LOAD_WAITING) {
         t->problem = CD_P_NOT_STARTED;
-        snprintf(t->detail, sizeof t->detail, "the game has not started: it waits for its open seats");
+        snprintf(t->detail, sizeof t->detail, "the game has not started: it waits for its open seats "
+                                              "(a seat taken by a join leaves it with POST /v1/games/{id}/leave)");
         out = CD_TX_ROLLBACK;
     } else if (lr != CD_LOAD_OK) {
         if (lr == CD_LOAD_NOT_FOUND)

@@ -48,6 +48,7 @@ const cd_route cd_routes[] = {
     {"POST", "/v1/games/{id}/start", h_game_start, "games.start"},
     {"POST", "/v1/games/{id}/cancel", h_game_cancel, "games.cancel"},
     {"POST", "/v1/games/{id}/keep-open", h_game_keep_open, "games.keep_open"},
+    {"POST", "/v1/games/{id}/leave", h_game_leave, "games.leave"},
     {"POST", "/v1/games/{id}/invites/mail", h_game_invite_mail, "games.invite_mail"},
     {"GET", "/v1/games/{id}/invites", h_game_invites, "games.invites"},
     {"POST", "/v1/games/{id}/seats/{seat}/token", h_seat_token, "games.seat_token"},

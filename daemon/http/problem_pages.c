@@ -146,13 +146,20 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "Add ?seat=N to the request's URL naming the seat you act for, or use that seat's own token.",
     },
     [CD_P_NOT_WAITING] = {
-        "Only a game that waits for its seats can be started or cancelled by its creator, and this one no "
-        "longer does: it has started (every seat was taken, or it was started before) or was cancelled.",
+        "Only a game that waits for its seats can be started, cancelled or kept open by its creator, or left by "
+        "a seat, and this one no longer does: it has started (every seat was taken, or it was started before) "
+        "or was cancelled.",
         "Read the game (GET /v1/games/{id}): its status says what it is now. Nothing was changed.",
     },
     [CD_P_TOO_FEW_SEATS] = {
         "A game starts with at least 2 seats taken; this one has fewer.",
         "Wait for another player to join, or cancel the game (POST /v1/games/{id}/cancel).",
+    },
+    [CD_P_NAMED_SEAT] = {
+        "A seat can leave a game that waits for its seats only if it was taken by a join (an invitation, the "
+        "lobby, a rematch). This seat was named by the game's creator when the game was created.",
+        "Ask the game's creator: they can cancel the game (POST /v1/games/{id}/cancel) and create it again "
+        "without you. Nothing was changed.",
     },
     [CD_P_NOT_FINISHED] = {
         "A rematch is offered for a game that is over, and this one is not.",

@@ -26,10 +26,13 @@ bool cd_mail_address_ok(const char *s)
     return (strchr(dom, '.') && dom[0] != '.' && dom[strlen(dom) - 1] != '.') || strcmp(dom, "localhost") == 0;
 }
 
-/* The seat's row (sql/006: its address and reply tag, tag.h), the tag into tag. */
+/* The seat's row (sql/006: its address and reply tag, tag.h), the tag into tag: a new one, or the row's own. */
 static bool put_row(cd_db *db, const char *game_id, int seat, const char *email, char tag[CD_MAIL_TAG_LEN + 1])
 {
-    cd_mail_tag(game_id, seat, tag);
+    int gen = 0;
+    if (cd_mail_tag_gen(db, game_id, &gen) != CD_MQ_OK)
+        return false;
+    cd_mail_tag(game_id, seat, gen, tag);
     return cd_mail_seat_put(db, game_id, seat, email, tag) == CD_MQ_OK;
 }
 

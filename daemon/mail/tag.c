@@ -25,10 +25,11 @@ static void tag_of(const char *msg, int n, char out[CD_MAIL_TAG_LEN + 1])
         snprintf(out + 2 * i, 3, "%02x", md[i]);
 }
 
-void cd_mail_tag(const char *game_id, int seat, char out[CD_MAIL_TAG_LEN + 1])
+void cd_mail_tag(const char *game_id, int seat, int gen, char out[CD_MAIL_TAG_LEN + 1])
 {
-    char msg[64];
-    int n = snprintf(msg, sizeof msg, "%s:%d", game_id, seat);
+    char msg[80];
+    int n = gen > 0 ? snprintf(msg, sizeof msg, "%s:%d:%d", game_id, seat, gen)
+                    : snprintf(msg, sizeof msg, "%s:%d", game_id, seat);
     tag_of(msg, n, out);
 }
 
@@ -49,13 +50,6 @@ bool cd_mail_place_tag_ok(const char *game_id, int place, const char *tag)
 {
     char want[CD_MAIL_TAG_LEN + 1];
     cd_mail_place_tag(game_id, place, want);
-    return same_tag(want, tag);
-}
-
-bool cd_mail_tag_ok(const char *game_id, int seat, const char *tag)
-{
-    char want[CD_MAIL_TAG_LEN + 1];
-    cd_mail_tag(game_id, seat, want);
     return same_tag(want, tag);
 }
 

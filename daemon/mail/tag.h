@@ -1,7 +1,11 @@
 /*
  * tag.h — a seat's reply tag: the part of its reply address (CARCD_MAIL_REPLY_TO's {tag}) that says which
  * game and seat a reply is for, and that nobody can guess: HMAC-SHA256 over "game:seat" under
- * CARCD_MAIL_SECRET, its first 12 bytes in hex (lower case: mail systems may fold the case of addresses).
+ * CARCD_MAIL_SECRET (over "game:seat:G" once G seats have left the game while it waited, sql/029), its first 12
+ * bytes in hex (lower case: mail systems may fold the case of addresses). A tag is made once, when the seat's
+ * address is first stored (mail_seats), and found by its stored value from then on: a seat that moves down when
+ * an earlier one leaves keeps the tag its mail names, and the generation keeps the next person to take a seat
+ * number from being handed a tag that someone else's mail already carries.
  * An open place's mailed invitation has one too, over "game:place:P" (a reply "join" takes that place,
  * mailin/join_by_mail.h); a tag names a seat or a place, never both.
  */
@@ -13,9 +17,8 @@
 
 #include "db/mail_seats.h"
 
-void cd_mail_tag(const char *game_id, int seat, char out[CD_MAIL_TAG_LEN + 1]);
-/* Whether tag is the tag of (game_id, seat), compared in constant time. */
-bool cd_mail_tag_ok(const char *game_id, int seat, const char *tag);
+/* The tag of a seat's address stored now; gen: cd_mail_tag_gen's count (0 writes the tag as before sql/029). */
+void cd_mail_tag(const char *game_id, int seat, int gen, char out[CD_MAIL_TAG_LEN + 1]);
 /* The reply tag of the invitation carcd mailed for an open place of a waiting game, and its check. */
 void cd_mail_place_tag(const char *game_id, int place, char out[CD_MAIL_TAG_LEN + 1]);
 bool cd_mail_place_tag_ok(const char *game_id, int place, const char *tag);

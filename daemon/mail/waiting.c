@@ -186,6 +186,26 @@ cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, in
     return to_seats_free(db, game_id, seat, names, "joined", subject, &w);
 }
 
+cd_tx_result cd_mail_enqueue_left(cd_db *db, const char *game_id, const char *name, int taken, int nseats)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    json_t *names = cd_mail_seat_names(db, game_id);   /* the seats that stay */
+    int open = nseats - taken;
+    char subject[300];
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: %s left, %d seat%s open", game_id, name, open,
+             open == 1 ? "" : "s");
+    cd_buf w = {0};
+    cd_buf_printf(&w, "%s left the Carcassonne game %s before it started: %d of %d seats taken, %d open.\n"
+                      "At the table now: ",
+                  name, game_id, taken, nseats, open);
+    names_words(&w, names);
+    cd_buf_str(&w, ".\n\nThe seat is open again. The game starts when its last seat is taken, or when the player who "
+                   "created it starts it with the seats taken by then; carcd mails you then, and whenever it is "
+                   "your turn.\n");
+    return to_seats_free(db, game_id, -1, names, "left", subject, &w);
+}
+
 cd_tx_result cd_mail_enqueue_waiting_expiring(cd_db *db, const char *game_id, int taken, int nseats,
                                               const char *since, const char *when)
 {

@@ -46,6 +46,9 @@ cd_tx_result cd_mail_seat_waiting_set(cd_db *db, const char *game_id, const char
 /* A join took seat, leaving the game waiting: `taken` of its `nseats` seats are taken now. Every other seat
  * with an address (whose mail runs) gets kind "joined". */
 cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats);
+/* A seat called `name` was given up (game/lobby_leave.h), after its rows went: `taken` of the game's `nseats`
+ * seats are taken now. Every seat with an address (whose mail runs) gets kind "left". */
+cd_tx_result cd_mail_enqueue_left(cd_db *db, const char *game_id, const char *name, int taken, int nseats);
 
 /* Nobody joined the waiting game for `since` (words: "13 days"), and carcd cancels it at `when` (words: the
  * date, UTC) unless someone joins (game/lobby_expire.h): every seat with an address (whose mail runs) gets kind

@@ -18,7 +18,7 @@
 
 static const char *const event_names[CD_WH_NEVENTS] = {"turn.started",  "move.made",      "game.finished",
                                                        "turn.reminder", "message.posted", "player.joined",
-                                                       "game.expiring", "game.kept_open"};
+                                                       "game.expiring", "game.kept_open", "player.left"};
 static const char *const format_names[CD_WH_NFORMATS] = {"json", "discord", "slack"};
 
 const char *cd_wh_event_name(unsigned ev)
@@ -202,7 +202,8 @@ bool cd_wh_spec_parse(const json_t *j, const char *where, unsigned default_event
         if (!json_is_array(evs) || json_array_size(evs) == 0)
             return field_error(err, where, "events",
                                "events: expected a non-empty array of turn.started, move.made, game.finished, "
-                               "turn.reminder, message.posted, player.joined, game.expiring, game.kept_open");
+                               "turn.reminder, message.posted, player.joined, game.expiring, game.kept_open, "
+                               "player.left");
         out->events = 0;
         size_t i;
         json_t *e;
@@ -211,7 +212,8 @@ bool cd_wh_spec_parse(const json_t *j, const char *where, unsigned default_event
             if (!bit || (out->events & bit))
                 return field_error(err, where, "events",
                                    "events: each one of turn.started, move.made, game.finished, turn.reminder, "
-                                   "message.posted, player.joined, game.expiring, game.kept_open, once");
+                                   "message.posted, player.joined, game.expiring, game.kept_open, player.left, "
+                                   "once");
             out->events |= bit;
         }
     }

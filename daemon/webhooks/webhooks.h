@@ -45,13 +45,14 @@ typedef enum {
     CD_WH_PLAYER_JOINED = 32,  /* a join took a seat of a game that still waits for others (game/lobby_join.h) */
     CD_WH_GAME_EXPIRING = 64,  /* a waiting game that nobody joins will be cancelled soon (game/lobby_expire.h) */
     CD_WH_GAME_KEPT_OPEN = 128, /* after game.expiring, its creator kept it open: the date moved (lobby_expire.h) */
+    CD_WH_PLAYER_LEFT = 256,   /* a seat that a join took was given up before the start (game/lobby_leave.h) */
 } cd_wh_event;
-#define CD_WH_ALL_EVENTS 255u
+#define CD_WH_ALL_EVENTS 511u
 /* players[].webhook without "events": what a player's chat needs to know */
 #define CD_WH_PLAYER_EVENTS                                                                                      \
     (CD_WH_TURN_STARTED | CD_WH_GAME_FINISHED | CD_WH_TURN_REMINDER | CD_WH_PLAYER_JOINED | CD_WH_GAME_EXPIRING | \
-     CD_WH_GAME_KEPT_OPEN)
-#define CD_WH_NEVENTS 8
+     CD_WH_GAME_KEPT_OPEN | CD_WH_PLAYER_LEFT)
+#define CD_WH_NEVENTS 9
 
 /* "turn.started", ... for one bit; NULL for anything else. */
 const char *cd_wh_event_name(unsigned ev);

@@ -597,6 +597,26 @@ static void table_words(cd_buf *b, int format, const cd_whp_ctx *c)
     sb_printf(b, "), %d open.", c->seats - c->taken);
 }
 
+/* player.left, chat: "**Cy** left game `abc12345` before it started: 2 of 4 seats taken (Ann and Bob), 2 open.",
+ * and the game's page. */
+static void text_left(chat *m, int format, const cd_whp_ctx *c)
+{
+    bold_name(&m->head, format, c->left_name ? c->left_name : "?");
+    sb_printf(&m->head, " left game ");
+    short_game(&m->head, format, c);
+    sb_printf(&m->head, " before it started: ");
+    table_words(&m->head, format, c);
+    page_link(&m->tail, c);
+}
+
+/* player.left, json: the seat given up and its name, and the table as it is now. */
+static json_t *data_left(const cd_whp_ctx *c)
+{
+    return json_pack("{s:s, s:i, s:i, s:s, s:O, s:i, s:i, s:i, s:{s:o}}", "game", c->game_id, "seq", c->seq, "seat",
+                     c->seat, "player", c->left_name ? c->left_name : "", "players", c->names, "seats", c->seats,
+                     "taken", c->taken, "open", c->seats - c->taken, "links", "game", game_link(c, ""));
+}
+
 /* game.expiring, chat: "Game `abc12345` is cancelled on 2026-12-20T09:30:00.000Z unless someone joins: nobody
  * joined it for 13 days; 2 of 4 seats taken (Ann and Bob), 2 open.", and the game's page. game.kept_open:
  * "Game `abc12345` is kept open by its creator until 2027-01-03T09:30:00.000Z: 2 of 4 seats ..." (or "by the
@@ -642,6 +662,7 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
                        : ev == CD_WH_PLAYER_JOINED  ? data_joined(c)
                        : ev == CD_WH_GAME_EXPIRING  ? data_expiring(c)
                        : ev == CD_WH_GAME_KEPT_OPEN ? data_kept_open(c)
+                       : ev == CD_WH_PLAYER_LEFT    ? data_left(c)
                                                    : data_finished(c);
         body = json_pack("{s:s, s:s, s:o}", "type", cd_wh_event_name(ev), "timestamp", c->timestamp, "data", data);
     } else {
@@ -656,6 +677,8 @@ char *cd_whp_render(unsigned ev, int format, const cd_whp_ctx *c)
             text_message(&m, format, c);
         else if (ev == CD_WH_PLAYER_JOINED)
             text_joined(&m, format, c);
+        else if (ev == CD_WH_PLAYER_LEFT)
+            text_left(&m, format, c);
         else if (ev == CD_WH_GAME_EXPIRING || ev == CD_WH_GAME_KEPT_OPEN)
             text_expiry(&m, format, c, ev == CD_WH_GAME_KEPT_OPEN);
         else

@@ -8,13 +8,12 @@
  * The texts name the player who must act (turn.started), who moved and what happened (move.made), or the
  * final scores (game.finished, also when the admin cancelled the game: "reason" says which), or what a seat
  * wrote (message.posted: its whole text, escaped like a name and cut to fit with "…", each of its lines a line
- * of the chat message), or who took a seat of a game that still waits for others (player.joined), or when a
- * game that nobody joins will be cancelled (game.expiring), or that its creator keeps it open after all
- * (game.kept_open); player
- * names are escaped for the format, so a name cannot ping a channel or inject markup. A chat text fits its
- * platform (Discord 2 000 characters, Slack 4 000): names are cut to 24 characters at a character boundary, a
- * move's lines are dropped from the end with a "…" line, and the last line links the game page and the board
- * picture (never a JSON route, which a browser is refused).
+ * of the chat message), or who took a seat of a game that still waits for others (player.joined) or gave one
+ * up (player.left), or when a game that nobody joins will be cancelled (game.expiring), or that its creator
+ * keeps it open after all (game.kept_open); player names are escaped for the format, so a name cannot ping a
+ * channel or inject markup. A chat text fits its platform (Discord 2 000 characters, Slack 4 000): names are
+ * cut to 24 characters at a character boundary, a move's lines are dropped from the end with a "…" line, and the
+ * last line links the game page and the board picture (never a JSON route, which a browser is refused).
  * The seed is in the json format only.
  *
  * Everything comes from the context, which the caller fills from the PUBLIC view and the public events
@@ -47,8 +46,10 @@ typedef struct {
     cd_cancel_by cancelled_by;   /* never_started: by whom (a game under way only the admin cancels) */
     long long message_id;     /* message.posted: the message (seat: its author) */
     const char *text;         /* message.posted: what it says, as written */
-    int seats, taken;         /* player.joined, game.expiring, game.kept_open: the game's seats, and how many
-                                 are taken now (player.joined's seat: the joiner) */
+    int seats, taken;         /* player.joined, player.left, game.expiring, game.kept_open: the game's seats, and
+                                 how many are taken now (player.joined's seat: the joiner; player.left's: the
+                                 seat given up, whose number the next seat now has) */
+    const char *left_name;    /* player.left: the name of the seat given up (no longer among names) */
     const char *expires_at;   /* game.expiring, game.kept_open: when carcd cancels the game unless someone joins
                                  (ISO) */
     const char *since;        /* game.expiring: how long nobody has joined it, in words ("13 days") */

@@ -79,7 +79,7 @@ END_TEST
 START_TEST(replies_decoded)
 {
     char tag[CD_MAIL_TAG_LEN + 1], to[200];
-    cd_mail_tag(GAME, 1, tag);
+    cd_mail_tag(GAME, 1, 0, tag);
     cd_mail_reply_address(tag, to, sizeof to);
     char raw[4000];
     cd_reply r;
@@ -165,12 +165,18 @@ END_TEST
 START_TEST(tags_and_addresses)
 {
     char a[CD_MAIL_TAG_LEN + 1], b[CD_MAIL_TAG_LEN + 1], c[CD_MAIL_TAG_LEN + 1], out[CD_MAIL_TAG_LEN + 1];
-    cd_mail_tag(GAME, 0, a);
-    cd_mail_tag(GAME, 1, b);
+    cd_mail_tag(GAME, 0, 0, a);
+    cd_mail_tag(GAME, 1, 0, b);
     ck_assert_int_eq(strlen(a), CD_MAIL_TAG_LEN);
     ck_assert_str_ne(a, b);
-    ck_assert(cd_mail_tag_ok(GAME, 0, a));
-    ck_assert(!cd_mail_tag_ok(GAME, 1, a));
+    /* after a leave (sql/029) the same seat number gets another tag: the one a moved seat's mail names is its */
+    char g1[CD_MAIL_TAG_LEN + 1], g2[CD_MAIL_TAG_LEN + 1];
+    cd_mail_tag(GAME, 1, 1, g1);
+    cd_mail_tag(GAME, 1, 2, g2);
+    ck_assert_int_eq(strlen(g1), CD_MAIL_TAG_LEN);
+    ck_assert_str_ne(g1, b);
+    ck_assert_str_ne(g1, g2);
+    ck_assert_str_ne(g1, a);
     /* an open place's tag is neither its number's seat's nor another place's */
     char p0[CD_MAIL_TAG_LEN + 1], p1[CD_MAIL_TAG_LEN + 1];
     cd_mail_place_tag(GAME, 0, p0);
@@ -179,9 +185,10 @@ START_TEST(tags_and_addresses)
     ck_assert_str_ne(p0, a);
     ck_assert_str_ne(p0, p1);
     ck_assert(cd_mail_place_tag_ok(GAME, 0, p0) && !cd_mail_place_tag_ok(GAME, 1, p0));
-    ck_assert(!cd_mail_tag_ok(GAME, 0, p0) && !cd_mail_place_tag_ok(GAME, 0, a));
+    ck_assert_str_ne(p0, g1);
+    ck_assert(!cd_mail_place_tag_ok(GAME, 0, a) && !cd_mail_place_tag_ok(GAME, 1, b));
     snprintf(cfg.mail_secret, sizeof cfg.mail_secret, "another-secret-entirely");
-    cd_mail_tag(GAME, 0, c);
+    cd_mail_tag(GAME, 0, 0, c);
     ck_assert_str_ne(a, c);   /* the key makes the tag */
     snprintf(cfg.mail_secret, sizeof cfg.mail_secret, "a-secret-of-twenty-chars");
     char addr[200];
@@ -461,7 +468,7 @@ START_TEST(bounces)
     /* a forged return path is no bounce: with both templates the same, a seat's reply is still a reply */
     snprintf(cfg.mail_return_path, sizeof cfg.mail_return_path, "play+{tag}@games.example.org");
     char seat_tag[CD_MAIL_TAG_LEN + 1], seat_addr[200];
-    cd_mail_tag(GAME, 1, seat_tag);
+    cd_mail_tag(GAME, 1, 0, seat_tag);
     cd_mail_reply_address(seat_tag, seat_addr, sizeof seat_addr);
     snprintf(dsn, sizeof dsn, "From: bob@example.org\r\nTo: %s\r\nSubject: Re\r\n\r\n1\r\n", seat_addr);
     parse(dsn, &r);

@@ -9,6 +9,9 @@
  *   - a waiting game refuses moves, legal moves, pause and resign (409 not-started) and shows no board;
  *     started by its creator with 3 of its 4 seats; a lapsed invitation and a start by others refused;
  *   - a waiting game cancelled by its creator;
+ *   - seats that joined leave before the start: the later seats move down (their tokens, endpoints and places
+ *     with them), the places open again to their codes and the lobby, and the game starts and plays with the
+ *     seats as renumbered; named seats, other tokens and a game under way are refused;
  *   - a rematch of a finished game: offered, accepted, started with the same seats and settings;
  *   - the hidden state never in any new answer (no seed, stack or snapshot in a waiting view or the lobby).
  */
@@ -591,6 +594,193 @@ START_TEST(rematch_offered_and_accepted)
 }
 END_TEST
 
+/* The places of waiting game id as its view lists them: places[i].seat, -1 while open. */
+static void places_of(e2e_client *c, const char *id, int out[8], int *n)
+{
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    json_t *pl = json_object_get(v, "places");
+    *n = (int)json_array_size(pl);
+    for (int i = 0; i < *n && i < 8; i++) {
+        json_t *seat = json_object_get(json_array_get(pl, (size_t)i), "seat");
+        out[i] = json_is_integer(seat) ? (int)json_integer_value(seat) : -1;
+    }
+    json_decref(v);
+}
+
+START_TEST(seat_left_before_the_start)
+{
+    static const char *const env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    char ann_key[80], cy_key[80];
+    new_key(c, "Ann", ann_key);
+    new_key(c, "Cy", cy_key);
+    char body[400];
+    snprintf(body, sizeof body,
+             "{\"public\":true,\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"invite\":true},"
+             "{\"invite\":true},{\"invite\":true},{\"invite\":true}]}",
+             ann_key);
+    json_t *g = post_want(c, "/v1/games", NULL, body, 201);
+    char id[40], ann[80], creator[80], codes[4][80], path[300];
+    snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+    snprintf(ann, sizeof ann, "%s", e2e_jstr(g, "players.0.token"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(g, "creator_token"));
+    for (int i = 0; i < 4; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "invites.%d.invite", i);
+        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(g, k));
+    }
+    json_decref(g);
+
+    /* Bob by code (seat 1, place 0), Cy from the lobby with her key (seat 2, place 1), Di by code (seat 3,
+     * place 2) */
+    char join[200], bob[80], di[80];
+    snprintf(join, sizeof join, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", codes[0]);
+    json_t *j = post_want(c, join, NULL, body, 201);
+    ck_assert_int_eq(e2e_jint(j, "seat"), 1);
+    snprintf(bob, sizeof bob, "%s", e2e_jstr(j, "token"));
+    json_decref(j);
+    j = post_want(c, join, cy_key, "{\"name\":\"Cy\"}", 201);
+    ck_assert_int_eq(e2e_jint(j, "seat"), 2);
+    json_decref(j);
+    snprintf(body, sizeof body, "{\"name\":\"Di\",\"invite\":\"%s\"}", codes[2]);
+    j = post_want(c, join, NULL, body, 201);
+    ck_assert_int_eq(e2e_jint(j, "seat"), 3);
+    snprintf(di, sizeof di, "%s", e2e_jstr(j, "token"));
+    json_decref(j);
+    /* Bob's and Di's endpoints, added while it waits (port 9: nobody listens, the rows stay) */
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks", id);
+    json_t *wh = post_want(c, path, bob, "{\"url\":\"http://127.0.0.1:9/bob\"}", 201);
+    char bob_wid[80];
+    snprintf(bob_wid, sizeof bob_wid, "%s", e2e_jstr(wh, "id"));
+    json_decref(wh);
+    json_decref(post_want(c, path, di, "{\"url\":\"http://127.0.0.1:9/di\"}", 201));
+    int places[8], np = 0;
+    places_of(c, id, places, &np);
+    ck_assert_int_eq(np, 4);
+    ck_assert(places[0] == 1 && places[1] == 2 && places[2] == 3 && places[3] == -1);
+
+    /* refusals, each changing nothing */
+    char leave[200];
+    snprintf(leave, sizeof leave, "/v1/games/%s/leave", id);
+    post_problem(c, leave, NULL, NULL, 401, "unauthenticated");
+    post_problem(c, leave, d->admin, NULL, 403, "forbidden");
+    post_problem(c, leave, creator, NULL, 401, "unauthenticated");   /* the creator token is no seat */
+    post_problem(c, leave, ann, NULL, 409, "named-seat");            /* named at the creation */
+    post_problem(c, leave, ann_key, NULL, 409, "named-seat");
+    post_problem(c, leave, bob, "{\"seat\":1}", 400, "invalid");     /* the body may only be empty */
+    snprintf(path, sizeof path, "/v1/games/%s/leave", "00000000-0000-4000-8000-000000000000");
+    post_problem(c, path, bob, NULL, 404, "not-found");
+    json_t *other = post_want(c, "/v1/games", NULL, "{\"players\":[{\"name\":\"Zed\"},{\"invite\":true}]}", 201);
+    snprintf(path, sizeof path, "/v1/games/%s/leave", e2e_jstr(other, "id"));
+    json_decref(other);
+    post_problem(c, path, bob, NULL, 403, "forbidden");              /* Bob's token is another game's seat */
+    snprintf(path, sizeof path, "/v1/games/%s/resign", id);
+    e2e_resp r;
+    e2e_req(c, "POST", path, cy_key, NULL, NULL, &r);   /* resign is for a game under way; it points here */
+    ck_assert_msg(e2e_problem_is(&r, "not-started") && strstr(r.body, "/leave"), "%s", r.body);
+    e2e_resp_free(&r);
+    places_of(c, id, places, &np);
+    ck_assert(places[0] == 1 && places[1] == 2 && places[2] == 3 && places[3] == -1);
+
+    /* Cy leaves with her key: Di moves down to seat 2, Cy's place opens again */
+    json_t *v = post_want(c, leave, cy_key, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "waiting");
+    ck_assert_int_eq(e2e_jint(v, "open"), 2);
+    ck_assert_str_eq(e2e_jstr(v, "players.2.name"), "Di");
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "players")), 3);
+    assert_no_hidden(v, "leave");
+    json_decref(v);
+    places_of(c, id, places, &np);
+    ck_assert_msg(places[0] == 1 && places[1] == -1 && places[2] == 2 && places[3] == -1, "%d %d %d %d", places[0],
+                  places[1], places[2], places[3]);
+    post_problem(c, leave, cy_key, NULL, 403, "forbidden");   /* her key holds no seat of it any more */
+    json_t *mine = e2e_get_ok(c, "/v1/me/games", cy_key, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(mine, "games")), 0);
+    json_decref(mine);
+    ck_assert_int_eq(lobby_count(c, "", id), 1);
+    /* Di's token is seat 2's now, and so is her endpoint */
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    v = e2e_get_ok(c, path, di, 200);
+    ck_assert_int_eq(e2e_jint(v, "you.seat"), 2);
+    json_decref(v);
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks", id);
+    v = e2e_get_ok(c, path, di, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "webhooks")), 1);
+    ck_assert_int_eq(e2e_jint(v, "webhooks.0.seat"), 2);
+    json_decref(v);
+    /* Bob's endpoint heard it: player.left, with the seat given up */
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks/%s/deliveries", id, bob_wid);
+    v = e2e_get_ok(c, path, bob, 200);
+    ck_assert_str_eq(e2e_jstr(v, "deliveries.0.event"), "player.left");
+    json_decref(v);
+
+    /* Bob leaves too (seat 1): Di is seat 1. A token whose seat left is nobody's. */
+    json_decref(post_want(c, leave, bob, NULL, 200));
+    post_problem(c, leave, bob, NULL, 401, "unauthenticated");
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    v = e2e_get_ok(c, path, di, 200);
+    ck_assert_int_eq(e2e_jint(v, "you.seat"), 1);
+    ck_assert_int_eq(e2e_jint(v, "open"), 3);
+    json_decref(v);
+    places_of(c, id, places, &np);
+    ck_assert(places[0] == -1 && places[1] == -1 && places[2] == 1 && places[3] == -1);
+
+    /* the places open again: Bob's code takes a seat again, Cy rejoins from the lobby, and Eve's code takes
+     * the last seat, which starts the game with Ann, Di, Bob, Cy and Eve in that order */
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", codes[0]);
+    j = post_want(c, join, NULL, body, 201);
+    ck_assert_int_eq(e2e_jint(j, "seat"), 2);
+    snprintf(bob, sizeof bob, "%s", e2e_jstr(j, "token"));
+    json_decref(j);
+    j = post_want(c, join, cy_key, "{\"name\":\"Cy\"}", 201);
+    ck_assert_int_eq(e2e_jint(j, "seat"), 3);
+    json_decref(j);
+    snprintf(body, sizeof body, "{\"name\":\"Eve\",\"invite\":\"%s\"}", codes[3]);
+    j = post_want(c, join, NULL, body, 201);
+    ck_assert_int_eq(e2e_jint(j, "seat"), 4);
+    ck_assert_str_eq(e2e_jstr(j, "status"), "active");
+    char eve[80];
+    snprintf(eve, sizeof eve, "%s", e2e_jstr(j, "token"));
+    json_decref(j);
+    v = e2e_get_ok(c, path, NULL, 200);
+    const char *want[] = {"Ann", "Di", "Bob", "Cy", "Eve"};
+    for (int i = 0; i < 5; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "players.%d.name", i);
+        ck_assert_str_eq(e2e_jstr(v, k), want[i]);
+    }
+    json_decref(v);
+    post_problem(c, leave, di, NULL, 409, "not-waiting");   /* under way: resign instead */
+
+    /* it plays, each token its seat's */
+    e2e_game eg = {.nplayers = 5};
+    snprintf(eg.id, sizeof eg.id, "%s", id);
+    snprintf(eg.token[0], sizeof eg.token[0], "%s", ann);
+    snprintf(eg.token[1], sizeof eg.token[1], "%s", di);
+    snprintf(eg.token[2], sizeof eg.token[2], "%s", bob);
+    snprintf(eg.token[3], sizeof eg.token[3], "%s", cy_key);
+    snprintf(eg.token[4], sizeof eg.token[4], "%s", eve);
+    e2e_rng rng = {11};
+    unsigned moved = 0;   /* the seats that have moved: each with the token it was given for it */
+    int n = 0;
+    for (; moved != 31u && n < 60; n++) {
+        e2e_play p;
+        ck_assert_int_eq(e2e_play_random(c, &eg, &rng, NULL, &p), 200);
+        ck_assert(n > 0 || p.seat == 0);
+        moved |= 1u << p.seat;
+        e2e_play_free(&p);
+    }
+    ck_assert_uint_eq(moved, 31u);
+    ck_assert_int_eq(e2e_verify_ok(c, d, id), n);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_lobby");
@@ -601,6 +791,7 @@ int main(void)
     tcase_add_test(tc, waiting_game_refuses_play_and_starts_with_three_of_four);
     tcase_add_test(tc, cancelled_by_its_creator);
     tcase_add_test(tc, rematch_offered_and_accepted);
+    tcase_add_test(tc, seat_left_before_the_start);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
