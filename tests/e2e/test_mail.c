@@ -2526,6 +2526,139 @@ START_TEST(waiting_game_kept_open)
 }
 END_TEST
 
+/* The reply tag in a mail's one-click stop link (List-Unsubscribe: <.../v1/mail/unsubscribe/TAG>). */
+static void stop_tag(const mail *m, char out[40])
+{
+    const char *u = strstr(m->unsubscribe, "/v1/mail/unsubscribe/");
+    ck_assert_msg(u, "List-Unsubscribe: %s", m->unsubscribe);
+    u += strlen("/v1/mail/unsubscribe/");
+    snprintf(out, 40, "%.*s", (int)strcspn(u, ">"), u);
+    ck_assert_int_eq(strlen(out), 24);
+}
+
+/* A seat that joined leaves before the start (POST .../leave): the seats that stay are mailed, the later seats
+ * move down with their reply tags (a stop link in an earlier mail still stops the same person), the tag of the
+ * seat that left belongs to nobody, and the next person to take a seat number gets a tag of their own. */
+START_TEST(waiting_seat_leaves)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
+                             "{\"invite\":true,\"email\":\"carol@example.org\"},{\"invite\":true,\"email\":"
+                             "\"bob@example.org\"},{\"invite\":true,\"email\":\"dave@example.org\"},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    char id[40], creator[80], codes[3][80], tokens[4][80], path[200], body[300];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    for (int i = 0; i < 3; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "invites.%d.invite", i);
+        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(r.json, k));
+    }
+    e2e_resp_free(&r);
+    /* Carol (seat 1), Bob (seat 2) and Dave (seat 3) take the places mailed to them, by their codes */
+    const char *names[] = {"Carol", "Bob", "Dave"};
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    for (int i = 0; i < 3; i++) {
+        snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\"}", names[i], codes[i]);
+        ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+        ck_assert_int_eq(e2e_jint(r.json, "seat"), i + 1);
+        snprintf(tokens[i + 1], sizeof tokens[i + 1], "%s", e2e_jstr(r.json, "token"));
+        e2e_resp_free(&r);
+    }
+    mail m;
+    char carol_tag[40], bob_tag[40], dave_tag[40];
+    seat_mail("carol", id, 1, "joined", 1, &m);   /* Bob joined */
+    stop_tag(&m, carol_tag);
+    free(m.text);
+    seat_mail("bob", id, 2, "joined", 1, &m);     /* Dave joined */
+    stop_tag(&m, bob_tag);
+    free(m.text);
+
+    /* Carol leaves: Bob is seat 1 now, Dave seat 2; Ann, Bob and Dave are told, Carol is not */
+    snprintf(path, sizeof path, "/v1/games/%s/leave", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, tokens[1], NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    seat_mail("alice", id, 0, "left", 1, &m);
+    char subject[200], words[400];
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: Carol left, 2 seats open", id);
+    ck_assert_str_eq(m.subject, subject);
+    snprintf(words, sizeof words,
+             "Hello Ann,\n\nCarol left the Carcassonne game %s before it started: 3 of 5 seats taken, 2 open.\n"
+             "At the table now: Ann, Bob and Dave.\n\nThe seat is open again.", id);
+    ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
+    ck_assert_str_eq(m.reply_to, "");
+    free(m.text);
+    seat_mail("bob", id, 1, "left", 1, &m);   /* to Bob as seat 1, under the tag his mail as seat 2 had */
+    char tag[40];
+    stop_tag(&m, tag);
+    ck_assert_str_eq(tag, bob_tag);
+    ck_assert_msg(strncmp(m.text, "Hello Bob,\n\nCarol left", 22) == 0, "%s", m.text);
+    free(m.text);
+    seat_mail("dave", id, 2, "left", 1, &m);
+    stop_tag(&m, dave_tag);
+    ck_assert_str_ne(dave_tag, bob_tag);
+    free(m.text);
+
+    /* Carol's old tag is nobody's now, not the seat 1 it named: its stop link stops nothing */
+    const char *form[] = {"Content-Type: application/x-www-form-urlencoded", NULL};
+    snprintf(path, sizeof path, "/v1/mail/unsubscribe/%s", carol_tag);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, "List-Unsubscribe=One-Click", form, &r), 404);
+    e2e_resp_free(&r);
+
+    /* Carol takes her place again, as seat 3, the number Dave's tag was made for: she gets a tag of her own */
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"name\":\"Carol\",\"invite\":\"%s\"}", codes[0]);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+    ck_assert_int_eq(e2e_jint(r.json, "seat"), 3);
+    ck_assert_str_eq(e2e_jstr(r.json, "email"), "carol@example.org");
+    snprintf(tokens[1], sizeof tokens[1], "%s", e2e_jstr(r.json, "token"));
+    e2e_resp_free(&r);
+    seat_mail("dave", id, 2, "joined", 1, &m);   /* Dave hears it under his own tag still */
+    stop_tag(&m, tag);
+    ck_assert_str_eq(tag, dave_tag);
+    free(m.text);
+
+    /* Bob's stop link from his mail as seat 2 stops Bob (seat 1 now), nobody else */
+    snprintf(path, sizeof path, "/v1/mail/unsubscribe/%s", bob_tag);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, "List-Unsubscribe=One-Click", form, &r), 200);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/email", id);
+    json_t *v = e2e_get_ok(c, path, tokens[2], 200);
+    ck_assert_str_eq(e2e_jstr(v, "email"), "bob@example.org");
+    ck_assert_str_eq(e2e_jstr(v, "stopped_reason"), "unsubscribed");
+    json_decref(v);
+    v = e2e_get_ok(c, path, tokens[3], 200);
+    ck_assert_str_eq(e2e_jstr(v, "email"), "dave@example.org");
+    ck_assert(json_is_null(json_object_get(v, "stopped_at")));
+    json_decref(v);
+
+    /* the creator starts it: Dave's first game mail answers to his tag, Carol's to her new one; Bob's mail stays
+     * stopped */
+    snprintf(path, sizeof path, "/v1/games/%s/start", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    ck_assert_str_eq(e2e_jstr(r.json, "players.3.name"), "Carol");
+    e2e_resp_free(&r);
+    seat_mail("dave", id, 2, "invitation", 1, &m);
+    ck_assert_msg(strstr(m.reply_to, dave_tag), "Reply-To %s, tag %s", m.reply_to, dave_tag);
+    free(m.text);
+    seat_mail("carol", id, 3, "invitation", 1, &m);
+    stop_tag(&m, tag);
+    ck_assert_str_ne(tag, dave_tag);
+    ck_assert_str_ne(tag, carol_tag);
+    ck_assert_msg(strstr(m.reply_to, tag), "Reply-To %s, tag %s", m.reply_to, tag);
+    free(m.text);
+    usleep(1500 * 1000);
+    ck_assert_int_eq(seat_mails("bob", id, 1, "invitation"), 0);
+    ck_assert_int_eq(seat_mails("carol", id, 1, "left"), 0);   /* the seat that left heard nothing of it */
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -2547,6 +2680,7 @@ int main(void)
     tcase_add_test(tc, waiting_seat_without_row_stops);
     tcase_add_test(tc, waiting_game_expires);
     tcase_add_test(tc, waiting_game_kept_open);
+    tcase_add_test(tc, waiting_seat_leaves);
     tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);
