@@ -133,7 +133,7 @@ static cd_tx_result run_create(cd_db *db, void *arg)
         return cd_refuse(&t->no, CD_P_GAME_OVER, NULL, "the game is over: it will send nothing more");
     if (endpoints >= CD_WH_MAX_PER_GAME)
         return cd_refuse(&t->no, CD_P_TOO_MANY_WEBHOOKS, NULL, "a game has at most 16 webhook endpoints");
-    char events[128], id[37], created_at[40];
+    char events[CD_WH_EVENTS_PG_LEN], id[37], created_at[40];
     cd_wh_events_pg(t->spec->events, events, sizeof events);
     if (cd_endpoint_insert(db, t->game_id, t->seat, t->spec->url, cd_wh_format_name(t->spec->format), events,
                            t->secret, id, created_at) != CD_Q_OK)

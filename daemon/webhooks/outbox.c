@@ -287,7 +287,7 @@ cd_tx_result cd_outbox_game_created(cd_db *db, const char *game_id, const carc_s
     for (int i = 0; hooks && i < hooks->nplayers; i++) {
         if (!hooks->has[i])
             continue;
-        char events[128], created_at[40];
+        char events[CD_WH_EVENTS_PG_LEN], created_at[40];
         cd_wh_events_pg(hooks->spec[i].events, events, sizeof events);
         if (cd_endpoint_insert(db, game_id, i, hooks->spec[i].url, cd_wh_format_name(hooks->spec[i].format), events,
                                hooks->secret[i], hooks->id[i], created_at) != CD_Q_OK)

@@ -103,6 +103,9 @@ typedef struct {
 bool cd_wh_spec_parse(const json_t *j, const char *where, unsigned default_events, cd_wh_spec *out,
                       cd_wh_error *err);
 
+/* The room cd_wh_events_pg needs for every event at once ("{turn.started,...,player.left}" is 123 bytes with its
+ * NUL), with space for a few more events. */
+#define CD_WH_EVENTS_PG_LEN 192
 /* The event names of a bit set, as a JSON array / as a PostgreSQL text[] literal ("{a,b}"). */
 json_t *cd_wh_events_json(unsigned events);
 void cd_wh_events_pg(unsigned events, char *out, size_t len);

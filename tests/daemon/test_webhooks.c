@@ -160,7 +160,7 @@ START_TEST(backoff_and_events)
     const char *bad[] = {"", "x", "1,,2", "-1", "1,", "999999999", "nan", "inf", NULL};
     for (int i = 0; bad[i]; i++)
         ck_assert_msg(cd_wh_backoff_parse(bad[i], d, CD_WH_MAX_BACKOFF, err, sizeof err) < 0, "'%s' parsed", bad[i]);
-    char pg[128];
+    char pg[CD_WH_EVENTS_PG_LEN];
     for (unsigned ev = 1; ev <= CD_WH_ALL_EVENTS; ev++) {
         cd_wh_events_pg(ev, pg, sizeof pg);
         ck_assert_uint_eq(cd_wh_events_from_pg(pg), ev);
@@ -451,6 +451,38 @@ START_TEST(expiring_texts)
 }
 END_TEST
 
+/* player.left: who left, before the start, and the table as it is now, the names inert for each format. */
+START_TEST(left_texts)
+{
+    json_t *names = json_pack("[s, s]", "Ann", "<!channel> & Cy");
+    cd_whp_ctx c = {.game_id = "0123abcd-0000-4000-8000-000000000000", .seq = 0, .names = names, .seat = 1,
+                    .timestamp = "2030-01-01T00:00:00.000Z", .base_url = "https://carc.example", .seats = 4,
+                    .taken = 2, .left_name = "@here Bob"};
+    char *t = chat_of(CD_WH_PLAYER_LEFT, CD_WH_DISCORD, &c);
+    ck_assert_str_eq(t, "**\\@here Bob** left game `0123abcd` before it started: 2 of 4 seats taken (Ann and "
+                        "\\<!channel\\> & Cy), 2 open.\nGame: https://carc.example/games/"
+                        "0123abcd-0000-4000-8000-000000000000");
+    free(t);
+    t = chat_of(CD_WH_PLAYER_LEFT, CD_WH_SLACK, &c);
+    ck_assert_msg(strstr(t, " left game ") && strstr(t, "(Ann and &lt;!channel&gt; &amp; Cy), 2 open.") &&
+                      !strstr(t, "<!channel>"),
+                  "%s", t);
+    free(t);
+    char *b = cd_whp_render(CD_WH_PLAYER_LEFT, CD_WH_JSON, &c);
+    json_t *j = json_loads(b, 0, NULL);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "player.left");
+    json_t *data = json_object_get(j, "data");
+    ck_assert_str_eq(json_string_value(json_object_get(data, "player")), "@here Bob");
+    ck_assert_int_eq(json_integer_value(json_object_get(data, "seat")), 1);
+    ck_assert(json_equal(json_object_get(data, "players"), names));
+    ck_assert_int_eq(json_integer_value(json_object_get(data, "taken")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(data, "open")), 2);
+    json_decref(j);
+    free(b);
+    json_decref(names);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("webhooks");
@@ -465,6 +497,7 @@ int main(void)
     tcase_add_test(tc, chat_texts_fit_their_platform);
     tcase_add_test(tc, message_texts_fit_and_are_inert);
     tcase_add_test(tc, expiring_texts);
+    tcase_add_test(tc, left_texts);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

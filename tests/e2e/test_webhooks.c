@@ -1549,6 +1549,98 @@ START_TEST(waiting_kept_open_told)
 }
 END_TEST
 
+/* A seat that joined leaves before the start: the endpoints of the seats that stay hear who left and who is at
+ * the table now (json, as documented; Discord in a line), those of the seat that left went with it; the players
+ * of the seats that stay get player_left in GET /v1/me/events, with their seat as it is now. */
+START_TEST(player_left_told)
+{
+    receiver *R = receiver_start();
+    e2e_daemon *d = e2e_daemon_up(env_public);
+    e2e_client *c = e2e_client_new(d);
+    e2e_openapi_load();
+    char ann_key[80], bob_key[80], cy_key[80], body[600], codes[2][80], path[200];
+    e2e_player_key(c, "Ann", ann_key, sizeof ann_key);
+    e2e_player_key(c, "Bob", bob_key, sizeof bob_key);
+    e2e_player_key(c, "Cy", cy_key, sizeof cy_key);
+    snprintf(body, sizeof body,
+             "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"invite\":true},{\"invite\":true},"
+             "{\"invite\":true}]}", ann_key);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r), 201);
+    e2e_game g = {.nplayers = 4};
+    snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+    snprintf(codes[0], sizeof codes[0], "%s", e2e_jstr(r.json, "invites.0.invite"));
+    snprintf(codes[1], sizeof codes[1], "%s", e2e_jstr(r.json, "invites.1.invite"));
+    e2e_resp_free(&r);
+    /* Bob (seat 1) and Cy (seat 2) join with their keys; each seat adds an endpoint */
+    snprintf(path, sizeof path, "/v1/games/%s/join", g.id);
+    const char *keys[] = {bob_key, cy_key}, *names[] = {"Bob", "Cy"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\",\"player_key\":\"%s\"}", names[i], codes[i],
+                 keys[i]);
+        ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+        snprintf(g.token[i + 1], sizeof g.token[i + 1], "%s", e2e_jstr(r.json, "token"));
+        e2e_resp_free(&r);
+    }
+    hook all = hook_create(c, &g, g.token[0], R, "/ann", "json", NULL);
+    hook_create(c, &g, g.token[0], R, "/ann-discord", "discord", NULL);
+    hook_create(c, &g, g.token[1], R, "/bob", "json", NULL);
+    hook cy = hook_create(c, &g, g.token[2], R, "/cy", "json", "[\"player.left\"]");
+
+    /* Bob leaves, with his key */
+    snprintf(path, sizeof path, "/v1/games/%s/leave", g.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, bob_key, NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);   /* /ann and /ann-discord */
+    ck_assert_int_eq(wait_prefix(R, "/cy", 1, 10), 1);
+    ck_assert_int_eq(settle(d, 10), 0);
+    json_t *j = hit_documented(R, "/ann", "player.left", all.secret, "PlayerLeftPayload");
+    ck_assert_str_eq(e2e_jstr(j, "data.game"), g.id);
+    ck_assert_str_eq(e2e_jstr(j, "data.player"), "Bob");
+    ck_assert_int_eq(e2e_jint(j, "data.seat"), 1);
+    ck_assert_int_eq(json_array_size(e2e_jget(j, "data.players")), 2);
+    ck_assert_str_eq(e2e_jstr(j, "data.players.1"), "Cy");
+    ck_assert_int_eq(e2e_jint(j, "data.seats"), 4);
+    ck_assert_int_eq(e2e_jint(j, "data.taken"), 2);
+    ck_assert_int_eq(e2e_jint(j, "data.open"), 2);
+    json_decref(j);
+    json_decref(hit_documented(R, "/cy", "player.left", cy.secret, "PlayerLeftPayload"));
+    j = hit_json(R, "/ann-discord", NULL, NULL);
+    ck_assert_msg(j != NULL, "no Discord message");
+    char want[300];
+    snprintf(want, sizeof want, "**Bob** left game `%.8s` before it started: 2 of 4 seats taken (Ann and Cy), 2 "
+                                "open.\nGame: https://carc.example/games/%s", g.id, g.id);
+    ck_assert_str_eq(e2e_jstr(j, "content"), want);
+    json_decref(j);
+    ck_assert_int_eq(count_prefix(R, "/bob"), 0);   /* Bob's endpoint left with his seat */
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks", g.id);
+    j = e2e_get_ok(c, path, d->admin, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 3);
+    json_decref(j);
+
+    /* the streams: Ann (seat 0) and Cy (seat 1 now) hear it, Bob does not */
+    json_t *es = e2e_me_events_all(c, ann_key);
+    ck_assert_int_eq(json_array_size(es), 3);   /* Bob joined, Cy joined, Bob left */
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 2), "kind"), "player_left");
+    ck_assert_int_eq(e2e_jint(json_array_get(es, 2), "seat"), 0);
+    json_decref(es);
+    es = e2e_me_events_all(c, cy_key);
+    ck_assert_int_eq(json_array_size(es), 1);
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 0), "kind"), "player_left");
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 0), "game"), g.id);
+    ck_assert_int_eq(e2e_jint(json_array_get(es, 0), "seat"), 1);
+    json_decref(es);
+    es = e2e_me_events_all(c, bob_key);
+    ck_assert_int_eq(json_array_size(es), 1);   /* Cy's join, before he left */
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 0), "kind"), "player_joined");
+    json_decref(es);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_webhooks");
@@ -1568,6 +1660,7 @@ int main(void)
     tcase_add_test(tc, waiting_cancel_told);
     tcase_add_test(tc, upkeep_failure_said);
     tcase_add_test(tc, waiting_kept_open_told);
+    tcase_add_test(tc, player_left_told);
     suite_add_tcase(s, tc);
     TCase *chat = e2e_tcase("chat", 240);
     tcase_add_test(chat, chat_fits_six_long_names);
