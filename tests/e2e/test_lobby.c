@@ -658,6 +658,14 @@ START_TEST(seat_left_before_the_start)
     snprintf(bob_wid, sizeof bob_wid, "%s", e2e_jstr(wh, "id"));
     json_decref(wh);
     json_decref(post_want(c, path, di, "{\"url\":\"http://127.0.0.1:9/di\"}", 201));
+    /* table talk while it waits: Cy and Di write, Ann mutes Di */
+    snprintf(path, sizeof path, "/v1/games/%s/messages", id);
+    json_decref(post_want(c, path, cy_key, "{\"text\":\"I may not make it\"}", 201));
+    json_decref(post_want(c, path, di, "{\"text\":\"Hi all\"}", 201));
+    e2e_resp mr;
+    snprintf(path, sizeof path, "/v1/games/%s/mutes/3", id);
+    ck_assert_int_eq(e2e_req(c, "PUT", path, ann, NULL, NULL, &mr), 204);
+    e2e_resp_free(&mr);
     int places[8], np = 0;
     places_of(c, id, places, &np);
     ck_assert_int_eq(np, 4);
@@ -711,6 +719,16 @@ START_TEST(seat_left_before_the_start)
     v = e2e_get_ok(c, path, di, 200);
     ck_assert_int_eq((int)json_array_size(json_object_get(v, "webhooks")), 1);
     ck_assert_int_eq(e2e_jint(v, "webhooks.0.seat"), 2);
+    json_decref(v);
+    /* the table talk: Cy's line went with her seat, Di's is seat 2's now; Ann's mute of Di moved with Di */
+    snprintf(path, sizeof path, "/v1/games/%s/messages", id);
+    v = e2e_get_ok(c, path, bob, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "messages")), 1);
+    ck_assert_int_eq(e2e_jint(v, "messages.0.seat"), 2);
+    ck_assert_str_eq(e2e_jstr(v, "messages.0.name"), "Di");
+    json_decref(v);
+    v = e2e_get_ok(c, path, ann, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "messages")), 0);
     json_decref(v);
     /* Bob's endpoint heard it: player.left, with the seat given up */
     snprintf(path, sizeof path, "/v1/games/%s/webhooks/%s/deliveries", id, bob_wid);

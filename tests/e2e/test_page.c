@@ -1815,7 +1815,8 @@ START_TEST(page_assets)
                               {"board.js", "text/javascript"}, {"api.js", "text/javascript"},
                               {"tile.js", "text/javascript"},  {"panel.js", "text/javascript"},
                               {"choices.js", "text/javascript"}, {"words.js", "text/javascript"},
-                              {"mailme.js", "text/javascript"}, {"seatbox.js", "text/javascript"}};
+                              {"mailme.js", "text/javascript"}, {"seatbox.js", "text/javascript"},
+                              {"leave.js", "text/javascript"}};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         snprintf(path, sizeof path, "/games/assets/%s", files[i][0]);
         ck_assert_int_eq(e2e_req(c, "GET", path, NULL, NULL, NULL, &r), 200);
@@ -1928,6 +1929,82 @@ START_TEST(page_chat)
 }
 END_TEST
 
+/* A seat that joined by its invitation gives it back before the start: "Leave this game" (pressed twice) on its
+ * page, which then opens as anyone's with a word of what happened; the place is open again, and the same
+ * invitation takes it anew. The host's seat, named at the creation, has no such button. */
+START_TEST(page_leave_before_start)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Host\"},{\"invite\":true},{\"invite\":true}]}", NULL, &r), 201);
+    json_t *created = json_incref(r.json);
+    e2e_resp_free(&r);
+    char id[40], host[80], url[300];
+    snprintf(id, sizeof id, "%s", e2e_jstr(created, "id"));
+    snprintf(host, sizeof host, "%s", e2e_jstr(created, "players.0.token"));
+    browser b;
+    browser_start(&b);
+    tab t[3];
+
+    /* Guest joins by the first invitation: seat 1's page has the button */
+    invite_page_url(d, created, 0, url, sizeof url);
+    tab_open(&b, &t[0], url, 1280, 900, false);
+    wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 2 more players to join.",
+             "the waiting game");
+    join_as(&b, "Guest", NULL);
+    wait_for(&b, "/^#token=cs_/.test(location.hash)?'y':'n'", "y", "the seat's page");
+    wait_for(&b, "document.body.dataset.ready", "1", "the seat's page loaded");
+    wait_for(&b, SEAT_NAMES, "Host|Guest|an open seat", "the seats taken and open");
+    wait_for(&b, "String(document.getElementById('leave-box').hidden)", "false", "the leave box");
+    wait_for(&b, "document.getElementById('leave-game').textContent", "Leave this game", "its button");
+    size_t len;
+    free(screenshot(&b, &len, "page-leave.png"));
+
+    /* the host's page (a named seat) has none */
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, id, host);
+    tab_open(&b, &t[1], url, 1280, 900, false);
+    wait_for(&b, "document.body.dataset.ready", "1", "the host's page loaded");
+    wait_for(&b, SEAT_NAMES, "Host|Guest|an open seat", "the host sees Guest");
+    wait_for(&b, "String(document.getElementById('leave-box').hidden)", "true", "no leave box for a named seat");
+
+    /* Guest leaves: the first press asks, the second does it */
+    tab_use(&b, &t[0]);
+    click(&b, "#leave-game");
+    wait_for(&b, "document.getElementById('leave-game').textContent", "Press again to leave the game",
+             "the first press asks");
+    snprintf(url, sizeof url, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, url, NULL, 200);
+    ck_assert_int_eq(e2e_jint(v, "open"), 1);   /* asked, not done */
+    json_decref(v);
+    click(&b, "#leave-game");
+    wait_for(&b, "location.hash === '' && document.body.dataset.ready === '1' ? 'y' : 'n'", "y",
+             "the page again, without the seat's token");
+    wait_for(&b, "document.getElementById('notice').textContent",
+             "You left this game. Your seat is open again for someone else; the old link to it no longer works.",
+             "the page says what happened");
+    wait_for(&b, SEAT_NAMES, "Host|an open seat|an open seat", "the seat is open again");
+    wait_for(&b, "String(document.getElementById('leave-box').hidden)", "true", "no button for anyone");
+    v = e2e_get_ok(c, url, NULL, 200);
+    ck_assert_int_eq(e2e_jint(v, "open"), 2);
+    json_decref(v);
+    tab_use(&b, &t[1]);   /* the host's page hears of it */
+    wait_for(&b, SEAT_NAMES, "Host|an open seat|an open seat", "the host sees the seat open");
+
+    /* the same invitation takes the seat again */
+    invite_page_url(d, created, 0, url, sizeof url);
+    tab_open(&b, &t[2], url, 1280, 900, false);
+    join_as(&b, "Guest2", NULL);
+    wait_for(&b, "/^#token=cs_/.test(location.hash)?'y':'n'", "y", "the seat's page again");
+    wait_for(&b, SEAT_NAMES, "Host|Guest2|an open seat", "Guest2 at seat 1");
+    json_decref(created);
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* One case per test, so that CK_RUN_CASE=<name> runs one of them. */
 int main(void)
 {
@@ -1947,7 +2024,7 @@ int main(void)
                  {"broken_link", page_broken_link, 120},  {"lobby", page_lobby, 120},
                  {"lobby_bot", page_lobby_bot, 120},  {"lobby_invite", page_lobby_invite, 120},
                  {"lobby_mail", page_lobby_mail, 120},  {"mail_turns", page_mail_turns, 120},
-                 {"seat_box", page_seat_box, 120},
+                 {"seat_box", page_seat_box, 120},        {"leave", page_leave_before_start, 120},
                  {"chat", page_chat, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -14,6 +14,7 @@ import { invite, drawJoin, joinedNote, inviteNote } from "./join.js";
 import { drawHost, forgetCreated } from "./host.js";
 import { drawRematch } from "./rematch.js";
 import { drawMail } from "./mailme.js";
+import { drawLeave, leftNote } from "./leave.js";
 import { botPlays, drawSeatBox } from "./seatbox.js";
 
 const id = document.body.dataset.game;
@@ -160,6 +161,7 @@ function render(keepFocus) {
     else if (token && v.status === "waiting") drawHost($("choices"), id, v, refreshSoon);   // its creator's part
     else $("choices").replaceChildren();
     drawMail($("mail-box"), id, v, refreshSoon);   // a seat's address, kept for the start
+    drawLeave($("leave-box"), id, v);   // a seat that joined can give it back before the start
     if (v.status === "cancelled") forgetCreated(id);
     if (invite) notice(inviteNote(v));
     document.body.dataset.seq = String(v.seq);
@@ -190,6 +192,7 @@ function render(keepFocus) {
   drawPlayers(v, n, me());
   // below everything else in the column: appearing moves nothing
   drawSeatBox($("seat-box"), id, v, refreshSoon);
+  drawLeave($("leave-box"), id, v);   // hidden: the game no longer waits
   drawMail($("mail-box"), id, v, refreshSoon);
   $("replay").max = String(v.seq);
   drawTurn(v, n, mine);
@@ -260,7 +263,7 @@ document.addEventListener("visibilitychange", readSeats);
     // the chat column, when there is one, is in the layout before the board is first drawn: it appearing
     // later narrowed the board's column and moved the board under a pointer (its reads ran meanwhile)
     const talk = await chat;   // the table talk rides on the same stream (api.js: follow)
-    const joined = joinedNote();
+    const joined = joinedNote() || leftNote();
     await refresh();
     if (joined) notice(joined);
     const started = !!S.view.board;
