@@ -158,8 +158,9 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
                      name, j.seat);
     if (cfg && cfg->public_url[0] && n > 0 && (size_t)n < sizeof text)
         snprintf(text + n, sizeof text - (size_t)n,
-                 "\nYour private play link, the key to your seat, to play on the game's page instead (keep it to "
-                 "yourself; bookmark it):\n%s/games/%s#token=%s\n",
+                 "\nYour private play link, the key to your seat, to play on the game's page instead, or to give the "
+                 "seat back there before the game starts if you cannot play after all (keep it to yourself; "
+                 "bookmark it):\n%s/games/%s#token=%s\n",
                  cfg->public_url, game_id, token);
     return cd_mail_enqueue_place_answer(db, &a);
 }
