@@ -64,13 +64,7 @@ static cd_tx_result run_leave(cd_db *db, void *arg)
 
 enum MHD_Result h_game_leave(cd_req *r)
 {
-    json_t *body = cd_req_json_body_optional(r);
-    if (!body)
-        return MHD_YES;
-    static const char *const none[] = {NULL};   /* the body may only be empty */
-    bool ok = cd_req_only_keys(r, body, none, "");
-    json_decref(body);
-    if (!ok)
+    if (!cd_req_body_empty(r))
         return MHD_YES;
     leave_tx t = {.id = r->params[0]};
     if (!cd_uuid_valid(t.id))

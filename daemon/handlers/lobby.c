@@ -226,13 +226,7 @@ enum MHD_Result cd_lobby_creator_action(cd_req *r, cd_creator_action what)
         [CD_CREATOR_CANCEL] = "the game could not be cancelled",
         [CD_CREATOR_KEEP_OPEN] = "the game could not be kept open",
     };
-    json_t *body = cd_req_json_body_optional(r);
-    if (!body)
-        return MHD_YES;
-    static const char *const none[] = {NULL};   /* the body may only be empty */
-    bool ok = cd_req_only_keys(r, body, none, "");
-    json_decref(body);
-    if (!ok)
+    if (!cd_req_body_empty(r))
         return MHD_YES;
     creator_tx t = {.req = r, .id = r->params[0], .what = what};
     if (!cd_uuid_valid(t.id))

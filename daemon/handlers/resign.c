@@ -72,13 +72,7 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
 
 enum MHD_Result h_game_resign(cd_req *r)
 {
-    json_t *body = cd_req_json_body_optional(r);
-    if (!body)
-        return MHD_YES;
-    static const char *const none[] = {NULL};   /* the body may only be empty */
-    bool ok = cd_req_only_keys(r, body, none, "");
-    json_decref(body);
-    if (!ok)
+    if (!cd_req_body_empty(r))
         return MHD_YES;
     cd_db *db;
     int seat = cd_req_seat(r, &db);

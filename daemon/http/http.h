@@ -81,6 +81,8 @@ const char *cd_req_header(cd_req *r, const char *name);
 json_t *cd_req_json_body(cd_req *r);
 /* The same for an endpoint whose body is optional: no body at all is an empty object. */
 json_t *cd_req_json_body_optional(cd_req *r);
+/* For an action whose body may only be empty (none, or {}): true; else replies 400 (or 415, bad JSON) itself. */
+bool cd_req_body_empty(cd_req *r);
 /* Whether every key of object o is one of `allowed` (NULL-terminated); else replies 400 naming the first other
  * key, prefixed by `where` ("" at the top, "script." inside a member), and returns false. */
 bool cd_req_only_keys(cd_req *r, const json_t *o, const char *const *allowed, const char *where);

@@ -106,6 +106,17 @@ json_t *cd_req_json_body_optional(cd_req *r)
     return r->body_len == 0 ? json_object() : cd_req_json_body(r);
 }
 
+bool cd_req_body_empty(cd_req *r)
+{
+    json_t *body = cd_req_json_body_optional(r);
+    if (!body)
+        return false;
+    static const char *const none[] = {NULL};
+    bool ok = cd_req_only_keys(r, body, none, "");
+    json_decref(body);
+    return ok;
+}
+
 enum MHD_Result cd_in_json_arena(cd_req *r, cd_handler h)
 {
     cd_json_arena_begin();
