@@ -565,6 +565,18 @@ START_TEST(rematch_offered_and_accepted)
     json_decref(o);
     post_problem(c, path, eg.token[0], NULL, 409, "rematch-offered");
     post_problem(c, acc, eg.token[1], NULL, 409, "already-seated");   /* Bob's seat is in already */
+    /* the offerer's seat took its place as an acceptance would: he may give it back, and take it again */
+    char leave[200];
+    snprintf(leave, sizeof leave, "/v1/games/%s/leave", id);
+    json_t *left = post_want(c, leave, bob_new, NULL, 200);
+    ck_assert_int_eq(e2e_jint(left, "open"), 2);
+    ck_assert_int_eq((int)json_array_size(json_object_get(left, "players")), 0);
+    json_decref(left);
+    json_t *again = post_want(c, acc, eg.token[1], NULL, 201);
+    ck_assert_int_eq(e2e_jint(again, "seat"), 0);
+    ck_assert_str_eq(e2e_jstr(again, "status"), "waiting");
+    snprintf(bob_new, sizeof bob_new, "%s", e2e_jstr(again, "token"));
+    json_decref(again);
     char view[200];
     snprintf(view, sizeof view, "/v1/games/%s", id);
     json_t *v = e2e_get_ok(c, view, NULL, 200);
