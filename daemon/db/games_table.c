@@ -21,6 +21,10 @@ static const cd_stmt_info stmts[] = {
                      "$3, $4, (SELECT id FROM players WHERE key_hash = $5)) "
                      "RETURNING $5::text IS NULL OR player_id IS NOT NULL",
                      5},
+    {ST_SEAT_HOLD, "seat_hold",
+                   "SELECT 1 FROM seats WHERE game_id = $1::uuid AND seat = $2::integer AND (token_hash = $3 "
+                   "OR player_id = (SELECT id FROM players WHERE key_hash = $3)) FOR SHARE",
+                   3},
     {ST_SEATS_OF_GAME, "seats_of_game", "SELECT seat, name FROM seats WHERE game_id = $1::uuid ORDER BY seat",
                        1},
     /* the cursor is the last id of the previous page; rows are ordered by (created_at, id) */
@@ -66,6 +70,15 @@ cd_q cd_seat_insert(cd_db *db, const char *game_id, int seat, const char *name, 
     snprintf(seat_s, sizeof seat_s, "%d", seat);
     const char *p[] = {game_id, seat_s, name, token_hash, key_hash};
     return cd_q_one(db, ST_SEAT_INSERT, 5, p, NULL, bool_column, key_known);
+}
+
+cd_q cd_seat_hold(cd_db *db, const char *game_id, int seat, const char *bearer_hash, bool *held)
+{
+    char seat_s[16];
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    const char *p[] = {game_id, seat_s, bearer_hash};
+    *held = false;
+    return cd_q_one(db, ST_SEAT_HOLD, 3, p, held, NULL, NULL);
 }
 
 cd_q cd_seats_count(cd_db *db, const char *game_id, int *n)

@@ -33,6 +33,11 @@ cd_q cd_seat_insert(cd_db *db, const char *game_id, int seat, const char *name, 
                     const char *key_hash, bool *key_known);
 /* ST_SEATS_OF_GAME: how many seats the game has (0: no such game). */
 cd_q cd_seats_count(cd_db *db, const char *game_id, int *n);
+/* ST_SEAT_HOLD, in a transaction: whether `seat` is still the seat of the bearer whose token or player key hashes
+ * to bearer_hash, and if so its row locked (FOR SHARE) until the end. A seat's number changes only when an earlier
+ * seat leaves the waiting game (game/lobby_leave.h), which locks the rows it moves: a write by seat number that
+ * holds its row first is moved with it, one that comes after finds it gone and asks again. */
+cd_q cd_seat_hold(cd_db *db, const char *game_id, int seat, const char *bearer_hash, bool *held);
 
 /* One game of the admin's list (ST_GAMES_LIST); the strings live as long as the rows. */
 typedef struct {

@@ -10,8 +10,12 @@
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
+    /* $3: the bearer's token or player key hashed, which the seat must still be (NULL: the seat alone, for a
+     * reply mail found by its tag under the game's lock) */
     {ST_MSG_SEAT_LOCK, "msg_seat_lock",
-                       "SELECT 1 FROM seats WHERE game_id = $1::uuid AND seat = $2::integer FOR UPDATE", 2},
+                       "SELECT 1 FROM seats WHERE game_id = $1::uuid AND seat = $2::integer AND ($3::text IS NULL "
+                       "OR token_hash = $3 OR player_id = (SELECT id FROM players WHERE key_hash = $3)) FOR UPDATE",
+                       3},
     /* Counts the seat's messages in the window and inserts only below `max`; the row comes back either way
      * (n and the oldest's age give Retry-After). READ COMMITTED: after the seat lock, this statement's
      * snapshot sees every message a parallel post committed. */
@@ -69,12 +73,12 @@ static const cd_stmt_info stmts[] = {
 };
 const cd_stmt_family cd_stmts_messages = {stmts, sizeof stmts / sizeof stmts[0]};
 
-cd_q cd_msg_seat_lock(cd_db *db, const char *game_id, int seat, bool *found)
+cd_q cd_msg_seat_lock(cd_db *db, const char *game_id, int seat, const char *bearer_hash, bool *found)
 {
     char seat_s[16];
     snprintf(seat_s, sizeof seat_s, "%d", seat);
-    const char *p[] = {game_id, seat_s};
-    return cd_q_one(db, ST_MSG_SEAT_LOCK, 2, p, found, NULL, NULL);
+    const char *p[] = {game_id, seat_s, bearer_hash};
+    return cd_q_one(db, ST_MSG_SEAT_LOCK, 3, p, found, NULL, NULL);
 }
 
 static void inserted_row(const PGresult *res, int i, void *row)

@@ -13,8 +13,10 @@
 struct pg_result;
 
 /* ST_MSG_SEAT_LOCK, inside cd_db_tx: locks the author's seat row, so that one seat's posts are counted one
- * after another (the rate limit cannot be raced past by posting in parallel). *found false: no such seat. */
-cd_q cd_msg_seat_lock(cd_db *db, const char *game_id, int seat, bool *found);
+ * after another (the rate limit cannot be raced past by posting in parallel). *found false: no such seat, or it
+ * is no longer the seat of the bearer whose token or player key hashes to bearer_hash (NULL: not asked; an earlier
+ * seat left the waiting game and this one moved down, db/games_table.h's cd_seat_hold). */
+cd_q cd_msg_seat_lock(cd_db *db, const char *game_id, int seat, const char *bearer_hash, bool *found);
 
 /* What ST_MSG_INSERT did: the message's id, the game's seq it was written at, its time (ISO 8601) and the
  * author's name; or,

@@ -51,6 +51,8 @@ typedef enum {
     ST_GAME_GET_PLAY,    /* (token_hash, game_id, cached_seq) -> the same with only seq, status, snapshot,
                              seed_sha256 and seed (legal-moves), the other game columns (names, clock too) NULL */
     ST_SEATS_OF_GAME,    /* (game_id) -> seat, name */
+    ST_SEAT_HOLD,        /* (game_id, seat, bearer_hash) -> 1 when the seat is still the bearer's (its token, or
+                            linked to its player key), the row locked FOR SHARE until the transaction ends */
     ST_TOKEN_LOOKUP,     /* (token_hash) -> game_id, seat */
     ST_GAME_UPDATE,      /* (game_id, seq, snapshot|NULL: the checkpoint stays, status, pending_seat, pending_kind) */
     ST_MOVES_AFTER,      /* (game_id, after_seq, limit) -> seq, seat, move, events, origin */
@@ -174,7 +176,8 @@ typedef enum {
     ST_BOT_RELEASE,          /* (game_id): the lease ends (the move is in, or it was thought for a stale seq) */
     ST_BOT_AFTER_LEAVE,      /* (game_id) -> bot_after_leave */
     /* table talk (db/messages.c) */
-    ST_MSG_SEAT_LOCK,        /* (game_id, seat) -> 1   FOR UPDATE of the seat */
+    ST_MSG_SEAT_LOCK,        /* (game_id, seat, bearer_hash|NULL) -> 1   FOR UPDATE of the seat, when still the
+                                bearer's */
     ST_MSG_INSERT,           /* (game_id, seat, text, origin, now, window_s, max) -> id, seq, created_at (NULL when
                                  the seat is at its limit), when the oldest message in the window leaves it (s), the
                                  author's name */

@@ -89,6 +89,7 @@ json_t *cd_msg_json(const cd_msg_row *m, bool admin)
 
 typedef struct {
     const char *game_id, *text, *origin;
+    const char *bearer_hash;   /* NULL: the seat alone */
     int seat;
     double now;
     cd_msg_inserted ins;
@@ -100,7 +101,7 @@ static cd_tx_result run_post(cd_db *db, void *arg)
     post_tx *t = arg;
     t->no_seat = false;
     bool found = false;
-    if (cd_msg_seat_lock(db, t->game_id, t->seat, &found) != CD_Q_OK)
+    if (cd_msg_seat_lock(db, t->game_id, t->seat, t->bearer_hash, &found) != CD_Q_OK)
         return CD_TX_ERROR;
     if (!found) {
         t->no_seat = true;
@@ -130,10 +131,11 @@ cd_tx_result cd_msg_post_tx(cd_db *db, const char *game_id, int seat, const char
     return out;
 }
 
-cd_msg_post_result cd_msg_post(cd_db *db, const char *game_id, int seat, const char *text, const char *origin,
-                               double now, json_t **out, double *retry_s, bool *down)
+cd_msg_post_result cd_msg_post(cd_db *db, const char *game_id, int seat, const char *bearer_hash, const char *text,
+                               const char *origin, double now, json_t **out, double *retry_s, bool *down)
 {
-    post_tx t = {.game_id = game_id, .text = text, .origin = origin, .seat = seat, .now = now};
+    post_tx t = {.game_id = game_id, .text = text, .origin = origin, .bearer_hash = bearer_hash, .seat = seat,
+                 .now = now};
     *down = false;
     if (out)
         *out = NULL;

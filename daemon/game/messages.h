@@ -38,15 +38,16 @@ bool cd_msg_text_ok(const char *text, size_t len, char *why, size_t whylen);
 typedef enum {
     CD_MSG_POSTED,
     CD_MSG_RATE_LIMITED,   /* *retry_s says when */
-    CD_MSG_NO_SEAT,        /* the game has no such seat */
+    CD_MSG_NO_SEAT,        /* the game has no such seat, or it is no longer the bearer's (it moved down) */
     CD_MSG_FAILED,         /* the database: *down says whether it is unreachable */
 } cd_msg_post_result;
 
 /* Posts text (checked with cd_msg_text_ok already) as `seat` of game_id: one transaction (cd_db_tx) that
- * locks the seat, counts and inserts, queues the NOTIFY and the message.posted webhooks. origin "api" or
- * "mail"; now: carcd's wall clock. On CD_MSG_POSTED *out (when non-NULL) is the new message's JSON. */
-cd_msg_post_result cd_msg_post(cd_db *db, const char *game_id, int seat, const char *text, const char *origin,
-                               double now, json_t **out, double *retry_s, bool *down);
+ * locks the seat (still the seat of the bearer whose token or key hashes to bearer_hash), counts and inserts,
+ * queues the NOTIFY and the message.posted webhooks. origin "api" or "mail"; now: carcd's wall clock. On
+ * CD_MSG_POSTED *out (when non-NULL) is the new message's JSON. */
+cd_msg_post_result cd_msg_post(cd_db *db, const char *game_id, int seat, const char *bearer_hash, const char *text,
+                               const char *origin, double now, json_t **out, double *retry_s, bool *down);
 
 /* The same inside the caller's transaction (a `say` reply mail, mailin/, under its game lock): CD_TX_COMMIT
  * with *res CD_MSG_POSTED (and *ins the new row), CD_TX_ROLLBACK with *res CD_MSG_RATE_LIMITED or

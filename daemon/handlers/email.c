@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clock/clock_tx.h"
+#include "db/games_table.h"
 #include "db/lobby.h"
 #include "db/mail_seats.h"
 #include "handlers.h"
@@ -23,6 +24,8 @@ typedef struct {
     int seat;
     const char *email;     /* NULL: stop */
     const char *token;
+    const char *bearer_hash;   /* the token or player key hashed, whose seat `seat` must still be */
+    bool moved;            /* out: it is not (an earlier seat left the waiting game: request.h's CD_SEAT_TRIES) */
     bool finished;         /* out */
     bool not_found;
     bool not_started;      /* out: cancelled before its start */
@@ -48,7 +51,16 @@ static cd_tx_result run_put(cd_db *db, void *arg)
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
     t->not_found = lr == CD_LOAD_NOT_FOUND;
-    if (lr == CD_LOAD_WAITING)   /* kept for the start, told who joins meanwhile (mail/waiting.h) */
+    bool held = true;
+    if ((lr == CD_LOAD_WAITING || lr == CD_LOAD_OK) &&
+        cd_seat_hold(db, t->id, t->seat, t->bearer_hash, &held) != CD_Q_OK) {
+        cd_game_free(&g);
+        return CD_TX_ERROR;
+    }
+    t->moved = !held;
+    if (t->moved)
+        out = CD_TX_ROLLBACK;
+    else if (lr == CD_LOAD_WAITING)   /* kept for the start, told who joins meanwhile (mail/waiting.h) */
         out = put_waiting(db, t);
     else if (lr != CD_LOAD_OK)
         out = t->not_found ? CD_TX_ROLLBACK : CD_TX_ERROR;
@@ -98,17 +110,25 @@ enum MHD_Result h_email_put(cd_req *r)
                                "email: expected a mail address like ann@example.org, or null");
         goto out;
     }
-    cd_db *db;
-    int seat = cd_req_seat(r, &db);
-    if (seat < 0)
-        goto out;
+    char bearer_hash[CD_HEX256_LEN];
+    cd_req_bearer_hash(r, bearer_hash);
     /* the token goes into the mails' private links; a player key never does */
-    email_tx t = {.id = r->params[0], .seat = seat, .email = json_string_value(e),
-                  .token = cd_bearer_is_key(r) ? NULL : r->bearer};
+    email_tx t = {.id = r->params[0], .email = json_string_value(e), .token = cd_bearer_is_key(r) ? NULL : r->bearer,
+                  .bearer_hash = bearer_hash, .moved = true};
+    cd_db *db = NULL;
     bool down = false;
-    cd_tx_result tr = cd_db_tx(db, run_put, &t, &down);
-    if (tr == CD_TX_COMMIT)
-        ret = answer(r, db, t.id, seat);
+    cd_tx_result tr = CD_TX_ROLLBACK;
+    for (int tries = 0; tries < CD_SEAT_TRIES && t.moved; tries++) {   /* request.h */
+        if ((t.seat = cd_req_seat(r, &db)) < 0)
+            goto out;
+        tr = cd_db_tx(db, run_put, &t, &down);
+        if (tr == CD_TX_ERROR)
+            break;
+    }
+    if (tr == CD_TX_ROLLBACK && t.moved)
+        ret = cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
+    else if (tr == CD_TX_COMMIT)
+        ret = answer(r, db, t.id, t.seat);
     else if (t.not_found || t.not_started)
         ret = cd_reply_load_error(r, t.not_started ? CD_LOAD_WAITING : CD_LOAD_NOT_FOUND);
     else

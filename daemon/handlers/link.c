@@ -6,7 +6,31 @@
 #include <string.h>
 
 #include "handlers.h"
+#include "db/games_table.h"
 #include "db/players.h"
+
+typedef struct {
+    const char *game_id, *bearer_hash, *key_hash;
+    int seat;
+    bool moved, found;   /* out: the seat is no longer the bearer's (request.h); the key names a player */
+    char player[37];     /* out */
+} link_tx;
+
+/* The bearer's seat held (an earlier seat leaving the waiting game would move it), then tied to the key. */
+static cd_tx_result run_link(cd_db *db, void *arg)
+{
+    link_tx *t = arg;
+    bool held = false;
+    t->found = false;
+    if (cd_seat_hold(db, t->game_id, t->seat, t->bearer_hash, &held) != CD_Q_OK)
+        return CD_TX_ERROR;
+    t->moved = !held;
+    if (t->moved)
+        return CD_TX_ROLLBACK;
+    if (cd_seat_link(db, t->game_id, t->seat, t->key_hash, &t->found, t->player) != CD_Q_OK)
+        return CD_TX_ERROR;
+    return t->found ? CD_TX_COMMIT : CD_TX_ROLLBACK;
+}
 
 enum MHD_Result h_game_link(cd_req *r)
 {
@@ -22,20 +46,28 @@ enum MHD_Result h_game_link(cd_req *r)
         ret = cd_reply_problem(r, CD_P_INVALID, "player_key", "player_key: expected a player key (POST /v1/players)");
         goto out;
     }
-    cd_db *db;
-    int seat = cd_req_seat(r, &db);
-    if (seat < 0)
-        goto out;
-    char hash[CD_HEX256_LEN], player[37];
-    cd_sha256_hex(pkey, hash);
-    bool found = false;
-    cd_q q = cd_seat_link(db, r->params[0], seat, hash, &found, player);
-    if (q != CD_Q_OK)
-        ret = cd_reply_db_failure(r, q == CD_Q_DOWN, "the seat could not be linked");
-    else if (!found)
+    char key_hash[CD_HEX256_LEN], bearer_hash[CD_HEX256_LEN];
+    cd_sha256_hex(pkey, key_hash);
+    cd_req_bearer_hash(r, bearer_hash);
+    link_tx t = {.game_id = r->params[0], .bearer_hash = bearer_hash, .key_hash = key_hash, .moved = true};
+    cd_tx_result tr = CD_TX_ROLLBACK;
+    bool down = false;
+    for (int tries = 0; tries < CD_SEAT_TRIES && t.moved; tries++) {   /* request.h */
+        cd_db *db;
+        if ((t.seat = cd_req_seat(r, &db)) < 0)
+            goto out;
+        tr = cd_db_tx(db, run_link, &t, &down);
+        if (tr == CD_TX_ERROR)
+            break;
+    }
+    if (tr == CD_TX_ERROR)
+        ret = cd_reply_db_failure(r, down, "the seat could not be linked");
+    else if (t.moved)
+        ret = cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
+    else if (!t.found)
         ret = cd_reply_problem(r, CD_P_INVALID, "player_key", "player_key: no player has this key");
     else
-        ret = cd_reply_json(r, 200, json_pack("{s:i, s:s}", "seat", seat, "player_id", player), NULL);
+        ret = cd_reply_json(r, 200, json_pack("{s:i, s:s}", "seat", t.seat, "player_id", t.player), NULL);
 out:
     json_decref(body);
     return ret;

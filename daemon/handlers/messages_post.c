@@ -33,20 +33,24 @@ enum MHD_Result h_messages_post(cd_req *r)
         json_decref(body);
         return cd_reply_problem(r, CD_P_INVALID, "text", "%s", why);
     }
-    cd_db *db;
-    int seat = cd_req_seat(r, &db);
-    if (seat < 0) {
-        json_decref(body);
-        return MHD_YES;
-    }
     json_t *msg = NULL;
     double retry_s = 0;
     bool down = false;
-    char game_id[37];
+    char game_id[37], bearer_hash[CD_HEX256_LEN];
     for (int i = 0; i < 37; i++)
         game_id[i] = (char)tolower((unsigned char)r->params[0][i]);
-    cd_msg_post_result pr = cd_msg_post(db, game_id, seat, json_string_value(text), "api", cd_wall_now(), &msg,
-                                        &retry_s, &down);
+    cd_req_bearer_hash(r, bearer_hash);
+    cd_msg_post_result pr = CD_MSG_NO_SEAT;
+    for (int tries = 0; tries < CD_SEAT_TRIES && pr == CD_MSG_NO_SEAT; tries++) {   /* request.h */
+        cd_db *db;
+        int seat = cd_req_seat(r, &db);
+        if (seat < 0) {
+            json_decref(body);
+            return MHD_YES;
+        }
+        pr = cd_msg_post(db, game_id, seat, bearer_hash, json_string_value(text), "api", cd_wall_now(), &msg,
+                         &retry_s, &down);
+    }
     json_decref(body);
     switch (pr) {
     case CD_MSG_POSTED:
@@ -56,7 +60,7 @@ enum MHD_Result h_messages_post(cd_req *r)
                                  "a seat may post %d messages in %.0f seconds; try again in %.0f s", CD_MSG_RATE_MAX,
                                  CD_MSG_RATE_WINDOW_S, retry_s + 0.499);
     case CD_MSG_NO_SEAT:
-        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
+        return cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
     default:
         return cd_reply_db_failure(r, down, "the message could not be stored");
     }

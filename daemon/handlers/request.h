@@ -77,6 +77,11 @@ bool cd_game_open_view(cd_req *r, cd_db **db, int *viewer, cd_game *g, bool *wai
  * id, 401/403 token, 503) and returns -1 when there is none, or 409 seat-left when a bot plays the seat (its
  * player left it under bot_after_leave, or it was made for a bot): such a token reads, it does not act. */
 int cd_req_seat(cd_req *r, cd_db **db);
+/* A write by the bearer's seat number checks, in its transaction, that the number is still the bearer's seat
+ * (db/games_table.h's cd_seat_hold: an earlier seat may have left the waiting game since cd_req_seat looked); when
+ * it is not, the handler looks the seat up again, at most this many times in all, and then answers 409
+ * seat-moved. */
+#define CD_SEAT_TRIES 3
 /* cd_req_seat, but a seat its player left to a bot (bot_after_leave) is still that player's: the rematch's
  * offer and acceptance, which give the player a seat of a new game. */
 int cd_req_seat_or_left(cd_req *r, cd_db **db);

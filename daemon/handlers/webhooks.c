@@ -111,8 +111,10 @@ typedef struct {
     int seat;                     /* -1: the whole game */
     const cd_wh_spec *spec;
     const char *secret;
+    const char *bearer_hash;      /* a seat's: its token or player key hashed */
     /* out */
     cd_refusal no;
+    bool moved;                   /* the seat is no longer the bearer's (request.h's CD_SEAT_TRIES) */
     json_t *endpoint;             /* owned */
 } create_tx;
 
@@ -121,6 +123,7 @@ static cd_tx_result run_create(cd_db *db, void *arg)
     create_tx *t = arg;
     json_decref(t->endpoint);
     t->endpoint = NULL;
+    t->moved = false;
     cd_refusal_clear(&t->no);
     /* the game row locked: a move commits entirely before or after the endpoint exists */
     bool found = false, finished = false;
@@ -133,6 +136,12 @@ static cd_tx_result run_create(cd_db *db, void *arg)
         return cd_refuse(&t->no, CD_P_GAME_OVER, NULL, "the game is over: it will send nothing more");
     if (endpoints >= CD_WH_MAX_PER_GAME)
         return cd_refuse(&t->no, CD_P_TOO_MANY_WEBHOOKS, NULL, "a game has at most 16 webhook endpoints");
+    bool held = true;   /* a seat's endpoint: the seat is still the bearer's (an earlier one may have left) */
+    if (t->seat >= 0 && cd_seat_hold(db, t->game_id, t->seat, t->bearer_hash, &held) != CD_Q_OK)
+        return CD_TX_ERROR;
+    t->moved = !held;
+    if (t->moved)
+        return CD_TX_ROLLBACK;
     char events[CD_WH_EVENTS_PG_LEN], id[37], created_at[40];
     cd_wh_events_pg(t->spec->events, events, sizeof events);
     if (cd_endpoint_insert(db, t->game_id, t->seat, t->spec->url, cd_wh_format_name(t->spec->format), events,
@@ -156,6 +165,9 @@ enum MHD_Result h_webhooks_create(cd_req *r)
     int viewer;
     if (!cd_wh_caller(r, r->params[0], &db, &viewer))
         return MHD_YES;
+    char bearer_hash[CD_HEX256_LEN] = "";
+    if (viewer >= 0)
+        cd_req_bearer_hash(r, bearer_hash);
     json_t *body = cd_req_json_body(r);
     if (!body)
         return MHD_YES;
@@ -168,10 +180,19 @@ enum MHD_Result h_webhooks_create(cd_req *r)
     }
     char secret[CD_WH_SECRET_LEN + 1];
     cd_wh_secret_new(secret);
-    create_tx t = {.req = r, .game_id = r->params[0], .seat = viewer >= 0 ? viewer : -1, .spec = &spec, .secret = secret};
+    create_tx t = {.req = r, .game_id = r->params[0], .seat = viewer >= 0 ? viewer : -1, .spec = &spec,
+                   .secret = secret, .bearer_hash = bearer_hash};
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_create, &t, &down);
-    if (tr == CD_TX_COMMIT) {
+    for (int tries = 1; tr == CD_TX_ROLLBACK && t.moved && tries < CD_SEAT_TRIES; tries++) {   /* request.h */
+        if (!cd_wh_caller(r, r->params[0], &db, &viewer))
+            goto out;
+        t.seat = viewer;
+        tr = cd_db_tx(db, run_create, &t, &down);
+    }
+    if (tr == CD_TX_ROLLBACK && t.moved) {
+        ret = cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
+    } else if (tr == CD_TX_COMMIT) {
         json_object_set_new(t.endpoint, "secret", json_string(secret));
         char location[160];
         snprintf(location, sizeof location, "/v1/games/%s/webhooks/%s", r->params[0],

@@ -161,6 +161,12 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "Ask the game's creator: they can cancel the game (POST /v1/games/{id}/cancel) and create it again "
         "without you. Nothing was changed.",
     },
+    [CD_P_SEAT_MOVED] = {
+        "While a game waits for its players, a seat's number moves down by one when a seat taken before it is "
+        "given up. Your request was written by your seat's number, and that number changed under it several "
+        "times in a row.",
+        "Send the request again: it looks your seat up anew. Nothing was written.",
+    },
     [CD_P_NOT_FINISHED] = {
         "A rematch is offered for a game that is over, and this one is not.",
         "Finish the game first; then POST /v1/games/{id}/rematch offers its seats a new game.",

@@ -19,6 +19,8 @@
 
 #include "db/db.h"
 #include "db/exec.h"
+#include "db/games_table.h"
+#include "db/messages.h"
 #include "db/player_events.h"
 #include "db/players.h"
 #include "base/embedded.h"
@@ -827,6 +829,59 @@ static void assert_idle(void)
     PQfinish(c);
 }
 
+/* carcd_seat_leave (sql/029) moves the seats after the one that leaves down by one, their messages with them;
+ * a write by seat number then holds the seat only while it is still the bearer's (its token, or linked to its
+ * player key): seat 2 of a writer who looked it up before the leave is somebody else's now. */
+START_TEST(a_seat_hold_is_the_bearers_seat)
+{
+    migrate_ok();
+    cd_db *db = thread_db();
+    PGconn *c = connect_to(test_db);
+    char id[37];
+    insert_game(c, id);
+    PQclear(sqlf(c, "UPDATE games SET status = 'waiting' WHERE id = '%s'", id));
+    PQclear(sqlf(c, "INSERT INTO players (name, key_hash) VALUES ('Di', 'key3')"));
+    for (int seat = 0; seat < 4; seat++)
+        PQclear(sqlf(c, "INSERT INTO seats (game_id, seat, name, token_hash, player_id) VALUES ('%s', %d, 'p%d', "
+                        "'hash%d', %s)", id, seat, seat, seat,
+                     seat == 3 ? "(SELECT id FROM players WHERE key_hash = 'key3')" : "NULL"));
+    PQclear(sqlf(c, "INSERT INTO game_messages (game_id, seat, seq, text, created_at) VALUES ('%s', 3, 0, 'hi', "
+                    "now())", id));
+    bool held = false, found = false;
+    ck_assert_int_eq(cd_seat_hold(db, id, 2, "hash2", &held), CD_Q_OK);
+    ck_assert(held);
+    ck_assert_int_eq(cd_seat_hold(db, id, 2, "hash3", &held), CD_Q_OK);
+    ck_assert(!held);
+
+    PQclear(sqlf(c, "SELECT carcd_seat_leave('%s', 1)", id));   /* seat 1 leaves: 2 -> 1, 3 -> 2 */
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT string_agg(seat || ':' || token_hash, ',' ORDER BY seat) FROM seats "
+                              "WHERE game_id = '%s'", id);
+    PGresult *res = sqlf(c, "%s", sql);
+    ck_assert_str_eq(PQgetvalue(res, 0, 0), "0:hash0,1:hash2,2:hash3");
+    PQclear(res);
+    snprintf(sql, sizeof sql, "SELECT seat FROM game_messages WHERE game_id = '%s'", id);
+    ck_assert_int_eq(sql_int(c, sql), 2);   /* the message moved with its author (ON UPDATE CASCADE) */
+
+    ck_assert_int_eq(cd_seat_hold(db, id, 2, "hash2", &held), CD_Q_OK);
+    ck_assert(!held);                                     /* seat 2 is no longer hash2's */
+    ck_assert_int_eq(cd_seat_hold(db, id, 1, "hash2", &held), CD_Q_OK);
+    ck_assert(held);
+    ck_assert_int_eq(cd_seat_hold(db, id, 2, "hash3", &held), CD_Q_OK);
+    ck_assert(held);
+    ck_assert_int_eq(cd_seat_hold(db, id, 2, "key3", &held), CD_Q_OK);   /* by the player key linked to it */
+    ck_assert(held);
+    ck_assert_int_eq(cd_seat_hold(db, id, 1, "key3", &held), CD_Q_OK);
+    ck_assert(!held);
+    ck_assert_int_eq(cd_msg_seat_lock(db, id, 2, "hash2", &found), CD_Q_OK);
+    ck_assert(!found);
+    ck_assert_int_eq(cd_msg_seat_lock(db, id, 2, NULL, &found), CD_Q_OK);   /* by number alone: somebody's */
+    ck_assert(found);
+    PQfinish(c);
+}
+END_TEST
+
+
 START_TEST(tx_commits)
 {
     migrate_ok();
@@ -1242,6 +1297,7 @@ static Suite *db_suite(void)
     tcase_add_test(tc, an_update_keeping_the_snapshot_does_not_log_it);
     tcase_add_test(tc, a_move_updates_its_game_row_hot);
     tcase_add_test(tc, player_events_numbered_per_player);
+    tcase_add_test(tc, a_seat_hold_is_the_bearers_seat);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("tx");

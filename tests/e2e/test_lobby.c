@@ -21,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <libpq-fe.h>
+
 #include "e2e.h"
 
 static void new_key(e2e_client *c, const char *name, char key[80])
@@ -811,6 +813,94 @@ START_TEST(seat_left_before_the_start)
 }
 END_TEST
 
+/* One POST on its own connection, in a thread. */
+typedef struct {
+    e2e_client *c;
+    char path[200], token[80], body[200];
+    e2e_resp r;
+    long status;
+} poster;
+
+static void *post_thread(void *arg)
+{
+    poster *p = arg;
+    p->status = e2e_req(p->c, "POST", p->path, p->token, p->body[0] ? p->body : NULL, NULL, &p->r);
+    return NULL;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* A write by seat number racing a leave that moves the seat: Cy's message is written after carcd looked her seat
+ * up (2) and after Bob's leave moved her to 1. A session of the test's own holds Cy's seat row, so that the leave
+ * queues on it first and the message's transaction behind it; when it lets go, the leave renumbers and commits,
+ * and the message finds seat 2 no longer Cy's, looks her up again and is written as seat 1's. */
+START_TEST(a_write_racing_a_leave_moves_with_the_seat)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    json_t *g = post_want(c, "/v1/games", NULL,
+                          "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true},{\"invite\":true}]}",
+                          201);
+    char id[40], codes[2][80], tokens[2][80], path[200], body[300];
+    snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+    snprintf(codes[0], sizeof codes[0], "%s", e2e_jstr(g, "invites.0.invite"));
+    snprintf(codes[1], sizeof codes[1], "%s", e2e_jstr(g, "invites.1.invite"));
+    json_decref(g);
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    const char *names[] = {"Bob", "Cy"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\"}", names[i], codes[i]);
+        json_t *j = post_want(c, path, NULL, body, 201);
+        ck_assert_int_eq(e2e_jint(j, "seat"), i + 1);
+        snprintf(tokens[i], sizeof tokens[i], "%s", e2e_jstr(j, "token"));
+        json_decref(j);
+    }
+    PGconn *pg = PQconnectdb(d->dburl);
+    ck_assert_msg(PQstatus(pg) == CONNECTION_OK, "%s", PQerrorMessage(pg));
+    PQclear(PQexec(pg, "BEGIN"));
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM seats WHERE game_id = '%s' AND seat = 2 FOR UPDATE", id);
+    PGresult *res = PQexec(pg, sql);
+    ck_assert_int_eq(PQntuples(res), 1);
+    PQclear(res);
+
+    poster leave = {.c = e2e_client_new(d)}, say = {.c = e2e_client_new(d)};
+    snprintf(leave.path, sizeof leave.path, "/v1/games/%s/leave", id);
+    snprintf(leave.token, sizeof leave.token, "%s", tokens[0]);
+    snprintf(say.path, sizeof say.path, "/v1/games/%s/messages", id);
+    snprintf(say.token, sizeof say.token, "%s", tokens[1]);
+    snprintf(say.body, sizeof say.body, "{\"text\":\"still here\"}");
+    pthread_t tl, ts;
+    pthread_create(&tl, NULL, post_thread, &leave);
+    sleep_ms(400);   /* the leave waits on Cy's row */
+    pthread_create(&ts, NULL, post_thread, &say);
+    sleep_ms(400);   /* the message has looked Cy up (seat 2) and waits on her row behind the leave */
+    PQclear(PQexec(pg, "COMMIT"));
+    PQfinish(pg);
+    pthread_join(tl, NULL);
+    pthread_join(ts, NULL);
+    ck_assert_msg(leave.status == 200, "leave: %ld %s", leave.status, leave.r.body);
+    ck_assert_msg(say.status == 201, "message: %ld %s", say.status, say.r.body);
+    ck_assert_int_eq(e2e_jint(say.r.json, "seat"), 1);   /* written as the seat Cy has now */
+    ck_assert_str_eq(e2e_jstr(say.r.json, "name"), "Cy");
+    e2e_resp_free(&leave.r);
+    e2e_resp_free(&say.r);
+    e2e_client_free(leave.c);
+    e2e_client_free(say.c);
+    snprintf(path, sizeof path, "/v1/games/%s/messages", id);
+    json_t *v = e2e_get_ok(c, path, tokens[1], 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "messages")), 1);
+    ck_assert_int_eq(e2e_jint(v, "messages.0.seat"), 1);
+    json_decref(v);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_lobby");
@@ -822,6 +912,7 @@ int main(void)
     tcase_add_test(tc, cancelled_by_its_creator);
     tcase_add_test(tc, rematch_offered_and_accepted);
     tcase_add_test(tc, seat_left_before_the_start);
+    tcase_add_test(tc, a_write_racing_a_leave_moves_with_the_seat);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
