@@ -121,8 +121,6 @@ static const cd_stmt_info stmts[] = {
                             "VALUES ($1::uuid, $2::integer, $3, $4, $5::uuid)",
                             5},
     {ST_SEAT_LEAVE, "seat_leave", "SELECT carcd_seat_leave($1::uuid, $2::integer)", 2},
-    {ST_SEAT_PLACE, "seat_place", "SELECT place FROM seat_invites WHERE game_id = $1::uuid AND seat = $2::integer",
-                    2},
 };
 const cd_stmt_family cd_stmts_lobby = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -489,19 +487,4 @@ cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat)
     int_text(seat, st);
     const char *p[] = {game_id, st};
     return cd_q_run(db, ST_SEAT_LEAVE, 2, p);
-}
-
-static void place_column(const PGresult *res, int i, void *row)
-{
-    *(int *)row = atoi(PQgetvalue(res, i, 0));
-}
-
-cd_q cd_seat_place(cd_db *db, const char *game_id, int seat, int *place)
-{
-    char st[16];
-    int_text(seat, st);
-    const char *p[] = {game_id, st};
-    bool found = false;
-    *place = -1;
-    return cd_q_one(db, ST_SEAT_PLACE, 2, p, &found, place_column, place);
 }

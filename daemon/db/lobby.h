@@ -176,7 +176,5 @@ cd_q cd_seat_insert_player(cd_db *db, const char *game_id, int seat, const char 
 /* ST_SEAT_LEAVE, under the waiting game's lock (cd_waiting_lock): seat leaves; the seats after it, and all that
  * is kept by their numbers, move down one; its place opens again (carcd_seat_leave, sql/029). */
 cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat);
-/* ST_SEAT_PLACE: the place seat took by joining; -1 for a seat named at the game's creation. */
-cd_q cd_seat_place(cd_db *db, const char *game_id, int seat, int *place);
 
 #endif

@@ -160,7 +160,6 @@ typedef enum {
     ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
     ST_SEAT_LEAVE,           /* (game_id, seat): the seat leaves the waiting game, the later ones move down one
                                 (carcd_seat_leave, sql/029) */
-    ST_SEAT_PLACE,           /* (game_id, seat) -> the place the seat took (no row: a seat named at creation) */
     /* players' event streams (db/player_events.c) and the admin's cancel (db/admin_cancel.c), sql/009 */
     ST_PLAYER_EVENTS_SEATS,  /* (game_id, seq, seat|-1 = every seat|-2 = the pending one, kind, status|NULL): an event for the players
                                  linked to the seat(s), numbered, with their NOTIFY */

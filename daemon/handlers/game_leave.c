@@ -40,10 +40,14 @@ static cd_tx_result leave_locked(cd_db *db, leave_tx *t, const cd_waiting_lock_r
                          "the game has started: a seat leaves a game under way by resigning "
                          "(POST /v1/games/{id}/resign)");
     }
-    int place = -1;
-    if (cd_seat_place(db, t->id, tok.seat, &place) != CD_Q_OK)
+    cd_invite inv[CD_LOBBY_MAX_SEATS];   /* a seat a join took has a place; a named one has none */
+    int ninv = 0;
+    if (cd_invites_get(db, t->id, inv, &ninv) != CD_Q_OK)
         return CD_TX_ERROR;
-    if (place < 0)
+    bool joined = false;
+    for (int i = 0; i < ninv; i++)
+        joined = joined || inv[i].seat == tok.seat;
+    if (!joined)
         return cd_refuse(&t->no, CD_P_NAMED_SEAT, NULL,
                          "this seat was named when the game was created, not taken by a join: only the game's "
                          "creator can change who plays (by cancelling it)");
