@@ -114,20 +114,13 @@ enum MHD_Result h_email_put(cd_req *r)
     cd_req_bearer_hash(r, bearer_hash);
     /* the token goes into the mails' private links; a player key never does */
     email_tx t = {.id = r->params[0], .email = json_string_value(e), .token = cd_bearer_is_key(r) ? NULL : r->bearer,
-                  .bearer_hash = bearer_hash, .moved = true};
-    cd_db *db = NULL;
+                  .bearer_hash = bearer_hash};
+    cd_db *db;
     bool down = false;
-    cd_tx_result tr = CD_TX_ROLLBACK;
-    for (int tries = 0; tries < CD_SEAT_TRIES && t.moved; tries++) {   /* request.h */
-        if ((t.seat = cd_req_seat(r, &db)) < 0)
-            goto out;
-        tr = cd_db_tx(db, run_put, &t, &down);
-        if (tr == CD_TX_ERROR)
-            break;
-    }
-    if (tr == CD_TX_ROLLBACK && t.moved)
-        ret = cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
-    else if (tr == CD_TX_COMMIT)
+    cd_tx_result tr;
+    if (!cd_seat_tx(r, &db, &t.seat, &t.moved, run_put, &t, &tr, &down))
+        goto out;
+    if (tr == CD_TX_COMMIT)
         ret = answer(r, db, t.id, t.seat);
     else if (t.not_found || t.not_started)
         ret = cd_reply_load_error(r, t.not_started ? CD_LOAD_WAITING : CD_LOAD_NOT_FOUND);

@@ -49,21 +49,14 @@ enum MHD_Result h_game_link(cd_req *r)
     char key_hash[CD_HEX256_LEN], bearer_hash[CD_HEX256_LEN];
     cd_sha256_hex(pkey, key_hash);
     cd_req_bearer_hash(r, bearer_hash);
-    link_tx t = {.game_id = r->params[0], .bearer_hash = bearer_hash, .key_hash = key_hash, .moved = true};
-    cd_tx_result tr = CD_TX_ROLLBACK;
+    link_tx t = {.game_id = r->params[0], .bearer_hash = bearer_hash, .key_hash = key_hash};
+    cd_db *db;
+    cd_tx_result tr;
     bool down = false;
-    for (int tries = 0; tries < CD_SEAT_TRIES && t.moved; tries++) {   /* request.h */
-        cd_db *db;
-        if ((t.seat = cd_req_seat(r, &db)) < 0)
-            goto out;
-        tr = cd_db_tx(db, run_link, &t, &down);
-        if (tr == CD_TX_ERROR)
-            break;
-    }
+    if (!cd_seat_tx(r, &db, &t.seat, &t.moved, run_link, &t, &tr, &down))
+        goto out;
     if (tr == CD_TX_ERROR)
         ret = cd_reply_db_failure(r, down, "the seat could not be linked");
-    else if (t.moved)
-        ret = cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
     else if (!t.found)
         ret = cd_reply_problem(r, CD_P_INVALID, "player_key", "player_key: no player has this key");
     else

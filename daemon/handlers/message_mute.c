@@ -4,6 +4,7 @@
  * streams, turn mails and message.posted webhooks; nobody else is affected and the muted seat is not told.
  * 204; muting twice or unmuting a seat not muted is no error. The seat a seat may not mute is itself (400).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "handlers.h"
@@ -11,23 +12,39 @@
 #include "db/messages.h"
 
 typedef struct {
-    const char *game_id, *bearer_hash;
-    int seat, other;
+    const char *game_id, *bearer_hash, *other;   /* other: the muted seat as the path says it */
+    int seat;
     bool on;
-    bool moved;   /* out: the seat is no longer the bearer's (request.h's CD_SEAT_TRIES) */
+    bool moved;       /* out: the seat is no longer the bearer's (request.h's cd_seat_tx) */
+    cd_refusal no;    /* out */
 } mute_tx;
 
-/* The bearer's seat held (an earlier seat leaving the waiting game would move it), then the mute written. */
+/* The bearer's seat held (an earlier seat leaving the waiting game would move it), the other seat checked
+ * against the seats as they are now, then the mute written. */
 static cd_tx_result run_mute(cd_db *db, void *arg)
 {
     mute_tx *t = arg;
+    cd_refusal_clear(&t->no);
     bool held = false;
     if (cd_seat_hold(db, t->game_id, t->seat, t->bearer_hash, &held) != CD_Q_OK)
         return CD_TX_ERROR;
     t->moved = !held;
     if (t->moved)
         return CD_TX_ROLLBACK;
-    cd_q q = t->on ? cd_mute_put(db, t->game_id, t->seat, t->other) : cd_mute_delete(db, t->game_id, t->seat, t->other);
+    char *end;
+    long other = strtol(t->other, &end, 10);
+    int nseats = 0;
+    if (cd_seats_count(db, t->game_id, &nseats) != CD_Q_OK)
+        return CD_TX_ERROR;
+    if (!*t->other || *end || other < 0 || other >= nseats) {
+        char why[80];
+        snprintf(why, sizeof why, "seat: expected a seat of the game, 0 to %d", nseats - 1);
+        return cd_refuse(&t->no, CD_P_INVALID, "seat", why);
+    }
+    if (other == t->seat)
+        return cd_refuse(&t->no, CD_P_INVALID, "seat", "seat: a seat cannot mute itself");
+    cd_q q = t->on ? cd_mute_put(db, t->game_id, t->seat, (int)other)
+                   : cd_mute_delete(db, t->game_id, t->seat, (int)other);
     return q == CD_Q_OK ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
@@ -35,35 +52,15 @@ static enum MHD_Result mute(cd_req *r, bool on)
 {
     char bearer_hash[CD_HEX256_LEN];
     cd_req_bearer_hash(r, bearer_hash);
-    mute_tx t = {.bearer_hash = bearer_hash, .on = on, .moved = true};
-    for (int tries = 0; tries < CD_SEAT_TRIES && t.moved; tries++) {
-        cd_db *db;
-        int seat = cd_req_seat(r, &db);
-        if (seat < 0)
-            return MHD_YES;
-        const char *s = r->params[1];
-        char *end;
-        long other = strtol(s, &end, 10);
-        int nseats = 0;
-        cd_q q = cd_seats_count(db, r->game_id, &nseats);
-        if (q != CD_Q_OK)
-            return cd_reply_db_failure(r, q == CD_Q_DOWN, "the game's seats could not be read");
-        if (!*s || *end || other < 0 || other >= nseats)
-            return cd_reply_problem(r, CD_P_INVALID, "seat", "seat: expected a seat of the game, 0 to %d",
-                                    nseats - 1);
-        if (other == seat)
-            return cd_reply_problem(r, CD_P_INVALID, "seat", "seat: a seat cannot mute itself");
-        t.game_id = r->game_id;
-        t.seat = seat;
-        t.other = (int)other;
-        bool down = false;
-        cd_tx_result tr = cd_db_tx(db, run_mute, &t, &down);
-        if (tr == CD_TX_ERROR)
-            return cd_reply_db_failure(r, down, "the mute could not be stored");
-    }
-    if (t.moved)
-        return cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
-    return cd_reply_empty(r, 204, NULL);
+    mute_tx t = {.game_id = r->params[0], .bearer_hash = bearer_hash, .other = r->params[1], .on = on};
+    cd_db *db;
+    cd_tx_result tr;
+    bool down = false;
+    if (!cd_seat_tx(r, &db, &t.seat, &t.moved, run_mute, &t, &tr, &down))
+        return MHD_YES;
+    if (tr == CD_TX_COMMIT)
+        return cd_reply_empty(r, 204, NULL);
+    return cd_reply_refusal_or_failure(r, &t.no, down, "the mute could not be stored");
 }
 
 enum MHD_Result h_mute_put(cd_req *r)

@@ -60,7 +60,7 @@ enum MHD_Result h_messages_post(cd_req *r)
                                  "a seat may post %d messages in %.0f seconds; try again in %.0f s", CD_MSG_RATE_MAX,
                                  CD_MSG_RATE_WINDOW_S, retry_s + 0.499);
     case CD_MSG_NO_SEAT:
-        return cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
+        return cd_reply_seat_moved(r);
     default:
         return cd_reply_db_failure(r, down, "the message could not be stored");
     }

@@ -311,6 +311,25 @@ int cd_req_seat_or_left(cd_req *r, cd_db **db)
     return req_seat(r, db, true);
 }
 
+enum MHD_Result cd_reply_seat_moved(cd_req *r)
+{
+    return cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
+}
+
+bool cd_seat_tx(cd_req *r, cd_db **db, int *seat, const bool *moved, cd_tx_fn fn, void *arg, cd_tx_result *tr,
+                bool *down)
+{
+    for (int tries = 0; tries < CD_SEAT_TRIES; tries++) {
+        if ((*seat = cd_req_seat(r, db)) < 0)
+            return false;
+        *tr = cd_db_tx(*db, fn, arg, down);
+        if (*tr != CD_TX_ROLLBACK || !*moved)
+            return true;
+    }
+    cd_reply_seat_moved(r);
+    return false;
+}
+
 bool cd_audit(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail)
 {
     bool down = false;

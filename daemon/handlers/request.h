@@ -82,6 +82,14 @@ int cd_req_seat(cd_req *r, cd_db **db);
  * it is not, the handler looks the seat up again, at most this many times in all, and then answers 409
  * seat-moved. */
 #define CD_SEAT_TRIES 3
+/* 409 seat-moved: the bearer's seat number changed under a write CD_SEAT_TRIES times. */
+enum MHD_Result cd_reply_seat_moved(cd_req *r);
+/* Runs fn in a transaction (cd_db_tx) as the bearer's seat of game r->params[0]: *seat is looked up (cd_req_seat)
+ * before each run; fn holds it (cd_seat_hold, after whatever it locks first) and sets *moved when it is no longer
+ * the bearer's, and then runs again with the seat looked up anew, CD_SEAT_TRIES times in all. False when it has
+ * replied (the lookup refused, or 409 seat-moved); else *db, *tr and *down are the last run's. */
+bool cd_seat_tx(cd_req *r, cd_db **db, int *seat, const bool *moved, cd_tx_fn fn, void *arg, cd_tx_result *tr,
+                bool *down);
 /* cd_req_seat, but a seat its player left to a bot (bot_after_leave) is still that player's: the rematch's
  * offer and acceptance, which give the player a seat of a new game. */
 int cd_req_seat_or_left(cd_req *r, cd_db **db);

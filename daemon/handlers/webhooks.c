@@ -191,7 +191,7 @@ enum MHD_Result h_webhooks_create(cd_req *r)
         tr = cd_db_tx(db, run_create, &t, &down);
     }
     if (tr == CD_TX_ROLLBACK && t.moved) {
-        ret = cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
+        ret = cd_reply_seat_moved(r);
     } else if (tr == CD_TX_COMMIT) {
         json_object_set_new(t.endpoint, "secret", json_string(secret));
         char location[160];
