@@ -41,12 +41,14 @@ static const cd_stmt_info stmts[] = {
                       "LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
                       1},
     {ST_INVITES, "invites",
-                 "SELECT place, code_hash, old_seat, seat, email, email_displaced FROM seat_invites "
+                 "SELECT place, code_hash, old_seat, seat, email, email_displaced, by_code FROM seat_invites "
                  "WHERE game_id = $1::uuid "
                  "ORDER BY place",
                  1},
     {ST_INVITE_TAKE, "invite_take",
-                     "UPDATE seat_invites SET seat = $3::integer WHERE game_id = $1::uuid AND place = $2::integer", 3},
+                     "UPDATE seat_invites SET seat = $3::integer, by_code = $4::boolean WHERE game_id = $1::uuid "
+                     "AND place = $2::integer",
+                     4},
     {ST_INVITE_EMAIL, "invite_email",
                       "UPDATE seat_invites SET email = $3 WHERE game_id = $1::uuid AND place = $2::integer", 3},
     {ST_INVITE_DISPLACE, "invite_displace",
@@ -121,6 +123,18 @@ static const cd_stmt_info stmts[] = {
                             "VALUES ($1::uuid, $2::integer, $3, $4, $5::uuid)",
                             5},
     {ST_SEAT_LEAVE, "seat_leave", "SELECT carcd_seat_leave($1::uuid, $2::integer)", 2},
+    {ST_SEAT_REMOVAL_ADD, "seat_removal_add",
+                          "INSERT INTO seat_removals (game_id, player_id) VALUES ($1::uuid, $2::uuid) "
+                          "ON CONFLICT DO NOTHING",
+                          2},
+    {ST_KEY_REMOVED, "key_removed",
+                     "SELECT 1 FROM seat_removals r JOIN players p ON p.id = r.player_id "
+                     "WHERE r.game_id = $1::uuid AND p.key_hash = $2",
+                     2},
+    {ST_INVITE_RENEW, "invite_renew",
+                      "UPDATE seat_invites SET code_hash = $3, email = NULL, email_displaced = NULL, reply_tag = NULL "
+                      "WHERE game_id = $1::uuid AND place = $2::integer",
+                      3},
 };
 const cd_stmt_family cd_stmts_lobby = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -292,18 +306,19 @@ cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_S
         snprintf(v->code_hash, sizeof v->code_hash, "%s", PQgetvalue(res, i, 1));
         snprintf(v->email, sizeof v->email, "%s", PQgetvalue(res, i, 4));   /* "" for NULL */
         snprintf(v->displaced, sizeof v->displaced, "%s", PQgetvalue(res, i, 5));
+        v->by_code = PQgetisnull(res, i, 6) ? -1 : PQgetvalue(res, i, 6)[0] == 't';
     }
     PQclear(res);
     return CD_Q_OK;
 }
 
-cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat)
+cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat, bool by_code)
 {
     char pl[16], st[16];
     int_text(place, pl);
     int_text(seat, st);
-    const char *p[] = {game_id, pl, st};
-    return cd_q_run(db, ST_INVITE_TAKE, 3, p);
+    const char *p[] = {game_id, pl, st, by_code ? "true" : "false"};
+    return cd_q_run(db, ST_INVITE_TAKE, 4, p);
 }
 
 cd_q cd_invite_email_set(cd_db *db, const char *game_id, int place, const char *email)
@@ -487,4 +502,24 @@ cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat)
     int_text(seat, st);
     const char *p[] = {game_id, st};
     return cd_q_run(db, ST_SEAT_LEAVE, 2, p);
+}
+
+cd_q cd_seat_removal_add(cd_db *db, const char *game_id, const char *player_id)
+{
+    const char *p[] = {game_id, player_id};
+    return cd_q_run(db, ST_SEAT_REMOVAL_ADD, 2, p);
+}
+
+cd_q cd_key_removed(cd_db *db, const char *game_id, const char *key_hash, bool *removed)
+{
+    const char *p[] = {game_id, key_hash};
+    return cd_q_one(db, ST_KEY_REMOVED, 2, p, removed, NULL, NULL);
+}
+
+cd_q cd_invite_renew(cd_db *db, const char *game_id, int place, const char *code_hash)
+{
+    char pl[16];
+    int_text(place, pl);
+    const char *p[] = {game_id, pl, code_hash};
+    return cd_q_run(db, ST_INVITE_RENEW, 3, p);
 }

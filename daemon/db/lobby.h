@@ -74,10 +74,13 @@ typedef struct {
     int seat;       /* -1: open */
     char email[CD_EMAIL_MAX + 1];   /* the address carcd mailed the invitation to; "": none (sql/019) */
     char displaced[CD_EMAIL_MAX + 1];   /* that address, once a join from the lobby took the place (sql/022) */
+    int by_code;    /* a taken place: 1 taken with its code (or a reply to its mail, or a rematch's acceptance),
+                       0 from the lobby, -1 not known (taken before sql/030) */
 } cd_invite;
 cd_q cd_invites_get(cd_db *db, const char *game_id, cd_invite out[CD_LOBBY_MAX_SEATS], int *n);
-/* ST_INVITE_TAKE: place became seat. */
-cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat);
+/* ST_INVITE_TAKE: place became seat, taken with its code (by_code: the code, a reply to its mailed invitation,
+ * a rematch's acceptance) or from the lobby. */
+cd_q cd_invite_take(cd_db *db, const char *game_id, int place, int seat, bool by_code);
 /* ST_INVITE_EMAIL: the address carcd mailed the place's invitation to (the last one, when mailed again). */
 cd_q cd_invite_email_set(cd_db *db, const char *game_id, int place, const char *email);
 /* ST_INVITE_DISPLACE: a join from the lobby took the place: its invitation's address moves to email_displaced
@@ -176,5 +179,13 @@ cd_q cd_seat_insert_player(cd_db *db, const char *game_id, int seat, const char 
 /* ST_SEAT_LEAVE, under the waiting game's lock (cd_waiting_lock): seat leaves; the seats after it, and all that
  * is kept by their numbers, move down one; its place opens again (carcd_seat_leave, sql/029). */
 cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat);
+
+/* ST_SEAT_REMOVAL_ADD: the game's creator removed the seat of player_id (sql/030); cd_key_removed then says so
+ * of the player's key, which the lobby refuses a seat of this game again. */
+cd_q cd_seat_removal_add(cd_db *db, const char *game_id, const char *player_id);
+cd_q cd_key_removed(cd_db *db, const char *game_id, const char *key_hash, bool *removed);
+/* ST_INVITE_RENEW: the place opens again to a new code (hashed), with no mailed address or reply tag: the code,
+ * address and tag it had went to the person just removed from it. */
+cd_q cd_invite_renew(cd_db *db, const char *game_id, int place, const char *code_hash);
 
 #endif

@@ -22,6 +22,7 @@ struct pg_result;
 #define CD_PEV_GAME_EXPIRING "game_expiring"   /* sql/027 */
 #define CD_PEV_GAME_KEPT_OPEN "game_kept_open" /* sql/028 */
 #define CD_PEV_PLAYER_LEFT "player_left"       /* sql/029 */
+#define CD_PEV_SEAT_REMOVED "seat_removed"     /* sql/030 */
 
 #define CD_PEV_PENDING_SEAT (-2)   /* cd_player_events_for_seats_deferred: the seat the game row waits for */
 

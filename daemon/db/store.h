@@ -134,8 +134,8 @@ typedef enum {
     ST_INVITE_INSERT,        /* (game_id, place, code_hash|NULL, old_seat|NULL) */
     ST_WAITING_LOCK,         /* (game_id) -> status, public, nseats, creator_hash, settings, rematch_of, seed,
                                  seats taken, cancelled_by, last_join_at; the game row locked */
-    ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat, email, email_displaced */
-    ST_INVITE_TAKE,          /* (game_id, place, seat) */
+    ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat, email, email_displaced, by_code */
+    ST_INVITE_TAKE,          /* (game_id, place, seat, by_code) */
     ST_INVITE_EMAIL,         /* (game_id, place, email) */
     ST_INVITE_DISPLACE,      /* (game_id, place) */
     ST_INVITE_REPLY_TAG,     /* (game_id, place, tag) */
@@ -160,6 +160,9 @@ typedef enum {
     ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
     ST_SEAT_LEAVE,           /* (game_id, seat): the seat leaves the waiting game, the later ones move down one
                                 (carcd_seat_leave, sql/029) */
+    ST_SEAT_REMOVAL_ADD,     /* (game_id, player_id): the creator removed the player's seat (sql/030) */
+    ST_KEY_REMOVED,          /* (game_id, key_hash) -> a row when the key's player was removed from the game */
+    ST_INVITE_RENEW,         /* (game_id, place, code_hash): the place opens again to a new code, unmailed */
     /* players' event streams (db/player_events.c) and the admin's cancel (db/admin_cancel.c), sql/009 */
     ST_PLAYER_EVENTS_SEATS,  /* (game_id, seq, seat|-1 = every seat|-2 = the pending one, kind, status|NULL): an event for the players
                                  linked to the seat(s), numbered, with their NOTIFY */

@@ -110,6 +110,15 @@ static cd_tx_result join_locked(cd_db *db, cd_join *j, const cd_waiting_lock_row
         return refuse(j, CD_JOIN_UNKNOWN_KEY, "player_key: no player has this key");
     if (j->key_hash && ks.n > 0)
         return refuse(j, CD_JOIN_ALREADY_SEATED, "this player key already holds a seat of this game");
+    if (j->key_hash && !j->code_hash && j->place < 0) {   /* the lobby: not to a player its creator removed */
+        bool removed = false;
+        if (cd_key_removed(db, j->id, j->key_hash, &removed) != CD_Q_OK)
+            return CD_TX_ERROR;
+        if (removed)
+            return refuse(j, CD_JOIN_REMOVED,
+                          "player_key: the game's creator removed this player from the game; only a new invite code "
+                          "from them lets you in again");
+    }
     int place = place_of(j, w, inv, ninv);
     if (place < 0)
         return CD_TX_ROLLBACK;
@@ -123,7 +132,7 @@ static cd_tx_result join_locked(cd_db *db, cd_join *j, const cd_waiting_lock_row
     bool invited = j->code_hash || j->place >= 0;
     bool drop_email = !invited && inv[place].email[0];
     if (cd_seat_insert(db, j->id, j->seat, j->name, j->token_hash, j->key_hash, &key_known) != CD_Q_OK ||
-        cd_invite_take(db, j->id, inv[place].place, j->seat) != CD_Q_OK ||
+        cd_invite_take(db, j->id, inv[place].place, j->seat, invited) != CD_Q_OK ||
         (drop_email && cd_invite_displace(db, j->id, inv[place].place) != CD_Q_OK))
         return CD_TX_ERROR;
     if (invited && inv[place].email[0]) {   /* the address goes with the code mailed there, never to a lobby join */

@@ -31,6 +31,7 @@ typedef enum {
     CD_JOIN_NOT_INVITEE,      /* a reply from another address than the one the invitation was mailed to */
     CD_JOIN_NOT_PUBLIC,       /* no code, and the game is not in the lobby */
     CD_JOIN_NEEDS_KEY,        /* no code, and no player key for a lobby join */
+    CD_JOIN_REMOVED,          /* no code, and the game's creator removed the key's player from it (sql/030) */
     CD_JOIN_FULL,             /* no open place left */
     CD_JOIN_SETUP_REFUSED,    /* the last seat taken, the engine refused the stored set-up: a bug */
 } cd_join_refusal;

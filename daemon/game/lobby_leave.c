@@ -10,7 +10,7 @@
 #include "mail/waiting.h"
 #include "webhooks/outbox.h"
 
-cd_tx_result cd_lobby_leave(cd_db *db, const char *id, const cd_waiting_lock_row *w, int seat)
+cd_tx_result cd_lobby_leave(cd_db *db, const char *id, const cd_waiting_lock_row *w, int seat, bool removed)
 {
     assert(w->found && strcmp(w->status, "waiting") == 0 && seat >= 0 && seat < w->taken);
     cd_waiting_seat seats[CD_LOBBY_MAX_SEATS];
@@ -24,7 +24,7 @@ cd_tx_result cd_lobby_leave(cd_db *db, const char *id, const cd_waiting_lock_row
     int taken = w->taken - 1;
     if (cd_seat_leave(db, id, seat) != CD_Q_OK ||
         !cd_player_events_for_seats_deferred(db, id, 0, -1, CD_PEV_PLAYER_LEFT, NULL) ||
-        cd_outbox_enqueue_left(db, id, seat, name, taken, w->nseats) != CD_TX_COMMIT)
+        cd_outbox_enqueue_left(db, id, seat, name, removed, taken, w->nseats) != CD_TX_COMMIT)
         return CD_TX_ERROR;
-    return cd_mail_enqueue_left(db, id, name, taken, w->nseats);
+    return cd_mail_enqueue_left(db, id, name, taken, w->nseats, removed);
 }

@@ -60,6 +60,7 @@ enum MHD_Result h_game_start(cd_req *r);       /* game_start.c */
 enum MHD_Result h_game_cancel(cd_req *r);      /* game_cancel.c */
 enum MHD_Result h_game_keep_open(cd_req *r);   /* game_keep_open.c */
 enum MHD_Result h_game_leave(cd_req *r);       /* game_leave.c */
+enum MHD_Result h_seat_remove(cd_req *r);      /* seat_remove.c */
 enum MHD_Result h_game_invite_mail(cd_req *r); /* invite_mail.c */
 enum MHD_Result h_game_invites(cd_req *r);     /* invites_get.c */
 enum MHD_Result h_seat_token(cd_req *r);       /* seat_token.c */

@@ -32,6 +32,7 @@ static void refusal_of(const cd_join *j, cd_refusal *no)
         {CD_JOIN_BAD_CODE, CD_P_FORBIDDEN, "invite"},      {CD_JOIN_PLACE_TAKEN, CD_P_NO_OPEN_SEAT, "invite"},
         {CD_JOIN_NOT_PUBLIC, CD_P_FORBIDDEN, "invite"},    {CD_JOIN_NEEDS_KEY, CD_P_UNAUTHENTICATED, "player_key"},
         {CD_JOIN_FULL, CD_P_NO_OPEN_SEAT, NULL},           {CD_JOIN_SETUP_REFUSED, CD_P_INTERNAL, NULL},
+        {CD_JOIN_REMOVED, CD_P_FORBIDDEN, "player_key"},
     };
     cd_refusal_clear(no);
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)

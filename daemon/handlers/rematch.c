@@ -72,7 +72,7 @@ static cd_tx_result take_place(cd_db *db, rematch_tx *t, const cd_waiting_lock_r
         return cd_refuse(&t->no, CD_P_ALREADY_SEATED, NULL, "this seat has accepted the rematch already");
     t->new_seat = nseats;
     if (cd_seat_insert_player(db, t->id, t->new_seat, old->name, t->token_hash, old->player_id) != CD_Q_OK ||
-        cd_invite_take(db, t->id, inv[place].place, t->new_seat) != CD_Q_OK)
+        cd_invite_take(db, t->id, inv[place].place, t->new_seat, true) != CD_Q_OK)
         return CD_TX_ERROR;
     if (open > 1)
         return CD_TX_COMMIT;

@@ -52,6 +52,7 @@ const cd_route cd_routes[] = {
     {"POST", "/v1/games/{id}/invites/mail", h_game_invite_mail, "games.invite_mail"},
     {"GET", "/v1/games/{id}/invites", h_game_invites, "games.invites"},
     {"POST", "/v1/games/{id}/seats/{seat}/token", h_seat_token, "games.seat_token"},
+    {"POST", "/v1/games/{id}/seats/{seat}/remove", h_seat_remove, "games.seat_remove"},
     {"POST", "/v1/games/{id}/rematch", h_game_rematch, "games.rematch"},
     {"POST", "/v1/games/{id}/rematch/accept", h_game_rematch_accept, "games.rematch_accept"},
     {"GET", "/v1/lobby", h_lobby_list, "lobby.list"},

@@ -186,24 +186,58 @@ cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, in
     return to_seats_free(db, game_id, seat, names, "joined", subject, &w);
 }
 
-cd_tx_result cd_mail_enqueue_left(cd_db *db, const char *game_id, const char *name, int taken, int nseats)
+cd_tx_result cd_mail_enqueue_left(cd_db *db, const char *game_id, const char *name, int taken, int nseats,
+                                  bool removed)
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
     json_t *names = cd_mail_seat_names(db, game_id);   /* the seats that stay */
     int open = nseats - taken;
+    const char *what = removed ? "was removed by its creator from" : "left";
     char subject[300];
-    snprintf(subject, sizeof subject, "Carcassonne game %.8s: %s left, %d seat%s open", game_id, name, open,
-             open == 1 ? "" : "s");
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: %s %s, %d seat%s open", game_id, name,
+             removed ? "was removed" : "left", open, open == 1 ? "" : "s");
     cd_buf w = {0};
-    cd_buf_printf(&w, "%s left the Carcassonne game %s before it started: %d of %d seats taken, %d open.\n"
+    cd_buf_printf(&w, "%s %s the Carcassonne game %s before it started: %d of %d seats taken, %d open.\n"
                       "At the table now: ",
-                  name, game_id, taken, nseats, open);
+                  name, what, game_id, taken, nseats, open);
     names_words(&w, names);
     cd_buf_str(&w, ".\n\nThe seat is open again. The game starts when its last seat is taken, or when the player who "
                    "created it starts it with the seats taken by then; carcd mails you then, and whenever it is "
                    "your turn.\n");
     return to_seats_free(db, game_id, -1, names, "left", subject, &w);
+}
+
+cd_tx_result cd_mail_enqueue_removed(cd_db *db, const char *game_id, const cd_mail_seat *was, const char *name)
+{
+    const cd_mail_settings *S = cd_mail_settings_get();
+    if (!S->enabled)
+        return CD_TX_COMMIT;
+    const char *public_url = S->cfg ? S->cfg->public_url : "";
+    char msg_id[300], thread[320], subject[300];
+    cd_mail_msg_id(game_id, was->seat, "removed", 0, msg_id, sizeof msg_id);
+    cd_mail_thread_id(game_id, was->seat, thread, sizeof thread);
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: you were removed before it started", game_id);
+    cd_buf t = {0};
+    cd_buf_printf(&t, "Hello %s,\n\nthe player who created the Carcassonne game %s removed you from it before it "
+                      "started. Your seat is open for someone else, and its private link no longer works.\n\n"
+                      "carcd will not mail you about this game again. If this was a mistake, ask the person who "
+                      "invited you for a new invitation.\n",
+                  name, game_id);
+    if (public_url[0])
+        cd_buf_printf(&t, "\nThe game's page:\n%s/games/%s\n", public_url, game_id);
+    const cd_mail_parts parts = {
+        .from = S->cfg ? S->cfg->mail_from : "carcd@localhost",
+        .to = was->email,
+        .subject = subject,
+        .msg_id = msg_id,
+        .thread_id = thread,
+        .unsubscribe = "",
+        .text = t.p,
+    };
+    bool ok = cd_mail_outbox_add_parts(db, game_id, -1, "removed", 0, &parts) && cd_mail_outbox_notify(db);
+    free(t.p);
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
 cd_tx_result cd_mail_enqueue_waiting_expiring(cd_db *db, const char *game_id, int taken, int nseats,

@@ -22,6 +22,7 @@
 #include "carc.h"
 #include "db/db.h"
 #include "db/lobby.h"
+#include "db/mail_seats.h"
 
 /* In the start's transaction, for each of st's seats: its address gets its first game mail (seat_mail.h's
  * cd_mail_seat_set; token with it for seat token_seat, -1: none). The address is the seat's row's when it has
@@ -46,9 +47,16 @@ cd_tx_result cd_mail_seat_waiting_set(cd_db *db, const char *game_id, const char
 /* A join took seat, leaving the game waiting: `taken` of its `nseats` seats are taken now. Every other seat
  * with an address (whose mail runs) gets kind "joined". */
 cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats);
-/* A seat called `name` was given up (game/lobby_leave.h), after its rows went: `taken` of the game's `nseats`
- * seats are taken now. Every seat with an address (whose mail runs) gets kind "left". */
-cd_tx_result cd_mail_enqueue_left(cd_db *db, const char *game_id, const char *name, int taken, int nseats);
+/* A seat called `name` was given up (game/lobby_leave.h), or removed by the game's creator (`removed`), after
+ * its rows went: `taken` of the game's `nseats` seats are taken now. Every seat with an address (whose mail
+ * runs) gets kind "left". */
+cd_tx_result cd_mail_enqueue_left(cd_db *db, const char *game_id, const char *name, int taken, int nseats,
+                                  bool removed);
+/* The creator removed the seat `was` (its mail row as it was, read before the leave; its mail running), called
+ * `name`: its address gets kind "removed", in the seat's thread. The row is gone and its number may be
+ * another seat's now, so the mail is a person's with no seat (outbox seat -1) and has no unsubscribe link: it
+ * is the last carcd sends there for this game. */
+cd_tx_result cd_mail_enqueue_removed(cd_db *db, const char *game_id, const cd_mail_seat *was, const char *name);
 
 /* Nobody joined the waiting game for `since` (words: "13 days"), and carcd cancels it at `when` (words: the
  * date, UTC) unless someone joins (game/lobby_expire.h): every seat with an address (whose mail runs) gets kind

@@ -266,10 +266,10 @@ cd_tx_result cd_outbox_enqueue_joined(cd_db *db, const char *game_id, int seat, 
     return fan_out(db, game_id, CD_WH_PLAYER_JOINED, &ctx, skip_for_joined, &seat);
 }
 
-cd_tx_result cd_outbox_enqueue_left(cd_db *db, const char *game_id, int seat, const char *name, int taken,
-                                    int nseats)
+cd_tx_result cd_outbox_enqueue_left(cd_db *db, const char *game_id, int seat, const char *name, bool removed,
+                                    int taken, int nseats)
 {
-    cd_whp_ctx ctx = {.seq = 0, .seat = seat, .seats = nseats, .taken = taken, .left_name = name};
+    cd_whp_ctx ctx = {.seq = 0, .seat = seat, .seats = nseats, .taken = taken, .left_name = name, .removed = removed};
     return fan_out(db, game_id, CD_WH_PLAYER_LEFT, &ctx, NULL, NULL);
 }
 

@@ -79,10 +79,10 @@ cd_tx_result cd_outbox_enqueue_message(cd_db *db, const cd_outbox_message *m);
 cd_tx_result cd_outbox_enqueue_joined(cd_db *db, const char *game_id, int seat, int taken, int nseats);
 
 /* In a leave's transaction (game/lobby_leave.h), after the seat's rows went (its own endpoints with them):
- * player.left for every endpoint that asked for it. seat: the seat given up, name its name; taken: the seats
- * taken now, of nseats. */
-cd_tx_result cd_outbox_enqueue_left(cd_db *db, const char *game_id, int seat, const char *name, int taken,
-                                    int nseats);
+ * player.left for every endpoint that asked for it. seat: the seat given up, name its name; removed: by the
+ * game's creator; taken: the seats taken now, of nseats. */
+cd_tx_result cd_outbox_enqueue_left(cd_db *db, const char *game_id, int seat, const char *name, bool removed,
+                                    int taken, int nseats);
 
 /* In the transaction of a waiting game's expiry (game/lobby_expire.h), for every endpoint of the game that asked
  * for ev: CD_WH_GAME_EXPIRING (the clock worker: since says how long nobody joined it, in words) or

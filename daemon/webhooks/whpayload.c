@@ -597,24 +597,26 @@ static void table_words(cd_buf *b, int format, const cd_whp_ctx *c)
     sb_printf(b, "), %d open.", c->seats - c->taken);
 }
 
-/* player.left, chat: "**Cy** left game `abc12345` before it started: 2 of 4 seats taken (Ann and Bob), 2 open.",
- * and the game's page. */
+/* player.left, chat: "**Cy** left game `abc12345` before it started: 2 of 4 seats taken (Ann and Bob), 2 open."
+ * ("**Cy** was removed by its creator from game ..." when removed), and the game's page. */
 static void text_left(chat *m, int format, const cd_whp_ctx *c)
 {
     bold_name(&m->head, format, c->left_name ? c->left_name : "?");
-    sb_printf(&m->head, " left game ");
+    sb_printf(&m->head, c->removed ? " was removed by its creator from game " : " left game ");
     short_game(&m->head, format, c);
     sb_printf(&m->head, " before it started: ");
     table_words(&m->head, format, c);
     page_link(&m->tail, c);
 }
 
-/* player.left, json: the seat given up and its name, and the table as it is now. */
+/* player.left, json: the seat given up and its name, whether the creator removed it, and the table as it is
+ * now. */
 static json_t *data_left(const cd_whp_ctx *c)
 {
-    return json_pack("{s:s, s:i, s:i, s:s, s:O, s:i, s:i, s:i, s:{s:o}}", "game", c->game_id, "seq", c->seq, "seat",
-                     c->seat, "player", c->left_name ? c->left_name : "", "players", c->names, "seats", c->seats,
-                     "taken", c->taken, "open", c->seats - c->taken, "links", "game", game_link(c, ""));
+    return json_pack("{s:s, s:i, s:i, s:s, s:b, s:O, s:i, s:i, s:i, s:{s:o}}", "game", c->game_id, "seq", c->seq,
+                     "seat", c->seat, "player", c->left_name ? c->left_name : "", "removed", c->removed, "players",
+                     c->names, "seats", c->seats, "taken", c->taken, "open", c->seats - c->taken, "links", "game",
+                     game_link(c, ""));
 }
 
 /* game.expiring, chat: "Game `abc12345` is cancelled on 2026-12-20T09:30:00.000Z unless someone joins: nobody

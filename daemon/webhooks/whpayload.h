@@ -50,6 +50,7 @@ typedef struct {
                                  how many are taken now (player.joined's seat: the joiner; player.left's: the
                                  seat given up, whose number the next seat now has) */
     const char *left_name;    /* player.left: the name of the seat given up (no longer among names) */
+    bool removed;             /* player.left: the game's creator removed the seat; false: its player left */
     const char *expires_at;   /* game.expiring, game.kept_open: when carcd cancels the game unless someone joins
                                  (ISO) */
     const char *since;        /* game.expiring: how long nobody has joined it, in words ("13 days") */

@@ -901,6 +901,128 @@ START_TEST(a_write_racing_a_leave_moves_with_the_seat)
 }
 END_TEST
 
+/* The kinds of a player's stream, in order, as one string ("game_started,turn,"). */
+static void kinds_of(e2e_client *c, const char *key, char *out, size_t n)
+{
+    json_t *all = e2e_me_events_all(c, key);
+    out[0] = '\0';
+    size_t i;
+    json_t *e;
+    json_array_foreach(all, i, e) {
+        strncat(out, e2e_jstr(e, "kind"), n - strlen(out) - 1);
+        strncat(out, ",", n - strlen(out) - 1);
+    }
+    json_decref(all);
+}
+
+START_TEST(seat_removed_by_the_creator)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    char ann_key[80], cy_key[80], path[300], body[400];
+    new_key(c, "Ann", ann_key);
+    new_key(c, "Cy", cy_key);
+    snprintf(body, sizeof body,
+             "{\"public\":true,\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"invite\":true},"
+             "{\"invite\":true},{\"invite\":true}]}",
+             ann_key);
+    json_t *g = post_want(c, "/v1/games", NULL, body, 201);
+    char id[40], creator[80], codes[3][80];
+    snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(g, "creator_token"));
+    for (int i = 0; i < 3; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "invites.%d.invite", i);
+        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(g, k));
+    }
+    json_decref(g);
+    /* Bob by code (seat 1, place 0), Cy from the lobby with her key (seat 2, place 1: its code unseen by her) */
+    char join[200], bob[80];
+    snprintf(join, sizeof join, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", codes[0]);
+    json_t *j = post_want(c, join, NULL, body, 201);
+    snprintf(bob, sizeof bob, "%s", e2e_jstr(j, "token"));
+    json_decref(j);
+    j = post_want(c, join, cy_key, "{\"name\":\"Cy\"}", 201);
+    ck_assert_int_eq(e2e_jint(j, "seat"), 2);
+    json_decref(j);
+
+    /* refusals, each changing nothing */
+    char rm[200];
+    snprintf(rm, sizeof rm, "/v1/games/%s/seats/1/remove", id);
+    post_problem(c, rm, NULL, NULL, 401, "unauthenticated");
+    post_problem(c, rm, bob, NULL, 403, "forbidden");        /* a seat is not the creator */
+    post_problem(c, rm, ann_key, NULL, 403, "forbidden");    /* nor is the named seat's key */
+    post_problem(c, rm, creator, "{\"why\":1}", 400, "invalid");
+    snprintf(path, sizeof path, "/v1/games/%s/seats/x/remove", id);
+    post_problem(c, path, creator, NULL, 400, "invalid");
+    snprintf(path, sizeof path, "/v1/games/%s/seats/3/remove", id);
+    post_problem(c, path, creator, NULL, 404, "not-found");   /* three seats taken: 0 to 2 */
+    snprintf(path, sizeof path, "/v1/games/%s/seats/0/remove", id);
+    post_problem(c, path, creator, NULL, 409, "named-seat");
+    snprintf(path, sizeof path, "/v1/games/%s/seats/1/remove", "00000000-0000-4000-8000-000000000000");
+    post_problem(c, path, creator, NULL, 404, "not-found");
+    int places[8], np = 0;
+    places_of(c, id, places, &np);
+    ck_assert(np == 3 && places[0] == 1 && places[1] == 2 && places[2] == -1);
+
+    /* the creator removes Bob: Cy moves down to seat 1, and Bob's place opens to a new code */
+    json_t *v = post_want(c, rm, creator, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "waiting");
+    ck_assert_int_eq(e2e_jint(v, "removed.seat"), 1);
+    ck_assert_str_eq(e2e_jstr(v, "removed.player"), "Bob");
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "players")), 2);
+    ck_assert_str_eq(e2e_jstr(v, "players.1.name"), "Cy");
+    ck_assert_int_eq(e2e_jint(v, "open"), 2);
+    ck_assert_int_eq(e2e_jint(v, "invite.place"), 0);
+    char fresh[80];
+    snprintf(fresh, sizeof fresh, "%s", e2e_jstr(v, "invite.invite"));
+    ck_assert(strncmp(fresh, "iv_", 3) == 0 && strcmp(fresh, codes[0]) != 0);
+    ck_assert(strstr(e2e_jstr(v, "invite.join_url"), fresh) && strstr(e2e_jstr(v, "invite.page_url"), fresh));
+    assert_no_hidden(v, "remove");
+    json_decref(v);
+    places_of(c, id, places, &np);
+    ck_assert_msg(places[0] == -1 && places[1] == 1 && places[2] == -1, "%d %d %d", places[0], places[1], places[2]);
+    char leave[200];
+    snprintf(leave, sizeof leave, "/v1/games/%s/leave", id);
+    post_problem(c, leave, bob, NULL, 401, "unauthenticated");   /* Bob's token is nobody's */
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", codes[0]);
+    post_problem(c, join, NULL, body, 403, "forbidden");          /* his code no longer opens the place */
+
+    /* the creator removes Cy (seat 1 now), with the admin token this time: her place keeps its code, which she
+     * never saw, and her key is refused the game from the lobby; her stream says so */
+    v = post_want(c, rm, d->admin, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "removed.player"), "Cy");
+    ck_assert_ptr_null(json_object_get(v, "invite"));
+    json_decref(v);
+    j = post_want(c, join, cy_key, "{\"name\":\"Cy\"}", 403);
+    ck_assert_msg(strstr(e2e_jstr(j, "detail"), "removed"), "%s", e2e_jstr(j, "detail"));
+    ck_assert_str_eq(e2e_jstr(j, "field"), "player_key");
+    json_decref(j);
+    char kinds[400];
+    kinds_of(c, cy_key, kinds, sizeof kinds);
+    ck_assert_msg(strstr(kinds, "seat_removed,") != NULL, "%s", kinds);
+    kinds_of(c, ann_key, kinds, sizeof kinds);   /* Ann heard of both, as of leaves */
+    ck_assert_msg(strstr(kinds, "player_joined,player_joined,player_left,player_left,") != NULL, "%s", kinds);
+    ck_assert_int_eq(lobby_count(c, "", id), 1);
+    /* the place Cy took still opens to its first code; Bob's to the new one; and both fill the game */
+    snprintf(body, sizeof body, "{\"name\":\"Di\",\"invite\":\"%s\"}", codes[1]);
+    json_decref(post_want(c, join, NULL, body, 201));
+    snprintf(body, sizeof body, "{\"name\":\"Eve\",\"invite\":\"%s\"}", fresh);
+    json_decref(post_want(c, join, NULL, body, 201));
+    places_of(c, id, places, &np);
+    ck_assert_msg(places[0] == 2 && places[1] == 1 && places[2] == -1, "%d %d %d", places[0], places[1], places[2]);
+    /* with the game under way, nothing is removed */
+    snprintf(body, sizeof body, "{\"name\":\"Fay\",\"invite\":\"%s\"}", codes[2]);
+    j = post_want(c, join, NULL, body, 201);
+    ck_assert_str_eq(e2e_jstr(j, "status"), "active");
+    json_decref(j);
+    post_problem(c, rm, creator, NULL, 409, "not-waiting");
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_lobby");
@@ -913,6 +1035,7 @@ int main(void)
     tcase_add_test(tc, rematch_offered_and_accepted);
     tcase_add_test(tc, seat_left_before_the_start);
     tcase_add_test(tc, a_write_racing_a_leave_moves_with_the_seat);
+    tcase_add_test(tc, seat_removed_by_the_creator);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
