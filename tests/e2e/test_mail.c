@@ -2659,6 +2659,71 @@ START_TEST(waiting_seat_leaves)
 }
 END_TEST
 
+/* The creator removes a seat that joined (POST .../seats/{seat}/remove): the removed person gets a last mail
+ * in the seat's thread, with no stop link (the seat's tag went with it); the seats that stay are told that the
+ * creator removed it; the place, whose mailed invitation the removed person had answered, opens to a new code. */
+START_TEST(waiting_seat_removed)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
+                             "{\"invite\":true,\"email\":\"carol@example.org\"},{\"invite\":true,\"email\":"
+                             "\"bob@example.org\"}]}",
+                             NULL, &r),
+                     201);
+    char id[40], creator[80], codes[2][80], path[200], body[300];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    for (int i = 0; i < 2; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "invites.%d.invite", i);
+        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(r.json, k));
+    }
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"name\":\"Carol\",\"invite\":\"%s\"}", codes[0]);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+    ck_assert_str_eq(e2e_jstr(r.json, "email"), "carol@example.org");
+    e2e_resp_free(&r);
+    mail m;
+    seat_mail("alice", id, 0, "joined", 1, &m);   /* Carol joined: her seat's mail runs from here on */
+    free(m.text);
+
+    snprintf(path, sizeof path, "/v1/games/%s/seats/1/remove", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    ck_assert_int_eq(e2e_jint(r.json, "invite.place"), 0);   /* she had the place's code and its mail */
+    e2e_resp_free(&r);
+    seat_mail("carol", id, 1, "removed", 1, &m);
+    char want[300];
+    snprintf(want, sizeof want, "Carcassonne game %.8s: you were removed before it started", id);
+    ck_assert_str_eq(m.subject, want);
+    snprintf(want, sizeof want, "Hello Carol,\n\nthe player who created the Carcassonne game %s removed you", id);
+    ck_assert_msg(strncmp(m.text, want, strlen(want)) == 0, "%s", m.text);
+    ck_assert_str_eq(m.unsubscribe, "");
+    ck_assert_str_eq(m.reply_to, "");
+    free(m.text);
+    seat_mail("alice", id, 0, "left", 1, &m);
+    snprintf(want, sizeof want, "Carcassonne game %.8s: Carol was removed, 2 seats open", id);
+    ck_assert_str_eq(m.subject, want);
+    snprintf(want, sizeof want, "Hello Ann,\n\nCarol was removed by its creator from the Carcassonne game %s before it "
+             "started: 1 of 3 seats taken, 2 open.", id);
+    ck_assert_msg(strncmp(m.text, want, strlen(want)) == 0, "%s", m.text);
+    free(m.text);
+    /* the place keeps no address: the creator's view of its invitations says it was not mailed */
+    snprintf(path, sizeof path, "/v1/games/%s/invites", id);
+    json_t *v = e2e_get_ok(c, path, creator, 200);
+    ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(v, "places"), 0), "mailed_to")));
+    ck_assert_str_eq(e2e_jstr(v, "places.1.mailed_to"), "bob@example.org");
+    json_decref(v);
+    usleep(1500 * 1000);
+    ck_assert_int_eq(seat_mails("carol", id, 1, "left"), 0);   /* the removed seat hears the one mail */
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -2681,6 +2746,7 @@ int main(void)
     tcase_add_test(tc, waiting_game_expires);
     tcase_add_test(tc, waiting_game_kept_open);
     tcase_add_test(tc, waiting_seat_leaves);
+    tcase_add_test(tc, waiting_seat_removed);
     tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);
