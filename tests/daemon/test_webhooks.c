@@ -477,6 +477,19 @@ START_TEST(left_texts)
     ck_assert(json_equal(json_object_get(data, "players"), names));
     ck_assert_int_eq(json_integer_value(json_object_get(data, "taken")), 2);
     ck_assert_int_eq(json_integer_value(json_object_get(data, "open")), 2);
+    ck_assert(json_is_false(json_object_get(data, "removed")));
+    json_decref(j);
+    free(b);
+    /* removed by the game's creator: said so in both forms */
+    c.removed = true;
+    t = chat_of(CD_WH_PLAYER_LEFT, CD_WH_DISCORD, &c);
+    const char *want = "**\\@here Bob** was removed by its creator from game `0123abcd` before it started: 2 of 4 "
+                       "seats taken (Ann and \\<!channel\\> & Cy), 2 open.";
+    ck_assert_msg(strncmp(t, want, strlen(want)) == 0, "%s", t);
+    free(t);
+    b = cd_whp_render(CD_WH_PLAYER_LEFT, CD_WH_JSON, &c);
+    j = json_loads(b, 0, NULL);
+    ck_assert(json_is_true(json_object_get(json_object_get(j, "data"), "removed")));
     json_decref(j);
     free(b);
     json_decref(names);
