@@ -1280,7 +1280,7 @@ START_TEST(page_lobby_invite)
     e2e_client *c = e2e_client_new(d);
     browser b;
     browser_start(&b);
-    tab t[3];
+    tab t[4];
     char *id = host_game(&b, &t[0], d, "3", "Eve");
     wait_for(&b, "String(document.querySelectorAll('#host .invite-link').length)", "2", "the links to send");
     wait_for(&b, "String(document.getElementById('host-start').disabled)", "true", "no start with one player");
@@ -1305,18 +1305,50 @@ START_TEST(page_lobby_invite)
              "invite-link used|invite-link", "and dimmed; the other is still to send");
     size_t len;
     free(screenshot(&b, &len, "page-host.png"));
+
+    /* Eve removes Fay (the first press asks): the link Fay used gives way to a new one, which Fay takes again */
+    wait_for(&b, "Array.from(document.querySelectorAll('#host .remove-seat')).map((e) => e.hidden).join('|')",
+             "false|true", "a remove button under the used link alone");
+    click(&b, "#host .remove-seat");
+    wait_for(&b, "document.querySelector('#host .remove-seat').textContent", "Press again to remove them from the game",
+             "the first press asks");
+    char p[200];
+    snprintf(p, sizeof p, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, p, NULL, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(v, "players")), 2);   /* asked, not done */
+    json_decref(v);
+    click(&b, "#host .remove-seat");
+    wait_for(&b, "document.getElementById('host-start').textContent", "Start now (when a second player is here)",
+             "Fay is gone");
+    wait_for(&b, "Array.from(document.querySelectorAll('#host .link-note')).map((e) => e.textContent).join('|')", "|",
+             "both links open");
+    char *link2 = js_str(&b, "document.querySelector('#host .invite-link').value");
+    ck_assert_msg(strncmp(link2, want, strlen(want)) == 0 && strcmp(link2, link) != 0, "the new link %s", link2);
+    v = e2e_get_ok(c, p, NULL, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(v, "players")), 1);
+    json_decref(v);
+    char kept[200];
+    snprintf(kept, sizeof kept, "JSON.parse(localStorage.getItem('carcd.created.%s')).links[0].url", id);
+    char *kept_link = js_str(&b, kept);
+    ck_assert_str_eq(kept_link, link2);   /* a reload shows the new link too */
+    free(kept_link);
+    tab_open(&b, &t[3], link2, 1280, 900, false);
+    join_as(&b, "Fay", NULL);
+    ck_assert_int_eq(landed_seat(&b, fay, sizeof fay), 1);
+    free(link2);
+    tab_use(&b, &t[0]);
+    wait_for(&b, "document.getElementById('host-start').textContent", "Start now with the 2 players here",
+             "Eve's page counts Fay again");
     click(&b, "#host-start");
     wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "Eve's turn");
     wait_for(&b, "String(!!document.getElementById('host'))", "false", "no links once it started");
     char forgotten[200];
     snprintf(forgotten, sizeof forgotten, "String(localStorage.getItem('carcd.created.%s'))", id);
     wait_for(&b, forgotten, "null", "the browser forgot them");
-    tab_use(&b, &t[1]);
+    tab_use(&b, &t[3]);
     wait_for(&b, "document.getElementById('turn').textContent.startsWith(\"Eve's turn\")?'y':'n'", "y",
              "the game started for Fay");
-    char p[200];
-    snprintf(p, sizeof p, "/v1/games/%s", id);
-    json_t *v = e2e_get_ok(c, p, NULL, 200);
+    v = e2e_get_ok(c, p, NULL, 200);
     ck_assert_int_eq(json_array_size(json_object_get(v, "players")), 2);
     json_decref(v);
     free(id);

@@ -3,7 +3,8 @@
 // (invites[].page_url) and the creator token (ct_...). The creator's page of the waiting game shows the links
 // to send to friends, and starts the game with the seats taken so far (POST .../start: a lobby game of six
 // that only three people joined), keeps it open when nobody joins (POST .../keep-open: the server cancels a
-// game nobody joins at its expires_at) or cancels it (POST .../cancel), with the creator token. (join.js is
+// game nobody joins at its expires_at) or cancels it (POST .../cancel), with the creator token; and it removes
+// a person who took a link's seat (POST .../seats/{seat}/remove), whose link then gives way to a new one. (join.js is
 // the side of the people invited.)
 import { get, postAs } from "./api.js";
 import { alertLine, confirmButton, el } from "./dom.js";
@@ -64,6 +65,7 @@ export function drawHost(box, id, view, done) {
     }
   }
   const problem = alertLine("host-problem");
+  if (k.creator) addRemoveButtons(wrap, id, k, problem, done);
   const act = async (what) => {
     problem.hidden = true;
     try {
@@ -162,9 +164,38 @@ async function addMailForms(wrap, id, k) {
       }
       send.disabled = false;
     });
-    note.after(form);
+    const remove = note.nextElementSibling;   // the form goes after the note's remove button
+    (remove && remove.classList.contains("remove-seat") ? remove : note).after(form);
   });
   wrap.dataset.mailForms = "1";
+}
+
+// After each link's note, for its creator: a button that removes the person who took its seat (POST
+// .../seats/{seat}/remove), pressed twice. The place opens again; when it opens to a new code (the removed person
+// had the old one), the link shown and kept becomes the new one, and the old link no longer opens it.
+function addRemoveButtons(wrap, id, k, problem, done) {
+  wrap.querySelectorAll(".link-note").forEach((note, i) => {
+    const b = confirmButton("Remove this player", "Press again to remove them from the game", 5000, async () => {
+      problem.hidden = true;
+      try {
+        const a = await postAs(k.creator, "/v1/games/" + id + "/seats/" + b.dataset.seat + "/remove", {});
+        if (a.invite) {
+          const url = new URL(a.invite.page_url, location.origin).href;
+          k.links[a.invite.place] = { url, mailed_to: null };
+          localStorage.setItem(KEEP + id, JSON.stringify(k));
+          wrap.querySelectorAll(".invite-link")[a.invite.place].value = url;
+          wrap.querySelectorAll(".link-note")[a.invite.place].dataset.mailedTo = "";
+        }
+        done();
+      } catch (e) {
+        problem.textContent = "Not removed: " + e.message;
+        problem.hidden = false;
+      }
+    });
+    b.className = "remove-seat";
+    b.hidden = true;
+    note.after(b);
+  });
 }
 
 // Under each link: who took its seat (the view's places[i].seat: link i is place i), else whether carcd mailed
@@ -183,7 +214,13 @@ function markUsed(wrap, view) {
       : mailed ? "mailed to " + mailed : "";
     notes[i].classList.toggle("mailed", seat === null && !!mailed && !failed);
     notes[i].classList.toggle("bounced", seat === null && !!mailed && !!failed);
-    const form = notes[i].nextElementSibling;
-    if (form && form.classList.contains("mail-form")) form.hidden = seat !== null;   // a used link goes nowhere
+    // what follows the note, up to the next link: its remove button (the creator's) and its mail form
+    for (let n = notes[i].nextElementSibling; n && !n.classList.contains("invite-link"); n = n.nextElementSibling) {
+      if (n.classList.contains("remove-seat")) {
+        n.hidden = seat === null;
+        n.dataset.seat = seat === null ? "" : String(seat);
+      }
+      if (n.classList.contains("mail-form")) n.hidden = seat !== null;   // a used link goes nowhere
+    }
   });
 }
