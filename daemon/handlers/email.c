@@ -29,6 +29,8 @@ typedef struct {
     bool finished;         /* out */
     bool not_found;
     bool not_started;      /* out: cancelled before its start */
+    bool found;            /* out: the seat's mail row after the write, read under the seat's hold */
+    cd_mail_seat row;
 } email_tx;
 
 /* A game that has not started: the address kept while it waits; a game cancelled before its start refused. */
@@ -67,32 +69,58 @@ static cd_tx_result run_put(cd_db *db, void *arg)
     else
         out = cd_mail_seat_set(db, t->id, g.st, g.seq, NULL, t->seat, t->email, t->token, g.deadline);
     cd_game_free(&g);
+    if (out == CD_TX_COMMIT && cd_mail_seat_get(db, t->id, t->seat, &t->found, &t->row) != CD_MQ_OK)
+        out = CD_TX_ERROR;   /* the answer, read while the seat is still held as the bearer's */
     return out;
 }
 
-bool cd_seat_mail_view(cd_req *r, cd_db *db, const char *game_id, int seat, json_t **mail, bool *stopped)
+/* The answer's members for a mail row (found: there is one). */
+static json_t *mail_json(bool found, const cd_mail_seat *m, bool *stopped)
 {
-    bool found = false;
-    cd_mail_seat m;
-    cd_mq q = cd_mail_seat_get(db, game_id, seat, &found, &m);
-    if (q != CD_MQ_OK) {
-        cd_reply_db_failure(r, q == CD_MQ_DOWN, "the seat's mail could not be read");
-        return false;
-    }
-    *stopped = found && m.stopped;
-    *mail = json_pack("{s:o, s:o, s:o}", "email", found ? json_string(m.email) : json_null(),
-                      "stopped_at", *stopped ? json_string(m.stopped_at) : json_null(),
-                      "stopped_reason", *stopped ? json_string(m.stopped_reason) : json_null());
-    return true;
+    *stopped = found && m->stopped;
+    return json_pack("{s:o, s:o, s:o}", "email", found ? json_string(m->email) : json_null(), "stopped_at",
+                     *stopped ? json_string(m->stopped_at) : json_null(), "stopped_reason",
+                     *stopped ? json_string(m->stopped_reason) : json_null());
 }
 
-static enum MHD_Result answer(cd_req *r, cd_db *db, const char *id, int seat)
+typedef struct {
+    const char *id;
+    int seat;
+    const char *bearer_hash;
+    bool moved;            /* out: the number is no longer the bearer's seat (a leave moved it) */
+    bool found;            /* out */
+    cd_mail_seat row;
+} mail_read_tx;
+
+/* The row read while the seat is held as the bearer's: a leave that commits between the seat's lookup and the
+ * read would otherwise show the address of whoever moved into that number. */
+static cd_tx_result run_read(cd_db *db, void *arg)
 {
-    json_t *a;
-    bool stopped;
-    if (!cd_seat_mail_view(r, db, id, seat, &a, &stopped))
-        return MHD_YES;
-    return cd_reply_json(r, 200, a, NULL);
+    mail_read_tx *t = arg;
+    bool held = false;
+    if (cd_seat_hold(db, t->id, t->seat, t->bearer_hash, &held) != CD_Q_OK)
+        return CD_TX_ERROR;
+    t->moved = !held;
+    if (t->moved)
+        return CD_TX_ROLLBACK;
+    return cd_mail_seat_get(db, t->id, t->seat, &t->found, &t->row) == CD_MQ_OK ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+int cd_seat_mail_view(cd_req *r, cd_db *db, const char *game_id, int seat, json_t **mail, bool *stopped)
+{
+    char hash[CD_HEX256_LEN];
+    cd_req_bearer_hash(r, hash);
+    mail_read_tx t = {.id = game_id, .seat = seat, .bearer_hash = hash};
+    bool down = false;
+    cd_tx_result tr = cd_db_tx(db, run_read, &t, &down);
+    if (tr == CD_TX_ROLLBACK && t.moved)
+        return -1;
+    if (tr != CD_TX_COMMIT) {
+        cd_reply_db_failure(r, down, "the seat's mail could not be read");
+        return 0;
+    }
+    *mail = mail_json(t.found, &t.row, stopped);
+    return 1;
 }
 
 enum MHD_Result h_email_put(cd_req *r)
@@ -120,8 +148,9 @@ enum MHD_Result h_email_put(cd_req *r)
     cd_tx_result tr;
     if (!cd_seat_tx(r, &db, &t.seat, &t.moved, run_put, &t, &tr, &down))
         goto out;
+    bool stopped;
     if (tr == CD_TX_COMMIT)
-        ret = answer(r, db, t.id, t.seat);
+        ret = cd_reply_json(r, 200, mail_json(t.found, &t.row, &stopped), NULL);
     else if (t.not_found || t.not_started)
         ret = cd_reply_load_error(r, t.not_started ? CD_LOAD_WAITING : CD_LOAD_NOT_FOUND);
     else
@@ -133,9 +162,16 @@ out:
 
 enum MHD_Result h_email_get(cd_req *r)
 {
-    cd_db *db;
-    int seat = cd_req_seat(r, &db);
-    if (seat < 0)
-        return MHD_YES;
-    return answer(r, db, r->params[0], seat);
+    for (int tries = 0; tries < CD_SEAT_TRIES; tries++) {
+        cd_db *db;
+        int seat = cd_req_seat(r, &db);
+        if (seat < 0)
+            return MHD_YES;
+        json_t *a;
+        bool stopped;
+        int got = cd_seat_mail_view(r, db, r->params[0], seat, &a, &stopped);
+        if (got >= 0)
+            return got ? cd_reply_json(r, 200, a, NULL) : MHD_YES;
+    }
+    return cd_reply_seat_moved(r);
 }

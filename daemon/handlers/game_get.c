@@ -32,7 +32,10 @@ static bool seat_mail(cd_req *r, cd_db *db, const char *game_id, int seat, json_
     const cd_mail_settings *ms = cd_mail_settings_get();
     if (!ms || !ms->enabled || seat < 0)
         return true;
-    return cd_seat_mail_view(r, db, game_id, seat, mail, stopped);
+    int got = cd_seat_mail_view(r, db, game_id, seat, mail, stopped);
+    if (got < 0)   /* the view was read for a number a leave has given to another seat since: asked again */
+        cd_reply_seat_moved(r);
+    return got > 0;
 }
 
 /* A game that has not started: the lobby's view, and for a seat its own part of it, which seat it is and,

@@ -813,9 +813,10 @@ START_TEST(seat_left_before_the_start)
 }
 END_TEST
 
-/* One POST on its own connection, in a thread. */
+/* One request (a POST unless method says otherwise) on its own connection, in a thread. */
 typedef struct {
     e2e_client *c;
+    const char *method;
     char path[200], token[80], body[200];
     e2e_resp r;
     long status;
@@ -824,7 +825,8 @@ typedef struct {
 static void *post_thread(void *arg)
 {
     poster *p = arg;
-    p->status = e2e_req(p->c, "POST", p->path, p->token, p->body[0] ? p->body : NULL, NULL, &p->r);
+    p->status = e2e_req(p->c, p->method ? p->method : "POST", p->path, p->token, p->body[0] ? p->body : NULL, NULL,
+                        &p->r);
     return NULL;
 }
 
@@ -837,10 +839,12 @@ static void sleep_ms(long ms)
 /* A write by seat number racing a leave that moves the seat: Cy's message is written after carcd looked her seat
  * up (2) and after Bob's leave moved her to 1. A session of the test's own holds Cy's seat row, so that the leave
  * queues on it first and the message's transaction behind it; when it lets go, the leave renumbers and commits,
- * and the message finds seat 2 no longer Cy's, looks her up again and is written as seat 1's. */
+ * and the message finds seat 2 no longer Cy's, looks her up again and is written as seat 1's. A read of Cy's
+ * address, queued the same way, is Cy's address, read as seat 1's. */
 START_TEST(a_write_racing_a_leave_moves_with_the_seat)
 {
-    e2e_daemon *d = e2e_daemon_up(NULL);
+    static const char *const env[] = {"CARCD_SMTP_URL=smtp://127.0.0.1:1", NULL};   /* addresses kept, none sent */
+    e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
     json_t *g = post_want(c, "/v1/games", NULL,
                           "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true},{\"invite\":true}]}",
@@ -859,6 +863,10 @@ START_TEST(a_write_racing_a_leave_moves_with_the_seat)
         snprintf(tokens[i], sizeof tokens[i], "%s", e2e_jstr(j, "token"));
         json_decref(j);
     }
+    e2e_resp er;   /* Cy's address, kept for the start */
+    snprintf(path, sizeof path, "/v1/games/%s/email", id);
+    ck_assert_int_eq(e2e_req(c, "PUT", path, tokens[1], "{\"email\":\"cy@example.org\"}", NULL, &er), 200);
+    e2e_resp_free(&er);
     PGconn *pg = PQconnectdb(d->dburl);
     ck_assert_msg(PQstatus(pg) == CONNECTION_OK, "%s", PQerrorMessage(pg));
     PQclear(PQexec(pg, "BEGIN"));
@@ -874,15 +882,24 @@ START_TEST(a_write_racing_a_leave_moves_with_the_seat)
     snprintf(say.path, sizeof say.path, "/v1/games/%s/messages", id);
     snprintf(say.token, sizeof say.token, "%s", tokens[1]);
     snprintf(say.body, sizeof say.body, "{\"text\":\"still here\"}");
-    pthread_t tl, ts;
+    poster ask = {.c = e2e_client_new(d), .method = "GET"};
+    snprintf(ask.path, sizeof ask.path, "/v1/games/%s/email", id);
+    snprintf(ask.token, sizeof ask.token, "%s", tokens[1]);
+    pthread_t tl, ts, ta;
     pthread_create(&tl, NULL, post_thread, &leave);
     sleep_ms(400);   /* the leave waits on Cy's row */
     pthread_create(&ts, NULL, post_thread, &say);
-    sleep_ms(400);   /* the message has looked Cy up (seat 2) and waits on her row behind the leave */
+    pthread_create(&ta, NULL, post_thread, &ask);
+    sleep_ms(400);   /* the message and the read have looked Cy up (seat 2) and wait on her row behind the leave */
     PQclear(PQexec(pg, "COMMIT"));
     PQfinish(pg);
     pthread_join(tl, NULL);
     pthread_join(ts, NULL);
+    pthread_join(ta, NULL);
+    ck_assert_msg(ask.status == 200, "address: %ld %s", ask.status, ask.r.body);
+    ck_assert_str_eq(e2e_jstr(ask.r.json, "email"), "cy@example.org");
+    e2e_resp_free(&ask.r);
+    e2e_client_free(ask.c);
     ck_assert_msg(leave.status == 200, "leave: %ld %s", leave.status, leave.r.body);
     ck_assert_msg(say.status == 201, "message: %ld %s", say.status, say.r.body);
     ck_assert_int_eq(e2e_jint(say.r.json, "seat"), 1);   /* written as the seat Cy has now */
