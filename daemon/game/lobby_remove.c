@@ -37,7 +37,7 @@ cd_tx_result cd_lobby_remove(cd_db *db, const char *id, const cd_waiting_lock_ro
         (!cd_player_event_emit(db, who->player_id, CD_PEV_SEAT_REMOVED, id, 0, in->seat) ||
          cd_seat_removal_add(db, id, who->player_id) != CD_Q_OK))
         return CD_TX_ERROR;
-    if (cd_lobby_leave(db, id, w, in->seat, true) != CD_TX_COMMIT)
+    if (cd_lobby_leave(db, id, w, in->seat, true, NULL) != CD_TX_COMMIT)
         return CD_TX_ERROR;
     /* a join from the lobby never saw the place's code (nor, onto a mailed place, its invitation): the creator's
      * link still opens it, and the leave gave a mailed place its invitee back */
@@ -45,6 +45,6 @@ cd_tx_result cd_lobby_remove(cd_db *db, const char *id, const cd_waiting_lock_ro
     if (out->renewed && cd_invite_renew(db, id, in->place, new_code_hash) != CD_Q_OK)
         return CD_TX_ERROR;
     if (mailed && !was.stopped_at[0])
-        return cd_mail_enqueue_removed(db, id, &was, out->name);
+        return cd_mail_enqueue_gone(db, id, &was, out->name, true);
     return CD_TX_COMMIT;
 }

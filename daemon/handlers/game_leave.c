@@ -51,7 +51,7 @@ static cd_tx_result leave_locked(cd_db *db, leave_tx *t, const cd_waiting_lock_r
         return cd_refuse(&t->no, CD_P_NAMED_SEAT, NULL,
                          "this seat was named when the game was created, not taken by a join: only the game's "
                          "creator can change who plays (by cancelling it)");
-    return cd_lobby_leave(db, t->id, w, tok.seat, false);
+    return cd_lobby_leave(db, t->id, w, tok.seat, false, NULL);
 }
 
 static cd_tx_result run_leave(cd_db *db, void *arg)

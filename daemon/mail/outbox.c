@@ -226,3 +226,17 @@ cd_mq cd_mail_may_answer(cd_db *db, const char *game_id, int seat, const char *r
     *may = q == CD_Q_OK && n < CD_MAIL_ANSWERS_PER_HOUR;
     return cd_mq_of(q);
 }
+
+cd_mq cd_mail_answer_blocked(cd_db *db, const char *game_id, const cd_mail_seat *seat, const char **why)
+{
+    *why = NULL;
+    if (seat->stopped) {
+        *why = "the seat's mail is stopped";
+        return CD_MQ_OK;
+    }
+    bool may = false;
+    cd_mq q = cd_mail_may_answer(db, game_id, seat->seat, seat->email, &may);
+    if (q == CD_MQ_OK && !may)
+        *why = CD_MAIL_ANSWERS_LIMIT_WORDS;
+    return q;
+}

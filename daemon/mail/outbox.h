@@ -43,6 +43,9 @@ cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const ca
     CD_MAIL_STR(CD_MAIL_ANSWERS_PER_HOUR) " answers went to this address in the last hour"
 /* Whether one more answer to rcpt for seat of game_id (-1: an open place's) keeps within that. */
 cd_mq cd_mail_may_answer(cd_db *db, const char *game_id, int seat, const char *rcpt, bool *may);
+/* Why a reply from seat (its mail row) goes unanswered now: its mail is stopped, or the answers above went to it
+ * in the last hour; *why NULL: answer it. */
+cd_mq cd_mail_answer_blocked(cd_db *db, const char *game_id, const cd_mail_seat *seat, const char **why);
 
 /* A mail given by its parts (build.h; p->to is the envelope recipient, p->msg_id its id), built and written
  * into the outbox as `kind` for seat (-1: a person with no seat) at seq. false when GMime or the write

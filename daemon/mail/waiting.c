@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/buf.h"
 #include "build.h"
@@ -16,6 +17,7 @@
 #include "mail.h"
 #include "outbox.h"
 #include "seat_mail.h"
+#include "tag.h"
 
 cd_tx_result cd_mail_waiting_started(cd_db *db, const char *game_id, const carc_state *st, const json_t *names,
                                      const char *const addr[], int token_seat, const char *token,
@@ -102,19 +104,27 @@ static bool add(cd_db *db, const char *game_id, const cd_mail_seat *to, const js
 {
     const cd_mail_settings *S = cd_mail_settings_get();
     const char *public_url = S->cfg ? S->cfg->public_url : "";
-    char msg_id[300], thread[320], unsub[700] = "";
+    char msg_id[300], thread[320], unsub[700] = "", reply_to[300];
     cd_mail_msg_id(game_id, to->seat, kind, 0, msg_id, sizeof msg_id);
     cd_mail_thread_id(game_id, to->seat, thread, sizeof thread);
+    /* a reply can say "leave" while the game waits (mailin/waiting_reply.h); a cancelled game takes none */
+    bool waits = strcmp(kind, "cancelled") != 0;
+    if (waits)
+        cd_mail_reply_address(to->tag, reply_to, sizeof reply_to);
     if (public_url[0])
         snprintf(unsub, sizeof unsub, "%s/v1/mail/unsubscribe/%s", public_url, to->tag);
     const char *me = json_string_value(json_array_get(names, (size_t)to->seat));
     cd_buf t = {0};
     cd_buf_printf(&t, "Hello %s,\n\n%s", me ? me : "", words);
+    if (waits && strcmp(kind, "refused") != 0)   /* the refusal's words say it already */
+        cd_buf_str(&t, "\nIf you joined this game and no longer want to play it, reply with the word leave: your seat "
+                       "is given back before the start.\n");
     if (public_url[0])   /* the page anyone may open: the seat's own link is the creator's to hand out */
         cd_buf_printf(&t, "\nThe game's page:\n%s/games/%s\n", public_url, game_id);
     const cd_mail_parts parts = {
         .from = S->cfg ? S->cfg->mail_from : "carcd@localhost",
         .to = to->email,
+        .reply_to = waits ? reply_to : NULL,
         .subject = subject,
         .msg_id = msg_id,
         .thread_id = thread,
@@ -208,22 +218,31 @@ cd_tx_result cd_mail_enqueue_left(cd_db *db, const char *game_id, const char *na
     return to_seats_free(db, game_id, -1, names, "left", subject, &w);
 }
 
-cd_tx_result cd_mail_enqueue_removed(cd_db *db, const char *game_id, const cd_mail_seat *was, const char *name)
+cd_tx_result cd_mail_enqueue_gone(cd_db *db, const char *game_id, const cd_mail_seat *was, const char *name,
+                                  bool removed)
 {
     const cd_mail_settings *S = cd_mail_settings_get();
     if (!S->enabled)
         return CD_TX_COMMIT;
     const char *public_url = S->cfg ? S->cfg->public_url : "";
+    const char *kind = removed ? "removed" : "gone";
     char msg_id[300], thread[320], subject[300];
-    cd_mail_msg_id(game_id, was->seat, "removed", 0, msg_id, sizeof msg_id);
+    cd_mail_msg_id(game_id, was->seat, kind, 0, msg_id, sizeof msg_id);
     cd_mail_thread_id(game_id, was->seat, thread, sizeof thread);
-    snprintf(subject, sizeof subject, "Carcassonne game %.8s: you were removed before it started", game_id);
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: you %s before it started", game_id,
+             removed ? "were removed" : "left");
     cd_buf t = {0};
-    cd_buf_printf(&t, "Hello %s,\n\nthe player who created the Carcassonne game %s removed you from it before it "
-                      "started. Your seat is open for someone else, and its private link no longer works.\n\n"
-                      "carcd will not mail you about this game again. If this was a mistake, ask the person who "
-                      "invited you for a new invitation.\n",
-                  name, game_id);
+    if (removed)
+        cd_buf_printf(&t, "Hello %s,\n\nthe player who created the Carcassonne game %s removed you from it before it "
+                          "started. Your seat is open for someone else, and its private link no longer works.\n\n"
+                          "carcd will not mail you about this game again. If this was a mistake, ask the person who "
+                          "invited you for a new invitation.\n",
+                      name, game_id);
+    else
+        cd_buf_printf(&t, "Hello %s,\n\nyou left the Carcassonne game %s before it started, as your reply asked. Your "
+                          "seat is open for someone else, and its private link no longer works.\n\ncarcd will not "
+                          "mail you about this game again.\n",
+                      name, game_id);
     if (public_url[0])
         cd_buf_printf(&t, "\nThe game's page:\n%s/games/%s\n", public_url, game_id);
     const cd_mail_parts parts = {
@@ -235,8 +254,26 @@ cd_tx_result cd_mail_enqueue_removed(cd_db *db, const char *game_id, const cd_ma
         .unsubscribe = "",
         .text = t.p,
     };
-    bool ok = cd_mail_outbox_add_parts(db, game_id, -1, "removed", 0, &parts) && cd_mail_outbox_notify(db);
+    bool ok = cd_mail_outbox_add_parts(db, game_id, -1, kind, 0, &parts) && cd_mail_outbox_notify(db);
     free(t.p);
+    return ok ? CD_TX_COMMIT : CD_TX_ERROR;
+}
+
+cd_tx_result cd_mail_enqueue_waiting_answer(cd_db *db, const char *game_id, const cd_mail_seat *to, const char *why)
+{
+    if (!cd_mail_settings_get()->enabled)
+        return CD_TX_COMMIT;
+    json_t *names = cd_mail_seat_names(db, game_id);
+    char subject[300];
+    snprintf(subject, sizeof subject, "Carcassonne game %.8s: your reply was not played", game_id);
+    cd_buf w = {0};
+    cd_buf_printf(&w, "your reply was not played: %s.\n\nThe game has not started: it waits for its seats. Before "
+                      "it starts, a reply can only say leave, to give back a seat you took by joining. carcd mails "
+                      "you when it starts, and whenever it is your turn; then you play by replying.\n",
+                  why);
+    bool ok = add(db, game_id, to, names, "refused", subject, w.p) && cd_mail_outbox_notify(db);
+    free(w.p);
+    json_decref(names);
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 

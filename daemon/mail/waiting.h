@@ -9,8 +9,9 @@
  * cd_mail_seat_hold), without a mail, so that the one-click unsubscribe of these mails works on it; an
  * address unsubscribed while the game waits gets nothing at the start either (cd_mail_waiting_started).
  *
- * These mails have no Reply-To (there is nothing to play before the start) and are threaded under the seat's
- * game thread, as all its later mail is (compose.h). Written in the event's transaction and sent at least once
+ * These mails are threaded under the seat's game thread, as all its later mail is (compose.h). Their Reply-To is
+ * the seat's reply address: before the start a reply can say "leave" (mailin/waiting_reply.h), and anything else
+ * is answered with what it can do. Written in the event's transaction and sent at least once
  * by mail/send.c, as every mail (outbox.h).
  */
 #ifndef CD_MAIL_WAITING_H
@@ -52,11 +53,16 @@ cd_tx_result cd_mail_enqueue_joined(cd_db *db, const char *game_id, int seat, in
  * runs) gets kind "left". */
 cd_tx_result cd_mail_enqueue_left(cd_db *db, const char *game_id, const char *name, int taken, int nseats,
                                   bool removed);
-/* The creator removed the seat `was` (its mail row as it was, read before the leave; its mail running), called
- * `name`: its address gets kind "removed", in the seat's thread. The row is gone and its number may be
- * another seat's now, so the mail is a person's with no seat (outbox seat -1) and has no unsubscribe link: it
- * is the last carcd sends there for this game. */
-cd_tx_result cd_mail_enqueue_removed(cd_db *db, const char *game_id, const cd_mail_seat *was, const char *name);
+/* The seat `was` (its mail row as it was, read before the leave; its mail running), called `name`, is gone: the
+ * creator removed it (kind "removed") or its reply "leave" gave it up (kind "gone"). Its address gets a last
+ * mail that says so, in the seat's thread. The row is gone and its number may be another seat's now, so the mail
+ * is a person's with no seat (outbox seat -1) and has no unsubscribe link or reply address: it is the last carcd
+ * sends there for this game. */
+cd_tx_result cd_mail_enqueue_gone(cd_db *db, const char *game_id, const cd_mail_seat *was, const char *name,
+                                  bool removed);
+/* A reply from seat `to` (its mail row, mail running) to a mail of the waiting game that was not played, and why
+ * (words, no final stop): kind "refused", which says what a reply can do before the start. */
+cd_tx_result cd_mail_enqueue_waiting_answer(cd_db *db, const char *game_id, const cd_mail_seat *to, const char *why);
 
 /* Nobody joined the waiting game for `since` (words: "13 days"), and carcd cancels it at `when` (words: the
  * date, UTC) unless someone joins (game/lobby_expire.h): every seat with an address (whose mail runs) gets kind

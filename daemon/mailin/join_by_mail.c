@@ -154,7 +154,8 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
     int n = snprintf(text, sizeof text,
                      "Hello %s,\n\nyou have a seat (seat %d) in the game of Carcassonne you were invited to. The game "
                      "starts when its other seats are taken, or when the player who invited you starts it; carcd "
-                     "mails you then, and whenever it is your turn: answer those mails to play.\n",
+                     "mails you then, and whenever it is your turn: answer those mails to play. If you cannot play "
+                     "after all, answer any of its mails before the start with the word leave.\n",
                      name, j.seat);
     if (cfg && cfg->public_url[0] && n > 0 && (size_t)n < sizeof text)
         snprintf(text + n, sizeof text - (size_t)n,

@@ -26,6 +26,7 @@
 #include "game/move_commit.h"
 #include "game/notations.h"
 #include "join_by_mail.h"
+#include "waiting_reply.h"
 #include "json.h"
 #include "mail/outbox.h"
 #include "mail/reply.h"
@@ -38,7 +39,7 @@ typedef struct {
     const cd_reply *r;
     const char *key;          /* the idempotency key: the Message-ID */
     /* out */
-    char outcome[16];         /* moved, refused, ignored, duplicate, clock, said, joined, bounced */
+    char outcome[16];         /* moved, refused, ignored, duplicate, clock, said, joined, bounced, left */
     char detail[400];
 } in_tx;
 
@@ -194,22 +195,6 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
     return out;
 }
 
-/* Why the seat's address gets no answer to this reply, into *why (NULL: it gets one): its mail was stopped,
- * or the hour's answers went there already (mail/outbox.h: CD_MAIL_ANSWERS_PER_HOUR). */
-static cd_mq unanswered_why(cd_db *db, const char *game_id, const cd_mail_seat *seat, const char **why)
-{
-    *why = NULL;
-    if (seat->stopped) {
-        *why = "the seat's mail is stopped";
-        return CD_MQ_OK;
-    }
-    bool may = false;
-    cd_mq q = cd_mail_may_answer(db, game_id, seat->seat, seat->email, &may);
-    if (q == CD_MQ_OK && !may)
-        *why = CD_MAIL_ANSWERS_LIMIT_WORDS;
-    return q;
-}
-
 static cd_tx_result record(cd_db *db, in_tx *t, const char *game_id, int seat)
 {
     bool fresh = false;
@@ -302,9 +287,14 @@ static cd_tx_result run_in(cd_db *db, void *arg)
         cd_game_free(&g);
         if (lr != CD_LOAD_NOT_FOUND && lr != CD_LOAD_WAITING)
             return CD_TX_ERROR;
-        /* a waiting game's seat has a row (mail/waiting.h) but its mails give no reply address: nothing to play */
-        snprintf(t->detail, sizeof t->detail, lr == CD_LOAD_WAITING ? "the game has not started" : "the game is gone");
-        return record(db, t, lr == CD_LOAD_WAITING ? game_id : NULL, lr == CD_LOAD_WAITING ? seat.seat : -1);
+        if (lr == CD_LOAD_NOT_FOUND) {
+            snprintf(t->detail, sizeof t->detail, "the game is gone");
+            return record(db, t, NULL, -1);
+        }
+        /* a seat of a game that waits for its seats: "leave", or an answer (waiting_reply.h) */
+        cd_tx_result out = cd_mail_in_waiting(db, r, game_id, &seat, t->outcome, sizeof t->outcome, t->detail,
+                                              sizeof t->detail);
+        return out == CD_TX_COMMIT ? record(db, t, game_id, seat.seat) : out;
     }
     int seq_before = g.seq;
     cd_tx_result out = play(db, &g, seat.seat, t);
@@ -317,7 +307,7 @@ static cd_tx_result run_in(cd_db *db, void *arg)
         if (g.clocked && !g.finished && cd_clock_deadline(&g.clock) >= 0)
             cd_iso_time(cd_clock_deadline(&g.clock), deadline);
         const char *why;
-        if (unanswered_why(db, game_id, &seat, &why) != CD_MQ_OK ||
+        if (cd_mail_answer_blocked(db, game_id, &seat, &why) != CD_MQ_OK ||
             (!why && cd_mail_enqueue_status(db, game_id, g.st, g.seq, seat.seat, seat.email, seat.tag, deadline) !=
                          CD_TX_COMMIT))
             out = CD_TX_ERROR;
@@ -335,7 +325,7 @@ static cd_tx_result run_in(cd_db *db, void *arg)
             return CD_TX_ERROR;
         }
         const char *why;
-        if (unanswered_why(db, game_id, &seat, &why) != CD_MQ_OK ||
+        if (cd_mail_answer_blocked(db, game_id, &seat, &why) != CD_MQ_OK ||
             (!why && cd_mail_enqueue_refused(db, game_id, g.st, g.seq, NULL, seat.seat, seat.email, seat.tag,
                                              t->detail) != CD_TX_COMMIT)) {
             cd_game_free(&g);

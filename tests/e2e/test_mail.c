@@ -2096,7 +2096,7 @@ START_TEST(waiting_game_tells_its_seats_by_mail)
     ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
     snprintf(words, sizeof words, "The game's page:\nhttp://");
     ck_assert_msg(strstr(m.text, words) && strstr(m.text, id), "the page's link: %s", m.text);
-    ck_assert_str_eq(m.reply_to, "");   /* nothing to play before the start */
+    ck_assert_msg(strstr(m.reply_to, "@"), "a reply can say leave: %s", m.reply_to);   /* the seat's own address */
     const char *u = strstr(m.unsubscribe, "/v1/mail/unsubscribe/");
     ck_assert_msg(u, "List-Unsubscribe: %s", m.unsubscribe);
     char ann_stop[200];
@@ -2300,6 +2300,7 @@ START_TEST(waiting_game_cancelled_by_mail)
         seat_mail(users[seat], id, seat, "cancelled", 1, &m);
         snprintf(words, sizeof words, "Carcassonne game %.8s: cancelled before it started", id);
         ck_assert_str_eq(m.subject, words);
+        ck_assert_str_eq(m.reply_to, "");   /* nothing a reply could do any more */
         snprintf(words, sizeof words,
                  "Hello %s,\n\nthe Carcassonne game %s was cancelled by the player who created it before it started, "
                  "with 2 of its 3 seats taken (Ann and carol). It will not be played, and carcd sends no more mail "
@@ -2590,7 +2591,6 @@ START_TEST(waiting_seat_leaves)
              "Hello Ann,\n\nCarol left the Carcassonne game %s before it started: 3 of 5 seats taken, 2 open.\n"
              "At the table now: Ann, Bob and Dave.\n\nThe seat is open again.", id);
     ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
-    ck_assert_str_eq(m.reply_to, "");
     free(m.text);
     seat_mail("bob", id, 1, "left", 1, &m);   /* to Bob as seat 1, under the tag his mail as seat 2 had */
     char tag[40];
@@ -2724,6 +2724,102 @@ START_TEST(waiting_seat_removed)
 }
 END_TEST
 
+/* A waiting game's mails carry the seat's reply address: a seat that joined gives its seat back by replying
+ * "leave" (and hears a last mail that says so), a named seat's "leave" and any other reply are answered with
+ * what a reply can do before the start. */
+START_TEST(waiting_seat_leaves_by_mail)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
+                             "{\"invite\":true,\"email\":\"carol@example.org\"},{\"invite\":true,\"email\":"
+                             "\"bob@example.org\"},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    char id[40], codes[2][80], path[200], body[300], want[300];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    for (int i = 0; i < 2; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "invites.%d.invite", i);
+        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(r.json, k));
+    }
+    e2e_resp_free(&r);
+    const char *names[] = {"Carol", "Bob"};
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    for (int i = 0; i < 2; i++) {
+        snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\"}", names[i], codes[i]);
+        ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+        e2e_resp_free(&r);
+    }
+    mail carol, ann, m;
+    seat_mail("carol", id, 1, "joined", 1, &carol);   /* Bob joined */
+    ck_assert_msg(carol.reply_to[0] && strstr(carol.text, "reply with the word leave"), "%s", carol.text);
+    seat_mail("alice", id, 0, "joined", 2, &ann);
+
+    /* Ann's seat was named: her "leave" is answered, and changes nothing */
+    char *rp = reply_text("alice@example.org", ann.reply_to, ann.msg_id, NULL, NULL, "leave\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    seat_mail("alice", id, 0, "refused", 1, &m);
+    snprintf(want, sizeof want, "Carcassonne game %.8s: your reply was not played", id);
+    ck_assert_str_eq(m.subject, want);
+    ck_assert_msg(strstr(m.text, "your reply was not played: your seat was named when the game was created"), "%s",
+                  m.text);
+    ck_assert_str_eq(m.reply_to, ann.reply_to);
+    free(m.text);
+    /* a move before the start: answered too */
+    rp = reply_text("carol@example.org", carol.reply_to, carol.msg_id, NULL, NULL, "1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    seat_mail("carol", id, 1, "refused", 1, &m);
+    ck_assert_msg(strstr(m.text, "your reply was not played: the game has not started.") &&
+                      strstr(m.text, "a reply can only say leave"),
+                  "%s", m.text);
+    free(m.text);
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "players")), 3);
+    json_decref(v);
+
+    /* Carol's "leave": her seat goes, Bob moves down to seat 1, the others are told, and Carol hears it once */
+    rp = reply_text("carol@example.org", carol.reply_to, carol.msg_id, NULL, NULL, "Leave\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "players")), 2);
+    ck_assert_str_eq(e2e_jstr(v, "players.1.name"), "Bob");
+    json_decref(v);
+    seat_mail("carol", id, 1, "gone", 1, &m);
+    snprintf(want, sizeof want, "Carcassonne game %.8s: you left before it started", id);
+    ck_assert_str_eq(m.subject, want);
+    ck_assert_msg(strstr(m.text, "you left the Carcassonne game"), "%s", m.text);
+    ck_assert_str_eq(m.reply_to, "");
+    ck_assert_str_eq(m.unsubscribe, "");
+    free(m.text);
+    seat_mail("alice", id, 0, "left", 1, &m);
+    ck_assert_msg(strstr(m.text, "Carol left the Carcassonne game"), "%s", m.text);
+    free(m.text);
+    seat_mail("bob", id, 1, "left", 1, &m);
+    free(m.text);
+    char *log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "left: seat 1 gave its seat back before the start"), "%s", log);
+    free(log);
+    /* her tag is nobody's now: a second "leave" finds no seat, and is not answered */
+    rp = reply_text("carol@example.org", carol.reply_to, carol.msg_id, NULL, NULL, "leave\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    usleep(1500 * 1000);
+    ck_assert_int_eq(seat_mails("carol", id, 1, "gone"), 1);
+    ck_assert_int_eq(seat_mails("carol", id, 1, "refused"), 1);
+    free(carol.text);
+    free(ann.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     need_mail_servers();
@@ -2747,6 +2843,7 @@ int main(void)
     tcase_add_test(tc, waiting_game_kept_open);
     tcase_add_test(tc, waiting_seat_leaves);
     tcase_add_test(tc, waiting_seat_removed);
+    tcase_add_test(tc, waiting_seat_leaves_by_mail);
     tcase_add_test(tc, invitation_to_an_open_seat_by_mail);
     tcase_add_test(tc, invitation_mails_limited_and_refused_without_mail);
     tcase_add_test(tc, invitation_mailed_later_by_the_creator);
