@@ -316,6 +316,16 @@ enum MHD_Result cd_reply_seat_moved(cd_req *r)
     return cd_reply_problem(r, CD_P_SEAT_MOVED, NULL, "the seat's number kept changing: send it again");
 }
 
+int cd_req_seat_param(cd_req *r, int i)
+{
+    const char *s = r->params[i];
+    if (!*s || strlen(s) > 1 || s[0] < '0' || s[0] > '5') {
+        cd_reply_problem(r, CD_P_INVALID, "seat", "seat: expected a seat number, 0 to 5");
+        return -1;
+    }
+    return s[0] - '0';
+}
+
 bool cd_seat_tx(cd_req *r, cd_db **db, int *seat, const bool *moved, cd_tx_fn fn, void *arg, cd_tx_result *tr,
                 bool *down)
 {

@@ -73,6 +73,9 @@ bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game
  * false with *waiting true (and *db, *viewer set), for the caller to answer its lobby view. */
 bool cd_game_open_view(cd_req *r, cd_db **db, int *viewer, cd_game *g, bool *waiting);
 
+/* The {seat} of a route's path, r->params[i]: a seat number, 0 to 5. -1 after replying 400 when it is not one. */
+int cd_req_seat_param(cd_req *r, int i);
+
 /* The seat of game r->params[0] the bearer token holds, with this thread's database in *db. Replies (404 bad
  * id, 401/403 token, 503) and returns -1 when there is none, or 409 seat-left when a bot plays the seat (its
  * player left it under bot_after_leave, or it was made for a bot): such a token reads, it does not act. */

@@ -75,19 +75,20 @@ enum MHD_Result h_seat_remove(cd_req *r)
 {
     if (!cd_req_body_empty(r))
         return MHD_YES;
-    const char *id = r->params[0], *seat_s = r->params[1];
+    const char *id = r->params[0];
     if (!cd_uuid_valid(id))
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
     r->game_id = id;
-    if (!*seat_s || strlen(seat_s) > 1 || seat_s[0] < '0' || seat_s[0] > '5')
-        return cd_reply_problem(r, CD_P_INVALID, "seat", "seat: expected a seat number, 0 to 5");
+    int seat = cd_req_seat_param(r, 1);
+    if (seat < 0)
+        return MHD_YES;
     cd_db *db = cd_req_db(r);
     if (!db)
         return MHD_YES;
     char code[47], code_hash[CD_HEX256_LEN];
     cd_lobby_secret("iv_", code);   /* used only when the place's code went with the removed person */
     cd_sha256_hex(code, code_hash);
-    remove_tx t = {.req = r, .id = id, .seat = seat_s[0] - '0', .code_hash = code_hash};
+    remove_tx t = {.req = r, .id = id, .seat = seat, .code_hash = code_hash};
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_remove, &t, &down);
     if (tr != CD_TX_COMMIT)

@@ -15,13 +15,13 @@ enum MHD_Result h_seat_token(cd_req *r)
 {
     if (!cd_req_body_empty(r))
         return MHD_YES;
-    const char *id = r->params[0], *seat_s = r->params[1];
+    const char *id = r->params[0];
     if (!cd_uuid_valid(id))
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
     r->game_id = id;
-    if (!*seat_s || strlen(seat_s) > 1 || seat_s[0] < '0' || seat_s[0] > '5')
-        return cd_reply_problem(r, CD_P_INVALID, "seat", "seat: expected a seat number, 0 to 5");
-    int seat = seat_s[0] - '0';
+    int seat = cd_req_seat_param(r, 1);
+    if (seat < 0)
+        return MHD_YES;
     if (!cd_bearer_is_key(r))
         return cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
                                 "a new seat token is given to the player key the seat is linked to (Bearer pk_...)");
