@@ -454,7 +454,8 @@ START_TEST(answers_match_the_document)
                 req(c, "POST", p, guest, NULL, NULL, 403);
                 req(c, "POST", p, creator, "{\"seat\":1}", NULL, 400);
                 ck_assert_int_eq(e2e_req(c, "POST", p, creator, NULL, NULL, &r), 200);
-                snprintf(join, sizeof join, "{\"name\":\"Guest\",\"invite\":\"%s\"}", e2e_jstr(r.json, "invite.invite"));
+                snprintf(join, sizeof join, "{\"name\":\"Guest\",\"invite\":\"%s\"}",
+                         e2e_jstr(r.json, "invite.invite"));
                 e2e_resp_free(&r);
                 req(c, "POST", p, creator, NULL, NULL, 404);
                 snprintf(p, sizeof p, "/v1/games/%.36s/seats/0/remove", wid);
