@@ -579,6 +579,10 @@ START_TEST(rematch_offered_and_accepted)
     ck_assert_str_eq(e2e_jstr(again, "status"), "waiting");
     snprintf(bob_new, sizeof bob_new, "%s", e2e_jstr(again, "token"));
     json_decref(again);
+    /* a rematch's place is a player's of the finished game: nobody removes it (the rematch is cancelled instead) */
+    char rm[200];
+    snprintf(rm, sizeof rm, "/v1/games/%s/seats/0/remove", id);
+    post_problem(c, rm, d->admin, NULL, 409, "named-seat");
     char view[200];
     snprintf(view, sizeof view, "/v1/games/%s", id);
     json_t *v = e2e_get_ok(c, view, NULL, 200);
