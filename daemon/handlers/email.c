@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "clock/clock_tx.h"
-#include "db/games_table.h"
 #include "db/lobby.h"
 #include "db/mail_seats.h"
 #include "handlers.h"
@@ -53,15 +52,12 @@ static cd_tx_result run_put(cd_db *db, void *arg)
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
     t->not_found = lr == CD_LOAD_NOT_FOUND;
-    bool held = true;
-    if ((lr == CD_LOAD_WAITING || lr == CD_LOAD_OK) &&
-        cd_seat_hold(db, t->id, t->seat, t->bearer_hash, &held) != CD_Q_OK) {
-        cd_game_free(&g);
-        return CD_TX_ERROR;
-    }
-    t->moved = !held;
-    if (t->moved)
-        out = CD_TX_ROLLBACK;
+    t->moved = false;
+    cd_tx_result held = lr == CD_LOAD_WAITING || lr == CD_LOAD_OK
+                            ? cd_seat_tx_hold(db, t->id, t->seat, t->bearer_hash, &t->moved)
+                            : CD_TX_COMMIT;
+    if (held != CD_TX_COMMIT)
+        out = held;
     else if (lr == CD_LOAD_WAITING)   /* kept for the start, told who joins meanwhile (mail/waiting.h) */
         out = put_waiting(db, t);
     else if (lr != CD_LOAD_OK)
@@ -97,12 +93,9 @@ typedef struct {
 static cd_tx_result run_read(cd_db *db, void *arg)
 {
     mail_read_tx *t = arg;
-    bool held = false;
-    if (cd_seat_hold(db, t->id, t->seat, t->bearer_hash, &held) != CD_Q_OK)
-        return CD_TX_ERROR;
-    t->moved = !held;
-    if (t->moved)
-        return CD_TX_ROLLBACK;
+    cd_tx_result held = cd_seat_tx_hold(db, t->id, t->seat, t->bearer_hash, &t->moved);
+    if (held != CD_TX_COMMIT)
+        return held;
     return cd_mail_seat_get(db, t->id, t->seat, &t->found, &t->row) == CD_MQ_OK ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
@@ -162,16 +155,15 @@ out:
 
 enum MHD_Result h_email_get(cd_req *r)
 {
-    for (int tries = 0; tries < CD_SEAT_TRIES; tries++) {
-        cd_db *db;
-        int seat = cd_req_seat(r, &db);
-        if (seat < 0)
-            return MHD_YES;
-        json_t *a;
-        bool stopped;
-        int got = cd_seat_mail_view(r, db, r->params[0], seat, &a, &stopped);
-        if (got >= 0)
-            return got ? cd_reply_json(r, 200, a, NULL) : MHD_YES;
-    }
-    return cd_reply_seat_moved(r);
+    char hash[CD_HEX256_LEN];
+    cd_req_bearer_hash(r, hash);
+    mail_read_tx t = {.id = r->params[0], .bearer_hash = hash};
+    cd_db *db;
+    cd_tx_result tr;
+    bool down = false, stopped;
+    if (!cd_seat_tx(r, &db, &t.seat, &t.moved, run_read, &t, &tr, &down))
+        return MHD_YES;
+    if (tr != CD_TX_COMMIT)
+        return cd_reply_db_failure(r, down, "the seat's mail could not be read");
+    return cd_reply_json(r, 200, mail_json(t.found, &t.row, &stopped), NULL);
 }

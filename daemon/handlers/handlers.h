@@ -70,9 +70,9 @@ enum MHD_Result h_lobby_list(cd_req *r);       /* lobby_list.c */
 enum MHD_Result h_email_put(cd_req *r);        /* email.c */
 enum MHD_Result h_email_get(cd_req *r);        /* email.c */
 /* A seat's mail state as GET /v1/games/{id}/email answers it ({"email", "stopped_at", "stopped_reason"}, email
- * null: none), for that answer and for "mail" in the seat's view (game_get.c); read while the seat row is held
- * as the bearer's (cd_seat_hold). *stopped: its mail was stopped. 1: *mail set; 0: replied (the read failed);
- * -1, no reply: `seat` is no longer the bearer's (a leave moved it: look it up again). email.c. */
+ * null: none), for "mail" in the seat's view (game_get.c); read while the seat row is held as the bearer's
+ * (cd_seat_tx_hold), as the GET reads it. *stopped: its mail was stopped. 1: *mail set; 0: replied (the read
+ * failed); -1, no reply: `seat` is no longer the bearer's (a leave moved it since the view was read). email.c. */
 int cd_seat_mail_view(cd_req *r, cd_db *db, const char *game_id, int seat, json_t **mail, bool *stopped);
 enum MHD_Result h_mail_unsubscribe(cd_req *r); /* mail_unsubscribe.c */
 enum MHD_Result h_invite_stop_page(cd_req *r); /* invite_stop.c */

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "handlers.h"
-#include "db/games_table.h"
 #include "db/players.h"
 
 typedef struct {
@@ -20,13 +19,10 @@ typedef struct {
 static cd_tx_result run_link(cd_db *db, void *arg)
 {
     link_tx *t = arg;
-    bool held = false;
     t->found = false;
-    if (cd_seat_hold(db, t->game_id, t->seat, t->bearer_hash, &held) != CD_Q_OK)
-        return CD_TX_ERROR;
-    t->moved = !held;
-    if (t->moved)
-        return CD_TX_ROLLBACK;
+    cd_tx_result held = cd_seat_tx_hold(db, t->game_id, t->seat, t->bearer_hash, &t->moved);
+    if (held != CD_TX_COMMIT)
+        return held;
     if (cd_seat_link(db, t->game_id, t->seat, t->key_hash, &t->found, t->player) != CD_Q_OK)
         return CD_TX_ERROR;
     return t->found ? CD_TX_COMMIT : CD_TX_ROLLBACK;

@@ -25,12 +25,9 @@ static cd_tx_result run_mute(cd_db *db, void *arg)
 {
     mute_tx *t = arg;
     cd_refusal_clear(&t->no);
-    bool held = false;
-    if (cd_seat_hold(db, t->game_id, t->seat, t->bearer_hash, &held) != CD_Q_OK)
-        return CD_TX_ERROR;
-    t->moved = !held;
-    if (t->moved)
-        return CD_TX_ROLLBACK;
+    cd_tx_result held = cd_seat_tx_hold(db, t->game_id, t->seat, t->bearer_hash, &t->moved);
+    if (held != CD_TX_COMMIT)
+        return held;
     char *end;
     long other = strtol(t->other, &end, 10);
     int nseats = 0;

@@ -13,6 +13,7 @@
 #include "base/log.h"
 #include "base/ids.h"
 #include "db/game_reads.h"
+#include "db/games_table.h"
 #include "db/lobby.h"
 #include "game/audit.h"
 
@@ -338,6 +339,15 @@ bool cd_seat_tx(cd_req *r, cd_db **db, int *seat, const bool *moved, cd_tx_fn fn
     }
     cd_reply_seat_moved(r);
     return false;
+}
+
+cd_tx_result cd_seat_tx_hold(cd_db *db, const char *game_id, int seat, const char *bearer_hash, bool *moved)
+{
+    bool held = false;
+    if (cd_seat_hold(db, game_id, seat, bearer_hash, &held) != CD_Q_OK)
+        return CD_TX_ERROR;
+    *moved = !held;
+    return held ? CD_TX_COMMIT : CD_TX_ROLLBACK;
 }
 
 bool cd_audit(cd_req *r, cd_db *db, const char *action, const char *game_id, json_t *detail)

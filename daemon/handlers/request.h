@@ -93,6 +93,9 @@ enum MHD_Result cd_reply_seat_moved(cd_req *r);
  * replied (the lookup refused, or 409 seat-moved); else *db, *tr and *down are the last run's. */
 bool cd_seat_tx(cd_req *r, cd_db **db, int *seat, const bool *moved, cd_tx_fn fn, void *arg, cd_tx_result *tr,
                 bool *down);
+/* In cd_seat_tx's fn: seat held as the bearer's (cd_seat_hold with bearer_hash, its token or player key hashed).
+ * CD_TX_COMMIT: held, go on; CD_TX_ROLLBACK with *moved: it is no longer the bearer's; CD_TX_ERROR. */
+cd_tx_result cd_seat_tx_hold(cd_db *db, const char *game_id, int seat, const char *bearer_hash, bool *moved);
 /* cd_req_seat, but a seat its player left to a bot (bot_after_leave) is still that player's: the rematch's
  * offer and acceptance, which give the player a seat of a new game. */
 int cd_req_seat_or_left(cd_req *r, cd_db **db);

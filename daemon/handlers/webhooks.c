@@ -136,12 +136,11 @@ static cd_tx_result run_create(cd_db *db, void *arg)
         return cd_refuse(&t->no, CD_P_GAME_OVER, NULL, "the game is over: it will send nothing more");
     if (endpoints >= CD_WH_MAX_PER_GAME)
         return cd_refuse(&t->no, CD_P_TOO_MANY_WEBHOOKS, NULL, "a game has at most 16 webhook endpoints");
-    bool held = true;   /* a seat's endpoint: the seat is still the bearer's (an earlier one may have left) */
-    if (t->seat >= 0 && cd_seat_hold(db, t->game_id, t->seat, t->bearer_hash, &held) != CD_Q_OK)
-        return CD_TX_ERROR;
-    t->moved = !held;
-    if (t->moved)
-        return CD_TX_ROLLBACK;
+    if (t->seat >= 0) {   /* a seat's endpoint: the seat is still the bearer's (an earlier one may have left) */
+        cd_tx_result held = cd_seat_tx_hold(db, t->game_id, t->seat, t->bearer_hash, &t->moved);
+        if (held != CD_TX_COMMIT)
+            return held;
+    }
     char events[CD_WH_EVENTS_PG_LEN], id[37], created_at[40];
     cd_wh_events_pg(t->spec->events, events, sizeof events);
     if (cd_endpoint_insert(db, t->game_id, t->seat, t->spec->url, cd_wh_format_name(t->spec->format), events,
