@@ -11,20 +11,20 @@
 #include "webhooks/outbox.h"
 
 cd_tx_result cd_lobby_leave(cd_db *db, const char *id, const cd_waiting_lock_row *w, int seat, bool removed,
-                            char name_out[72])
+                            cd_waiting_seat *who)
 {
     assert(w->found && strcmp(w->status, "waiting") == 0 && seat >= 0 && seat < w->taken);
     cd_waiting_seat seats[CD_LOBBY_MAX_SEATS];
     int n = 0;
     if (cd_waiting_seats(db, id, seats, &n) != CD_Q_OK)   /* the name, before its row goes */
         return CD_TX_ERROR;
-    char name[sizeof seats[0].name] = "";
-    _Static_assert(sizeof seats[0].name == 72, "cd_lobby_leave's name_out is a seat's name");
+    cd_waiting_seat gone = {.seat = seat};
     for (int i = 0; i < n; i++)
         if (seats[i].seat == seat)
-            memcpy(name, seats[i].name, sizeof name);
-    if (name_out)
-        memcpy(name_out, name, sizeof name);
+            gone = seats[i];
+    if (who)
+        *who = gone;
+    const char *name = gone.name;
     int taken = w->taken - 1;
     if (cd_seat_leave(db, id, seat) != CD_Q_OK ||
         !cd_player_events_for_seats_deferred(db, id, 0, -1, CD_PEV_PLAYER_LEFT, NULL) ||

@@ -17,10 +17,10 @@
 /* In a transaction holding the game row's lock (cd_waiting_lock, status waiting), for a seat that took a place
  * (cd_invite's seat): the seat leaves, and the seats that stay hear of it as of a join: player_left in their
  * players' streams, player.left to the game's endpoints, a mail to each seat with an address; removed: the
- * game's creator removed it (game/lobby_remove.h), which the webhook and the mail say. name (NULL: not wanted)
- * gets the seat's name. The game's expiry is not counted anew: a leave is not a sign that someone still wants to
- * play. */
+ * game's creator removed it (game/lobby_remove.h), which the webhook and the mail say. who (NULL: not wanted)
+ * gets the seat as it was read before its rows went: its name, its player. The game's expiry is not counted
+ * anew: a leave is not a sign that someone still wants to play. */
 cd_tx_result cd_lobby_leave(cd_db *db, const char *id, const cd_waiting_lock_row *w, int seat, bool removed,
-                            char name[72]);
+                            cd_waiting_seat *who);
 
 #endif

@@ -17,34 +17,23 @@ cd_tx_result cd_lobby_remove(cd_db *db, const char *id, const cd_waiting_lock_ro
     assert(w->found && strcmp(w->status, "waiting") == 0 && in->seat >= 0 && in->old_seat < 0);
     memset(out, 0, sizeof *out);
     out->place = in->place;
-    /* who it was, read before the seat's rows go */
-    cd_waiting_seat seats[CD_LOBBY_MAX_SEATS];
-    int n = 0;
-    if (cd_waiting_seats(db, id, seats, &n) != CD_Q_OK)
-        return CD_TX_ERROR;
-    const cd_waiting_seat *who = NULL;
-    for (int i = 0; i < n; i++)
-        if (seats[i].seat == in->seat)
-            who = &seats[i];
-    if (!who)
-        return CD_TX_ERROR;   /* the place names a seat that is not there: the lock should make this impossible */
-    memcpy(out->name, who->name, sizeof out->name);
     bool mailed = false;
-    cd_mail_seat was;
-    if (cd_mail_seat_get(db, id, in->seat, &mailed, &was) != CD_MQ_OK)
+    cd_mail_seat was;   /* its address, read before the seat's rows go */
+    cd_waiting_seat who;
+    if (cd_mail_seat_get(db, id, in->seat, &mailed, &was) != CD_MQ_OK ||
+        cd_lobby_leave(db, id, w, in->seat, true, &who) != CD_TX_COMMIT)
         return CD_TX_ERROR;
-    if (who->player_id[0] &&
-        (!cd_player_event_emit(db, who->player_id, CD_PEV_SEAT_REMOVED, id, 0, in->seat) ||
-         cd_seat_removal_add(db, id, who->player_id) != CD_Q_OK))
-        return CD_TX_ERROR;
-    if (cd_lobby_leave(db, id, w, in->seat, true, NULL) != CD_TX_COMMIT)
+    memcpy(out->name, who.name, sizeof out->name);
+    if (who.player_id[0] &&
+        (!cd_player_event_emit(db, who.player_id, CD_PEV_SEAT_REMOVED, id, 0, in->seat) ||
+         cd_seat_removal_add(db, id, who.player_id) != CD_Q_OK))
         return CD_TX_ERROR;
     /* a join from the lobby never saw the place's code (nor, onto a mailed place, its invitation): the creator's
      * link still opens it, and the leave gave a mailed place its invitee back */
     out->renewed = in->has_code && in->by_code != 0;
     if (out->renewed && cd_invite_renew(db, id, in->place, new_code_hash) != CD_Q_OK)
         return CD_TX_ERROR;
-    if (mailed && !was.stopped_at[0])
+    if (mailed && !was.stopped)
         return cd_mail_enqueue_gone(db, id, &was, out->name, true);
     return CD_TX_COMMIT;
 }

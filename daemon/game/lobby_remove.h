@@ -5,7 +5,7 @@
  * the others are told, "removed by its creator"), and besides:
  *
  *   - the removed person hears of it: seat_removed in their player's stream, and a last mail to the seat's
- *     address (mail/waiting.h's cd_mail_enqueue_removed); their token stops working with the seat's row;
+ *     address (mail/waiting.h's cd_mail_enqueue_gone); their token stops working with the seat's row;
  *   - the place cannot simply be taken back: a place the removed person took with its invite code (or by a
  *     reply to its mailed invitation) opens to a new code, which only the creator is given, without the address
  *     it was mailed to; and the removed player's key is refused a seat of the game from the lobby (sql/030).
@@ -24,7 +24,7 @@
 typedef struct {
     bool renewed;       /* the place opens to new_code_hash's code */
     int place;
-    char name[72];      /* the removed seat's name */
+    char name[sizeof ((cd_waiting_seat *)0)->name];   /* the removed seat's name */
 } cd_removal;
 
 /* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): the seat that took the place

@@ -34,10 +34,10 @@ static cd_tx_result leave(cd_db *db, const char *game_id, const cd_mail_seat *se
                "change who plays, by cancelling it";
         out = CD_TX_COMMIT;
     } else {
-        char name[72];
-        out = cd_lobby_leave(db, game_id, &w, seat->seat, false, name);
+        cd_waiting_seat who;
+        out = cd_lobby_leave(db, game_id, &w, seat->seat, false, &who);
         if (out == CD_TX_COMMIT && !seat->stopped)
-            out = cd_mail_enqueue_gone(db, game_id, seat, name, false);
+            out = cd_mail_enqueue_gone(db, game_id, seat, who.name, false);
     }
 done:
     cd_waiting_lock_row_free(&w);
