@@ -12,26 +12,29 @@
 static const cd_stmt_info stmts[] = {
     {ST_MAIL_SEATS_ACTIVE, "mail_seats_active",
                            "SELECT m.seat, m.email, m.tag, EXISTS (SELECT 1 FROM seats s WHERE s.game_id = m.game_id "
-                           "AND s.seat = m.seat AND s.bot IS NOT NULL) FROM mail_seats m WHERE m.game_id = $1::uuid "
+                           "AND s.seat = m.seat AND s.bot IS NOT NULL), COALESCE(m.thread_seat, m.seat) "
+                           "FROM mail_seats m WHERE m.game_id = $1::uuid "
                            "AND m.stopped_at IS NULL ORDER BY m.seat",
                            1},
     {ST_MAIL_SEAT_PUT, "mail_seat_put",
                        "INSERT INTO mail_seats (game_id, seat, email, tag) VALUES ($1::uuid, $2::integer, $3, $4) "
                        "ON CONFLICT (game_id, seat) DO UPDATE SET email = EXCLUDED.email, "
-                       "stopped_at = NULL, stopped_reason = NULL RETURNING tag",
+                       "stopped_at = NULL, stopped_reason = NULL RETURNING tag, COALESCE(thread_seat, seat)",
                        4},
     {ST_MAIL_SEAT_DELETE, "mail_seat_delete",
                           "DELETE FROM mail_seats WHERE game_id = $1::uuid AND seat = $2::integer", 2},
     {ST_MAIL_SEAT_GET, "mail_seat_get",
-                       "SELECT email, " CD_SQL_ISO("stopped_at") ", stopped_reason FROM mail_seats "
-                       "WHERE game_id = $1::uuid AND seat = $2::integer",
+                       "SELECT email, " CD_SQL_ISO("stopped_at") ", stopped_reason, COALESCE(thread_seat, seat) "
+                       "FROM mail_seats WHERE game_id = $1::uuid AND seat = $2::integer",
                        2},
     {ST_MAIL_SEATS_ALL, "mail_seats_all",
                         "SELECT seat, email, " CD_SQL_ISO("stopped_at") ", stopped_reason FROM mail_seats "
                         "WHERE game_id = $1::uuid ORDER BY seat",
                         1},
     {ST_MAIL_SEAT_BY_TAG, "mail_seat_by_tag",
-                          "SELECT game_id, seat, email, stopped_at IS NOT NULL FROM mail_seats WHERE tag = $1", 1},
+                          "SELECT game_id, seat, email, stopped_at IS NOT NULL, COALESCE(thread_seat, seat) "
+                          "FROM mail_seats WHERE tag = $1",
+                          1},
     {ST_MAIL_SEAT_STOP, "mail_seat_stop",
                         "UPDATE mail_seats SET stopped_at = now(), stopped_reason = $4 WHERE game_id = $1::uuid "
                         "AND seat = $2::integer AND lower(email) = lower($3) AND stopped_at IS NULL",
@@ -46,13 +49,14 @@ static const char *text(const PGresult *res, int i, int c)
     return PQgetisnull(res, i, c) ? "" : PQgetvalue(res, i, c);
 }
 
-/* Rows of (seat, email, tag, bot), of seats whose mail goes out. */
+/* Rows of (seat, email, tag, bot, thread_seat), of seats whose mail goes out. */
 static void read_active_row(const PGresult *res, int i, cd_mail_seat *m)
 {
     m->seat = atoi(PQgetvalue(res, i, 0));
     snprintf(m->email, sizeof m->email, "%s", PQgetvalue(res, i, 1));
     snprintf(m->tag, sizeof m->tag, "%s", PQgetvalue(res, i, 2));
     m->bot = PQgetvalue(res, i, 3)[0] == 't';
+    m->thread_seat = atoi(PQgetvalue(res, i, 4));
     m->stopped = false;
     m->stopped_at[0] = m->stopped_reason[0] = 0;
 }
@@ -64,6 +68,7 @@ static void read_all_row(const PGresult *res, int i, cd_mail_seat *m)
     snprintf(m->email, sizeof m->email, "%s", text(res, i, 1));
     m->tag[0] = 0;
     m->bot = false;
+    m->thread_seat = m->seat;
     snprintf(m->stopped_at, sizeof m->stopped_at, "%s", text(res, i, 2));
     snprintf(m->stopped_reason, sizeof m->stopped_reason, "%s", text(res, i, 3));
     m->stopped = m->stopped_at[0] != 0;
@@ -95,7 +100,7 @@ cd_mq cd_mail_seats_all(cd_db *db, const char *game_id, cd_mail_seat *out, int m
     return seat_rows(db, ST_MAIL_SEATS_ALL, game_id, read_all_row, out, max, n);
 }
 
-/* A ST_MAIL_SEAT_GET row (email, stopped_at, stopped_reason) into the cd_mail_seat at row (its seat is the
+/* A ST_MAIL_SEAT_GET row (email, stopped_at, stopped_reason, thread_seat) into the cd_mail_seat at row (its seat is the
  * caller's). */
 static void seat_get_row(const PGresult *res, int i, void *row)
 {
@@ -105,6 +110,8 @@ static void seat_get_row(const PGresult *res, int i, void *row)
     snprintf(out->stopped_at, sizeof out->stopped_at, "%s", text(res, i, 1));
     snprintf(out->stopped_reason, sizeof out->stopped_reason, "%s", text(res, i, 2));
     out->stopped = out->stopped_at[0] != 0;
+    out->bot = false;
+    out->thread_seat = atoi(PQgetvalue(res, i, 3));
 }
 
 cd_mq cd_mail_seat_get(cd_db *db, const char *game_id, int seat, bool *found, cd_mail_seat *out)
@@ -118,20 +125,24 @@ cd_mq cd_mail_seat_get(cd_db *db, const char *game_id, int seat, bool *found, cd
     return cd_mq_of(q);
 }
 
-static void tag_column(const PGresult *res, int i, void *row)
+/* A ST_MAIL_SEAT_PUT row (tag, thread_seat) into the cd_mail_seat at row. */
+static void put_row(const PGresult *res, int i, void *row)
 {
-    snprintf(row, CD_MAIL_TAG_LEN + 1, "%s", PQgetvalue(res, i, 0));
+    cd_mail_seat *m = row;
+    snprintf(m->tag, sizeof m->tag, "%s", PQgetvalue(res, i, 0));
+    m->thread_seat = atoi(PQgetvalue(res, i, 1));
 }
 
-cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, char tag[CD_MAIL_TAG_LEN + 1])
+cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, cd_mail_seat *row)
 {
     char s[16];
     snprintf(s, sizeof s, "%d", seat);
-    const char *p[] = {game_id, s, email, tag};
+    const char *p[] = {game_id, s, email, row->tag};
+    row->seat = row->thread_seat = seat;
     if (!email)
         return cd_mq_of(cd_q_run(db, ST_MAIL_SEAT_DELETE, 2, p));
     bool found = false;
-    return cd_mq_of(cd_q_one(db, ST_MAIL_SEAT_PUT, 4, p, &found, tag_column, tag));   /* RETURNING: one row */
+    return cd_mq_of(cd_q_one(db, ST_MAIL_SEAT_PUT, 4, p, &found, put_row, row));   /* RETURNING: one row */
 }
 
 static void int_column(const PGresult *res, int i, void *row)
@@ -147,7 +158,7 @@ cd_mq cd_mail_tag_gen(cd_db *db, const char *game_id, int *gen)
     return cd_mq_of(cd_q_one(db, ST_MAIL_TAG_GEN, 1, p, &found, int_column, gen));
 }
 
-/* A ST_MAIL_SEAT_BY_TAG row (game_id, seat, email, stopped) into cd_mail_seat_by_tag's out-parameters. */
+/* A ST_MAIL_SEAT_BY_TAG row (game_id, seat, email, stopped, thread_seat) into cd_mail_seat_by_tag's out-parameters. */
 typedef struct {
     char *game_id;   /* [37] */
     cd_mail_seat *m;
@@ -161,6 +172,8 @@ static void by_tag_row(const PGresult *res, int i, void *row)
     snprintf(t->m->email, sizeof t->m->email, "%s", PQgetvalue(res, i, 2));
     t->m->stopped = PQgetvalue(res, i, 3)[0] == 't';
     t->m->stopped_at[0] = t->m->stopped_reason[0] = 0;
+    t->m->bot = false;
+    t->m->thread_seat = atoi(PQgetvalue(res, i, 4));
 }
 
 cd_mq cd_mail_seat_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], cd_mail_seat *out)

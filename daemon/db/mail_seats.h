@@ -29,6 +29,8 @@ typedef struct {
     char stopped_at[40];           /* ISO; "" when not stopped */
     char stopped_reason[300];
     bool bot;                      /* a bot plays the seat now: its player left it (bot_after_leave); active rows only */
+    int thread_seat;               /* the number its mail's thread root names (mail/compose.h): its own, or the one
+                                    * it had before it moved down in a waiting game (sql/031); not in the admin's */
 } cd_mail_seat;
 
 /* ST_MAIL_SEATS_ACTIVE: the seats of game_id whose mail runs, in seat order, at most max; *n their number. */
@@ -38,9 +40,10 @@ cd_mq cd_mail_seats_all(cd_db *db, const char *game_id, cd_mail_seat *out, int m
 /* ST_MAIL_SEAT_GET: seat's address; *found false when it has none. */
 cd_mq cd_mail_seat_get(cd_db *db, const char *game_id, int seat, bool *found, cd_mail_seat *out);
 /* ST_MAIL_SEAT_PUT / ST_MAIL_SEAT_DELETE: set a seat's address (its mail runs again), or remove it (email NULL).
- * tag is the tag for a seat with no row yet; a seat that has one keeps its own, which comes back in tag: the
- * mail it was sent still names it. */
-cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, char tag[CD_MAIL_TAG_LEN + 1]);
+ * row->tag is the tag for a seat with no row yet; a seat that has one keeps its own, which comes back in
+ * row->tag (the mail it was sent still names it), with its thread_seat; row->seat is set, the rest left as it
+ * was. */
+cd_mq cd_mail_seat_put(cd_db *db, const char *game_id, int seat, const char *email, cd_mail_seat *row);
 /* ST_MAIL_TAG_GEN: how many seats left the game while it waited (sql/029): a new tag's generation (mail/tag.h). */
 cd_mq cd_mail_tag_gen(cd_db *db, const char *game_id, int *gen);
 /* ST_MAIL_SEAT_BY_TAG: who a reply tag belongs to; *found false when nobody. game_id gets the game's uuid. */

@@ -25,9 +25,9 @@ const char *cd_mail_kind_name(cd_mail_kind k)
     return k <= CD_MAIL_STATUS ? names[k] : "?";
 }
 
-void cd_mail_thread_id(const char *game_id, int seat, char *out, size_t n)
+void cd_mail_thread_id(const char *game_id, const cd_mail_seat *to, char *out, size_t n)
 {
-    snprintf(out, n, "carcd.%s.%d@%s", game_id, seat, cd_mail_settings_get()->domain);
+    snprintf(out, n, "carcd.%s.%d@%s", game_id, to->thread_seat, cd_mail_settings_get()->domain);
 }
 
 void cd_mail_msg_id(const char *game_id, int seat, const char *kind, int seq, char *out, size_t n)
@@ -168,20 +168,20 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
 {
     const cd_mail_settings *S = cd_mail_settings_get();
     const char *public_url = S->cfg ? S->cfg->public_url : "";
-    cd_mail_msg_id(a->game_id, a->seat, cd_mail_kind_name(a->kind), a->seq, msg_id, msg_id_len);
+    cd_mail_msg_id(a->game_id, a->to->seat, cd_mail_kind_name(a->kind), a->seq, msg_id, msg_id_len);
     char thread[320], reply_to[300] = "", unsub[700] = "", nb[32], subject[300];
-    cd_mail_thread_id(a->game_id, a->seat, thread, sizeof thread);
-    if (a->tag)
-        cd_mail_reply_address(a->tag, reply_to, sizeof reply_to);
-    if (a->tag && public_url[0])
-        snprintf(unsub, sizeof unsub, "%s/v1/mail/unsubscribe/%s", public_url, a->tag);
-    const char *me = name_of(a, a->seat, nb, sizeof nb);
+    cd_mail_thread_id(a->game_id, a->to, thread, sizeof thread);
+    if (a->to->tag[0])
+        cd_mail_reply_address(a->to->tag, reply_to, sizeof reply_to);
+    if (a->to->tag[0] && public_url[0])
+        snprintf(unsub, sizeof unsub, "%s/v1/mail/unsubscribe/%s", public_url, a->to->tag);
+    const char *me = name_of(a, a->to->seat, nb, sizeof nb);
     char short_id[9];
     snprintf(short_id, sizeof short_id, "%.8s", a->game_id);
 
-    json_t *view = carc_view_to_json(a->st, a->seat);
+    json_t *view = carc_view_to_json(a->st, a->to->seat);
     bool over = a->st->status == CARC_FINISHED || a->cancelled;   /* a cancelled game's state is as it was then */
-    bool my_turn = !over && a->st->pending.seat == a->seat;
+    bool my_turn = !over && a->st->pending.seat == a->to->seat;
     cd_buf t = {0}, h = {0};
     cd_buf_str(&h, "<!DOCTYPE html><html><body>\n");
     json_t *legal = NULL;
@@ -189,11 +189,11 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
     case CD_MAIL_INVITATION:
         snprintf(subject, sizeof subject, "Carcassonne game %s: you play as %s", short_id, me);
         cd_buf_printf(&t, "Hello %s,\n\nyou have a seat (seat %d) in the Carcassonne game %s, with %d players.\n", me,
-                      a->seat, a->game_id, a->st->nplayers);
+                      a->to->seat, a->game_id, a->st->nplayers);
         cd_buf_str(&h, "<p>Hello ");
         cd_buf_html(&h, me);
         cd_buf_printf(&h, ",</p><p>you have a seat (seat %d) in the Carcassonne game %s, with %d players.</p>\n",
-                      a->seat, a->game_id, a->st->nplayers);
+                      a->to->seat, a->game_id, a->st->nplayers);
         if (a->token && public_url[0]) {
             /* the link on a line of its own, where a mail program that wraps or links text finds it whole: it is
              * the only copy of the seat's token a person gets, and the page's address for the whole game */
@@ -253,9 +253,9 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             break;
         }
         if (my_turn) {
-            cd_buf_printf(&t, "%s, it is your turn (seat %d, move %d): %s", me, a->seat, a->seq,
+            cd_buf_printf(&t, "%s, it is your turn (seat %d, move %d): %s", me, a->to->seat, a->seq,
                           decision_words(view));
-            cd_buf_printf(&h, "<p>It is your turn (seat %d, move %d): %s", a->seat, a->seq, decision_words(view));
+            cd_buf_printf(&h, "<p>It is your turn (seat %d, move %d): %s", a->to->seat, a->seq, decision_words(view));
             const char *tile = json_string_value(json_object_get(json_object_get(view, "pending"), "tile"));
             if (tile) {
                 cd_buf_printf(&t, ", tile %s", tile);
@@ -314,7 +314,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
     board_text(&t, view);
     cd_buf_str(&h, "<p><img src=\"cid:board.png\" alt=\"the board\"></p>\n");
     if (my_turn && a->kind != CD_MAIL_INVITATION) {
-        legal = legal_notations(a->st, a->seat);
+        legal = legal_notations(a->st, a->to->seat);
         cd_buf_str(&t, "\nYour legal moves:\n");
         cd_buf_str(&h, "<p>Your legal moves:</p><ol>\n");
         for (size_t i = 0; i < json_array_size(legal); i++) {
@@ -339,7 +339,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
     unsigned char *png = cd_render_png(a->st->cat, view, PNG_MAX_PX, &png_len);
     cd_mail_parts parts = {
         .from = S->cfg ? S->cfg->mail_from : "carcd@localhost",
-        .to = a->email,
+        .to = a->to->email,
         .reply_to = reply_to,
         .subject = subject,
         .msg_id = msg_id,

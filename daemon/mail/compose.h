@@ -5,8 +5,9 @@
  * into a whole message (build.h).
  *
  * Message-IDs: <carcd.GAME.SEAT.KIND.SEQ.RANDOM@domain>; every mail of a seat names the seat's thread root
- * <carcd.GAME.SEAT@domain> in In-Reply-To and References, so a mail client shows one thread per game, and
- * a reply's In-Reply-To tells which turn mail (which seq) it answers.
+ * <carcd.GAME.N@domain> in In-Reply-To and References, so a mail client shows one thread per game, and
+ * a reply's In-Reply-To tells which turn mail (which seq) it answers. N is the seat's number, or the one it had
+ * when it moved down in a waiting game (its row's thread_seat, sql/031): its thread goes on.
  */
 #ifndef CD_MAIL_COMPOSE_H
 #define CD_MAIL_COMPOSE_H
@@ -15,6 +16,7 @@
 #include <stdbool.h>
 
 #include "carc.h"
+#include "db/mail_seats.h"
 
 typedef enum {
     CD_MAIL_INVITATION,
@@ -30,9 +32,7 @@ const char *cd_mail_kind_name(cd_mail_kind k);
 typedef struct {
     cd_mail_kind kind;
     const char *game_id;
-    int seat;
-    const char *email;
-    const char *tag;
+    const cd_mail_seat *to;     /* the seat's mail row: its number, address, reply tag and thread */
     const carc_state *st;       /* the game now */
     int seq;
     const json_t *names;        /* ["Ann","Bob"] by seat; may be NULL */
@@ -48,8 +48,8 @@ typedef struct {
 /* The whole message for `a` (malloc'd) and its Message-ID (msg_id, without brackets). NULL on failure. */
 char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len);
 
-/* The seat's thread root Message-ID: carcd.GAME.SEAT@domain. */
-void cd_mail_thread_id(const char *game_id, int seat, char *out, size_t n);
+/* The thread root Message-ID of a seat's mail: carcd.GAME.N@domain, N its row's thread_seat. */
+void cd_mail_thread_id(const char *game_id, const cd_mail_seat *to, char *out, size_t n);
 /* A new Message-ID of ours (without brackets): carcd.GAME.SEAT.KIND.SEQ.RANDOM@domain; seat -1 for a mail to a
  * person with no seat (an open place's invitation, the answer to a reply for it). */
 void cd_mail_msg_id(const char *game_id, int seat, const char *kind, int seq, char *out, size_t n);

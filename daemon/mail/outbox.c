@@ -35,7 +35,8 @@ static bool add(cd_db *db, const cd_mail_about *a)
     char *body = cd_mail_compose(a, msg_id, sizeof msg_id);
     if (!body)
         return false;
-    bool ok = cd_mail_outbox_add(db, a->game_id, a->seat, cd_mail_kind_name(a->kind), a->seq, msg_id, a->email, body);
+    bool ok = cd_mail_outbox_add(db, a->game_id, a->to->seat, cd_mail_kind_name(a->kind), a->seq, msg_id,
+                                 a->to->email, body);
     free(body);
     return ok;
 }
@@ -113,9 +114,9 @@ cd_tx_result cd_mail_enqueue_move(cd_db *db, const char *game_id, int seq, const
         char *recent = over ? NULL : since_last_turn(db, game_id, seq, seats[i].seat, names);
         bool failed = false;
         char *talk = over ? NULL : table_talk(db, game_id, seats[i].seat, &failed);
-        cd_mail_about a = {.kind = over ? CD_MAIL_FINISHED : CD_MAIL_TURN, .game_id = game_id, .seat = seats[i].seat,
-                           .email = seats[i].email, .tag = seats[i].tag, .st = st, .seq = seq, .names = names,
-                           .deadline = deadline, .last_move = recent, .talk = talk};
+        cd_mail_about a = {.kind = over ? CD_MAIL_FINISHED : CD_MAIL_TURN, .game_id = game_id, .to = &seats[i],
+                           .st = st, .seq = seq, .names = names, .deadline = deadline, .last_move = recent,
+                           .talk = talk};
         ok = !failed && add(db, &a);
         any = true;
         free(recent);
@@ -140,9 +141,8 @@ cd_tx_result cd_mail_enqueue_cancel(cd_db *db, const char *game_id, int seq, con
     json_t *names = cd_mail_seat_names(db, game_id);
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {   /* every seat with mail, a seat left to a bot too, as a game over */
-        cd_mail_about a = {.kind = CD_MAIL_FINISHED, .game_id = game_id, .seat = seats[i].seat,
-                           .email = seats[i].email, .tag = seats[i].tag, .st = st, .seq = seq, .names = names,
-                           .cancelled = true, .reason = reason};
+        cd_mail_about a = {.kind = CD_MAIL_FINISHED, .game_id = game_id, .to = &seats[i], .st = st, .seq = seq,
+                           .names = names, .cancelled = true, .reason = reason};
         ok = add(db, &a);
     }
     json_decref(names);
@@ -163,8 +163,8 @@ cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, c
         if (seats[i].seat != st->pending.seat || seats[i].bot)
             continue;
         json_t *names = cd_mail_seat_names(db, game_id);
-        cd_mail_about a = {.kind = CD_MAIL_REMINDER, .game_id = game_id, .seat = seats[i].seat, .email = seats[i].email,
-                           .tag = seats[i].tag, .st = st, .seq = seq, .names = names, .deadline = deadline};
+        cd_mail_about a = {.kind = CD_MAIL_REMINDER, .game_id = game_id, .to = &seats[i], .st = st, .seq = seq,
+                           .names = names, .deadline = deadline};
         ok = add(db, &a) && cd_mail_outbox_notify(db);
         json_decref(names);
     }
@@ -172,16 +172,16 @@ cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, c
 }
 
 cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const carc_state *st, int seq,
-                                        const json_t *names, int seat, const char *email, const char *tag,
-                                        const char *token, const char *deadline)
+                                        const json_t *names, const cd_mail_seat *to, const char *token,
+                                        const char *deadline)
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
     json_t *loaded = names ? NULL : cd_mail_seat_names(db, game_id);
-    cd_mail_about a = {.kind = CD_MAIL_INVITATION, .game_id = game_id, .seat = seat, .email = email, .tag = tag,
-                       .st = st, .seq = seq, .names = names ? names : loaded, .deadline = deadline, .token = token};
+    cd_mail_about a = {.kind = CD_MAIL_INVITATION, .game_id = game_id, .to = to, .st = st, .seq = seq,
+                       .names = names ? names : loaded, .deadline = deadline, .token = token};
     bool ok = add(db, &a);
-    if (ok && st->status != CARC_FINISHED && st->pending.seat == seat) {
+    if (ok && st->status != CARC_FINISHED && st->pending.seat == to->seat) {
         a.kind = CD_MAIL_TURN;
         a.token = NULL;
         ok = add(db, &a);
@@ -191,28 +191,27 @@ cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const ca
 }
 
 cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_state *st, int seq,
-                                     const json_t *names, int seat, const char *email, const char *tag,
-                                     const char *reason)
+                                     const json_t *names, const cd_mail_seat *to, const char *reason)
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
     json_t *loaded = names ? NULL : cd_mail_seat_names(db, game_id);
-    cd_mail_about a = {.kind = CD_MAIL_REFUSED, .game_id = game_id, .seat = seat, .email = email, .tag = tag,
-                       .st = st, .seq = seq, .names = names ? names : loaded, .refusal = reason};
+    cd_mail_about a = {.kind = CD_MAIL_REFUSED, .game_id = game_id, .to = to, .st = st, .seq = seq,
+                       .names = names ? names : loaded, .refusal = reason};
     bool ok = add(db, &a) && cd_mail_outbox_notify(db);
     json_decref(loaded);
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
-cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, int seq, int seat,
-                                    const char *email, const char *tag, const char *deadline)
+cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, int seq,
+                                    const cd_mail_seat *to, const char *deadline)
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
     json_t *names = cd_mail_seat_names(db, game_id);
-    char *recent = since_last_turn(db, game_id, seq, seat, names);
-    cd_mail_about a = {.kind = CD_MAIL_STATUS, .game_id = game_id, .seat = seat, .email = email, .tag = tag,
-                       .st = st, .seq = seq, .names = names, .deadline = deadline, .last_move = recent};
+    char *recent = since_last_turn(db, game_id, seq, to->seat, names);
+    cd_mail_about a = {.kind = CD_MAIL_STATUS, .game_id = game_id, .to = to, .st = st, .seq = seq, .names = names,
+                       .deadline = deadline, .last_move = recent};
     bool ok = add(db, &a) && cd_mail_outbox_notify(db);
     free(recent);
     json_decref(names);

@@ -25,11 +25,11 @@ cd_tx_result cd_mail_enqueue_cancel(cd_db *db, const char *game_id, int seq, con
 /* The clock's reminder to the waited-for seat. */
 cd_tx_result cd_mail_enqueue_reminder(cd_db *db, const char *game_id, int seq, const carc_state *st,
                                       const char *deadline);
-/* A seat got an address: its invitation (token: its private link; NULL: none) and, when the game waits for
- * it, its turn mail. names may be NULL. */
+/* A seat got an address (to: its mail row): its invitation (token: its private link; NULL: none) and, when the
+ * game waits for it, its turn mail. names may be NULL. */
 cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const carc_state *st, int seq,
-                                        const json_t *names, int seat, const char *email, const char *tag,
-                                        const char *token, const char *deadline);
+                                        const json_t *names, const cd_mail_seat *to, const char *token,
+                                        const char *deadline);
 /* At most this many answers to replies (a refusal, a status, an open place's answer) go to one address for one
  * seat of a game (or its open places) an hour: a responder that ignores Auto-Submitted (reply.h) and answers
  * every answer meets silence after the tenth instead of a loop; a person who sends more bad replies than that
@@ -53,13 +53,12 @@ cd_mq cd_mail_answer_blocked(cd_db *db, const char *game_id, const cd_mail_seat 
 bool cd_mail_outbox_add_parts(cd_db *db, const char *game_id, int seat, const char *kind, int seq,
                               const cd_mail_parts *p);
 
-/* A reply that asked for the game's status (mailin/mail_in.c): the moves since the seat's last turn, whom the
- * game waits for, scores and board, and the legal moves when it waits for this seat. */
-cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, int seq, int seat,
-                                    const char *email, const char *tag, const char *deadline);
+/* A reply from seat `to` that asked for the game's status (mailin/mail_in.c): the moves since the seat's last turn,
+ * whom the game waits for, scores and board, and the legal moves when it waits for this seat. */
+cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, int seq,
+                                    const cd_mail_seat *to, const char *deadline);
 /* A reply that was not played: the reason and the legal moves again. */
 cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_state *st, int seq,
-                                     const json_t *names, int seat, const char *email, const char *tag,
-                                     const char *reason);
+                                     const json_t *names, const cd_mail_seat *to, const char *reason);
 
 #endif

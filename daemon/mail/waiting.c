@@ -106,7 +106,7 @@ static bool add(cd_db *db, const char *game_id, const cd_mail_seat *to, const js
     const char *public_url = S->cfg ? S->cfg->public_url : "";
     char msg_id[300], thread[320], unsub[700] = "", reply_to[300];
     cd_mail_msg_id(game_id, to->seat, kind, 0, msg_id, sizeof msg_id);
-    cd_mail_thread_id(game_id, to->seat, thread, sizeof thread);
+    cd_mail_thread_id(game_id, to, thread, sizeof thread);
     /* a reply can say "leave" while the game waits (mailin/waiting_reply.h); a cancelled game takes none */
     bool waits = strcmp(kind, "cancelled") != 0;
     if (waits)
@@ -228,7 +228,7 @@ cd_tx_result cd_mail_enqueue_gone(cd_db *db, const char *game_id, const cd_mail_
     const char *kind = removed ? "removed" : "gone";
     char msg_id[300], thread[320], subject[300];
     cd_mail_msg_id(game_id, was->seat, kind, 0, msg_id, sizeof msg_id);
-    cd_mail_thread_id(game_id, was->seat, thread, sizeof thread);
+    cd_mail_thread_id(game_id, was, thread, sizeof thread);
     snprintf(subject, sizeof subject, "Carcassonne game %.8s: you %s before it started", game_id,
              removed ? "were removed" : "left");
     cd_buf t = {0};

@@ -276,7 +276,8 @@ START_TEST(built_mail_reads_back)
 END_TEST
 
 /* The invitation's play link, the only copy of the seat's token a person gets: whole on a line of its own in the
- * text part, a link in the HTML part (where it had been text that a mail program may or may not link). */
+ * text part, a link in the HTML part (where it had been text that a mail program may or may not link). The seat
+ * moved down from seat 2 while the game waited (sql/031): its mail stays in the thread of seat 2. */
 START_TEST(invitation_link)
 {
     snprintf(cfg.public_url, sizeof cfg.public_url, "https://carcd.example.org");
@@ -290,11 +291,15 @@ START_TEST(invitation_link)
     ck_assert_msg(carc_game_new(st, cd_catalog(), &setup, &ev, err, sizeof err) == 0, "%s", err);
     carc_events_free(&ev);
     static const char token[] = "cs_rQpoj-5TcFUr56QSIeldfDDRFfYaRM_PAH0CQDdT_0Y";
-    cd_mail_about a = {.kind = CD_MAIL_INVITATION, .game_id = GAME, .seat = 1, .email = "bob@example.org",
-                       .tag = "00112233445566778899aabb", .st = st, .token = token};
+    const cd_mail_seat bob = {.seat = 1, .email = "bob@example.org", .tag = "00112233445566778899aabb",
+                              .thread_seat = 2};
+    cd_mail_about a = {.kind = CD_MAIL_INVITATION, .game_id = GAME, .to = &bob, .st = st, .token = token};
     char msg_id[200];
     char *raw = cd_mail_compose(&a, msg_id, sizeof msg_id);
     ck_assert_ptr_nonnull(raw);
+    ck_assert_msg(strncmp(msg_id, "carcd." GAME ".1.invitation.0.", 58) == 0, "%s", msg_id);
+    ck_assert_msg(strstr(raw, "\nIn-Reply-To: <carcd." GAME ".2@") && strstr(raw, "\nReferences: <carcd." GAME ".2@"),
+                  "not in seat 2's thread:\n%.800s", raw);
     GMimeMessage *m = parsed(raw);
     GMimeObject *alt = g_mime_message_get_mime_part(m);
     char *text = g_mime_text_part_get_text(GMIME_TEXT_PART(g_mime_multipart_get_part(GMIME_MULTIPART(alt), 0)));

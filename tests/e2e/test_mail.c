@@ -138,6 +138,7 @@ typedef struct {
     char *text;         /* the text/plain part, decoded (malloc'd) */
     bool has_png, has_html;
     char unsubscribe[400];
+    char thread[300];   /* In-Reply-To: the seat's thread root, without brackets; "" when none */
 } mail;
 
 static void walk(GMimeObject *o, mail *m)
@@ -180,6 +181,9 @@ static void mail_parse(const char *raw, mail *m)
     const char *u = g_mime_object_get_header(GMIME_OBJECT(msg), "List-Unsubscribe");
     if (u)
         snprintf(m->unsubscribe, sizeof m->unsubscribe, "%s", u);
+    const char *irt = g_mime_object_get_header(GMIME_OBJECT(msg), "In-Reply-To");
+    if (irt)
+        snprintf(m->thread, sizeof m->thread, "%.*s", (int)strcspn(irt + (irt[0] == '<'), ">"), irt + (irt[0] == '<'));
     walk(g_mime_message_get_mime_part(msg), m);
     ck_assert_msg(m->text != NULL, "every mail has a plain-text part");
     g_object_unref(msg);
@@ -2538,8 +2542,9 @@ static void stop_tag(const mail *m, char out[40])
 }
 
 /* A seat that joined leaves before the start (POST .../leave): the seats that stay are mailed, the later seats
- * move down with their reply tags (a stop link in an earlier mail still stops the same person), the tag of the
- * seat that left belongs to nobody, and the next person to take a seat number gets a tag of their own. */
+ * move down with their reply tags (a stop link in an earlier mail still stops the same person) and their mail
+ * threads (sql/031: a mail program shows one conversation still), the tag of the seat that left belongs to
+ * nobody, and the next person to take a seat number gets a tag of their own. */
 START_TEST(waiting_seat_leaves)
 {
     e2e_daemon *d = mail_daemon(false);
@@ -2577,6 +2582,9 @@ START_TEST(waiting_seat_leaves)
     free(m.text);
     seat_mail("bob", id, 2, "joined", 1, &m);     /* Dave joined */
     stop_tag(&m, bob_tag);
+    char bob_thread[300], dave_thread[300];
+    snprintf(bob_thread, sizeof bob_thread, "carcd.%s.2@example.org", id);
+    ck_assert_str_eq(m.thread, bob_thread);
     free(m.text);
 
     /* Carol leaves: Bob is seat 1 now, Dave seat 2; Ann, Bob and Dave are told, Carol is not */
@@ -2596,11 +2604,14 @@ START_TEST(waiting_seat_leaves)
     char tag[40];
     stop_tag(&m, tag);
     ck_assert_str_eq(tag, bob_tag);
+    ck_assert_str_eq(m.thread, bob_thread);   /* in the thread his mail as seat 2 began */
     ck_assert_msg(strncmp(m.text, "Hello Bob,\n\nCarol left", 22) == 0, "%s", m.text);
     free(m.text);
     seat_mail("dave", id, 2, "left", 1, &m);
     stop_tag(&m, dave_tag);
     ck_assert_str_ne(dave_tag, bob_tag);
+    snprintf(dave_thread, sizeof dave_thread, "carcd.%s.3@example.org", id);
+    ck_assert_str_eq(m.thread, dave_thread);
     free(m.text);
 
     /* Carol's old tag is nobody's now, not the seat 1 it named: its stop link stops nothing */
@@ -2644,6 +2655,7 @@ START_TEST(waiting_seat_leaves)
     e2e_resp_free(&r);
     seat_mail("dave", id, 2, "invitation", 1, &m);
     ck_assert_msg(strstr(m.reply_to, dave_tag), "Reply-To %s, tag %s", m.reply_to, dave_tag);
+    ck_assert_str_eq(m.thread, dave_thread);   /* the game under way goes on in his thread too */
     free(m.text);
     seat_mail("carol", id, 3, "invitation", 1, &m);
     stop_tag(&m, tag);
