@@ -122,7 +122,8 @@ static const cd_stmt_info stmts[] = {
                             "INSERT INTO seats (game_id, seat, name, token_hash, player_id) "
                             "VALUES ($1::uuid, $2::integer, $3, $4, $5::uuid)",
                             5},
-    {ST_SEAT_LEAVE, "seat_leave", "SELECT carcd_seat_leave($1::uuid, $2::integer)", 2},
+    {ST_SEAT_LEAVE, "seat_leave", "SELECT carcd_seat_gone($1::uuid, $2::integer, $3::boolean)", 3},
+    {ST_SEAT_GONE, "seat_gone", "SELECT removed FROM seats_gone WHERE token_hash = $1 AND game_id = $2::uuid", 2},
     {ST_SEAT_REMOVAL_ADD, "seat_removal_add",
                           "INSERT INTO seat_removals (game_id, player_id) VALUES ($1::uuid, $2::uuid) "
                           "ON CONFLICT DO NOTHING",
@@ -496,12 +497,24 @@ cd_q cd_seat_insert_player(cd_db *db, const char *game_id, int seat, const char 
     return cd_q_run(db, ST_SEAT_INSERT_PLAYER, 5, p);
 }
 
-cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat)
+cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat, bool removed)
 {
     char st[16];
     int_text(seat, st);
-    const char *p[] = {game_id, st};
-    return cd_q_run(db, ST_SEAT_LEAVE, 2, p);
+    const char *p[] = {game_id, st, removed ? "true" : "false"};
+    return cd_q_run(db, ST_SEAT_LEAVE, 3, p);
+}
+
+static void bool_column(const PGresult *res, int i, void *row)
+{
+    *(bool *)row = PQgetvalue(res, i, 0)[0] == 't';
+}
+
+cd_q cd_seat_gone(cd_db *db, const char *token_hash, const char *game_id, bool *found, bool *removed)
+{
+    const char *p[] = {token_hash, game_id};
+    *removed = false;
+    return cd_q_one(db, ST_SEAT_GONE, 2, p, found, bool_column, removed);   /* the primary key: 0 or 1 row */
 }
 
 cd_q cd_seat_removal_add(cd_db *db, const char *game_id, const char *player_id)

@@ -176,9 +176,13 @@ cd_q cd_rematch_of(cd_db *db, const char *old_id, bool *found, char id[37]);
 cd_q cd_seat_insert_player(cd_db *db, const char *game_id, int seat, const char *name, const char *token_hash,
                            const char *player_id);
 
-/* ST_SEAT_LEAVE, under the waiting game's lock (cd_waiting_lock): seat leaves; the seats after it, and all that
- * is kept by their numbers, move down one; its place opens again (carcd_seat_leave, sql/029). */
-cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat);
+/* ST_SEAT_LEAVE, under the waiting game's lock (cd_waiting_lock): seat leaves (removed: its creator removed it);
+ * the seats after it, and all that is kept by their numbers, move down one; its place opens again
+ * (carcd_seat_leave, sql/029); its token's hash is remembered with how it went (carcd_seat_gone, sql/032). */
+cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat, bool removed);
+/* ST_SEAT_GONE: whether token_hash held a seat of game_id that was given up before the start (*found), and
+ * whether its creator removed it (*removed) or its player left. */
+cd_q cd_seat_gone(cd_db *db, const char *token_hash, const char *game_id, bool *found, bool *removed);
 
 /* ST_SEAT_REMOVAL_ADD: the game's creator removed the seat of player_id (sql/030); cd_key_removed then says so
  * of the player's key, which the lobby refuses a seat of this game again. */

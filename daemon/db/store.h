@@ -158,8 +158,9 @@ typedef enum {
     ST_WAITING_ENDED,        /* (game_id): its expiry stops counting */
     ST_REMATCH_OF,           /* (finished game_id) -> the waiting game offered as its rematch */
     ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
-    ST_SEAT_LEAVE,           /* (game_id, seat): the seat leaves the waiting game, the later ones move down one
-                                (carcd_seat_leave, sql/029) */
+    ST_SEAT_LEAVE,           /* (game_id, seat, removed): the seat leaves the waiting game, the later ones move down
+                                one, its token is remembered (carcd_seat_gone, sql/032) */
+    ST_SEAT_GONE,            /* (token_hash, game_id) -> removed, when the token's seat of the game was given up */
     ST_SEAT_REMOVAL_ADD,     /* (game_id, player_id): the creator removed the player's seat (sql/030) */
     ST_KEY_REMOVED,          /* (game_id, key_hash) -> a row when the key's player was removed from the game */
     ST_INVITE_RENEW,         /* (game_id, place, code_hash): the place opens again to a new code, unmailed */

@@ -26,7 +26,7 @@ cd_tx_result cd_lobby_leave(cd_db *db, const char *id, const cd_waiting_lock_row
         *who = gone;
     const char *name = gone.name;
     int taken = w->taken - 1;
-    if (cd_seat_leave(db, id, seat) != CD_Q_OK ||
+    if (cd_seat_leave(db, id, seat, removed) != CD_Q_OK ||
         !cd_player_events_for_seats_deferred(db, id, 0, -1, CD_PEV_PLAYER_LEFT, NULL) ||
         cd_outbox_enqueue_left(db, id, seat, name, removed, taken, w->nseats) != CD_TX_COMMIT)
         return CD_TX_ERROR;

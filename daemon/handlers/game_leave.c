@@ -26,8 +26,8 @@ static cd_tx_result leave_locked(cd_db *db, leave_tx *t, const cd_waiting_lock_r
     cd_token_seat tok;
     if (cd_token_lookup(db, t->token_hash, t->id, &tok) != CD_Q_OK)
         return CD_TX_ERROR;
-    if (!tok.found)   /* nobody's, or its seat left in a request that raced this one */
-        return cd_refuse(&t->no, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
+    if (!tok.found)   /* nobody's, or its seat left already (in a request that raced this one, say) */
+        return cd_refusal_no_seat(db, t->id, t->token_hash, &t->no) == CD_Q_OK ? CD_TX_ROLLBACK : CD_TX_ERROR;
     if (!tok.same_game)
         return cd_refuse(&t->no, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
     if (strcmp(w->status, "waiting") != 0) {

@@ -181,8 +181,11 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         return CD_TX_ERROR;
     }
     cd_tx_result out;
-    if (!lock.token.found) {
-        out = refuse(t, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
+    if (!lock.token.found) {   /* nobody's, or a seat given up before the start (seat-removed, seat-given-up) */
+        cd_refusal no;
+        cd_refusal_clear(&no);
+        out = cd_refusal_no_seat(db, t->id, t->token_hash, &no) == CD_Q_OK ? refuse(t, no.problem, no.field, no.detail)
+                                                                            : CD_TX_ERROR;
     } else if (!lock.token.same_game) {
         out = refuse(t, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
     } else if (lock.bot_seat) {   /* left to a bot (bot_after_leave), or made for one: the bot moves, not the token */

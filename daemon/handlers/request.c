@@ -17,16 +17,36 @@
 #include "db/lobby.h"
 #include "game/audit.h"
 
-/* Whether a token's statement found its seat; else answers (503/500, or 401 for a token nobody has). */
-static bool token_found(cd_req *r, cd_q q, const cd_token_seat *token)
+/* Whether a token's statement found its seat; else answers (503/500; 401 for a token nobody has, 403 for one
+ * whose seat of game id was given up, cd_refusal_no_seat). */
+static bool token_found(cd_req *r, cd_db *db, const char *id, const char *hash, cd_q q, const cd_token_seat *token)
 {
     if (q == CD_Q_OK && token->found)
         return true;
-    if (q != CD_Q_OK)
-        cd_reply_db_failure(r, q == CD_Q_DOWN, "token lookup failed");
-    else
-        cd_reply_problem(r, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
+    cd_refusal no;
+    cd_refusal_clear(&no);
+    if (q == CD_Q_OK)
+        q = cd_refusal_no_seat(db, id, hash, &no);
+    cd_reply_refusal_or_failure(r, &no, q == CD_Q_DOWN, "token lookup failed");
     return false;
+}
+
+cd_q cd_refusal_no_seat(cd_db *db, const char *id, const char *token_hash, cd_refusal *f)
+{
+    bool gone = false, removed = false;
+    cd_q q = cd_seat_gone(db, token_hash, id, &gone, &removed);
+    if (q != CD_Q_OK)
+        return q;
+    if (!gone)
+        cd_refuse(f, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
+    else if (removed)
+        cd_refuse(f, CD_P_SEAT_REMOVED, "Authorization",
+                  "the game's creator removed this token's seat before the game started: it opens nothing of the "
+                  "game any more");
+    else
+        cd_refuse(f, CD_P_SEAT_GIVEN_UP, "Authorization",
+                  "this token's seat left the game before it started: it opens nothing of the game any more");
+    return CD_Q_OK;
 }
 
 bool cd_bearer_is_key(const cd_req *r)
@@ -99,7 +119,7 @@ static bool viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer, bool *b
         return false;
     cd_token_seat token;
     cd_q q = cd_token_lookup(db, hash, id, &token);
-    if (!token_found(r, q, &token))
+    if (!token_found(r, db, id, hash, q, &token))
         return false;
     *viewer = token.seat;
     *bot = token.bot;
@@ -126,7 +146,7 @@ static bool open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *sea
     cd_token_seat token;
     cd_load_result lr;
     cd_q q = cd_game_load_seat(db, hash, id, names, &token, &lr, g);
-    if (!token_found(r, q, &token))
+    if (!token_found(r, db, id, hash, q, &token))
         return false;
     if (!token.same_game) {
         cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");

@@ -42,6 +42,8 @@ const cd_problem_info cd_problems[CD_NPROBLEMS] = {
     [CD_P_RATE_LIMITED] = {"rate-limited", 429, "Too many requests: wait and try again"},
     [CD_P_GAME_CANCELLED] = {"game-cancelled", 409, "The game was cancelled"},
     [CD_P_CHAT_CLOSED] = {"chat-closed", 403, "The game's messages are for its seats"},
+    [CD_P_SEAT_REMOVED] = {"seat-removed", 403, "The game's creator removed this seat before the game started"},
+    [CD_P_SEAT_GIVEN_UP] = {"seat-given-up", 403, "This seat was given up before the game started"},
     [CD_P_UNAVAILABLE] = {"unavailable", 503, "The service is unavailable, try again later"},
     [CD_P_INTERNAL] = {"internal", 500, "Internal error"},
 };

@@ -43,6 +43,8 @@ typedef enum {
     CD_P_RATE_LIMITED,      /* 429 the client address or key used up its rate limit (Retry-After says when) */
     CD_P_GAME_CANCELLED,    /* 409 the admin cancelled the game */
     CD_P_CHAT_CLOSED,       /* 403 the game's messages are for its seats (it was not created with public_chat) */
+    CD_P_SEAT_REMOVED,      /* 403 the token's seat was removed by the game's creator before the start (sql/032) */
+    CD_P_SEAT_GIVEN_UP,     /* 403 the token's seat was given up by its player before the start (sql/032) */
     CD_P_UNAVAILABLE,       /* 503 the database cannot be reached */
     CD_P_INTERNAL,          /* 500 a bug; details go to the log, never to the client */
     CD_NPROBLEMS

@@ -41,6 +41,20 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "Read them with a seat token of the game (or the admin token), or create games whose table talk "
         "anyone may read with \"public_chat\": true.",
     },
+    [CD_P_SEAT_REMOVED] = {
+        "While the game waited for its players, the player who created it removed the seat this token held "
+        "(POST /v1/games/{id}/seats/{seat}/remove). The seat is gone, and its token opens nothing of this game "
+        "any more; its place is open again.",
+        "If this was a mistake, ask the game's creator for a new invitation: a new link takes a seat again. "
+        "The game's page without a token shows it as anyone sees it.",
+    },
+    [CD_P_SEAT_GIVEN_UP] = {
+        "The seat this token held was given up before the game started: its player left the game (POST "
+        "/v1/games/{id}/leave, or a reply \"leave\" to its mail). The seat is gone, and its token opens "
+        "nothing of this game any more.",
+        "To play after all, take an open place again (the invitation's link, or the lobby if the game is "
+        "listed) while the game still waits for its players.",
+    },
     [CD_P_NOT_FOUND] = {
         "There is no game (or webhook, or delivery) with that id.",
         "Check the id in the path: ids are given by POST /v1/games and never reused.",

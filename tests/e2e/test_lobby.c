@@ -701,7 +701,9 @@ START_TEST(seat_left_before_the_start)
     snprintf(path, sizeof path, "/v1/games/%s/leave", "00000000-0000-4000-8000-000000000000");
     post_problem(c, path, bob, NULL, 404, "not-found");
     json_t *other = post_want(c, "/v1/games", NULL, "{\"players\":[{\"name\":\"Zed\"},{\"invite\":true}]}", 201);
-    snprintf(path, sizeof path, "/v1/games/%s/leave", e2e_jstr(other, "id"));
+    char other_id[40];
+    snprintf(other_id, sizeof other_id, "%s", e2e_jstr(other, "id"));
+    snprintf(path, sizeof path, "/v1/games/%s/leave", other_id);
     json_decref(other);
     post_problem(c, path, bob, NULL, 403, "forbidden");              /* Bob's token is another game's seat */
     snprintf(path, sizeof path, "/v1/games/%s/resign", id);
@@ -754,9 +756,20 @@ START_TEST(seat_left_before_the_start)
     ck_assert_str_eq(e2e_jstr(v, "deliveries.0.event"), "player.left");
     json_decref(v);
 
-    /* Bob leaves too (seat 1): Di is seat 1. A token whose seat left is nobody's. */
+    /* Bob leaves too (seat 1): Di is seat 1. A token whose seat left opens nothing, and says why (sql/032): the
+     * link Bob still holds tells him he gave the seat up; in another game it is a token nobody has */
     json_decref(post_want(c, leave, bob, NULL, 200));
-    post_problem(c, leave, bob, NULL, 401, "unauthenticated");
+    post_problem(c, leave, bob, NULL, 403, "seat-given-up");
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    e2e_req(c, "GET", path, bob, NULL, NULL, &r);
+    ck_assert_msg(r.status == 403 && e2e_problem_is(&r, "seat-given-up") && strstr(r.body, "left the game"), "%s",
+                  r.body);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s", other_id);
+    e2e_req(c, "GET", path, bob, NULL, NULL, &r);
+    ck_assert_msg(r.status == 401 && e2e_problem_is(&r, "unauthenticated"), "%s", r.body);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s", id);
     snprintf(path, sizeof path, "/v1/games/%s", id);
     v = e2e_get_ok(c, path, di, 200);
     ck_assert_int_eq(e2e_jint(v, "you.seat"), 1);
@@ -1006,7 +1019,15 @@ START_TEST(seat_removed_by_the_creator)
     ck_assert_msg(places[0] == -1 && places[1] == 1 && places[2] == -1, "%d %d %d", places[0], places[1], places[2]);
     char leave[200];
     snprintf(leave, sizeof leave, "/v1/games/%s/leave", id);
-    post_problem(c, leave, bob, NULL, 401, "unauthenticated");   /* Bob's token is nobody's */
+    post_problem(c, leave, bob, NULL, 403, "seat-removed");   /* Bob's token opens nothing, and says why */
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    e2e_resp r;
+    e2e_req(c, "GET", path, bob, NULL, NULL, &r);   /* what his open page reads */
+    ck_assert_msg(r.status == 403 && e2e_problem_is(&r, "seat-removed") && strstr(r.body, "creator removed"), "%s",
+                  r.body);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/moves", id);
+    post_problem(c, path, bob, "{\"expected_seq\":0,\"move\":{\"type\":\"pass\"}}", 403, "seat-removed");
     snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", codes[0]);
     post_problem(c, join, NULL, body, 403, "forbidden");          /* his code no longer opens the place */
 

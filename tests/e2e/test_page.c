@@ -1332,6 +1332,13 @@ START_TEST(page_lobby_invite)
     char *kept_link = js_str(&b, kept);
     ck_assert_str_eq(kept_link, link2);   /* a reload shows the new link too */
     free(kept_link);
+    /* Fay's page, still open on her seat, says what became of it (its next read: 403 seat-removed) */
+    tab_use(&b, &t[1]);
+    wait_for(&b, "document.body.dataset.fatal === '1' && document.getElementById('fatal').textContent.startsWith("
+                 "'The player who created this game removed you from it before it started') ? 'y' : 'n'",
+             "y", "Fay's open page says that she was removed");
+    free(screenshot(&b, &len, "page-seat-removed.png"));
+    tab_use(&b, &t[0]);
     tab_open(&b, &t[3], link2, 1280, 900, false);
     join_as(&b, "Fay", NULL);
     ck_assert_int_eq(landed_seat(&b, fay, sizeof fay), 1);

@@ -140,6 +140,14 @@ function showError(e) {
 }
 
 function tokenMessage(e) {
+  // a seat given up before the start says so (sql/032): the person holding its link learns what became of it
+  const type = (e.problem && e.problem.type) || "";
+  if (type === "/problems/seat-removed")
+    return "The player who created this game removed you from it before it started, and this link no longer " +
+           "opens a seat. If that was a mistake, ask them for a new invitation.";
+  if (type === "/problems/seat-given-up")
+    return "You left this game before it started, and this link no longer opens a seat. To play after all, " +
+           "take an open place again while the game still waits for its players.";
   return "This link's token does not open this game (it is wrong, or no longer valid): " +
          ((e.problem && e.problem.detail) || "HTTP " + e.status) + ". Ask for a new link.";
 }
