@@ -16,7 +16,7 @@ CREATE TABLE seats_gone (
 );
 
 -- Seat k of waiting game g goes (removed: by its creator), under the game row's lock: its token is remembered,
--- then carcd_seat_leave (029, 031) as before.
+-- the mail rows about to move down keep their first number as their thread's (031), then carcd_seat_leave (029).
 CREATE FUNCTION carcd_seat_gone(g uuid, k integer, removed boolean) RETURNS void
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 AS $$
@@ -24,6 +24,7 @@ BEGIN
     INSERT INTO seats_gone (token_hash, game_id, removed)
     SELECT token_hash, game_id, removed FROM seats WHERE game_id = g AND seat = k
     ON CONFLICT DO NOTHING;
+    UPDATE mail_seats SET thread_seat = COALESCE(thread_seat, seat) WHERE game_id = g AND seat > k;
     PERFORM carcd_seat_leave(g, k);
 END
 $$;
