@@ -78,7 +78,7 @@ static const cd_stmt_info stmts[] = {
      * moves after it (TAIL_AFTER_LOCK: NULL at $4, the seq of the state carcd holds) */
     {ST_MOVE_AFTER_LOCK, "move_after_lock",
                          "SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
-                         "AND e.disabled_at IS NULL), m.response, m.request_sha256, m.seq, "
+                         "AND e.disabled_at IS NULL AND e.gone_at IS NULL), m.response, m.request_sha256, m.seq, "
                          "(SELECT b.bot IS NOT NULL FROM seats b WHERE b.token_hash = $2), "
                          "(SELECT count(*) FROM seats p WHERE p.game_id = $1::uuid AND p.player_id IS NOT NULL), "
                          "ck.snapshot_seq, ck.tail FROM (SELECT 1) one "
@@ -98,7 +98,7 @@ static const cd_stmt_info stmts[] = {
                     "WHERE g.id = $1::uuid AND g.seq = $3::integer AND g.status = 'active' AND g.clock IS NULL "
                     "AND t.token_hash = $2 AND t.seat = $4::integer AND t.bot IS NULL) "
                     "AND NOT EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.game_id = $1::uuid "
-                    "AND e.disabled_at IS NULL) "
+                    "AND e.disabled_at IS NULL AND e.gone_at IS NULL) "
                     "AND NOT ($6::boolean AND EXISTS (SELECT 1 FROM seats p WHERE p.game_id = $1::uuid "
                     "AND p.player_id IS NOT NULL)) "
                     "AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.game_id = $1::uuid AND m.seat = $4::integer "

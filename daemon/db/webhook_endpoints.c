@@ -8,7 +8,8 @@
 
 #include "query.h"
 
-/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+/* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ----
+ * An endpoint whose seat went before the start (gone_at, sql/032) is in none of them: nobody's any more. */
 #define WH_ENDPOINT_COLUMNS                                                                                  \
     "id, seat, url, format, array_to_string(events, ','), " CD_SQL_ISO("created_at") ", " CD_SQL_ISO("disabled_at")          \
     ", disabled_reason"
@@ -19,19 +20,23 @@ static const cd_stmt_info stmts[] = {
                             "VALUES ($1::uuid, $2::integer, $3, $4, $5::text[], $6) RETURNING id, " CD_SQL_ISO("created_at"),
                             6},
     {ST_WH_GAME_FOR_HOOK, "wh_game_for_hook",
-                          "SELECT g.status, (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = g.id) "
+                          "SELECT g.status, (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = g.id "
+                          "AND e.gone_at IS NULL) "
                           "FROM games g WHERE g.id = $1::uuid FOR NO KEY UPDATE OF g",
                           1},
     {ST_WH_ENDPOINT_GET, "wh_endpoint_get",
                          "SELECT " WH_ENDPOINT_COLUMNS " FROM webhook_endpoints "
-                         "WHERE game_id = $1::uuid AND id = $2::uuid",
+                         "WHERE game_id = $1::uuid AND id = $2::uuid AND gone_at IS NULL",
                          2},
     {ST_WH_ENDPOINTS_LIST, "wh_endpoints_list",
                            "SELECT " WH_ENDPOINT_COLUMNS " FROM webhook_endpoints WHERE game_id = $1::uuid "
-                           "AND ($2::integer IS NULL OR seat = $2::integer) ORDER BY created_at, id",
+                           "AND ($2::integer IS NULL OR seat = $2::integer) AND gone_at IS NULL "
+                           "ORDER BY created_at, id",
                            2},
     {ST_WH_ENDPOINT_DELETE, "wh_endpoint_delete",
-                            "DELETE FROM webhook_endpoints WHERE game_id = $1::uuid AND id = $2::uuid", 2},
+                            "DELETE FROM webhook_endpoints WHERE game_id = $1::uuid AND id = $2::uuid "
+                            "AND gone_at IS NULL",
+                            2},
 };
 const cd_stmt_family cd_stmts_webhook_endpoints = {stmts, sizeof stmts / sizeof stmts[0]};
 

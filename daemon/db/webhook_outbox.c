@@ -9,9 +9,12 @@
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
+    /* an endpoint whose seat went before the start (sql/032) hears the event of this transaction only: now() is
+     * the transaction's start, so gone_at = now() is a seat that went in it (its player.left), and no other */
     {ST_WH_ENDPOINTS_ACTIVE, "wh_endpoints_active",
                              "SELECT id, seat, format, array_to_string(events, ',') FROM webhook_endpoints "
-                             "WHERE game_id = $1::uuid AND disabled_at IS NULL ORDER BY created_at, id",
+                             "WHERE game_id = $1::uuid AND disabled_at IS NULL "
+                             "AND (gone_at IS NULL OR gone_at = now()) ORDER BY created_at, id",
                              1},
     {ST_WH_OUTBOX_INSERT, "wh_outbox_insert",
                           "INSERT INTO webhook_outbox (endpoint_id, msg_id, event, game_id, seq, body, due_at) "

@@ -1270,6 +1270,24 @@ static json_t *hit_documented(receiver *R, const char *path, const char *type, c
     return j;
 }
 
+/* The last request to `path`, as hit_documented checks the first: signed with secret, matching schema. */
+static json_t *last_hit_documented(receiver *R, const char *path, const char *secret, const char *schema)
+{
+    json_t *j = NULL;
+    pthread_mutex_lock(&R->mu);
+    for (int i = R->n - 1; i >= 0 && !j; i--)
+        if (strcmp(R->hits[i].path, path) == 0) {
+            j = json_loads(R->hits[i].body, 0, NULL);
+            ck_assert_msg(signature_ok(&R->hits[i], secret), "%s: the signature does not verify", path);
+        }
+    pthread_mutex_unlock(&R->mu);
+    ck_assert_msg(j != NULL, "nothing at %s", path);
+    char why[600], at[120];
+    snprintf(at, sizeof at, "components.schemas.%s", schema);
+    ck_assert_msg(e2e_schema_validate(e2e_jget(e2e_openapi_doc(), at), j, "$", why, sizeof why), "%s: %s", path, why);
+    return j;
+}
+
 /* A join into a game that still waits for others: the seats' endpoints that take player.joined hear who took
  * which seat and how many are still open (json, as documented; Discord in a line), the players linked to the
  * other seats get player_joined in GET /v1/me/events, the joiner neither; the join that fills the game sends
@@ -1290,6 +1308,8 @@ START_TEST(player_joined_told)
     e2e_game g = {.nplayers = 3};
     snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
     snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+    char creator[80];
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
     snprintf(codes[0], sizeof codes[0], "%s", e2e_jstr(r.json, "invites.0.invite"));
     snprintf(codes[1], sizeof codes[1], "%s", e2e_jstr(r.json, "invites.1.invite"));
     e2e_resp_free(&r);
@@ -1550,8 +1570,10 @@ START_TEST(waiting_kept_open_told)
 END_TEST
 
 /* A seat that joined leaves before the start: the endpoints of the seats that stay hear who left and who is at
- * the table now (json, as documented; Discord in a line), those of the seat that left went with it; the players
- * of the seats that stay get player_left in GET /v1/me/events, with their seat as it is now. */
+ * the table now (json, as documented; Discord in a line); those of the seat that left hear that last event, as
+ * a bot that follows its seat by webhook alone must, and then nothing (sql/032: no list shows them); the
+ * players of the seats that stay get player_left in GET /v1/me/events, with their seat as it is now. Then the
+ * creator removes Cy: her endpoint hears it, with "removed": true. */
 START_TEST(player_left_told)
 {
     receiver *R = receiver_start();
@@ -1570,6 +1592,8 @@ START_TEST(player_left_told)
     e2e_game g = {.nplayers = 4};
     snprintf(g.id, sizeof g.id, "%s", e2e_jstr(r.json, "id"));
     snprintf(g.token[0], sizeof g.token[0], "%s", e2e_jstr(r.json, "players.0.token"));
+    char creator[80];
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
     snprintf(codes[0], sizeof codes[0], "%s", e2e_jstr(r.json, "invites.0.invite"));
     snprintf(codes[1], sizeof codes[1], "%s", e2e_jstr(r.json, "invites.1.invite"));
     e2e_resp_free(&r);
@@ -1585,7 +1609,7 @@ START_TEST(player_left_told)
     }
     hook all = hook_create(c, &g, g.token[0], R, "/ann", "json", NULL);
     hook_create(c, &g, g.token[0], R, "/ann-discord", "discord", NULL);
-    hook_create(c, &g, g.token[1], R, "/bob", "json", NULL);
+    hook bob = hook_create(c, &g, g.token[1], R, "/bob", "json", NULL);
     hook cy = hook_create(c, &g, g.token[2], R, "/cy", "json", "[\"player.left\"]");
 
     /* Bob leaves, with his key */
@@ -1613,9 +1637,14 @@ START_TEST(player_left_told)
                                 "open.\nGame: https://carc.example/games/%s", g.id, g.id);
     ck_assert_str_eq(e2e_jstr(j, "content"), want);
     json_decref(j);
-    ck_assert_int_eq(count_prefix(R, "/bob"), 0);   /* Bob's endpoint left with his seat */
+    j = hit_documented(R, "/bob", "player.left", bob.secret, "PlayerLeftPayload");   /* his seat's last word */
+    ck_assert_int_eq(e2e_jint(j, "data.seat"), 1);
+    ck_assert_str_eq(e2e_jstr(j, "data.player"), "Bob");
+    ck_assert(json_is_false(e2e_jget(j, "data.removed")));
+    json_decref(j);
+    ck_assert_int_eq(count_prefix(R, "/bob"), 1);
     snprintf(path, sizeof path, "/v1/games/%s/webhooks", g.id);
-    j = e2e_get_ok(c, path, d->admin, 200);
+    j = e2e_get_ok(c, path, d->admin, 200);   /* Bob's endpoint is nobody's now: no list shows it */
     ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 3);
     json_decref(j);
 
@@ -1635,6 +1664,25 @@ START_TEST(player_left_told)
     ck_assert_int_eq(json_array_size(es), 1);   /* Cy's join, before he left */
     ck_assert_str_eq(e2e_jstr(json_array_get(es, 0), "kind"), "player_joined");
     json_decref(es);
+
+    /* the creator removes Cy (seat 1 now): her endpoint hears it, as Ann's do; Bob's hears nothing more */
+    snprintf(path, sizeof path, "/v1/games/%s/seats/1/remove", g.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(wait_prefix(R, "/cy", 2, 10), 2);
+    ck_assert_int_eq(wait_prefix(R, "/ann", 4, 10), 4);
+    ck_assert_int_eq(settle(d, 10), 0);
+    j = last_hit_documented(R, "/cy", cy.secret, "PlayerLeftPayload");
+    ck_assert_str_eq(e2e_jstr(j, "type"), "player.left");
+    ck_assert_int_eq(e2e_jint(j, "data.seat"), 1);
+    ck_assert_str_eq(e2e_jstr(j, "data.player"), "Cy");
+    ck_assert(json_is_true(e2e_jget(j, "data.removed")));
+    json_decref(j);
+    ck_assert_int_eq(count_prefix(R, "/bob"), 1);
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks", g.id);
+    j = e2e_get_ok(c, path, d->admin, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 2);   /* Ann's two */
+    json_decref(j);
     e2e_client_free(c);
     e2e_daemon_down(d);
     receiver_stop(R);
