@@ -83,7 +83,15 @@ bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_
         return false;
     }
     if (ks.n == 0) {
-        if (want >= 0)
+        bool removed = false;   /* the creator removed the key's seat before the start (sql/030): say so */
+        if (want < 0 && (q = cd_key_removed(db, id, key_hash, &removed)) != CD_Q_OK) {
+            cd_reply_db_failure(r, q == CD_Q_DOWN, "player key lookup failed");
+            return false;
+        }
+        if (removed)
+            cd_reply_problem(r, CD_P_SEAT_REMOVED, "Authorization",
+                             "the game's creator removed this player key's seat before the game started");
+        else if (want >= 0)
             cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "seat %ld of this game is not linked to the player key",
                              want);
         else

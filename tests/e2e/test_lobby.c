@@ -1041,6 +1041,10 @@ START_TEST(seat_removed_by_the_creator)
     ck_assert_msg(strstr(e2e_jstr(j, "detail"), "removed"), "%s", e2e_jstr(j, "detail"));
     ck_assert_str_eq(e2e_jstr(j, "field"), "player_key");
     json_decref(j);
+    snprintf(path, sizeof path, "/v1/games/%s", id);   /* her key reads nothing of it, and says why */
+    e2e_req(c, "GET", path, cy_key, NULL, NULL, &r);
+    ck_assert_msg(r.status == 403 && e2e_problem_is(&r, "seat-removed"), "%s", r.body);
+    e2e_resp_free(&r);
     char kinds[400];
     kinds_of(c, cy_key, kinds, sizeof kinds);
     ck_assert_msg(strstr(kinds, "seat_removed,") != NULL, "%s", kinds);
