@@ -11,6 +11,11 @@
  * followed by its row in schema_versions, and commits. Everything or nothing: a failing file leaves the
  * database as it was. "Not held yet" rather than "above the highest": two branches may add 002 and 003 and
  * land in either order, and a database migrated with 003 first still gets 002.
+ *
+ * Each row keeps the SHA-256 of the text applied (sha256; NULL in rows written before carcd kept it, which
+ * cd_migrate fills from its own files, trusting them), and cd_schema_check refuses a database whose applied
+ * text differs from this binary's: a migration edited after it was applied somewhere would otherwise leave
+ * that database without the edit, and nothing would say so until a statement failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +23,7 @@
 
 #include "db.h"
 #include "exec.h"
+#include "base/crypto.h"
 #include "base/embedded.h"
 
 /* pg_advisory_xact_lock key: the bytes of "carcdsql". Fixed forever: every carcd version must agree. */
@@ -28,6 +34,7 @@ typedef struct {
     int version;
     const char *name;
     const char *text;
+    char sha256[CD_HEX256_LEN];   /* of text */
 } migration;
 
 /* ---- the embedded files ---------------------------------------------------------------------------- */
@@ -63,6 +70,7 @@ static migration *migrations(size_t *n, char *err, size_t errlen)
         m[i].version = file_version(base);
         m[i].name = base;
         m[i].text = cd_sql_files[i].text;
+        cd_sha256_hex(m[i].text, m[i].sha256);
         if (m[i].version <= 0) {
             snprintf(err, errlen, "migration file %s does not start with a number above 0", base);
             free(m);
@@ -188,7 +196,9 @@ int cd_migrate(const cd_config *cfg, char *err, size_t errlen)
     if (run(c, "creating schema_versions",
             "CREATE TABLE IF NOT EXISTS schema_versions (version integer PRIMARY KEY, name text NOT NULL, "
             "applied_at timestamptz NOT NULL DEFAULT now())",
-            0, NULL, NULL, err, errlen) != 0)
+            0, NULL, NULL, err, errlen) != 0 ||
+        run(c, "adding schema_versions.sha256", "ALTER TABLE schema_versions ADD COLUMN IF NOT EXISTS sha256 text", 0,
+            NULL, NULL, err, errlen) != 0)
         goto out;
     if ((from = applied_version(c, err, errlen)) < 0)
         goto out;
@@ -205,8 +215,19 @@ int cd_migrate(const cd_config *cfg, char *err, size_t errlen)
         }
     }
     for (size_t i = 0; i < n; i++) {
-        if (!todo[i])
+        if (!todo[i]) {   /* applied before carcd kept the text's hash: this binary's file stands for it */
+            char vbuf[16];
+            snprintf(vbuf, sizeof vbuf, "%d", m[i].version);
+            const char *params[3] = {vbuf, m[i].name, m[i].sha256};
+            if (run(c, "recording a migration's hash",
+                    "UPDATE schema_versions SET sha256 = $3 WHERE version = $1::integer AND name = $2 "
+                    "AND sha256 IS NULL",
+                    3, params, NULL, err, errlen) != 0) {
+                free(todo);
+                goto out;
+            }
             continue;
+        }
         char what[300];
         snprintf(what, sizeof what, "applying %s", m[i].name);
         if (run(c, what, m[i].text, 0, NULL, NULL, err, errlen) != 0) {
@@ -215,9 +236,9 @@ int cd_migrate(const cd_config *cfg, char *err, size_t errlen)
         }
         char vbuf[16];
         snprintf(vbuf, sizeof vbuf, "%d", m[i].version);
-        const char *params[2] = {vbuf, m[i].name};
-        if (run(c, "recording the migration", "INSERT INTO schema_versions (version, name) VALUES ($1, $2)", 2,
-                params, NULL, err, errlen) != 0) {
+        const char *params[3] = {vbuf, m[i].name, m[i].sha256};
+        if (run(c, "recording the migration", "INSERT INTO schema_versions (version, name, sha256) VALUES ($1, $2, $3)",
+                3, params, NULL, err, errlen) != 0) {
             free(todo);
             goto out;
         }
@@ -302,17 +323,27 @@ int cd_schema_check(const cd_config *cfg, char *err, size_t errlen)
             goto out;
         }
     }
-    /* same number, same file: a renumbered or renamed migration would otherwise go unnoticed */
-    if (run(c, "reading schema_versions", "SELECT version, name FROM schema_versions ORDER BY version", 0, NULL,
-            &res, err, errlen) != 0)
+    /* same number, same file, same text: a renumbered, renamed or edited migration would otherwise go
+     * unnoticed (sha256 read through to_jsonb: a table written before the column, or with it NULL, has none) */
+    if (run(c, "reading schema_versions",
+            "SELECT version, name, to_jsonb(s) ->> 'sha256' FROM schema_versions s ORDER BY version", 0, NULL, &res,
+            err, errlen) != 0)
         goto out;
     for (int row = 0; row < PQntuples(res); row++) {
         int v = atoi(PQgetvalue(res, row, 0));
         const char *name = PQgetvalue(res, row, 1);
+        const char *sha = PQgetisnull(res, row, 2) ? NULL : PQgetvalue(res, row, 2);
         for (size_t i = 0; i < n; i++) {
             if (m[i].version == v && strcmp(m[i].name, name) != 0) {
                 snprintf(err, errlen, "database schema version %d was applied from %s, but this carcd's "
                          "migration %d is %s", v, name, v, m[i].name);
+                goto out;
+            }
+            if (m[i].version == v && sha && strcmp(m[i].sha256, sha) != 0) {
+                snprintf(err, errlen, "database schema version %d was applied from another text of %s than this "
+                         "carcd's (sha256 %.12s, this carcd's %.12s): the file was edited after it was applied. "
+                         "Put the applied text back, and make the change a new numbered migration",
+                         v, name, sha, m[i].sha256);
                 goto out;
             }
         }

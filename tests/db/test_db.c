@@ -23,6 +23,7 @@
 #include "db/messages.h"
 #include "db/player_events.h"
 #include "db/players.h"
+#include "base/crypto.h"
 #include "base/embedded.h"
 #include "pgtest.h"
 #include "db/store.h"
@@ -290,6 +291,47 @@ START_TEST(schema_check_fails_renamed)
     char err[512] = "";
     ck_assert_int_eq(cd_schema_check(&cfg, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "001_other.sql") && strstr(err, "001_init.sql"), "message: %s", err);
+}
+END_TEST
+
+/* Each applied migration keeps its text's SHA-256: a database that applied another text of a file than this
+ * carcd's (the file edited after it was applied somewhere) is refused at start-up, naming the file. */
+START_TEST(schema_check_fails_edited)
+{
+    migrate_ok();
+    PGconn *c = connect_to(test_db);
+    ck_assert_int_eq(sql_int(c, "SELECT count(*) FROM schema_versions WHERE sha256 ~ '^[0-9a-f]{64}$'"),
+                     (long)cd_sql_nfiles);
+    sql_do(c, "UPDATE schema_versions SET sha256 = repeat('0', 64) WHERE version = 1");
+    PQfinish(c);
+    char err[600] = "";
+    ck_assert_int_eq(cd_schema_check(&cfg, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "version 1 was applied from another text of 001_init.sql") && strstr(err, "edited"),
+                  "message: %s", err);
+}
+END_TEST
+
+/* A database migrated before carcd kept the hashes (no sha256 column) passes the check, and the next migrate
+ * adds the column and records this carcd's hashes, each the SHA-256 of its embedded file. */
+START_TEST(migrate_records_the_hashes_of_older_rows)
+{
+    migrate_ok();
+    PGconn *c = connect_to(test_db);
+    sql_do(c, "ALTER TABLE schema_versions DROP COLUMN sha256");
+    char err[600] = "";
+    ck_assert_msg(cd_schema_check(&cfg, err, sizeof err) == 0, "without the column: %s", err);
+    migrate_ok();
+    ck_assert_int_eq(sql_int(c, "SELECT count(*) FROM schema_versions WHERE sha256 IS NULL"), 0);
+    for (size_t i = 0; i < cd_sql_nfiles; i++) {
+        const char *base = strrchr(cd_sql_files[i].name, '/');
+        base = base ? base + 1 : cd_sql_files[i].name;
+        char want[CD_HEX256_LEN], q[300];
+        cd_sha256_hex(cd_sql_files[i].text, want);
+        snprintf(q, sizeof q, "SELECT count(*) FROM schema_versions WHERE name = '%s' AND sha256 = '%s'", base, want);
+        ck_assert_msg(sql_int(c, q) == 1, "%s: not its hash", base);
+    }
+    PQfinish(c);
+    ck_assert_msg(cd_schema_check(&cfg, err, sizeof err) == 0, "after migrate: %s", err);
 }
 END_TEST
 
@@ -1280,6 +1322,8 @@ static Suite *db_suite(void)
     tcase_add_test(tc, schema_check_fails_behind);
     tcase_add_test(tc, schema_check_fails_ahead);
     tcase_add_test(tc, schema_check_fails_renamed);
+    tcase_add_test(tc, schema_check_fails_edited);
+    tcase_add_test(tc, migrate_records_the_hashes_of_older_rows);
     tcase_add_test(tc, migrate_fills_a_gap);
     tcase_add_test(tc, migrate_024_counts_waiting_games_from_their_creation);
     tcase_add_test(tc, unreachable_database);
