@@ -1985,7 +1985,7 @@ START_TEST(page_leave_before_start)
     snprintf(host, sizeof host, "%s", e2e_jstr(created, "players.0.token"));
     browser b;
     browser_start(&b);
-    tab t[3];
+    tab t[4];
 
     /* Guest joins by the first invitation: seat 1's page has the button */
     invite_page_url(d, created, 0, url, sizeof url);
@@ -1998,6 +1998,7 @@ START_TEST(page_leave_before_start)
     wait_for(&b, SEAT_NAMES, "Host|Guest|an open seat", "the seats taken and open");
     wait_for(&b, "String(document.getElementById('leave-box').hidden)", "false", "the leave box");
     wait_for(&b, "document.getElementById('leave-game').textContent", "Leave this game", "its button");
+    char *seat_link = js_str(&b, "location.href");   /* the link with Guest's token, as a mail or a bookmark keeps it */
     size_t len;
     free(screenshot(&b, &len, "page-leave.png"));
 
@@ -2030,6 +2031,12 @@ START_TEST(page_leave_before_start)
     json_decref(v);
     tab_use(&b, &t[1]);   /* the host's page hears of it */
     wait_for(&b, SEAT_NAMES, "Host|an open seat|an open seat", "the host sees the seat open");
+    /* the old link, opened again, says that its seat was given up (403 seat-given-up), not that it is wrong */
+    tab_open(&b, &t[3], seat_link, 1280, 900, false);
+    wait_for(&b, "document.body.dataset.fatal === '1' && document.getElementById('fatal').textContent.startsWith("
+                 "'You left this game before it started') ? 'y' : 'n'",
+             "y", "the old link says that its seat was given up");
+    free(seat_link);
 
     /* the same invitation takes the seat again */
     invite_page_url(d, created, 0, url, sizeof url);
