@@ -1270,6 +1270,28 @@ static json_t *hit_documented(receiver *R, const char *path, const char *type, c
     return j;
 }
 
+/* A player.left payload j (freed here) names `seat`, given up by `player`, removed by the creator or not. */
+static void assert_left(json_t *j, int seat, const char *player, bool removed)
+{
+    ck_assert_str_eq(e2e_jstr(j, "type"), "player.left");
+    ck_assert_int_eq(e2e_jint(j, "data.seat"), seat);
+    ck_assert_str_eq(e2e_jstr(j, "data.player"), player);
+    const json_t *r = e2e_jget(j, "data.removed");
+    ck_assert(json_is_boolean(r) && json_boolean_value(r) == removed);
+    json_decref(j);
+}
+
+/* How many endpoints of game id the admin's list shows. */
+static size_t endpoints_listed(e2e_client *c, const e2e_daemon *d, const char *id)
+{
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks", id);
+    json_t *j = e2e_get_ok(c, path, d->admin, 200);
+    size_t n = json_array_size(json_object_get(j, "webhooks"));
+    json_decref(j);
+    return n;
+}
+
 /* The last request to `path`, as hit_documented checks the first: signed with secret, matching schema. */
 static json_t *last_hit_documented(receiver *R, const char *path, const char *secret, const char *schema)
 {
@@ -1637,16 +1659,10 @@ START_TEST(player_left_told)
                                 "open.\nGame: https://carc.example/games/%s", g.id, g.id);
     ck_assert_str_eq(e2e_jstr(j, "content"), want);
     json_decref(j);
-    j = hit_documented(R, "/bob", "player.left", bob.secret, "PlayerLeftPayload");   /* his seat's last word */
-    ck_assert_int_eq(e2e_jint(j, "data.seat"), 1);
-    ck_assert_str_eq(e2e_jstr(j, "data.player"), "Bob");
-    ck_assert(json_is_false(e2e_jget(j, "data.removed")));
-    json_decref(j);
+    /* his seat's last word; his endpoint is nobody's now, and no list shows it */
+    assert_left(hit_documented(R, "/bob", "player.left", bob.secret, "PlayerLeftPayload"), 1, "Bob", false);
     ck_assert_int_eq(count_prefix(R, "/bob"), 1);
-    snprintf(path, sizeof path, "/v1/games/%s/webhooks", g.id);
-    j = e2e_get_ok(c, path, d->admin, 200);   /* Bob's endpoint is nobody's now: no list shows it */
-    ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 3);
-    json_decref(j);
+    ck_assert_int_eq(endpoints_listed(c, d, g.id), 3);
 
     /* the streams: Ann (seat 0) and Cy (seat 1 now) hear it, Bob does not */
     json_t *es = e2e_me_events_all(c, ann_key);
@@ -1672,17 +1688,9 @@ START_TEST(player_left_told)
     ck_assert_int_eq(wait_prefix(R, "/cy", 2, 10), 2);
     ck_assert_int_eq(wait_prefix(R, "/ann", 4, 10), 4);
     ck_assert_int_eq(settle(d, 10), 0);
-    j = last_hit_documented(R, "/cy", cy.secret, "PlayerLeftPayload");
-    ck_assert_str_eq(e2e_jstr(j, "type"), "player.left");
-    ck_assert_int_eq(e2e_jint(j, "data.seat"), 1);
-    ck_assert_str_eq(e2e_jstr(j, "data.player"), "Cy");
-    ck_assert(json_is_true(e2e_jget(j, "data.removed")));
-    json_decref(j);
+    assert_left(last_hit_documented(R, "/cy", cy.secret, "PlayerLeftPayload"), 1, "Cy", true);
     ck_assert_int_eq(count_prefix(R, "/bob"), 1);
-    snprintf(path, sizeof path, "/v1/games/%s/webhooks", g.id);
-    j = e2e_get_ok(c, path, d->admin, 200);
-    ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 2);   /* Ann's two */
-    json_decref(j);
+    ck_assert_int_eq(endpoints_listed(c, d, g.id), 2);   /* Ann's two */
     e2e_client_free(c);
     e2e_daemon_down(d);
     receiver_stop(R);
