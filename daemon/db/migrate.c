@@ -215,34 +215,25 @@ int cd_migrate(const cd_config *cfg, char *err, size_t errlen)
         }
     }
     for (size_t i = 0; i < n; i++) {
-        if (!todo[i]) {   /* applied before carcd kept the text's hash: this binary's file stands for it */
-            char vbuf[16];
-            snprintf(vbuf, sizeof vbuf, "%d", m[i].version);
-            const char *params[3] = {vbuf, m[i].name, m[i].sha256};
-            if (run(c, "recording a migration's hash",
-                    "UPDATE schema_versions SET sha256 = $3 WHERE version = $1::integer AND name = $2 "
-                    "AND sha256 IS NULL",
-                    3, params, NULL, err, errlen) != 0) {
-                free(todo);
-                goto out;
-            }
-            continue;
-        }
         char what[300];
         snprintf(what, sizeof what, "applying %s", m[i].name);
-        if (run(c, what, m[i].text, 0, NULL, NULL, err, errlen) != 0) {
+        if (todo[i] && run(c, what, m[i].text, 0, NULL, NULL, err, errlen) != 0) {
             free(todo);
             goto out;
         }
+        /* its row; a row applied before carcd kept the text's hash gets this binary's file's, which stands for it */
         char vbuf[16];
         snprintf(vbuf, sizeof vbuf, "%d", m[i].version);
         const char *params[3] = {vbuf, m[i].name, m[i].sha256};
-        if (run(c, "recording the migration", "INSERT INTO schema_versions (version, name, sha256) VALUES ($1, $2, $3)",
+        if (run(c, "recording the migration",
+                "INSERT INTO schema_versions (version, name, sha256) VALUES ($1, $2, $3) ON CONFLICT (version) DO "
+                "UPDATE SET sha256 = EXCLUDED.sha256 WHERE schema_versions.sha256 IS NULL "
+                "AND schema_versions.name = EXCLUDED.name",
                 3, params, NULL, err, errlen) != 0) {
             free(todo);
             goto out;
         }
-        applied++;
+        applied += todo[i];
     }
     if (run(c, "COMMIT", "COMMIT", 0, NULL, NULL, err, errlen) != 0) {
         free(todo);
