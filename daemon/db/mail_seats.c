@@ -9,22 +9,25 @@
 #include "query.h"
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
+/* The number a row's mail threads under (sql/031): the one it had before it moved down, else its own. */
+#define THREAD_SEAT "COALESCE(thread_seat, seat)"
+
 static const cd_stmt_info stmts[] = {
     {ST_MAIL_SEATS_ACTIVE, "mail_seats_active",
                            "SELECT m.seat, m.email, m.tag, EXISTS (SELECT 1 FROM seats s WHERE s.game_id = m.game_id "
-                           "AND s.seat = m.seat AND s.bot IS NOT NULL), COALESCE(m.thread_seat, m.seat) "
+                           "AND s.seat = m.seat AND s.bot IS NOT NULL), " THREAD_SEAT " "
                            "FROM mail_seats m WHERE m.game_id = $1::uuid "
                            "AND m.stopped_at IS NULL ORDER BY m.seat",
                            1},
     {ST_MAIL_SEAT_PUT, "mail_seat_put",
                        "INSERT INTO mail_seats (game_id, seat, email, tag) VALUES ($1::uuid, $2::integer, $3, $4) "
                        "ON CONFLICT (game_id, seat) DO UPDATE SET email = EXCLUDED.email, "
-                       "stopped_at = NULL, stopped_reason = NULL RETURNING tag, COALESCE(thread_seat, seat)",
+                       "stopped_at = NULL, stopped_reason = NULL RETURNING tag, " THREAD_SEAT,
                        4},
     {ST_MAIL_SEAT_DELETE, "mail_seat_delete",
                           "DELETE FROM mail_seats WHERE game_id = $1::uuid AND seat = $2::integer", 2},
     {ST_MAIL_SEAT_GET, "mail_seat_get",
-                       "SELECT email, " CD_SQL_ISO("stopped_at") ", stopped_reason, COALESCE(thread_seat, seat) "
+                       "SELECT email, " CD_SQL_ISO("stopped_at") ", stopped_reason, " THREAD_SEAT " "
                        "FROM mail_seats WHERE game_id = $1::uuid AND seat = $2::integer",
                        2},
     {ST_MAIL_SEATS_ALL, "mail_seats_all",
@@ -32,7 +35,7 @@ static const cd_stmt_info stmts[] = {
                         "WHERE game_id = $1::uuid ORDER BY seat",
                         1},
     {ST_MAIL_SEAT_BY_TAG, "mail_seat_by_tag",
-                          "SELECT game_id, seat, email, stopped_at IS NOT NULL, COALESCE(thread_seat, seat) "
+                          "SELECT game_id, seat, email, stopped_at IS NOT NULL, " THREAD_SEAT " "
                           "FROM mail_seats WHERE tag = $1",
                           1},
     {ST_MAIL_SEAT_STOP, "mail_seat_stop",
