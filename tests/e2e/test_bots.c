@@ -371,18 +371,24 @@ START_TEST(bot_takes_resigned_seat)
     snprintf(p, sizeof p, "/v1/games/%.36s", g.id);
     json_decref(e2e_get_ok(c, p, g.token[0], 200));
     e2e_rng rng = {7};
-    for (int k = 0; k < 3; k++) {   /* Bob plays; the bot answers each turn */
-        e2e_play pl;
-        v = wait_for(c, &g, 1, 1, "Bob's turn again");
+    /* Bob plays three whole turns (a turn may take more than one move: the answer offers legal_moves while he
+     * decides again); the bot answers each, so Bob's turn comes back at a later seq */
+    int seq = (int)seq0;
+    for (int k = 0; k < 3; k++) {
+        bool more = true;
+        while (more) {
+            e2e_play pl;
+            long st = e2e_play_random(c, &g, &rng, NULL, &pl);
+            ck_assert_int_eq(st, 200);
+            ck_assert_int_eq(pl.seat, 1);
+            more = e2e_jget(pl.post.json, "legal_moves") != NULL;
+            seq = (int)e2e_jint(pl.post.json, "seq");
+            e2e_play_free(&pl);
+        }
+        v = wait_for(c, &g, 1, seq + 1, "the bot answers Bob");
+        seq = (int)e2e_jint(v, "seq");
         json_decref(v);
-        long st = e2e_play_random(c, &g, &rng, NULL, &pl);
-        ck_assert_int_eq(st, 200);
-        ck_assert_int_eq(pl.seat, 1);
-        e2e_play_free(&pl);
     }
-    v = wait_for(c, &g, 1, 1, "the bot answers Bob");
-    int seq = (int)e2e_jint(v, "seq");
-    json_decref(v);
     long st;
     json_t *log = e2e_events_log(c, g.id, NULL, &st);
     ck_assert_int_gt(count_by(log, "bot", 0), 3);
