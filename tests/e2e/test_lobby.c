@@ -853,6 +853,21 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/* Waits (`seconds` at most) until `n` sessions of the database `pg` is connected to wait on a lock: the order in
+ * which requests queue behind a row the test holds, seen rather than guessed from a sleep. Whether they did. */
+static bool lock_waiters(PGconn *pg, int n, double seconds)
+{
+    for (double t0 = e2e_now(); e2e_now() - t0 < seconds; sleep_ms(10)) {
+        PGresult *res = PQexec(pg, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                   "AND wait_event_type = 'Lock'");
+        long got = PQresultStatus(res) == PGRES_TUPLES_OK ? atol(PQgetvalue(res, 0, 0)) : -1;
+        PQclear(res);
+        if (got >= n)
+            return true;
+    }
+    return false;
+}
+
 /* A write by seat number racing a leave that moves the seat: Cy's message is written after carcd looked her seat
  * up (2) and after Bob's leave moved her to 1. A session of the test's own holds Cy's seat row, so that the leave
  * queues on it first and the message's transaction behind it; when it lets go, the leave renumbers and commits,
@@ -903,11 +918,16 @@ START_TEST(a_write_racing_a_leave_moves_with_the_seat)
     snprintf(ask.path, sizeof ask.path, "/v1/games/%s/email", id);
     snprintf(ask.token, sizeof ask.token, "%s", tokens[1]);
     pthread_t tl, ts, ta;
+    PGconn *watch = PQconnectdb(d->dburl);   /* outside pg's transaction, whose view of pg_stat_activity stays */
+    ck_assert_msg(PQstatus(watch) == CONNECTION_OK, "%s", PQerrorMessage(watch));
     pthread_create(&tl, NULL, post_thread, &leave);
-    sleep_ms(400);   /* the leave waits on Cy's row */
+    ck_assert_msg(lock_waiters(watch, 1, 10), "the leave did not queue on Cy's row within 10 s");
     pthread_create(&ts, NULL, post_thread, &say);
     pthread_create(&ta, NULL, post_thread, &ask);
-    sleep_ms(400);   /* the message and the read have looked Cy up (seat 2) and wait on her row behind the leave */
+    /* the message (and the read, when carcd has a thread free for it) look Cy up as seat 2 and wait on her row
+     * behind the leave. Not asserted: a request that comes later looks her up as seat 1, and must get the same */
+    lock_waiters(watch, 2, 2);
+    PQfinish(watch);
     PQclear(PQexec(pg, "COMMIT"));
     PQfinish(pg);
     pthread_join(tl, NULL);
