@@ -74,12 +74,9 @@ START_TEST(read_only_database)
     e2e_client *c = e2e_client_new(d);
     e2e_game g;
     e2e_game_create(c, 2, NULL, &g);
-    /* a clocked game whose clock is due: the worker will want to act on it */
+    /* a clocked game; its clock is made due once carcd runs on the read-only database (below) */
     e2e_game cg;
     ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, "{\"clock\":{\"per_move_s\":86400}}", false, &cg), 201);
-    char sql[300];
-    snprintf(sql, sizeof sql, "UPDATE games SET clock_due = now() + interval '3 seconds' WHERE id = '%s'", cg.id);
-    db_run(d, sql);
 
     char path[160], mpath[160], epath[200];
     snprintf(path, sizeof path, "/v1/games/%s", g.id);
@@ -97,6 +94,11 @@ START_TEST(read_only_database)
     json_decref(lm);
 
     set_read_only(d, c, true);
+    /* the clocked game due in 3 s: the worker will want to act on it. Set only now, so that the writable carcd
+     * stopped above cannot have acted on it first (it looks every 50 ms) */
+    char sql[300];
+    snprintf(sql, sizeof sql, "UPDATE games SET clock_due = now() + interval '3 seconds' WHERE id = '%s'", cg.id);
+    db_run(d, sql);
     e2e_resp r;
     char after[32];
     /* a move: 503 with Retry-After, nothing stored */
