@@ -2450,7 +2450,7 @@ END_TEST
  * body, and once the game no longer waits. */
 START_TEST(waiting_game_kept_open)
 {
-    e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE, "CARCD_WAITING_TTL=8");
+    e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE, "CARCD_WAITING_TTL=16");
     e2e_client *c = e2e_client_new(d);
     e2e_resp r;
     ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
@@ -2480,7 +2480,7 @@ START_TEST(waiting_game_kept_open)
     ck_assert_str_eq(e2e_jstr(r.json, "status"), "waiting");
     e2e_resp_free(&r);
 
-    mail m;   /* 4 s on: the warning */
+    mail m;   /* 8 s on: the warning (a TTL long enough for the mail to come and the keep-open to beat the expiry) */
     seat_mail("alice", id, 0, "expiring", 1, &m);
     free(m.text);
     json_t *v = e2e_get_ok(c, view, NULL, 200);
