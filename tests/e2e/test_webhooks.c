@@ -1400,14 +1400,16 @@ END_TEST
 
 /* A waiting game cancelled by its creator: the endpoints its seats added while it waited get game.finished,
  * "reason": "cancelled", seq 0, no scores and no winner (json, as documented; Discord in a line). Cancelled by
- * its expiry, they first get game.expiring (half the TTL before, with these 2 s), and its seats' players
- * game_expiring, then game_over. */
+ * its expiry, they first get game.expiring (half the TTL before, with these 4 s), and its seats' players
+ * game_expiring, then game_over. The clock looks every 50 ms: at its default 1 s, a tick a little over 1 s after
+ * the last could step over the warning's window (TTL/2 to TTL) and cancel the game unwarned. */
 START_TEST(waiting_cancel_told)
 {
     /* round 0: its creator cancels it; 1: nobody joins it for CARCD_WAITING_TTL, and carcd cancels it */
     for (int round = 0; round < 2; round++) {
         static const char *env_expiry[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1",
-                                           "CARCD_PUBLIC_URL=https://carc.example", "CARCD_WAITING_TTL=2", NULL};
+                                           "CARCD_PUBLIC_URL=https://carc.example", "CARCD_WAITING_TTL=4",
+                                           "CARCD_CLOCK_INTERVAL_MS=50", NULL};
         receiver *R = receiver_start();
         e2e_daemon *d = e2e_daemon_up(round ? env_expiry : env_public);
         e2e_client *c = e2e_client_new(d);
@@ -1471,7 +1473,7 @@ START_TEST(waiting_cancel_told)
             j = hit_json(R, "/ann-discord", "is cancelled on", NULL);
             ck_assert_msg(j != NULL, "no Discord warning");
             snprintf(want, sizeof want, "Game `%.8s` is cancelled on %s unless someone joins: nobody joined it for "
-                     "1 second; 1 of 3 seats taken (Ann), 2 open.\nGame: https://carc.example/games/%s",
+                     "2 seconds; 1 of 3 seats taken (Ann), 2 open.\nGame: https://carc.example/games/%s",
                      g.id, expires, g.id);
             ck_assert_str_eq(e2e_jstr(j, "content"), want);
             json_decref(j);
@@ -1498,7 +1500,7 @@ END_TEST
  * the same. */
 START_TEST(upkeep_failure_said)
 {
-    static const char *env[] = {"CARCD_WAITING_TTL=2", NULL};
+    static const char *env[] = {"CARCD_WAITING_TTL=2", "CARCD_CLOCK_INTERVAL_MS=50", NULL};   /* see above */
     e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
     char key[80], body[300], path[200];
@@ -1538,7 +1540,8 @@ END_TEST
 START_TEST(waiting_kept_open_told)
 {
     static const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,1,1",
-                                "CARCD_PUBLIC_URL=https://carc.example", "CARCD_WAITING_TTL=4", NULL};
+                                "CARCD_PUBLIC_URL=https://carc.example", "CARCD_WAITING_TTL=8",
+                                "CARCD_CLOCK_INTERVAL_MS=50", NULL};   /* the keep-open well before the expiry */
     receiver *R = receiver_start();
     e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
@@ -1555,7 +1558,7 @@ START_TEST(waiting_kept_open_told)
     e2e_resp_free(&r);
     hook all = hook_create(c, &g, g.token[0], R, "/ann", "json", NULL);
     hook_create(c, &g, g.token[0], R, "/ann-discord", "discord", NULL);
-    ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);   /* game.expiring, 2 s in */
+    ck_assert_int_eq(wait_prefix(R, "/ann", 2, 10), 2);   /* game.expiring, 4 s in */
     snprintf(path, sizeof path, "/v1/games/%s/keep-open", g.id);
     ck_assert_int_eq(e2e_req(c, "POST", path, creator, NULL, NULL, &r), 200);
     snprintf(kept, sizeof kept, "%s", e2e_jstr(r.json, "expires_at"));
