@@ -1179,10 +1179,7 @@ int e2e_run(Suite *s)
 TCase *e2e_tcase(const char *name, double seconds)
 {
     TCase *tc = tcase_create(name);
-#ifdef E2E_SANITIZE
-    seconds *= 3;   /* ASan + UBSan make carcd and the tests several times slower */
-#endif
-    tcase_set_timeout(tc, seconds);
+    tcase_set_timeout(tc, seconds * E2E_SLACK);
     return tc;
 }
 

@@ -271,8 +271,7 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("one_round_trip");
-    TCase *tc = tcase_create("guard");
-    tcase_set_timeout(tc, 120);
+    TCase *tc = e2e_tcase("guard", 120);
     tcase_add_test(tc, moves_take_one_round_trip);
     tcase_add_test(tc, another_process_moved_the_game);
     tcase_add_test(tc, webhook_added_later);

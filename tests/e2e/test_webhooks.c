@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <libpq-fe.h>
 
@@ -581,7 +582,8 @@ START_TEST(marked_delivered_at_once)
     fprintf(stderr, "e2e webhooks: %d messages, receiver's arrival to marked delivered: p50 %.1f ms, max %.1f ms\n",
             rows, window[rows / 2] * 1000, window[rows - 1] * 1000);
     /* the two clocks are one machine's; the answer itself takes part of it */
-    ck_assert_msg(window[rows - 1] < 1.0, "a message stayed unmarked %.3f s after it arrived", window[rows - 1]);
+    ck_assert_msg(window[rows - 1] < 1.0 * E2E_SLACK, "a message stayed unmarked %.3f s after it arrived",
+                  window[rows - 1]);
     free(window);
     e2e_client_free(c);
     e2e_daemon_down(d);
@@ -615,13 +617,17 @@ START_TEST(slow_receiver_delays_nothing)
     fprintf(stderr, "e2e webhooks: with a 5 s receiver, the slowest move answer took %.0f ms; the other endpoint had "
                     "all 12 messages %.0f ms after the last move; the slow one %d\n",
             worst * 1000, ok_done * 1000, count_prefix(R, "/slow"));
-    ck_assert_msg(worst < 1.0, "a move took %.2f s with a slow receiver", worst);
-    ck_assert_msg(ok_done < 3.0, "the other endpoint waited %.2f s", ok_done);
+    /* both well under the slow receiver's 5 s, which a move or the other endpoint waiting on it would take */
+    ck_assert_msg(worst < 1.0 * E2E_SLACK, "a move took %.2f s with a slow receiver", worst);
+    ck_assert_msg(ok_done < 3.0 * E2E_SLACK, "the other endpoint waited %.2f s", ok_done);
     ck_assert_int_le(count_prefix(R, "/slow"), 3);   /* one at a time, in order, 5 s each */
     e2e_client_free(c);
     double t0 = e2e_now();
-    e2e_daemon_down(d);   /* stops at once: the attempts in flight are handed back */
-    ck_assert_msg(e2e_now() - t0 < 5, "carcd took %.1f s to stop", e2e_now() - t0);
+    int st = e2e_daemon_stop(d);   /* stops at once: the attempts in flight are handed back, not waited for */
+    double took = e2e_now() - t0;
+    ck_assert_msg(took < 4, "carcd took %.1f s to stop (the slow receiver answers in 5 s)", took);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "carcd's stop: wait status %d", st);
+    e2e_daemon_down(d);
     receiver_stop(R);
 }
 END_TEST
@@ -1099,7 +1105,7 @@ START_TEST(latency_report)
                     "p50 %.2f ms, p99 %.2f ms, max %.2f ms (minus the POST's start, an upper bound of commit → "
                     "receiver: p50 %.2f ms, p99 %.2f ms)\n",
             k, lat[k / 2] * 1000, lat[p99] * 1000, lat[k - 1] * 1000, upper[k / 2] * 1000, upper[p99] * 1000);
-    ck_assert_msg(upper[p99] < 2.0, "p99 latency %.2f s", upper[p99]);
+    ck_assert_msg(upper[p99] < 2.0 * E2E_SLACK, "p99 latency %.2f s", upper[p99]);
     e2e_client_free(c);
     e2e_daemon_down(d);
     receiver_stop(R);
