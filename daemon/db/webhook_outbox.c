@@ -9,12 +9,14 @@
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
-    /* an endpoint whose seat went before the start (sql/032) hears the event of this transaction only: now() is
-     * the transaction's start, so gone_at = now() is a seat that went in it (its player.left), and no other */
+    /* an endpoint whose seat went before the start (sql/032) hears the event of the transaction that let it go
+     * only (its player.left): the row's xmin is this transaction's id exactly when this transaction wrote it.
+     * (gone_at = now(), the transaction's start, would also match another that started in the same
+     * microsecond.) Nothing writes a gone endpoint's row after that but the sender's 410, which fans out nothing */
     {ST_WH_ENDPOINTS_ACTIVE, "wh_endpoints_active",
                              "SELECT id, seat, format, array_to_string(events, ',') FROM webhook_endpoints "
                              "WHERE game_id = $1::uuid AND disabled_at IS NULL "
-                             "AND (gone_at IS NULL OR gone_at = now()) ORDER BY created_at, id",
+                             "AND (gone_at IS NULL OR xmin = pg_current_xact_id()::xid) ORDER BY created_at, id",
                              1},
     {ST_WH_OUTBOX_INSERT, "wh_outbox_insert",
                           "INSERT INTO webhook_outbox (endpoint_id, msg_id, event, game_id, seq, body, due_at) "
