@@ -853,8 +853,9 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* Waits (`seconds` at most) until `n` sessions of the database `pg` is connected to wait on a lock: the order in
- * which requests queue behind a row the test holds, seen rather than guessed from a sleep. Whether they did. */
+/* Waits (`seconds` at most) until `n` sessions of the database that `pg` is connected to wait on a lock: the
+ * order in which requests queue behind a row the test holds, seen rather than guessed from a sleep. Whether
+ * they did. */
 static bool lock_waiters(PGconn *pg, int n, double seconds)
 {
     for (double t0 = e2e_now(); e2e_now() - t0 < seconds; sleep_ms(10)) {
