@@ -120,7 +120,8 @@ START_TEST(admin_cancel)
     ck_assert_str_eq(e2e_jstr(e, "by"), "admin");
     ck_assert(json_is_true(json_object_get(e, "cancelled")));
     ck_assert_str_eq(e2e_jstr(e, "reason"), "reported abuse");
-    ck_assert_msg(pa.t_answered - t_cancel < 5 * E2E_SLACK, "the long-poll woke %.2f s after the cancel", pa.t_answered - t_cancel);
+    ck_assert_msg(pa.t_answered - t_cancel < 5 * E2E_SLACK, "the long-poll woke %.2f s after the cancel",
+                  pa.t_answered - t_cancel);
     fprintf(stderr, "e2e cancel: the waiting long-poll answered %.3f s after the cancel was sent\n",
             pa.t_answered - t_cancel);
     e2e_resp_free(&pa.r);
