@@ -104,17 +104,22 @@ static const cd_stmt_info stmts[] = {
                             "WHERE game_id = $1::uuid AND last_join_at IS NOT NULL "
                             "RETURNING extract(epoch FROM last_join_at)::float8",
                             2},
-    /* the oldest first, by the partial index game_waiting_last_join */
+    /* the oldest first, by the partial index game_waiting_last_join; never one whose seats were not told */
     {ST_WAITING_EXPIRED, "waiting_expired",
                          "SELECT game_id FROM game_waiting WHERE last_join_at IS NOT NULL "
-                         "AND last_join_at < to_timestamp($1::float8) ORDER BY last_join_at LIMIT $2::integer", 2},
+                         "AND last_join_at < to_timestamp($1::float8) AND expiry_warned "
+                         "ORDER BY last_join_at LIMIT $2::integer", 2},
     {ST_WAITING_TO_WARN, "waiting_to_warn",
                          "SELECT game_id FROM game_waiting WHERE last_join_at IS NOT NULL "
                          "AND last_join_at < to_timestamp($1::float8) AND NOT expiry_warned ORDER BY last_join_at "
                          "LIMIT $2::integer", 2},
+    /* a warning that comes late (counted from before late_before) counts the game anew from late_to */
     {ST_WAITING_WARNED, "waiting_warned",
-                        "UPDATE game_waiting SET expiry_warned = true WHERE game_id = $1::uuid "
-                        "AND last_join_at < to_timestamp($2::float8) AND NOT expiry_warned RETURNING 1", 2},
+                        "UPDATE game_waiting SET expiry_warned = true, last_join_at = CASE "
+                        "WHEN last_join_at < to_timestamp($3::float8) THEN to_timestamp($4::float8) "
+                        "ELSE last_join_at END WHERE game_id = $1::uuid "
+                        "AND last_join_at < to_timestamp($2::float8) AND NOT expiry_warned "
+                        "RETURNING extract(epoch FROM last_join_at)::float8", 4},
     {ST_WAITING_ENDED, "waiting_ended",
                        "UPDATE game_waiting SET last_join_at = NULL WHERE game_id = $1::uuid", 1},
     {ST_REMATCH_OF, "rematch_of", "SELECT game_id FROM game_waiting WHERE rematch_of = $1::uuid", 1},
@@ -233,14 +238,18 @@ cd_q cd_waiting_to_warn(cd_db *db, double before, int max, char (*ids)[37], int 
     return waiting_ids(db, ST_WAITING_TO_WARN, before, max, ids, n);
 }
 
-cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, bool *marked)
+cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, double late_before, double late_to,
+                       double *counted_from)
 {
-    char at[32];
+    char at[32], late[32], to[32];
     snprintf(at, sizeof at, "%.3f", before);
-    const char *p[] = {game_id, at};
-    int n = 0;
-    cd_q q = cd_q_count(db, ST_WAITING_WARNED, 2, p, &n);
-    *marked = q == CD_Q_OK && n > 0;
+    snprintf(late, sizeof late, "%.3f", late_before);
+    snprintf(to, sizeof to, "%.3f", late_to);
+    const char *p[] = {game_id, at, late, to};
+    double got = -1;
+    bool found = false;
+    cd_q q = cd_q_one(db, ST_WAITING_WARNED, 4, p, &found, epoch_column, &got);
+    *counted_from = q == CD_Q_OK && found ? got : -1;
     return q;
 }
 

@@ -155,16 +155,19 @@ void cd_waiting_view_row_free(cd_waiting_view_row *w);
  * wanted): now as the row keeps it (to the millisecond), from which its view's expires_at is reckoned; -1 when
  * the game no longer counts. */
 cd_q cd_waiting_count_anew(cd_db *db, const char *game_id, double now, double *stored);
-/* ST_WAITING_EXPIRED: the waiting games whose creation or latest join came before `before` (epoch s), oldest
- * first, at most max: ids[0..*n). Not locked: each is checked again under its lock (cd_waiting_lock's
- * last_join_at). */
+/* ST_WAITING_EXPIRED: the waiting games whose creation or latest join came before `before` (epoch s) and whose
+ * seats were told so (expiry_warned), oldest first, at most max: ids[0..*n). Not locked: each is checked again
+ * under its lock (cd_waiting_lock's last_join_at and expiry_warned). */
 cd_q cd_waiting_expired(cd_db *db, double before, int max, char (*ids)[37], int *n);
 /* ST_WAITING_TO_WARN: as cd_waiting_expired, for the games whose seats were not yet told that it comes
  * (expiry_warned, sql/024). */
 cd_q cd_waiting_to_warn(cd_db *db, double before, int max, char (*ids)[37], int *n);
 /* ST_WAITING_WARNED, under the game row's lock: marks the game told, when it still waits unjoined since before
- * and was not told yet; *marked says whether it was (false: a join or another carcd came first). */
-cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, bool *marked);
+ * and was not told yet. A game counted from before late_before (its warning comes late: carcd was stopped, or
+ * the warning kept failing) is counted anew from late_to, so that its seats get their notice. *counted_from:
+ * what it is counted from now (epoch s), or -1 when it was not marked (a join or another carcd came first). */
+cd_q cd_waiting_warned(cd_db *db, const char *game_id, double before, double late_before, double late_to,
+                       double *counted_from);
 /* ST_WAITING_ENDED: the game no longer waits; its expiry stops counting (a start or cancel does this in its
  * own statement; this is for a row that a path of an older carcd left counting). */
 cd_q cd_waiting_ended(cd_db *db, const char *game_id);

@@ -152,9 +152,9 @@ typedef enum {
     ST_WAITING_VIEW,         /* (game_id) -> status, nseats, public, settings, rematch_of, seed_sha256,
                                  created_at, updated_at, names, open places, last_join_at (epoch) */
     ST_WAITING_COUNT_ANEW,   /* (game_id, now: epoch s): its expiry counts from now */
-    ST_WAITING_EXPIRED,      /* (before: epoch s, limit) -> game_id of waiting games not joined since */
+    ST_WAITING_EXPIRED,      /* (before: epoch s, limit) -> game_id of warned waiting games not joined since */
     ST_WAITING_TO_WARN,      /* (before: epoch s, limit) -> game_id of waiting games to tell of their expiry */
-    ST_WAITING_WARNED,       /* (game_id, before) -> 1 row when marked told */
+    ST_WAITING_WARNED,       /* (game_id, before, late_before, late_to) -> last_join_at (epoch) when marked told */
     ST_WAITING_ENDED,        /* (game_id): its expiry stops counting */
     ST_REMATCH_OF,           /* (finished game_id) -> the waiting game offered as its rematch */
     ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */

@@ -26,6 +26,7 @@ struct due_tx {
     double before;     /* its creation or latest join came before this (epoch s) */
     int ttl_s;
     const char *words; /* how long nobody joined it: the TTL when it expires, less a warning's time before */
+    double late_before, late_to;   /* a warning: counted from before late_before, it counts anew from late_to */
     due_step_fn step;
     bool acted;        /* out: cancelled, or its seats told */
 };
@@ -49,8 +50,11 @@ static cd_tx_result run_due(cd_db *db, void *arg)
 typedef cd_q (*due_ids_fn)(cd_db *db, double before, int max, char (*ids)[37], int *n);
 
 /* Runs t0's step on each game ids_of lists for t0's before (at most max, oldest first); *done: how many it
- * acted on. Stops when a batch acts on none (all of them joined or ended meanwhile), so that one game that
- * keeps its row counting cannot hold the worker in a loop. */
+ * acted on. Stops when a batch acts on none (all of them joined or ended meanwhile, or failed), so that one game
+ * that keeps its row counting cannot hold the worker in a loop. A game whose transaction fails is said, with its
+ * SQLSTATE, and passed over for the next: one that keeps failing, oldest and so first every tick, must not hold
+ * up the warnings of all the others, and with them their expiry. False (for the caller to say, or not) only
+ * when the database is away, which every game would meet alike. */
 static bool each_due(cd_db *db, due_ids_fn ids_of, const due_tx *t0, const char *what, int max, int *done)
 {
     *done = 0;
@@ -64,8 +68,15 @@ static bool each_due(cd_db *db, due_ids_fn ids_of, const due_tx *t0, const char 
             due_tx t = *t0;
             t.id = ids[i];
             bool down = false;
-            if (cd_db_tx(db, run_due, &t, &down) == CD_TX_ERROR)
-                return false;
+            if (cd_db_tx(db, run_due, &t, &down) == CD_TX_ERROR) {
+                cd_db_error e = {0};
+                bool said = cd_db_last_error(&e);
+                if (down || (said && e.wait_out))
+                    return false;
+                cd_log("warn", "lobby: game %s could not be %s (SQLSTATE %s: %s); tried again next tick", ids[i],
+                       what, e.sqlstate[0] ? e.sqlstate : "none", e.message);
+                continue;
+            }
             if (t.acted) {
                 acted++;
                 cd_log("info", "lobby: game %s %s: nobody joined it for %s", ids[i], what, t.words);
@@ -102,7 +113,8 @@ static bool tell_date(cd_db *db, const char *id, const cd_waiting_lock_row *w, d
 
 static cd_tx_result expire_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
 {
-    if (w->last_join_at < 0 || w->last_join_at >= t->before)   /* a join came meanwhile (read under the lock) */
+    /* a join came meanwhile (read under the lock), or its seats were never told: its warning comes first */
+    if (w->last_join_at < 0 || w->last_join_at >= t->before || !w->expiry_warned)
         return CD_TX_ROLLBACK;
     char reason[80];
     snprintf(reason, sizeof reason, "nobody joined it for %s", t->words);
@@ -111,14 +123,14 @@ static cd_tx_result expire_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *
 
 static cd_tx_result warn_one(cd_db *db, due_tx *t, const cd_waiting_lock_row *w)
 {
-    bool marked = false;
-    if (cd_waiting_warned(db, t->id, t->before, &marked) != CD_Q_OK)
+    double from = -1;
+    if (cd_waiting_warned(db, t->id, t->before, t->late_before, t->late_to, &from) != CD_Q_OK)
         return CD_TX_ERROR;
-    if (!marked)   /* a join, or another carcd, came first */
+    if (from < 0)   /* a join, or another carcd, came first */
         return CD_TX_ROLLBACK;
     char when[40];
-    if (!tell_date(db, t->id, w, w->last_join_at + t->ttl_s, CD_PEV_GAME_EXPIRING, CD_WH_GAME_EXPIRING, t->words,
-                   false, when))
+    if (!tell_date(db, t->id, w, from + t->ttl_s, CD_PEV_GAME_EXPIRING, CD_WH_GAME_EXPIRING, t->words, false,
+                   when))
         return CD_TX_ERROR;
     return cd_mail_enqueue_waiting_expiring(db, t->id, w->taken, w->nseats, t->words, when);
 }
@@ -166,9 +178,13 @@ bool cd_lobby_expire(cd_db *db, double now, int ttl_s, int max, int *done)
 
 bool cd_lobby_warn(cd_db *db, double now, int ttl_s, int max, int *done)
 {
-    int since = ttl_s - cd_lobby_warn_before(ttl_s);
+    int notice = cd_lobby_warn_before(ttl_s), since = ttl_s - notice;
     char words[40];
     cd_lobby_ttl_words(since, words, sizeof words);
-    const due_tx t = {.before = now - since, .ttl_s = ttl_s, .words = words, .step = warn_one};
+    /* A warning later than half its notice (carcd was stopped through its time, or it kept failing) would leave
+     * the seats too little time, or none: the game is then counted anew so that it expires `notice` from now.
+     * An expiry never comes before its warning (expire_one), so no game is cancelled unwarned. */
+    const due_tx t = {.before = now - since, .ttl_s = ttl_s, .words = words, .step = warn_one,
+                      .late_before = now - ttl_s + notice / 2.0, .late_to = now - since};
     return each_due(db, cd_waiting_to_warn, &t, "told it will be cancelled", max, done);
 }

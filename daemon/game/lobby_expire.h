@@ -12,8 +12,13 @@
  * expiry counts anew, as after a join, and seats already told a date are told it is taken back (game_kept_open,
  * game.kept_open and mail kind "kept_open").
  *
+ * No game is cancelled before its seats were told: a warning that comes late, with less than half its notice
+ * left or none (carcd was stopped through its time, or it kept failing), counts the game anew so that it expires
+ * the whole notice after the warning, and the expiry passes over a game not told.
+ *
  * One transaction a game, which locks its row and looks again: a join that came meanwhile counts the game
- * anew, and a start or cancel ends its count; two carcd sharing a database cancel it once.
+ * anew, and a start or cancel ends its count; two carcd sharing a database cancel it once. A game whose
+ * transaction fails is logged with its SQLSTATE and passed over for the others.
  */
 #ifndef CD_GAME_LOBBY_EXPIRE_H
 #define CD_GAME_LOBBY_EXPIRE_H
@@ -23,13 +28,13 @@
 #include "db/db.h"
 #include "db/lobby.h"
 
-/* Cancels up to `max` waiting games not joined for ttl_s seconds before `now` (epoch s, carcd's clock), oldest
- * first; *done gets how many. False when the database failed (try again later). */
+/* Cancels up to `max` waiting games not joined for ttl_s seconds before `now` (epoch s, carcd's clock) whose
+ * seats were told, oldest first; *done gets how many. False when the database is away (try again later). */
 bool cd_lobby_expire(cd_db *db, double now, int ttl_s, int max, int *done);
 
 /* Tells the seats of up to `max` waiting games that their expiry comes in cd_lobby_warn_before(ttl_s) seconds
- * (not joined for ttl_s less that), each game once until its next join; *done: how many games. False when the
- * database failed. */
+ * (not joined for ttl_s less that; later than that by over half of it, the game counts anew from then), each
+ * game once until its next join; *done: how many games. False when the database is away. */
 bool cd_lobby_warn(cd_db *db, double now, int ttl_s, int max, int *done);
 /* In a transaction holding the game row's lock (cd_waiting_lock, status waiting): its creator (by_admin: the
  * server's admin) keeps it open at

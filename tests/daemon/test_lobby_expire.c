@@ -1,7 +1,8 @@
 /*
  * test_lobby_expire.c — how a waiting game's expiry is said and when its seats are warned
  * (daemon/game/lobby_expire.h): the TTL in the largest whole unit, a day's warning or half a short TTL. The
- * expiry itself, against PostgreSQL and the mail servers, is e2e_mail's waiting_game_expires.
+ * expiry itself, against PostgreSQL and the mail servers, is e2e_mail's waiting_game_expires (and a late warning
+ * e2e_lobby's late_warning_counts_anew).
  */
 #include <check.h>
 #include <stdlib.h>

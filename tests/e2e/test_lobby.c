@@ -1090,6 +1090,67 @@ START_TEST(seat_removed_by_the_creator)
 }
 END_TEST
 
+/* A waiting game whose warning comes late is never cancelled unwarned: carcd was stopped (its clock off here)
+ * from before the warning's time until well after the expiry's. When its clock runs again the game's seats are
+ * told first, and the game is counted anew so that it expires the warning's notice (half of this 8 s TTL) after
+ * that; then it is cancelled. */
+START_TEST(late_warning_counts_anew)
+{
+    static const char *const env[] = {"CARCD_WAITING_TTL=8", "CARCD_CLOCK_INTERVAL_MS=0", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    char ann_key[80], body[300], id[40], path[200], sql[300];
+    new_key(c, "Ann", ann_key);
+    snprintf(body, sizeof body, "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"invite\":true}]}",
+             ann_key);
+    json_t *g = post_want(c, "/v1/games", NULL, body, 201);
+    snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+    json_decref(g);
+    /* nobody joined it for a minute: past its warning and its expiry, and told nothing */
+    snprintf(sql, sizeof sql, "WITH u AS (UPDATE game_waiting SET last_join_at = now() - interval '60 seconds' "
+                              "WHERE game_id = '%s' RETURNING 1) SELECT count(*) FROM u", id);
+    ck_assert_int_eq(e2e_db_long(d, sql), 1);
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    char before[40];
+    snprintf(before, sizeof before, "%s", e2e_jstr(v, "expires_at"));
+    json_decref(v);
+
+    e2e_daemon_stop(d);   /* carcd comes back with its clock */
+    d->extra_env[1] = "CARCD_CLOCK_INTERVAL_MS=50";
+    e2e_daemon_start(d);
+    e2e_client_retarget(c, d);
+    char kinds[200] = "";
+    for (double t0 = e2e_now(); e2e_now() - t0 < 10 * E2E_SLACK && !strstr(kinds, "game_expiring"); sleep_ms(20))
+        kinds_of(c, ann_key, kinds, sizeof kinds);
+    ck_assert_str_eq(kinds, "game_expiring,");   /* told, not cancelled */
+    /* still waiting, until a date to come: about 4 s after the warning, not the one that had passed */
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM game_waiting WHERE game_id = '%s' AND expiry_warned "
+                              "AND last_join_at + interval '8 seconds' > now()", id);
+    ck_assert_int_eq(e2e_db_long(d, sql), 1);
+    v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "waiting");
+    ck_assert_msg(strcmp(e2e_jstr(v, "expires_at"), before) > 0, "expires_at %s, before %s", e2e_jstr(v, "expires_at"),
+                  before);
+    json_decref(v);
+    /* then cancelled at that date */
+    const char *status = "waiting";
+    v = NULL;
+    for (double t0 = e2e_now(); e2e_now() - t0 < 10 * E2E_SLACK && strcmp(status, "cancelled") != 0; sleep_ms(50)) {
+        json_decref(v);
+        v = e2e_get_ok(c, path, NULL, 200);
+        status = e2e_jstr(v, "status");
+    }
+    ck_assert_str_eq(status, "cancelled");
+    ck_assert_str_eq(e2e_jstr(v, "cancelled_by"), "expiry");
+    json_decref(v);
+    kinds_of(c, ann_key, kinds, sizeof kinds);
+    ck_assert_str_eq(kinds, "game_expiring,game_over,");
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_lobby");
@@ -1103,6 +1164,7 @@ int main(void)
     tcase_add_test(tc, seat_left_before_the_start);
     tcase_add_test(tc, a_write_racing_a_leave_moves_with_the_seat);
     tcase_add_test(tc, seat_removed_by_the_creator);
+    tcase_add_test(tc, late_warning_counts_anew);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
