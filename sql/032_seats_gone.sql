@@ -8,13 +8,6 @@
 -- happened, and a request with it is answered 403 seat-removed or seat-given-up (daemon/handlers/request.h).
 -- Only a hash: the token itself was never stored.
 
--- A seat's webhook endpoints went with it, and a bot that follows its seat by webhook alone never heard that
--- the seat was gone. Its endpoints that take player.left now hear that last event (daemon/game/lobby_leave.c
--- fans it out in the same transaction) and then nothing: they are kept, without a seat, as gone (gone_at), out
--- of every list, count and fan-out but that one (db/webhook_outbox.c), so that the sender still delivers what
--- was written for them. The seat's other endpoints go as before.
-ALTER TABLE webhook_endpoints ADD COLUMN gone_at timestamptz;
-
 CREATE TABLE seats_gone (
     token_hash text PRIMARY KEY,                          -- SHA-256 hex of the seat's token, as seats.token_hash
     game_id    uuid NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -23,8 +16,7 @@ CREATE TABLE seats_gone (
 );
 
 -- Seat k of waiting game g goes (removed: by its creator), under the game row's lock: its token is remembered,
--- its endpoints that take player.left are kept as gone, the mail rows about to move down keep their first number
--- as their thread's (031), then carcd_seat_leave (029).
+-- the mail rows about to move down keep their first number as their thread's (031), then carcd_seat_leave (029).
 CREATE FUNCTION carcd_seat_gone(g uuid, k integer, removed boolean) RETURNS void
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 AS $$
@@ -32,8 +24,6 @@ BEGIN
     INSERT INTO seats_gone (token_hash, game_id, removed)
     SELECT token_hash, game_id, removed FROM seats WHERE game_id = g AND seat = k
     ON CONFLICT DO NOTHING;
-    UPDATE webhook_endpoints SET seat = NULL, gone_at = now()
-     WHERE game_id = g AND seat = k AND disabled_at IS NULL AND 'player.left' = ANY (events);
     UPDATE mail_seats SET thread_seat = COALESCE(thread_seat, seat) WHERE game_id = g AND seat > k;
     PERFORM carcd_seat_leave(g, k);
 END

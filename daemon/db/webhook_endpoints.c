@@ -9,7 +9,7 @@
 #include "query.h"
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ----
- * An endpoint whose seat went before the start (gone_at, sql/032) is in none of them: nobody's any more. */
+ * An endpoint whose seat went before the start (gone_at, sql/033) is in none of them: nobody's any more. */
 #define WH_ENDPOINT_COLUMNS                                                                                  \
     "id, seat, url, format, array_to_string(events, ','), " CD_SQL_ISO("created_at") ", " CD_SQL_ISO("disabled_at")          \
     ", disabled_reason"

@@ -9,7 +9,7 @@
 
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
-    /* an endpoint whose seat went before the start (sql/032) hears the event of the transaction that let it go
+    /* an endpoint whose seat went before the start (sql/033) hears the event of the transaction that let it go
      * only (its player.left): the row's xmin is this transaction's id exactly when this transaction wrote it.
      * (gone_at = now(), the transaction's start, would also match another that started in the same
      * microsecond.) Nothing writes a gone endpoint's row after that but the sender's 410, which fans out nothing */
