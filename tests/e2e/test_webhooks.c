@@ -1611,7 +1611,7 @@ END_TEST
 
 /* A seat that joined leaves before the start: the endpoints of the seats that stay hear who left and who is at
  * the table now (json, as documented; Discord in a line); those of the seat that left hear that last event, as
- * a bot that follows its seat by webhook alone must, and then nothing (sql/032: no list shows them); the
+ * a bot that follows its seat by webhook alone must, and then nothing (sql/033: no list shows them); the
  * players of the seats that stay get player_left in GET /v1/me/events, with their seat as it is now. Then the
  * creator removes Cy: her endpoint hears it, with "removed": true. */
 START_TEST(player_left_told)
