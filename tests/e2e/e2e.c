@@ -889,6 +889,17 @@ const char *e2e_header(const e2e_resp *r, const char *name, char *buf, size_t n)
     return NULL;
 }
 
+json_t *e2e_wait_status(e2e_client *c, const char *path, const char *want, double seconds)
+{
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    for (double t0 = e2e_now(); e2e_now() - t0 < seconds * E2E_SLACK && strcmp(e2e_jstr(v, "status"), want) != 0;) {
+        nap_ms(50);
+        json_decref(v);
+        v = e2e_get_ok(c, path, NULL, 200);
+    }
+    return v;
+}
+
 json_t *e2e_get_ok(e2e_client *c, const char *path, const char *token, long want)
 {
     e2e_resp r;

@@ -110,6 +110,9 @@ const char *e2e_header(const e2e_resp *r, const char *name, char *buf, size_t n)
 
 /* A GET that must answer `want`: the parsed body (owned by the caller). Asserts (main thread only). */
 json_t *e2e_get_ok(e2e_client *c, const char *path, const char *token, long want);
+/* GET path (no token, 200) every 50 ms until its "status" is `want`, for `seconds` (times E2E_SLACK) at most:
+ * the last view, whose status the caller asserts. For what carcd's workers do in their own time. */
+json_t *e2e_wait_status(e2e_client *c, const char *path, const char *want, double seconds);
 
 /* ---- JSON ------------------------------------------------------------------------------------------------ */
 /* Follows a dotted path ("players.0.score", "pending.seat"); NULL when absent. Borrowed. */

@@ -1134,14 +1134,8 @@ START_TEST(late_warning_counts_anew)
                   before);
     json_decref(v);
     /* then cancelled at that date */
-    const char *status = "waiting";
-    v = NULL;
-    for (double t0 = e2e_now(); e2e_now() - t0 < 10 * E2E_SLACK && strcmp(status, "cancelled") != 0; sleep_ms(50)) {
-        json_decref(v);
-        v = e2e_get_ok(c, path, NULL, 200);
-        status = e2e_jstr(v, "status");
-    }
-    ck_assert_str_eq(status, "cancelled");
+    v = e2e_wait_status(c, path, "cancelled", 10);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");
     ck_assert_str_eq(e2e_jstr(v, "cancelled_by"), "expiry");
     json_decref(v);
     kinds_of(c, ann_key, kinds, sizeof kinds);

@@ -1526,14 +1526,8 @@ START_TEST(upkeep_failure_said)
                      201);
     snprintf(path, sizeof path, "/v1/games/%s", e2e_jstr(r.json, "id"));
     e2e_resp_free(&r);
-    const char *status = "waiting";
-    json_t *v = NULL;
-    for (double t0 = e2e_now(); e2e_now() - t0 < 10 * E2E_SLACK && strcmp(status, "cancelled") != 0; nap(0.1)) {
-        json_decref(v);
-        v = e2e_get_ok(c, path, NULL, 200);
-        status = e2e_jstr(v, "status");
-    }
-    ck_assert_str_eq(status, "cancelled");   /* the later game */
+    json_t *v = e2e_wait_status(c, path, "cancelled", 10);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");   /* the later game */
     ck_assert_str_eq(e2e_jstr(v, "cancelled_by"), "expiry");
     json_decref(v);
     snprintf(path, sizeof path, "/v1/games/%s", ann);
