@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,14 +339,31 @@ bool e2e_daemon_alive(e2e_daemon *d, int *status)
 
 char *e2e_daemon_log(const e2e_daemon *d)
 {
-    /* a running carcd writes its requests' lines at most CARCD_LOG_FLUSH_MS (100 by default, which the tests
-     * keep) after the request: wait that out three times over, so that a test looking for a line (or for its
-     * absence) reads every request made before the call */
-    if (d->pid > 0 && kill(d->pid, 0) == 0) {
-        struct timespec t = {0, 300 * 1000000L};
-        nanosleep(&t, NULL);
+    /* a running carcd gathers its requests' lines and writes them at most CARCD_LOG_FLUSH_MS after the request
+     * (log.c), in the order they were gathered. So a request to a path of its own, made now, marks the point:
+     * once its line is in the file, so are the lines of every request answered before the call (but for a
+     * worker preempted between its answer and its line for the mark's whole round trip), and a test looking for
+     * a line, or for its absence, reads them all. A carcd that has stopped wrote everything at exit. */
+    if (d->pid <= 0 || kill(d->pid, 0) != 0)
+        return read_file(d->log_path);
+    static atomic_int marks;
+    char mark[64];
+    snprintf(mark, sizeof mark, "/e2e-log-mark/%d-%d", (int)getpid(), atomic_fetch_add(&marks, 1));
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    long st = e2e_req(c, "GET", mark, NULL, NULL, NULL, &r);
+    e2e_resp_free(&r);
+    e2e_client_free(c);
+    ck_assert_msg(st > 0, "e2e: the log's mark %s was not answered", mark);   /* whatever it answers is logged */
+    char *log = NULL;
+    for (double t0 = e2e_now(); e2e_now() - t0 < 10.0 * E2E_SLACK; nap_ms(10)) {
+        free(log);
+        log = read_file(d->log_path);
+        if (log && strstr(log, mark))
+            return log;
     }
-    return read_file(d->log_path);
+    ck_abort_msg("e2e: carcd did not log the mark %s within %g s", mark, 10.0 * E2E_SLACK);
+    return log;
 }
 
 /* A quick GET /readyz; true on 200. */

@@ -48,8 +48,8 @@ int e2e_daemon_stop(e2e_daemon *d);
 void e2e_daemon_kill9(e2e_daemon *d);
 /* Whether the child is still running (reaps it when it is not; *status gets its wait status). */
 bool e2e_daemon_alive(e2e_daemon *d, int *status);
-/* The whole stderr log so far (malloc'd, NUL-terminated); of a running carcd, after its gathered request
- * lines were written (CARCD_LOG_FLUSH_MS, waited out). */
+/* The whole stderr log so far (malloc'd, NUL-terminated); of a running carcd, once a request made by the call
+ * (GET /e2e-log-mark/...) is in it, and with it the lines of the requests answered before. */
 char *e2e_daemon_log(const e2e_daemon *d);
 
 /* Fails the test when any answer so far did not match api-docs/openapi.json (e2e_daemon_down does this too;
