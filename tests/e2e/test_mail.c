@@ -2340,7 +2340,7 @@ END_TEST
  * game that started is never cancelled so. */
 START_TEST(waiting_game_expires)
 {
-    e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE, "CARCD_WAITING_TTL=6");
+    e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE, "CARCD_WAITING_TTL=10");
     e2e_client *c = e2e_client_new(d);
     e2e_resp r;
     ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
@@ -2374,7 +2374,7 @@ START_TEST(waiting_game_expires)
     ck_assert_str_eq(e2e_jstr(g, "id"), id);
     ck_assert_str_eq(e2e_jstr(g, "expires_at"), first);
     json_decref(v);
-    usleep(1500 * 1000);   /* a join half-way: the game counts again from it */
+    usleep(1500 * 1000);   /* a join well before the warning (5 s): the game counts again from it */
     snprintf(path, sizeof path, "/v1/games/%s/join", id);
     snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", code);
     ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
@@ -2392,9 +2392,9 @@ START_TEST(waiting_game_expires)
                               "RETURNING 1) SELECT count(*) FROM u", started);
     ck_assert_int_eq(e2e_db_long(d, sql), 1);
 
-    mail m;   /* 3 s after the join: the warning */
+    mail m;   /* 5 s after the join: the warning */
     seat_mail("alice", id, 0, "expiring", 1, &m);
-    snprintf(words, sizeof words, "Hello Ann,\n\nnobody has joined the Carcassonne game %s for 3 seconds. It has 2 of "
+    snprintf(words, sizeof words, "Hello Ann,\n\nnobody has joined the Carcassonne game %s for 5 seconds. It has 2 of "
              "its 3 seats taken (Ann and Bob), and carcd cancels it on ", id);
     ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
     ck_assert_msg(strstr(m.text, " UTC unless someone joins before: each join gives it as long again. The player "
@@ -2408,7 +2408,7 @@ START_TEST(waiting_game_expires)
     seat_mail("alice", id, 0, "cancelled", 1, &m);
     snprintf(words, sizeof words,
              "the Carcassonne game %s was cancelled by carcd before it started, with 2 of its 3 seats taken (Ann and "
-             "Bob): nobody joined it for 6 seconds. It will not be played",
+             "Bob): nobody joined it for 10 seconds. It will not be played",
              id);
     ck_assert_msg(strstr(m.text, words), "%s", m.text);
     free(m.text);
