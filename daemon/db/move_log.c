@@ -157,9 +157,5 @@ cd_q cd_idempotency_sweep(cd_db *db, double before, int limit, int *n)
     snprintf(b, sizeof b, "%.3f", before);
     snprintf(l, sizeof l, "%d", limit);
     const char *p[] = {b, l};
-    PGresult *res;
-    cd_q q = cd_q_result(db, ST_IDEM_SWEEP, 2, p, &res);
-    *n = q == CD_Q_OK ? atoi(PQcmdTuples(res)) : 0;   /* an UPDATE's count: the rows it changed */
-    PQclear(res);
-    return q;
+    return cd_q_changed(db, ST_IDEM_SWEEP, 2, p, n);
 }

@@ -5,6 +5,7 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 void cd_q_id_column(const PGresult *res, int i, void *row)
 {
@@ -37,6 +38,15 @@ cd_q cd_q_count(cd_db *db, int stmt, int nparams, const char *const *params, int
     cd_q q = cd_q_result(db, stmt, nparams, params, &res);
     if (q == CD_Q_OK)
         *nrows = PQntuples(res);
+    PQclear(res);
+    return q;
+}
+
+cd_q cd_q_changed(cd_db *db, int stmt, int nparams, const char *const *params, int *nchanged)
+{
+    PGresult *res;
+    cd_q q = cd_q_result(db, stmt, nparams, params, &res);
+    *nchanged = q == CD_Q_OK ? atoi(PQcmdTuples(res)) : 0;
     PQclear(res);
     return q;
 }

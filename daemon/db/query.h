@@ -56,6 +56,9 @@ cd_q cd_q_run(cd_db *db, int stmt, int nparams, const char *const *params);
 /* Runs it; *nrows = how many rows it gave (untouched on failure). For "did it touch the row" (== 1). */
 cd_q cd_q_count(cd_db *db, int stmt, int nparams, const char *const *params, int *nrows);
 
+/* Runs an INSERT, UPDATE or DELETE without RETURNING; *nchanged = the rows it changed (0 on failure). */
+cd_q cd_q_changed(cd_db *db, int stmt, int nparams, const char *const *params, int *nchanged);
+
 /* Runs a statement that gives at most one row and reads row 0 with fill(res, 0, row) when there is one.
  * found non-NULL: *found = whether there was a row (false on failure). found NULL: exactly one row is wanted,
  * and none (or more than one) is CD_Q_FAILED. The result is cleared before return, so fill copies what it
