@@ -45,7 +45,7 @@ static const cd_stmt_info stmts[] = {
      * nothing but its own attempt row */
     {ST_WH_OUTBOX_DONE, "wh_outbox_done",
                         "UPDATE webhook_outbox SET state = $3, due_at = CASE WHEN $3 = 'pending' THEN "
-                        "now() + $4::double precision * interval '1 second' ELSE due_at END, lease = NULL, "
+                        "now() + $4::double precision * interval '1 second' ELSE now() END, lease = NULL, "
                         "tries = tries - $7::integer, last_status = $5::integer, last_error = $6, "
                         "delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END "
                         "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id",
@@ -54,7 +54,7 @@ static const cd_stmt_info stmts[] = {
      * attempt's, so that a carcd killed after the receiver answered has as little time as can be to resend it */
     {ST_WH_DELIVERED, "wh_delivered",
                       "WITH o AS (UPDATE webhook_outbox SET state = 'delivered', lease = NULL, "
-                      "last_status = $4::integer, last_error = NULL, delivered_at = now() "
+                      "last_status = $4::integer, last_error = NULL, delivered_at = now(), due_at = now() "
                       "WHERE id = $1::bigint AND lease = $2::uuid RETURNING id) "
                       "UPDATE webhook_attempts SET finished_at = now(), duration_ms = $5::integer, "
                       "status = $4::integer, error = NULL WHERE outbox_id = $1::bigint AND attempt = $3::integer",
@@ -62,7 +62,7 @@ static const cd_stmt_info stmts[] = {
     {ST_WH_ENDPOINT_GONE, "wh_endpoint_gone",
                           "WITH e AS (UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $2 "
                           "WHERE id = $1::uuid AND disabled_at IS NULL RETURNING id) "
-                          "UPDATE webhook_outbox o SET state = 'failed', lease = NULL, "
+                          "UPDATE webhook_outbox o SET state = 'failed', lease = NULL, due_at = now(), "
                           "last_error = 'not sent: the endpoint was disabled' "
                           "FROM e WHERE o.endpoint_id = e.id AND o.state = 'pending'",
                           2},
