@@ -101,11 +101,15 @@ static const opt opts[] = {
      "written as it is made (default 100)"},
     {"--clock-interval-ms", "CARCD_CLOCK_INTERVAL_MS", OPT_INT, FIELD(clock_interval_ms), 0, 0, 3600000, "MS",
      "how often the clock worker looks for due reminders and timeouts, and compacts finished games and "
-     "forgets expired idempotency answers; 0: this carcd does none of it "
+     "forgets expired idempotency answers and old deliveries; 0: this carcd does none of it "
      "(default 1000)"},
     {"--idempotency-ttl", "CARCD_IDEMPOTENCY_TTL", OPT_INT, FIELD(idempotency_ttl_s), 0, 1, 366 * 86400, "SECONDS",
      "how long a move's stored answer serves a retry with the same Idempotency-Key; after it the key is "
      "forgotten, and a retry is a new request (which the seq check refuses as stale) (default 86400)"},
+    {"--delivery-ttl", "CARCD_DELIVERY_TTL", OPT_INT, FIELD(delivery_ttl_s), 0, 0, 366 * 86400, "SECONDS",
+     "how long a mail that was sent or failed, and a webhook message that was delivered or failed, are kept "
+     "after their last attempt (their bytes, attempts and place in the deliveries list); then the clock worker "
+     "deletes them, but what a game under way still needs; 0: kept for ever (default 604800, 7 days)"},
     {"--waiting-ttl", "CARCD_WAITING_TTL", OPT_INT, FIELD(waiting_ttl_s), 0, 0, 366 * 86400, "SECONDS",
      "a game that waits for its seats (open places, a rematch offer) is cancelled by the clock worker once "
      "nobody has joined it for this long, counted from its creation or its latest join; its seats are told as "
@@ -178,6 +182,7 @@ static void defaults(cd_config *c)
     c->log_flush_ms = 100;
     c->clock_interval_ms = 1000;
     c->idempotency_ttl_s = 86400;
+    c->delivery_ttl_s = 7 * 86400;
     c->waiting_ttl_s = 14 * 86400;
     c->snapshot_every = 16;
     c->bot_interval_ms = 500;

@@ -19,6 +19,7 @@
 #include "mail/outbox.h"
 #include "webhooks/outbox.h"
 #include "db/clocks.h"
+#include "db/deliveries_forget.h"
 #include "base/timesrc.h"
 
 #define MAX_PER_TICK 100   /* then sleep: a backlog is worked off over several ticks, never all at once */
@@ -177,10 +178,27 @@ static void upkeep_failed(const char *job)
            e.sqlstate[0] ? e.sqlstate : "none", e.message);
 }
 
+/* Sent mails, ended webhook messages and gone endpoints whose time is up, FORGET_PER_TICK of each a tick. */
+#define FORGET_PER_TICK 200
+static void forget_deliveries(cd_db *db, double before)
+{
+    int mails = 0, messages = 0, endpoints = 0;
+    if (cd_mail_forget(db, before, FORGET_PER_TICK, &mails) != CD_Q_OK)
+        upkeep_failed("forgetting old mails");
+    if (cd_webhook_forget(db, before, FORGET_PER_TICK, &messages) != CD_Q_OK)
+        upkeep_failed("forgetting old webhook messages");
+    else if (cd_gone_endpoints_forget(db, before, FORGET_PER_TICK, &endpoints) != CD_Q_OK)
+        upkeep_failed("forgetting gone webhook endpoints");
+    if (mails + messages + endpoints > 0)
+        cd_log("info", "deliveries: %d mails, %d webhook messages and %d gone endpoints older than %d s forgotten",
+               mails, messages, endpoints, W.cfg->delivery_ttl_s);
+}
+
 /* The upkeep, after the clocks: waiting games nobody joined cancelled, and their seats told first
- * (game/lobby_expire.h), finished games compacted and expired idempotency answers forgotten (game/compact.h);
- * a few games and a few thousand rows a tick at most. A failure is logged and waits for the next tick; the
- * other jobs go on, so that one that keeps failing holds up none of them. */
+ * (game/lobby_expire.h), finished games compacted and expired idempotency answers forgotten (game/compact.h),
+ * old deliveries forgotten (db/deliveries_forget.h); a few games and a few thousand rows a tick at most (a
+ * mail with its board picture is tens of kilobytes: a few hundred of them). A failure is logged and waits for
+ * the next tick; the other jobs go on, so that one that keeps failing holds up none of them. */
 #define COMPACT_PER_TICK 8
 #define EXPIRE_PER_TICK 5000
 #define WAITING_EXPIRE_PER_TICK 16
@@ -202,6 +220,8 @@ static void upkeep(void)
         cd_log("info", "idempotency: %d answers older than %d s forgotten", n, W.cfg->idempotency_ttl_s);
     if (!cd_compact_games(db, COMPACT_PER_TICK, &n))
         upkeep_failed("compacting finished games");
+    if (W.cfg->delivery_ttl_s > 0)
+        forget_deliveries(db, cd_wall_now() - W.cfg->delivery_ttl_s);
 }
 
 static void run_once(void *arg)

@@ -13,7 +13,7 @@ const cd_stmt_family *const cd_stmt_families[] = {
     &cd_stmts_webhook_worker, &cd_stmts_clocks,         &cd_stmts_players,           &cd_stmts_gauges,
     &cd_stmts_mail_seats,   &cd_stmts_mail_outbox,      &cd_stmts_mail_in,          &cd_stmts_move_log,
     &cd_stmts_lobby,        &cd_stmts_bots,             &cd_stmts_messages,     &cd_stmts_player_events,
-    &cd_stmts_admin_cancel, &cd_stmts_invite_optouts,
+    &cd_stmts_admin_cancel, &cd_stmts_invite_optouts, &cd_stmts_deliveries_forget,
 };
 const int cd_nstmt_families = (int)(sizeof cd_stmt_families / sizeof cd_stmt_families[0]);
 const int cd_nstmts = CD_NSTMTS;

@@ -194,6 +194,10 @@ typedef enum {
     ST_MUTE_PUT,             /* (game_id, seat, muted) */
     ST_MUTE_DELETE,          /* (game_id, seat, muted) */
     ST_MUTES_OF,             /* (game_id, seat) -> muted */
+    /* deliveries_forget.c: the outboxes' ended rows, after CARCD_DELIVERY_TTL (sql/034) */
+    ST_MAIL_FORGET,          /* (before: epoch s, limit): ended mails deleted, but what a running game needs */
+    ST_WH_FORGET,            /* (before, limit): ended webhook messages deleted, their attempts with them */
+    ST_WH_GONE_FORGET,       /* (before, limit): gone endpoints with no message left deleted */
     CD_NSTMTS
 } cd_stmt;
 
@@ -216,7 +220,7 @@ extern const cd_stmt_family cd_stmts_db, cd_stmts_games_table, cd_stmts_game_rea
     cd_stmts_audit_log, cd_stmts_webhook_outbox, cd_stmts_webhook_endpoints, cd_stmts_webhook_deliveries,
     cd_stmts_webhook_worker, cd_stmts_clocks, cd_stmts_players, cd_stmts_gauges, cd_stmts_mail_seats,
     cd_stmts_mail_outbox, cd_stmts_mail_in, cd_stmts_move_log, cd_stmts_lobby, cd_stmts_bots, cd_stmts_messages,
-    cd_stmts_player_events, cd_stmts_admin_cancel, cd_stmts_invite_optouts;
+    cd_stmts_player_events, cd_stmts_admin_cancel, cd_stmts_invite_optouts, cd_stmts_deliveries_forget;
 extern const cd_stmt_family *const cd_stmt_families[];
 extern const int cd_nstmt_families;
 

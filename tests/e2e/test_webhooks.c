@@ -1709,6 +1709,97 @@ START_TEST(player_left_told)
 }
 END_TEST
 
+/* CARCD_DELIVERY_TTL after its last attempt an ended message is forgotten, its attempts with it, and a gone
+ * endpoint (a seat that left, sql/033) once its messages are; a message still pending is kept however old. */
+START_TEST(deliveries_forgotten)
+{
+    receiver *R = receiver_start();
+    int ttl = (int)(4 * E2E_SLACK);
+    char ttl_env[64];
+    snprintf(ttl_env, sizeof ttl_env, "CARCD_DELIVERY_TTL=%d", ttl);
+    /* a failed attempt is tried again in 10 minutes: /flaky's messages stay pending through the test */
+    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_WEBHOOK_BACKOFF=0,600",
+                         "CARCD_CLOCK_INTERVAL_MS=50", ttl_env, NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+
+    /* a waiting game: Bob's endpoint hears that he left, and is gone */
+    char ann_key[80], bob_key[80], body[400], path[200];
+    e2e_player_key(c, "Ann", ann_key, sizeof ann_key);
+    e2e_player_key(c, "Bob", bob_key, sizeof bob_key);
+    snprintf(body, sizeof body, "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"invite\":true},"
+                                "{\"invite\":true}]}", ann_key);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, body, NULL, &r), 201);
+    e2e_game w = {.nplayers = 3};
+    snprintf(w.id, sizeof w.id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\",\"player_key\":\"%s\"}",
+             e2e_jstr(r.json, "invites.0.invite"), bob_key);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/join", w.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+    snprintf(w.token[1], sizeof w.token[1], "%s", e2e_jstr(r.json, "token"));
+    e2e_resp_free(&r);
+    hook_create(c, &w, w.token[1], R, "/bob", "json", "[\"player.left\"]");
+    snprintf(path, sizeof path, "/v1/games/%s/leave", w.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, bob_key, NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    ck_assert_int_eq(wait_prefix(R, "/bob", 1, 10), 1);
+
+    /* a game under way: /ok takes every message at once, /flaky answers each first attempt 500 */
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    hook ok = hook_create(c, &g, d->admin, R, "/ok", "json", NULL);
+    hook flaky = hook_create(c, &g, d->admin, R, "/flaky", "json", "[\"move.made\"]");
+    e2e_rng rng = {21};
+    for (int i = 0; i < 3; i++)
+        move_ok(c, &g, &rng, NULL, NULL);
+    ck_assert_int_eq(wait_prefix(R, "/flaky", 3, 10), 3);
+    json_t *dl = deliveries(c, d, &g, &ok);
+    size_t delivered = json_array_size(json_object_get(dl, "deliveries"));
+    long long did = e2e_jint(dl, "deliveries.0.id");
+    json_decref(dl);
+    ck_assert_msg(delivered >= 3, "/ok has %zu deliveries listed", delivered);   /* within the TTL: all there */
+    ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_endpoints WHERE gone_at IS NOT NULL"), 1);
+
+    /* the TTL after each message's attempt: /ok's are gone from the list and the tables, with Bob's endpoint;
+     * /flaky's, pending, stay */
+    double t0 = e2e_now();
+    long left = -1;
+    while ((left = e2e_db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state <> 'pending'")) > 0 &&
+           e2e_now() - t0 < ttl + 20 * E2E_SLACK)
+        nap(0.1);
+    if (left != 0) {
+        char *log = e2e_daemon_log(d);
+        fprintf(stderr, "%s", log);
+        ck_abort_msg("%ld ended messages kept %.1f s after the move, with a TTL of %d s", left, e2e_now() - t0, ttl);
+    }
+    for (t0 = e2e_now();
+         e2e_db_long(d, "SELECT count(*) FROM webhook_endpoints WHERE gone_at IS NOT NULL") > 0 && e2e_now() - t0 < 5;)
+        nap(0.1);
+    ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_endpoints WHERE gone_at IS NOT NULL"), 0);
+    dl = deliveries(c, d, &g, &ok);
+    ck_assert_int_eq(json_array_size(json_object_get(dl, "deliveries")), 0);
+    json_decref(dl);
+    snprintf(path, sizeof path, "/v1/games/%s/webhooks/%s/deliveries/%lld/redeliver", g.id, ok.id, did);
+    ck_assert_int_eq(e2e_req(c, "POST", path, d->admin, NULL, NULL, &r), 404);   /* gone: nothing to send again */
+    e2e_resp_free(&r);
+    dl = deliveries(c, d, &g, &flaky);
+    ck_assert_int_eq(json_array_size(json_object_get(dl, "deliveries")), 3);
+    ck_assert_str_eq(e2e_jstr(dl, "deliveries.0.state"), "pending");
+    ck_assert_int_eq(json_array_size(e2e_jget(dl, "deliveries.0.attempts")), 1);   /* its attempt with it */
+    json_decref(dl);
+    ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_attempts"), 3);   /* /flaky's three, no more */
+    char *log = e2e_daemon_log(d);
+    ck_assert_msg(strstr(log, " webhook messages and 1 gone endpoints older than "),
+                  "the log does not say the gone endpoint was forgotten");
+    free(log);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+    receiver_stop(R);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_webhooks");
@@ -1729,6 +1820,7 @@ int main(void)
     tcase_add_test(tc, upkeep_failure_said);
     tcase_add_test(tc, waiting_kept_open_told);
     tcase_add_test(tc, player_left_told);
+    tcase_add_test(tc, deliveries_forgotten);
     suite_add_tcase(s, tc);
     TCase *chat = e2e_tcase("chat", 240);
     tcase_add_test(chat, chat_fits_six_long_names);

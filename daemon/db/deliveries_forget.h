@@ -1,0 +1,21 @@
+/*
+ * deliveries_forget.h — the outboxes' ended rows forgotten after CARCD_DELIVERY_TTL (sql/034): sent or failed
+ * mails, delivered or failed webhook messages with their attempts, and gone endpoints (sql/033) with nothing
+ * left to send. Run by the clock worker's upkeep, a batch a statement; rows another transaction holds (a
+ * redeliver, a bounce being recorded) are left for the next time (SKIP LOCKED).
+ */
+#ifndef CD_DB_DELIVERIES_FORGET_H
+#define CD_DB_DELIVERIES_FORGET_H
+
+#include "db.h"
+
+/* ST_MAIL_FORGET: up to limit mails that ended before `before` (epoch s) deleted; *n how many. A game that is
+ * still waiting or under way keeps its open places' invitations (its creator's view lists them) and each
+ * seat's newest turn or invitation mail (the next turn mail tells the messages written since it). */
+cd_q cd_mail_forget(cd_db *db, double before, int limit, int *n);
+/* ST_WH_FORGET: up to limit webhook messages that ended before `before` deleted, their attempts with them. */
+cd_q cd_webhook_forget(cd_db *db, double before, int limit, int *n);
+/* ST_WH_GONE_FORGET: up to limit endpoints gone before `before` with no message left deleted. */
+cd_q cd_gone_endpoints_forget(cd_db *db, double before, int limit, int *n);
+
+#endif
