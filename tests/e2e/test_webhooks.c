@@ -1790,6 +1790,24 @@ START_TEST(deliveries_forgotten)
     ck_assert_int_eq(json_array_size(e2e_jget(dl, "deliveries.0.attempts")), 1);   /* its attempt with it */
     json_decref(dl);
     ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_attempts"), 3);   /* /flaky's three, no more */
+
+    /* a pending message is kept however long it waits: carcd again, delivering nothing (concurrency 0), with
+     * two of /flaky's messages a day past their due time and the third ended as long ago */
+    ck_assert_int_eq(e2e_daemon_stop(d), 0);
+    int k = 0;
+    while (d->extra_env[k])
+        k++;
+    d->extra_env[k] = "CARCD_WEBHOOK_CONCURRENCY=0";
+    d->extra_env[k + 1] = NULL;
+    ck_assert_int_eq(e2e_db_long(d, "WITH u AS (UPDATE webhook_outbox SET due_at = now() - interval '1 day', "
+                                    "state = CASE WHEN id = (SELECT min(id) FROM webhook_outbox) THEN 'failed' "
+                                    "ELSE state END RETURNING 1) SELECT count(*) FROM u"),
+                     3);
+    e2e_daemon_start(d);
+    for (t0 = e2e_now(); e2e_db_long(d, "SELECT count(*) FROM webhook_outbox") > 2 && e2e_now() - t0 < 10 * E2E_SLACK;)
+        nap(0.1);
+    ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state <> 'pending'"), 0);
+    ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state = 'pending'"), 2);
     char *log = e2e_daemon_log(d);
     ck_assert_msg(strstr(log, " webhook messages and 1 gone endpoints older than "),
                   "the log does not say the gone endpoint was forgotten");
