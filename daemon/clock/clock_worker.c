@@ -27,6 +27,7 @@
 static struct {
     const cd_config *cfg;
     cd_periodic thread;   /* base/periodic.h: runs run_once every interval */
+    double forget_at;     /* monotonic time of the next look for old deliveries (forget_deliveries) */
 } W = {.thread = CD_PERIODIC_INIT};
 
 typedef struct {
@@ -178,10 +179,16 @@ static void upkeep_failed(const char *job)
            e.sqlstate[0] ? e.sqlstate : "none", e.message);
 }
 
-/* Sent mails, ended webhook messages and gone endpoints whose time is up, FORGET_PER_TICK of each a tick. */
+/* Sent mails, ended webhook messages and gone endpoints whose time is up, FORGET_PER_TICK of each a tick. A
+ * look that found less than a batch of each waits a sixtieth of the TTL (at most a minute, at least a tick)
+ * before the next: the mail statement passes over the rows a running game keeps at every look, and a week's
+ * TTL does not need a look a second. */
 #define FORGET_PER_TICK 200
 static void forget_deliveries(cd_db *db, double before)
 {
+    double now = cd_now();
+    if (now < W.forget_at)
+        return;
     int mails = 0, messages = 0, endpoints = 0;
     if (cd_mail_forget(db, before, FORGET_PER_TICK, &mails) != CD_Q_OK)
         upkeep_failed("forgetting old mails");
@@ -192,6 +199,9 @@ static void forget_deliveries(cd_db *db, double before)
     if (mails + messages + endpoints > 0)
         cd_log("info", "deliveries: %d mails, %d webhook messages and %d gone endpoints older than %d s forgotten",
                mails, messages, endpoints, W.cfg->delivery_ttl_s);
+    bool more = mails == FORGET_PER_TICK || messages == FORGET_PER_TICK || endpoints == FORGET_PER_TICK;
+    double pause = W.cfg->delivery_ttl_s / 60.0;
+    W.forget_at = more ? 0 : now + (pause > 60 ? 60 : pause);
 }
 
 /* The upkeep, after the clocks: waiting games nobody joined cancelled, and their seats told first
