@@ -2854,7 +2854,7 @@ static long outbox_rows_until(const e2e_daemon *d, const char *id, const char *w
  * it tells. Once the game ended, those go too. */
 START_TEST(sent_mails_forgotten)
 {
-    int ttl = (int)(4 * E2E_SLACK);
+    int ttl = (int)(8 * E2E_SLACK);   /* the mails are counted once all are sent, before the first is forgotten */
     char ttl_env[64];
     snprintf(ttl_env, sizeof ttl_env, "CARCD_DELIVERY_TTL=%d", ttl);
     e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE, ttl_env);
