@@ -907,6 +907,14 @@ const char *e2e_header(const e2e_resp *r, const char *name, char *buf, size_t n)
     return NULL;
 }
 
+long e2e_db_long_until(const e2e_daemon *d, const char *sql, long want, double seconds)
+{
+    long n;
+    for (double t0 = e2e_now(); (n = e2e_db_long(d, sql)) != want && e2e_now() - t0 < seconds * E2E_SLACK;)
+        nap_ms(50);
+    return n;
+}
+
 json_t *e2e_wait_status(e2e_client *c, const char *path, const char *want, double seconds)
 {
     json_t *v = e2e_get_ok(c, path, NULL, 200);

@@ -184,6 +184,9 @@ double e2e_now(void);   /* monotonic seconds */
 int e2e_count(const char *hay, const char *needle);   /* occurrences of needle in hay (they may overlap) */
 /* The one value (a number) that `sql` answers on the daemon's database, through a connection of its own. */
 long e2e_db_long(const e2e_daemon *d, const char *sql);
+/* e2e_db_long(d, sql) every 50 ms until it is `want`, for `seconds` (times E2E_SLACK) at most: the last value,
+ * which the caller asserts. For rows carcd's workers change in their own time. */
+long e2e_db_long_until(const e2e_daemon *d, const char *sql, long want, double seconds);
 /* The same for a text value ("" for NULL), cut to n - 1 bytes. */
 void e2e_db_text(const e2e_daemon *d, const char *sql, char *out, size_t n);
 void e2e_sha256_hex(const uint8_t *data, size_t n, char out[65]);

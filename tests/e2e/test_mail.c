@@ -2832,21 +2832,25 @@ START_TEST(waiting_seat_leaves_by_mail)
 }
 END_TEST
 
-/* How many of game `id`'s mails are still in the outbox (sql/006), pending or not. */
+/* The count of game `id`'s mails in the outbox (sql/006), pending or not, that `where` ("AND ...") keeps. */
+static void outbox_sql(char *sql, size_t n, const char *id, const char *where)
+{
+    snprintf(sql, n, "SELECT count(*) FROM mail_outbox o WHERE game_id = '%s' %s", id, where);
+}
+
 static long outbox_rows(const e2e_daemon *d, const char *id, const char *where)
 {
     char sql[400];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM mail_outbox o WHERE game_id = '%s' %s", id, where);
+    outbox_sql(sql, sizeof sql, id, where);
     return e2e_db_long(d, sql);
 }
 
-/* Waits up to `seconds` for outbox_rows to come to `want`; what it came to. */
+/* Waits up to `seconds` (times E2E_SLACK) for outbox_rows to come to `want`; what it came to. */
 static long outbox_rows_until(const e2e_daemon *d, const char *id, const char *where, long want, double seconds)
 {
-    long n = -1;
-    for (double t0 = e2e_now(); (n = outbox_rows(d, id, where)) != want && e2e_now() - t0 < seconds;)
-        usleep(100 * 1000);
-    return n;
+    char sql[400];
+    outbox_sql(sql, sizeof sql, id, where);
+    return e2e_db_long_until(d, sql, want, seconds);
 }
 
 /* CARCD_DELIVERY_TTL after it was sent a mail is forgotten, bytes and all (sql/034), but what a game under way
@@ -2854,7 +2858,8 @@ static long outbox_rows_until(const e2e_daemon *d, const char *id, const char *w
  * it tells. Once the game ended, those go too. */
 START_TEST(sent_mails_forgotten)
 {
-    int ttl = (int)(8 * E2E_SLACK);   /* the mails are counted once all are sent, before the first is forgotten */
+    const double ttl_s = 8;   /* the mails are counted once all are sent, before the first is forgotten */
+    int ttl = (int)(ttl_s * E2E_SLACK);
     char ttl_env[64];
     snprintf(ttl_env, sizeof ttl_env, "CARCD_DELIVERY_TTL=%d", ttl);
     e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE, ttl_env);
@@ -2865,7 +2870,7 @@ START_TEST(sent_mails_forgotten)
     play_until(c, &g, 1, &rng);
     play_until(c, &g, 0, &rng);
     play_until(c, &g, 1, &rng);
-    ck_assert_int_eq(outbox_rows_until(d, g.id, "AND state = 'pending'", 0, 30 * E2E_SLACK), 0);
+    ck_assert_int_eq(outbox_rows_until(d, g.id, "AND state = 'pending'", 0, 30), 0);
     long sent = outbox_rows(d, g.id, "");
     ck_assert_msg(sent >= 5, "%ld mails: two invitations and three turn mails at least", sent);
     char sql[300];
@@ -2873,7 +2878,7 @@ START_TEST(sent_mails_forgotten)
     long bytes = e2e_db_long(d, sql);
     const char *newest = "AND o.kind IN ('turn', 'invitation') AND o.id = (SELECT max(n.id) FROM mail_outbox n "
                          "WHERE n.game_id = o.game_id AND n.seat = o.seat AND n.kind IN ('turn', 'invitation'))";
-    ck_assert_int_eq(outbox_rows_until(d, g.id, "", 2, ttl + 20 * E2E_SLACK), 2);
+    ck_assert_int_eq(outbox_rows_until(d, g.id, "", 2, ttl_s + 20), 2);
     ck_assert_int_eq(outbox_rows(d, g.id, newest), 2);   /* the two kept are each seat's newest */
     fprintf(stderr, "test_mail: %ld mails of %ld bytes (stored, compressed) down to 2 of %ld after the TTL\n", sent,
             bytes, e2e_db_long(d, sql));
@@ -2884,8 +2889,8 @@ START_TEST(sent_mails_forgotten)
     e2e_resp r;
     ck_assert_int_eq(e2e_req(c, "POST", path, d->admin, "{\"reason\":\"a test\"}", NULL, &r), 200);
     e2e_resp_free(&r);
-    ck_assert_int_eq(outbox_rows_until(d, g.id, "AND kind = 'finished' AND state = 'sent'", 2, 30 * E2E_SLACK), 2);
-    ck_assert_int_eq(outbox_rows_until(d, g.id, "", 0, ttl + 20 * E2E_SLACK), 0);
+    ck_assert_int_eq(outbox_rows_until(d, g.id, "AND kind = 'finished' AND state = 'sent'", 2, 30), 2);
+    ck_assert_int_eq(outbox_rows_until(d, g.id, "", 0, ttl_s + 20), 0);
     char *log = e2e_daemon_log(d);
     ck_assert_msg(strstr(log, "\"deliveries: "), "the log does not say mails were forgotten");
     free(log);

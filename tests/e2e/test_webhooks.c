@@ -234,14 +234,10 @@ static hook hook_create(e2e_client *c, const e2e_game *g, const char *token, rec
     return h;
 }
 
-/* Waits until no message is pending (or `seconds` passed); the number still pending. */
+/* Waits until no message is pending (or `seconds`, times E2E_SLACK, passed); the number still pending. */
 static long settle(const e2e_daemon *d, double seconds)
 {
-    double end = e2e_now() + seconds;
-    long pending;
-    while ((pending = e2e_db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state = 'pending'")) > 0 && e2e_now() < end)
-        nap(0.05);
-    return pending;
+    return e2e_db_long_until(d, "SELECT count(*) FROM webhook_outbox WHERE state = 'pending'", 0, seconds);
 }
 
 /* Plays one random move; asserts 200. */
@@ -1714,7 +1710,8 @@ END_TEST
 START_TEST(deliveries_forgotten)
 {
     receiver *R = receiver_start();
-    int ttl = (int)(8 * E2E_SLACK);   /* /ok's messages are listed once /flaky has its three, before any goes */
+    const double ttl_s = 8;   /* /ok's messages are listed once /flaky has its three, before any goes */
+    int ttl = (int)(ttl_s * E2E_SLACK);
     char ttl_env[64];
     snprintf(ttl_env, sizeof ttl_env, "CARCD_DELIVERY_TTL=%d", ttl);
     /* a failed attempt is tried again in 10 minutes: /flaky's messages stay pending through the test */
@@ -1764,20 +1761,9 @@ START_TEST(deliveries_forgotten)
 
     /* the TTL after each message's attempt: /ok's are gone from the list and the tables, with Bob's endpoint;
      * /flaky's, pending, stay */
-    double t0 = e2e_now();
-    long left = -1;
-    while ((left = e2e_db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state <> 'pending'")) > 0 &&
-           e2e_now() - t0 < ttl + 20 * E2E_SLACK)
-        nap(0.1);
-    if (left != 0) {
-        char *log = e2e_daemon_log(d);
-        fprintf(stderr, "%s", log);
-        ck_abort_msg("%ld ended messages kept %.1f s after the move, with a TTL of %d s", left, e2e_now() - t0, ttl);
-    }
-    for (t0 = e2e_now();
-         e2e_db_long(d, "SELECT count(*) FROM webhook_endpoints WHERE gone_at IS NOT NULL") > 0 && e2e_now() - t0 < 5;)
-        nap(0.1);
-    ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_endpoints WHERE gone_at IS NOT NULL"), 0);
+    long left = e2e_db_long_until(d, "SELECT count(*) FROM webhook_outbox WHERE state <> 'pending'", 0, ttl_s + 20);
+    ck_assert_msg(left == 0, "%ld ended messages kept past the TTL of %d s", left, ttl);
+    ck_assert_int_eq(e2e_db_long_until(d, "SELECT count(*) FROM webhook_endpoints WHERE gone_at IS NOT NULL", 0, 5), 0);
     dl = deliveries(c, d, &g, &ok);
     ck_assert_int_eq(json_array_size(json_object_get(dl, "deliveries")), 0);
     json_decref(dl);
@@ -1804,8 +1790,7 @@ START_TEST(deliveries_forgotten)
                                     "ELSE state END RETURNING 1) SELECT count(*) FROM u"),
                      3);
     e2e_daemon_start(d);
-    for (t0 = e2e_now(); e2e_db_long(d, "SELECT count(*) FROM webhook_outbox") > 2 && e2e_now() - t0 < 10 * E2E_SLACK;)
-        nap(0.1);
+    e2e_db_long_until(d, "SELECT count(*) FROM webhook_outbox", 2, 10);   /* the ended one goes */
     ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state <> 'pending'"), 0);
     ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state = 'pending'"), 2);
     char *log = e2e_daemon_log(d);
