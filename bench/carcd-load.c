@@ -7,10 +7,10 @@
  *              [--seconds T] [--warmup-moves W] [--rate R] [--expansions a,b,...] [--no-idempotency-key]
  *              [--unix-socket PATH] [--always-get] [--quiet]
  *
- * One thread, one libcurl multi handle driven through its socket interface and epoll (cheaper than polling
- * every connection each round, and this program shares the machine with what it measures), C easy handles
- * (the clients), connections kept alive in the multi handle's pool. First the G games (2 players each)
- * are created, C at a time; client i owns the games i, i+C, i+2C, ... Then the clock starts and every
+ * One thread and epoll; C clients, each with one keep-alive HTTP/1.1 connection of its own (http1_client.h;
+ * until 2026-12-07 libcurl's multi interface, which cost this program twice what pgbench's client spends a
+ * move, on the cores it shares with what it measures). First the G games (2 players each) are created, C at a
+ * time; client i owns the games i, i+C, i+2C, ... Then the clock starts and every
  * client repeatedly picks one of its games at random, GETs legal-moves with the pending seat's token, and
  * POSTs one of them, chosen uniformly, with the game's seq as expected_seq and a fresh Idempotency-Key;
  * until M moves were posted in total (or T seconds passed). When a move's answer carries the mover's next
@@ -29,14 +29,14 @@
  * in neither percentile). With the admin token the games get seeds derived from --seed, so a run's choices
  * are reproducible per client.
  *
- * Latencies are libcurl's total time of each request. `load_cpu_ms_per_move` is this program's own CPU
- * (user + system) per move in the timed phase: on a small machine it is taken from carcd and PostgreSQL.
+ * Latencies run from a request's first byte written (or its connection's opening) to its answer's last byte
+ * read. `load_cpu_ms_per_move` is this program's own CPU (user + system) per move in the timed phase: on a
+ * small machine it is taken from carcd and PostgreSQL.
  *
  * `errors` counts answers other than 200/201 and failed transfers; a correct daemon gives 0.
  * `seat_misses` counts legal-moves answers with no move because the seat guessed from the last answer's
  * events was not the pending one (expected 0).
  */
-#include <curl/curl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -47,10 +47,12 @@
 #include <sys/epoll.h>
 
 #include "bench_clock.h"
+#include "http1_client.h"
 
 #define NSEATS 2
 #define MAX_ERRORS_SHOWN 5
 #define MAX_CONSECUTIVE_FAILURES 200
+#define REQUEST_TIMEOUT_S 30.0
 
 typedef struct {
     char id[40];
@@ -65,20 +67,14 @@ typedef struct {
 typedef enum { ST_IDLE, ST_CREATE, ST_GET, ST_POST, ST_WAIT, ST_DONE } client_state;
 
 typedef struct {
-    char *data;
-    size_t len, cap;
-} buf;
-
-typedef struct {
     int idx;
-    CURL *h;
-    struct curl_slist *headers;
+    h1_conn conn;
+    bool writing;          /* its epoll interest is EPOLLOUT (connecting, or the request did not fit) */
+    double t_req;          /* when the request in flight started */
     client_state st;
     int slot;              /* the game slot being worked on */
     int next_create;       /* setup phase: next own slot to create */
     int seq;               /* seq from the last legal-moves answer */
-    char *body;            /* request body (owned) */
-    buf resp;
     uint64_t rng;
     uint64_t nkeys;
     double next_start;     /* --rate: when the next move is scheduled */
@@ -104,9 +100,8 @@ static double rate;                    /* --rate: moves per second for all clien
 static unsigned long long run_seed;
 static game *games;
 static client *clients;
-static CURLM *multi;
+static h1_server server;
 static int epfd;
-static double curl_deadline = -1;      /* when libcurl's single-shot timer expires; -1: no timer */
 static bool running_phase;          /* false during setup */
 static long phase_target;             /* POSTs to issue in the current phase */
 static double phase_seconds;           /* its time limit (0: none) */
@@ -176,55 +171,59 @@ static double percentile(const samples *s, double p)
     return s->v[rank - 1];
 }
 
-static size_t on_data(char *ptr, size_t size, size_t nmemb, void *arg)
-{
-    buf *b = arg;
-    size_t n = size * nmemb;
-    if (b->len + n + 1 > b->cap) {
-        b->cap = (b->len + n + 1) * 2;
-        b->data = xrealloc(b->data, b->cap);
-    }
-    memcpy(b->data + b->len, ptr, n);
-    b->len += n;
-    b->data[b->len] = 0;
-    return n;
-}
+static void report_error(client *c, const char *what, long status, const char *why);
+static void on_done(client *c, const char *why);
 
-/* Sets up c's handle for one request and adds it to the multi handle. body NULL: GET. */
-static void start_request(client *c, const char *path, const char *token, char *body, const char *idem)
+/* Sets c's epoll interest: EPOLLOUT while its request is being written (or its connection opened), else
+ * EPOLLIN. A request that fits the socket at once, as nearly all do, changes nothing. */
+static void want_write(client *c, bool w)
 {
-    char url[512], auth[160], key[96];
-    snprintf(url, sizeof url, "%s%s", base_url, path);
-    curl_slist_free_all(c->headers);
-    c->headers = NULL;
-    if (token) {
-        snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
-        c->headers = curl_slist_append(c->headers, auth);
-    }
-    if (idem) {
-        snprintf(key, sizeof key, "Idempotency-Key: %s", idem);
-        c->headers = curl_slist_append(c->headers, key);
-    }
-    free(c->body);
-    c->body = body;
-    curl_easy_setopt(c->h, CURLOPT_URL, url);
-    if (body) {
-        c->headers = curl_slist_append(c->headers, "Content-Type: application/json");
-        c->headers = curl_slist_append(c->headers, "Expect:");
-        curl_easy_setopt(c->h, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(c->h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-    } else {
-        curl_easy_setopt(c->h, CURLOPT_HTTPGET, 1L);
-    }
-    curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, c->headers);
-    c->resp.len = 0;
-    if (c->resp.data)
-        c->resp.data[0] = 0;
-    CURLMcode mc = curl_multi_add_handle(multi, c->h);
-    if (mc != CURLM_OK) {
-        fprintf(stderr, "carcd-load: curl_multi_add_handle: %s\n", curl_multi_strerror(mc));
+    if (c->writing == w)
+        return;
+    struct epoll_event ev = {.events = w ? EPOLLOUT : EPOLLIN, .data.ptr = c};
+    if (epoll_ctl(epfd, EPOLL_CTL_MOD, c->conn.fd, &ev) != 0) {
+        perror("carcd-load: epoll_ctl");
         exit(1);
     }
+    c->writing = w;
+}
+
+/* Writes what is left of c's request; once all of it went, waits for the answer. */
+static void send_some(client *c)
+{
+    switch (h1_send(&c->conn)) {
+    case H1_DONE:
+        want_write(c, false);
+        break;
+    case H1_AGAIN:
+        want_write(c, true);
+        break;
+    case H1_ERROR:
+        on_done(c, strerror(errno));
+        break;
+    }
+}
+
+/* Sends c's request (on its connection, opened first when there is none). body NULL: GET; body is owned. */
+static void start_request(client *c, const char *path, const char *token, char *body, const char *idem)
+{
+    c->t_req = bench_now_s();
+    h1_request(&c->conn, &server, path, token, body, idem);
+    free(body);
+    if (c->conn.fd < 0) {
+        if (!h1_connect(&c->conn, &server)) {
+            on_done(c, strerror(errno));
+            return;
+        }
+        struct epoll_event ev = {.events = EPOLLOUT, .data.ptr = c};
+        if (epoll_ctl(epfd, EPOLL_CTL_ADD, c->conn.fd, &ev) != 0) {
+            perror("carcd-load: epoll_ctl");
+            exit(1);
+        }
+        c->writing = true;   /* sent once the connect is done */
+        return;
+    }
+    send_some(c);
 }
 
 static void start_create(client *c, int slot)
@@ -320,16 +319,17 @@ static void begin_move(client *c)
     start_get(c);
 }
 
-static void report_error(client *c, const char *what, long status, CURLcode cc)
+/* why: what failed on the connection; NULL when the answer came and was not the one expected. */
+static void report_error(client *c, const char *what, long status, const char *why)
 {
     errors++;
     if (errors > MAX_ERRORS_SHOWN)
         return;
-    if (cc != CURLE_OK)
-        fprintf(stderr, "carcd-load: client %d: %s: %s\n", c->idx, what, curl_easy_strerror(cc));
+    if (why)
+        fprintf(stderr, "carcd-load: client %d: %s: %s\n", c->idx, what, why);
     else
         fprintf(stderr, "carcd-load: client %d: %s: HTTP %ld: %.400s\n", c->idx, what, status,
-                c->resp.data ? c->resp.data : "");
+                c->conn.body_off ? c->conn.in + c->conn.body_off : "");
 }
 
 static void on_created(client *c, json_t *doc)
@@ -338,7 +338,7 @@ static void on_created(client *c, json_t *doc)
     json_t *players = json_object_get(doc, "players");
     const char *id = json_string_value(json_object_get(doc, "id"));
     if (!id || json_array_size(players) != NSEATS) {
-        report_error(c, "create: unexpected answer", 201, CURLE_OK);
+        report_error(c, "create: unexpected answer", 201, NULL);
         return;
     }
     snprintf(g->id, sizeof g->id, "%s", id);
@@ -347,7 +347,7 @@ static void on_created(client *c, json_t *doc)
         const char *tok = json_string_value(json_object_get(p, "token"));
         int seat = (int)json_integer_value(json_object_get(p, "seat"));
         if (!tok || seat < 0 || seat >= NSEATS) {
-            report_error(c, "create: a player without token or seat", 201, CURLE_OK);
+            report_error(c, "create: a player without token or seat", 201, NULL);
             return;
         }
         snprintf(g->token[seat], sizeof g->token[seat], "%s", tok);
@@ -562,21 +562,20 @@ static void setup_next(client *c)
     }
 }
 
-static void on_done(client *c, CURLcode cc)
+/* c's request ended: its answer is in c->conn, or why says what failed first. */
+static void on_done(client *c, const char *why)
 {
-    long status = 0;
-    curl_off_t total_us = 0;
-    curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_getinfo(c->h, CURLINFO_TOTAL_TIME_T, &total_us);
-    curl_multi_remove_handle(multi, c->h);
-    double ms = (double)total_us / 1000.0;
+    long status = why ? 0 : c->conn.status;
+    double ms = (bench_now_s() - c->t_req) * 1000.0;
+    if (why || c->conn.close_after)   /* the next request opens a new connection */
+        h1_close(&c->conn);
     int expect = c->st == ST_CREATE ? 201 : 200;
     static const char *const what[] = {"idle", "create game", "legal-moves", "move"};
     json_t *doc = NULL;
-    const char *text = c->resp.data ? c->resp.data : "", *moves = NULL;
+    const char *text = why ? "" : c->conn.in + c->conn.body_off, *moves = NULL;
     int seq = 0;
     long nmoves = -1;
-    bool ok = cc == CURLE_OK && status == expect;
+    bool ok = !why && status == expect;
     if (ok && c->st == ST_GET) {   /* scanned, not parsed (above) */
         nmoves = count_legal_moves(text, &seq, &moves);
         ok = nmoves >= 0;
@@ -584,7 +583,7 @@ static void on_done(client *c, CURLcode cc)
         ok = (doc = json_loads(text, 0, NULL)) != NULL;
     }
     if (!ok) {
-        report_error(c, what[c->st], status, cc);
+        report_error(c, what[c->st], status, why);
         if (++consecutive_failures > MAX_CONSECUTIVE_FAILURES) {
             fprintf(stderr, "carcd-load: %d requests in a row failed; giving up\n", MAX_CONSECUTIVE_FAILURES);
             exit(1);
@@ -622,42 +621,42 @@ static void on_done(client *c, CURLcode cc)
     json_decref(doc);
 }
 
-/* libcurl tells which sockets to watch for what: kept in epoll. */
-static int on_socket(CURL *easy, curl_socket_t fd, int what, void *userp, void *socketp)
+/* A client whose request is in flight: its state says which. */
+static bool in_flight(const client *c)
 {
-    (void)easy;
-    (void)userp;
-    struct epoll_event ev = {.data.fd = fd};
-    if (what == CURL_POLL_REMOVE) {
-        epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
-        return 0;
-    }
-    ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
-    if (!socketp) {   /* first time: remember that it is registered */
-        curl_multi_assign(multi, fd, (void *)1);
-        if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0)
-            return 0;
-    }
-    if (epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) != 0)
-        epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
-    return 0;
+    return c->st == ST_CREATE || c->st == ST_GET || c->st == ST_POST;
 }
 
-static int on_timer(CURLM *m, long timeout_ms, void *userp)
+/* An epoll event on c's connection: the request written further, or the answer read further. */
+static void on_ready(client *c, uint32_t events)
 {
-    (void)m;
-    (void)userp;
-    curl_deadline = timeout_ms < 0 ? -1 : bench_now_s() + (double)timeout_ms / 1000;
-    return 0;
-}
-
-static void socket_action(curl_socket_t fd, int flags)
-{
-    int running;
-    CURLMcode mc = curl_multi_socket_action(multi, fd, flags, &running);
-    if (mc != CURLM_OK) {
-        fprintf(stderr, "carcd-load: curl_multi_socket_action: %s\n", curl_multi_strerror(mc));
-        exit(1);
+    if (c->conn.fd < 0)
+        return;
+    if (!in_flight(c)) {   /* the server closed an idle connection: the next request opens another */
+        h1_close(&c->conn);
+        return;
+    }
+    if (c->writing) {
+        if (events & (EPOLLERR | EPOLLHUP)) {
+            int err = 0;
+            socklen_t len = sizeof err;
+            getsockopt(c->conn.fd, SOL_SOCKET, SO_ERROR, &err, &len);
+            on_done(c, err ? strerror(err) : "the connection failed");
+            return;
+        }
+        send_some(c);
+        return;
+    }
+    const char *why = NULL;
+    switch (h1_recv(&c->conn, &why)) {
+    case H1_DONE:
+        on_done(c, NULL);
+        break;
+    case H1_ERROR:
+        on_done(c, why);
+        break;
+    case H1_AGAIN:
+        break;
     }
 }
 
@@ -665,21 +664,14 @@ static void socket_action(curl_socket_t fd, int flags)
 static void run_loop(void)
 {
     for (;;) {
-        CURLMsg *msg;
-        int left;
-        while ((msg = curl_multi_info_read(multi, &left))) {
-            if (msg->msg != CURLMSG_DONE)
-                continue;
-            client *c = NULL;
-            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&c);
-            on_done(c, msg->data.result);
-        }
         /* paced clients whose time has come start their move; the others say when to look again */
         double now = bench_now_s(), next_due = -1;
         bool active = false;
         for (int i = 0; i < nclients; i++) {
             client *c = &clients[i];
-            if (c->st == ST_WAIT) {
+            if (in_flight(c) && now - c->t_req > REQUEST_TIMEOUT_S) {
+                on_done(c, "no answer in 30 s");
+            } else if (c->st == ST_WAIT) {
                 if (c->wake <= now)
                     begin_move(c);
                 else if (next_due < 0 || c->wake < next_due)
@@ -689,22 +681,14 @@ static void run_loop(void)
         }
         if (!active)
             return;
-        /* wait for a socket, libcurl's timer or the next paced start */
+        /* wait for a socket or the next paced start (and look at the timeouts at least every 100 ms) */
         int wait_ms = 100;
-        if (curl_deadline >= 0 && (curl_deadline - now) * 1000 < wait_ms)
-            wait_ms = curl_deadline <= now ? 0 : (int)((curl_deadline - now) * 1000) + 1;
         if (next_due >= 0 && (next_due - now) * 1000 < wait_ms)
             wait_ms = (int)((next_due - now) * 1000);
         struct epoll_event evs[64];
         int n = wait_ms == 0 ? 0 : epoll_wait(epfd, evs, 64, wait_ms);
         for (int i = 0; i < n; i++)
-            socket_action(evs[i].data.fd, (evs[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
-                                              (evs[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
-                                              (evs[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0));
-        if (curl_deadline >= 0 && curl_deadline <= bench_now_s()) {
-            curl_deadline = -1;   /* single shot: libcurl sets a new one when it needs one */
-            socket_action(CURL_SOCKET_TIMEOUT, 0);
-        }
+            on_ready(evs[i].data.ptr, evs[i].events);
     }
 }
 
@@ -786,23 +770,16 @@ int main(int argc, char **argv)
         base_url = u;
     }
 
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        fputs("carcd-load: curl_global_init failed\n", stderr);
-        return 1;
-    }
-    multi = curl_multi_init();
+    if (!h1_server_init(&server, base_url, unix_socket))
+        return 2;
     epfd = epoll_create1(EPOLL_CLOEXEC);
     if (epfd < 0) {
         perror("carcd-load: epoll_create1");
         return 1;
     }
-    curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-    curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, on_timer);
-    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, (long)nclients);
-    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)nclients);
     games = calloc((size_t)ngames, sizeof *games);
     clients = calloc((size_t)nclients, sizeof *clients);
-    if (!games || !clients || !multi) {
+    if (!games || !clients) {
         fputs("carcd-load: out of memory\n", stderr);
         return 1;
     }
@@ -810,19 +787,7 @@ int main(int argc, char **argv)
         client *c = &clients[i];
         c->idx = i;
         c->rng = run_seed * 0x9e3779b97f4a7c15ull + (uint64_t)i + 1;
-        c->h = curl_easy_init();
-        if (!c->h) {
-            fputs("carcd-load: curl_easy_init failed\n", stderr);
-            return 1;
-        }
-        curl_easy_setopt(c->h, CURLOPT_PRIVATE, (char *)c);
-        curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, on_data);
-        curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &c->resp);
-        curl_easy_setopt(c->h, CURLOPT_TCP_NODELAY, 1L);
-        curl_easy_setopt(c->h, CURLOPT_TIMEOUT_MS, 30000L);
-        curl_easy_setopt(c->h, CURLOPT_NOSIGNAL, 1L);
-        if (unix_socket)
-            curl_easy_setopt(c->h, CURLOPT_UNIX_SOCKET_PATH, unix_socket);
+        c->conn.fd = -1;
     }
 
     /* setup: create every game, C at a time */
@@ -886,13 +851,11 @@ int main(int argc, char **argv)
     printf("load_cpu_ms_per_move: %.3f\n", moves_done ? 1000.0 * cpu / (double)moves_done : 0.0);
 
     for (int i = 0; i < nclients; i++) {
-        curl_easy_cleanup(clients[i].h);
-        curl_slist_free_all(clients[i].headers);
-        free(clients[i].body);
-        free(clients[i].resp.data);
+        h1_close(&clients[i].conn);
+        free(clients[i].conn.out);
+        free(clients[i].conn.in);
     }
-    curl_multi_cleanup(multi);
-    curl_global_cleanup();
+    close(epfd);
     for (int i = 0; i < ngames; i++)
         free(games[i].next);
     free(games);

@@ -9,15 +9,17 @@
 #   bench/run-carcd-ab.sh /tmp/before/carcd /tmp/after/carcd
 #
 # Each command is a carcd to run (with `serve` appended; it must exec carcd, as env does, so that the process
-# measured is carcd's). Builds carcd and carcd-load (Release) in $BUILD_DIR, starts a throwaway PostgreSQL
+# measured is carcd's). A_LOAD and B_LOAD name each side's carcd-load (both $BUILD_DIR/carcd-load unless set),
+# for an A/B of the load client itself with the same carcd on both sides. Builds carcd and carcd-load (Release) in $BUILD_DIR, starts a throwaway PostgreSQL
 # (scripts/pg-temp.sh; fast: fsync and synchronous_commit off, or DURABILITY=durable) and migrates it with
 # $BUILD_DIR/carcd; then ROUNDS times: A, then B, each a new carcd under carcd-load (GAMES games, WARMUP_MOVES
 # warm-up moves, then CLIENTS clients for SECONDS_EACH seconds). carcd's CPU ticks (user + system, /proc) over
 # the timed phase are divided by its moves.
 #
 # Prints a line a run (`ab.run: side cpu_ms_per_move moves_per_s gets_per_move steal_ticks voluntary_switches
-# involuntary_switches user_ms system_ms minor_faults`, the switches, the CPU's two parts and the page faults a
-# move, all carcd's threads: cpu-ticks.sh's switches_of and ticks_faults_of), then
+# involuntary_switches user_ms system_ms minor_faults load_cpu_ms`, the switches, the CPU's two parts and the
+# page faults a move, all carcd's threads: cpu-ticks.sh's switches_of and ticks_faults_of; then carcd-load's
+# own CPU a move), then
 # `ab.A.cpu_ms_per_move_mean`, `ab.B.cpu_ms_per_move_mean`, `ab.B_over_A_percent` and `ab.B_lower_pairs`
 # (of ROUNDS). steal_ticks: the hypervisor ran something else on our cores during the run (a run to distrust).
 #
@@ -31,6 +33,8 @@ cd "$root"
 (($# == 2)) || { echo "usage: bench/run-carcd-ab.sh 'A command' 'B command'" >&2; exit 2; }
 A_CMD=$1
 B_CMD=$2
+A_LOAD=${A_LOAD:-}
+B_LOAD=${B_LOAD:-}
 ROUNDS=${ROUNDS:-6}
 SECONDS_EACH=${SECONDS_EACH:-10}
 CLIENTS=${CLIENTS:-32}
@@ -66,9 +70,10 @@ export CARCD_DATABASE_URL=$CARCD_TEST_DATABASE_URL CARCD_LISTEN=127.0.0.1:$PORT 
 "$BUILD_DIR/carcd" migrate >"$out/migrate.log" 2>&1 || { cat "$out/migrate.log" >&2; exit 1; }
 hz=$(getconf CLK_TCK)
 
-# one run of side $1 (A or B) with command $2: prints its ab.run line, appends its CPU a move to $out/$1
+# one run of side $1 (A or B) with command $2 and carcd-load $3: prints its ab.run line, appends its CPU a move
+# to $out/$1
 one_run() {
-    local side=$1 cmd=$2 t0 t1 moves steal0
+    local side=$1 cmd=$2 load=${3:-$BUILD_DIR/carcd-load} t0 t1 moves steal0
     steal0=$(awk '/^cpu / { print $9 }' /proc/stat)
     # shellcheck disable=SC2086 # the command is words on purpose: "env LD_PRELOAD=... carcd"
     $cmd serve >>"$out/carcd-$side.log" 2>&1 &
@@ -83,7 +88,7 @@ one_run() {
         ticks_faults_of "$carcd_pid" >"$out/f0"
     ) &
     local sampler=$!
-    "$BUILD_DIR/carcd-load" --url "http://127.0.0.1:$PORT" --admin-token "$admin" --clients "$CLIENTS" \
+    "$load" --url "http://127.0.0.1:$PORT" --admin-token "$admin" --clients "$CLIENTS" \
         --games "$GAMES" --moves 1000000000 --warmup-moves "$WARMUP_MOVES" --seconds "$SECONDS_EACH" \
         --seed "$RANDOM" ${RATE:+--rate "$RATE"} >"$out/load.out" 2>"$out/load.err" || { cat "$out/load.err" >&2; exit 1; }
     t1=$(ticks_of "$carcd_pid")
@@ -108,14 +113,16 @@ one_run() {
     split=$(awk -v u="$((u1 - u0))" -v k="$((k1 - k0))" -v f="$((m1 - m0))" -v m="$moves" -v hz="$hz" \
         'BEGIN { printf "%.4f %.4f %.2f", u * 1000 / hz / m, k * 1000 / hz / m, f / m }')
     echo "ab.run: $side $cpu $(sed -n 's/^moves_per_s: //p' "$out/load.out") $(sed -n 's/^gets_per_move: //p' "$out/load.out")" \
-        "$(($(awk '/^cpu / { print $9 }' /proc/stat) - steal0)) $switches $split"
+        "$(($(awk '/^cpu / { print $9 }' /proc/stat) - steal0)) $switches $split" \
+        "$(sed -n 's/^load_cpu_ms_per_move: //p' "$out/load.out")"
 }
 
 say "A: $A_CMD"
 say "B: $B_CMD"
+[[ -z $A_LOAD && -z $B_LOAD ]] || say "carcd-load: A ${A_LOAD:-$BUILD_DIR/carcd-load}, B ${B_LOAD:-$BUILD_DIR/carcd-load}"
 for ((i = 1; i <= ROUNDS; i++)); do
-    one_run A "$A_CMD"
-    one_run B "$B_CMD"
+    one_run A "$A_CMD" "$A_LOAD"
+    one_run B "$B_CMD" "$B_LOAD"
 done
 paste "$out/A" "$out/B" | awk '
     { a += $1; b += $2; n++; if ($2 < $1) lower++ }
