@@ -174,18 +174,23 @@ static double percentile(const samples *s, double p)
 static void report_error(client *c, const char *what, long status, const char *why);
 static void on_done(client *c, const char *why);
 
-/* Sets c's epoll interest: EPOLLOUT while its request is being written (or its connection opened), else
- * EPOLLIN. A request that fits the socket at once, as nearly all do, changes nothing. */
-static void want_write(client *c, bool w)
+/* Sets c's epoll interest (op: EPOLL_CTL_ADD for a new connection, else EPOLL_CTL_MOD): EPOLLOUT while its
+ * request is being written (or its connection opened), else EPOLLIN. */
+static void watch(client *c, int op, bool w)
 {
-    if (c->writing == w)
-        return;
     struct epoll_event ev = {.events = w ? EPOLLOUT : EPOLLIN, .data.ptr = c};
-    if (epoll_ctl(epfd, EPOLL_CTL_MOD, c->conn.fd, &ev) != 0) {
+    if (epoll_ctl(epfd, op, c->conn.fd, &ev) != 0) {
         perror("carcd-load: epoll_ctl");
         exit(1);
     }
     c->writing = w;
+}
+
+/* A request that fits the socket at once, as nearly all do, changes nothing here. */
+static void want_write(client *c, bool w)
+{
+    if (c->writing != w)
+        watch(c, EPOLL_CTL_MOD, w);
 }
 
 /* Writes what is left of c's request; once all of it went, waits for the answer. */
@@ -215,12 +220,7 @@ static void start_request(client *c, const char *path, const char *token, char *
             on_done(c, strerror(errno));
             return;
         }
-        struct epoll_event ev = {.events = EPOLLOUT, .data.ptr = c};
-        if (epoll_ctl(epfd, EPOLL_CTL_ADD, c->conn.fd, &ev) != 0) {
-            perror("carcd-load: epoll_ctl");
-            exit(1);
-        }
-        c->writing = true;   /* sent once the connect is done */
+        watch(c, EPOLL_CTL_ADD, true);   /* sent once the connect is done */
         return;
     }
     send_some(c);
