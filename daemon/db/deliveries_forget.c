@@ -33,6 +33,15 @@ static const cd_stmt_info stmts[] = {
                         "ORDER BY e.gone_at LIMIT $2::integer FOR UPDATE SKIP LOCKED) "
                         "DELETE FROM webhook_endpoints e USING old WHERE e.id = old.id",
                         2},
+    /* a mail of no game (not ours, a tag of nobody's, a bounce of a mail gone), or of a game that can take no
+     * move any more: a second delivery of it, should one still come, is refused or ignored, never played */
+    {ST_MAIL_IN_FORGET, "mail_in_forget",
+                        "WITH old AS (SELECT m.message_id FROM mail_in m LEFT JOIN games g ON g.id = m.game_id "
+                        "WHERE m.at < to_timestamp($1::float8) AND g.status IS DISTINCT FROM 'waiting' "
+                        "AND g.status IS DISTINCT FROM 'active' "
+                        "ORDER BY m.at LIMIT $2::integer FOR UPDATE OF m SKIP LOCKED) "
+                        "DELETE FROM mail_in i USING old WHERE i.message_id = old.message_id",
+                        2},
 };
 const cd_stmt_family cd_stmts_deliveries_forget = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -59,4 +68,9 @@ cd_q cd_webhook_forget(cd_db *db, double before, int limit, int *n)
 cd_q cd_gone_endpoints_forget(cd_db *db, double before, int limit, int *n)
 {
     return forget(db, ST_WH_GONE_FORGET, before, limit, n);
+}
+
+cd_q cd_mail_in_forget(cd_db *db, double before, int limit, int *n)
+{
+    return forget(db, ST_MAIL_IN_FORGET, before, limit, n);
 }

@@ -194,10 +194,11 @@ typedef enum {
     ST_MUTE_PUT,             /* (game_id, seat, muted) */
     ST_MUTE_DELETE,          /* (game_id, seat, muted) */
     ST_MUTES_OF,             /* (game_id, seat) -> muted */
-    /* deliveries_forget.c: the outboxes' ended rows, after CARCD_DELIVERY_TTL (sql/034) */
+    /* deliveries_forget.c: the outboxes' ended rows and the replies handled, after CARCD_DELIVERY_TTL (sql/034, 035) */
     ST_MAIL_FORGET,          /* (before: epoch s, limit): ended mails deleted, but what a running game needs */
     ST_WH_FORGET,            /* (before, limit): ended webhook messages deleted, their attempts with them */
     ST_WH_GONE_FORGET,       /* (before, limit): gone endpoints with no message left deleted */
+    ST_MAIL_IN_FORGET,       /* (before, limit): replies handled that no move can come of again (sql/035) */
     CD_NSTMTS
 } cd_stmt;
 

@@ -2855,7 +2855,8 @@ static long outbox_rows_until(const e2e_daemon *d, const char *id, const char *w
 
 /* CARCD_DELIVERY_TTL after it was sent a mail is forgotten, bytes and all (sql/034), but what a game under way
  * still needs: each seat's newest turn or invitation mail, from which its next turn mail counts the messages
- * it tells. Once the game ended, those go too. */
+ * it tells. Once the game ended, those go too. So do the mails handled by `carcd mail-in` (sql/035): those
+ * of no game after the TTL, a running game's only once it is over. */
 START_TEST(sent_mails_forgotten)
 {
     const double ttl_s = 8;   /* the mails are counted once all are sent, before the first is forgotten */
@@ -2870,6 +2871,24 @@ START_TEST(sent_mails_forgotten)
     play_until(c, &g, 1, &rng);
     play_until(c, &g, 0, &rng);
     play_until(c, &g, 1, &rng);
+    /* three mails handled but not played: no reply address of ours, a tag of nobody's (both of no game), and a
+     * reply to seat 0's address from another sender (of the game: kept while the game runs) */
+    char tag[80], to[120], sql_tag[200];
+    snprintf(sql_tag, sizeof sql_tag, "SELECT tag FROM mail_seats WHERE game_id = '%s' AND seat = 0", g.id);
+    e2e_db_text(d, sql_tag, tag, sizeof tag);
+    snprintf(to, sizeof to, "play+%s@example.org", tag);
+    const char *const in[][2] = {{"carol@example.org", "someone@example.org"},
+                                 {"carol@example.org", "play+nobodys0tag@example.org"},
+                                 {"mallory@example.net", to}};
+    for (size_t i = 0; i < 3; i++) {
+        char *raw = reply_text(in[i][0], in[i][1], NULL, NULL, NULL, "1\r\n");
+        ck_assert_int_eq(mail_in(d, NULL, raw, strlen(raw)), 0);
+        free(raw);
+    }
+    char of_game[200];
+    snprintf(of_game, sizeof of_game, "SELECT count(*) FROM mail_in WHERE game_id = '%s'", g.id);
+    ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM mail_in"), 3);
+    ck_assert_int_eq(e2e_db_long(d, of_game), 1);
     ck_assert_int_eq(outbox_rows_until(d, g.id, "AND state = 'pending'", 0, 30), 0);
     long sent = outbox_rows(d, g.id, "");
     ck_assert_msg(sent >= 5, "%ld mails: two invitations and three turn mails at least", sent);
@@ -2882,6 +2901,9 @@ START_TEST(sent_mails_forgotten)
     ck_assert_int_eq(outbox_rows(d, g.id, newest), 2);   /* the two kept are each seat's newest */
     fprintf(stderr, "test_mail: %ld mails of %ld bytes (stored, compressed) down to 2 of %ld after the TTL\n", sent,
             bytes, e2e_db_long(d, sql));
+    /* the two mails of no game go; the running game's stays (a second delivery of a reply must not move) */
+    ck_assert_int_eq(e2e_db_long_until(d, "SELECT count(*) FROM mail_in", 1, ttl_s + 20), 1);
+    ck_assert_int_eq(e2e_db_long(d, of_game), 1);
 
     /* the admin cancels it: the game-over mails go out, and then everything goes */
     char path[200];
@@ -2891,6 +2913,7 @@ START_TEST(sent_mails_forgotten)
     e2e_resp_free(&r);
     ck_assert_int_eq(outbox_rows_until(d, g.id, "AND kind = 'finished' AND state = 'sent'", 2, 30), 2);
     ck_assert_int_eq(outbox_rows_until(d, g.id, "", 0, ttl_s + 20), 0);
+    ck_assert_int_eq(e2e_db_long_until(d, "SELECT count(*) FROM mail_in", 0, ttl_s + 20), 0);   /* over: it goes */
     char *log = e2e_daemon_log(d);
     ck_assert_msg(strstr(log, "\"deliveries: "), "the log does not say mails were forgotten");
     free(log);

@@ -1,0 +1,11 @@
+-- 035_mail_in_forgotten.sql — the replies handled by mail are forgotten after a while, once nothing can move.
+-- Applied by `carcd migrate` like 001; never edit an applied migration: add a new numbered file instead.
+--
+-- mail_in (006) keeps a row per mail handled, by its Message-ID, so that a mail delivered twice (or fetched by
+-- two pollers, or marked unread in the IMAP box) acts once; nothing else reads it. It kept every row for good,
+-- among them every mail that was no reply of ours (no tag, a tag of nobody's, an automatic answer): those
+-- grow with the spam the reply address gets. The clock worker's upkeep now deletes a row CARCD_DELIVERY_TTL
+-- after it was handled when no move can come of it again: its game is gone, over or cancelled, or it had
+-- none (db/deliveries_forget.c). A row of a game still waiting or under way is kept, as before. This index
+-- lists the rows in the order they may go.
+CREATE INDEX mail_in_at ON mail_in (at);
