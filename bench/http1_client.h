@@ -50,6 +50,10 @@ typedef struct {
 
 typedef enum { H1_AGAIN, H1_DONE, H1_ERROR } h1_result;
 
+/* Beyond these an answer is not one of carcd's to these requests: an error, not memory spent waiting. */
+#define H1_MAX_HEAD 65536
+#define H1_MAX_BODY (64u << 20)
+
 /* "http://HOST[:PORT][/PREFIX]" (or, with unix_path, the socket there and the URL's host for Host).
  * false, with a line on stderr: a URL this client cannot use. */
 static bool h1_server_init(h1_server *s, const char *url, const char *unix_path)
@@ -253,6 +257,10 @@ static bool h1_parse_head(h1_conn *c, const char *head_end, const char **why)
         return false;
     }
     c->body_len = (size_t)strtoull(v, NULL, 10);
+    if (c->body_len > H1_MAX_BODY) {
+        *why = "a Content-Length over 64 MiB";
+        return false;
+    }
     v = line2 ? h1_header(line2 + 1, end, "Connection", &vlen) : NULL;
     c->close_after = (v && vlen == 5 && strncasecmp(v, "close", 5) == 0) || strncmp(p, "HTTP/1.0", 8) == 0;
     return true;
@@ -291,6 +299,10 @@ static h1_result h1_recv(h1_conn *c, const char **why)
     c->in[c->in_len] = 0;
     if (c->body_off == 0) {
         const char *e = strstr(c->in, "\r\n\r\n");
+        if (!e && c->in_len > H1_MAX_HEAD) {
+            *why = "a head over 64 KiB";
+            return H1_ERROR;
+        }
         if (!e)
             return H1_AGAIN;
         if (!h1_parse_head(c, e, why))

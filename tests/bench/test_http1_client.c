@@ -167,6 +167,31 @@ START_TEST(answers_refused)
     refused("HTTP/1.1 200 OK\r\nContent-Len", true, "closed the connection");
     refused("SSH-2.0-OpenSSH\r\n\r\n", false, "status line");
     refused("HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n", false, "status code");
+    refused("HTTP/1.1 200 OK\r\nContent-Length: 999999999999\r\n\r\n", false, "over 64 MiB");
+}
+END_TEST
+
+/* A head that never ends: refused once it passes 64 KiB, not read for ever. */
+START_TEST(endless_head_refused)
+{
+    h1_conn c;
+    int peer;
+    pair(&c, &peer);
+    put(peer, "HTTP/1.1 200 OK\r\n");
+    char line[1024];
+    memset(line, 'x', sizeof line - 3);
+    memcpy(line + sizeof line - 3, "\r\n", 3);
+    const char *why = NULL;
+    h1_result r = H1_AGAIN;
+    for (int i = 0; i < 80 && r == H1_AGAIN; i++) {
+        put(peer, line);
+        while ((r = h1_recv(&c, &why)) == H1_AGAIN && c.in_len < (size_t)(i + 1) * (sizeof line - 1))
+            ;
+    }
+    ck_assert_int_eq(r, H1_ERROR);
+    ck_assert_str_eq(why, "a head over 64 KiB");
+    close(peer);
+    conn_free(&c);
 }
 END_TEST
 
@@ -234,6 +259,7 @@ int main(void)
     tcase_add_test(tc, answer_whole_then_next_on_the_same_connection);
     tcase_add_test(tc, answer_a_byte_a_read);
     tcase_add_test(tc, answers_refused);
+    tcase_add_test(tc, endless_head_refused);
     tcase_add_test(tc, http10_answer_closes);
     tcase_add_test(tc, unix_socket_round_trip);
     suite_add_tcase(s, tc);
