@@ -244,14 +244,15 @@ static bool h1_parse_head(h1_conn *c, const char *head_end, const char **why)
         return false;
     }
     c->status = (int)status;
-    const char *line2 = memchr(p, '\n', (size_t)(end - p));
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    const char *headers = eol ? eol + 1 : end;   /* the lines after the status line */
     size_t vlen;
-    const char *v = line2 ? h1_header(line2 + 1, end, "Transfer-Encoding", &vlen) : NULL;
+    const char *v = h1_header(headers, end, "Transfer-Encoding", &vlen);
     if (v) {
         *why = "a chunked answer (not framed by Content-Length)";
         return false;
     }
-    v = line2 ? h1_header(line2 + 1, end, "Content-Length", &vlen) : NULL;
+    v = h1_header(headers, end, "Content-Length", &vlen);
     if (!v || vlen == 0 || vlen > 12 || strspn(v, "0123456789") < vlen) {
         *why = "an answer without a Content-Length";
         return false;
@@ -261,7 +262,7 @@ static bool h1_parse_head(h1_conn *c, const char *head_end, const char **why)
         *why = "a Content-Length over 64 MiB";
         return false;
     }
-    v = line2 ? h1_header(line2 + 1, end, "Connection", &vlen) : NULL;
+    v = h1_header(headers, end, "Connection", &vlen);
     c->close_after = (v && vlen == 5 && strncasecmp(v, "close", 5) == 0) || strncmp(p, "HTTP/1.0", 8) == 0;
     return true;
 }

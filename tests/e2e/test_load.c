@@ -22,7 +22,7 @@ static const char *const load_env[] = {
     NULL};
 
 typedef struct {
-    char out[4096];   /* its stdout: `name: value` lines */
+    char out[4096];   /* a newline, then its stdout: `name: value` lines */
     int status;       /* its exit status */
 } load_run;
 
@@ -34,8 +34,9 @@ static void run_load(const e2e_daemon *d, const char *args, load_run *r)
              d->base, d->admin, args, d->dir);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
-    size_t n = fread(r->out, 1, sizeof r->out - 1, p);
-    r->out[n] = 0;
+    r->out[0] = '\n';   /* so that every line, the first too, is found after a newline (figure) */
+    size_t n = fread(r->out + 1, 1, sizeof r->out - 2, p);
+    r->out[n + 1] = 0;
     int st = pclose(p);
     r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     ck_assert_msg(r->status == 0, "carcd-load %s: exit %d\n%s", args, r->status, r->out);
@@ -46,14 +47,9 @@ static double figure(const load_run *r, const char *name)
 {
     char key[64];
     snprintf(key, sizeof key, "\n%s: ", name);
-    char *all = malloc(strlen(r->out) + 2);
-    all[0] = '\n';
-    strcpy(all + 1, r->out);
-    const char *p = strstr(all, key);
-    ck_assert_msg(p, "no %s in:\n%s", name, r->out);
-    double v = atof(p + strlen(key));
-    free(all);
-    return v;
+    const char *p = strstr(r->out, key);
+    ck_assert_msg(p, "no %s in:%s", name, r->out);
+    return atof(p + strlen(key));
 }
 
 /* Every game of d verifies; their number. */
@@ -138,8 +134,7 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("load");
-    TCase *tc = tcase_create("load");
-    tcase_set_timeout(tc, 120);
+    TCase *tc = e2e_tcase("load", 120);
     tcase_add_test(tc, closed_loop_moves_are_stored);
     tcase_add_test(tc, always_get_rate_and_warm_up);
     suite_add_tcase(s, tc);
