@@ -7,12 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PNG_CID "board.png"
-
+/* The body's UTF-8 bytes as they are, labelled utf-8: g_mime_text_part_set_text would convert them to the
+ * smallest charset that holds them (ISO-8859-1 for "Jürgen"), which a utf-8 label set after it then belies. */
 static GMimeObject *text_part(const char *subtype, const char *body)
 {
     GMimeTextPart *t = g_mime_text_part_new_with_subtype(subtype);
-    g_mime_text_part_set_text(t, body);
+    GMimeStream *s = g_mime_stream_mem_new_with_buffer(body, strlen(body));
+    GMimeDataWrapper *w = g_mime_data_wrapper_new_with_stream(s, GMIME_CONTENT_ENCODING_DEFAULT);
+    g_mime_part_set_content(GMIME_PART(t), w);
+    g_object_unref(w);
+    g_object_unref(s);
     g_mime_text_part_set_charset(t, "utf-8");
     g_mime_part_set_content_encoding(GMIME_PART(t), GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE);
     return GMIME_OBJECT(t);
@@ -27,7 +31,7 @@ static GMimeObject *png_part(const unsigned char *png, size_t len)
     g_object_unref(w);
     g_object_unref(s);
     g_mime_part_set_content_encoding(img, GMIME_CONTENT_ENCODING_BASE64);
-    g_mime_part_set_content_id(img, PNG_CID);
+    g_mime_part_set_content_id(img, CD_MAIL_PNG_CID);
     g_mime_object_set_disposition(GMIME_OBJECT(img), "inline");
     g_mime_part_set_filename(img, "board.png");
     return GMIME_OBJECT(img);

@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 
+/* The picture's Content-ID, which the HTML part shows as <img src="cid:board.png@carcd">: a msg-id, with its
+ * '@' (RFC 2392, RFC 5322 §3.6.4). */
+#define CD_MAIL_PNG_CID "board.png@carcd"
+
 typedef struct {
     const char *from;           /* CARCD_MAIL_FROM */
     const char *to;             /* the seat's address */
@@ -18,7 +22,7 @@ typedef struct {
     const char *unsubscribe;    /* the one-click URL (List-Unsubscribe, List-Unsubscribe-Post); NULL: none */
     const char *text;           /* the plain-text body, UTF-8, "\n" line ends */
     const char *html;           /* NULL: text only */
-    const unsigned char *png;   /* the board, shown by the HTML as cid:board.png; NULL: none */
+    const unsigned char *png;   /* the board, shown by the HTML as cid:CD_MAIL_PNG_CID; NULL: none */
     size_t png_len;
 } cd_mail_parts;
 

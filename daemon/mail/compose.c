@@ -312,7 +312,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
     scores(&t, &h, a, view);
     cd_buf_str(&t, "\nThe board:\n");
     board_text(&t, view);
-    cd_buf_str(&h, "<p><img src=\"cid:board.png\" alt=\"the board\"></p>\n");
+    cd_buf_str(&h, "<p><img src=\"cid:" CD_MAIL_PNG_CID "\" alt=\"the board\"></p>\n");
     if (my_turn && a->kind != CD_MAIL_INVITATION) {
         legal = legal_notations(a->st, a->to->seat);
         cd_buf_str(&t, "\nYour legal moves:\n");

@@ -249,7 +249,7 @@ START_TEST(built_mail_reads_back)
                        .subject = "Carcassonne: your turn, Zoë", .msg_id = "carcd.x.0.turn.3.aa@games.example.org",
                        .thread_id = "carcd.x.0@games.example.org",
                        .unsubscribe = "https://carc.example.org/v1/mail/unsubscribe/00112233445566778899aabb",
-                       .text = "Your legal moves:\n   1. pass\n", .html = "<p>Your legal moves</p>", .png = png,
+                       .text = "Jürgen, your legal moves:\n   1. pass\n", .html = "<p>Zoë, your legal moves</p>", .png = png,
                        .png_len = sizeof png};
     char *raw = cd_mail_build(&p);
     ck_assert_ptr_nonnull(raw);
@@ -264,12 +264,22 @@ START_TEST(built_mail_reads_back)
     GMimeObject *alt = g_mime_message_get_mime_part(m);
     ck_assert(GMIME_IS_MULTIPART(alt));
     GMimeObject *plain = g_mime_multipart_get_part(GMIME_MULTIPART(alt), 0);
+    /* the text's own UTF-8 bytes under a utf-8 label, in both parts: ü is =C3=BC, not Latin-1's =FC */
+    ck_assert_str_eq(g_mime_object_get_content_type_parameter(plain, "charset"), "utf-8");
+    ck_assert_msg(strstr(raw, "J=C3=BCrgen") && strstr(raw, "Zo=C3=AB") && !strstr(raw, "=FC") && !strstr(raw, "=EB"),
+                  "%s", raw);
     char *text = g_mime_text_part_get_text(GMIME_TEXT_PART(plain));
-    ck_assert_msg(strstr(text, "1. pass") != NULL, "%s", text);
+    ck_assert_msg(strncmp(text, "Jürgen, your legal moves:\r\n   1. pass", 37) == 0, "%s", text);
     g_free(text);
     GMimeObject *rel = g_mime_multipart_get_part(GMIME_MULTIPART(alt), 1);
+    GMimeObject *html = g_mime_multipart_get_part(GMIME_MULTIPART(rel), 0);
+    ck_assert_str_eq(g_mime_object_get_content_type_parameter(html, "charset"), "utf-8");
+    text = g_mime_text_part_get_text(GMIME_TEXT_PART(html));
+    ck_assert_str_eq(text, "<p>Zoë, your legal moves</p>");
+    g_free(text);
     GMimeObject *img = g_mime_multipart_get_part(GMIME_MULTIPART(rel), 1);
-    ck_assert_str_eq(g_mime_part_get_content_id(GMIME_PART(img)), "board.png");
+    ck_assert_str_eq(g_mime_part_get_content_id(GMIME_PART(img)), CD_MAIL_PNG_CID);
+    ck_assert(strstr(raw, "Content-Id: <board.png@carcd>") || strstr(raw, "Content-ID: <board.png@carcd>"));
     g_object_unref(m);
     free(raw);
 }
