@@ -11,6 +11,7 @@
 #include "audit.h"
 #include "games.h"
 #include "base/json_out.h"
+#include "base/utf8_cut.h"
 #include "db/audit_log.h"
 #include "http/limits.h"
 
@@ -27,12 +28,7 @@ static char *header_text(cd_req *r, const char *name, size_t max)
     const char *v = cd_req_header(r, name);
     if (!v || !*v)
         return NULL;
-    size_t n = strlen(v);
-    if (n > max) {
-        n = max;
-        while (n > 0 && ((unsigned char)v[n] & 0xC0) == 0x80)
-            n--;
-    }
+    size_t n = cd_utf8_cut(v, strlen(v), max);
     char *out = malloc(n + 1);
     if (!out)
         abort();

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/utf8_cut.h"
 #include "compose.h"
 #include "tag.h"
 
@@ -35,8 +36,7 @@ static void trim_into(const char *s, size_t len, char *out, size_t n)
         else
             break;
     }
-    if (len >= n)
-        len = n - 1;
+    len = cd_utf8_cut(s, len, n - 1);   /* a say's text cut stays UTF-8, and too long (game/messages.h) */
     memcpy(out, s, len);
     out[len] = 0;
 }
@@ -55,6 +55,7 @@ void cd_reply_first_line(const char *text, char *out, size_t n)
     const char *p = text;
     if ((unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF)
         p += 3;   /* a byte order mark */
+    bool attributed = false;   /* past an "On ... wrote:" line */
     while (*p) {
         const char *e = strchr(p, '\n');
         size_t len = e ? (size_t)(e - p) : strlen(p);
@@ -66,11 +67,14 @@ void cd_reply_first_line(const char *text, char *out, size_t n)
         trim_into(p, len, line, sizeof line);
         size_t l = strlen(line);
         if (line[0] && line[0] != '>') {
-            /* "On Tue, 1 Dec 2026, Ann wrote:" starts the quoted mail: nothing was written above it */
-            if (l > 6 && strcmp(line + l - 6, "wrote:") == 0)
+            /* "On Tue, 1 Dec 2026, Ann wrote:" starts the quoted mail: nothing was written above it, so the
+             * reply is below the quote (bottom-posted, as mutt and many lists write), or there is none */
+            if (!attributed && l > 6 && strcmp(line + l - 6, "wrote:") == 0) {
+                attributed = true;
+            } else {
+                snprintf(out, n, "%s", line);
                 return;
-            snprintf(out, n, "%s", line);
-            return;
+            }
         }
         if (!e)
             break;
@@ -83,6 +87,39 @@ static bool tag_is(const char *p, const char *name)
     size_t n = strlen(name);
     return strncasecmp(p, name, n) == 0 && (p[n] == '>' || p[n] == ' ' || p[n] == '/' || p[n] == '\t' ||
                                             p[n] == '\n' || p[n] == '\r');
+}
+
+/* "&#160;" or "&#xA0;" at p as UTF-8 into out (never longer than the entity), *n grown by its length: the
+ * entity's length, or 0 when p is no such entity (or names no character a reply could use). */
+static size_t numeric_entity(const char *p, char *out, size_t *n)
+{
+    if (p[1] != '#')
+        return 0;
+    bool hex = p[2] == 'x' || p[2] == 'X';
+    const char *d = p + (hex ? 3 : 2);
+    char *end;
+    unsigned long cp = strtoul(d, &end, hex ? 16 : 10);
+    if (end == d || *end != ';' || end - d > 7 || cp < 0x20 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
+        !isxdigit((unsigned char)*d))
+        return 0;
+    size_t k = 0;
+    if (cp < 0x80) {
+        out[k++] = (char)cp;
+    } else if (cp < 0x800) {
+        out[k++] = (char)(0xC0 | cp >> 6);
+        out[k++] = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out[k++] = (char)(0xE0 | cp >> 12);
+        out[k++] = (char)(0x80 | (cp >> 6 & 0x3F));
+        out[k++] = (char)(0x80 | (cp & 0x3F));
+    } else {
+        out[k++] = (char)(0xF0 | cp >> 18);
+        out[k++] = (char)(0x80 | (cp >> 12 & 0x3F));
+        out[k++] = (char)(0x80 | (cp >> 6 & 0x3F));
+        out[k++] = (char)(0x80 | (cp & 0x3F));
+    }
+    *n += k;
+    return (size_t)(end + 1 - p);
 }
 
 char *cd_reply_html_text(const char *html)
@@ -116,7 +153,7 @@ char *cd_reply_html_text(const char *html)
         }
         if (*p == '&') {
             static const struct { const char *ent; char c; } ents[] = {
-                {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&nbsp;", ' '}};
+                {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&nbsp;", ' '}};
             bool done = false;
             for (size_t i = 0; i < sizeof ents / sizeof ents[0] && !done; i++)
                 if (strncmp(p, ents[i].ent, strlen(ents[i].ent)) == 0) {
@@ -124,13 +161,81 @@ char *cd_reply_html_text(const char *html)
                     p += strlen(ents[i].ent);
                     done = true;
                 }
-            if (done)
+            size_t used = done ? 0 : numeric_entity(p, out + n, &n);
+            if (done || used) {
+                p += used;
                 continue;
+            }
+        }
+        if (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') {
+            /* white space, the source's line breaks too (a mail program wraps its HTML anywhere), is one space */
+            if (n > 0 && out[n - 1] != ' ' && out[n - 1] != '\n')
+                out[n++] = ' ';
+            p++;
+            continue;
         }
         out[n++] = *p++;
     }
     out[n] = 0;
     return out;
+}
+
+/* A format=flowed text (RFC 3676, what Thunderbird sends) as the lines its writer typed: an unquoted line that
+ * ends in a space goes on in the next unquoted line (its space dropped too with DelSp=yes), and a line's
+ * leading space is space-stuffing. Quoted lines, and the signature's "-- ", stay as they are. malloc'd. */
+static char *unflow(const char *text, bool delsp)
+{
+    char *out = malloc(strlen(text) + 1);
+    if (!out)
+        abort();
+    size_t n = 0;
+    bool joining = false;   /* the line before was soft-broken: this one goes on from it */
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len > 0 && p[len - 1] == '\r')
+            len--;
+        bool quoted = p[0] == '>';
+        if (joining && quoted)
+            out[n++] = '\n';   /* a flowed paragraph does not go on into a quote */
+        const char *s = p;
+        if (!quoted && len > 0 && s[0] == ' ') {
+            s++;
+            len--;
+        }
+        bool soft = !quoted && len > 0 && s[len - 1] == ' ' && !(len == 3 && strncmp(s, "-- ", 3) == 0);
+        memcpy(out + n, s, len);
+        n += len;
+        if (soft && delsp)
+            n--;
+        joining = soft && e;
+        if (!joining && e)
+            out[n++] = '\n';
+        p = e ? e + 1 : p + strlen(p);
+    }
+    out[n] = 0;
+    return out;
+}
+
+/* The reply's first line in part: a plain part's (unflowed when format=flowed), an HTML part's as text. */
+static void command_of(GMimeTextPart *part, bool html, char *out, size_t n)
+{
+    out[0] = 0;
+    char *text = g_mime_text_part_get_text(part);
+    if (!text)
+        return;
+    GMimeObject *o = GMIME_OBJECT(part);
+    const char *format = g_mime_object_get_content_type_parameter(o, "format");
+    char *t = NULL;
+    if (html) {
+        t = cd_reply_html_text(text);
+    } else if (format && strcasecmp(format, "flowed") == 0) {
+        const char *delsp = g_mime_object_get_content_type_parameter(o, "delsp");
+        t = unflow(text, delsp && strcasecmp(delsp, "yes") == 0);
+    }
+    cd_reply_first_line(t ? t : text, out, n);
+    free(t);
+    g_free(text);
 }
 
 /* The first text part (plain preferred over HTML) that is not an attachment, depth first. */
@@ -274,7 +379,8 @@ static void automatic_of(GMimeObject *mo, char *out, size_t n)
         while (*v == ' ' || *v == '\t')
             v++;
         snprintf(word, sizeof word, "%.*s", (int)strcspn(v, " \t;"), v);
-        if (strcasecmp(word, "bulk") == 0 || strcasecmp(word, "junk") == 0 || strcasecmp(word, "list") == 0) {
+        if (strcasecmp(word, "bulk") == 0 || strcasecmp(word, "junk") == 0 || strcasecmp(word, "list") == 0 ||
+            strcasecmp(word, "auto_reply") == 0) {
             snprintf(out, n, "Precedence: %s", word);
             return;
         }
@@ -335,19 +441,10 @@ int cd_reply_parse(const char *data, size_t len, cd_reply *out)
     GMimeObject *body = g_mime_message_get_mime_part(m);
     if (body)
         find_text(body, &plain, &html);
-    if (plain || html) {
-        char *text = g_mime_text_part_get_text(plain ? plain : html);
-        if (text) {
-            if (plain) {
-                cd_reply_first_line(text, out->command, sizeof out->command);
-            } else {
-                char *t = cd_reply_html_text(text);
-                cd_reply_first_line(t, out->command, sizeof out->command);
-                free(t);
-            }
-            g_free(text);
-        }
-    }
+    if (plain)
+        command_of(plain, false, out->command, sizeof out->command);
+    if (html && !out->command[0])   /* HTML only, or a plain part with nothing written in it */
+        command_of(html, true, out->command, sizeof out->command);
     g_object_unref(m);
     return 0;
 }

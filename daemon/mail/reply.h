@@ -4,7 +4,8 @@
  * command: the first line of the body that is not quoted. The body is the first text/plain part that is not
  * an attachment, else the first text/html part turned into text (quoted blocks left out); GMime decodes the
  * transfer encoding (quoted-printable, base64) and the charset into UTF-8. Lines starting with '>' are
- * quotes, a line "-- " starts the signature, "On ... wrote:" starts the quoted mail. A mail to a return path
+ * quotes, a line "-- " starts the signature, "On ... wrote:" starts the quoted mail (the reply is the first
+ * unquoted line below it, or there is none). A format=flowed text (RFC 3676) is unwrapped first. A mail to a return path
  * of carcd's (a bounce) is read for its delivery status report (message/delivery-status) instead. A mail a
  * program wrote (an out-of-office answer) is marked as such (`automatic`).
  */
@@ -16,7 +17,9 @@
 
 #include "db/mail_seats.h"
 
-#define CD_REPLY_LINE_MAX 256
+/* the first unquoted line's room: "say" and a message of 1 000 characters of up to 4 bytes each
+ * (game/messages.h), so that a longer one is refused as too long, never cut short */
+#define CD_REPLY_LINE_MAX 4100
 
 typedef struct {
     char message_id[300];           /* without brackets; "" when the mail has none */
@@ -26,8 +29,8 @@ typedef struct {
     char to[CD_EMAIL_MAX + 1];      /* the address the tag was found in */
     int in_reply_seq;               /* -1: not an answer to a mail of ours */
     char command[CD_REPLY_LINE_MAX];/* the first unquoted line, trimmed; "" when there is none */
-    /* written by a program, not a person (RFC 3834: Auto-Submitted other than "no"; Precedence bulk, junk or
-     * list; X-Autoreply, X-Autorespond): an out-of-office answer to a turn mail, a list's digest. carcd acts on
+    /* written by a program, not a person (RFC 3834: Auto-Submitted other than "no"; Precedence bulk, junk,
+     * list or auto_reply; X-Autoreply, X-Autorespond): an out-of-office answer to a turn mail, a list's digest. carcd acts on
      * none and answers none, so that two responders never mail each other for ever. `automatic` names the
      * header that said so ("Auto-Submitted: auto-replied"); "" for a person's mail. */
     char automatic[80];
@@ -48,8 +51,9 @@ int cd_reply_parse(const char *data, size_t len, cd_reply *out);
 void cd_reply_first_line(const char *text, char *out, size_t n);
 /* The command's first word, lower case, cut to n - 1 bytes: what it asks for ("resign", "say", "join"). */
 void cd_reply_first_word(const char *command, char *out, size_t n);
-/* HTML as text: tags dropped, <br>, </p>, </div> and </li> as line ends, <blockquote>, <style>, <head> and
- * <script> left out, a few entities decoded. malloc'd. */
+/* HTML as text: tags dropped, <br>, </p>, </div> and </li> as line ends, the source's own line breaks as
+ * spaces, <blockquote>, <style>, <head> and <script> left out, a few named entities and every numeric one
+ * decoded. malloc'd. */
 char *cd_reply_html_text(const char *html);
 
 #endif

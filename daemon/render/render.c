@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8_cut.h"
 #include "tile_face.h"
 
 /* ---- colours ------------------------------------------------------------------------------------------ */
@@ -153,19 +154,6 @@ static int flock_of(const json_t *view, const json_t *fig, int seat)
     return -1;
 }
 
-/* The length of s cut to at most max bytes without splitting a UTF-8 character: the cut moves back over
- * continuation bytes (10xxxxxx), so the text drawn stays UTF-8 (cairo and XML refuse anything else). */
-static int utf8_cut(const char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (n > max) {
-        n = max;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--;
-    }
-    return (int)n;
-}
-
 static void draw_legend(cd_canvas *c, const carc_catalog *cat, const json_t *view, const layout *L)
 {
     double T = L->T, top = L->h - L->legend + T * 0.25;
@@ -190,7 +178,7 @@ static void draw_legend(cd_canvas *c, const carc_catalog *cat, const json_t *vie
             name = "";
         char row[200];
         snprintf(row, sizeof row, "%s%.*s  %lld", !finished && (int)i == pseat ? "\xe2\x96\xb6 " : "",
-                 utf8_cut(name, 60), name, (long long)json_integer_value(json_object_get(pl, "score")));
+                 (int)cd_utf8_cut(name, strlen(name), 60), name, (long long)json_integer_value(json_object_get(pl, "score")));
         c->text(c, L->margin + T * 0.35, y + T * 0.07, T * 0.2, CD_INK, CD_ANCHOR_START, (int)i == pseat, row);
     }
     /* the tile drawn and waiting to be placed (public) */

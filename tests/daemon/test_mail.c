@@ -61,6 +61,21 @@ START_TEST(first_line_rules)
     ck_assert_str_eq(out, "pass");
     cd_reply_first_line("\xC2\xA0 resign\xC2\xA0\n", out, sizeof out);
     ck_assert_str_eq(out, "resign");   /* no-break spaces (HTML's &nbsp;) trimmed like spaces */
+    /* bottom-posted: the first unquoted line below the quote its "wrote:" line starts */
+    cd_reply_first_line("On Tue, 1 Dec 2026 at 10:00, carcd wrote:\n> 2\n>\n\n 3 \n\n-- \nAnn\n", out, sizeof out);
+    ck_assert_str_eq(out, "3");
+    cd_reply_first_line("On Tue, 1 Dec 2026 at 10:00, carcd wrote:\n> 2\n\n-- \nAnn\n", out, sizeof out);
+    ck_assert_str_eq(out, "");
+    /* a line longer than the room is cut where a character starts: two-byte characters, an even length */
+    char *longer = malloc(4 + 2 * 2100 + 1);
+    memcpy(longer, "say ", 4);
+    for (int i = 0; i < 2100; i++)
+        memcpy(longer + 4 + 2 * i, "\xC3\xA9", 2);
+    longer[4 + 2 * 2100] = 0;
+    cd_reply_first_line(longer, out, sizeof out);
+    ck_assert_uint_eq(strlen(out), CD_REPLY_LINE_MAX - 2);
+    ck_assert_uint_eq((unsigned char)out[strlen(out) - 1], 0xA9);
+    free(longer);
 }
 END_TEST
 
@@ -72,6 +87,12 @@ START_TEST(html_as_text)
     cd_reply_first_line(t, out, sizeof out);
     ck_assert_str_eq(out, "7");
     ck_assert_msg(strstr(t, "4. pass") == NULL, "the quote is left out: %s", t);
+    free(t);
+    /* the source's line breaks are spaces (Outlook wraps its HTML anywhere); numeric entities decoded */
+    t = cd_reply_html_text("<div>V 5,5\r\nr0&#160;</div><div>&#x41;&#66;&#65536;&#0;&#x;&#xD800;</div>");
+    cd_reply_first_line(t, out, sizeof out);
+    ck_assert_str_eq(out, "V 5,5 r0");
+    ck_assert_msg(strstr(t, "\nAB\xF0\x90\x80\x80&#0;&#x;&#xD800;"), "%s", t);
     free(t);
 }
 END_TEST
@@ -124,6 +145,28 @@ START_TEST(replies_decoded)
              "--m--\r\n", to);
     parse(raw, &r);
     ck_assert_str_eq(r.command, "4");
+    /* format=flowed (RFC 3676): a soft-broken line goes on in the next, space-stuffing undone; DelSp=yes drops
+     * the break's space */
+    snprintf(raw, sizeof raw,
+             "From: bob@example.org\r\nTo: %s\r\nMessage-ID: <ff@client>\r\n"
+             "Content-Type: text/plain; charset=utf-8; format=flowed\r\n\r\n"
+             "say that city is \r\n going to \r\nbe mine\r\n\r\n> On Mon, x wrote: \r\n> 1\r\n", to);
+    parse(raw, &r);
+    ck_assert_str_eq(r.command, "say that city is going to be mine");
+    snprintf(raw, sizeof raw,
+             "From: bob@example.org\r\nTo: %s\r\nMessage-ID: <ds@client>\r\n"
+             "Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes\r\n\r\n"
+             "say Donau \r\ndampf \r\nschiff\r\n", to);
+    parse(raw, &r);
+    ck_assert_str_eq(r.command, "say Donaudampfschiff");
+    /* a plain part with nothing written in it: the HTML part is read */
+    snprintf(raw, sizeof raw,
+             "From: bob@example.org\r\nTo: %s\r\nMessage-ID: <ep@client>\r\nMIME-Version: 1.0\r\n"
+             "Content-Type: multipart/alternative; boundary=\"a\"\r\n\r\n"
+             "--a\r\nContent-Type: text/plain\r\n\r\n\r\n--a\r\nContent-Type: text/html\r\n\r\n<p>6</p>\r\n--a--\r\n",
+             to);
+    parse(raw, &r);
+    ck_assert_str_eq(r.command, "6");
     /* no tag of ours anywhere */
     parse("From: x@example.org\r\nTo: play@games.example.org\r\n\r\n1\r\n", &r);
     ck_assert(!r.has_tag);
@@ -143,6 +186,7 @@ START_TEST(automatic_mails_marked)
         {"Auto-Submitted: no\r\n", ""},
         {"Precedence: bulk\r\n", "Precedence: bulk"},
         {"Precedence: list\r\n", "Precedence: list"},
+        {"Precedence: auto_reply\r\n", "Precedence: auto_reply"},
         {"Precedence: first-class\r\n", ""},
         {"X-Autoreply: yes\r\n", "X-Autoreply"},
         {"X-Autorespond: Out of office\r\n", "X-Autorespond"},
