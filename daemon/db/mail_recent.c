@@ -23,7 +23,7 @@ cd_mq cd_mail_recent_moves(cd_db *db, const char *game_id, int after_seq, cd_mai
     for (int i = 0; i < PQntuples(res) && *n < max; i++) {
         cd_mail_recent_move *m = &out[(*n)++];
         m->seq = atoi(PQgetvalue(res, i, 0));
-        m->seat = atoi(PQgetvalue(res, i, 1));
+        m->seat = PQgetisnull(res, i, 1) ? -1 : atoi(PQgetvalue(res, i, 1));
         m->notation[0] = 0;
         json_t *mv = PQgetisnull(res, i, 2) ? NULL : json_loads(PQgetvalue(res, i, 2), 0, NULL);
         const char *nt = json_string_value(json_object_get(mv, "notation"));

@@ -11,9 +11,9 @@
 #include "mail_seats.h"
 
 typedef struct {
-    int seq, seat;
+    int seq, seat;          /* seat -1: no seat's (the game's opening, the admin's cancel) */
     char notation[80];      /* the logged move's notation; "" when it has none (a clock's move, say) */
-    char origin[8];         /* seat or clock */
+    char origin[8];         /* seat, clock, bot or admin */
 } cd_mail_recent_move;
 
 /* The moves after after_seq, in order, at most max (inside a transaction it sees the moves this transaction

@@ -41,7 +41,8 @@ typedef struct {
     const char *last_move;      /* turn: what happened since (one line per move); NULL: nothing to tell */
     const char *talk;           /* turn: "  Ann wrote: ..." lines, the table talk since; NULL: none */
     const char *refusal;        /* refused: the reason */
-    bool cancelled;             /* finished: the admin cancelled the game (st is as it was then): no winner */
+    bool cancelled;             /* the admin cancelled the game (st is as it was then): no winner; a finished,
+                                   status or refused mail says so */
     const char *reason;         /* cancelled: the admin's reason; NULL: none given */
 } cd_mail_about;
 

@@ -54,6 +54,11 @@ static char *since_last_turn(cd_db *db, const char *game_id, int seq, int seat, 
             from = i + 1;
     cd_buf b = {0};
     for (int i = from; i < n; i++) {
+        if (mv[i].seat < 0) {   /* the opening is nobody's move; the admin's cancel ends the list's game */
+            if (strcmp(mv[i].origin, "admin") == 0)
+                cd_buf_printf(&b, "  %d. the server's administrator cancelled the game\n", mv[i].seq);
+            continue;
+        }
         const char *nm = json_string_value(json_array_get(names, (size_t)mv[i].seat));
         cd_buf_printf(&b, "  %d. %s (seat %d): %s%s\n", mv[i].seq, nm ? nm : "?", mv[i].seat,
                       mv[i].notation[0] ? mv[i].notation : "(a move)",
@@ -190,20 +195,20 @@ cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const ca
     return ok && cd_mail_outbox_notify(db) ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
-cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_state *st, int seq,
-                                     const json_t *names, const cd_mail_seat *to, const char *reason)
+cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_state *st, bool cancelled, int seq,
+                                     const cd_mail_seat *to, const char *reason)
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
-    json_t *loaded = names ? NULL : cd_mail_seat_names(db, game_id);
+    json_t *names = cd_mail_seat_names(db, game_id);
     cd_mail_about a = {.kind = CD_MAIL_REFUSED, .game_id = game_id, .to = to, .st = st, .seq = seq,
-                       .names = names ? names : loaded, .refusal = reason};
+                       .names = names, .refusal = reason, .cancelled = cancelled};
     bool ok = add(db, &a) && cd_mail_outbox_notify(db);
-    json_decref(loaded);
+    json_decref(names);
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
-cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, int seq,
+cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, bool cancelled, int seq,
                                     const cd_mail_seat *to, const char *deadline)
 {
     if (!cd_mail_settings_get()->enabled)
@@ -211,7 +216,7 @@ cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_s
     json_t *names = cd_mail_seat_names(db, game_id);
     char *recent = since_last_turn(db, game_id, seq, to->seat, names);
     cd_mail_about a = {.kind = CD_MAIL_STATUS, .game_id = game_id, .to = to, .st = st, .seq = seq, .names = names,
-                       .deadline = deadline, .last_move = recent};
+                       .deadline = deadline, .last_move = recent, .cancelled = cancelled};
     bool ok = add(db, &a) && cd_mail_outbox_notify(db);
     free(recent);
     json_decref(names);

@@ -54,11 +54,12 @@ bool cd_mail_outbox_add_parts(cd_db *db, const char *game_id, int seat, const ch
                               const cd_mail_parts *p);
 
 /* A reply from seat `to` that asked for the game's status (mailin/mail_in.c): the moves since the seat's last turn,
- * whom the game waits for, scores and board, and the legal moves when it waits for this seat. */
-cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, int seq,
+ * whom the game waits for, scores and board, and the legal moves when it waits for this seat; cancelled: the
+ * admin cancelled the game (st is as it was then), which the mail says instead. */
+cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, bool cancelled, int seq,
                                     const cd_mail_seat *to, const char *deadline);
-/* A reply that was not played: the reason and the legal moves again. */
-cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_state *st, int seq,
-                                     const json_t *names, const cd_mail_seat *to, const char *reason);
+/* A reply that was not played: the reason and the legal moves again (cancelled as for a status). */
+cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_state *st, bool cancelled, int seq,
+                                     const cd_mail_seat *to, const char *reason);
 
 #endif

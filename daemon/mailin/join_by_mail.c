@@ -9,6 +9,7 @@
 
 #include "base/crypto.h"
 #include "base/ids.h"
+#include "base/utf8_cut.h"
 #include "db/lobby.h"
 #include "game/lobby_join.h"
 #include "mail/mail.h"
@@ -96,7 +97,8 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
     cd_reply_first_word(r->command, word, sizeof word);
     /* (a displaced invitee is answered so whatever the reply says) */
     if (!why[0] && strcmp(word, "join") != 0) {   /* these two may be answered again, the join's refusals not */
-        snprintf(why, sizeof why, "its first line is \"%s\", not \"join\"", r->command);
+        snprintf(why, sizeof why, "its first line is \"%.*s\", not \"join\"",
+                 (int)cd_utf8_cut(r->command, strlen(r->command), 160), r->command);
     } else if (!why[0]) {
         name_of(r->command, r->from, name);
         if (!cd_name_ok(name))

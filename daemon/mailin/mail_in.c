@@ -13,6 +13,7 @@
 #include "base/log.h"
 #include "base/metrics.h"
 #include "base/timesrc.h"
+#include "base/utf8_cut.h"
 #include "clock/clock_tx.h"
 #include "db/db.h"
 #include "db/lobby.h"
@@ -34,6 +35,7 @@
 #include "notation.h"
 
 #define MAIL_IN_MAX (64u << 20)
+#define SHOWN_MAX 160   /* the bytes of a reply's first line that its answer and the log repeat */
 
 typedef struct {
     const cd_reply *r;
@@ -43,14 +45,31 @@ typedef struct {
     char detail[400];
 } in_tx;
 
+/* The printf precision that shows a command whole or cut at SHOWN_MAX bytes on a character's start: a detail
+ * goes into a text column and a mail, where half a character is refused or garbled. */
+static int shown(const char *command)
+{
+    return (int)cd_utf8_cut(command, strlen(command), SHOWN_MAX);
+}
+
+/* A move's number in the turn mail's list: "3", or "3." as the list writes it. */
 static bool is_number(const char *s)
 {
-    if (!*s)
+    if (!isdigit((unsigned char)*s))
         return false;
-    for (; *s; s++)
-        if (!isdigit((unsigned char)*s))
-            return false;
-    return true;
+    while (isdigit((unsigned char)*s))
+        s++;
+    return *s == 0 || (*s == '.' && s[1] == 0);
+}
+
+/* "3. V 0,1 r0": a line of the turn mail's list copied whole, which the notation cannot read. */
+static bool is_list_line(const char *s)
+{
+    if (!isdigit((unsigned char)*s))
+        return false;
+    while (isdigit((unsigned char)*s))
+        s++;
+    return *s == '.' && (s[1] == ' ' || s[1] == '\t');
 }
 
 /* pause, resume, vacation N: the clock changes as POST .../pause, .../resume, .../vacation change it
@@ -129,10 +148,17 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
         return CD_TX_COMMIT;
     }
     if (g->finished) {
-        snprintf(t->detail, sizeof t->detail, "the game is over");
+        snprintf(t->detail, sizeof t->detail, "%s",
+                 g->cancelled ? "the game was cancelled by the server's administrator" : "the game is over");
         return CD_TX_ROLLBACK;
     }
     if (strcmp(word, "resign") == 0) {
+        if (strcasecmp(r->command, "resign") != 0) {   /* for good, so never read out of a longer line */
+            snprintf(t->detail, sizeof t->detail,
+                     "\"%.*s\": to resign, write \"resign\" alone on the first line (it cannot be undone)",
+                     shown(r->command), r->command);
+            return CD_TX_ROLLBACK;
+        }
         char err[200];
         cd_tx_result out = cd_forced_moves_commit(db, g, seat, CD_FORCED_LEAVE, "seat", cd_wall_now(), NULL, err,
                                                   sizeof err);
@@ -163,13 +189,19 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
         const char *nt = k >= 1 && (size_t)k <= json_array_size(legal) ? json_string_value(json_array_get(legal, (size_t)k - 1))
                                                                       : NULL;
         if (!nt) {
-            snprintf(t->detail, sizeof t->detail, "there is no move %s: choose 1 to %zu", r->command,
+            snprintf(t->detail, sizeof t->detail, "there is no move %.*s: choose 1 to %zu",
+                     (int)cd_utf8_cut(r->command, strcspn(r->command, "."), 20), r->command,
                      json_array_size(legal));
             json_decref(legal);
             return CD_TX_ROLLBACK;
         }
         rc = carc_notation_parse(g->st, nt, strlen(nt), &m, err, sizeof err);
         json_decref(legal);
+    } else if (is_list_line(r->command)) {
+        snprintf(t->detail, sizeof t->detail,
+                 "\"%.*s\": reply with the move's number alone (\"%.*s\") or its notation alone, not both",
+                 shown(r->command), r->command, (int)strcspn(r->command, "."), r->command);
+        return CD_TX_ROLLBACK;
     } else {
         rc = carc_notation_parse(g->st, r->command, strlen(r->command), &m, err, sizeof err);
     }
@@ -180,7 +212,7 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
     if (rc == CARC_OK)
         rc = carc_apply(g->st, seat, &m, &ev, err, sizeof err);
     if (rc != CARC_OK) {
-        snprintf(t->detail, sizeof t->detail, "\"%s\": %s", r->command, err);
+        snprintf(t->detail, sizeof t->detail, "\"%.*s\": %s", shown(r->command), r->command, err);
         json_decref(stored);
         carc_events_free(&ev);
         return CD_TX_ROLLBACK;
@@ -299,7 +331,7 @@ static cd_tx_result run_in(cd_db *db, void *arg)
     int seq_before = g.seq;
     cd_tx_result out = play(db, &g, seat.seat, t);
     if (out == CD_TX_COMMIT && strcmp(t->outcome, "clock") == 0) {
-        snprintf(t->detail, sizeof t->detail, "\"%s\": the clock changed", r->command);
+        snprintf(t->detail, sizeof t->detail, "\"%.*s\": the clock changed", shown(r->command), r->command);
     } else if (out == CD_TX_COMMIT && strcmp(t->outcome, "said") == 0) {
         snprintf(t->detail, sizeof t->detail, "a message to the table at move %d", seq_before);
     } else if (out == CD_TX_COMMIT && strcmp(t->outcome, "status") == 0) {
@@ -308,13 +340,13 @@ static cd_tx_result run_in(cd_db *db, void *arg)
             cd_iso_time(cd_clock_deadline(&g.clock), deadline);
         const char *why;
         if (cd_mail_answer_blocked(db, game_id, &seat, &why) != CD_MQ_OK ||
-            (!why && cd_mail_enqueue_status(db, game_id, g.st, g.seq, &seat, deadline) != CD_TX_COMMIT))
+            (!why && cd_mail_enqueue_status(db, game_id, g.st, g.cancelled, g.seq, &seat, deadline) != CD_TX_COMMIT))
             out = CD_TX_ERROR;
         snprintf(t->detail, sizeof t->detail, "the game at move %d%s%s", seq_before,
                  why ? ": not answered, " : ", answered", why ? why : "");
     } else if (out == CD_TX_COMMIT) {
         snprintf(t->outcome, sizeof t->outcome, "moved");
-        snprintf(t->detail, sizeof t->detail, "\"%s\" at move %d", r->command, seq_before);
+        snprintf(t->detail, sizeof t->detail, "\"%.*s\" at move %d", shown(r->command), r->command, seq_before);
     } else if (out == CD_TX_ROLLBACK) {
         /* refused: the game as it was (play() may have changed g.st only when it also failed) and an answer */
         snprintf(t->outcome, sizeof t->outcome, "refused");
@@ -325,7 +357,7 @@ static cd_tx_result run_in(cd_db *db, void *arg)
         }
         const char *why;
         if (cd_mail_answer_blocked(db, game_id, &seat, &why) != CD_MQ_OK ||
-            (!why && cd_mail_enqueue_refused(db, game_id, g.st, g.seq, NULL, &seat, t->detail) != CD_TX_COMMIT)) {
+            (!why && cd_mail_enqueue_refused(db, game_id, g.st, g.cancelled, g.seq, &seat, t->detail) != CD_TX_COMMIT)) {
             cd_game_free(&g);
             return CD_TX_ERROR;
         }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "db/lobby.h"
 #include "game/lobby_leave.h"
@@ -50,7 +51,9 @@ cd_tx_result cd_mail_in_waiting(cd_db *db, const cd_reply *r, const char *game_i
     char word[16];
     cd_reply_first_word(r->command, word, sizeof word);
     const char *why = NULL;
-    if (strcmp(word, "leave") == 0) {   /* its first word, as "resign" is read in a game under way */
+    if (strcmp(word, "leave") == 0 && strcasecmp(r->command, "leave") != 0) {
+        why = "to give your seat back, write \"leave\" alone on the first line";
+    } else if (strcmp(word, "leave") == 0) {   /* the whole line, as "resign" in a game under way */
         cd_tx_result out = leave(db, game_id, seat, &why);
         if (out != CD_TX_COMMIT)
             return out;

@@ -606,7 +606,8 @@ START_TEST(seat_left_to_bot_gets_no_turn_mail)
 END_TEST
 
 /* The admin's cancel (POST /v1/admin/games/{id}/cancel) sends every seat with mail its game-over mail, which
- * says the game was cancelled and why, names no winner and lists no moves; no turn mail follows. */
+ * says the game was cancelled and why, names no winner and lists no moves; no turn mail follows, and a status or
+ * a move asked by mail afterwards is answered that the game was cancelled. */
 START_TEST(admin_cancel_mails_game_over)
 {
     e2e_daemon *d = mail_daemon(false);
@@ -614,7 +615,6 @@ START_TEST(admin_cancel_mails_game_over)
     e2e_game g;
     mail first = {0};
     first_turn(c, d, "carol", "dave", &g, &first);
-    free(first.text);
     char path[200];
     snprintf(path, sizeof path, "/v1/admin/games/%s/cancel", g.id);
     e2e_resp r;
@@ -637,11 +637,32 @@ START_TEST(admin_cancel_mails_game_over)
         ck_assert(m.has_png && m.has_html);
         free(m.text);
     }
+    free(first.text);
     /* nothing more: no turn mail after the cancel */
     char needle[200];
     snprintf(needle, sizeof needle, "carcd.%s.0.turn.%d.", g.id, seq);
     char *late = wait_mail("carol", needle, 1.0);
     ck_assert_msg(late == NULL, "a turn mail after the cancel");
+    /* a status and a move after it say the game was cancelled, not whom it waits for; the cancel is the
+     * administrator's, not a move of seat 0's, and the game's opening is nobody's */
+    char *rp = reply_text("carol@example.org", first.reply_to, first.msg_id, NULL, NULL, "status\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    mail st;
+    seat_mail("carol", g.id, 0, "status", 1, &st);
+    ck_assert_msg(strstr(st.text, "The game was cancelled by the server's administrator.") &&
+                      strstr(st.text, "  1. the server's administrator cancelled the game\n") &&
+                      !strstr(st.text, "waits for") && !strstr(st.text, "(a move)") && !strstr(st.text, "  0. "),
+                  "%s", st.text);
+    free(st.text);
+    rp = reply_text("carol@example.org", first.reply_to, first.msg_id, NULL, NULL, "1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    seat_mail("carol", g.id, 0, "refused", 1, &st);
+    ck_assert_msg(strstr(st.text, "Your reply was not played: the game was cancelled by the server's administrator") &&
+                      !strstr(st.text, "waits for"),
+                  "%s", st.text);
+    free(st.text);
     e2e_client_free(c);
     e2e_daemon_down(d);
 }
@@ -2027,7 +2048,7 @@ START_TEST(status_by_mail)
     snprintf(want, sizeof want, "Carcassonne game %.8s: the game at move 0", g.id);
     ck_assert_str_eq(st.subject, want);
     ck_assert_msg(strstr(st.text, "The game waits for Ann (seat 0): place a tile.") && strstr(st.text, "The board:") &&
-                      !strstr(st.text, "Your legal moves"),
+                      !strstr(st.text, "Your legal moves") && !strstr(st.text, "(a move)"),
                   "%s", st.text);
     ck_assert_str_eq(st.reply_to, inv.reply_to);   /* the seat's own reply address */
     free(st.text);
@@ -2057,6 +2078,80 @@ START_TEST(status_by_mail)
     free(rp);
     ck_assert_int_eq(game_seq(c, &g), 1);
     free(st.text);
+    free(turn.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* Replies as mail programs and people write them: a name outside ASCII in the mails (UTF-8 under a utf-8
+ * label); a first line that only starts with "resign" refused, the game unchanged; a move below the quote
+ * (bottom-posted, as mutt writes), as "2." copied from the list; a say of 200 two-byte characters kept whole;
+ * a say from Thunderbird's format=flowed text unwrapped where its line was soft-broken. */
+START_TEST(replies_as_mail_programs_write_them)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    long created = e2e_game_create_raw(c, d, 2, NULL,
+                                       "{\"players\":[{\"name\":\"Jürgen\",\"email\":\"carol@example.org\"},"
+                                       "{\"name\":\"Zoë\",\"email\":\"dave@example.org\"}]}",
+                                       false, &g);
+    ck_assert_int_eq(created, 201);
+    mail turn, inv, rf;
+    seat_mail("carol", g.id, 0, "turn", 1, &turn);
+    ck_assert_msg(strstr(turn.text, "Jürgen, it is your turn (seat 0, move 0)"), "%s", turn.text);
+    seat_mail("dave", g.id, 1, "invitation", 1, &inv);
+    ck_assert_msg(strstr(inv.text, "Hello Zoë,"), "%s", inv.text);
+
+    char *rp = reply_text("carol@example.org", turn.reply_to, turn.msg_id, NULL, NULL,
+                          "resign later maybe, first: 2\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    seat_mail("carol", g.id, 0, "refused", 1, &rf);
+    ck_assert_msg(strstr(rf.text, "to resign, write \"resign\" alone on the first line"), "%s", rf.text);
+    free(rf.text);
+    int pending = -1;
+    ck_assert_str_eq(status_of(c, &g, &pending), "active");
+    ck_assert_int_eq(game_seq(c, &g), 0);
+
+    rp = reply_text("carol@example.org", turn.reply_to, turn.msg_id, NULL, NULL,
+                    "On Mon, 7 Dec 2026 at 08:26, carcd wrote:\r\n> Your legal moves:\r\n>    1. something\r\n"
+                    "\r\n2.\r\n\r\n-- \r\nJürgen\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    ck_assert_int_eq(game_seq(c, &g), 1);
+    char *log = mail_in_log(d);
+    ck_assert_msg(strstr(log, "moved: \\\"2.\\\" at move 0"), "%s", log);   /* the log line's JSON escapes */
+    free(log);
+
+    char say[4 + 400 + 3] = "say ";
+    for (int i = 0; i < 200; i++)
+        memcpy(say + 4 + 2 * i, "é", 2);
+    memcpy(say + 404, "\r\n", 3);
+    rp = reply_text("dave@example.org", inv.reply_to, inv.msg_id, NULL, NULL, say);
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    rp = reply_text("dave@example.org", inv.reply_to, inv.msg_id, NULL,
+                    "Content-Type: text/plain; charset=UTF-8; format=flowed\r\n",
+                    "say Good game so far, but that city in the north is going to \r\nbe mine!\r\n\r\n"
+                    "> On Mon, Jürgen wrote:\r\n> 1\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    char path[120];
+    snprintf(path, sizeof path, "/v1/games/%s/messages", g.id);
+    json_t *a = e2e_get_ok(c, path, g.token[0], 200);
+    ck_assert_int_eq(json_array_size(json_object_get(a, "messages")), 2);
+    say[404] = 0;
+    ck_assert_str_eq(e2e_jstr(a, "messages.0.text"), say + 4);
+    ck_assert_str_eq(e2e_jstr(a, "messages.1.text"), "Good game so far, but that city in the north is going to be mine!");
+    json_decref(a);
+    /* "resign" alone, in whatever case a phone writes it, resigns: the other seat wins */
+    rp = reply_text("carol@example.org", turn.reply_to, NULL, NULL, NULL, "Resign\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    ck_assert_str_eq(status_of(c, &g, &pending), "finished");
+    free(inv.text);
     free(turn.text);
     e2e_client_free(c);
     e2e_daemon_down(d);
@@ -2934,6 +3029,7 @@ int main(void)
     tcase_add_test(tc, refused_address_and_unsubscribe);
     tcase_add_test(tc, clock_commands_by_mail);
     tcase_add_test(tc, status_by_mail);
+    tcase_add_test(tc, replies_as_mail_programs_write_them);
     tcase_add_test(tc, automatic_replies_ignored);
     tcase_add_test(tc, answers_limited_per_hour);
     tcase_add_test(tc, waiting_game_mails_at_its_start);
