@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "utf8.h"
+
 static bool hexval_ok(char c)
 {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -27,13 +29,7 @@ bool cd_uuid_valid(const char *s)
     return true;
 }
 
-bool cd_name_ok(const char *s)
+bool cd_name_ok(const char *s, const char *field, char *why, size_t whylen)
 {
-    size_t n = strlen(s);
-    if (n == 0 || n > CD_NAME_MAX)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-            return false;
-    return true;
+    return cd_utf8_text_ok(s, strlen(s), CD_NAME_MAX, false, field, why, whylen);
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "base/ids.h"   /* CD_NAME_BYTES */
 #include "db.h"
 #include "mail_seats.h"   /* CD_EMAIL_MAX */
 
@@ -97,7 +98,7 @@ cd_q cd_invite_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37],
 /* ST_WAITING_SEATS: the seats taken so far, by seat. */
 typedef struct {
     int seat;
-    char name[72];
+    char name[CD_NAME_BYTES + 1];
     char player_id[37];   /* "" when the seat is linked to no player */
     char bot[256];        /* the seat's bot JSON (seats.bot); "" for a person */
     bool left_to_bot;     /* its player left it to the bot (sql/014) */

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "base/ids.h"   /* CD_NAME_BYTES */
 #include "db.h"
 
 struct pg_result;
@@ -27,7 +28,7 @@ typedef struct {
     long long id;
     int seq;
     char at[32];
-    char name[128];   /* the author's seat name */
+    char name[CD_NAME_BYTES + 1];   /* the author's seat name */
     double retry_s;
 } cd_msg_inserted;
 

@@ -11,7 +11,7 @@
 #include "audit.h"
 #include "games.h"
 #include "base/json_out.h"
-#include "base/utf8_cut.h"
+#include "base/utf8.h"
 #include "db/audit_log.h"
 #include "http/limits.h"
 

@@ -6,76 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "webhooks/outbox.h"
-
-/* The next code point of s[*i..n), advancing *i; -1 for a malformed or overlong sequence, a surrogate or
- * a value past U+10FFFF. */
-static long next_cp(const unsigned char *s, size_t n, size_t *i)
-{
-    unsigned char c = s[*i];
-    long cp;
-    size_t len;
-    if (c < 0x80) {
-        cp = c;
-        len = 1;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-        cp = c & 0x1F;
-        len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        cp = c & 0x0F;
-        len = 3;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        cp = c & 0x07;
-        len = 4;
-    } else {
-        return -1;
-    }
-    if (*i + len > n)
-        return -1;
-    for (size_t k = 1; k < len; k++) {
-        unsigned char d = s[*i + k];
-        if ((d & 0xC0) != 0x80)
-            return -1;
-        cp = cp << 6 | (d & 0x3F);
-    }
-    static const long min_of_len[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < min_of_len[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return -1;
-    *i += len;
-    return cp;
-}
 
 bool cd_msg_text_ok(const char *text, size_t len, char *why, size_t whylen)
 {
-    const unsigned char *s = (const unsigned char *)text;
-    size_t i = 0, chars = 0;
-    bool visible = false;
-    while (i < len) {
-        size_t at = i;
-        long cp = next_cp(s, len, &i);
-        if (cp < 0) {
-            snprintf(why, whylen, "text: not valid UTF-8 at byte %zu", at);
-            return false;
-        }
-        if (++chars > CD_MSG_MAX_CHARS) {
-            snprintf(why, whylen, "text: more than %d characters", CD_MSG_MAX_CHARS);
-            return false;
-        }
-        bool control = (cp < 0x20 && cp != '\n') || (cp >= 0x7F && cp <= 0x9F);
-        bool bidi = (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
-        if (control || bidi) {
-            snprintf(why, whylen, "text: character %zu is a %s (U+%04lX); only the line feed is allowed", chars,
-                     control ? "control character" : "bidirectional control", cp);
-            return false;
-        }
-        if (cp != ' ' && cp != '\n' && cp != 0xA0 && cp != 0x3000 && !(cp >= 0x2000 && cp <= 0x200B))
-            visible = true;
-    }
-    if (chars == 0 || !visible) {
-        snprintf(why, whylen, "text: expected 1 to %d characters, not only white space", CD_MSG_MAX_CHARS);
-        return false;
-    }
-    return true;
+    return cd_utf8_text_ok(text, len, CD_MSG_MAX_CHARS, true, "text", why, whylen);
 }
 
 json_t *cd_msg_json(const cd_msg_row *m, bool admin)

@@ -65,6 +65,18 @@ static bool parse_invite_email(cd_req *r, json_t *email, size_t i, const char **
     return true;
 }
 
+/* A seat's name (field: "players[i].name"), or a 400 that says what is wrong with it and names the field. */
+static bool name_ok(cd_req *r, const json_t *name, const char *field)
+{
+    char why[160];
+    if (json_is_string(name) && cd_name_ok(json_string_value(name), field, why, sizeof why))
+        return true;
+    if (!json_is_string(name))
+        snprintf(why, sizeof why, "%s: expected a string of 1 to %d characters", field, CD_NAME_MAX);
+    cd_reply_problem(r, CD_P_INVALID, field, "%s", why);
+    return false;
+}
+
 static bool parse_players(cd_req *r, json_t *players, create_tx *t)
 {
     if (!json_is_array(players) || json_array_size(players) < CARC_MIN_PLAYERS ||
@@ -96,12 +108,9 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             }
             t->is_bot[named] = true;
             json_t *name = json_object_get(p, "name");
-            if (name && (!json_is_string(name) || !cd_name_ok(json_string_value(name)))) {
-                snprintf(field, sizeof field, "players[%zu].name", i);
-                cd_reply_problem(r, CD_P_INVALID, field, "%s: expected 1 to %d printable characters", field,
-                                 CD_NAME_MAX);
+            snprintf(field, sizeof field, "players[%zu].name", i);
+            if (name && !name_ok(r, name, field))
                 return false;
-            }
             t->names[named] = name ? json_string_value(name) : cd_bot_default_name(t->bots[named].kind);
             named++;
             continue;
@@ -126,12 +135,11 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         }
         if (!cd_req_only_keys(r, p, keys, where))
             return false;
+        char name_field[64];
+        snprintf(name_field, sizeof name_field, "players[%zu].name", i);
         json_t *name = json_object_get(p, "name");
-        if (!json_is_string(name) || !cd_name_ok(json_string_value(name))) {
-            cd_reply_problem(r, CD_P_INVALID, "players", "players[%zu].name: expected 1 to %d printable characters",
-                             i, CD_NAME_MAX);
+        if (!name_ok(r, name, name_field))
             return false;
-        }
         t->names[named] = json_string_value(name);
         json_t *key = json_object_get(p, "player_key");
         if (key && !json_is_string(key)) {

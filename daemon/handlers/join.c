@@ -71,8 +71,9 @@ static enum MHD_Result join(cd_req *r)
     r->game_id = t.j.id;
     json_t *name = json_object_get(body, "name"), *code = json_object_get(body, "invite");
     json_t *key = json_object_get(body, "player_key");
-    if (!json_is_string(name) || !cd_name_ok(json_string_value(name))) {
-        ret = cd_reply_problem(r, CD_P_INVALID, "name", "name: expected 1 to %d printable characters", CD_NAME_MAX);
+    char why[160] = "";
+    if (!json_is_string(name) || !cd_name_ok(json_string_value(name), "name", why, sizeof why)) {
+        ret = cd_reply_problem(r, CD_P_INVALID, "name", "%s", why[0] ? why : "name: expected a string");
         goto out;
     }
     if ((code && !json_is_string(code)) || (key && !json_is_string(key))) {

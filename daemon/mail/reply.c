@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/utf8_cut.h"
+#include "base/utf8.h"
 #include "compose.h"
 #include "tag.h"
 

@@ -9,7 +9,7 @@
 
 #include "base/crypto.h"
 #include "base/ids.h"
-#include "base/utf8_cut.h"
+#include "base/utf8.h"
 #include "db/lobby.h"
 #include "game/lobby_join.h"
 #include "mail/mail.h"
@@ -101,8 +101,9 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
                  (int)cd_utf8_cut(r->command, strlen(r->command), 160), r->command);
     } else if (!why[0]) {
         name_of(r->command, r->from, name);
-        if (!cd_name_ok(name))
-            snprintf(why, sizeof why, "the name after \"join\" must be 1 to %d printable characters", CD_NAME_MAX);
+        char bad[160];
+        if (!cd_name_ok(name, "the name after \"join\"", bad, sizeof bad))
+            snprintf(why, sizeof why, "%s", bad);
     }
     bool may_retry = why[0] != 0 && !was_displaced;
     cd_join j = {.id = game_id, .name = name, .place = place, .from = r->from};

@@ -13,7 +13,7 @@
 #include "base/log.h"
 #include "base/metrics.h"
 #include "base/timesrc.h"
-#include "base/utf8_cut.h"
+#include "base/utf8.h"
 #include "clock/clock_tx.h"
 #include "db/db.h"
 #include "db/lobby.h"

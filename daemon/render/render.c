@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/utf8_cut.h"
+#include "base/utf8.h"
 #include "tile_face.h"
 
 /* ---- colours ------------------------------------------------------------------------------------------ */

@@ -248,6 +248,12 @@ START_TEST(unknown_fields)
         {"{\"players\": [{\"name\": \"A\"}]}", "players"},
         {"{\"players\": \"A,B\"}", "players"},
         {"{}", "players"},
+        /* names (base/utf8.h): a noncharacter, which cairo and XML refuse; a bidirectional override, which would
+         * reorder the words around the name; white space alone; a C1 control in a bot's name */
+        {"{\"players\": [{\"name\": \"A\\uFFFF\"}, {\"name\": \"B\"}]}", "players[0].name"},
+        {"{\"players\": [{\"name\": \"A\"}, {\"name\": \"Cy\\u202eevil\"}]}", "players[1].name"},
+        {"{\"players\": [{\"name\": \"   \"}, {\"name\": \"B\"}]}", "players[0].name"},
+        {"{\"players\": [{\"name\": \"A\"}, {\"bot\": \"greedy\", \"name\": \"x\\u0085\"}]}", "players[1].name"},
     };
     for (size_t i = 0; i < sizeof creates / sizeof creates[0]; i++) {
         e2e_resp r;
@@ -261,6 +267,18 @@ START_TEST(unknown_fields)
     ck_assert_msg(json_equal(list_before, list_after), "a refused creation created a game");
     json_decref(list_before);
     json_decref(list_after);
+    /* a name's 64 characters are characters, not bytes: 64 two-byte ones make a game whose pictures draw */
+    char body[400] = "{\"players\": [{\"name\": \"";
+    for (int i = 0; i < 64; i++)
+        strcat(body, "\xc3\xa9");
+    strcat(body, "\"}, {\"name\": \"B\"}]}");
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(f.c, "POST", "/v1/games", NULL, body, NULL, &r), 201);
+    char path[120];
+    snprintf(path, sizeof path, "/v1/games/%s/board.png", e2e_jstr(r.json, "id"));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(f.c, "GET", path, NULL, NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
     fx_down(&f);
 }
 END_TEST
