@@ -578,6 +578,70 @@ START_TEST(page_cancelled_under_way)
 }
 END_TEST
 
+/* ---- a game won by the seat still in ------------------------------------------------------------------------ */
+/* A seat that resigns wins nothing, whatever its score: the page names the view's winners, the best of the
+ * seats still in. (It had named the highest score of all seats: the leader resigned and the page said it won.) */
+START_TEST(page_resigned_leader)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    char path[200];
+    long score[2] = {0, 0};
+    int leader = -1;
+    /* seeded games and moves, so the same every run: random moves until a seat leads, which then resigns; until
+     * it still leads after the end's scoring (which counts the others' unfinished features too) */
+    for (int game = 0; game < 8 && leader < 0; game++) {
+        char extra[120];
+        snprintf(extra, sizeof extra, "{\"seed\":\"%064x\"}", game + 1);
+        ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, extra, true, &g), 201);
+        snprintf(path, sizeof path, "/v1/games/%s", g.id);
+        e2e_rng rng = {7};
+        bool active = true;
+        score[0] = score[1] = 0;
+        while (active && score[0] == score[1]) {
+            e2e_play p;
+            ck_assert_int_eq(e2e_play_random(c, &g, &rng, NULL, &p), 200);
+            e2e_play_free(&p);
+            json_t *v = e2e_get_ok(c, path, NULL, 200);
+            score[0] = (long)e2e_jint(v, "players.0.score");
+            score[1] = (long)e2e_jint(v, "players.1.score");
+            active = strcmp(e2e_jstr(v, "status"), "active") == 0;
+            json_decref(v);
+        }
+        if (!active)
+            continue;
+        int ahead = score[0] > score[1] ? 0 : 1;
+        char resign[220];
+        snprintf(resign, sizeof resign, "%s/resign", path);
+        e2e_resp r;
+        ck_assert_int_eq(e2e_req(c, "POST", resign, g.token[ahead], NULL, NULL, &r), 200);
+        e2e_resp_free(&r);
+        json_t *v = e2e_get_ok(c, path, NULL, 200);
+        score[0] = (long)e2e_jint(v, "players.0.score");
+        score[1] = (long)e2e_jint(v, "players.1.score");
+        ck_assert_int_eq(e2e_jint(v, "winners.0"), 1 - ahead);
+        json_decref(v);
+        if (score[ahead] > score[1 - ahead])
+            leader = ahead;
+    }
+    ck_assert_msg(leader >= 0, "no seat resigned ahead in eight seeded games");
+    int other = 1 - leader;
+    browser b;
+    browser_start(&b);
+    tab t;
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[other]);
+    tab_open(&b, &t, url, 1280, 900, false);
+    char want[120];
+    snprintf(want, sizeof want, "The game is over. Winner: P%d with %ld points.", other, score[other]);
+    wait_for(&b, "document.getElementById('turn').textContent", want, "the seat still in won, not the leader");
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- play again ------------------------------------------------------------------------------------------------ */
 /* A finished game's page offers its seats "Play again": the first press offers a rematch and takes the tab to
  * the new game, waiting; the other seat's press (on its own old page) accepts and starts it; both tabs then
@@ -1945,6 +2009,19 @@ START_TEST(page_chat)
     ck_assert_int_eq(e2e_jint(a, "messages.1.seat"), 0);
     json_decref(a);
     ck_assert_int_eq(server_seq(c, &g, NULL), 0);   /* messages are no moves */
+    /* typed key by key: an R in the box is a letter, not the tile's turn (main.js leaves typing alone) */
+    tab_use(&b, &t[0]);
+    json_decref(js(&b, "document.getElementById('chat-text').focus()"));
+    char *r0 = js_str(&b, "document.getElementById('drawn-tile').getAttribute('aria-label')");
+    for (const char *k = "Great run"; *k; k++) {
+        char one[2] = {*k, 0};
+        key(&b, one, *k == ' ' ? 32 : *k >= 'a' ? *k - 32 : *k);
+    }
+    wait_for(&b, "document.getElementById('chat-text').value", "Great run", "every letter typed");
+    char *r1 = js_str(&b, "document.getElementById('drawn-tile').getAttribute('aria-label')");
+    ck_assert_str_eq(r1, r0);
+    free(r0);
+    free(r1);
 
     /* a spectator: no panel where the chat is the seats', a read-only one where it is public */
     snprintf(url, sizeof url, "%s/games/%s", d->base, g.id);
@@ -2065,7 +2142,7 @@ int main(void)
                  {"press_loading_phone", page_press_while_loading_phone, 120}, {"keyboard", page_keyboard, 120},
                  {"phone_follow", page_phone_follow, 180}, {"compacted", page_compacted, 240},
                  {"reconnects", page_reconnects, 120},     {"cancelled", page_cancelled_under_way, 120},
-                 {"rematch", page_rematch, 120},
+                 {"rematch", page_rematch, 120},          {"resigned_leader", page_resigned_leader, 120},
                  {"waiting", page_waiting_game, 120},     {"join", page_join_by_invitation, 120},
                  {"broken_link", page_broken_link, 120},  {"lobby", page_lobby, 120},
                  {"lobby_bot", page_lobby_bot, 120},  {"lobby_invite", page_lobby_invite, 120},

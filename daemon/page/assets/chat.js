@@ -62,7 +62,8 @@ function build(canWrite) {
       send.disabled = false;
     });
     input.addEventListener("keydown", (ev) => {   // Enter sends, Shift+Enter is a new line
-      if (ev.key === "Enter" && !ev.shiftKey) { ev.preventDefault(); form.requestSubmit(); }
+      // an Enter that ends an input method's composition (Japanese, Chinese) confirms the word, sends nothing
+      if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); form.requestSubmit(); }
     });
     box.append(form);
   }

@@ -95,13 +95,15 @@ function pickDefaults() {
   if (tri.length && !tri.some((m) => m.tile === S.tile)) S.tile = tri[0].tile;
 }
 
+// whether the tile turned: false when there is no tile to place
 function rotate(delta) {
   const rots = new Set(squarePlaces().map((m) => m.rot));
-  if (!rots.size) return;
+  if (!rots.size) return false;
   let r = S.rot;
   do { r = (r + delta + 4) % 4; } while (!rots.has(r));
   S.rot = r;
   render(true);
+  return true;
 }
 
 function spot(x, y) {   // a spot where the tile fits only turned otherwise: turn it until it fits there
@@ -250,9 +252,12 @@ $("replay-box").addEventListener("toggle", () => { if ($("replay-box").open) { $
 function tick() { drawClock(S.view, names(), me(), S.skew); }   // once a second, from the last view
 
 // ---- start ---------------------------------------------------------------------------------------------------
+// R turns the tile, anywhere on the page but where something is typed: a name, the table talk, an address
 document.addEventListener("keydown", (ev) => {
-  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-  if (ev.key === "r" || ev.key === "R") { rotate(ev.shiftKey ? -1 : 1); ev.preventDefault(); }
+  if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.isComposing) return;
+  const t = ev.target;
+  if (t instanceof Element && (t.isContentEditable || t.closest("input, textarea, select"))) return;
+  if ((ev.key === "r" || ev.key === "R") && rotate(ev.shiftKey ? -1 : 1)) ev.preventDefault();
 });
 setInterval(tick, 1000);
 // a waiting game's log stays empty until it starts, so its stream says nothing of a seat taken: the seats

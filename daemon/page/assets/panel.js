@@ -13,9 +13,12 @@ export function drawTurn(v, n, mine) {
     text = "The game was cancelled: no winner.";
     $("turn").className = "over";
   } else if (v.status === "finished") {
-    const best = Math.max(...v.players.map((p) => p.score));
-    const won = v.players.filter((p) => p.score === best).map((p) => n[p.seat]);
-    text = "The game is over. " + (won.length > 1 ? "Winners: " : "Winner: ") + won.join(" and ") + " with " + best + " points.";
+    // the view's winners: the best of the seats still in, so never a seat that resigned or forfeited, whatever
+    // its score (README, resign)
+    const won = (v.winners || []).map((s) => v.players.find((p) => p.seat === s)).filter((p) => p);
+    text = won.length === 0 ? "The game is over: no winner."
+      : "The game is over. " + (won.length > 1 ? "Winners: " : "Winner: ") + won.map((p) => n[p.seat]).join(" and ") +
+        " with " + won[0].score + " points.";
     $("turn").className = "over";
   } else {
     const s = v.pending ? v.pending.seat : null;
