@@ -73,7 +73,9 @@ static enum MHD_Result game_get(cd_req *r)
         snprintf(etag, sizeof etag, "\"%d.%d\"", g.seq, g.clock.version);
     else
         snprintf(etag, sizeof etag, "\"%d\"", g.seq);
-    const char *headers[] = {"ETag", etag, "Cache-Control", "private, no-cache", NULL};
+    /* the tag names the game's state, and each bearer sees that state its own way: a cache keeps a view, and
+     * revalidates it, per Authorization */
+    const char *headers[] = {"ETag", etag, "Cache-Control", "private, no-cache", "Vary", "Authorization", NULL};
     json_t *mail;
     bool mail_stopped;
     if (!seat_mail(r, db, g.id, viewer, &mail, &mail_stopped)) {

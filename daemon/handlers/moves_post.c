@@ -274,36 +274,52 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     return out;
 }
 
-/* expected_seq from the body, or from If-Match ("7" or "\"7\"", or a clocked game's view tag "\"7.3\"": its seq
- * counts, the clock's version does not); -1 with a reply when neither is usable. */
+/* The seq an If-Match names ("7" or "\"7\"", or a clocked game's view tag "\"7.3\"": its seq counts, the clock's
+ * version does not); -1 with a reply when it is no such tag. */
+static long if_match_seq(cd_req *r, const char *h)
+{
+    char *end;
+    bool quoted = h[0] == '"';
+    long v = strtol(h + quoted, &end, 10);
+    bool ok = end != h + quoted && v >= 0 && v <= INT32_MAX;
+    if (ok && *end == '.') {   /* the clock's version: digits */
+        const char *d = end + 1;
+        while (*d >= '0' && *d <= '9')
+            d++;
+        ok = d > end + 1;
+        end = (char *)d;
+    }
+    if (ok && (quoted ? *end == '"' && end[1] == 0 : *end == 0))
+        return v;
+    cd_reply_problem(r, CD_P_INVALID, "If-Match", "If-Match: expected the game's seq as an ETag");
+    return -1;
+}
+
+/* expected_seq from the body, or from If-Match; both may be given only when they name the same seq (a client
+ * whose two disagree would have one of its preconditions ignored); -1 with a reply when neither is usable. */
 static long expected_seq(cd_req *r, json_t *body)
 {
     json_t *e = json_object_get(body, "expected_seq");
+    const char *h = cd_req_header(r, "If-Match");
+    long from_header = h ? if_match_seq(r, h) : -1;
+    if (h && from_header < 0)
+        return -1;
     if (e) {
         if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > INT32_MAX) {
             cd_reply_problem(r, CD_P_INVALID, "expected_seq", "expected_seq: expected a non-negative integer");
             return -1;
         }
-        return (long)json_integer_value(e);
-    }
-    const char *h = cd_req_header(r, "If-Match");
-    if (h) {
-        char *end;
-        bool quoted = h[0] == '"';
-        long v = strtol(h + quoted, &end, 10);
-        bool ok = end != h + quoted && v >= 0 && v <= INT32_MAX;
-        if (ok && *end == '.') {   /* the clock's version: digits */
-            const char *d = end + 1;
-            while (*d >= '0' && *d <= '9')
-                d++;
-            ok = d > end + 1;
-            end = (char *)d;
+        long v = (long)json_integer_value(e);
+        if (h && from_header != v) {
+            cd_reply_problem(r, CD_P_INVALID, "If-Match",
+                             "If-Match names seq %ld, expected_seq %ld: give one of them, or both the same",
+                             from_header, v);
+            return -1;
         }
-        if (ok && (quoted ? *end == '"' && end[1] == 0 : *end == 0))
-            return v;
-        cd_reply_problem(r, CD_P_INVALID, "If-Match", "If-Match: expected the game's seq as an ETag");
-        return -1;
+        return v;
     }
+    if (h)
+        return from_header;
     cd_reply_problem(r, CD_P_PRECONDITION, "expected_seq", "give expected_seq in the body or If-Match");
     return -1;
 }

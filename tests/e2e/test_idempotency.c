@@ -241,8 +241,10 @@ START_TEST(if_match_instead_of_expected_seq)
     e2e_resp r;
     /* the ETag of the view is the seq */
     ck_assert_int_eq(e2e_req(f.c, "GET", f.path, NULL, NULL, NULL, &r), 200);
-    char etag[40];
+    char etag[40], vary[40];
     ck_assert_ptr_nonnull(e2e_header(&r, "ETag", etag, sizeof etag));
+    /* each bearer sees the game its own way under the one tag: a cache keeps the views apart */
+    ck_assert_str_eq(e2e_header(&r, "Vary", vary, sizeof vary), "Authorization");
     e2e_resp_free(&r);
     char h[80];
     snprintf(h, sizeof h, "If-None-Match: %s", etag);
@@ -255,6 +257,11 @@ START_TEST(if_match_instead_of_expected_seq)
     const char *stale[] = {h, NULL};
     ck_assert_int_eq(e2e_req(f.c, "POST", f.mpath, f.g.token[seat], no_seq, stale, &r), 409);
     e2e_assert_problem(&r, 409, NULL, "a stale If-Match");
+    e2e_resp_free(&r);
+    /* an If-Match and an expected_seq that disagree: neither is ignored, the request is refused */
+    snprintf(h, sizeof h, "If-Match: \"%d\"", seq + 5);
+    ck_assert_int_eq(e2e_req(f.c, "POST", f.mpath, f.g.token[seat], body, stale, &r), 400);
+    e2e_assert_problem(&r, 400, "If-Match", "If-Match against expected_seq");
     e2e_resp_free(&r);
     snprintf(h, sizeof h, "If-Match: %s", etag);
     const char *good[] = {h, NULL};
