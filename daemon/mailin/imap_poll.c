@@ -65,6 +65,18 @@ static void mailbox_url(char *out, size_t n)
         out[--l] = 0;
 }
 
+/* Marks uid unseen again, so that the next look fetches it anew (a fetch marks it seen). */
+static void unsee(const char *box, unsigned long uid)
+{
+    char cmd[80];
+    snprintf(cmd, sizeof cmd, "UID STORE %lu -FLAGS (\\Seen)", uid);
+    cd_buf ignored = {0};
+    CURLcode rc = imap(box, cmd, &ignored);
+    free(ignored.p);
+    if (rc != CURLE_OK)
+        cd_log("warn", "imap: UID %lu could not be marked unseen again: %s", uid, curl_easy_strerror(rc));
+}
+
 static void look(void)
 {
     char box[600];
@@ -92,19 +104,19 @@ static void look(void)
         char url[700];
         snprintf(url, sizeof url, "%s/;UID=%lu", box, uid);
         cd_buf m = {0};
-        if (imap(url, NULL, &m) != CURLE_OK || !m.p) {
-            free(m.p);
-            continue;
-        }
-        char what[800];
-        int r = cd_mail_in_handle(P.cfg, m.p, m.len, what, sizeof what);
-        cd_log(r == 0 ? "info" : "warn", "imap: UID %lu: %s", uid, what);
-        if (r != 0) {   /* to be fetched again at the next look */
-            char cmd[80];
-            snprintf(cmd, sizeof cmd, "UID STORE %lu -FLAGS (\\Seen)", uid);
-            cd_buf ignored = {0};
-            imap(box, cmd, &ignored);
-            free(ignored.p);
+        CURLcode fr = imap(url, NULL, &m);
+        if (fr == CURLE_WRITE_ERROR) {   /* collect() refused it: as `carcd mail-in` ignores such a mail */
+            cd_log("warn", "imap: UID %lu is larger than %u bytes: left read, not handled", uid, FETCH_MAX);
+        } else if (fr != CURLE_OK) {   /* the fetch may have marked it seen: a failure must not lose it */
+            cd_log("warn", "imap: UID %lu could not be fetched (%s): it is fetched again at the next look", uid,
+                   curl_easy_strerror(fr));
+            unsee(box, uid);
+        } else {
+            char what[800];
+            int r = cd_mail_in_handle(P.cfg, m.p ? m.p : "", m.len, what, sizeof what);
+            cd_log(r == 0 ? "info" : "warn", "imap: UID %lu: %s", uid, what);
+            if (r != 0)   /* to be fetched again at the next look */
+                unsee(box, uid);
         }
         free(m.p);
     }

@@ -878,6 +878,61 @@ START_TEST(smtp_down_for_a_while)
 }
 END_TEST
 
+/* The IMAP poller and a mail it cannot take: one over 64 MiB, written straight into the polled Maildir, is
+ * logged and left read (as `carcd mail-in` ignores it), where it had vanished without a line; the poller goes
+ * on, and a reply after it plays. */
+START_TEST(imap_mail_too_large_logged)
+{
+    e2e_daemon *d = mail_daemon(true);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    mail m;
+    first_turn(c, d, "carol", "dave", &g, &m);
+    char dir[400], tmp[500], dst[500];
+    snprintf(dir, sizeof dir, "%s/play", getenv("CARCD_TEST_MAIL_DIR"));
+    double t0 = e2e_now();
+    snprintf(tmp, sizeof tmp, "%s/new", dir);
+    while (access(tmp, F_OK) != 0 && e2e_now() - t0 < 20)   /* Dovecot makes the Maildir at the poller's login */
+        usleep(50 * 1000);
+    snprintf(tmp, sizeof tmp, "%s/tmp/big.%d", dir, (int)getpid());
+    snprintf(dst, sizeof dst, "%s/new/big.%d", dir, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "From: carol@example.org\r\nTo: %s\r\nSubject: holiday pictures\r\nMessage-ID: <big@example.org>\r\n"
+               "Content-Type: text/plain\r\n\r\n1\r\n", m.reply_to);
+    static char line[1024];
+    memset(line, 'x', sizeof line - 2);
+    memcpy(line + sizeof line - 2, "\r\n", 2);
+    for (int i = 0; i < 65 * 1024; i++)
+        ck_assert_int_eq(fwrite(line, sizeof line, 1, f), 1);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(chown(tmp, 65534, 65534), 0);   /* Dovecot's user (mail-temp.sh) */
+    ck_assert_int_eq(rename(tmp, dst), 0);
+    char *log = NULL;
+    for (t0 = e2e_now(); e2e_now() - t0 < 60; usleep(200 * 1000)) {
+        free(log);
+        log = e2e_daemon_log(d);
+        if (strstr(log, "is larger than 67108864 bytes: left read, not handled"))
+            break;
+    }
+    ck_assert_msg(strstr(log, "is larger than 67108864 bytes: left read, not handled"), "%s", log);
+    free(log);
+    ck_assert_int_eq(game_seq(c, &g), 0);
+    char *r = reply_text("carol@example.org", m.reply_to, m.msg_id, NULL, NULL, "1\r\n");
+    smtp_send("carol@example.org", m.reply_to, r);
+    free(r);
+    for (t0 = e2e_now(); game_seq(c, &g) == 0 && e2e_now() - t0 < 30;)
+        usleep(50 * 1000);
+    ck_assert_int_eq(game_seq(c, &g), 1);
+    char rm[1000];   /* Dovecot may have moved it to cur/ under another name */
+    snprintf(rm, sizeof rm, "rm -f %s/new/big.%d* %s/cur/big.%d*", dir, (int)getpid(), dir, (int)getpid());
+    ck_assert_int_eq(system(rm), 0);
+    free(m.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 START_TEST(two_processes_one_database)
 {
     e2e_daemon *d = mail_daemon(true);
@@ -3056,6 +3111,7 @@ int main(void)
     tcase_add_test(tc, table_talk_by_mail);
     tcase_add_test(tc, postfix_pipe_transport);
     tcase_add_test(tc, two_processes_one_database);
+    tcase_add_test(tc, imap_mail_too_large_logged);
     tcase_add_test(tc, smtp_down_for_a_while);
     suite_add_tcase(s, tc);
     return e2e_run(s);
