@@ -75,6 +75,7 @@ enum MHD_Result h_email_get(cd_req *r);        /* email.c */
  * failed); -1, no reply: `seat` is no longer the bearer's (a leave moved it since the view was read). email.c. */
 int cd_seat_mail_view(cd_req *r, cd_db *db, const char *game_id, int seat, json_t **mail, bool *stopped);
 enum MHD_Result h_mail_unsubscribe(cd_req *r); /* mail_unsubscribe.c */
+enum MHD_Result h_mail_unsubscribe_page(cd_req *r); /* mail_unsubscribe.c */
 enum MHD_Result h_invite_stop_page(cd_req *r); /* invite_stop.c */
 enum MHD_Result h_invite_stop(cd_req *r);      /* invite_stop.c */
 /* table talk (game/messages.h) */

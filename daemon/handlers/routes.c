@@ -59,6 +59,7 @@ const cd_route cd_routes[] = {
     /* play by e-mail (mail/) */
     {"PUT", "/v1/games/{id}/email", h_email_put, "games.email.put"},
     {"GET", "/v1/games/{id}/email", h_email_get, "games.email.get"},
+    {"GET", "/v1/mail/unsubscribe/{tag}", h_mail_unsubscribe_page, "mail.unsubscribe_page"},
     {"POST", "/v1/mail/unsubscribe/{tag}", h_mail_unsubscribe, "mail.unsubscribe"},
     {"GET", "/v1/mail/invitations/stop/{token}", h_invite_stop_page, "mail.invitation_stop_page"},
     {"POST", "/v1/mail/invitations/stop/{token}", h_invite_stop, "mail.invitation_stop"},

@@ -328,12 +328,18 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
         cd_buf_str(&h, "</ol>\n");
         if (reply_to[0]) {
             cd_buf_str(&t, "\nTo play, reply with the number of a move (or its notation) on the first line; "
-                            "\"resign\" resigns; \"say <words>\" writes to the table instead; \"status\" "
-                            "brings the game as it is.\n");
+                            "\"resign\" alone on it resigns; \"say <words>\" writes to the table instead; "
+                            "\"status\" brings the game as it is.\n");
             cd_buf_str(&h, "<p>To play, reply with the number of a move (or its notation) on the first line; "
-                            "&quot;resign&quot; resigns; &quot;say &lt;words&gt;&quot; writes to the table "
-                            "instead; &quot;status&quot; brings the game as it is.</p>\n");
+                            "&quot;resign&quot; alone on it resigns; &quot;say &lt;words&gt;&quot; writes to the "
+                            "table instead; &quot;status&quot; brings the game as it is.</p>\n");
         }
+    }
+    if (unsub[0]) {   /* below the signature line, which a reply's quote leaves out (mail/reply.h) */
+        cd_buf_printf(&t, "\n-- \nTo stop this game's mails to you: %s\n", unsub);
+        cd_buf_str(&h, "<p><small>To stop this game's mails to you: <a href=\"");
+        cd_buf_html(&h, unsub);
+        cd_buf_str(&h, "\">unsubscribe</a></small></p>\n");
     }
     cd_buf_str(&h, "</body></html>\n");
     size_t png_len = 0;

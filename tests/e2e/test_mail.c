@@ -1068,8 +1068,25 @@ START_TEST(refused_address_and_unsubscribe)
     ck_assert_msg(u, "List-Unsubscribe: %s", m.unsubscribe);
     char upath[200];
     snprintf(upath, sizeof upath, "%.*s", (int)strcspn(u, ">"), u);
+    /* the link is in the text too, below the signature line; opened in a browser (or by a mail program
+     * without one-click, RFC 2369) it is a page whose button posts it: the GET stops nothing */
+    char in_text[300];
+    snprintf(in_text, sizeof in_text, "\n-- \nTo stop this game's mails to you: http://carcd.example.org%s\n", upath);
+    ck_assert_msg(strstr(m.text, in_text), "%s", m.text);
+    static const char *const html[] = {"Accept: text/html,application/xhtml+xml,*/*;q=0.8", NULL};
+    ck_assert_int_eq(e2e_req(c, "GET", upath, NULL, NULL, html, &r), 200);
+    ck_assert_msg(strstr(r.body, "<form method=\"post\">") && strstr(r.body, "Stop this game&#39;s mails</button>"),
+                  "%s", r.body);
+    e2e_resp_free(&r);
+    v = e2e_get_ok(c, path, g.token[1], 200);
+    ck_assert(json_is_null(json_object_get(v, "stopped_reason")));
+    json_decref(v);
     const char *form[] = {"Content-Type: application/x-www-form-urlencoded", NULL};
     ck_assert_int_eq(e2e_req(c, "POST", upath, NULL, "List-Unsubscribe=One-Click", form, &r), 200);
+    ck_assert(json_is_true(json_object_get(r.json, "unsubscribed")));
+    e2e_resp_free(&r);
+    ck_assert_int_eq(e2e_req(c, "POST", upath, NULL, NULL, html, &r), 200);   /* a browser's form: a page */
+    ck_assert_msg(strstr(r.body, "will not mail you about this game again"), "%s", r.body);
     e2e_resp_free(&r);
     v = e2e_get_ok(c, path, g.token[1], 200);
     ck_assert_str_eq(e2e_jstr(v, "stopped_reason"), "unsubscribed");

@@ -506,6 +506,8 @@ START_TEST(answers_match_the_document)
             snprintf(tag + 2 * i, 3, "%02x", md[i]);
         const char *form[] = {"Content-Type: application/x-www-form-urlencoded", NULL};
         snprintf(p, sizeof p, "/v1/mail/unsubscribe/%s", tag);
+        req(c, "GET", p, NULL, NULL, NULL, 200);
+        req(c, "GET", "/v1/mail/unsubscribe/00", NULL, NULL, NULL, 404);
         req(c, "POST", p, NULL, "List-Unsubscribe=One-Click", form, 200);
         req(c, "POST", "/v1/mail/unsubscribe/000000000000000000000000", NULL, "List-Unsubscribe=One-Click", form, 404);
     }
