@@ -44,7 +44,7 @@ struct req_priv {
     bool replied;
     bool held;                  /* cd_req_hold took the connection: MHD is told to forget it */
     route_result routing;
-    char allow[32];             /* for a 405 */
+    char allow[48];             /* for a 405 */
     size_t body_cap;
     size_t discarded;           /* bytes dropped after the body went over the limit */
     /* suspend state, guarded by srv->lock (r.suspended too) */

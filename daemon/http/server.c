@@ -84,16 +84,19 @@ static void sha256(const char *s, size_t n, unsigned char out[32])
 
 /* ---- routing ------------------------------------------------------------------------------------------ */
 
-/* Routes r by method and path; fills r->route and r->params, or the reason it has no route. */
+/* Routes r by method and path; fills r->route and r->params, or the reason it has no route. HEAD takes the
+ * GET route of its path (RFC 9110 §9.3.2): the handler answers as to a GET, and libmicrohttpd sends the head
+ * of that answer without its body. */
 static void route(req_priv *p, const char *method)
 {
     cd_req *r = &p->r;
     bool path_exists = false;
     p->allow[0] = '\0';
+    const char *as = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ? MHD_HTTP_METHOD_GET : method;
     for (const cd_route *rt = p->srv->routes; rt->method; rt++) {
         if (!cd_route_match(rt->pattern, r->path, NULL, 0, NULL))
             continue;
-        if (strcmp(rt->method, method) == 0) {
+        if (strcmp(rt->method, as) == 0) {
             if (cd_route_match(rt->pattern, r->path, r->params, CD_MAX_PARAMS, &r->nparams)) {
                 r->route = rt;
                 p->routing = RT_FOUND;
@@ -104,7 +107,8 @@ static void route(req_priv *p, const char *method)
         path_exists = true;
         if (!strstr(p->allow, rt->method)) {
             size_t n = strlen(p->allow);
-            snprintf(p->allow + n, sizeof p->allow - n, "%s%s", n ? ", " : "", rt->method);
+            snprintf(p->allow + n, sizeof p->allow - n, "%s%s%s", n ? ", " : "", rt->method,
+                     strcmp(rt->method, MHD_HTTP_METHOD_GET) == 0 ? ", HEAD" : "");
         }
     }
     p->routing = path_exists ? RT_METHOD : RT_NO_PATH;

@@ -392,12 +392,12 @@ START_TEST(wrong_method)
     struct {
         const char *method, *path, *allow;
     } cases[] = {
-        {"DELETE", "/healthz", "GET"},
-        {"POST", "/healthz", "GET"},
+        {"DELETE", "/healthz", "GET, HEAD"},
+        {"POST", "/healthz", "GET, HEAD"},
         {"GET", "/v1/games", "POST"},
-        {"PUT", "/v1/games/00000000-0000-0000-0000-000000000000", "GET"},
+        {"PUT", "/v1/games/00000000-0000-0000-0000-000000000000", "GET, HEAD"},
         {"GET", "/v1/games/00000000-0000-0000-0000-000000000000/moves", "POST"},
-        {"HEAD", "/metrics", "GET"},
+        {"HEAD", "/v1/games", "POST"},   /* HEAD is a GET's: a path without one has none */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         answer a = http((request){.method = cases[i].method, .path = cases[i].path});
@@ -412,6 +412,24 @@ START_TEST(wrong_method)
     check_problem(&a, CD_P_METHOD);
     ck_assert_str_eq(a.allow, "POST");
     answer_free(&a);
+}
+END_TEST
+
+/* HEAD is answered as the path's GET is, without the body (RFC 9110 §9.3.2): the same status and headers, a
+ * problem's too. */
+START_TEST(head_as_get)
+{
+    static const char *const paths[] = {"/healthz", "/v1/tiles", "/v1/openapi.json",
+                                        "/v1/games/00000000-0000-0000-0000-000000000000"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        answer g = http((request){.method = "GET", .path = paths[i]});
+        answer h = http((request){.method = "HEAD", .path = paths[i]});
+        ck_assert_msg(h.status == g.status, "HEAD %s: %ld, GET %ld", paths[i], h.status, g.status);
+        ck_assert_msg(h.len == 0 && g.len > 0, "HEAD %s: %zu bytes of body", paths[i], h.len);
+        ck_assert_str_eq(h.content_type, g.content_type);
+        answer_free(&g);
+        answer_free(&h);
+    }
 }
 END_TEST
 
@@ -1284,6 +1302,7 @@ int main(void)
     tcase_add_test(tc, healthz);
     tcase_add_test(tc, no_route);
     tcase_add_test(tc, wrong_method);
+    tcase_add_test(tc, head_as_get);
     tcase_add_test(tc, too_large);
     tcase_add_test(tc, bad_json_real_route);
     tcase_add_test(tc, conflicting_content_length);
