@@ -19,8 +19,9 @@
  *                        or with --stack-script the export's whole stack as the script, so the same tiles come
  *                        in the same order even where the shuffle changed; other draws, such as Hills & Sheep's
  *                        bag, then come from another point of the random stream and may not follow), posts every
- *                        move with the new seats' tokens, prints the new id and the tokens, and compares the final state with the
- *                        export's (exit 1 when it differs)
+ *                        move with the new seats' tokens (and cancels the copy of a game the admin cancelled),
+ *                        prints the new id and the tokens, and compares the final state and status with the
+ *                        export's (exit 1 when they differ)
  *   audit [--game ID] [--action NAME] [--limit N]
  *                        the audit log of admin actions, newest first
  *
@@ -1027,6 +1028,18 @@ static int cmd_import(int argc, char **argv)
         }
         json_decref(ans);
     }
+    /* the admin's cancel is the log's last entry, which an export's moves (the seats') leave out: without it
+     * the copy of a cancelled game would be a game under way */
+    bool cancelled = strcmp(str_or(json_object_get(ex, "status"), ""), "cancelled") == 0;
+    if (cancelled) {
+        char path[200], reason[200];
+        snprintf(path, sizeof path, "/v1/admin/games/%s/cancel", id);
+        snprintf(reason, sizeof reason, "imported from game %.36s, which was cancelled",
+                 str_or(json_object_get(ex, "id"), "?"));
+        json_t *body = json_pack("{s:s}", "reason", reason);
+        json_decref(must(server, token, "POST", path, body, 200));
+        json_decref(body);
+    }
     /* the same final state? (with a stack script the random stream stands elsewhere: rng not compared) */
     json_t *mine = fetch_export(id);
     json_t *a = with_full_options(json_object_get(mine, "snapshot")), *b = with_full_options(json_object_get(ex, "snapshot"));
@@ -1038,7 +1051,7 @@ static int cmd_import(int argc, char **argv)
         json_object_del(json_object_get(b, "hills_sheep"), "script");
         json_object_del(json_object_get(b, "hills_sheep"), "script_pos");
     }
-    bool same = json_equal(a, b);
+    bool same = json_equal(a, b) && json_equal(json_object_get(mine, "status"), json_object_get(ex, "status"));
     json_decref(a);
     json_decref(b);
     json_decref(mine);
@@ -1107,8 +1120,8 @@ const command commands[] = {
     {"export", cmd_export, "ID [-o FILE]", "writes the game's export (set-up, seed, stack, players, moves) as JSON"},
     {"import", cmd_import, "FILE [--stack-script]",
      "creates the exported game here with its seed (--stack-script: every draw scripted, for another tile set) and "
-     "posts its moves; prints the new id and tokens, exit 1 when the final state differs; nothing is created when "
-     "a move would be refused"},
+     "posts its moves (a cancelled game's copy is cancelled too); prints the new id and tokens, exit 1 when the final "
+     "state differs; nothing is created when a move would be refused"},
     {"audit", cmd_audit, "[--game ID] [--action NAME] [--limit N]", "prints the audit log of admin actions, newest first"},
     {"help", cmd_help, "[COMMAND]", "prints this help, or a command's"},
     {NULL, NULL, NULL, NULL},

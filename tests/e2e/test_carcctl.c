@@ -292,6 +292,42 @@ START_TEST(import_every_expansion_mix)
 }
 END_TEST
 
+/* A game the admin cancelled: its import replays the seats' moves and cancels the copy too, where the copy had
+ * been a game under way (and "the same final state" said so). */
+START_TEST(import_of_a_cancelled_game)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    e2e_rng rng = {3};
+    play(c, &g, &rng, 5, false);
+    char path[400], args[600], *out, *err;
+    snprintf(path, sizeof path, "/v1/admin/games/%s/cancel", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", path, d->admin, "{\"reason\":\"moved to another server\"}", NULL, &r), 200);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "%s/ex-%s.json", d->dir, g.id);
+    snprintf(args, sizeof args, "export %s -o '%s'", g.id, path);
+    ck_assert_int_eq(run(d, args, &out, NULL), 0);
+    free(out);
+    snprintf(args, sizeof args, "import '%s'", path);
+    ck_assert_int_eq(run(d, args, &out, &err), 0);
+    json_t *j = must_json(out, "import");
+    ck_assert_msg(json_is_true(json_object_get(j, "same_state")), "%s", err);
+    snprintf(path, sizeof path, "/v1/games/%s", e2e_jstr(j, "id"));
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_str_eq(e2e_jstr(v, "status"), "cancelled");
+    ck_assert_int_eq(e2e_jint(v, "seq"), 6);
+    json_decref(v);
+    json_decref(j);
+    free(out);
+    free(err);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* A game where a seat was left to a bot (bot_after_leave): its export is refused by import (the bot's seat
  * takes no token's moves), saying which move, and nothing is created. */
 START_TEST(import_refuses_a_seat_left_to_a_bot)
@@ -328,6 +364,7 @@ int main(void)
     TCase *tc = e2e_tcase("carcctl", 240);
     tcase_add_test(tc, help_and_usage_errors);
     tcase_add_test(tc, json_for_every_command);
+    tcase_add_test(tc, import_of_a_cancelled_game);
     tcase_add_test(tc, import_every_expansion_mix);
     tcase_add_test(tc, import_refuses_a_seat_left_to_a_bot);
     suite_add_tcase(s, tc);
