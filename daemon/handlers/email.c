@@ -15,6 +15,7 @@
 #include "db/mail_seats.h"
 #include "handlers.h"
 #include "request.h"
+#include "mail/mail.h"
 #include "mail/seat_mail.h"
 #include "mail/waiting.h"
 
@@ -129,6 +130,11 @@ enum MHD_Result h_email_put(cd_req *r)
     if (!e || !(json_is_null(e) || (json_is_string(e) && cd_mail_address_ok(json_string_value(e))))) {
         ret = cd_reply_problem(r, CD_P_INVALID, "email",
                                "email: expected a mail address like ann@example.org, or null");
+        goto out;
+    }
+    if (json_is_string(e) && !cd_mail_settings_get()->enabled) {   /* rather than a seat waiting for mail */
+        ret = cd_reply_problem(r, CD_P_INVALID, "email",
+                               "email: this server sends no mail (it has no mail server, CARCD_SMTP_URL)");
         goto out;
     }
     char bearer_hash[CD_HEX256_LEN];

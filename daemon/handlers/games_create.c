@@ -21,6 +21,7 @@
 #include "handlers.h"
 #include "handlers/lobby.h"
 #include "handlers/webhooks.h"
+#include "mail/mail.h"
 #include "mail/seat_mail.h"
 #include "webhooks/outbox.h"
 #include "db/games_table.h"
@@ -155,6 +156,13 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             char field[64];
             snprintf(field, sizeof field, "players[%zu].email", i);
             cd_reply_problem(r, CD_P_INVALID, field, "%s: expected a mail address like ann@example.org", field);
+            return false;
+        }
+        if (json_is_string(email) && !cd_mail_settings_get()->enabled) {   /* rather than a seat waiting for mail */
+            char field[64];
+            snprintf(field, sizeof field, "players[%zu].email", i);
+            cd_reply_problem(r, CD_P_INVALID, field, "%s: this server sends no mail (it has no mail server, "
+                             "CARCD_SMTP_URL): the seat plays by its token", field);
             return false;
         }
         t->emails[named] = json_is_string(email) ? json_string_value(email) : NULL;

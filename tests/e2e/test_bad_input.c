@@ -254,6 +254,8 @@ START_TEST(unknown_fields)
         {"{\"players\": [{\"name\": \"A\"}, {\"name\": \"Cy\\u202eevil\"}]}", "players[1].name"},
         {"{\"players\": [{\"name\": \"   \"}, {\"name\": \"B\"}]}", "players[0].name"},
         {"{\"players\": [{\"name\": \"A\"}, {\"bot\": \"greedy\", \"name\": \"x\\u0085\"}]}", "players[1].name"},
+        /* an address on a server that sends no mail: refused, not kept for mails that never come */
+        {"{\"players\": [{\"name\": \"A\", \"email\": \"a@example.org\"}, {\"name\": \"B\"}]}", "players[0].email"},
     };
     for (size_t i = 0; i < sizeof creates / sizeof creates[0]; i++) {
         e2e_resp r;
@@ -278,6 +280,10 @@ START_TEST(unknown_fields)
     snprintf(path, sizeof path, "/v1/games/%s/board.png", e2e_jstr(r.json, "id"));
     e2e_resp_free(&r);
     ck_assert_int_eq(e2e_req(f.c, "GET", path, NULL, NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/email", f.g.id);
+    e2e_req(f.c, "PUT", path, f.g.token[0], "{\"email\":\"a@example.org\"}", NULL, &r);
+    e2e_assert_problem(&r, 400, "email", "an address on a server that sends no mail");
     e2e_resp_free(&r);
     fx_down(&f);
 }
