@@ -567,6 +567,8 @@ START_TEST(page_cancelled_under_way)
     ck_assert_int_eq(e2e_req(P.c, "POST", path, P.d->admin, "{\"reason\":\"a test\"}", NULL, &r), 200);
     e2e_resp_free(&r);
     wait_for(b, "document.getElementById('turn').textContent", "The game was cancelled: no winner.", "the turn line");
+    wait_for(b, "document.querySelector('#log li:last-child').textContent",
+             "The server's admin cancelled the game: a test. Nobody won.", "the log's last line");
     wait_for(b, "String(document.querySelectorAll('#board .piece').length)", pieces, "the board stays");
     wait_for(b, "String(document.querySelectorAll('#choices [data-notation], #board .choice').length)", "0",
              "nothing to choose");
@@ -1042,12 +1044,17 @@ START_TEST(page_waiting_game)
                        "document.dispatchEvent(new Event('visibilitychange')); 1"));
     wait_for(&b, "document.getElementById('turn').textContent", "This game waits for 1 more player to join.",
              "the join read once the tab is in view");
+    wait_for(&b, "String(document.getElementById('replay-box').hidden)", "true", "no replay before the start");
     ck_assert_msg(e2e_now() - t0 < 3, "read %.1f s after the tab came back", e2e_now() - t0);
     ck_assert_int_eq(e2e_req(c, "POST", path, key[1], "{\"name\":\"Other\"}", NULL, &r), 201);
     e2e_resp_free(&r);
     wait_for(&b, "/^Your turn/.test(document.getElementById('turn').textContent)?'y':'n'", "y", "the game started");
     wait_for(&b, "/^Open until/.test(document.getElementById('clock').textContent)?'y':'n'", "n",
              "no expiry once it started");
+    /* named by its players now, where the heading and the tab had gone on saying it waited for them */
+    wait_for(&b, "document.querySelector('h1').textContent", "Carcassonne: Host, Guest, Other", "the heading");
+    wait_for(&b, "document.title", "Your turn \u2014 Carcassonne: Host, Guest, Other", "the tab's title");
+    wait_for(&b, "String(document.getElementById('replay-box').hidden)", "false", "the replay once it started");
     int n;
     char *want = legal_notations(c, &g, 0, &n);
     check_choices(&b, want, "the host's first choices");

@@ -23,7 +23,14 @@ const S = { tiles: new Map(), view: null, legal: [], entries: [], rot: 0, tile: 
 
 const names = () => (S.view ? S.view.players.map((p) => p.name || "seat " + p.seat) : []);
 const me = () => (S.view && S.view.you ? S.view.you.seat : null);
-const baseTitle = document.title;   // the server's: "Carcassonne: Ann, Bob"
+// The page's heading and title, as the server writes them at load ("Carcassonne: Ann, Bob"), from the view:
+// a game that starts while the page is open, or is cancelled before it starts, is named anew
+function heading(v, n) {
+  const t = v.board ? "Carcassonne: " + n.join(", ")
+    : v.status === "cancelled" ? "Carcassonne: a cancelled game" : "Carcassonne: a game waiting for players";
+  if (document.querySelector("h1").textContent !== t) document.querySelector("h1").textContent = t;
+  return t;
+}
 
 function fatal(text) {   // a bad token: this message and nothing else
   $("game").hidden = true;
@@ -162,9 +169,11 @@ function render(keepFocus) {
   const n = names();
   // not started: no board yet (the lobby). A game the admin cancelled under way has one, drawn as any other.
   if (v.status === "waiting" || (v.status === "cancelled" && !v.board)) {
+    document.title = heading(v, n);
     $("turn").textContent = v.status === "cancelled" ? "This game " + cancelledWords(v) + "."
       : "This game waits for " + v.open + " more player" + (v.open === 1 ? "" : "s") + " to join.";
     $("board").replaceChildren();
+    $("replay-box").hidden = true;   // no board to replay (its pictures are a 409 before the start)
     drawSeats(v);
     tick();   // until when it waits
     if (invite && v.status === "waiting") drawJoin($("choices"), id, v);   // a person invited: the join form
@@ -179,6 +188,7 @@ function render(keepFocus) {
     return;
   }
   if (invite) notice(inviteNote(v));
+  $("replay-box").hidden = false;
   forgetCreated(id);   // started: the links and the creator token it kept serve nothing any more
   const act = document.activeElement;
   const focused = act && act.getAttribute("data-notation");
@@ -207,7 +217,7 @@ function render(keepFocus) {
   $("replay").max = String(v.seq);
   drawTurn(v, n, mine);
   // a game played over the day sits in a background tab: its title is what calls the player back
-  document.title = (mine ? "Your turn \u2014 " : "") + baseTitle;
+  document.title = (mine ? "Your turn \u2014 " : "") + heading(v, n);
   drawLog(n);
   tick();
   document.body.dataset.seq = String(v.seq);
