@@ -669,6 +669,8 @@ START_TEST(page_rematch)
     wait_for(b, "document.body.dataset.ready", "1", "the rematch's page");
     wait_for(b, "document.getElementById('turn').textContent", "This game waits for 1 more player to join.",
              "the rematch waits for the other seat");
+    /* the offerer holds the offer's creator token: its page may cancel the rematch (or start it with more seats) */
+    wait_for(b, "String(!!document.getElementById('host-cancel'))", "true", "the offerer's cancel");
     char *fresh = js_str(b, "location.pathname.slice('/games/'.length)");
 
     /* the other seat, on its old page */

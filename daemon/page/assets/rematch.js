@@ -5,6 +5,7 @@
 // a join.
 import { post, seatPageUrl, ApiError } from "./api.js";
 import { alertLine, el } from "./dom.js";
+import { rememberCreated } from "./host.js";
 
 async function playAgain(id) {
   const base = "/v1/games/" + id + "/rematch";
@@ -39,6 +40,8 @@ export function drawRematch(box, id) {
     problem.hidden = true;
     try {
       const a = await playAgain(id);
+      // the offer's creator token, given once: its page starts the rematch with the players there, or cancels it
+      if (a.creator_token) rememberCreated(a.game_id, a);
       location.assign(seatPageUrl(a.game_id, a));
     } catch (e) {
       problem.textContent = "No rematch: " + e.message;
