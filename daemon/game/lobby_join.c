@@ -140,13 +140,8 @@ static cd_tx_result join_locked(cd_db *db, cd_join *j, const cd_waiting_lock_row
         if (cd_mail_seat_hold(db, j->id, j->seat, j->email) != CD_TX_COMMIT)
             return CD_TX_ERROR;
     }
-    if (open > 1) {   /* the game waits on: the others hear who came (the start says so itself) */
-        if (cd_waiting_count_anew(db, j->id, cd_wall_now(), NULL) != CD_Q_OK ||   /* its expiry counts from now */
-            !cd_player_events_for_others_deferred(db, j->id, 0, j->seat, CD_PEV_PLAYER_JOINED) ||
-            cd_outbox_enqueue_joined(db, j->id, j->seat, nseats + 1, nseats + open) != CD_TX_COMMIT)
-            return CD_TX_ERROR;
-        return cd_mail_enqueue_joined(db, j->id, j->seat, nseats + 1, nseats + open);
-    }
+    if (open > 1)   /* the game waits on: the others hear who came (the start says so itself) */
+        return cd_lobby_joined(db, j->id, j->seat, nseats + 1, nseats + open);
     /* the last open seat: the game starts */
     cd_tx_result out = cd_lobby_start(db, j->id, w, j->place >= 0 ? j->seat : -1, j->place >= 0 ? j->token : NULL,
                                       j->detail, sizeof j->detail);
@@ -154,6 +149,15 @@ static cd_tx_result join_locked(cd_db *db, cd_join *j, const cd_waiting_lock_row
         j->why = CD_JOIN_SETUP_REFUSED;
     j->started = out == CD_TX_COMMIT;
     return out;
+}
+
+cd_tx_result cd_lobby_joined(cd_db *db, const char *id, int seat, int taken, int total)
+{
+    if (cd_waiting_count_anew(db, id, cd_wall_now(), NULL) != CD_Q_OK ||   /* its expiry counts from now */
+        !cd_player_events_for_others_deferred(db, id, 0, seat, CD_PEV_PLAYER_JOINED) ||
+        cd_outbox_enqueue_joined(db, id, seat, taken, total) != CD_TX_COMMIT)
+        return CD_TX_ERROR;
+    return cd_mail_enqueue_joined(db, id, seat, taken, total);
 }
 
 cd_tx_result cd_lobby_join(cd_db *db, cd_join *j)

@@ -56,6 +56,12 @@ typedef struct {
  * detail; CD_TX_ERROR when a statement failed. */
 cd_tx_result cd_lobby_join(cd_db *db, cd_join *j);
 
+/* In the transaction of a join that leaves the game waiting (seat taken, `taken` of `total` seats now): what
+ * every join of a waiting game does besides taking its seat, a rematch's acceptance too. Its expiry counts
+ * from now, and the others hear who came: player_joined in their players' events, game.player_joined to the
+ * game's endpoints, a mail to the seats with an address. */
+cd_tx_result cd_lobby_joined(cd_db *db, const char *id, int seat, int taken, int total);
+
 /* The place whose invite code hashes to code_hash, comparing it with every place's in constant time; -1: none. */
 int cd_lobby_place_of_code(const cd_invite *inv, int n, const char *code_hash);
 

@@ -21,6 +21,7 @@
 #include "db/bots.h"
 #include "db/lobby.h"
 #include "game/clock.h"
+#include "game/lobby_join.h"
 #include "handlers.h"
 #include "handlers/lobby.h"
 
@@ -53,7 +54,10 @@ typedef struct {
 
 /* Takes the place of old seat t->seat in the waiting game t->id (locked by the caller: w); starts the game
  * when it was the last open place. */
-static cd_tx_result take_place(cd_db *db, rematch_tx *t, const cd_waiting_lock_row *w, const cd_waiting_seat *old)
+/* The seat's place in the rematch taken: by its offer (run_offer) or by an acceptance (run_accept), which is a
+ * join as any other (game/lobby_join.h) while the rematch waits on. */
+static cd_tx_result take_place(cd_db *db, rematch_tx *t, const cd_waiting_lock_row *w, const cd_waiting_seat *old,
+                               bool accepting)
 {
     cd_invite inv[CD_LOBBY_MAX_SEATS];
     cd_waiting_seat seats[CD_LOBBY_MAX_SEATS];
@@ -75,7 +79,7 @@ static cd_tx_result take_place(cd_db *db, rematch_tx *t, const cd_waiting_lock_r
         cd_invite_take(db, t->id, inv[place].place, t->new_seat, true) != CD_Q_OK)
         return CD_TX_ERROR;
     if (open > 1)
-        return CD_TX_COMMIT;
+        return accepting ? cd_lobby_joined(db, t->id, t->new_seat, nseats + 1, nseats + open) : CD_TX_COMMIT;
     cd_tx_result out = cd_lobby_start(db, t->id, w, -1, NULL, t->no.detail, sizeof t->no.detail);
     if (out == CD_TX_ROLLBACK)
         t->no.problem = CD_P_INTERNAL;
@@ -174,7 +178,7 @@ static cd_tx_result run_offer(cd_db *db, void *arg)
     for (int i = 0; i < nold; i++)
         if (old[i].seat == t->seat)
             me = &old[i];
-    out = me ? take_place(db, t, &wl, me) : cd_refuse(&t->no, CD_P_FORBIDDEN, NULL, "no such seat in the game");
+    out = me ? take_place(db, t, &wl, me, false) : cd_refuse(&t->no, CD_P_FORBIDDEN, NULL, "no such seat in the game");
     cd_waiting_lock_row_free(&wl);
     for (int i = 0; i < nold && out == CD_TX_COMMIT; i++)
         if (old[i].seat != t->seat && old[i].player_id[0] && (!old[i].bot[0] || old[i].left_to_bot))
@@ -212,7 +216,7 @@ static cd_tx_result run_accept(cd_db *db, void *arg)
     else if (!me)
         out = cd_refuse(&t->no, CD_P_FORBIDDEN, NULL, "no such seat in the game");
     else
-        out = take_place(db, t, &w, me);
+        out = take_place(db, t, &w, me, true);
     cd_waiting_lock_row_free(&w);
     return out;
 }

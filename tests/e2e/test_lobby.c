@@ -970,6 +970,57 @@ static void kinds_of(e2e_client *c, const char *key, char *out, size_t n)
     json_decref(all);
 }
 
+/* A rematch's acceptance that leaves it waiting is a join as any other: its expiry counts anew and the seats
+ * in hear who came (player_joined), where the offerer had heard nothing until the start. */
+START_TEST(rematch_acceptance_is_a_join)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    char keys[3][80], body[600], path[200], acc[220], view[200];
+    const char *names[] = {"Ann", "Bob", "Cy"};
+    for (int i = 0; i < 3; i++)
+        new_key(c, names[i], keys[i]);
+    snprintf(body, sizeof body,
+             "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"name\":\"Bob\",\"player_key\":\"%s\"},"
+             "{\"name\":\"Cy\",\"player_key\":\"%s\"}]}", keys[0], keys[1], keys[2]);
+    json_t *g = post_want(c, "/v1/games", NULL, body, 201);
+    e2e_game eg = {.nplayers = 3};
+    snprintf(eg.id, sizeof eg.id, "%s", e2e_jstr(g, "id"));
+    for (int i = 0; i < 3; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "players.%d.token", i);
+        snprintf(eg.token[i], sizeof eg.token[i], "%s", e2e_jstr(g, k));
+    }
+    json_decref(g);
+    play_to_end(c, &eg, 7);
+    snprintf(path, sizeof path, "/v1/games/%s/rematch", eg.id);
+    snprintf(acc, sizeof acc, "/v1/games/%s/rematch/accept", eg.id);
+    json_t *o = post_want(c, path, keys[1], NULL, 201);   /* Bob offers */
+    snprintf(view, sizeof view, "/v1/games/%s", e2e_jstr(o, "game_id"));
+    json_decref(o);
+    json_t *v = e2e_get_ok(c, view, NULL, 200);
+    char offered_until[40];
+    snprintf(offered_until, sizeof offered_until, "%s", e2e_jstr(v, "expires_at"));
+    json_decref(v);
+    ck_assert_msg(offered_until[0], "a waiting rematch expires");
+    nanosleep(&(struct timespec){.tv_nsec = 20 * 1000 * 1000}, NULL);   /* a join later than the offer */
+    char kinds[400];
+    kinds_of(c, keys[1], kinds, sizeof kinds);
+    ck_assert_msg(!strstr(kinds, "player_joined"), "%s", kinds);
+    json_t *a = post_want(c, acc, keys[0], NULL, 201);   /* Ann accepts: Cy's place still open */
+    ck_assert_str_eq(e2e_jstr(a, "status"), "waiting");
+    json_decref(a);
+    v = e2e_get_ok(c, view, NULL, 200);
+    ck_assert_msg(strcmp(e2e_jstr(v, "expires_at"), offered_until) > 0, "expires_at %s, offered until %s",
+                  e2e_jstr(v, "expires_at"), offered_until);
+    json_decref(v);
+    kinds_of(c, keys[1], kinds, sizeof kinds);   /* Bob, seated in the rematch, hears that Ann came */
+    ck_assert_msg(strstr(kinds, "player_joined,"), "%s", kinds);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 START_TEST(seat_removed_by_the_creator)
 {
     e2e_daemon *d = e2e_daemon_up(NULL);
@@ -1155,6 +1206,7 @@ int main(void)
     tcase_add_test(tc, waiting_game_refuses_play_and_starts_with_three_of_four);
     tcase_add_test(tc, cancelled_by_its_creator);
     tcase_add_test(tc, rematch_offered_and_accepted);
+    tcase_add_test(tc, rematch_acceptance_is_a_join);
     tcase_add_test(tc, seat_left_before_the_start);
     tcase_add_test(tc, a_write_racing_a_leave_moves_with_the_seat);
     tcase_add_test(tc, seat_removed_by_the_creator);
