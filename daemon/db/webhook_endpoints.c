@@ -21,9 +21,9 @@ static const cd_stmt_info stmts[] = {
                             6},
     {ST_WH_GAME_FOR_HOOK, "wh_game_for_hook",
                           "SELECT g.status, (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = g.id "
-                          "AND e.gone_at IS NULL) "
+                          "AND e.gone_at IS NULL AND e.seat IS NOT DISTINCT FROM $2::integer) "
                           "FROM games g WHERE g.id = $1::uuid FOR NO KEY UPDATE OF g",
-                          1},
+                          2},
     {ST_WH_ENDPOINT_GET, "wh_endpoint_get",
                          "SELECT " WH_ENDPOINT_COLUMNS " FROM webhook_endpoints "
                          "WHERE game_id = $1::uuid AND id = $2::uuid AND gone_at IS NULL",
@@ -82,7 +82,7 @@ void cd_endpoint_rows_free(cd_endpoint_rows *rows)
     *rows = (cd_endpoint_rows){0};
 }
 
-/* A ST_WH_GAME_FOR_HOOK row (status, endpoints) read into cd_endpoint_game_lock's out-parameters. */
+/* A ST_WH_GAME_FOR_HOOK row (status, the seat's endpoints) read into cd_endpoint_game_lock's out-parameters. */
 typedef struct {
     bool *finished;
     int *endpoints;
@@ -96,11 +96,13 @@ static void game_for_hook_row(const PGresult *res, int i, void *row)
     *g->endpoints = atoi(PQgetvalue(res, i, 1));
 }
 
-cd_q cd_endpoint_game_lock(cd_db *db, const char *game_id, bool *found, bool *finished, int *endpoints)
+cd_q cd_endpoint_game_lock(cd_db *db, const char *game_id, int seat, bool *found, bool *finished, int *endpoints)
 {
-    const char *p[] = {game_id};
+    char seat_s[16];
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    const char *p[] = {game_id, seat >= 0 ? seat_s : NULL};
     game_for_hook g = {finished, endpoints};
-    return cd_q_one(db, ST_WH_GAME_FOR_HOOK, 1, p, found, game_for_hook_row, &g);
+    return cd_q_one(db, ST_WH_GAME_FOR_HOOK, 2, p, found, game_for_hook_row, &g);
 }
 
 /* A ST_WH_ENDPOINT_INSERT row (id, created_at) read into cd_endpoint_insert's buffers. */

@@ -128,14 +128,17 @@ static cd_tx_result run_create(cd_db *db, void *arg)
     /* the game row locked: a move commits entirely before or after the endpoint exists */
     bool found = false, finished = false;
     int endpoints = 0;
-    if (cd_endpoint_game_lock(db, t->game_id, &found, &finished, &endpoints) != CD_Q_OK)
+    if (cd_endpoint_game_lock(db, t->game_id, t->seat, &found, &finished, &endpoints) != CD_Q_OK)
         return CD_TX_ERROR;
     if (!found)
         return cd_refuse(&t->no, CD_P_NOT_FOUND, NULL, "no game with that id");
     if (finished)
         return cd_refuse(&t->no, CD_P_GAME_OVER, NULL, "the game is over: it will send nothing more");
-    if (endpoints >= CD_WH_MAX_PER_GAME)
-        return cd_refuse(&t->no, CD_P_TOO_MANY_WEBHOOKS, NULL, "a game has at most 16 webhook endpoints");
+    _Static_assert(CD_WH_MAX_PER_SEAT == 4 && CD_WH_MAX_ADMIN == 16, "the refusals below say 4 and 16");
+    if (endpoints >= (t->seat >= 0 ? CD_WH_MAX_PER_SEAT : CD_WH_MAX_ADMIN))
+        return cd_refuse(&t->no, CD_P_TOO_MANY_WEBHOOKS, NULL,
+                         t->seat >= 0 ? "a seat has at most 4 webhook endpoints in a game (DELETE one first)"
+                                      : "the admin has at most 16 webhook endpoints in a game (DELETE one first)");
     if (t->seat >= 0) {   /* a seat's endpoint: the seat is still the bearer's (an earlier one may have left) */
         cd_tx_result held = cd_seat_tx_hold(db, t->game_id, t->seat, t->bearer_hash, &t->moved);
         if (held != CD_TX_COMMIT)

@@ -111,7 +111,7 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "Register the endpoint again (POST /v1/games/{id}/webhooks) once the receiver accepts deliveries.",
     },
     [CD_P_TOO_MANY_WEBHOOKS] = {
-        "The game already has as many webhook endpoints as it may.",
+        "You already have as many webhook endpoints in this game as you may: a seat has four, the admin sixteen.",
         "Delete an endpoint you no longer need (DELETE /v1/games/{id}/webhooks/{wid}) and register again.",
     },
     [CD_P_NO_CLOCK] = {

@@ -144,6 +144,9 @@ bool cd_player_hooks_parse(const json_t *players, cd_player_hooks *h, cd_wh_erro
 void cd_player_hooks_answer(const cd_player_hooks *h, json_t *answer);
 
 /* ---- limits ----------------------------------------------------------------------------------------------- */
-#define CD_WH_MAX_PER_GAME 16   /* endpoints of one game (handlers/webhooks.c refuses the 17th) */
+/* endpoints of one seat of a game (handlers/webhooks.c refuses a fifth): a limit per seat, so that no seat
+ * takes the room of the others' notifications; and the admin's endpoints of a game (the seventeenth refused) */
+#define CD_WH_MAX_PER_SEAT 4
+#define CD_WH_MAX_ADMIN 16
 
 #endif

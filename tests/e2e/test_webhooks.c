@@ -707,6 +707,38 @@ START_TEST(addresses_guarded)
 }
 END_TEST
 
+/* A seat has at most four endpoints in a game: a fifth is a 409 too-many-webhooks, and the other seat and the
+ * admin still add theirs (one seat had filled the game's sixteen and left none to the others; the admin keeps
+ * sixteen of its own). None of them is ever sent anything: no move is made. */
+START_TEST(endpoints_limited_per_seat)
+{
+    const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    char p[200], body[200];
+    snprintf(p, sizeof p, "/v1/games/%s/webhooks", g.id);
+    const char *who[] = {g.token[0], g.token[1], d->admin};
+    const int most[] = {4, 4, 16};
+    for (int w = 0; w < 3; w++)
+        for (int i = 0; i <= most[w]; i++) {
+            snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:9/hook-%d-%d\"}", w, i);
+            e2e_resp r;
+            long st = e2e_req(c, "POST", p, who[w], body, NULL, &r);
+            if (i < most[w]) {
+                ck_assert_msg(st == 201, "endpoint %d of %d: %ld %s", i, w, st, r.body);
+            } else {
+                e2e_assert_problem(&r, 409, NULL, "an endpoint over the limit");
+                ck_assert_msg(strstr(e2e_jstr(r.json, "type"), "too-many-webhooks"), "%s", r.body);
+            }
+            e2e_resp_free(&r);
+        }
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* 172.16.0.0/12 is private as a whole, not only 172.16/16: endpoints to 172.17-172.31 are refused at creation
  * (webhooks.create and players[].webhook), and none is stored. Literal addresses, nothing resolved; this
  * carcd delivers nothing at all (concurrency 0), so even a broken guard sends no traffic anywhere. */
@@ -1814,6 +1846,7 @@ int main(void)
     tcase_add_test(tc, marked_delivered_at_once);
     tcase_add_test(tc, slow_receiver_delays_nothing);
     tcase_add_test(tc, addresses_guarded);
+    tcase_add_test(tc, endpoints_limited_per_seat);
     tcase_add_test(tc, private_172_refused);
     tcase_add_test(tc, payloads_public_and_documented);
     tcase_add_test(tc, turn_started_skips_forced_steps);
