@@ -38,6 +38,7 @@
 
 #include "http.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <openssl/crypto.h>
@@ -53,6 +54,7 @@
 #include <unistd.h>
 
 #include "base/crypto.h"
+#include "base/ids.h"
 #include "base/json_arena.h"
 #include "base/log.h"
 #include "base/metrics.h"
@@ -98,6 +100,12 @@ static void route(req_priv *p, const char *method)
             continue;
         if (strcmp(rt->method, as) == 0) {
             if (cd_route_match(rt->pattern, r->path, r->params, CD_MAX_PARAMS, &r->nparams)) {
+                /* a game's or an endpoint's id in any case names the same row: answers echo it in the
+                 * canonical lower case (tokens and tags are never UUID-shaped, and keep their case) */
+                for (int i = 0; i < r->nparams; i++)
+                    if (cd_uuid_valid(r->params[i]))
+                        for (char *c = r->params[i]; *c; c++)
+                            *c = (char)tolower((unsigned char)*c);
                 r->route = rt;
                 p->routing = RT_FOUND;
                 return;
