@@ -42,9 +42,10 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
         if (lr == CD_LOAD_NOT_FOUND)
             t->problem = CD_P_NOT_FOUND;
         out = lr == CD_LOAD_NOT_FOUND ? CD_TX_ROLLBACK : CD_TX_ERROR;
-    } else if (g.finished) {
-        t->problem = CD_P_GAME_OVER;
-        snprintf(t->detail, sizeof t->detail, "the game is over");
+    } else if (g.finished) {   /* a move is refused in the same words */
+        t->problem = g.cancelled ? CD_P_GAME_CANCELLED : CD_P_GAME_OVER;
+        snprintf(t->detail, sizeof t->detail, "%s",
+                 g.cancelled ? "the game was cancelled by the admin" : "the game is over");
         out = CD_TX_ROLLBACK;
     } else if (g.st->left >> t->seat & 1) {
         t->problem = CD_P_SEAT_LEFT;

@@ -20,7 +20,7 @@ static cd_net_ranges trusted;
 static cd_rate_table *tables[CD_RATE_NACTIONS][2];   /* [action][0: address, 1: key] */
 static unsigned char secret[16];                      /* keys the buckets' hash: collisions are not chosen */
 
-static const char *const action_names[CD_RATE_NACTIONS] = {"creating games", "moves", "joins",
+static const char *const action_names[CD_RATE_NACTIONS] = {"games and players created", "moves", "joins",
                                                            "invitations by mail"};
 
 void cd_limits_init(const cd_config *cfg)

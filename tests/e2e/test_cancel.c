@@ -176,6 +176,7 @@ START_TEST(admin_cancel)
     }
     snprintf(path, sizeof path, "/v1/games/%s/resign", g.id);
     ck_assert_int_eq(e2e_req(c, "POST", path, g.token[0], NULL, NULL, &r), 409);
+    ck_assert(e2e_problem_is(&r, "game-cancelled"));   /* in a move's words */
     e2e_resp_free(&r);
     ck_assert_int_eq(e2e_req(c, "POST", cancel, d->admin, NULL, NULL, &r), 409);
     ck_assert(e2e_problem_is(&r, "game-cancelled"));
