@@ -248,7 +248,8 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
             cd_buf_str(&h, "</pre>\n");
         }
         if (over) {
-            const char *end = a->cancelled ? "The game was cancelled by the server's administrator." : "The game is over.";
+            const char *end = a->cancelled ? "The game was cancelled by the server's administrator."
+                                           : "The game is over.";
             cd_buf_printf(&t, "%s\n", end);
             cd_buf_printf(&h, "<p>%s</p>\n", end);   /* no markup in either */
             break;

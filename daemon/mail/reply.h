@@ -5,9 +5,9 @@
  * an attachment, else the first text/html part turned into text (quoted blocks left out); GMime decodes the
  * transfer encoding (quoted-printable, base64) and the charset into UTF-8. Lines starting with '>' are
  * quotes, a line "-- " starts the signature, "On ... wrote:" starts the quoted mail (the reply is the first
- * unquoted line below it, or there is none). A format=flowed text (RFC 3676) is unwrapped first. A mail to a return path
- * of carcd's (a bounce) is read for its delivery status report (message/delivery-status) instead. A mail a
- * program wrote (an out-of-office answer) is marked as such (`automatic`).
+ * unquoted line below it, or there is none). A format=flowed text (RFC 3676) is unwrapped first. A mail to a
+ * return path of carcd's (a bounce) is read for its delivery status report (message/delivery-status) instead.
+ * A mail a program wrote (an out-of-office answer) is marked as such (`automatic`).
  */
 #ifndef CD_MAIL_REPLY_H
 #define CD_MAIL_REPLY_H
@@ -30,9 +30,9 @@ typedef struct {
     int in_reply_seq;               /* -1: not an answer to a mail of ours */
     char command[CD_REPLY_LINE_MAX];/* the first unquoted line, trimmed; "" when there is none */
     /* written by a program, not a person (RFC 3834: Auto-Submitted other than "no"; Precedence bulk, junk,
-     * list or auto_reply; X-Autoreply, X-Autorespond): an out-of-office answer to a turn mail, a list's digest. carcd acts on
-     * none and answers none, so that two responders never mail each other for ever. `automatic` names the
-     * header that said so ("Auto-Submitted: auto-replied"); "" for a person's mail. */
+     * list or auto_reply; X-Autoreply, X-Autorespond): an out-of-office answer to a turn mail, a list's
+     * digest. carcd acts on none and answers none, so that two responders never mail each other for ever.
+     * `automatic` names the header that said so ("Auto-Submitted: auto-replied"); "" for a person's mail. */
     char automatic[80];
     /* a bounce: sent to a mail's return path (CARCD_MAIL_RETURN_PATH, tag.h), with its delivery status
      * (RFC 3464: the first recipient's Action, Status and Diagnostic-Code; "" when the mail has none) */

@@ -357,7 +357,8 @@ static cd_tx_result run_in(cd_db *db, void *arg)
         }
         const char *why;
         if (cd_mail_answer_blocked(db, game_id, &seat, &why) != CD_MQ_OK ||
-            (!why && cd_mail_enqueue_refused(db, game_id, g.st, g.cancelled, g.seq, &seat, t->detail) != CD_TX_COMMIT)) {
+            (!why &&
+             cd_mail_enqueue_refused(db, game_id, g.st, g.cancelled, g.seq, &seat, t->detail) != CD_TX_COMMIT)) {
             cd_game_free(&g);
             return CD_TX_ERROR;
         }

@@ -178,7 +178,8 @@ static void draw_legend(cd_canvas *c, const carc_catalog *cat, const json_t *vie
             name = "";
         char row[200];
         snprintf(row, sizeof row, "%s%.*s  %lld", !finished && (int)i == pseat ? "\xe2\x96\xb6 " : "",
-                 (int)cd_utf8_cut(name, strlen(name), 60), name, (long long)json_integer_value(json_object_get(pl, "score")));
+                 (int)cd_utf8_cut(name, strlen(name), 60), name,
+                 (long long)json_integer_value(json_object_get(pl, "score")));
         c->text(c, L->margin + T * 0.35, y + T * 0.07, T * 0.2, CD_INK, CD_ANCHOR_START, (int)i == pseat, row);
     }
     /* the tile drawn and waiting to be placed (public) */

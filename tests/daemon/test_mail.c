@@ -293,7 +293,8 @@ START_TEST(built_mail_reads_back)
                        .subject = "Carcassonne: your turn, Zoë", .msg_id = "carcd.x.0.turn.3.aa@games.example.org",
                        .thread_id = "carcd.x.0@games.example.org",
                        .unsubscribe = "https://carc.example.org/v1/mail/unsubscribe/00112233445566778899aabb",
-                       .text = "Jürgen, your legal moves:\n   1. pass\n", .html = "<p>Zoë, your legal moves</p>", .png = png,
+                       .text = "Jürgen, your legal moves:\n   1. pass\n", .html = "<p>Zoë, your legal moves</p>",
+                       .png = png,
                        .png_len = sizeof png};
     char *raw = cd_mail_build(&p);
     ck_assert_ptr_nonnull(raw);

@@ -2216,7 +2216,8 @@ START_TEST(replies_as_mail_programs_write_them)
     ck_assert_int_eq(json_array_size(json_object_get(a, "messages")), 2);
     say[404] = 0;
     ck_assert_str_eq(e2e_jstr(a, "messages.0.text"), say + 4);
-    ck_assert_str_eq(e2e_jstr(a, "messages.1.text"), "Good game so far, but that city in the north is going to be mine!");
+    ck_assert_str_eq(e2e_jstr(a, "messages.1.text"),
+                     "Good game so far, but that city in the north is going to be mine!");
     json_decref(a);
     /* "resign" alone, in whatever case a phone writes it, resigns: the other seat wins */
     rp = reply_text("carol@example.org", turn.reply_to, NULL, NULL, NULL, "Resign\r\n");

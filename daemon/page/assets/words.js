@@ -30,7 +30,8 @@ export function describe(entries, ctx) {
   let placed = false;
   const seat = entries[0].seat;
   for (const en of entries) {
-    if (en.cancelled) after.push("The server's admin cancelled the game" + (en.reason ? ": " + en.reason : "") + ". Nobody won.");
+    if (en.cancelled)
+      after.push("The server's admin cancelled the game" + (en.reason ? ": " + en.reason : "") + ". Nobody won.");
     if (en.by === "clock") acts.push("(the clock moved)");
     for (const e of en.events || []) {
       const mine = e.seat === seat;
