@@ -983,15 +983,8 @@ START_TEST(rematch_acceptance_is_a_join)
     snprintf(body, sizeof body,
              "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"name\":\"Bob\",\"player_key\":\"%s\"},"
              "{\"name\":\"Cy\",\"player_key\":\"%s\"}]}", keys[0], keys[1], keys[2]);
-    json_t *g = post_want(c, "/v1/games", NULL, body, 201);
-    e2e_game eg = {.nplayers = 3};
-    snprintf(eg.id, sizeof eg.id, "%s", e2e_jstr(g, "id"));
-    for (int i = 0; i < 3; i++) {
-        char k[40];
-        snprintf(k, sizeof k, "players.%d.token", i);
-        snprintf(eg.token[i], sizeof eg.token[i], "%s", e2e_jstr(g, k));
-    }
-    json_decref(g);
+    e2e_game eg;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 3, NULL, body, false, &eg), 201);
     play_to_end(c, &eg, 7);
     snprintf(path, sizeof path, "/v1/games/%s/rematch", eg.id);
     snprintf(acc, sizeof acc, "/v1/games/%s/rematch/accept", eg.id);
