@@ -66,18 +66,6 @@ static bool parse_invite_email(cd_req *r, json_t *email, size_t i, const char **
     return true;
 }
 
-/* A seat's name (field: "players[i].name"), or a 400 that says what is wrong with it and names the field. */
-static bool name_ok(cd_req *r, const json_t *name, const char *field)
-{
-    char why[160];
-    if (json_is_string(name) && cd_name_ok(json_string_value(name), field, why, sizeof why))
-        return true;
-    if (!json_is_string(name))
-        snprintf(why, sizeof why, "%s: expected a string of 1 to %d characters", field, CD_NAME_MAX);
-    cd_reply_problem(r, CD_P_INVALID, field, "%s", why);
-    return false;
-}
-
 static bool parse_players(cd_req *r, json_t *players, create_tx *t)
 {
     if (!json_is_array(players) || json_array_size(players) < CARC_MIN_PLAYERS ||
@@ -110,7 +98,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
             t->is_bot[named] = true;
             json_t *name = json_object_get(p, "name");
             snprintf(field, sizeof field, "players[%zu].name", i);
-            if (name && !name_ok(r, name, field))
+            if (name && !cd_req_name(r, name, field))
                 return false;
             t->names[named] = name ? json_string_value(name) : cd_bot_default_name(t->bots[named].kind);
             named++;
@@ -139,7 +127,7 @@ static bool parse_players(cd_req *r, json_t *players, create_tx *t)
         char name_field[64];
         snprintf(name_field, sizeof name_field, "players[%zu].name", i);
         json_t *name = json_object_get(p, "name");
-        if (!name_ok(r, name, name_field))
+        if (!cd_req_name(r, name, name_field))
             return false;
         t->names[named] = json_string_value(name);
         json_t *key = json_object_get(p, "player_key");

@@ -71,11 +71,8 @@ static enum MHD_Result join(cd_req *r)
     r->game_id = t.j.id;
     json_t *name = json_object_get(body, "name"), *code = json_object_get(body, "invite");
     json_t *key = json_object_get(body, "player_key");
-    char why[160] = "";
-    if (!json_is_string(name) || !cd_name_ok(json_string_value(name), "name", why, sizeof why)) {
-        ret = cd_reply_problem(r, CD_P_INVALID, "name", "%s", why[0] ? why : "name: expected a string");
+    if (!cd_req_name(r, name, "name"))
         goto out;
-    }
     if ((code && !json_is_string(code)) || (key && !json_is_string(key))) {
         ret = cd_reply_problem(r, CD_P_INVALID, code && !json_is_string(code) ? "invite" : "player_key",
                                "%s: expected a string", code && !json_is_string(code) ? "invite" : "player_key");

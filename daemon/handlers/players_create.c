@@ -22,12 +22,8 @@ enum MHD_Result h_players_create(cd_req *r)
     if (!cd_req_only_keys(r, body, keys, ""))
         goto out;
     json_t *name = json_object_get(body, "name");
-    char why[160] = "";
-    if (name && !json_is_null(name) && (!json_is_string(name) || !cd_name_ok(json_string_value(name), "name", why,
-                                                                                sizeof why))) {
-        ret = cd_reply_problem(r, CD_P_INVALID, "name", "%s", why[0] ? why : "name: expected a string or null");
+    if (name && !json_is_null(name) && !cd_req_name(r, name, "name"))
         goto out;
-    }
     const char *name_s = json_string_value(name);
     cd_db *db = cd_req_db(r);
     if (!db)

@@ -54,6 +54,17 @@ bool cd_bearer_is_key(const cd_req *r)
     return r->bearer && strncmp(r->bearer, "pk_", 3) == 0;
 }
 
+bool cd_req_name(cd_req *r, const json_t *name, const char *field)
+{
+    char why[160];
+    if (json_is_string(name) && cd_name_ok(json_string_value(name), field, why, sizeof why))
+        return true;
+    if (!json_is_string(name))
+        snprintf(why, sizeof why, "%s: expected a string of 1 to %d characters", field, CD_NAME_MAX);
+    cd_reply_problem(r, CD_P_INVALID, field, "%s", why);
+    return false;
+}
+
 bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_LEN])
 {
     if (!cd_bearer_is_key(r)) {   /* a seat token stands for itself */

@@ -18,6 +18,10 @@
  * (no space, no '+', no hex). */
 bool cd_parse_long(const char *s, long lo, long hi, long *out);
 
+/* Whether name (a JSON value, maybe NULL) is a player's name (base/ids.h cd_name_ok); otherwise a 400 that
+ * names field and says what is wrong with it. */
+bool cd_req_name(cd_req *r, const json_t *name, const char *field);
+
 /* The database connection for this request, or a 503 reply and NULL. */
 cd_db *cd_req_db(cd_req *r);
 /* Answers for a failed database step: 503 with Retry-After when it is a state a client can wait out (`down`:
