@@ -41,6 +41,11 @@ static void trim_into(const char *s, size_t len, char *out, size_t n)
     out[len] = 0;
 }
 
+int cd_reply_shown(const char *command)
+{
+    return (int)cd_utf8_cut(command, strlen(command), 160);
+}
+
 void cd_reply_first_word(const char *command, char *out, size_t n)
 {
     size_t i = 0;

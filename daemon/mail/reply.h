@@ -49,6 +49,10 @@ int cd_reply_parse(const char *data, size_t len, cd_reply *out);
 
 /* The command of a plain text: its first unquoted line (reply.c's rules), trimmed, into out. */
 void cd_reply_first_line(const char *text, char *out, size_t n);
+/* The printf precision ("%.*s") that repeats a command in an answer or a log line: whole, or its first 160
+ * bytes cut where a character starts (a detail goes into a text column and a mail, which refuse or garble half a
+ * character). */
+int cd_reply_shown(const char *command);
 /* The command's first word, lower case, cut to n - 1 bytes: what it asks for ("resign", "say", "join"). */
 void cd_reply_first_word(const char *command, char *out, size_t n);
 /* HTML as text: tags dropped, <br>, </p>, </div> and </li> as line ends, the source's own line breaks as

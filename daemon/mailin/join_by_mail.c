@@ -9,7 +9,6 @@
 
 #include "base/crypto.h"
 #include "base/ids.h"
-#include "base/utf8.h"
 #include "db/lobby.h"
 #include "game/lobby_join.h"
 #include "mail/mail.h"
@@ -97,13 +96,11 @@ cd_tx_result cd_mail_join(cd_db *db, const cd_reply *r, const char *game_id, int
     cd_reply_first_word(r->command, word, sizeof word);
     /* (a displaced invitee is answered so whatever the reply says) */
     if (!why[0] && strcmp(word, "join") != 0) {   /* these two may be answered again, the join's refusals not */
-        snprintf(why, sizeof why, "its first line is \"%.*s\", not \"join\"",
-                 (int)cd_utf8_cut(r->command, strlen(r->command), 160), r->command);
+        snprintf(why, sizeof why, "its first line is \"%.*s\", not \"join\"", cd_reply_shown(r->command),
+                 r->command);
     } else if (!why[0]) {
         name_of(r->command, r->from, name);
-        char bad[160];
-        if (!cd_name_ok(name, "the name after \"join\"", bad, sizeof bad))
-            snprintf(why, sizeof why, "%s", bad);
+        cd_name_ok(name, "the name after \"join\"", why, sizeof why);   /* why stays "" for a name */
     }
     bool may_retry = why[0] != 0 && !was_displaced;
     cd_join j = {.id = game_id, .name = name, .place = place, .from = r->from};

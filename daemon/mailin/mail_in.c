@@ -13,7 +13,6 @@
 #include "base/log.h"
 #include "base/metrics.h"
 #include "base/timesrc.h"
-#include "base/utf8.h"
 #include "clock/clock_tx.h"
 #include "db/db.h"
 #include "db/lobby.h"
@@ -35,7 +34,6 @@
 #include "notation.h"
 
 #define MAIL_IN_MAX (64u << 20)
-#define SHOWN_MAX 160   /* the bytes of a reply's first line that its answer and the log repeat */
 
 typedef struct {
     const cd_reply *r;
@@ -44,13 +42,6 @@ typedef struct {
     char outcome[16];         /* moved, refused, ignored, duplicate, clock, said, joined, bounced, left */
     char detail[400];
 } in_tx;
-
-/* The printf precision that shows a command whole or cut at SHOWN_MAX bytes on a character's start: a detail
- * goes into a text column and a mail, where half a character is refused or garbled. */
-static int shown(const char *command)
-{
-    return (int)cd_utf8_cut(command, strlen(command), SHOWN_MAX);
-}
 
 /* A move's number in the turn mail's list: "3", or "3." as the list writes it. */
 static bool is_number(const char *s)
@@ -156,7 +147,7 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
         if (strcasecmp(r->command, "resign") != 0) {   /* for good, so never read out of a longer line */
             snprintf(t->detail, sizeof t->detail,
                      "\"%.*s\": to resign, write \"resign\" alone on the first line (it cannot be undone)",
-                     shown(r->command), r->command);
+                     cd_reply_shown(r->command), r->command);
             return CD_TX_ROLLBACK;
         }
         char err[200];
@@ -190,7 +181,7 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
                                                                       : NULL;
         if (!nt) {
             snprintf(t->detail, sizeof t->detail, "there is no move %.*s: choose 1 to %zu",
-                     (int)cd_utf8_cut(r->command, strcspn(r->command, "."), 20), r->command,
+                     (int)strcspn(r->command, "."), r->command,
                      json_array_size(legal));
             json_decref(legal);
             return CD_TX_ROLLBACK;
@@ -200,7 +191,7 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
     } else if (is_list_line(r->command)) {
         snprintf(t->detail, sizeof t->detail,
                  "\"%.*s\": reply with the move's number alone (\"%.*s\") or its notation alone, not both",
-                 shown(r->command), r->command, (int)strcspn(r->command, "."), r->command);
+                 cd_reply_shown(r->command), r->command, (int)strcspn(r->command, "."), r->command);
         return CD_TX_ROLLBACK;
     } else {
         rc = carc_notation_parse(g->st, r->command, strlen(r->command), &m, err, sizeof err);
@@ -212,7 +203,7 @@ static cd_tx_result play(cd_db *db, cd_game *g, int seat, in_tx *t)
     if (rc == CARC_OK)
         rc = carc_apply(g->st, seat, &m, &ev, err, sizeof err);
     if (rc != CARC_OK) {
-        snprintf(t->detail, sizeof t->detail, "\"%.*s\": %s", shown(r->command), r->command, err);
+        snprintf(t->detail, sizeof t->detail, "\"%.*s\": %s", cd_reply_shown(r->command), r->command, err);
         json_decref(stored);
         carc_events_free(&ev);
         return CD_TX_ROLLBACK;
@@ -331,7 +322,7 @@ static cd_tx_result run_in(cd_db *db, void *arg)
     int seq_before = g.seq;
     cd_tx_result out = play(db, &g, seat.seat, t);
     if (out == CD_TX_COMMIT && strcmp(t->outcome, "clock") == 0) {
-        snprintf(t->detail, sizeof t->detail, "\"%.*s\": the clock changed", shown(r->command), r->command);
+        snprintf(t->detail, sizeof t->detail, "\"%.*s\": the clock changed", cd_reply_shown(r->command), r->command);
     } else if (out == CD_TX_COMMIT && strcmp(t->outcome, "said") == 0) {
         snprintf(t->detail, sizeof t->detail, "a message to the table at move %d", seq_before);
     } else if (out == CD_TX_COMMIT && strcmp(t->outcome, "status") == 0) {
@@ -346,7 +337,8 @@ static cd_tx_result run_in(cd_db *db, void *arg)
                  why ? ": not answered, " : ", answered", why ? why : "");
     } else if (out == CD_TX_COMMIT) {
         snprintf(t->outcome, sizeof t->outcome, "moved");
-        snprintf(t->detail, sizeof t->detail, "\"%.*s\" at move %d", shown(r->command), r->command, seq_before);
+        snprintf(t->detail, sizeof t->detail, "\"%.*s\" at move %d", cd_reply_shown(r->command), r->command,
+                 seq_before);
     } else if (out == CD_TX_ROLLBACK) {
         /* refused: the game as it was (play() may have changed g.st only when it also failed) and an answer */
         snprintf(t->outcome, sizeof t->outcome, "refused");
