@@ -1030,8 +1030,7 @@ static int cmd_import(int argc, char **argv)
     }
     /* the admin's cancel is the log's last entry, which an export's moves (the seats') leave out: without it
      * the copy of a cancelled game would be a game under way */
-    bool cancelled = strcmp(str_or(json_object_get(ex, "status"), ""), "cancelled") == 0;
-    if (cancelled) {
+    if (strcmp(str_or(json_object_get(ex, "status"), ""), "cancelled") == 0) {
         char path[200], reason[200];
         snprintf(path, sizeof path, "/v1/admin/games/%s/cancel", id);
         snprintf(reason, sizeof reason, "imported from game %.36s, which was cancelled",

@@ -6,10 +6,10 @@
 #define CD_IDS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* A UUID in its 36-character text form (any case). */
 bool cd_uuid_valid(const char *s);
-#include <stddef.h>
 
 #define CD_NAME_MAX 64   /* characters (code points) */
 #define CD_NAME_BYTES (4 * CD_NAME_MAX)   /* the most a name's UTF-8 takes */

@@ -52,10 +52,9 @@ typedef struct {
     bool started;
 } rematch_tx;
 
-/* Takes the place of old seat t->seat in the waiting game t->id (locked by the caller: w); starts the game
- * when it was the last open place. */
-/* The seat's place in the rematch taken: by its offer (run_offer) or by an acceptance (run_accept), which is a
- * join as any other (game/lobby_join.h) while the rematch waits on. */
+/* Takes the place of old seat t->seat in the waiting game t->id (locked by the caller: w), by its offer
+ * (run_offer) or by an acceptance (run_accept), which is a join like any other (game/lobby_join.h) while the
+ * rematch waits on; starts the game when it was the last open place. */
 static cd_tx_result take_place(cd_db *db, rematch_tx *t, const cd_waiting_lock_row *w, const cd_waiting_seat *old,
                                bool accepting)
 {

@@ -28,7 +28,8 @@ const me = () => (S.view && S.view.you ? S.view.you.seat : null);
 function heading(v, n) {
   const t = v.board ? "Carcassonne: " + n.join(", ")
     : v.status === "cancelled" ? "Carcassonne: a cancelled game" : "Carcassonne: a game waiting for players";
-  if (document.querySelector("h1").textContent !== t) document.querySelector("h1").textContent = t;
+  const h1 = document.querySelector("h1");
+  if (h1.textContent !== t) h1.textContent = t;
   return t;
 }
 
