@@ -65,22 +65,54 @@ bool cd_req_name(cd_req *r, const json_t *name, const char *field)
     return false;
 }
 
+/* ?seat=N into *want (-1 when absent): digits only (strtol would read "", " 1" and "+1" as numbers). */
+static bool seat_arg(cd_req *r, long *want)
+{
+    const char *s = cd_req_arg(r, "seat");
+    *want = -1;
+    if (!s)
+        return true;
+    if (!*s || strlen(s) > 2 || strspn(s, "0123456789") != strlen(s)) {
+        cd_reply_problem(r, CD_P_INVALID, "seat", "seat: expected the number of a seat of the game");
+        return false;
+    }
+    *want = strtol(s, NULL, 10);
+    return true;
+}
+
+/* A seat token stands for itself; a client that adds ?seat=N expects to act for seat N, so another seat's
+ * number is refused, not ignored. One more statement, only when ?seat is given; a token of no seat, or of
+ * another game, is left to the caller's own lookup to answer. */
+static bool seat_token_named(cd_req *r, cd_db *db, const char *id, const char *hash)
+{
+    long want;
+    if (!seat_arg(r, &want))
+        return false;
+    if (want < 0)
+        return true;
+    cd_token_seat token;
+    cd_q q = cd_token_lookup(db, hash, id, &token);
+    if (q != CD_Q_OK) {
+        cd_reply_db_failure(r, q == CD_Q_DOWN, "token lookup failed");
+        return false;
+    }
+    if (!token.found || !token.same_game || token.seat == want)
+        return true;
+    cd_reply_problem(r, CD_P_FORBIDDEN, "seat",
+                     "the bearer token is seat %d's, and ?seat=%ld names another: only a player key or the admin "
+                     "token chooses a seat", token.seat, want);
+    return false;
+}
+
 bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_LEN])
 {
-    if (!cd_bearer_is_key(r)) {   /* a seat token stands for itself */
+    if (!cd_bearer_is_key(r)) {
         cd_req_bearer_hash(r, hash);
-        return true;
+        return seat_token_named(r, db, id, hash);
     }
-    /* ?seat=N: digits only (strtol would read "", " 1" and "+1" as numbers) */
-    const char *s = cd_req_arg(r, "seat");
-    long want = -1;
-    if (s) {
-        if (!*s || strlen(s) > 2 || strspn(s, "0123456789") != strlen(s)) {
-            cd_reply_problem(r, CD_P_INVALID, "seat", "seat: expected the number of a seat linked to the player key");
-            return false;
-        }
-        want = strtol(s, NULL, 10);
-    }
+    long want;
+    if (!seat_arg(r, &want))
+        return false;
     char key_hash[CD_HEX256_LEN];
     cd_req_bearer_hash(r, key_hash);
     cd_key_seats ks;

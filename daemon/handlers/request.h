@@ -57,7 +57,8 @@ bool cd_bearer_is_key(const cd_req *r);
  * hex of that seat's token, which every seat check then looks up. A seat token stands for itself; a player
  * key for the seat of `id` linked to it, or, when it holds several (linked with POST .../link), for the one
  * ?seat=N names. Replies and returns false for an unknown key (401), a key with no seat of this game or not
- * that seat (403), several seats and no ?seat (409 seat-ambiguous), a bad ?seat (400), a database failure. */
+ * that seat (403), a seat token with another seat's ?seat=N (403), several seats and no ?seat (409
+ * seat-ambiguous), a bad ?seat (400), a database failure. */
 bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_LEN]);
 
 /* Who is asking about game `id`: CARC_VIEW_ADMIN, a seat (>= 0) or CARC_VIEW_PUBLIC. Replies itself and

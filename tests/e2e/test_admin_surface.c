@@ -4,6 +4,7 @@
  *     in the audit log with the endpoint's id, and a seat's own reads of its endpoints are not;
  *   - a delivery's attempts name an opaque worker id, never the host name or PID of the carcd that sent it;
  *   - legal-moves' ?seat= must be a seat number: empty, "+1", " 1" are 400 naming `seat`, not seat 0;
+ *   - a seat token's ?seat= naming another seat is a 403, for reads and moves, not ignored;
  *   - /metrics with CARCD_METRICS_TOKEN set asks for that bearer token (401 problem without it, with a wrong
  *     one or with the admin token) and is open without it.
  */
@@ -173,6 +174,49 @@ START_TEST(admin_seat_argument_is_a_number)
 }
 END_TEST
 
+/* A seat token stands for its own seat: a ?seat= naming another is refused (403 naming `seat`), not ignored,
+ * for reads and for moves, and the game is unchanged; its own number is accepted. */
+START_TEST(seat_token_names_only_its_own_seat)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    char path[200], own[200];
+    snprintf(own, sizeof own, "/v1/games/%s/legal-moves?seat=0", g.id);
+    json_t *lm = e2e_get_ok(c, own, g.token[0], 200);
+    ck_assert_int_gt(json_array_size(json_object_get(lm, "moves")), 0);
+    snprintf(path, sizeof path, "/v1/games/%s/legal-moves?seat=1", g.id);
+    e2e_resp r;
+    e2e_req(c, "GET", path, g.token[0], NULL, NULL, &r);
+    e2e_assert_problem(&r, 403, "seat", path);
+    ck_assert_msg(strstr(r.body, "seat 0's") != NULL, "%s", r.body);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/legal-moves?seat=1x", g.id);
+    e2e_req(c, "GET", path, g.token[1], NULL, NULL, &r);
+    e2e_assert_problem(&r, 400, "seat", path);
+    e2e_resp_free(&r);
+
+    json_t *body = json_pack("{s:i,s:O}", "expected_seq", 0, "move", json_array_get(json_object_get(lm, "moves"), 0));
+    char *text = json_dumps(body, JSON_COMPACT);
+    snprintf(path, sizeof path, "/v1/games/%s/moves?seat=1", g.id);
+    e2e_req(c, "POST", path, g.token[0], text, NULL, &r);
+    e2e_assert_problem(&r, 403, "seat", path);
+    e2e_resp_free(&r);
+    json_t *v = e2e_admin_view(c, d, g.id);
+    ck_assert_int_eq(json_integer_value(json_object_get(v, "seq")), 0);
+    json_decref(v);
+    snprintf(path, sizeof path, "/v1/games/%s/moves?seat=0", g.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, g.token[0], text, NULL, &r), 200);
+    e2e_resp_free(&r);
+    free(text);
+    json_decref(body);
+    json_decref(lm);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 START_TEST(metrics_token)
 {
     /* without a token /metrics is open */
@@ -327,6 +371,7 @@ int main(void)
     TCase *tc = e2e_tcase("admin_surface", 90);
     tcase_add_test(tc, webhook_admin_actions_are_audited);
     tcase_add_test(tc, admin_seat_argument_is_a_number);
+    tcase_add_test(tc, seat_token_names_only_its_own_seat);
     tcase_add_test(tc, metrics_token);
     tcase_add_test(tc, metrics_an_operator_reads);
     suite_add_tcase(s, tc);
