@@ -56,8 +56,10 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "listed) while the game still waits for its players.",
     },
     [CD_P_NOT_FOUND] = {
-        "There is no game (or webhook, or delivery) with that id.",
-        "Check the id in the path: ids are given by POST /v1/games and never reused.",
+        "There is nothing with that id or link: no game, or no webhook, delivery, message or seat of it, or no "
+        "seat's mail or invitation with that link's tag. The detail says which.",
+        "Check the id in the path: ids are given by POST /v1/games and never reused. A link from a mail may "
+        "have been cut in two by the mail program: copy it whole.",
     },
     [CD_P_NO_ROUTE] = {
         "No endpoint has this path.",

@@ -47,7 +47,7 @@ START_TEST(page_escapes_the_detail)
 {
     cd_buf b = {0};
     cd_problem_html(&b, CD_P_NOT_FOUND, "no game \"<script>alert(1)</script>\" & more");
-    ck_assert_ptr_nonnull(strstr(b.p, "<title>No such game — carcd</title>"));
+    ck_assert_ptr_nonnull(strstr(b.p, "<title>Not found — carcd</title>"));
     ck_assert_ptr_nonnull(strstr(b.p, "no game &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot; &amp; more"));
     ck_assert_ptr_null(strstr(b.p, "<script"));
     ck_assert_ptr_nonnull(strstr(b.p, "<a href=\"/problems/not-found\">"));

@@ -1877,7 +1877,7 @@ START_TEST(page_broken_link)
     char vary[64];
     ck_assert_ptr_nonnull(e2e_header(&r, "Vary", vary, sizeof vary));
     ck_assert_str_eq(vary, "Accept");
-    ck_assert_ptr_nonnull(strstr(r.body, "<h1>No such game</h1>"));
+    ck_assert_ptr_nonnull(strstr(r.body, "<h1>Not found</h1>"));
     e2e_resp_free(&r);
 
     browser b;
@@ -1888,7 +1888,7 @@ START_TEST(page_broken_link)
         "String(performance.getEntriesByType('navigation')[0].responseStatus)";
     snprintf(url, sizeof url, "%s%s", d->base, cut);
     tab_open(&b, &t, url, 390, 844, true);
-    wait_for(&b, "document.title", "No such game — carcd", "the cut link's page");
+    wait_for(&b, "document.title", "Not found — carcd", "the cut link's page");
     wait_for(&b, status_js, "404", "its status");
     char *detail = js_str(&b, "document.getElementById('detail').textContent");
     ck_assert_msg(strstr(detail, "a link cut in two by a mail program") && strstr(detail, "copy the whole link"),
