@@ -82,6 +82,20 @@ static cd_tx_result refuse(move_tx *t, cd_problem p, const char *field, const ch
     return CD_TX_ROLLBACK;
 }
 
+/* The field a refusal of the posted move names: "notation", or the member of "move" the engine's message starts
+ * with ("x: expected an integer ..." names move.x), so that a bot need not parse the detail; else "move" (also
+ * for the engine's "move: not a legal move now"). */
+static void refused_field(bool notation, const char *err, char *field, size_t n)
+{
+    size_t k = strspn(err, "abcdefghijklmnopqrstuvwxyz_.");
+    if (notation)
+        snprintf(field, n, "notation");
+    else if (k > 0 && err[k] == ':' && strncmp(err, "move:", 5) != 0 && k + sizeof "move." <= n)
+        snprintf(field, n, "move.%.*s", (int)k, err);
+    else
+        snprintf(field, n, "move");
+}
+
 /* The posted move (its notation or its JSON) decoded against st, described as the log keeps it (*stored,
  * encoded before it is applied) and applied by seat: CARC_OK, or the engine's refusal with err. *stored and
  * *ev are the caller's to free either way. */
@@ -259,11 +273,13 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         int rc = apply_posted(t, g.st, t->seat, &stored, &ev, err, sizeof err);
         if (rc != CARC_OK && t->notation)
             t->legal = cd_legal_notations(g.st, t->seat);
+        char field[48];
+        refused_field(t->notation != NULL, err, field, sizeof field);
         if (rc == CARC_E_INVALID) {
             snprintf(msg, sizeof msg, "%s%s", t->notation ? "" : "move.", err);
-            out = refuse(t, CD_P_INVALID, t->notation ? "notation" : "move", msg);
+            out = refuse(t, CD_P_INVALID, field, msg);
         } else if (rc != CARC_OK) {
-            out = refuse(t, CD_P_ILLEGAL_MOVE, t->notation ? "notation" : "move", err);
+            out = refuse(t, CD_P_ILLEGAL_MOVE, field, err);
         } else {
             out = commit_applied(db, t, &g, stored, &ev);
         }
