@@ -1323,6 +1323,13 @@ START_TEST(page_lobby)
     click(&b, button);
     wait_page_seq(&b, 0, "Cy's game from the lobby");
     wait_for(&b, SEAT_NAMES, "Ann|Bob|Cy (you)", "the page acts as Cy's seat");
+    /* with the key this browser keeps, not one in the address, which a player shares */
+    wait_for(&b, "location.hash + (location.href.includes('pk_') ? ' with the key' : '')", "#player",
+             "the address holds no player key");
+    json_decref(js(&b, "localStorage.clear(); location.reload()"));
+    wait_page_seq(&b, 0, "the game in a browser without the key");
+    wait_for(&b, "String(!!document.getElementById('notice').textContent.includes('keeps no player key'))", "true",
+             "the page says why it shows the game as anyone sees it");
     browser_stop(&b);
     e2e_client_free(c);
     e2e_daemon_down(d);

@@ -1,9 +1,13 @@
 // api.js — the page's only way to the server: the public REST API of carcd, with the seat's token.
 //
 // The token comes from the URL fragment (#token=cs_...): a fragment never reaches the server in a request
-// line, so it stays out of access logs; it is sent only as the Authorization header of fetch().
+// line, so it stays out of access logs; it is sent only as the Authorization header of fetch(). A page
+// opened from the lobby's "Your games" (#player) acts with the player key this browser keeps (lobby.js),
+// which is no part of the address: a key opens all of a player's games, and an address gets shared.
+export const PLAYER_KEY = "carcd.player_key";
 const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
-export const token = m ? decodeURIComponent(m[1]) : null;
+export const asPlayer = /^#player$/.test(location.hash);
+export const token = m ? decodeURIComponent(m[1]) : (asPlayer ? localStorage.getItem(PLAYER_KEY) : null);
 
 // The address of a seat's page with its token, as a join, a new game or a rematch answers it (seat, token):
 // "joined" (or "created", for the game's creator) makes that page ask once to be bookmarked (join.js's

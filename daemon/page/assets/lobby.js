@@ -5,12 +5,12 @@
 // makes one the first time it is needed and keeps it, with the name, in this browser's localStorage, so that
 // the same person is the same player from one game to the next. A join or a new game answers the seat's
 // token once: the tab goes on to the seat's page (/games/{id}#token=...), which asks to be bookmarked.
-import { get, postAs, seatPageUrl, ApiError } from "./api.js";
+import { get, postAs, seatPageUrl, ApiError, PLAYER_KEY } from "./api.js";
 import { rememberCreated } from "./host.js";
 import { gameSettings } from "./panel.js";
 
 const $ = (s) => document.getElementById(s);
-const KEY = "carcd.player_key", NAME = "carcd.name";
+const NAME = "carcd.name";
 
 function problem(text) { $("problem").textContent = text; $("problem").hidden = !text; }
 
@@ -22,7 +22,7 @@ function myName() {
 }
 
 function showKey() {
-  $("me-key").textContent = localStorage.getItem(KEY)
+  $("me-key").textContent = localStorage.getItem(PLAYER_KEY)
     ? "This browser keeps your player key: the games you join or start from here are one player's."
     : "The first game you join or start here gives this browser a player key.";
 }
@@ -31,10 +31,10 @@ function showKey() {
 // longer knows the one kept (another server, or its database started afresh).
 async function withKey(n, f) {
   for (let tries = 0; ; tries++) {
-    let k = localStorage.getItem(KEY);
+    let k = localStorage.getItem(PLAYER_KEY);
     if (!k) {
       k = (await postAs(null, "/v1/players", { name: n })).key;
-      localStorage.setItem(KEY, k);
+      localStorage.setItem(PLAYER_KEY, k);
       showKey();
     }
     try {
@@ -42,7 +42,7 @@ async function withKey(n, f) {
     } catch (e) {
       const unknown = e instanceof ApiError && e.status !== 409 && e.problem && e.problem.field === "player_key";
       if (!unknown || tries > 0) throw e;
-      localStorage.removeItem(KEY);
+      localStorage.removeItem(PLAYER_KEY);
     }
   }
 }
@@ -147,7 +147,7 @@ function state(g) {
 }
 
 async function loadMine() {
-  const k = localStorage.getItem(KEY);
+  const k = localStorage.getItem(PLAYER_KEY);
   let list = [];
   if (k) {
     try {
@@ -165,7 +165,7 @@ async function loadMine() {
     st.className = "state";
     st.textContent = state(g);
     const a = document.createElement("a");
-    a.href = "/games/" + g.id + "#token=" + encodeURIComponent(k);
+    a.href = "/games/" + g.id + "#player";   // the page takes the key from this browser (api.js), not the address
     a.textContent = "Open";
     a.className = "open";
     cell.append(a);

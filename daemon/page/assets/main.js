@@ -4,7 +4,7 @@
 // State flows one way: the server's answers (view, legal moves, log) are the truth; after any change —
 // an event on the stream, our own move, a refused move — the page asks again and redraws from them. Local
 // state is only what the server does not know: the rotation and triangle being looked at.
-import { token, get, post, follow, ApiError } from "./api.js";
+import { token, asPlayer, get, post, follow, ApiError } from "./api.js";
 import { chat } from "./chat.js";
 import { drawBoard } from "./board.js";
 import { drawChoices } from "./choices.js";
@@ -287,7 +287,9 @@ document.addEventListener("visibilitychange", readSeats);
     // the chat column, when there is one, is in the layout before the board is first drawn: it appearing
     // later narrowed the board's column and moved the board under a pointer (its reads ran meanwhile)
     const talk = await chat;   // the table talk rides on the same stream (api.js: follow)
-    const joined = joinedNote() || leftNote();
+    const joined = joinedNote() || leftNote() ||
+      (asPlayer && !token ? "This browser keeps no player key, so the game is shown as anyone sees it: open it " +
+                            "from the lobby of the browser you play in." : "");
     await refresh();
     if (joined) notice(joined);
     const started = !!S.view.board;
