@@ -49,9 +49,11 @@ typedef struct {
 
 void cd_game_free(cd_game *g);
 
-/* CD_LOAD_WAITING: the game exists but has no state: it waits for its seats or was cancelled so (lobby). */
+/* CD_LOAD_WAITING: the game exists but has no state: it waits for its seats or was cancelled so (lobby).
+ * CD_LOAD_SEAT_GONE: a feed's seat token no longer opens a seat of the game (handlers/feed.h). */
 typedef enum {
-    CD_LOAD_OK, CD_LOAD_NOT_FOUND, CD_LOAD_DB_ERROR, CD_LOAD_UNAVAILABLE, CD_LOAD_CORRUPT, CD_LOAD_WAITING
+    CD_LOAD_OK, CD_LOAD_NOT_FOUND, CD_LOAD_DB_ERROR, CD_LOAD_UNAVAILABLE, CD_LOAD_CORRUPT, CD_LOAD_WAITING,
+    CD_LOAD_SEAT_GONE
 } cd_load_result;
 
 /* A decoded state copied from the state cache before a read, and its seq (-1, st NULL: none held). The read

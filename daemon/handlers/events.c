@@ -203,11 +203,23 @@ static void add_frames(cd_buf *b, json_t *entries, int seq_before, long long m_b
 
 /* ---- the log as a feed (feed.h) ---------------------------------------------------------------------- */
 
+/* A seat's wait reads as the seat its token is now: a leave before the start renumbers the seats after it, and
+ * the events of the start deal each seat its own hidden tiles (one statement more a read, for seats only). */
 static cd_load_result feed_read(cd_db *db, const cd_feed_src *src, cd_feed_cursor *cur, json_t **entries)
 {
+    int viewer = src->viewer;
+    if (src->seat_token_hash[0]) {
+        cd_token_seat token;
+        cd_q q = cd_token_lookup(db, src->seat_token_hash, src->id, &token);
+        if (q != CD_Q_OK)
+            return q == CD_Q_DOWN ? CD_LOAD_UNAVAILABLE : CD_LOAD_DB_ERROR;
+        if (!token.found || !token.same_game)
+            return CD_LOAD_SEAT_GONE;
+        viewer = token.seat;
+    }
     int last;
     long long mlast = cur->mafter;
-    cd_load_result lr = read_page(db, src->id, cur->after, src->viewer, entries, &last, &mlast);
+    cd_load_result lr = read_page(db, src->id, cur->after, viewer, entries, &last, &mlast);
     if (lr == CD_LOAD_OK)
         *cur = (cd_feed_cursor){last, mlast};
     return lr;
@@ -273,7 +285,8 @@ enum MHD_Result h_events(cd_req *r)
     if (!db)
         return MHD_YES;
     int viewer;
-    if (!cd_viewer_of(r, db, id, &viewer))
+    cd_feed_src src = {.kind = &game_log};
+    if (!cd_viewer_of_seat(r, db, id, &viewer, src.seat_token_hash))
         return MHD_YES;
     if (viewer == CARC_VIEW_ADMIN && !cd_audit(r, db, NULL, id, json_pack("{s:i}", "after", (int)after)))
         return MHD_YES;
@@ -301,7 +314,7 @@ enum MHD_Result h_events(cd_req *r)
             return cd_reply_load_error(r, e < 0 ? lr : CD_LOAD_NOT_FOUND);
         }
     }
-    cd_feed_src src = {.kind = &game_log, .viewer = viewer};
+    src.viewer = viewer;
     memcpy(src.id, id, sizeof src.id);
     long long mwait = mread < 0 ? -1 : mlast;   /* the message cursor a wait goes on from: none when none read */
     if (sse)

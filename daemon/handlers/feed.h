@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "base/buf.h"
+#include "base/crypto.h"
 #include "handlers.h"
 
 #define CD_FEED_KEEPALIVE_S 15.0
@@ -35,11 +36,14 @@ typedef struct {
 struct cd_feed_kind;
 
 /* What is read: the game's or the player's id (a lower-case uuid: the notify registry's key) and, for a
- * game, the viewer whose view of the log is read. */
+ * game, the viewer whose view of the log is read. A seat's feed also keeps its token's hash: a wait outlives
+ * the seat's number (a leave before the start renumbers the seats after it) and its token (a new one given),
+ * so every read asks again which seat the token is (events.c). */
 typedef struct {
     const struct cd_feed_kind *kind;
     char id[37];
     int viewer;
+    char seat_token_hash[CD_HEX256_LEN];   /* "" but for a seat (viewer >= 0) */
 } cd_feed_src;
 
 typedef struct cd_feed_kind {

@@ -154,9 +154,12 @@ bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_
 
 /* cd_viewer_of; *bot: a bot plays the token's seat (always false for admin and public), *left_to_bot: its
  * player left it to that bot (bot_after_leave). */
-static bool viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer, bool *bot, bool *left_to_bot)
+static bool viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer, bool *bot, bool *left_to_bot,
+                      char seat_hash[CD_HEX256_LEN])
 {
     *bot = *left_to_bot = false;
+    if (seat_hash)
+        seat_hash[0] = '\0';
     if (r->is_admin) {
         *viewer = CARC_VIEW_ADMIN;
         return true;
@@ -179,13 +182,21 @@ static bool viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer, bool *b
         cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
         return false;
     }
+    if (seat_hash)
+        memcpy(seat_hash, hash, CD_HEX256_LEN);
     return true;
 }
 
 bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
 {
     bool bot, left_to_bot;
-    return viewer_of(r, db, id, viewer, &bot, &left_to_bot);
+    return viewer_of(r, db, id, viewer, &bot, &left_to_bot, NULL);
+}
+
+bool cd_viewer_of_seat(cd_req *r, cd_db *db, const char *id, int *viewer, char seat_hash[CD_HEX256_LEN])
+{
+    bool bot, left_to_bot;
+    return viewer_of(r, db, id, viewer, &bot, &left_to_bot, seat_hash);
 }
 
 /* cd_game_open_seat; with `waiting` non-NULL a game that has not started is no reply: *waiting says so. */
@@ -339,6 +350,8 @@ enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr)
         return cd_reply_problem(r, CD_P_NOT_STARTED, NULL,
                                 "the game has not started: it waits for its open seats (or was cancelled); "
                                 "it has no board, clock or legal moves yet");
+    case CD_LOAD_SEAT_GONE:
+        return cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token no longer opens a seat of this game");
     default: return cd_reply_db_failure(r, false, "the game could not be loaded");
     }
 }
@@ -354,7 +367,7 @@ static int req_seat(cd_req *r, cd_db **db, bool left_ok)
     *db = cd_req_db(r);
     int viewer;
     bool bot, left_to_bot;
-    if (!*db || !viewer_of(r, *db, id, &viewer, &bot, &left_to_bot))
+    if (!*db || !viewer_of(r, *db, id, &viewer, &bot, &left_to_bot, NULL))
         return -1;
     if (bot && !(left_ok && left_to_bot)) {   /* its player left it to a bot (bot_after_leave), or it was created for one: it reads only */
         cd_reply_problem(r, CD_P_SEAT_LEFT, "Authorization",

@@ -64,6 +64,9 @@ bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_
 /* Who is asking about game `id`: CARC_VIEW_ADMIN, a seat (>= 0) or CARC_VIEW_PUBLIC. Replies itself and
  * returns false for a token nobody has (401), another game's token (403) or a database failure. */
 bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer);
+/* cd_viewer_of, and for a seat (a seat token, or a player key's seat) its token's SHA-256 hex in seat_hash
+ * ("" for the admin and the public): what a wait that outlives the request asks about again (feed.h). */
+bool cd_viewer_of_seat(cd_req *r, cd_db *db, const char *id, int *viewer, char seat_hash[CD_HEX256_LEN]);
 
 /* For a request with a seat token (not the admin token): who the token is and game `id` loaded for that
  * seat, in one statement (cd_game_load_seat; with `names` false only what legal-moves needs). Replies

@@ -333,19 +333,101 @@ START_TEST(racing_joins_one_wins)
 }
 END_TEST
 
-/* A long-poll of a waiting game's events, woken by its start. */
+/* A long-poll of a waiting game's events, woken by its start; `token` NULL: the public's. */
 typedef struct {
     e2e_client *c;
     char path[200];
+    const char *token;
     e2e_resp r;
 } poller;
 
 static void *poll_events(void *arg)
 {
     poller *x = arg;
-    e2e_req(x->c, "GET", x->path, NULL, NULL, NULL, &x->r);
+    e2e_req(x->c, "GET", x->path, x->token, NULL, NULL, &x->r);
     return NULL;
 }
+
+/* A wait outlives its seat's number: Cy's long-poll began as seat 2, Bob (seat 1) left, so Cy is seat 1 at the
+ * start, where the Halflings deal each seat a hidden hand. The poll wakes with Cy's own hand, not seat 2's (Dan's,
+ * who joined after); Bob's poll, begun before he left, gets a 403, not the hand of the seat he had. */
+START_TEST(a_wait_follows_its_seat_across_a_leave)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    json_t *g = post_want(c, "/v1/games", NULL,
+                          "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true},{\"invite\":true}],"
+                          "\"expansions\":[\"halflings\"]}",
+                          201);
+    char id[40], codes[3][80], path[300], body[300], bob[80], cy[80];
+    snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+    for (int i = 0; i < 3; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "invites.%d.invite", i);
+        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(g, k));
+    }
+    json_decref(g);
+    const char *who[2] = {"Bob", "Cy"};
+    char *tok[2] = {bob, cy};
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    for (int i = 0; i < 2; i++) {
+        snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\"}", who[i], codes[i]);
+        json_t *j = post_want(c, path, NULL, body, 201);
+        ck_assert_int_eq(e2e_jint(j, "seat"), i + 1);
+        snprintf(tok[i], 80, "%s", e2e_jstr(j, "token"));
+        json_decref(j);
+    }
+    poller lp[2];
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) {
+        lp[i] = (poller){.c = e2e_client_new(d), .token = tok[i]};
+        snprintf(lp[i].path, sizeof lp[i].path, "/v1/games/%s/events?after=-1&wait=20", id);
+        pthread_create(&t[i], NULL, poll_events, &lp[i]);
+    }
+    struct timespec nap = {0, 300 * 1000 * 1000};
+    nanosleep(&nap, NULL);   /* both polls are parked by then */
+    snprintf(path, sizeof path, "/v1/games/%s/leave", id);
+    json_decref(post_want(c, path, bob, NULL, 200));   /* Cy is seat 1 now */
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"name\":\"Dan\",\"invite\":\"%s\"}", codes[0]);
+    json_decref(post_want(c, path, NULL, body, 201));   /* seat 2 */
+    snprintf(body, sizeof body, "{\"name\":\"Eve\",\"invite\":\"%s\"}", codes[2]);
+    json_decref(post_want(c, path, NULL, body, 201));   /* the last place: the game starts */
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+
+    e2e_assert_problem(&lp[0].r, 403, "Authorization", "Bob's poll after he left");
+    ck_assert_int_eq(lp[1].r.status, 200);
+    snprintf(path, sizeof path, "/v1/games/%s", id);
+    json_t *v = e2e_get_ok(c, path, cy, 200);
+    ck_assert_int_eq(e2e_jint(v, "you.seat"), 1);
+    json_t *hand = e2e_jget(v, "you.hand");
+    ck_assert_int_gt(json_array_size(hand), 0);
+    size_t i, k, dealt = 0;
+    json_t *e, *entry;
+    json_array_foreach(json_object_get(lp[1].r.json, "entries"), k, entry) {
+        json_array_foreach(json_object_get(entry, "events"), i, e) {
+            if (strcmp(e2e_jstr(e, "type"), "triangle_dealt") != 0)
+                continue;
+            ck_assert_msg(e2e_jint(e, "seat") == 1, "Cy's poll got seat %lld's hand: %s", e2e_jint(e, "seat"),
+                          lp[1].r.body);
+            bool in_hand = false;
+            for (size_t h = 0; h < json_array_size(hand); h++)
+                in_hand |= strcmp(json_string_value(json_array_get(hand, h)), e2e_jstr(e, "tile")) == 0;
+            ck_assert_msg(in_hand, "dealt %s, not in Cy's hand", e2e_jstr(e, "tile"));
+            dealt++;
+        }
+    }
+    ck_assert_int_eq(dealt, json_array_size(hand));
+    json_decref(v);
+    for (int j = 0; j < 2; j++) {
+        e2e_resp_free(&lp[j].r);
+        e2e_client_free(lp[j].c);
+    }
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
 
 START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
 {
@@ -1201,6 +1283,7 @@ int main(void)
     tcase_add_test(tc, rematch_offered_and_accepted);
     tcase_add_test(tc, rematch_acceptance_is_a_join);
     tcase_add_test(tc, seat_left_before_the_start);
+    tcase_add_test(tc, a_wait_follows_its_seat_across_a_leave);
     tcase_add_test(tc, a_write_racing_a_leave_moves_with_the_seat);
     tcase_add_test(tc, seat_removed_by_the_creator);
     tcase_add_test(tc, late_warning_counts_anew);
