@@ -32,8 +32,8 @@ struct cd_server {
 
 /* RT_TOO_LONG: a path longer than any route (404); RT_URI: the URI is over CD_URI_MAX (414); RT_HEADERS: the
  * header block is over CD_HEADERS_MAX (431). RT_BAD_FRAMING: the request's length is ambiguous (conflicting
- * Content-Length headers), so nothing after its headers can be trusted: it is refused like a routing error,
- * and the connection closed after. */
+ * Content-Length headers, Transfer-Encoding beside one, a coding other than chunked), so nothing after its
+ * headers can be trusted: it is refused like a routing error, and the connection closed after. */
 typedef enum { RT_FOUND, RT_NO_PATH, RT_METHOD, RT_TOO_LONG, RT_URI, RT_HEADERS, RT_BAD_FRAMING } route_result;
 
 struct req_priv {
@@ -44,6 +44,7 @@ struct req_priv {
     bool replied;
     bool held;                  /* cd_req_hold took the connection: MHD is told to forget it */
     route_result routing;
+    const char *framing_field, *framing_why;   /* RT_BAD_FRAMING: what its 400 names (static strings) */
     char allow[48];             /* for a 405 */
     size_t body_cap;
     size_t discarded;           /* bytes dropped after the body went over the limit */

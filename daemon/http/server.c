@@ -289,10 +289,8 @@ static enum MHD_Result reply_routing_error(req_priv *p)
     if (p->routing == RT_BAD_FRAMING) {
         /* RFC 9112 §6.3: 400, then close, so bytes a proxy may read as another request are never read */
         static const char *const close_hdr[] = {MHD_HTTP_HEADER_CONNECTION, "close", NULL};
-        return cd_http_reply_json_as(r, 400,
-                             cd_http_problem_json(CD_P_INVALID, "Content-Length",
-                                          "Content-Length is given more than once with different values"),
-                             "application/problem+json", close_hdr);
+        return cd_http_reply_json_as(r, 400, cd_http_problem_json(CD_P_INVALID, p->framing_field, p->framing_why),
+                                     "application/problem+json", close_hdr);
     }
     if (p->routing == RT_METHOD)
         return cd_reply_problem(r, CD_P_METHOD, NULL, "%s is not allowed here; allowed: %s", r->method, p->allow);
@@ -313,8 +311,10 @@ static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind, const
 }
 
 typedef struct {
-    const char *first;
-    bool conflict;
+    const char *first;          /* the first Content-Length */
+    const char *te;             /* the first Transfer-Encoding */
+    int te_lines;
+    bool conflict;              /* Content-Length values that differ */
 } length_scan;
 
 /* MHD keeps every header line; it reads the body by the first Content-Length. Any other value (in another
@@ -323,9 +323,13 @@ static enum MHD_Result scan_length(void *cls, enum MHD_ValueKind kind, const cha
 {
     (void)kind;
     length_scan *ls = cls;
+    const char *v = value ? value : "";
+    if (key && strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        ls->te = ls->te ? ls->te : v;
+        ls->te_lines++;
+    }
     if (!key || strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) != 0)
         return MHD_YES;
-    const char *v = value ? value : "";
     if (strchr(v, ','))
         ls->conflict = true;
     else if (!ls->first)
@@ -335,11 +339,26 @@ static enum MHD_Result scan_length(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
-static bool length_ambiguous(struct MHD_Connection *conn)
+/* Whether where the body ends is in doubt, and so a proxy in front may have ended it elsewhere (RFC 9112 §6.1,
+ * §6.3): Content-Length values that differ; Transfer-Encoding beside Content-Length (the request smuggling
+ * pair); a Transfer-Encoding other than exactly "chunked" (the only coding carcd reads). *field and *why say
+ * which, for the 400. */
+static bool length_ambiguous(struct MHD_Connection *conn, const char **field, const char **why)
 {
-    length_scan ls = {NULL, false};
+    length_scan ls = {0};
     MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_length, &ls);
-    return ls.conflict;
+    *field = MHD_HTTP_HEADER_TRANSFER_ENCODING;
+    if (ls.conflict) {
+        *field = MHD_HTTP_HEADER_CONTENT_LENGTH;
+        *why = "Content-Length is given more than once with different values";
+    } else if (ls.te && ls.first) {
+        *why = "Transfer-Encoding and Content-Length are both given: send one of them";
+    } else if (ls.te && (ls.te_lines > 1 || strcasecmp(ls.te, "chunked") != 0)) {
+        *why = "Transfer-Encoding: only \"chunked\" is read, alone";
+    } else {
+        return false;
+    }
+    return true;
 }
 
 /* The first call: the headers are in. */
@@ -370,7 +389,7 @@ static enum MHD_Result begin(req_priv *p, const char *method)
         }
     }
 
-    if (length_ambiguous(r->conn))
+    if (length_ambiguous(r->conn, &p->framing_field, &p->framing_why))
         p->routing = RT_BAD_FRAMING;
     else if (p->routing == RT_FOUND)   /* not yet refused: uri_log starts every request at RT_FOUND (0) */
         route(p, method);

@@ -797,6 +797,45 @@ START_TEST(conflicting_content_length)
 }
 END_TEST
 
+/* RFC 9112 §6.1, §6.3: Transfer-Encoding beside Content-Length (the request smuggling pair: a proxy reading
+ * the length forwards what the chunked body left as a second request), or a coding other than exactly
+ * "chunked", is a 400 naming Transfer-Encoding, and the connection is closed: the GET behind is never answered.
+ * A chunked body alone is read. */
+START_TEST(transfer_encoding_framing)
+{
+    static const char *const framings[] = {
+        "Content-Length: 45\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n",
+        "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+        "Transfer-Encoding: identity\r\nContent-Length: 2\r\n\r\n{}",
+        "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof framings / sizeof framings[0]; i++) {
+        char req[512];
+        snprintf(req, sizeof req,
+                 "POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n%s"
+                 "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n",
+                 framings[i]);
+        bool closed;
+        char *got = raw_exchange(req, &closed);
+        ck_assert_msg(strncmp(got, "HTTP/1.1 400 ", 13) == 0, "case %zu: %.200s", i, got);
+        ck_assert_msg(strstr(got, "\r\nConnection: close\r\n"), "case %zu: no Connection: close", i);
+        ck_assert_msg(strstr(got, "\"field\":\"Transfer-Encoding\""), "case %zu: not naming Transfer-Encoding: %s", i,
+                      got);
+        ck_assert_msg(!strstr(got + 1, "HTTP/1.1 "), "case %zu: a second answer: %s", i, got);
+        ck_assert_msg(closed, "case %zu: the connection stays open", i);
+        free(got);
+    }
+    bool closed;
+    char *got = raw_exchange("POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                             "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+                             &closed);
+    ck_assert_msg(strncmp(got, "HTTP/1.1 400 ", 13) == 0 && strstr(got, "\"field\":\"players\""),
+                  "a chunked body is read: %.300s", got);
+    free(got);
+}
+END_TEST
+
 /* ---- the test route table ------------------------------------------------------------------------------ */
 
 START_TEST(json_body)
@@ -1306,6 +1345,7 @@ int main(void)
     tcase_add_test(tc, too_large);
     tcase_add_test(tc, bad_json_real_route);
     tcase_add_test(tc, conflicting_content_length);
+    tcase_add_test(tc, transfer_encoding_framing);
     tcase_add_test(tc, path_params_decoded);
     tcase_add_test(tc, bearer_and_admin);
     tcase_add_test(tc, openapi_served_verbatim);
