@@ -8,7 +8,8 @@
 #   BEFORE_CARCD=/path/to/old/carcd bench/storage-bytes.sh  # that one first, then this one
 #
 # Environment: BUILD_DIR (build), GAMES (10 per case), ACTIVE_SEQ (70), PORT (18190), PGTEMP_PORT (54392).
-# carcd runs with its clock worker every 200 ms, which compacts finished games (sql/010_compact_log.sql).
+# carcd runs with its clock worker every 200 ms, which compacts finished games (sql/010_compact_log.sql) once
+# their moves' idempotency window is over: a second here (CARCD_IDEMPOTENCY_TTL=1), a day by default.
 # Figures, not a test.
 set -euo pipefail
 
@@ -37,6 +38,7 @@ run() {
     local url=${CARCD_TEST_DATABASE_URL/\/carcd_storage\?//$db?}
     CARCD_DATABASE_URL=$url "$bin" migrate >"$OUT/$name.migrate.log" 2>&1 || { cat "$OUT/$name.migrate.log" >&2; exit 1; }
     CARCD_DATABASE_URL=$url CARCD_LISTEN=127.0.0.1:$PORT CARCD_ADMIN_TOKEN=$ADMIN CARCD_CLOCK_INTERVAL_MS=200 \
+        CARCD_IDEMPOTENCY_TTL=1 \
         "$bin" serve >"$OUT/$name.carcd.log" 2>&1 &
     carcd_pid=$!
     carcd_wait_ready "$PORT" 50 "$OUT/$name.carcd.log" || exit 1

@@ -231,7 +231,7 @@ static void upkeep(void)
         upkeep_failed("forgetting expired idempotency answers");
     else if (n > 0)
         cd_log("info", "idempotency: %d answers older than %d s forgotten", n, W.cfg->idempotency_ttl_s);
-    if (!cd_compact_games(db, COMPACT_PER_TICK, &n))
+    if (!cd_compact_games(db, cd_wall_now(), W.cfg->idempotency_ttl_s, COMPACT_PER_TICK, &n))
         upkeep_failed("compacting finished games");
     if (W.cfg->delivery_ttl_s > 0)
         forget_deliveries(db, cd_wall_now() - W.cfg->delivery_ttl_s);

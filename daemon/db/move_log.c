@@ -27,8 +27,8 @@ static const cd_stmt_info stmts[] = {
      * process is skipped ($1), so it cannot hold up the others */
     {ST_COMPACT_CLAIM, "compact_claim",
                        "SELECT id FROM games WHERE status = 'finished' AND log IS NULL AND NOT (id = ANY($1::uuid[])) "
-                       "ORDER BY finished_at LIMIT 1 FOR UPDATE SKIP LOCKED",
-                       1},
+                       "AND finished_at < to_timestamp($2::float8) ORDER BY finished_at LIMIT 1 FOR UPDATE SKIP LOCKED",
+                       2},
     {ST_COMPACT_STORE, "compact_store", "UPDATE games SET log = $2 WHERE id = $1::uuid AND log IS NULL", 2},
     {ST_COMPACT_DELETE, "compact_delete", "DELETE FROM moves WHERE game_id = $1::uuid", 1},
     /* moves_key_age finds them; SKIP LOCKED leaves rows a move or another sweep holds for the next time */
@@ -132,10 +132,12 @@ cd_q cd_game_replay_read(cd_db *db, const char *game_id, bool *found, char **set
     return q;
 }
 
-cd_q cd_compact_claim(cd_db *db, const char *skip, bool *found, char game_id[37])
+cd_q cd_compact_claim(cd_db *db, const char *skip, double finished_before, bool *found, char game_id[37])
 {
-    const char *p[] = {skip};
-    return cd_q_one(db, ST_COMPACT_CLAIM, 1, p, found, cd_q_id_column, game_id);
+    char b[32];
+    snprintf(b, sizeof b, "%.3f", finished_before);
+    const char *p[] = {skip, b};
+    return cd_q_one(db, ST_COMPACT_CLAIM, 2, p, found, cd_q_id_column, game_id);
 }
 
 cd_q cd_compact_store(cd_db *db, const char *game_id, const char *log)

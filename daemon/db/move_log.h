@@ -43,9 +43,10 @@ void cd_stored_log_free(cd_stored_log *l);
  * when not found) and the seed (hex); *found false for no such game. Only replay code reads the seed so. */
 cd_q cd_game_replay_read(cd_db *db, const char *game_id, bool *found, char **setup, char seed[65]);
 
-/* Inside cd_db_tx. ST_COMPACT_CLAIM: a finished game whose log is still in rows, locked (SKIP LOCKED), the
- * oldest finished first, none of `skip` (a Postgres array literal of ids, "{}" for none). */
-cd_q cd_compact_claim(cd_db *db, const char *skip, bool *found, char game_id[37]);
+/* Inside cd_db_tx. ST_COMPACT_CLAIM: a game finished before `finished_before` (epoch s) whose log is still in
+ * rows, locked (SKIP LOCKED), the oldest finished first, none of `skip` (a Postgres array literal of ids, "{}"
+ * for none). */
+cd_q cd_compact_claim(cd_db *db, const char *skip, double finished_before, bool *found, char game_id[37]);
 /* ST_COMPACT_STORE and ST_COMPACT_DELETE, sent together: the log text into the games row, the rows deleted. */
 cd_q cd_compact_store(cd_db *db, const char *game_id, const char *log);
 

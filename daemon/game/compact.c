@@ -23,6 +23,7 @@ static int nskipped;
 
 typedef struct {
     char skip[MAX_SKIPPED * 38 + 3];   /* the skipped ids as a Postgres array literal */
+    double finished_before;    /* epoch s: games finished since keep their rows (cd_compact_games) */
     bool none;                 /* out: no game to compact */
     bool bad;                  /* out: the claimed game does not replay */
     char game[37];
@@ -65,7 +66,7 @@ static cd_tx_result compact_step(cd_db *db, void *arg)
     t->none = t->bad = false;
     t->why[0] = 0;
     bool found;
-    if (cd_compact_claim(db, t->skip, &found, t->game) != CD_Q_OK)
+    if (cd_compact_claim(db, t->skip, t->finished_before, &found, t->game) != CD_Q_OK)
         return CD_TX_ERROR;
     if (!found) {
         t->none = true;
@@ -115,11 +116,11 @@ static cd_tx_result compact_step(cd_db *db, void *arg)
     return out;
 }
 
-bool cd_compact_games(cd_db *db, int max, int *done)
+bool cd_compact_games(cd_db *db, double now, int ttl_s, int max, int *done)
 {
     *done = 0;
     for (int i = 0; i < max; i++) {
-        compact_tx t = {0};
+        compact_tx t = {.finished_before = now - ttl_s};
         pthread_mutex_lock(&skip_mu);
         size_t off = (size_t)snprintf(t.skip, sizeof t.skip, "{");
         for (int k = 0; k < nskipped; k++)

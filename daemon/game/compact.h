@@ -15,10 +15,11 @@
 
 #include "db/db.h"
 
-/* Compacts up to `max` finished games, one transaction each; *done gets how many. False when the database
- * failed (try again later). A game that does not replay is logged and left as it is (and skipped by this
- * process from then on). */
-bool cd_compact_games(cd_db *db, int max, int *done);
+/* Compacts up to `max` games finished more than ttl_s seconds before `now` (epoch s), one transaction each;
+ * *done gets how many. A game waits out the idempotency window first: its move rows hold the answers that a
+ * retry of its last moves gets (the compact log keeps no keys). False when the database failed (try again
+ * later). A game that does not replay is logged and left as it is (and skipped by this process from then on). */
+bool cd_compact_games(cd_db *db, double now, int ttl_s, int max, int *done);
 /* Forgets the key, answer and request hash of moves stored more than ttl_s seconds before `now` (epoch s),
  * in batches, at most `max` rows; *n gets how many. False when the database failed. */
 bool cd_idempotency_expire(cd_db *db, double now, int ttl_s, int max, int *n);

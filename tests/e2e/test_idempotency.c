@@ -3,11 +3,13 @@
  * answer twice and moves the game once; a different key with the same (now stale) expected_seq is a 409; the
  * first key still gives its first answer after the game moved on. If-Match stands in for expected_seq. A key
  * used again with another request (another move, another expected seq) is a 422 and moves nothing; the same
- * request spelt another way (key order, spacing, If-Match for expected_seq) is the same request.
+ * request spelt another way (key order, spacing, If-Match for expected_seq) is the same request. A finished
+ * game's last move keeps its answer for the window too: the game is compacted only after it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "e2e.h"
 
@@ -228,6 +230,53 @@ START_TEST(same_key_other_request)
 }
 END_TEST
 
+/* The window holds for a game's last move too: the clock worker (every 50 ms here) compacts a finished game
+ * only once the window is over, so the final move retried with its key a second later (some twenty ticks)
+ * still gets its first answer, where it was a 409 game-over once the game had been compacted. */
+START_TEST(last_move_keeps_its_answer_after_the_end)
+{
+    static const char *const env[] = {"CARCD_CLOCK_INTERVAL_MS=50", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    e2e_rng rng = {11};
+    e2e_play last = {0};
+    char last_key[40] = "";
+    for (int n = 0;; n++) {
+        char key[40];
+        snprintf(key, sizeof key, "end-%d", n);
+        e2e_play p;
+        long st = e2e_play_random(c, &g, &rng, key, &p);
+        if (st == E2E_FINISHED) {
+            e2e_play_free(&p);
+            break;
+        }
+        ck_assert_int_eq(st, 200);
+        e2e_play_free(&last);
+        last = p;
+        snprintf(last_key, sizeof last_key, "%s", key);
+    }
+    struct timespec nap = {1, 0};
+    nanosleep(&nap, NULL);
+    json_t *b = json_pack("{s:i, s:O}", "expected_seq", last.expected_seq, "move", last.move);
+    char *text = json_dumps(b, JSON_COMPACT);
+    json_decref(b);
+    char h[80], path[120];
+    snprintf(h, sizeof h, "Idempotency-Key: %s", last_key);
+    const char *hdrs[] = {h, NULL};
+    snprintf(path, sizeof path, "/v1/games/%s/moves", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", path, g.token[last.seat], text, hdrs, &r), 200);
+    ck_assert_str_eq(r.body, last.post.body);
+    e2e_resp_free(&r);
+    free(text);
+    e2e_play_free(&last);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 START_TEST(if_match_instead_of_expected_seq)
 {
     fx f;
@@ -286,6 +335,7 @@ int main(void)
     tcase_add_test(tc, keys_are_per_seat);
     tcase_add_test(tc, same_key_other_request);
     tcase_add_test(tc, if_match_instead_of_expected_seq);
+    tcase_add_test(tc, last_move_keeps_its_answer_after_the_end);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }

@@ -823,6 +823,8 @@ START_TEST(page_compacted)
 
     e2e_daemon_stop(d);
     d->extra_env[0] = "CARCD_CLOCK_INTERVAL_MS=50";
+    d->extra_env[1] = "CARCD_IDEMPOTENCY_TTL=1";   /* compacted once its moves' window is over */
+    d->extra_env[2] = NULL;
     e2e_daemon_start(d);
     for (int i = 0; i < 200 && !game_compacted(d, &g); i++)
         nap_ms(50);
