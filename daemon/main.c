@@ -1,14 +1,13 @@
 /*
  * main.c — the carcd program: `carcd [serve]`, `carcd migrate`, `carcd mail-in`, `carcd --help`.
  *
- * serve: checks the database schema, starts the notify thread and the HTTP server and waits for SIGINT or
- * SIGTERM, then stops cleanly (long-polls answered, event streams ended, requests in flight finished) and
- * exits 0. The signals are blocked in
- * every thread (the mask is set before any thread starts, so MHD's workers inherit it) and taken with
- * sigwait here: no handler for them, so nothing async-signal-unsafe can happen (the one handler carcd has, for
- * a crash, only writes the gathered log lines: base/log.h). SIGPIPE is ignored: a client
- * that went away is an error on one socket, not a reason to die. Any fatal error is one line on stderr
- * and exit status 1.
+ * serve: checks the database schema, starts the notify thread and the HTTP server and waits for SIGINT, SIGTERM
+ * or SIGHUP (a closed terminal, or a supervisor's "reload": carcd has nothing to reload), then stops cleanly
+ * (long-polls answered, event streams ended, requests in flight finished) and exits 0. The signals are blocked
+ * in every thread (the mask is set before any thread starts, so MHD's workers inherit it) and taken with sigwait
+ * here: no handler for them, so nothing async-signal-unsafe can happen (the one handler carcd has, for a crash,
+ * only writes the gathered log lines: base/log.h). SIGPIPE is ignored: a client that went away is an error on
+ * one socket, not a reason to die. Any fatal error is one line on stderr and exit status 1.
  */
 #include <malloc.h>
 #include <pthread.h>
@@ -73,8 +72,10 @@ static int serve(const cd_config *cfg)
     cd_snapshot_every(cfg->snapshot_every);   /* before any thread that moves: HTTP, mail in, clock, bots */
 
     /* a shell starting carcd in the background hands it SIGINT ignored, and an ignored signal is dropped
-     * rather than left pending for sigwait: take both back to their default first */
-    struct sigaction dfl = {0};
+     * rather than left pending for sigwait: take both back to their default first. SIGHUP stops carcd cleanly
+     * too, where it killed it on the spot, unless it came ignored: nohup's whole point is to outlive the
+     * terminal */
+    struct sigaction dfl = {0}, hup;
     dfl.sa_handler = SIG_DFL;
     sigaction(SIGINT, &dfl, NULL);
     sigaction(SIGTERM, &dfl, NULL);
@@ -82,8 +83,10 @@ static int serve(const cd_config *cfg)
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
+    if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+        sigaddset(&stop, SIGHUP);
     if (pthread_sigmask(SIG_BLOCK, &stop, NULL) != 0)
-        return fatal("cannot block SIGINT and SIGTERM");
+        return fatal("cannot block SIGINT, SIGTERM and SIGHUP");
 
     /* the notify thread wakes long-polls and event streams when moves land (notify.h) */
     cd_notify_on_housekeeping(cd_http_release_memory);   /* a wake-up burst's memory goes back to the system */
@@ -146,7 +149,7 @@ static int serve(const cd_config *cfg)
     int sig = 0;
     if (sigwait(&stop, &sig) != 0)
         sig = SIGTERM;
-    cd_log("info", "%s: stopping", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    cd_log("info", "%s: stopping", sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
     /* first the waiters (they answer their long-polls and end their streams), then the server */
     cd_notify_stop();
     cd_server_stop(srv);

@@ -56,13 +56,14 @@ static const opt opts[] = {
      "idle timeout while a request is handled and its answer sent, 0 for none; a waiting long-poll or event "
      "stream has none, its ?wait bounds it (default 90)"},
     {"--header-timeout", "CARCD_HEADER_TIMEOUT", OPT_INT, FIELD(header_timeout_s), 0, 1, 3600, "SECONDS",
-     "idle timeout of a connection until its request is complete (headers and body) and between requests, so a "
-     "client sending slowly or not at all gives its slot up soon (default 10)"},
+     "idle timeout of a connection until its request is complete (headers and body) and between requests: a client "
+     "that pauses longer than this gives its slot up (one that keeps sending, however slowly, keeps it) (default 10)"},
     {"--max-connections", "CARCD_MAX_CONNECTIONS", OPT_INT, FIELD(max_connections), 0, 1, 1000000, "N",
-     "most simultaneous client connections (default 1024)"},
+     "most simultaneous client connections being read, handled or kept alive, and as many waiting long-polls and "
+     "streams besides, held apart (default 1024)"},
     {"--per-ip-connections", "CARCD_PER_IP_CONNECTIONS", OPT_INT, FIELD(per_ip_connections), 0, 0, 1000000, "N",
-     "most simultaneous connections from one address, waiting long-polls and streams included; 0 for no limit, "
-     "as behind a reverse proxy, whose connections all come from its address (default 128)"},
+     "most simultaneous connections from one address, and as many waiting long-polls and streams besides; 0 for no "
+     "limit, as behind a reverse proxy, whose connections all come from its address (default 128)"},
     {"--create", "CARCD_CREATE", OPT_STRING, FIELD(create_mode), CAPACITY(create_mode), 0, 0, "WHO",
      "who may create games: anyone, players (a player key or the admin token) or admin (default anyone)"},
     {"--rate-create", "CARCD_RATE_CREATE", OPT_STRING, FIELD(rate_create), CAPACITY(rate_create), 0, 0,

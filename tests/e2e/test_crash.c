@@ -1,13 +1,16 @@
 /*
  * test_crash.c — carcd killed with SIGKILL in the middle of a load and started again: every move answered
  * 200 is in its game (seq >= the 200s, and re-posting each with its Idempotency-Key gives back the answer
- * stored with the move), the games go on, and the replay agrees for all of them.
+ * stored with the move), the games go on, and the replay agrees for all of them. And SIGHUP stops it cleanly.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 
 #include "e2e.h"
 
@@ -191,11 +194,57 @@ START_TEST(sigkill_under_load)
 }
 END_TEST
 
+/* SIGHUP (a closed terminal, a supervisor's reload) stops carcd as SIGTERM does, where it killed it on the
+ * spot: a held long-poll is answered 503, the log says so, and carcd exits 0. */
+typedef struct {
+    e2e_client *c;
+    char path[160];
+    e2e_resp r;
+} held_poll;
+
+static void *hold_poll(void *arg)
+{
+    held_poll *h = arg;
+    e2e_req(h->c, "GET", h->path, NULL, NULL, NULL, &h->r);
+    return NULL;
+}
+
+START_TEST(sighup_stops_cleanly)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    held_poll h = {.c = e2e_client_new(d)};
+    snprintf(h.path, sizeof h.path, "/v1/games/%s/events?after=0&wait=20", g.id);
+    pthread_t t;
+    pthread_create(&t, NULL, hold_poll, &h);
+    struct timespec nap = {0, 300 * 1000 * 1000};
+    nanosleep(&nap, NULL);   /* the poll is held by then */
+    kill(d->pid, SIGHUP);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(h.r.status, 503);
+    int st = 0;
+    for (int i = 0; i < 500 && waitpid(d->pid, &st, WNOHANG) == 0; i++)
+        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "carcd did not exit 0 on SIGHUP (wait status %d)", st);
+    d->pid = 0;
+    char *log = e2e_daemon_log(d);
+    ck_assert_msg(strstr(log, "SIGHUP: stopping") != NULL, "no stop in the log: %s", log);
+    free(log);
+    e2e_resp_free(&h.r);
+    e2e_client_free(h.c);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_crash");
     TCase *tc = e2e_tcase("crash", 120);
     tcase_add_test(tc, sigkill_under_load);
+    tcase_add_test(tc, sighup_stops_cleanly);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
