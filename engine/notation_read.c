@@ -85,7 +85,7 @@ static int lex(reader *r, const char *text, size_t len)
         if (c > 0x7f || !(isalnum(c) || strchr(" ,()-+_", c)))
             return fail(r, CARC_E_INVALID,
                         "notation: character 0x%02x at offset %zu is not allowed (letters, digits, spaces, commas, "
-                        "'-' only)",
+                        "brackets, '-', '+' and '_' only)",
                         c, i);
         r->buf[i] = strchr(" ,()", c) ? 0 : (char)c;
     }

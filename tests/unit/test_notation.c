@@ -237,6 +237,7 @@ START_TEST(bad_input_is_refused_with_a_reason)
     refused(st, "E 0,-1\x07r2", CARC_E_INVALID, "control character 0x07");
     refused(st, "E 0,-1\nr2", CARC_E_INVALID, "control character 0x0a");
     refused(st, "E 0,-1 r2\xc3\xa9", CARC_E_INVALID, "0xc3");
+    refused(st, "E 0,-1 r2!", CARC_E_INVALID, "brackets, '-', '+' and '_' only");   /* what the lexer takes, named */
     refused(st, "", CARC_E_INVALID, "empty");
     refused(st, "   ", CARC_E_INVALID, "empty");
     refused(st, "jump", CARC_E_INVALID, "unknown word \"jump\"");
