@@ -65,6 +65,7 @@ typedef struct {
     json_t *answer;       /* owned: a replayed answer */
     char *answer_text;    /* owned: a committed move's answer, as text (cd_move_answer_text) */
     json_t *legal;        /* owned: the decision's notations, for a refused notation's problem */
+    int game_seq;         /* the game's seq, for a stale-seq problem (its "seq" member) */
     bool replayed;        /* the answer is a repeated key's first answer */
     carc_state *after;    /* owned: the state after the move, for the cache once committed */
     int after_seq;
@@ -262,6 +263,7 @@ static cd_tx_result run_move(cd_db *db, void *arg)
         out = refuse(t, CD_P_GAME_OVER, NULL, "the game is over");
     } else if (t->expected != g.seq) {
         snprintf(msg, sizeof msg, "expected_seq is %ld but the game is at seq %d", t->expected, g.seq);
+        t->game_seq = g.seq;
         out = refuse(t, CD_P_STALE_SEQ, "expected_seq", msg);
     } else if (t->seat != g.st->pending.seat) {
         snprintf(msg, sizeof msg, "the game waits for seat %d", g.st->pending.seat);
@@ -460,10 +462,11 @@ static enum MHD_Result moves_post(cd_req *r)
             t.answer = NULL;
         }
     } else if (t.status != 0 && t.status != 200) {
-        json_t *ext = NULL;
-        if (t.legal) {
+        json_t *ext = NULL;   /* what a bot needs next without reading the detail */
+        if (t.legal)
             ext = json_pack("{s:O}", "legal", t.legal);
-        }
+        else if (t.problem == CD_P_STALE_SEQ)
+            ext = json_pack("{s:i}", "seq", t.game_seq);
         ret = cd_reply_problem_ext(r, t.problem, t.field[0] ? t.field : NULL, ext, "%s", t.detail);
     } else {
         ret = cd_reply_db_failure(r, down, "the move could not be stored");

@@ -88,6 +88,7 @@ START_TEST(same_key_same_answer)
     ck_assert_int_eq(post_key(&f, seat, body, "key-two", &r3), 409);
     e2e_assert_problem(&r3, 409, "expected_seq", "a new key with a stale expected_seq");
     ck_assert(e2e_problem_is(&r3, "stale-seq"));
+    ck_assert_int_eq(e2e_jint(r3.json, "seq"), 1);   /* the seq to move at now, without reading the detail */
     ck_assert_int_eq(game_seq(&f), 1);
     e2e_resp_free(&r3);
 
