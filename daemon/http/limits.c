@@ -109,16 +109,30 @@ static uint64_t bucket_key(int action, char scope, const char *text)
     return cd_siphash(secret, head, sizeof head, text, strlen(text));
 }
 
+/* The text an address's bucket is keyed by: an IPv4 address (or "unix") as it is; an IPv6 one as its /64,
+ * the least a site is given (RFC 6177): one bucket per address would hand one client 2^64 of them. */
+static void bucket_address(const char *addr, char out[CD_ADDR_TEXT])
+{
+    struct in6_addr a6;
+    if (strchr(addr, ':') && inet_pton(AF_INET6, addr, &a6) == 1) {
+        memset(a6.s6_addr + 8, 0, 8);
+        if (inet_ntop(AF_INET6, &a6, out, CD_ADDR_TEXT))
+            return;
+    }
+    memcpy(out, addr, strlen(addr) + 1);
+}
+
 bool cd_rate_check(cd_req *r, cd_rate_action a, const char *key)
 {
     if (r->is_admin || a < 0 || a >= CD_RATE_NACTIONS || (!tables[a][0] && !tables[a][1]))
         return true;
     double now = cd_now(), wait_addr = 0, wait_key = 0;
-    char addr[CD_ADDR_TEXT];
+    char addr[CD_ADDR_TEXT], counted[CD_ADDR_TEXT];
     cd_req_client_addr(r, addr);
+    bucket_address(addr, counted);
     /* the address first: a request refused by its key's bucket has still spent its address's token (it was a
      * request from there), one refused by the address's does not touch the key's */
-    bool ok_addr = cd_rate_take(tables[a][0], bucket_key(a, 'a', addr), now, &wait_addr);
+    bool ok_addr = cd_rate_take(tables[a][0], bucket_key(a, 'a', counted), now, &wait_addr);
     bool ok_key = !ok_addr || !key || !*key || cd_rate_take(tables[a][1], bucket_key(a, 'k', key), now, &wait_key);
     if (ok_addr && ok_key)
         return true;
