@@ -588,7 +588,14 @@ void cd_http_log_request(const cd_server *s, const char *method, const char *rpa
     /* written member by member (log.h: cd_log_line): a tree and its dump for every request were a tenth of a
      * move's CPU */
     cd_log_line line;
-    char path[3 * CD_PATH_MAX];
+    char path[3 * CD_PATH_MAX], shown[CD_PATH_MAX];
+    /* a path ending in a link's secret (a mail's unsubscribe {tag}, an invitation's stop {token}) is logged with
+     * the pattern's name in its place: whoever reads the log must not be able to follow the link */
+    const char *name = route ? strrchr(route->pattern, '/') : NULL, *cut = strrchr(rpath, '/');
+    if (name && cut && (strcmp(name, "/{tag}") == 0 || strcmp(name, "/{token}") == 0)) {
+        snprintf(shown, sizeof shown, "%.*s%s", (int)(cut - rpath), rpath, name);
+        rpath = shown;
+    }
     log_path(rpath, path, sizeof path);
     cd_log_line_begin(&line);
     if (method[0])

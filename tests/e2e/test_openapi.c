@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "e2e.h"
 #include "openapi.h"
@@ -65,6 +66,23 @@ static void req(e2e_client *c, const char *method, const char *path, const char 
     long st = e2e_req(c, method, path, token, body, headers, &r);
     ck_assert_msg(st == want, "%s %s: %ld, want %ld: %s %.300s", method, path, st, want, r.curl_error, r.body);
     e2e_resp_free(&r);
+}
+
+/* A link's secret in a path is logged as its pattern's name: carcd's log shows `shown` (within the flush delay)
+ * and never `secret`. */
+static void log_hides(const e2e_daemon *d, const char *secret, const char *shown)
+{
+    char *log = NULL;
+    for (int i = 0; i < 100; i++) {
+        free(log);
+        log = e2e_daemon_log(d);
+        if (strstr(log, shown))
+            break;
+        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    }
+    ck_assert_msg(strstr(log, shown) != NULL, "no %s in carcd's log", shown);
+    ck_assert_msg(strstr(log, secret) == NULL, "carcd's log holds the link's secret %s", secret);
+    free(log);
 }
 
 START_TEST(answers_match_the_document)
@@ -421,6 +439,7 @@ START_TEST(answers_match_the_document)
                 req(c, "GET", stop, NULL, NULL, NULL, 200);
                 req(c, "POST", stop, NULL, NULL, NULL, 200);
                 req(c, "POST", "/v1/mail/invitations/stop/st_x", NULL, NULL, NULL, 404);
+                log_hides(d, token, "/v1/mail/invitations/stop/{token}");
             }
             req(c, "GET", "/v1/lobby?seats=3&expansions=none", NULL, NULL, NULL, 200);
             req(c, "GET", "/v1/lobby?seats=one", NULL, NULL, NULL, 400);
@@ -510,6 +529,7 @@ START_TEST(answers_match_the_document)
         req(c, "GET", "/v1/mail/unsubscribe/00", NULL, NULL, NULL, 404);
         req(c, "POST", p, NULL, "List-Unsubscribe=One-Click", form, 200);
         req(c, "POST", "/v1/mail/unsubscribe/000000000000000000000000", NULL, "List-Unsubscribe=One-Click", form, 404);
+        log_hides(d, tag, "/v1/mail/unsubscribe/{tag}");
     }
 
     /* a base game with abbots, to its end: every move type of the base game was offered and so checked
