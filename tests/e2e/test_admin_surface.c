@@ -5,6 +5,7 @@
  *   - a delivery's attempts name an opaque worker id, never the host name or PID of the carcd that sent it;
  *   - legal-moves' ?seat= must be a seat number: empty, "+1", " 1" are 400 naming `seat`, not seat 0;
  *   - a seat token's ?seat= naming another seat is a 403, for reads and moves, not ignored;
+ *   - the admin's read of a game's invitations (their addresses) is audited;
  *   - /metrics with CARCD_METRICS_TOKEN set asks for that bearer token (401 problem without it, with a wrong
  *     one or with the admin token) and is open without it.
  */
@@ -140,6 +141,33 @@ START_TEST(webhook_admin_actions_are_audited)
     free(log);
     json_decref(sd);
 
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* The admin's read of a waiting game's invitations (their mail addresses) is in the audit log; the creator's is
+ * not. */
+START_TEST(admin_invitations_read_is_audited)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true}]}",
+                             NULL, &r), 201);
+    char id[40], creator[80], path[200];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/invites", id);
+    json_decref(e2e_get_ok(c, path, creator, 200));
+    json_t *a = audit_of(c, d, id);
+    ck_assert_int_eq(rows_of(a, "games.invites", NULL), 0);
+    json_decref(a);
+    json_decref(e2e_get_ok(c, path, d->admin, 200));
+    a = audit_of(c, d, id);
+    ck_assert_int_eq(rows_of(a, "games.invites", NULL), 1);
+    json_decref(a);
     e2e_client_free(c);
     e2e_daemon_down(d);
 }
@@ -371,6 +399,7 @@ int main(void)
     TCase *tc = e2e_tcase("admin_surface", 90);
     tcase_add_test(tc, webhook_admin_actions_are_audited);
     tcase_add_test(tc, admin_seat_argument_is_a_number);
+    tcase_add_test(tc, admin_invitations_read_is_audited);
     tcase_add_test(tc, seat_token_names_only_its_own_seat);
     tcase_add_test(tc, metrics_token);
     tcase_add_test(tc, metrics_an_operator_reads);
