@@ -7,7 +7,6 @@
  * the viewer's view of the replayed state: the seed and the stack never leave the server. An admin's look
  * is written to the audit log first.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,14 +29,9 @@ json_t *cd_board_view(cd_req *r, const char *action, int *viewer_out)
     r->game_id = id;
     const char *seq_s = cd_req_arg(r, "seq");
     long want = -1;
-    if (seq_s) {
-        char *end;
-        errno = 0;
-        want = strtol(seq_s, &end, 10);
-        if (errno || end == seq_s || *end || want < 0 || want > 1000000) {
-            cd_reply_problem(r, CD_P_INVALID, "seq", "seq: a move number 0..the game's seq");
-            return NULL;
-        }
+    if (seq_s && !cd_parse_long(seq_s, 0, 1000000, &want)) {   /* digits only: not "+1", " 1" */
+        cd_reply_problem(r, CD_P_INVALID, "seq", "seq: a move number 0..the game's seq");
+        return NULL;
     }
     cd_db *db = cd_req_db(r);
     if (!db)

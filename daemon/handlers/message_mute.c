@@ -5,7 +5,6 @@
  * 204; muting twice or unmuting a seat not muted is no error. The seat a seat may not mute is itself (400).
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "handlers.h"
 #include "db/games_table.h"
@@ -28,12 +27,11 @@ static cd_tx_result run_mute(cd_db *db, void *arg)
     cd_tx_result held = cd_seat_tx_hold(db, t->game_id, t->seat, t->bearer_hash, &t->moved);
     if (held != CD_TX_COMMIT)
         return held;
-    char *end;
-    long other = strtol(t->other, &end, 10);
     int nseats = 0;
     if (cd_seats_count(db, t->game_id, &nseats) != CD_Q_OK)
         return CD_TX_ERROR;
-    if (!*t->other || *end || other < 0 || other >= nseats) {
+    long other;
+    if (!cd_parse_long(t->other, 0, nseats - 1, &other)) {   /* digits only: not "+0" */
         char why[80];
         snprintf(why, sizeof why, "seat: expected a seat of the game, 0 to %d", nseats - 1);
         return cd_refuse(&t->no, CD_P_INVALID, "seat", why);

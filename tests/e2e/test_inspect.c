@@ -294,9 +294,13 @@ START_TEST(svg_at_seq_replays_the_past)
     r = get(&f, path, NULL, 400);
     e2e_assert_problem(&r, 400, "seq", "seq past the end");
     e2e_resp_free(&r);
-    snprintf(path, sizeof path, "/v1/games/%s/board.svg?seq=x", f.g.id);
-    r = get(&f, path, NULL, 400);
-    e2e_resp_free(&r);
+    static const char *const bad_seq[] = {"x", "%2B1", "%201", "1x", ""};   /* digits only */
+    for (size_t i = 0; i < sizeof bad_seq / sizeof bad_seq[0]; i++) {
+        snprintf(path, sizeof path, "/v1/games/%s/board.svg?seq=%s", f.g.id, bad_seq[i]);
+        r = get(&f, path, NULL, 400);
+        e2e_assert_problem(&r, 400, "seq", path);
+        e2e_resp_free(&r);
+    }
     r = get(&f, "/v1/games/00000000-0000-4000-8000-000000000000/board.svg", NULL, 404);
     e2e_resp_free(&r);
     snprintf(path, sizeof path, "/v1/games/%s/board.svg", f.g.id);

@@ -439,9 +439,13 @@ START_TEST(mute_is_for_oneself)
     snprintf(mp, sizeof mp, "/v1/games/%s/mutes/3", f.g.id);
     ck_assert_int_eq(e2e_req(f.c, "PUT", mp, f.g.token[0], NULL, NULL, &r), 400);
     e2e_resp_free(&r);
-    snprintf(mp, sizeof mp, "/v1/games/%s/mutes/x", f.g.id);
-    ck_assert_int_eq(e2e_req(f.c, "PUT", mp, f.g.token[0], NULL, NULL, &r), 400);
-    e2e_resp_free(&r);
+    static const char *const not_seats[] = {"x", "+1", "1x"};   /* digits only: not "+1" */
+    for (size_t i = 0; i < sizeof not_seats / sizeof not_seats[0]; i++) {
+        snprintf(mp, sizeof mp, "/v1/games/%s/mutes/%s", f.g.id, not_seats[i]);
+        ck_assert_int_eq(e2e_req(f.c, "PUT", mp, f.g.token[0], NULL, NULL, &r), 400);
+        e2e_assert_problem(&r, 400, "seat", mp);
+        e2e_resp_free(&r);
+    }
     snprintf(mp, sizeof mp, "/v1/games/%s/mutes/1", f.g.id);
     ck_assert_int_eq(e2e_req(f.c, "PUT", mp, f.d->admin, NULL, NULL, &r), 403);
     e2e_resp_free(&r);
