@@ -111,7 +111,8 @@ static const opt opts[] = {
      "how long a mail that was sent or failed, and a webhook message that was delivered or failed, are kept "
      "after their last attempt (their bytes, attempts and place in the deliveries list); then the clock worker "
      "deletes them, but what a game under way still needs; a mail handled (a reply) is kept as long after it "
-     "was handled once its game is over; 0: kept for ever (default 604800, 7 days)"},
+     "was handled once its game is over, and a player's event (GET /v1/me/events) as long after it was written; "
+     "0: kept for ever (default 604800, 7 days)"},
     {"--waiting-ttl", "CARCD_WAITING_TTL", OPT_INT, FIELD(waiting_ttl_s), 0, 0, 366 * 86400, "SECONDS",
      "a game that waits for its seats (open places, a rematch offer) is cancelled by the clock worker once "
      "nobody has joined it for this long, counted from its creation or its latest join; its seats are told as "

@@ -68,8 +68,9 @@ typedef struct {
     int idempotency_ttl_s;    /* CARCD_IDEMPOTENCY_TTL / --idempotency-ttl: how long a move's answer serves a
                                  repeated Idempotency-Key, default 86400 (the clock worker then forgets it) */
     int delivery_ttl_s;       /* CARCD_DELIVERY_TTL / --delivery-ttl: how long a sent mail or an ended webhook
-                                 message is kept after its last attempt (sql/034), and a mail handled of a game
-                                 over or of none after it was handled (sql/035), default 7 days; 0 = for ever */
+                                 message is kept after its last attempt (sql/034), a mail handled of a game
+                                 over or of none after it was handled (sql/035), and a player's event after it
+                                 was written (sql/036), default 7 days; 0 = for ever */
     int waiting_ttl_s;        /* CARCD_WAITING_TTL / --waiting-ttl: a game that waits for its seats is cancelled
                                  once nobody joined it for this long (game/lobby_expire.h), default 14 days;
                                  0 = never */

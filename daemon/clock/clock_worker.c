@@ -179,30 +179,33 @@ static void upkeep_failed(const char *job)
            e.sqlstate[0] ? e.sqlstate : "none", e.message);
 }
 
-/* Sent mails, ended webhook messages, gone endpoints and handled replies whose time is up, FORGET_PER_TICK of
- * each a tick. A look that found less than a batch of each waits a sixtieth of the TTL (at most a minute, at
- * least a tick) before the next: the mail statements pass over the rows a running game keeps at every look,
- * and a week's TTL does not need a look a second. */
+/* Sent mails, ended webhook messages, gone endpoints, handled replies and players' events whose time is up,
+ * FORGET_PER_TICK of each a tick. A look that found less than a batch of each waits a sixtieth of the TTL (at
+ * most a minute, at least a tick) before the next: the mail statements pass over the rows a running game keeps
+ * at every look, and a week's TTL does not need a look a second. */
 #define FORGET_PER_TICK 200
 static void forget_deliveries(cd_db *db, double before)
 {
     double now = cd_now();
     if (now < W.forget_at)
         return;
-    int mails = 0, messages = 0, endpoints = 0, replies = 0;
+    int mails = 0, messages = 0, endpoints = 0, replies = 0, events = 0;
     if (cd_mail_forget(db, before, FORGET_PER_TICK, &mails) != CD_Q_OK)
         upkeep_failed("forgetting old mails");
     if (cd_mail_in_forget(db, before, FORGET_PER_TICK, &replies) != CD_Q_OK)
         upkeep_failed("forgetting old replies handled");
+    if (cd_player_events_forget(db, before, FORGET_PER_TICK, &events) != CD_Q_OK)
+        upkeep_failed("forgetting old player events");
     if (cd_webhook_forget(db, before, FORGET_PER_TICK, &messages) != CD_Q_OK)
         upkeep_failed("forgetting old webhook messages");
     else if (cd_gone_endpoints_forget(db, before, FORGET_PER_TICK, &endpoints) != CD_Q_OK)
         upkeep_failed("forgetting gone webhook endpoints");
-    if (mails + messages + endpoints + replies > 0)
-        cd_log("info", "deliveries: %d mails, %d webhook messages, %d gone endpoints and %d replies handled older "
-               "than %d s forgotten", mails, messages, endpoints, replies, W.cfg->delivery_ttl_s);
+    if (mails + messages + endpoints + replies + events > 0)
+        cd_log("info", "deliveries: %d mails, %d webhook messages, %d gone endpoints, %d replies handled and %d "
+               "player events older than %d s forgotten", mails, messages, endpoints, replies, events,
+               W.cfg->delivery_ttl_s);
     bool more = mails == FORGET_PER_TICK || messages == FORGET_PER_TICK || endpoints == FORGET_PER_TICK ||
-                replies == FORGET_PER_TICK;
+                replies == FORGET_PER_TICK || events == FORGET_PER_TICK;
     double pause = W.cfg->delivery_ttl_s / 60.0;
     W.forget_at = more ? 0 : now + (pause > 60 ? 60 : pause);
 }

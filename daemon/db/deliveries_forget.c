@@ -42,6 +42,11 @@ static const cd_stmt_info stmts[] = {
                         "ORDER BY m.at LIMIT $2::integer FOR UPDATE OF m SKIP LOCKED) "
                         "DELETE FROM mail_in i USING old WHERE i.message_id = old.message_id",
                         2},
+    {ST_PLAYER_EVENTS_FORGET, "player_events_forget",
+                              "WITH old AS (SELECT player_id, n FROM player_events WHERE at < to_timestamp($1::float8) "
+                              "ORDER BY at LIMIT $2::integer FOR UPDATE SKIP LOCKED) "
+                              "DELETE FROM player_events e USING old WHERE e.player_id = old.player_id AND e.n = old.n",
+                              2},
 };
 const cd_stmt_family cd_stmts_deliveries_forget = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -73,4 +78,9 @@ cd_q cd_gone_endpoints_forget(cd_db *db, double before, int limit, int *n)
 cd_q cd_mail_in_forget(cd_db *db, double before, int limit, int *n)
 {
     return forget(db, ST_MAIL_IN_FORGET, before, limit, n);
+}
+
+cd_q cd_player_events_forget(cd_db *db, double before, int limit, int *n)
+{
+    return forget(db, ST_PLAYER_EVENTS_FORGET, before, limit, n);
 }

@@ -194,11 +194,13 @@ typedef enum {
     ST_MUTE_PUT,             /* (game_id, seat, muted) */
     ST_MUTE_DELETE,          /* (game_id, seat, muted) */
     ST_MUTES_OF,             /* (game_id, seat) -> muted */
-    /* deliveries_forget.c: the outboxes' ended rows and the replies handled, after CARCD_DELIVERY_TTL (sql/034, 035) */
+    /* deliveries_forget.c: the outboxes' ended rows, the replies handled and the players' events, after
+     * CARCD_DELIVERY_TTL (sql/034, 035, 036) */
     ST_MAIL_FORGET,          /* (before: epoch s, limit): ended mails deleted, but what a running game needs */
     ST_WH_FORGET,            /* (before, limit): ended webhook messages deleted, their attempts with them */
     ST_WH_GONE_FORGET,       /* (before, limit): gone endpoints with no message left deleted */
     ST_MAIL_IN_FORGET,       /* (before, limit): replies handled that no move can come of again (sql/035) */
+    ST_PLAYER_EVENTS_FORGET, /* (before, limit): players' events written before it (sql/036) */
     CD_NSTMTS
 } cd_stmt;
 

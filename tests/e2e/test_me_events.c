@@ -6,7 +6,8 @@
  * gap; the lobby's hooks: a rematch offered is an invitation, a waiting game that a join fills starts with
  * game_started and the first turn (nothing while it waits); the SSE stream carries the same entries as
  * `id:`/`event:`/`data:` frames and resumes after Last-Event-ID; another player's stream holds none of it; a seat token, the admin token or no token are
- * refused. Entries name game, seq and seat only (the schema is strict), so nothing hidden can be in them.
+ * refused. Entries name game, seq and seat only (the schema is strict), so nothing hidden can be in them. Events
+ * older than CARCD_DELIVERY_TTL are forgotten, and the numbers go on.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -199,11 +200,49 @@ START_TEST(one_stream_for_two_games)
 }
 END_TEST
 
+/* A player's events are forgotten CARCD_DELIVERY_TTL after they were written (a second here, the clock worker
+ * every 50 ms); the numbers go on from where they were, so a stream's ids never repeat. */
+START_TEST(old_events_forgotten)
+{
+    static const char *const env[] = {"CARCD_DELIVERY_TTL=1", "CARCD_CLOCK_INTERVAL_MS=50", NULL};
+    e2e_daemon *d = e2e_daemon_up(env);
+    e2e_client *c = e2e_client_new(d);
+    char pk[80], extra[400];
+    e2e_player_key(c, "Ann", pk, sizeof pk);
+    e2e_game A, B;
+    snprintf(extra, sizeof extra, "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"name\":\"Bob\"}]}", pk);
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, extra, false, &A), 201);
+    json_t *es = e2e_me_events_all(c, pk);
+    ck_assert_int_eq(json_array_size(es), 2);   /* A started, Ann's turn */
+    json_decref(es);
+    for (int i = 0; i < 100; i++) {
+        es = e2e_me_events_all(c, pk);
+        size_t n = json_array_size(es);
+        json_decref(es);
+        if (n == 0)
+            break;
+        nap(0.05);
+    }
+    es = e2e_me_events_all(c, pk);
+    ck_assert_int_eq(json_array_size(es), 0);
+    json_decref(es);
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, extra, false, &B), 201);
+    es = e2e_me_events_all(c, pk);
+    ck_assert_int_eq(json_array_size(es), 2);
+    ck_assert_int_eq(e2e_jint(json_array_get(es, 0), "n"), 3);   /* after 1 and 2, forgotten */
+    ck_assert_str_eq(e2e_jstr(json_array_get(es, 0), "game"), B.id);
+    json_decref(es);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_me_events");
     TCase *tc = e2e_tcase("me_events", 120);
     tcase_add_test(tc, one_stream_for_two_games);
+    tcase_add_test(tc, old_events_forgotten);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }

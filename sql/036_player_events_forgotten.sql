@@ -1,0 +1,11 @@
+-- 036_player_events_forgotten.sql — a player's events are forgotten after a while.
+-- Applied by `carcd migrate` like 001; never edit an applied migration: add a new numbered file instead.
+--
+-- player_events (009) keeps a row per event of a player's stream (GET /v1/me/events: a game started, a turn,
+-- an invitation, a game's end), about 100 bytes, for good: a player who plays every day for a year kept
+-- tens of thousands of rows that no stream reads again, since every entry only names a game and a seq whose
+-- state the game's own view holds. The clock worker's upkeep now deletes a row CARCD_DELIVERY_TTL after it
+-- was written (db/deliveries_forget.c), as it does the mails and webhook messages that told the same news;
+-- players.events_n goes on counting, so a stream's numbers never repeat. This index lists the rows in the
+-- order they may go.
+CREATE INDEX player_events_at ON player_events (at);
