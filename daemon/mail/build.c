@@ -4,6 +4,7 @@
 #include "build.h"
 
 #include <gmime/gmime.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,11 +51,16 @@ char *cd_mail_build(const cd_mail_parts *p)
     g_mime_message_set_date(m, now);
     g_date_time_unref(now);
     GMimeObject *mo = GMIME_OBJECT(m);
+    bool answers = p->in_reply_to && p->in_reply_to[0];
     if (p->thread_id && strcmp(p->thread_id, p->msg_id) != 0) {
-        char ref[300];
-        snprintf(ref, sizeof ref, "<%s>", p->thread_id);
+        char ref[300], refs[620];
+        snprintf(ref, sizeof ref, "<%s>", answers ? p->in_reply_to : p->thread_id);
+        if (answers)   /* under the player's mail, in the game's thread (RFC 5322 §3.6.4) */
+            snprintf(refs, sizeof refs, "<%s> %s", p->thread_id, ref);
+        else
+            snprintf(refs, sizeof refs, "%s", ref);
         g_mime_object_set_header(mo, "In-Reply-To", ref, NULL);
-        g_mime_object_set_header(mo, "References", ref, NULL);
+        g_mime_object_set_header(mo, "References", refs, NULL);
     }
     if (p->unsubscribe && p->unsubscribe[0]) {
         char u[700];

@@ -19,6 +19,8 @@ typedef struct {
     const char *subject;        /* UTF-8 */
     const char *msg_id;         /* without angle brackets */
     const char *thread_id;      /* the game thread's first Message-ID (In-Reply-To, References); NULL: none */
+    const char *in_reply_to;    /* the player's mail this answers (In-Reply-To; References after thread_id);
+                                   NULL or "": none, the mail answers the thread */
     const char *unsubscribe;    /* the one-click URL (List-Unsubscribe, List-Unsubscribe-Post); NULL: none */
     const char *text;           /* the plain-text body, UTF-8, "\n" line ends */
     const char *html;           /* NULL: text only */

@@ -352,6 +352,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
         .subject = subject,
         .msg_id = msg_id,
         .thread_id = thread,
+        .in_reply_to = a->in_reply_to,
         .unsubscribe = unsub,
         .text = t.p,
         .html = png ? h.p : NULL,

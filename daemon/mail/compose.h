@@ -44,6 +44,7 @@ typedef struct {
     bool cancelled;             /* the admin cancelled the game (st is as it was then): no winner; a finished,
                                    status or refused mail says so */
     const char *reason;         /* cancelled: the admin's reason; NULL: none given */
+    const char *in_reply_to;    /* refused, status: the Message-ID of the player's mail it answers; NULL: none */
 } cd_mail_about;
 
 /* The whole message for `a` (malloc'd) and its Message-ID (msg_id, without brackets). NULL on failure. */

@@ -196,27 +196,28 @@ cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const ca
 }
 
 cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_state *st, bool cancelled, int seq,
-                                     const cd_mail_seat *to, const char *reason)
+                                     const cd_mail_seat *to, const char *reason, const char *in_reply_to)
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
     json_t *names = cd_mail_seat_names(db, game_id);
     cd_mail_about a = {.kind = CD_MAIL_REFUSED, .game_id = game_id, .to = to, .st = st, .seq = seq,
-                       .names = names, .refusal = reason, .cancelled = cancelled};
+                       .names = names, .refusal = reason, .cancelled = cancelled, .in_reply_to = in_reply_to};
     bool ok = add(db, &a) && cd_mail_outbox_notify(db);
     json_decref(names);
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;
 }
 
 cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, bool cancelled, int seq,
-                                    const cd_mail_seat *to, const char *deadline)
+                                    const cd_mail_seat *to, const char *deadline, const char *in_reply_to)
 {
     if (!cd_mail_settings_get()->enabled)
         return CD_TX_COMMIT;
     json_t *names = cd_mail_seat_names(db, game_id);
     char *recent = since_last_turn(db, game_id, seq, to->seat, names);
     cd_mail_about a = {.kind = CD_MAIL_STATUS, .game_id = game_id, .to = to, .st = st, .seq = seq, .names = names,
-                       .deadline = deadline, .last_move = recent, .cancelled = cancelled};
+                       .deadline = deadline, .last_move = recent, .cancelled = cancelled,
+                       .in_reply_to = in_reply_to};
     bool ok = add(db, &a) && cd_mail_outbox_notify(db);
     free(recent);
     json_decref(names);

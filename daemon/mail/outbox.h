@@ -55,11 +55,13 @@ bool cd_mail_outbox_add_parts(cd_db *db, const char *game_id, int seat, const ch
 
 /* A reply from seat `to` that asked for the game's status (mailin/mail_in.c): the moves since the seat's last turn,
  * whom the game waits for, scores and board, and the legal moves when it waits for this seat; cancelled: the
- * admin cancelled the game (st is as it was then), which the mail says instead. */
+ * admin cancelled the game (st is as it was then), which the mail says instead. in_reply_to: the reply's
+ * Message-ID, which the answer is threaded under ("" or NULL: under the game's thread). */
 cd_tx_result cd_mail_enqueue_status(cd_db *db, const char *game_id, const carc_state *st, bool cancelled, int seq,
-                                    const cd_mail_seat *to, const char *deadline);
-/* A reply that was not played: the reason and the legal moves again (cancelled as for a status). */
+                                    const cd_mail_seat *to, const char *deadline, const char *in_reply_to);
+/* A reply that was not played: the reason and the legal moves again (cancelled and in_reply_to as for a
+ * status). */
 cd_tx_result cd_mail_enqueue_refused(cd_db *db, const char *game_id, const carc_state *st, bool cancelled, int seq,
-                                     const cd_mail_seat *to, const char *reason);
+                                     const cd_mail_seat *to, const char *reason, const char *in_reply_to);
 
 #endif

@@ -331,7 +331,8 @@ static cd_tx_result run_in(cd_db *db, void *arg)
             cd_iso_time(cd_clock_deadline(&g.clock), deadline);
         const char *why;
         if (cd_mail_answer_blocked(db, game_id, &seat, &why) != CD_MQ_OK ||
-            (!why && cd_mail_enqueue_status(db, game_id, g.st, g.cancelled, g.seq, &seat, deadline) != CD_TX_COMMIT))
+            (!why && cd_mail_enqueue_status(db, game_id, g.st, g.cancelled, g.seq, &seat, deadline, r->message_id) !=
+                        CD_TX_COMMIT))
             out = CD_TX_ERROR;
         snprintf(t->detail, sizeof t->detail, "the game at move %d%s%s", seq_before,
                  why ? ": not answered, " : ", answered", why ? why : "");
@@ -350,7 +351,8 @@ static cd_tx_result run_in(cd_db *db, void *arg)
         const char *why;
         if (cd_mail_answer_blocked(db, game_id, &seat, &why) != CD_MQ_OK ||
             (!why &&
-             cd_mail_enqueue_refused(db, game_id, g.st, g.cancelled, g.seq, &seat, t->detail) != CD_TX_COMMIT)) {
+             cd_mail_enqueue_refused(db, game_id, g.st, g.cancelled, g.seq, &seat, t->detail, r->message_id) !=
+                 CD_TX_COMMIT)) {
             cd_game_free(&g);
             return CD_TX_ERROR;
         }

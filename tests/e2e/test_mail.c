@@ -138,7 +138,8 @@ typedef struct {
     char *text;         /* the text/plain part, decoded (malloc'd) */
     bool has_png, has_html;
     char unsubscribe[400];
-    char thread[300];   /* In-Reply-To: the seat's thread root, without brackets; "" when none */
+    char thread[300];   /* In-Reply-To, without brackets: the seat's thread root, or the reply a mail answers; "" */
+    char refs[700];     /* References as written; "" when none */
 } mail;
 
 static void walk(GMimeObject *o, mail *m)
@@ -184,6 +185,9 @@ static void mail_parse(const char *raw, mail *m)
     const char *irt = g_mime_object_get_header(GMIME_OBJECT(msg), "In-Reply-To");
     if (irt)
         snprintf(m->thread, sizeof m->thread, "%.*s", (int)strcspn(irt + (irt[0] == '<'), ">"), irt + (irt[0] == '<'));
+    const char *refs = g_mime_object_get_header(GMIME_OBJECT(msg), "References");
+    if (refs)
+        snprintf(m->refs, sizeof m->refs, "%s", refs);
     walk(g_mime_message_get_mime_part(msg), m);
     ck_assert_msg(m->text != NULL, "every mail has a plain-text part");
     g_object_unref(msg);
@@ -645,11 +649,18 @@ START_TEST(admin_cancel_mails_game_over)
     ck_assert_msg(late == NULL, "a turn mail after the cancel");
     /* a status and a move after it say the game was cancelled, not whom it waits for; the cancel is the
      * administrator's, not a move of seat 0's, and the game's opening is nobody's */
-    char *rp = reply_text("carol@example.org", first.reply_to, first.msg_id, NULL, NULL, "status\r\n");
+    char *rp = reply_text("carol@example.org", first.reply_to, first.msg_id, "carol-status@client.example.net", NULL,
+                          "status\r\n");
     ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
     free(rp);
     mail st;
     seat_mail("carol", g.id, 0, "status", 1, &st);
+    /* the answer is threaded under Carol's mail, in the game's thread */
+    ck_assert_str_eq(st.thread, "carol-status@client.example.net");
+    char refs[400];
+    snprintf(refs, sizeof refs, "<carcd.%s.0@", g.id);
+    ck_assert_msg(strncmp(st.refs, refs, strlen(refs)) == 0 && strstr(st.refs, "<carol-status@client.example.net>") > strstr(st.refs, ">"),
+                  "References: %s", st.refs);
     ck_assert_msg(strstr(st.text, "The game was cancelled by the server's administrator.") &&
                       strstr(st.text, "  1. the server's administrator cancelled the game\n") &&
                       !strstr(st.text, "waits for") && !strstr(st.text, "(a move)") && !strstr(st.text, "  0. "),
