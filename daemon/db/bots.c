@@ -30,6 +30,9 @@ static const cd_stmt_info stmts[] = {
                    2},
     {ST_BOT_RELEASE, "bot_release", "UPDATE games SET bot_lease_until = NULL WHERE id = $1::uuid", 1},
     {ST_BOT_AFTER_LEAVE, "bot_after_leave", "SELECT bot_after_leave FROM games WHERE id = $1::uuid", 1},
+    {ST_BOT_SEAT_MASK, "bot_seat_mask",
+                       "SELECT coalesce(bit_or(1 << seat), 0) FROM seats WHERE game_id = $1::uuid AND bot IS NOT NULL",
+                       1},
 };
 const cd_stmt_family cd_stmts_bots = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -79,4 +82,14 @@ cd_q cd_bot_after_leave(cd_db *db, const char *game_id, bool *after_leave)
     bool found = false;
     *after_leave = false;
     return cd_q_one(db, ST_BOT_AFTER_LEAVE, 1, p, &found, fill_bool, after_leave);
+}
+
+static void fill_mask(const PGresult *res, int i, void *row) { *(unsigned *)row = (unsigned)cd_q_int(res, i, 0, 0); }
+
+cd_q cd_bot_seat_mask(cd_db *db, const char *game_id, unsigned *mask)
+{
+    const char *p[] = {game_id};
+    bool found = false;
+    *mask = 0;
+    return cd_q_one(db, ST_BOT_SEAT_MASK, 1, p, &found, fill_mask, mask);
 }

@@ -30,5 +30,7 @@ cd_q cd_bot_claim(cd_db *db, double now, double lease_s, bool *found, cd_bot_cla
 cd_q cd_bot_release(cd_db *db, const char *game_id);
 /* ST_BOT_AFTER_LEAVE: whether a bot takes the game's seats that leave. */
 cd_q cd_bot_after_leave(cd_db *db, const char *game_id, bool *after_leave);
+/* ST_BOT_SEAT_MASK: a bit per seat of the game that a bot plays (made for one, or left to one). */
+cd_q cd_bot_seat_mask(cd_db *db, const char *game_id, unsigned *mask);
 
 #endif

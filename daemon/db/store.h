@@ -178,6 +178,7 @@ typedef enum {
                                 in now, leased (SKIP LOCKED) */
     ST_BOT_RELEASE,          /* (game_id): the lease ends (the move is in, or it was thought for a stale seq) */
     ST_BOT_AFTER_LEAVE,      /* (game_id) -> bot_after_leave */
+    ST_BOT_SEAT_MASK,        /* (game_id) -> a bit per seat a bot plays */
     /* table talk (db/messages.c) */
     ST_MSG_SEAT_LOCK,        /* (game_id, seat, bearer_hash|NULL) -> 1   FOR UPDATE of the seat, when still the
                                 bearer's */

@@ -117,8 +117,10 @@ void cd_clock_after_move(cd_clock *c, const carc_state *st, int seq, double now)
             c->reserve[c->seat] = max2(0, c->reserve[c->seat] - over);
     }
     begin_turn(c, next, seq, now);
-    if (next < 0)
+    if (next < 0) {   /* the end: no clock to stop or to ask to stop */
         c->paused = false;
+        c->pause_votes = 0;
+    }
 }
 
 double cd_clock_deadline(const cd_clock *c)
@@ -159,19 +161,28 @@ bool cd_clock_running(const cd_clock *c, double now)
     return c->seat >= 0 && !c->paused && now >= c->since;
 }
 
-bool cd_clock_pause_vote(cd_clock *c, int seat, unsigned left, double now)
+bool cd_clock_pause_settle(cd_clock *c, unsigned absent, double now)
+{
+    if (c->paused || c->seat < 0 || !c->pause_votes)
+        return false;
+    for (int s = 0; s < c->nseats; s++)
+        if (!(absent >> s & 1) && !(c->pause_votes >> s & 1))
+            return false;
+    c->used = used_by(c, now);
+    c->paused = true;
+    c->pause_votes = 0;
+    c->version++;
+    return true;
+}
+
+bool cd_clock_pause_vote(cd_clock *c, int seat, unsigned absent, double now)
 {
     if (c->paused || c->seat < 0)
         return c->paused;
     c->version += !(c->pause_votes >> seat & 1);
     c->pause_votes |= 1u << seat;
-    for (int s = 0; s < c->nseats; s++)
-        if (!(left >> s & 1) && !(c->pause_votes >> s & 1))
-            return false;
-    c->used = used_by(c, now);
-    c->paused = true;
-    c->pause_votes = 0;
-    return true;
+    cd_clock_pause_settle(c, absent, now);
+    return c->paused;
 }
 
 void cd_clock_resume(cd_clock *c, double now)

@@ -76,9 +76,12 @@ double cd_clock_due(const cd_clock *c);
 double cd_clock_time_left(const cd_clock *c, int seat, double now);
 bool cd_clock_running(const cd_clock *c, double now);
 
-/* Pause: seat asks; the clock stops once every seat still in the game (not in `left`) asked. Returns
- * whether it is paused now. */
-bool cd_clock_pause_vote(cd_clock *c, int seat, unsigned left, double now);
+/* Pause: seat asks; the clock stops once every seat a person still plays (not in `absent`: the seats that left,
+ * and those a bot plays, which cannot ask) asked. Returns whether it is paused now. */
+bool cd_clock_pause_vote(cd_clock *c, int seat, unsigned absent, double now);
+/* After a seat left or went to a bot: the clock stops when the seats that asked are now all the seats a person
+ * still plays. Returns whether it changed the clock. */
+bool cd_clock_pause_settle(cd_clock *c, unsigned absent, double now);
 void cd_clock_resume(cd_clock *c, double now);
 /* Vacation of `days` for seat, starting now or where its vacation ends. -1 with a detail when the
  * allowance does not hold them. */

@@ -15,6 +15,7 @@
 #include "views.h"
 #include "mail/outbox.h"
 #include "webhooks/outbox.h"
+#include "db/bots.h"
 #include "db/moves.h"
 #include "db/player_events.h"
 
@@ -91,6 +92,14 @@ cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a,
     g->deadline[0] = 0;
     if (g->clocked) {   /* the turn passes: the clock charges the mover and starts the next seat's */
         cd_clock_after_move(&g->clock, g->st, g->seq, a->now);
+        /* a seat that left or went to a bot may have been the last a pause waited for: one statement more, only
+         * while some seat has asked for a pause */
+        unsigned bots = 0;
+        if (g->clock.pause_votes && !g->clock.paused) {
+            if (cd_bot_seat_mask(db, g->id, &bots) != CD_Q_OK)
+                return CD_TX_ERROR;
+            cd_clock_pause_settle(&g->clock, g->st->left | bots, a->now);
+        }
         if (cd_clock_deadline(&g->clock) >= 0)   /* the next turn's deadline goes into its turn.started */
             cd_iso_time(cd_clock_deadline(&g->clock), g->deadline);
     }

@@ -7,6 +7,7 @@
 
 #include "base/timesrc.h"
 #include "clock/clock_tx.h"
+#include "db/bots.h"
 
 typedef struct {
     const char *id;
@@ -27,6 +28,7 @@ static cd_tx_result run_action(cd_db *db, void *arg)
     cd_game g;
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
+    unsigned bots = 0;
     if (lr == CD_LOAD_NOT_FOUND)
         out = cd_refuse(&t->no, CD_P_NOT_FOUND, NULL, "no game with that id");
     else if (lr == CD_LOAD_WAITING)
@@ -35,12 +37,16 @@ static cd_tx_result run_action(cd_db *db, void *arg)
         out = CD_TX_ERROR;
     else if (!g.clocked)
         out = cd_refuse(&t->no, CD_P_NO_CLOCK, NULL, "the game was created without a clock");
+    else if (g.cancelled)   /* as a move is refused */
+        out = cd_refuse(&t->no, CD_P_GAME_CANCELLED, NULL, "the game was cancelled by the admin");
     else if (g.finished)
         out = cd_refuse(&t->no, CD_P_GAME_OVER, NULL, "the game is over");
     else if (g.st->left >> t->seat & 1)
         out = cd_refuse(&t->no, CD_P_SEAT_LEFT, NULL, "this seat has left the game");
+    else if (cd_bot_seat_mask(db, t->id, &bots) != CD_Q_OK)
+        out = CD_TX_ERROR;
     else {
-        t->no.problem = t->fn(&g.clock, t->seat, g.st, t->now, t->arg, &t->no.field, t->no.detail,
+        t->no.problem = t->fn(&g.clock, t->seat, g.st->left | bots, t->now, t->arg, &t->no.field, t->no.detail,
                               sizeof t->no.detail);
         if (t->no.problem != CD_NPROBLEMS)
             out = CD_TX_ROLLBACK;

@@ -5,10 +5,10 @@
 #include "clock_change.h"
 #include "handlers.h"
 
-static cd_problem resume(cd_clock *c, int seat, const carc_state *st, double now, void *arg, const char **field,
+static cd_problem resume(cd_clock *c, int seat, unsigned absent, double now, void *arg, const char **field,
                          char *detail, size_t detlen)
 {
-    (void)seat, (void)st, (void)arg, (void)field, (void)detail, (void)detlen;
+    (void)seat, (void)absent, (void)arg, (void)field, (void)detail, (void)detlen;
     cd_clock_resume(c, now);
     return CD_NPROBLEMS;
 }

@@ -7,10 +7,10 @@
 #include "clock_change.h"
 #include "handlers.h"
 
-static cd_problem take(cd_clock *c, int seat, const carc_state *st, double now, void *arg, const char **field,
+static cd_problem take(cd_clock *c, int seat, unsigned absent, double now, void *arg, const char **field,
                        char *detail, size_t detlen)
 {
-    (void)st;
+    (void)absent;
     if (cd_clock_vacation(c, seat, *(int *)arg, now, detail, detlen) != 0) {
         *field = "days";
         return CD_P_NO_VACATION;

@@ -14,6 +14,7 @@
 #include "base/metrics.h"
 #include "base/timesrc.h"
 #include "clock/clock_tx.h"
+#include "db/bots.h"
 #include "db/db.h"
 #include "db/lobby.h"
 #include "db/mail_in.h"
@@ -76,8 +77,11 @@ static cd_tx_result clock_command(cd_db *db, cd_game *g, int seat, const char *w
         snprintf(t->detail, sizeof t->detail, "this seat has left the game");
         return CD_TX_ROLLBACK;
     }
+    unsigned bots = 0;
     if (strcmp(word, "pause") == 0) {
-        cd_clock_pause_vote(&g->clock, seat, g->st->left, now);
+        if (cd_bot_seat_mask(db, g->id, &bots) != CD_Q_OK)
+            return CD_TX_ERROR;
+        cd_clock_pause_vote(&g->clock, seat, g->st->left | bots, now);
     } else if (strcmp(word, "resume") == 0) {
         cd_clock_resume(&g->clock, now);
     } else {

@@ -986,6 +986,54 @@ START_TEST(pause_and_resume)
 }
 END_TEST
 
+/* A pause waits for the seats people play: a bot seat has no say (it could never ask), so Ann alone stops the
+ * clock of her game against a bot; and when the last seat that had not asked leaves (a forfeit), the clock
+ * stops for the two that asked. A game's end drops the requests. */
+START_TEST(pause_among_bots)
+{
+    rig *R = rig_up();
+    e2e_game g;
+    json_decref(create(R, 2, "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"greedy\"}],"
+                             "\"clock\":{\"per_move_s\":100,\"timeout\":\"skip\"}}", &g));
+    set_time(R, T0 + 10);
+    json_t *c = clock_op(R, &g, "pause", 0, NULL);
+    CK_BOOL(c, "paused", true);
+    CK_NUM(c, "seats.0.time_left_s", 90);
+    json_decref(c);
+
+    e2e_game h;
+    clock_game(R, 3, "{\"per_move_s\":100,\"timeout\":\"forfeit\"}", &h);
+    c = clock_op(R, &h, "pause", 1, NULL);
+    json_decref(c);
+    c = clock_op(R, &h, "pause", 2, NULL);
+    CK_BOOL(c, "paused", false);
+    CK_INTS(c, "pause_requested_by", "[1,2]");
+    json_decref(c);
+    set_time(R, T0 + 110);   /* seat 0, the one that did not ask, runs out of time (made at T0+10) and forfeits */
+    json_t *v = wait_seq(R, &h, 1, "forfeit");
+    json_decref(v);
+    double end = e2e_now() + WAIT_S;
+    for (;;) {
+        v = view(R, &h);
+        if (json_is_true(e2e_jget(v, "clock.paused")) || e2e_now() > end)
+            break;
+        json_decref(v);
+        nap(0.02);
+    }
+    CK_INTS(v, "left", "[0]");
+    CK_BOOL(v, "clock.paused", true);
+    CK_INTS(v, "clock.pause_requested_by", "[]");
+    json_decref(v);
+    set_time(R, T0 + 1000);   /* paused: no more timeouts */
+    nap(GRACE_S);
+    v = view(R, &h);
+    CK_INTS(v, "left", "[0]");
+    ck_assert_str_eq(e2e_jstr(v, "status"), "active");
+    json_decref(v);
+    rig_down(R);
+}
+END_TEST
+
 /* ---- vacation ------------------------------------------------------------------------------------------------------- */
 START_TEST(vacation)
 {
@@ -1511,6 +1559,7 @@ int main(void)
     tcase_add_test(tc, timeout_with_forced_next_tile);
     tcase_add_test(tc, timeout_forfeit);
     tcase_add_test(tc, pause_and_resume);
+    tcase_add_test(tc, pause_among_bots);
     tcase_add_test(tc, vacation);
     tcase_add_test(tc, resign);
     tcase_add_test(tc, players_and_my_games);
