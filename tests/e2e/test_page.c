@@ -412,6 +412,43 @@ START_TEST(page_clock_move)
 }
 END_TEST
 
+/* A clock changed by another seat makes no log entry: the open page of the seat that waits reads the game
+ * again while a clock runs (every 20 s, at once when the tab comes back into view) and shows the other seat's
+ * vacation, then the pause they agreed on. */
+START_TEST(page_clock_change)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, "{\"clock\":{\"per_move_s\":86400,\"timeout\":\"skip\"}}",
+                                         false, &g), 201);
+    browser b;
+    browser_start(&b);
+    char url[300], path[200];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, g.id, g.token[1]);
+    tab t;
+    tab_open(&b, &t, url, 1280, 900, false);
+    wait_for(&b, "document.body.dataset.ready", "1", "the page loaded");
+    wait_for(&b, "/deadline: /.test(document.getElementById('clock').textContent)?'y':'n'", "y", "the countdown");
+    e2e_resp r;
+    snprintf(path, sizeof path, "/v1/games/%s/vacation", g.id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, g.token[0], "{\"days\":3}", NULL, &r), 200);
+    e2e_resp_free(&r);
+    wait_for(&b, "document.getElementById('clock').textContent.includes('(on vacation)')?'y':'n'", "y",
+             "the other seat's vacation, read again within 20 s");
+    snprintf(path, sizeof path, "/v1/games/%s/pause", g.id);
+    for (int s = 0; s < 2; s++) {
+        ck_assert_int_eq(e2e_req(c, "POST", path, g.token[s], NULL, NULL, &r), 200);
+        e2e_resp_free(&r);
+    }
+    json_decref(js(&b, "document.dispatchEvent(new Event('visibilitychange'))"));   /* the tab comes back */
+    wait_for(&b, "document.getElementById('clock').textContent", "Clock paused by agreement.", "the pause");
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* ---- two tabs of one seat ---------------------------------------------------------------------------------- */
 START_TEST(page_two_tabs)
 {
@@ -2158,7 +2195,7 @@ int main(void)
         double seconds;
     } cases[] = {{"assets", page_assets, 60},          {"bad_token", page_bad_token, 120},
                  {"two_tabs", page_two_tabs, 120},     {"clock_move", page_clock_move, 120},
-                 {"refused", page_refused_move, 120},  {"press_loading", page_press_while_loading, 120},
+                 {"clock_change", page_clock_change, 120}, {"refused", page_refused_move, 120},  {"press_loading", page_press_while_loading, 120},
                  {"press_loading_phone", page_press_while_loading_phone, 120}, {"keyboard", page_keyboard, 120},
                  {"phone_follow", page_phone_follow, 180}, {"compacted", page_compacted, 240},
                  {"reconnects", page_reconnects, 120},     {"cancelled", page_cancelled_under_way, 120},

@@ -271,14 +271,18 @@ document.addEventListener("keydown", (ev) => {
   if ((ev.key === "r" || ev.key === "R") && rotate(ev.shiftKey ? -1 : 1)) ev.preventDefault();
 });
 setInterval(tick, 1000);
-// a waiting game's log stays empty until it starts, so its stream says nothing of a seat taken: the seats
-// are read again every 10 s while it waits and the tab is in view, and at once when it comes back into view
-// (one GET; the start itself comes down the stream). A tab left in the background for days asks nothing.
-function readSeats() {
-  if (S.view && S.view.status === "waiting" && document.visibilityState === "visible") refreshSoon();
+// What makes no log entry, the stream says nothing of: a waiting game's seats taken (its log is empty until it
+// starts), and a running turn clock paused, resumed or pushed by a vacation. So the game is read again while
+// the tab is in view: every 10 s while it waits, every 20 s while a clock runs, and at once when the tab comes
+// back into view (one GET; the start and the moves come down the stream). A tab in the background asks nothing.
+let reads = 0;
+function readAgain() {
+  const v = S.view;
+  if (!v || document.visibilityState !== "visible") return;
+  if (v.status === "waiting" || (v.status === "active" && v.clock && reads++ % 2 === 0)) refreshSoon();
 }
-setInterval(readSeats, 10000);
-document.addEventListener("visibilitychange", readSeats);
+setInterval(readAgain, 10000);
+document.addEventListener("visibilitychange", () => { reads = 0; readAgain(); });
 
 (async function start() {
   try {
