@@ -18,6 +18,7 @@
 #include "base/periodic.h"
 #include "mail/outbox.h"
 #include "webhooks/outbox.h"
+#include "db/bots.h"
 #include "db/clocks.h"
 #include "db/deliveries_forget.h"
 #include "base/timesrc.h"
@@ -48,7 +49,12 @@ static cd_tx_result act(cd_db *db, step_tx *t, cd_game *g)
     if ((c->timeout == CD_TIMEOUT_SKIP || c->timeout == CD_TIMEOUT_FORFEIT) && deadline >= 0 && t->now >= deadline) {
         bool skip = c->timeout == CD_TIMEOUT_SKIP, taken = false;
         /* "bot_after_leave": a bot takes a forfeited seat, logged as a leave to it (the turn still the seat's,
-         * so the entry passes no turn); then this turn is skipped, and the bot plays the next ones */
+         * so the entry passes no turn); then this turn is skipped, and the bot plays the next ones. A seat a bot
+         * plays already (its resignation committed just before) cannot leave again: its turn is skipped */
+        unsigned bots = 0;
+        if (!skip && cd_bot_seat_mask(db, g->id, &bots) != CD_Q_OK)
+            return CD_TX_ERROR;
+        skip |= (bots >> c->seat & 1) != 0;
         if (!skip && !cd_bot_take_seat(db, g->id, c->seat, &taken))
             return CD_TX_ERROR;
         int seat = c->seat;

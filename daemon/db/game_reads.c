@@ -73,7 +73,8 @@ static const cd_stmt_info stmts[] = {
      * this seat's idempotency key (NULL key: none) with the hash of the request it answered (NULL: stored
      * before 005_idempotency_request.sql), the seq of its move (the answer is derived from the log since
      * 010_compact_log.sql: game/move_log.h), whether a bot plays the token's seat now (a seat that left to a
-     * bot under bot_after_leave: read here, behind the lock, so a resignation just committed counts) and its
+     * bot under bot_after_leave: read here, behind the lock, so a resignation just committed counts; NULL when
+     * no seat has the token any more: a renewal committed while the move waited) and its
      * seats linked to a player (none: the move writes no player events, sql/009); then the snapshot's seq and the
      * moves after it (TAIL_AFTER_LOCK: NULL at $4, the seq of the state carcd holds) */
     {ST_MOVE_AFTER_LOCK, "move_after_lock",
@@ -290,6 +291,7 @@ cd_q cd_move_lock(cd_db *db, const char *id, const char *token_hash, const char 
     out->stored_request_sha256 = cd_q_text(after, 0, 2);
     out->key_seq = cd_q_int(after, 0, 3, -1);
     out->bot_seat = strcmp(PQgetvalue(after, 0, 4), "t") == 0;
+    out->token_gone = PQgetisnull(after, 0, 4);
     out->linked = atoi(PQgetvalue(after, 0, 5));
     return CD_Q_OK;
 }

@@ -70,6 +70,8 @@ typedef struct {
                                           * stored before 005_idempotency_request.sql */
     bool bot_seat;                /* a bot plays the token's seat (seats.bot, read under the lock): the token
                                    * moves no more */
+    bool token_gone;              /* no seat has the token any more (read under the lock): it was renewed (or
+                                   * its seat given up) while the move waited for the lock */
     int key_seq;                  /* the seq of the move this seat's Idempotency-Key made; -1: none. Since
                                      010_compact_log the answer is not stored (stored_answer NULL) but derived */
     struct pg_result *after;

@@ -19,9 +19,12 @@ static const cd_stmt_info stmts[] = {
                    "AND t.game_id = $2::uuid AND ($3::integer IS NULL OR t.seat = $3::integer) "
                    "WHERE p.key_hash = $1 ORDER BY t.seat",
                    3},
+    /* behind the game's lock, as a move is: a move under way ends first, and a move after it reads the new
+     * token behind the lock (ST_MOVE_AFTER_LOCK), so the old token moves nothing once this has answered */
     {ST_SEAT_TOKEN_RENEW, "seat_token_renew",
-                          "UPDATE seats t SET token_hash = $4 FROM players p WHERE p.key_hash = $3 "
-                          "AND t.player_id = p.id AND t.game_id = $1::uuid AND t.seat = $2::integer RETURNING t.seat",
+                          "WITH g AS (SELECT id FROM games WHERE id = $1::uuid FOR NO KEY UPDATE) "
+                          "UPDATE seats t SET token_hash = $4 FROM players p, g WHERE p.key_hash = $3 "
+                          "AND t.player_id = p.id AND t.game_id = g.id AND t.seat = $2::integer RETURNING t.seat",
                           4},
     {ST_WAITING_INSERT, "waiting_insert",
                         "INSERT INTO game_waiting (game_id, settings, nseats, public, creator_hash, rematch_of, "
@@ -32,13 +35,17 @@ static const cd_stmt_info stmts[] = {
                        "INSERT INTO seat_invites (game_id, place, code_hash, old_seat, email) "
                        "VALUES ($1::uuid, $2::integer, $3, $4::integer, $5)",
                        5},
-    {ST_WAITING_LOCK, "waiting_lock",
+    /* the lock and the read are two statements: a statement that waits for a lock reads the other tables (the
+     * waiting row, the seats) as they were when it began, before the transaction it waited for committed; the
+     * read after it, a statement of its own, sees what that transaction wrote (a join, a keep-open) */
+    {ST_WAITING_LOCK, "waiting_lock", "SELECT 1 FROM games WHERE id = $1::uuid FOR UPDATE", 1},
+    {ST_WAITING_READ, "waiting_read",
                       "SELECT g.status, w.game_id IS NOT NULL, COALESCE(w.public, false), COALESCE(w.nseats, 0), "
                       "COALESCE(w.creator_hash, ''), COALESCE(w.settings, '{}'), w.rematch_of, s.seed, "
                       "(SELECT count(*) FROM seats t WHERE t.game_id = g.id), w.cancelled_by, "
                       "extract(epoch FROM w.last_join_at), COALESCE(w.expiry_warned, false) "
                       "FROM games g JOIN game_secrets s ON s.game_id = g.id "
-                      "LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid FOR UPDATE OF g",
+                      "LEFT JOIN game_waiting w ON w.game_id = g.id WHERE g.id = $1::uuid",
                       1},
     {ST_INVITES, "invites",
                  "SELECT place, code_hash, old_seat, seat, email, email_displaced, by_code FROM seat_invites "
@@ -273,10 +280,16 @@ cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out)
 {
     *out = (cd_waiting_lock_row){0};
     const char *p[] = {game_id};
-    PGresult *res;
-    cd_q q = cd_q_result(db, ST_WAITING_LOCK, 1, p, &res);
-    if (q != CD_Q_OK)
+    const cd_db_call calls[] = {{ST_WAITING_LOCK, 1, p}, {ST_WAITING_READ, 1, p}};
+    PGresult *both[2];
+    bool ok = cd_db_exec_many(db, 2, calls, both);
+    cd_q q = ok ? CD_Q_OK : cd_q_failed(db, cd_db_ok(both[0]) ? both[1] : both[0]);
+    PQclear(both[0]);
+    if (q != CD_Q_OK) {
+        PQclear(both[1]);
         return q;
+    }
+    PGresult *res = both[1];
     out->res = res;
     if (!(out->found = PQntuples(res) > 0))
         return CD_Q_OK;

@@ -46,7 +46,8 @@ typedef enum {
     CD_CANCEL_BY_EXPIRY,    /* carcd: nobody joined it for CARCD_WAITING_TTL (game/lobby_expire.h) */
 } cd_cancel_by;
 
-/* ST_WAITING_LOCK, in a transaction: the game row locked, with what a join, a start or a cancel reads. */
+/* ST_WAITING_LOCK then ST_WAITING_READ, in a transaction and one round trip: the game row locked, then what a
+ * join, a start or a cancel reads, as the last transaction that held the lock left it. */
 typedef struct {
     bool found;                /* the game exists */
     const char *status;        /* waiting, active, finished, cancelled */

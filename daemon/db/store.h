@@ -70,7 +70,8 @@ typedef enum {
     ST_WH_ENDPOINT_INSERT,   /* (game_id, seat, url, format, events, secret) -> id, created_at */
     ST_WH_OUTBOX_INSERT,     /* (endpoint_id, msg_id, event, game_id, seq, body, delay_s) */
     ST_WH_NOTIFY,            /* (payload): wakes the delivery workers */
-    ST_WH_GAME_FOR_HOOK,     /* (game_id) -> status, endpoints   FOR NO KEY UPDATE of the game */
+    ST_WH_GAME_FOR_HOOK,     /* (game_id) -> status   FOR NO KEY UPDATE of the game */
+    ST_WH_ENDPOINTS_COUNT,   /* (game_id, seat|NULL) -> the seat's (the admin's) endpoints, after ST_WH_GAME_FOR_HOOK */
     ST_WH_ENDPOINT_GET,      /* (game_id, id) -> WH_ENDPOINT columns */
     ST_WH_ENDPOINTS_LIST,    /* (game_id, seat|NULL = all) -> WH_ENDPOINT columns */
     ST_WH_ENDPOINT_DELETE,   /* (game_id, id) */
@@ -132,8 +133,9 @@ typedef enum {
     ST_SEAT_TOKEN_RENEW,     /* (game_id, seat, key_hash, new token_hash) -> seat   (no row: not that key's) */
     ST_WAITING_INSERT,       /* (game_id, settings, nseats, public, creator_hash, rematch_of|NULL, now) */
     ST_INVITE_INSERT,        /* (game_id, place, code_hash|NULL, old_seat|NULL) */
-    ST_WAITING_LOCK,         /* (game_id) -> status, public, nseats, creator_hash, settings, rematch_of, seed,
-                                 seats taken, cancelled_by, last_join_at; the game row locked */
+    ST_WAITING_LOCK,         /* (game_id): the game row locked */
+    ST_WAITING_READ,         /* (game_id) -> status, public, nseats, creator_hash, settings, rematch_of, seed,
+                                 seats taken, cancelled_by, last_join_at, expiry_warned (after ST_WAITING_LOCK) */
     ST_INVITES,              /* (game_id) -> place, code_hash, old_seat, seat, email, email_displaced, by_code */
     ST_INVITE_TAKE,          /* (game_id, place, seat, by_code) */
     ST_INVITE_EMAIL,         /* (game_id, place, email) */

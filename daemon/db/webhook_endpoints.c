@@ -19,11 +19,13 @@ static const cd_stmt_info stmts[] = {
                             "INSERT INTO webhook_endpoints (game_id, seat, url, format, events, secret) "
                             "VALUES ($1::uuid, $2::integer, $3, $4, $5::text[], $6) RETURNING id, " CD_SQL_ISO("created_at"),
                             6},
-    {ST_WH_GAME_FOR_HOOK, "wh_game_for_hook",
-                          "SELECT g.status, (SELECT count(*) FROM webhook_endpoints e WHERE e.game_id = g.id "
-                          "AND e.gone_at IS NULL AND e.seat IS NOT DISTINCT FROM $2::integer) "
-                          "FROM games g WHERE g.id = $1::uuid FOR NO KEY UPDATE OF g",
-                          2},
+    /* the count is a statement of its own, after the lock: a statement that waits for the lock reads the other
+     * tables as they were when it began, and would miss the endpoints of the registration it waited for */
+    {ST_WH_GAME_FOR_HOOK, "wh_game_for_hook", "SELECT status FROM games WHERE id = $1::uuid FOR NO KEY UPDATE", 1},
+    {ST_WH_ENDPOINTS_COUNT, "wh_endpoints_count",
+                            "SELECT count(*) FROM webhook_endpoints WHERE game_id = $1::uuid AND gone_at IS NULL "
+                            "AND seat IS NOT DISTINCT FROM $2::integer",
+                            2},
     {ST_WH_ENDPOINT_GET, "wh_endpoint_get",
                          "SELECT " WH_ENDPOINT_COLUMNS " FROM webhook_endpoints "
                          "WHERE game_id = $1::uuid AND id = $2::uuid AND gone_at IS NULL",
@@ -82,27 +84,24 @@ void cd_endpoint_rows_free(cd_endpoint_rows *rows)
     *rows = (cd_endpoint_rows){0};
 }
 
-/* A ST_WH_GAME_FOR_HOOK row (status, the seat's endpoints) read into cd_endpoint_game_lock's out-parameters. */
-typedef struct {
-    bool *finished;
-    int *endpoints;
-} game_for_hook;
-
-static void game_for_hook_row(const PGresult *res, int i, void *row)
-{
-    game_for_hook *g = row;
-    const char *status = PQgetvalue(res, i, 0);   /* a cancelled game is over too (sql/009) */
-    *g->finished = strcmp(status, "finished") == 0 || strcmp(status, "cancelled") == 0;
-    *g->endpoints = atoi(PQgetvalue(res, i, 1));
-}
-
 cd_q cd_endpoint_game_lock(cd_db *db, const char *game_id, int seat, bool *found, bool *finished, int *endpoints)
 {
     char seat_s[16];
     snprintf(seat_s, sizeof seat_s, "%d", seat);
     const char *p[] = {game_id, seat >= 0 ? seat_s : NULL};
-    game_for_hook g = {finished, endpoints};
-    return cd_q_one(db, ST_WH_GAME_FOR_HOOK, 2, p, found, game_for_hook_row, &g);
+    const cd_db_call calls[] = {{ST_WH_GAME_FOR_HOOK, 1, p}, {ST_WH_ENDPOINTS_COUNT, 2, p}};
+    PGresult *res[2];
+    bool ok = cd_db_exec_many(db, 2, calls, res);
+    cd_q q = ok ? CD_Q_OK : cd_q_failed(db, cd_db_ok(res[0]) ? res[1] : res[0]);
+    *found = ok && PQntuples(res[0]) == 1;
+    if (*found) {
+        const char *status = PQgetvalue(res[0], 0, 0);   /* a cancelled game is over too (sql/009) */
+        *finished = strcmp(status, "finished") == 0 || strcmp(status, "cancelled") == 0;
+        *endpoints = atoi(PQgetvalue(res[1], 0, 0));
+    }
+    PQclear(res[0]);
+    PQclear(res[1]);
+    return q;
 }
 
 /* A ST_WH_ENDPOINT_INSERT row (id, created_at) read into cd_endpoint_insert's buffers. */

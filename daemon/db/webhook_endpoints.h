@@ -35,8 +35,9 @@ cd_q cd_endpoint_get(cd_db *db, const char *game_id, const char *id, cd_endpoint
 cd_q cd_endpoints_list(cd_db *db, const char *game_id, int seat, cd_endpoint_rows *out);
 void cd_endpoint_rows_free(cd_endpoint_rows *rows);
 
-/* ST_WH_GAME_FOR_HOOK, in a transaction: locks the game row against moves and tells whether it exists, is
- * finished and how many endpoints seat has in it (-1: the admin's, of no seat). */
+/* ST_WH_GAME_FOR_HOOK then ST_WH_ENDPOINTS_COUNT, in a transaction and one round trip: locks the game row
+ * against moves and tells whether it exists, is finished and how many endpoints seat has in it (-1: the admin's,
+ * of no seat), counted after the lock. */
 cd_q cd_endpoint_game_lock(cd_db *db, const char *game_id, int seat, bool *found, bool *finished, int *endpoints);
 /* ST_WH_ENDPOINT_INSERT: a new endpoint of the game (seat -1: the whole game's); id and created_at (ISO)
  * get its own. events: a PostgreSQL text[] literal (cd_wh_events_pg). */

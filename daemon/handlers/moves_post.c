@@ -203,6 +203,8 @@ static cd_tx_result run_move(cd_db *db, void *arg)
                                                                             : CD_TX_ERROR;
     } else if (!lock.token.same_game) {
         out = refuse(t, CD_P_FORBIDDEN, "Authorization", "the bearer token is a seat of another game");
+    } else if (lock.token_gone) {   /* read behind the lock: a renewal (or a leave) committed while this waited */
+        out = refuse(t, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token was replaced while the move waited");
     } else if (lock.bot_seat) {   /* left to a bot (bot_after_leave), or made for one: the bot moves, not the token */
         out = refuse(t, CD_P_SEAT_LEFT, "Authorization",
                      "a bot plays this seat (its player left it to the bot, or it was made for one): its token "

@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 
+#include "db/bots.h"
 #include "game/bot_seats.h"
 #include "game/forced_moves.h"
 #include "handlers.h"
@@ -33,6 +34,7 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
     bool taken = false;
+    unsigned bots = 0;
     if (lr == CD_LOAD_WAITING) {
         t->problem = CD_P_NOT_STARTED;
         snprintf(t->detail, sizeof t->detail, "the game has not started: it waits for its open seats "
@@ -50,6 +52,12 @@ static cd_tx_result run_resign(cd_db *db, void *arg)
     } else if (g.st->left >> t->seat & 1) {
         t->problem = CD_P_SEAT_LEFT;
         snprintf(t->detail, sizeof t->detail, "this seat has already left the game");
+        out = CD_TX_ROLLBACK;
+    } else if (cd_bot_seat_mask(db, g.id, &bots) != CD_Q_OK) {
+        out = CD_TX_ERROR;
+    } else if (bots >> t->seat & 1) {   /* read under the lock: a resignation just committed left it to a bot */
+        t->problem = CD_P_SEAT_LEFT;
+        snprintf(t->detail, sizeof t->detail, "this seat has already left the game: a bot plays it");
         out = CD_TX_ROLLBACK;
     } else if (!cd_bot_take_seat(db, g.id, t->seat, &taken)) {
         out = CD_TX_ERROR;
