@@ -49,6 +49,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Route table rows counted separately (metrics.c; the route table checks that it fits, handlers/routes.c). */
+#define CD_METRICS_ROUTES 96
+
 /* Pushed counters: the layers above call these and the counters depend on nothing of theirs. */
 
 /* The HTTP layer's hooks: a request begins; it ends (route: its index in cd_routes, -1 when none matched;

@@ -10,7 +10,7 @@
 #include "db.h"
 
 typedef struct {
-    long long games_active, games_finished;
+    long long games_active, games_finished, games_waiting, games_cancelled;
     long long outbox_pending;       /* webhook messages not yet delivered nor given up on */
     double outbox_oldest_age_s;     /* the oldest of them, seconds since it was written; 0 when none */
     long long clocks_overdue;       /* active games whose reminder or timeout is due (clock_due passed) */

@@ -47,8 +47,10 @@ static void render_gauges(FILE *f, cd_db *db)
     fprintf(f,
             "# HELP carcd_games Games in the database, by status.\n"
             "# TYPE carcd_games gauge\n"
+            "carcd_games{status=\"waiting\"} %lld\n"
             "carcd_games{status=\"active\"} %lld\n"
             "carcd_games{status=\"finished\"} %lld\n"
+            "carcd_games{status=\"cancelled\"} %lld\n"
             "# HELP carcd_webhook_outbox_pending Webhook messages waiting to be delivered (every carcd).\n"
             "# TYPE carcd_webhook_outbox_pending gauge\n"
             "carcd_webhook_outbox_pending %lld\n"
@@ -61,7 +63,7 @@ static void render_gauges(FILE *f, cd_db *db)
             "# HELP carcd_clocks_overdue_max_seconds How long the most overdue clock has been due, 0 when none.\n"
             "# TYPE carcd_clocks_overdue_max_seconds gauge\n"
             "carcd_clocks_overdue_max_seconds %.3f\n",
-            g.games_active, g.games_finished, g.outbox_pending, g.outbox_oldest_age_s, g.clocks_overdue,
+            g.games_waiting, g.games_active, g.games_finished, g.games_cancelled, g.outbox_pending, g.outbox_oldest_age_s, g.clocks_overdue,
             g.clocks_overdue_max_s);
 }
 

@@ -317,6 +317,8 @@ START_TEST(metrics_an_operator_reads)
                       sample(m, "carcd_db_retries_total{sqlstate=\"40P01\"}") == 0, "retries");
     ck_assert_int_eq(sample(m, "carcd_db_gauges_up"), 1);
     ck_assert_int_eq(sample(m, "carcd_games{status=\"active\"}"), 0);
+    ck_assert_int_eq(sample(m, "carcd_games{status=\"waiting\"}"), 0);
+    ck_assert_int_eq(sample(m, "carcd_games{status=\"cancelled\"}"), 0);
     ck_assert_int_eq(sample(m, "carcd_sse_streams_open"), 0);
     ck_assert_int_eq(sample(m, "carcd_clock_actions_total{action=\"reminder\"}"), 0);
     ck_assert_int_eq(sample(m, "carcd_clock_actions_total{action=\"timeout\"}"), 0);
@@ -377,10 +379,19 @@ START_TEST(metrics_an_operator_reads)
     }
     ck_assert_int_eq(open, 0);
     e2e_client_free(sc);
+    /* a waiting game, and a route late in the table: each its own series, not route="none" */
+    e2e_resp lr;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"A\"},{\"invite\":true}]}",
+                             NULL, &lr), 201);
+    e2e_resp_free(&lr);
+    ck_assert_int_eq(e2e_req(c, "GET", "/v1/lobby", NULL, NULL, NULL, &lr), 200);
+    e2e_resp_free(&lr);
 
     m = scrape(c);
     ck_assert_int_eq(sample(m, "carcd_games{status=\"active\"}"), 2);
     ck_assert_int_eq(sample(m, "carcd_games{status=\"finished\"}"), 0);
+    ck_assert_int_eq(sample(m, "carcd_games{status=\"waiting\"}"), 1);
+    ck_assert_int_eq(sample(m, "carcd_http_requests_total{route=\"lobby.list\",code=\"200\"}"), 1);
     ck_assert_int_eq(sample(m, "carcd_webhook_outbox_pending"), 0);   /* both given up on: none waits */
     ck_assert_int_eq(sample(m, "carcd_webhook_outbox_oldest_age_seconds"), 0);
     ck_assert_msg(sample(m, "carcd_webhook_attempt_duration_seconds_count") >= 2, "attempts not timed");
