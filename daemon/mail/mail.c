@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "seat_mail.h"
 
 static cd_mail_settings S;
 
@@ -34,6 +37,17 @@ int cd_mail_configure(const cd_config *cfg, char *err, size_t errlen)
     memset(&S, 0, sizeof S);
     S.cfg = cfg;
     S.enabled = cfg->smtp_url[0] != 0;
+    /* refused at start: libcurl reads a URL without a scheme as http:// and would PUT the mail, private links
+     * and all, to whatever listens there */
+    if (S.enabled && strncasecmp(cfg->smtp_url, "smtp://", 7) != 0 && strncasecmp(cfg->smtp_url, "smtps://", 8) != 0) {
+        snprintf(err, errlen, "CARCD_SMTP_URL: expected smtp://host[:port] or smtps://host[:port], not \"%s\"",
+                 cfg->smtp_url);
+        return -1;
+    }
+    if (S.enabled && !cd_mail_address_ok(cfg->mail_from)) {
+        snprintf(err, errlen, "CARCD_MAIL_FROM: expected an address (name@example.org), not \"%s\"", cfg->mail_from);
+        return -1;
+    }
     g_mime_init();
     const char *at = strrchr(cfg->mail_from, '@');
     snprintf(S.domain, sizeof S.domain, "%s", at && at[1] ? at + 1 : "localhost");

@@ -59,8 +59,9 @@ static void envelope(const char *addr, char *out, size_t n)
     }
 }
 
-/* Sends one mail: 0 when the server took it, else its SMTP status (0 when none) and the error in err. */
-static CURLcode smtp_send(const cd_mail_claimed *m, long *status, char *err, size_t errlen)
+/* Sends one mail: 0 when the server took it, else its SMTP status (0 when none) and the error in err;
+ * *rcpt_refused: the refusal was the recipient's (RCPT TO), not carcd's login, sender or message. */
+static CURLcode smtp_send(const cd_mail_claimed *m, long *status, bool *rcpt_refused, char *err, size_t errlen)
 {
     const cd_config *cfg = W.cfg;
     CURL *h = curl_easy_init();
@@ -78,6 +79,7 @@ static CURLcode smtp_send(const cd_mail_claimed *m, long *status, char *err, siz
     struct curl_slist *rcpt = curl_slist_append(NULL, to);
     reader r = {m->body, m->body_len};
     curl_easy_setopt(h, CURLOPT_URL, cfg->smtp_url);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "smtp,smtps");   /* mail goes by mail, whatever the URL says */
     if (cfg->smtp_user[0]) {
         curl_easy_setopt(h, CURLOPT_USERNAME, cfg->smtp_user);
         curl_easy_setopt(h, CURLOPT_PASSWORD, cfg->smtp_password);
@@ -96,6 +98,7 @@ static CURLcode smtp_send(const cd_mail_claimed *m, long *status, char *err, siz
     CURLcode rc = curl_easy_perform(h);
     *status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+    *rcpt_refused = rc == CURLE_SEND_ERROR && strncmp(ebuf, "RCPT failed", 11) == 0;   /* libcurl's smtp.c words */
     if (rc != CURLE_OK)
         snprintf(err, errlen, "%s%s%ld", ebuf[0] ? ebuf : curl_easy_strerror(rc), *status ? "; SMTP " : "",
                  *status);
@@ -118,17 +121,27 @@ static bool send_one(cd_db *db)
     const char *state;
     double delay = 0;
     bool stop_seat = false;
+    bool ours_to_fix = false;   /* the server refuses carcd's login or sender: its settings, not the seat's */
     if (m.stopped) {
         state = "failed";
         snprintf(err, sizeof err, "not sent: the seat's mail to this address was stopped");
     } else {
         long status = 0;
-        CURLcode rc = smtp_send(&m, &status, err, sizeof err);
+        bool rcpt_refused = false;
+        CURLcode rc = smtp_send(&m, &status, &rcpt_refused, err, sizeof err);
+        /* RCPT TO refused with 550, 551 or 553 (no such mailbox, not here, a name not allowed: RFC 5321 §4.2.3)
+         * refuses the address. Another refusal there (554: a sender or a relay refused, which servers such as
+         * Postfix say only at RCPT), of the sender (MAIL FROM) or of the login refuses carcd's own settings */
+        bool address = rcpt_refused && (status == 550 || status == 551 || status == 553);
+        ours_to_fix = rc == CURLE_LOGIN_DENIED ||
+                      (status >= 500 && status < 600 && !address && (rcpt_refused || strncmp(err, "MAIL failed", 11) == 0));
         if (rc == CURLE_OK) {
             state = "sent";
-        } else if (status >= 500 && status < 600) {
+        } else if (address) {   /* no more mail to it */
             state = "failed";
             stop_seat = true;
+        } else if (status >= 500 && status < 600 && !ours_to_fix) {   /* this message is refused, not the address */
+            state = "failed";
         } else if (m.tries > S->nbackoff) {
             state = "failed";
             size_t n = strlen(err);
@@ -144,6 +157,9 @@ static bool send_one(cd_db *db)
                m.id);
     if (strcmp(state, "sent") != 0)
         cd_log("info", "mail: mail %lld to seat %d of game %s: %s: %s", m.id, m.seat, m.game_id, state, err);
+    if (ours_to_fix)
+        cd_log("warn", "mail: the mail server refuses carcd itself (%s): check CARCD_SMTP_USER, CARCD_SMTP_PASSWORD "
+               "and CARCD_MAIL_FROM; mails wait and are tried again", err);
     if (stop_seat && ours) {
         char reason[700];
         snprintf(reason, sizeof reason, "the mail server refused the address: %s", err);

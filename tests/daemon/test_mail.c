@@ -539,6 +539,25 @@ START_TEST(bounces)
 }
 END_TEST
 
+/* The server's URL must be a mail URL (libcurl reads one without a scheme as http://, and would PUT the mail
+ * there), and the sender an address: both refused where the settings are read. */
+START_TEST(settings_refused)
+{
+    static const char *const urls[] = {"192.0.2.2:18464", "http://mail.example.org", "bogus", NULL};
+    char err[300];
+    for (int i = 0; urls[i]; i++) {
+        snprintf(cfg.smtp_url, sizeof cfg.smtp_url, "%s", urls[i]);
+        ck_assert_int_eq(cd_mail_configure(&cfg, err, sizeof err), -1);
+        ck_assert_msg(strstr(err, "CARCD_SMTP_URL") != NULL, "%s: %s", urls[i], err);
+    }
+    snprintf(cfg.smtp_url, sizeof cfg.smtp_url, "SMTPS://mail.example.org:465");
+    ck_assert_msg(cd_mail_configure(&cfg, err, sizeof err) == 0, "%s", err);
+    snprintf(cfg.mail_from, sizeof cfg.mail_from, "carcd at example");
+    ck_assert_int_eq(cd_mail_configure(&cfg, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "CARCD_MAIL_FROM") != NULL, "%s", err);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mail");
@@ -553,6 +572,7 @@ int main(void)
     tcase_add_test(tc, invitation_link);
     tcase_add_test(tc, open_seat_invitation);
     tcase_add_test(tc, bounces);
+    tcase_add_test(tc, settings_refused);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

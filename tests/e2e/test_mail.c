@@ -303,7 +303,8 @@ static e2e_daemon *mail_daemon_env(bool poll_imap, const char *reply_env, const 
     static const char *env[12];
     int k = 0;
     env[k++] = env_smtp;
-    env[k++] = "CARCD_MAIL_FROM=carcd@example.org";
+    bool from = extra_env && strncmp(extra_env, "CARCD_MAIL_FROM=", 16) == 0;   /* instead of ours */
+    env[k++] = from ? extra_env : "CARCD_MAIL_FROM=carcd@example.org";
     env[k++] = reply_env;
     env[k++] = "CARCD_MAIL_SECRET=" SECRET;
     env[k++] = "CARCD_MAIL_BACKOFF=1,1,1,1,1,1,1,1,1,1";
@@ -311,7 +312,7 @@ static e2e_daemon *mail_daemon_env(bool poll_imap, const char *reply_env, const 
     env[k++] = "CARCD_IMAP_INTERVAL_MS=100";
     if (poll_imap)
         env[k++] = env_imap;
-    if (extra_env)
+    if (extra_env && !from)
         env[k++] = extra_env;
     env[k] = NULL;
     return e2e_daemon_up(env);
@@ -1002,6 +1003,42 @@ START_TEST(two_processes_one_database)
     int st;
     waitpid(second, &st, 0);
     e2e_verify_ok(c, d, g.id);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* A server that refuses carcd's own sender (554, which Postfix says at RCPT TO; a login refused, 535, alike)
+ * refuses carcd's settings, not the seat's address: the seat's mail is not stopped, the mail waits and is tried
+ * again, and the log warns. */
+START_TEST(refused_sender_stops_no_seat)
+{
+    e2e_daemon *d = mail_daemon_env(false, "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE,
+                                    "CARCD_MAIL_FROM=refused-sender@example.org");
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, NULL, false, &g), 201);
+    char path[120];
+    snprintf(path, sizeof path, "/v1/games/%s/email", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "PUT", path, g.token[0], "{\"email\":\"alice@example.org\"}", NULL, &r), 200);
+    e2e_resp_free(&r);
+    char *log = NULL;
+    for (double t0 = e2e_now(); e2e_now() - t0 < 20; usleep(100 * 1000)) {
+        free(log);
+        log = e2e_daemon_log(d);
+        if (strstr(log, "refuses carcd itself"))
+            break;
+    }
+    ck_assert_msg(strstr(log, "refuses carcd itself") && strstr(log, "failed: 554"), "no warning: %.2000s", log);
+    free(log);
+    json_t *v = e2e_get_ok(c, path, g.token[0], 200);
+    ck_assert_msg(json_is_null(json_object_get(v, "stopped_reason")), "the seat's mail stopped: %s",
+                  e2e_jstr(v, "stopped_reason"));
+    json_decref(v);
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM mail_outbox WHERE game_id = '%s' AND state = 'pending'", g.id);
+    ck_assert_int_ge(e2e_db_long(d, sql), 1);   /* it waits to be tried again */
     e2e_client_free(c);
     e2e_daemon_down(d);
 }
@@ -3110,6 +3147,7 @@ int main(void)
     tcase_add_test(tc, whole_game_by_mail);
     tcase_add_test(tc, bad_tag_wrong_sender_duplicate_illegal);
     tcase_add_test(tc, html_only_and_large_reply);
+    tcase_add_test(tc, refused_sender_stops_no_seat);
     tcase_add_test(tc, refused_address_and_unsubscribe);
     tcase_add_test(tc, clock_commands_by_mail);
     tcase_add_test(tc, status_by_mail);

@@ -66,6 +66,8 @@ inet_interfaces = 127.0.0.1
 inet_protocols = ipv4
 mynetworks = 127.0.0.0/8
 smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination
+# one sender refused (554, at RCPT TO, as Postfix delays it): a server that does not take CARCD_MAIL_FROM
+smtpd_sender_restrictions = check_sender_access inline:{refused-sender@example.org=REJECT}
 maillog_file = $dir/postfix/maillog
 maillog_file_prefixes = $dir
 virtual_mailbox_domains = example.org
