@@ -404,9 +404,10 @@ static void print_board(const json_t *view)
 static void print_scores(const json_t *view)
 {
     const json_t *pending = json_object_get(view, "pending");
-    bool finished = strcmp(str_or(json_object_get(view, "status"), ""), "finished") == 0;
+    const char *status = str_or(json_object_get(view, "status"), "active");   /* a cancelled game is over too */
+    bool finished = strcmp(status, "active") != 0;
     printf("\nseq %lld, turn %lld, %s, %lld tiles left\n", (long long)json_integer_value(json_object_get(view, "seq")),
-           (long long)json_integer_value(json_object_get(view, "turn")), finished ? "finished" : "active",
+           (long long)json_integer_value(json_object_get(view, "turn")), status,
            (long long)json_integer_value(json_object_get(view, "stack_left")));
     size_t i;
     json_t *p;

@@ -323,6 +323,10 @@ START_TEST(import_of_a_cancelled_game)
     json_decref(j);
     free(out);
     free(err);
+    snprintf(args, sizeof args, "show %s", g.id);   /* its summary says cancelled, and waits for nobody */
+    ck_assert_int_eq(run(d, args, &out, NULL), 0);
+    ck_assert_msg(strstr(out, ", cancelled, ") && !strstr(out, "waiting for seat"), "%s", out);
+    free(out);
     e2e_client_free(c);
     e2e_daemon_down(d);
 }
