@@ -188,9 +188,10 @@ int main(int argc, char **argv)
     case CD_CMD_SERVE:
         return serve(&cfg);
     case CD_CMD_MAIL_IN:   /* one mail on stdin, for an MTA's pipe transport (mail/mail_in.h) */
-        if (cd_mail_configure(&cfg, err, sizeof err) != 0) {
+        /* a setting to mend, or a database not migrated yet (said as serve says it): the MTA keeps the mail */
+        if (cd_mail_configure(&cfg, err, sizeof err) != 0 || cd_schema_check(&cfg, err, sizeof err) != 0) {
             fatal(err);
-            return CD_MAIL_IN_TEMPFAIL;   /* a setting to mend: the MTA keeps the mail meanwhile */
+            return CD_MAIL_IN_TEMPFAIL;
         }
         return cd_mail_in_main(&cfg);
     }

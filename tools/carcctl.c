@@ -742,6 +742,30 @@ static int cmd_verify(int argc, char **argv)
     return ok ? 0 : EXIT_CHECK;
 }
 
+/* The first member of the replay's view (the engine's view, as the admin sees it) that the server's own view of
+ * the game, served from its stored state, has otherwise (a member it does not show is not compared); NULL when
+ * none. The export's snapshot is no witness of the stored state: the server makes it by replaying the log. */
+static const char *served_differs(const json_t *local, const json_t *served)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)local, k, v) {
+        if (strcmp(k, "players") == 0) {   /* the server's seats say more (a bot, a mail): their scores and supplies */
+            size_t i;
+            json_t *p;
+            json_array_foreach(v, i, p) {
+                json_t *q = json_array_get(json_object_get(served, "players"), i);
+                if (!json_equal(json_object_get(p, "score"), json_object_get(q, "score")) ||
+                    !json_equal(json_object_get(p, "supply"), json_object_get(q, "supply")))
+                    return "players";
+            }
+        } else if (json_object_get(served, k) && !json_equal(v, json_object_get(served, k))) {
+            return k;
+        }
+    }
+    return NULL;
+}
+
 static int cmd_replay(int argc, char **argv)
 {
     const command *c = find_command("replay");
@@ -775,11 +799,18 @@ static int cmd_replay(int argc, char **argv)
         json_t *snap = carc_state_to_json(st);
         json_object_del(json_object_get(snap, "rng"), "seed");
         json_t *stored = with_full_options(json_object_get(ex, "snapshot"));
-        rc = json_equal(snap, stored) ? 0 : EXIT_CHECK;
+        json_t *local = local_view(st, ex, seq), *served = admin_game("GET", id, "");
+        const char *member = served_differs(local, served);
+        rc = json_equal(snap, stored) && !member ? 0 : EXIT_CHECK;
         json_decref(stored);
-        if (!json_out)
+        if (!json_out && member)
+            printf("MISMATCH: the server's game (its stored state) differs from the replay of its log in \"%s\"\n",
+                   member);
+        else if (!json_out)
             printf(rc ? "MISMATCH: the local replay differs from the server's state\n"
                       : "ok: the local replay reaches the server's state\n");
+        json_decref(local);
+        json_decref(served);
         json_decref(snap);
     }
     if (json_out) {   /* the state reached, as the admin sees it, and whether it is the server's */
@@ -985,6 +1016,8 @@ static int cmd_import(int argc, char **argv)
     json_object_set(req, "options", json_object_get(full, "options"));
     json_decref(full);
     json_object_set(req, "seed", json_object_get(ex, "seed"));
+    if (json_is_object(json_object_get(ex, "clock")))   /* its settings; the copy's clock starts now */
+        json_object_set(req, "clock", json_object_get(ex, "clock"));
     /* the original's script (or none: the seed alone deals the same stack); --stack-script: every draw */
     json_t *script = stack_script ? script_of_draws(ex) : json_deep_copy(json_object_get(setup, "script"));
     if (stack_script && !script) {

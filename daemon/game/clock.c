@@ -259,6 +259,13 @@ json_t *cd_clock_to_json(const cd_clock *c)
                      doubles(c->vacation_until, c->nseats), "vacation_taken", taken, "version", c->version);
 }
 
+json_t *cd_clock_settings_json(const cd_clock *c)
+{
+    return json_pack("{s:f, s:f, s:s, s:o, s:i}", "per_move_s", c->per_move_s, "reserve_s", c->reserve_s, "timeout",
+                     timeout_names[c->timeout], "remind_at", c->remind_at > 0 ? json_real(c->remind_at) : json_null(),
+                     "vacation_days", c->vacation_days);
+}
+
 static bool get_num(const json_t *j, const char *key, double *out)
 {
     json_t *v = json_object_get(j, key);

@@ -60,6 +60,8 @@ bool cd_clock_from_request(const json_t *j, cd_clock *c, char *field, size_t fie
 void cd_clock_start(cd_clock *c, const carc_state *st, int seq, double now);
 
 json_t *cd_clock_to_json(const cd_clock *c);   /* the stored form */
+/* The settings as a create-game request's "clock" takes them (an export's, so that an import keeps them). */
+json_t *cd_clock_settings_json(const cd_clock *c);
 bool cd_clock_from_json(const json_t *j, cd_clock *c);
 
 /* After a move (or anything that changed the state) stored at seq: when the pending seat changed, the

@@ -76,6 +76,8 @@ enum MHD_Result h_admin_export(cd_req *r)
                                g.created_at, "setup", g.setup, "seed", g.seed, "stack", stack, "players", players,
                                "moves", moves, "snapshot", snapshot);
     json_object_set_new(answer, "audited", json_boolean(audited));
+    if (g.clocked)   /* its settings, which an import gives the copy (its clock starts at the import) */
+        json_object_set_new(answer, "clock", cd_clock_settings_json(&g.clock));
     cd_game_free(&g);
     return cd_reply_json(r, 200, answer, NULL);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "seat_mail.h"
+#include "address.h"
 
 static cd_mail_settings S;
 

@@ -10,23 +10,6 @@
 #include "outbox.h"
 #include "tag.h"
 
-bool cd_mail_address_ok(const char *s)
-{
-    size_t n = strlen(s);
-    if (n < 3 || n > CD_EMAIL_MAX)
-        return false;
-    const char *at = strrchr(s, '@');
-    if (!at || at == s || !at[1] || strchr(s, '@') != at)
-        return false;
-    for (const char *p = s; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c <= 0x20 || c == 0x7f || strchr("<>()[]\\,;:\"", c))
-            return false;
-    }
-    const char *dom = at + 1;
-    return (strchr(dom, '.') && dom[0] != '.' && dom[strlen(dom) - 1] != '.') || strcmp(dom, "localhost") == 0;
-}
-
 /* The seat's row (sql/006: its address and reply tag, tag.h), written and read back into row: its tag a new
  * one, or the row's own. */
 static bool put_row(cd_db *db, const char *game_id, int seat, const char *email, cd_mail_seat *row)

@@ -9,12 +9,9 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "address.h"   /* cd_mail_address_ok, which the handlers check a seat's address with */
 #include "carc.h"
 #include "db/db.h"
-
-/* Whether s looks like a mail address: 3 to 254 bytes, local@domain, the domain with a dot or "localhost",
- * no spaces, control characters or any of <>()[]\,;:" (an address, not a display name). */
-bool cd_mail_address_ok(const char *s);
 
 /* In a transaction: seat's address becomes email (its row and reply tag), no mail sent: a game that waits for its
  * seats keeps it so for its start (mail/waiting.h). NULL: the row goes. */

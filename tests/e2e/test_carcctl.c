@@ -292,6 +292,78 @@ START_TEST(import_every_expansion_mix)
 }
 END_TEST
 
+/* carcctl replay compares the replay of the log with what the server serves from its stored state too (the
+ * export's snapshot is itself a replay of the log): a finished game whose stored score was changed by hand is a
+ * MISMATCH (exit 1), where it said "ok" while the server served the wrong score. */
+START_TEST(replay_finds_a_changed_state)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    e2e_game_create(c, 2, NULL, &g);
+    e2e_rng rng = {5};
+    play(c, &g, &rng, 4, false);
+    char path[200], sql[300], args[200], *out;
+    snprintf(path, sizeof path, "/v1/games/%s", g.id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    int seat = (int)e2e_jint(v, "pending.seat");
+    json_decref(v);
+    snprintf(path, sizeof path, "/v1/games/%s/resign", g.id);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", path, g.token[seat], NULL, NULL, &r), 200);   /* two seats: it is over */
+    e2e_resp_free(&r);
+    snprintf(args, sizeof args, "replay %s", g.id);
+    ck_assert_int_eq(run(d, args, &out, NULL), 0);
+    free(out);
+    snprintf(sql, sizeof sql, "WITH u AS (UPDATE games SET snapshot = jsonb_set(snapshot, '{players,0,score}', '99') "
+                              "WHERE id = '%s' RETURNING 1) SELECT count(*) FROM u", g.id);
+    ck_assert_int_eq(e2e_db_long(d, sql), 1);
+    e2e_daemon_stop(d);   /* nothing of the game held in memory: the server serves the row */
+    e2e_daemon_start(d);
+    ck_assert_int_eq(run(d, args, &out, NULL), 1);
+    ck_assert_msg(strstr(out, "MISMATCH: the server's game (its stored state) differs") != NULL, "%s", out);
+    free(out);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
+/* An export keeps the game's clock settings and an import gives them to the copy (its clock starts then). */
+START_TEST(import_keeps_the_clock)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    ck_assert_int_eq(e2e_game_create_raw(c, d, 2, NULL, "{\"clock\":{\"per_move_s\":3600,\"reserve_s\":600,"
+                                         "\"timeout\":\"skip\",\"remind_at\":null,\"vacation_days\":3}}", false, &g),
+                     201);
+    e2e_rng rng = {9};
+    play(c, &g, &rng, 3, false);
+    char path[300], args[400], *out, *err;
+    snprintf(path, sizeof path, "%s/clocked.json", d->dir);
+    snprintf(args, sizeof args, "export %s -o '%s'", g.id, path);
+    ck_assert_int_eq(run(d, args, &out, NULL), 0);
+    free(out);
+    snprintf(args, sizeof args, "--json import '%s'", path);
+    ck_assert_int_eq(run(d, args, &out, &err), 0);
+    json_t *j = must_json(out, "import");
+    ck_assert_msg(json_is_true(json_object_get(j, "same_state")), "%s", err);
+    snprintf(path, sizeof path, "/v1/games/%s", e2e_jstr(j, "id"));
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_int_eq(e2e_jint(v, "clock.per_move_s"), 3600);
+    ck_assert_int_eq(e2e_jint(v, "clock.reserve_s"), 600);
+    ck_assert_str_eq(e2e_jstr(v, "clock.timeout"), "skip");
+    ck_assert(json_is_null(e2e_jget(v, "clock.remind_at")));
+    ck_assert_int_eq(e2e_jint(v, "clock.vacation_days"), 3);
+    json_decref(v);
+    json_decref(j);
+    free(out);
+    free(err);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* A game the admin cancelled: its import replays the seats' moves and cancels the copy too, where the copy had
  * been a game under way (and "the same final state" said so). */
 START_TEST(import_of_a_cancelled_game)
@@ -369,6 +441,8 @@ int main(void)
     tcase_add_test(tc, help_and_usage_errors);
     tcase_add_test(tc, json_for_every_command);
     tcase_add_test(tc, import_of_a_cancelled_game);
+    tcase_add_test(tc, replay_finds_a_changed_state);
+    tcase_add_test(tc, import_keeps_the_clock);
     tcase_add_test(tc, import_every_expansion_mix);
     tcase_add_test(tc, import_refuses_a_seat_left_to_a_bot);
     suite_add_tcase(s, tc);

@@ -786,6 +786,14 @@ START_TEST(bad_tag_wrong_sender_duplicate_illegal)
     /* mail-in with the database out of reach: 75, for the MTA to try again */
     char *r7 = reply_text("carol@example.org", m.reply_to, m.msg_id, NULL, NULL, "1\r\n");
     ck_assert_int_eq(mail_in(d, "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", r7, strlen(r7)), 75);
+    /* and on a database carcd has not migrated (the server's own "postgres"): 75, saying so as serve says it */
+    const char *u = getenv("CARCD_TEST_DATABASE_URL"), *q = u ? strchr(u, '?') : NULL;
+    char bare[600];
+    snprintf(bare, sizeof bare, "postgresql:///postgres%s", q ? q : "");
+    ck_assert_int_eq(mail_in(d, bare, r7, strlen(r7)), 75);
+    char *ml = mail_in_log(d);
+    ck_assert_msg(strstr(ml, "run carcd migrate") != NULL, "%s", ml);
+    free(ml);
     free(r7);
     free(m.text);
     e2e_client_free(c);

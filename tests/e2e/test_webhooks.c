@@ -1826,7 +1826,7 @@ START_TEST(deliveries_forgotten)
     ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state <> 'pending'"), 0);
     ck_assert_int_eq(e2e_db_long(d, "SELECT count(*) FROM webhook_outbox WHERE state = 'pending'"), 2);
     char *log = e2e_daemon_log(d);
-    ck_assert_msg(strstr(log, " webhook messages, 1 gone endpoints and "),
+    ck_assert_msg(strstr(log, " webhook messages, 1 gone endpoints, "),
                   "the log does not say the gone endpoint was forgotten");
     free(log);
     e2e_client_free(c);
