@@ -66,8 +66,8 @@ static json_t *problem_body(cd_problem pr, const char *detail)
 static void reply_load_error(cd_hold *h, cd_load_result lr)
 {
     if (lr == CD_LOAD_SEAT_GONE) {
-        json_t *p = problem_body(CD_P_FORBIDDEN, "the bearer token no longer opens a seat of this game: its seat "
-                                                 "was given up, removed or given a new token while this request waited");
+        json_t *p = problem_body(CD_P_FORBIDDEN, "the bearer token no longer opens a seat of this game: its seat was "
+                                                 "given up, removed or given a new token while this request waited");
         json_object_set_new(p, "field", json_string("Authorization"));
         cd_hold_reply_json(h, 403, p);
         return;

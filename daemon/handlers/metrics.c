@@ -63,8 +63,8 @@ static void render_gauges(FILE *f, cd_db *db)
             "# HELP carcd_clocks_overdue_max_seconds How long the most overdue clock has been due, 0 when none.\n"
             "# TYPE carcd_clocks_overdue_max_seconds gauge\n"
             "carcd_clocks_overdue_max_seconds %.3f\n",
-            g.games_waiting, g.games_active, g.games_finished, g.games_cancelled, g.outbox_pending, g.outbox_oldest_age_s, g.clocks_overdue,
-            g.clocks_overdue_max_s);
+            g.games_waiting, g.games_active, g.games_finished, g.games_cancelled, g.outbox_pending,
+            g.outbox_oldest_age_s, g.clocks_overdue, g.clocks_overdue_max_s);
 }
 
 enum MHD_Result h_metrics(cd_req *r)

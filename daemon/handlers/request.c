@@ -351,7 +351,8 @@ enum MHD_Result cd_reply_load_error(cd_req *r, cd_load_result lr)
                                 "the game has not started: it waits for its open seats (or was cancelled); "
                                 "it has no board, clock or legal moves yet");
     case CD_LOAD_SEAT_GONE:
-        return cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization", "the bearer token no longer opens a seat of this game");
+        return cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization",
+                                "the bearer token no longer opens a seat of this game");
     default: return cd_reply_db_failure(r, false, "the game could not be loaded");
     }
 }

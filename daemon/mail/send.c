@@ -133,14 +133,15 @@ static bool send_one(cd_db *db)
          * refuses the address. Another refusal there (554: a sender or a relay refused, which servers such as
          * Postfix say only at RCPT), of the sender (MAIL FROM) or of the login refuses carcd's own settings */
         bool address = rcpt_refused && (status == 550 || status == 551 || status == 553);
-        ours_to_fix = rc == CURLE_LOGIN_DENIED ||
-                      (status >= 500 && status < 600 && !address && (rcpt_refused || strncmp(err, "MAIL failed", 11) == 0));
+        bool sender = strncmp(err, "MAIL failed", 11) == 0;
+        bool refused = status >= 500 && status < 600;
+        ours_to_fix = rc == CURLE_LOGIN_DENIED || (refused && !address && (rcpt_refused || sender));
         if (rc == CURLE_OK) {
             state = "sent";
         } else if (address) {   /* no more mail to it */
             state = "failed";
             stop_seat = true;
-        } else if (status >= 500 && status < 600 && !ours_to_fix) {   /* this message is refused, not the address */
+        } else if (refused && !ours_to_fix) {   /* this message is refused, not the address */
             state = "failed";
         } else if (m.tries > S->nbackoff) {
             state = "failed";

@@ -208,8 +208,9 @@ START_TEST(forwarded_for_only_from_trusted_proxies)
     ck_assert_int_eq(create(proxy, NULL, forged, &r), 429);
     e2e_resp_free(&r);
     /* an IPv6 client is its /64: another address of the same /64 shares its bucket, another /64 has its own */
-    const char *v6a[] = {"X-Forwarded-For: 2001:db8:1:2::5", NULL}, *v6b[] = {"X-Forwarded-For: 2001:db8:1:2::66", NULL},
-               *v6c[] = {"X-Forwarded-For: 2001:db8:1:3::5", NULL};
+    const char *v6a[] = {"X-Forwarded-For: 2001:db8:1:2::5", NULL};
+    const char *v6b[] = {"X-Forwarded-For: 2001:db8:1:2::66", NULL};
+    const char *v6c[] = {"X-Forwarded-For: 2001:db8:1:3::5", NULL};
     ck_assert_int_eq(create(proxy, NULL, v6a, &r), 201);
     e2e_resp_free(&r);
     ck_assert_int_eq(create(proxy, NULL, v6b, &r), 429);

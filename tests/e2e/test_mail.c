@@ -660,7 +660,8 @@ START_TEST(admin_cancel_mails_game_over)
     ck_assert_str_eq(st.thread, "carol-status@client.example.net");
     char refs[400];
     snprintf(refs, sizeof refs, "<carcd.%s.0@", g.id);
-    ck_assert_msg(strncmp(st.refs, refs, strlen(refs)) == 0 && strstr(st.refs, "<carol-status@client.example.net>") > strstr(st.refs, ">"),
+    ck_assert_msg(strncmp(st.refs, refs, strlen(refs)) == 0 &&
+                      strstr(st.refs, "<carol-status@client.example.net>") > strstr(st.refs, ">"),
                   "References: %s", st.refs);
     ck_assert_msg(strstr(st.text, "The game was cancelled by the server's administrator.") &&
                       strstr(st.text, "  1. the server's administrator cancelled the game\n") &&

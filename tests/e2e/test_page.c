@@ -2195,7 +2195,8 @@ int main(void)
         double seconds;
     } cases[] = {{"assets", page_assets, 60},          {"bad_token", page_bad_token, 120},
                  {"two_tabs", page_two_tabs, 120},     {"clock_move", page_clock_move, 120},
-                 {"clock_change", page_clock_change, 120}, {"refused", page_refused_move, 120},  {"press_loading", page_press_while_loading, 120},
+                 {"clock_change", page_clock_change, 120}, {"refused", page_refused_move, 120},
+                 {"press_loading", page_press_while_loading, 120},
                  {"press_loading_phone", page_press_while_loading_phone, 120}, {"keyboard", page_keyboard, 120},
                  {"phone_follow", page_phone_follow, 180}, {"compacted", page_compacted, 240},
                  {"reconnects", page_reconnects, 120},     {"cancelled", page_cancelled_under_way, 120},
