@@ -876,6 +876,27 @@ long e2e_req(e2e_client *c, const char *method, const char *path, const char *to
     return e2e_reqn(c, method, path, token, body, body ? strlen(body) : 0, headers, r);
 }
 
+static void *async_run(void *arg)
+{
+    e2e_async *a = arg;
+    e2e_client *c = e2e_client_new(a->d);
+    e2e_req(c, a->method, a->path, a->token, a->body, NULL, &a->r);
+    e2e_client_free(c);
+    return NULL;
+}
+
+void e2e_async_start(e2e_async *a)
+{
+    memset(&a->r, 0, sizeof a->r);
+    pthread_create(&a->thread, NULL, async_run, a);
+}
+
+long e2e_async_join(e2e_async *a)
+{
+    pthread_join(a->thread, NULL);
+    return a->r.status;
+}
+
 void e2e_resp_free(e2e_resp *r)
 {
     free(r->body);

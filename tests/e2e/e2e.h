@@ -15,6 +15,7 @@
 
 #include <check.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -105,6 +106,18 @@ long e2e_req(e2e_client *c, const char *method, const char *path, const char *to
 long e2e_reqn(e2e_client *c, const char *method, const char *path, const char *token, const char *body,
               size_t body_len, const char *const *headers, e2e_resp *r);
 void e2e_resp_free(e2e_resp *r);
+
+/* One request in a thread of its own, with a client of its own: a long poll held while the test acts, or
+ * several requests waiting together for a lock. Set d, method, path (token, body may be NULL), start, join;
+ * then r holds the answer (the caller frees it with e2e_resp_free). */
+typedef struct {
+    const e2e_daemon *d;
+    const char *method, *path, *token, *body;
+    e2e_resp r;
+    pthread_t thread;
+} e2e_async;
+void e2e_async_start(e2e_async *a);
+long e2e_async_join(e2e_async *a);   /* r.status */
 /* A header's value (case-insensitive name) copied into buf, or NULL. */
 const char *e2e_header(const e2e_resp *r, const char *name, char *buf, size_t n);
 

@@ -196,34 +196,20 @@ END_TEST
 
 /* SIGHUP (a closed terminal, a supervisor's reload) stops carcd as SIGTERM does, where it killed it on the
  * spot: a held long-poll is answered 503, the log says so, and carcd exits 0. */
-typedef struct {
-    e2e_client *c;
-    char path[160];
-    e2e_resp r;
-} held_poll;
-
-static void *hold_poll(void *arg)
-{
-    held_poll *h = arg;
-    e2e_req(h->c, "GET", h->path, NULL, NULL, NULL, &h->r);
-    return NULL;
-}
-
 START_TEST(sighup_stops_cleanly)
 {
     e2e_daemon *d = e2e_daemon_up(NULL);
     e2e_client *c = e2e_client_new(d);
     e2e_game g;
     e2e_game_create(c, 2, NULL, &g);
-    held_poll h = {.c = e2e_client_new(d)};
-    snprintf(h.path, sizeof h.path, "/v1/games/%s/events?after=0&wait=20", g.id);
-    pthread_t t;
-    pthread_create(&t, NULL, hold_poll, &h);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/games/%s/events?after=0&wait=20", g.id);
+    e2e_async h = {.d = d, .method = "GET", .path = path};
+    e2e_async_start(&h);
     struct timespec nap = {0, 300 * 1000 * 1000};
     nanosleep(&nap, NULL);   /* the poll is held by then */
     kill(d->pid, SIGHUP);
-    pthread_join(t, NULL);
-    ck_assert_int_eq(h.r.status, 503);
+    ck_assert_int_eq(e2e_async_join(&h), 503);
     int st = 0;
     for (int i = 0; i < 500 && waitpid(d->pid, &st, WNOHANG) == 0; i++)
         nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
@@ -233,7 +219,6 @@ START_TEST(sighup_stops_cleanly)
     ck_assert_msg(strstr(log, "SIGHUP: stopping") != NULL, "no stop in the log: %s", log);
     free(log);
     e2e_resp_free(&h.r);
-    e2e_client_free(h.c);
     e2e_client_free(c);
     e2e_daemon_down(d);
 }

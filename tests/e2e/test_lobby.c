@@ -333,21 +333,6 @@ START_TEST(racing_joins_one_wins)
 }
 END_TEST
 
-/* A long-poll of a waiting game's events, woken by its start; `token` NULL: the public's. */
-typedef struct {
-    e2e_client *c;
-    char path[200];
-    const char *token;
-    e2e_resp r;
-} poller;
-
-static void *poll_events(void *arg)
-{
-    poller *x = arg;
-    e2e_req(x->c, "GET", x->path, x->token, NULL, NULL, &x->r);
-    return NULL;
-}
-
 /* A wait outlives its seat's number: Cy's long-poll began as seat 2, Bob (seat 1) left, so Cy is seat 1 at the
  * start, where the Halflings deal each seat a hidden hand. The poll wakes with Cy's own hand, not seat 2's (Dan's,
  * who joined after); Bob's poll, begun before he left, gets a 403, not the hand of the seat he had. */
@@ -377,12 +362,12 @@ START_TEST(a_wait_follows_its_seat_across_a_leave)
         snprintf(tok[i], 80, "%s", e2e_jstr(j, "token"));
         json_decref(j);
     }
-    poller lp[2];
-    pthread_t t[2];
+    e2e_async lp[2];
+    char events[200];
+    snprintf(events, sizeof events, "/v1/games/%s/events?after=-1&wait=20", id);
     for (int i = 0; i < 2; i++) {
-        lp[i] = (poller){.c = e2e_client_new(d), .token = tok[i]};
-        snprintf(lp[i].path, sizeof lp[i].path, "/v1/games/%s/events?after=-1&wait=20", id);
-        pthread_create(&t[i], NULL, poll_events, &lp[i]);
+        lp[i] = (e2e_async){.d = d, .method = "GET", .path = events, .token = tok[i]};
+        e2e_async_start(&lp[i]);
     }
     struct timespec nap = {0, 300 * 1000 * 1000};
     nanosleep(&nap, NULL);   /* both polls are parked by then */
@@ -394,7 +379,7 @@ START_TEST(a_wait_follows_its_seat_across_a_leave)
     snprintf(body, sizeof body, "{\"name\":\"Eve\",\"invite\":\"%s\"}", codes[2]);
     json_decref(post_want(c, path, NULL, body, 201));   /* the last place: the game starts */
     for (int i = 0; i < 2; i++)
-        pthread_join(t[i], NULL);
+        e2e_async_join(&lp[i]);
 
     e2e_assert_problem(&lp[0].r, 403, "Authorization", "Bob's poll after he left");
     ck_assert_int_eq(lp[1].r.status, 200);
@@ -420,10 +405,8 @@ START_TEST(a_wait_follows_its_seat_across_a_leave)
     }
     ck_assert_int_eq(dealt, json_array_size(hand));
     json_decref(v);
-    for (int j = 0; j < 2; j++) {
+    for (int j = 0; j < 2; j++)
         e2e_resp_free(&lp[j].r);
-        e2e_client_free(lp[j].c);
-    }
     e2e_client_free(c);
     e2e_daemon_down(d);
 }
@@ -512,10 +495,10 @@ START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
     json_decref(wh);
 
     /* only the creator starts it; a long-poll waiting on the empty log wakes with the opening */
-    poller lp = {.c = e2e_client_new(d)};
-    snprintf(lp.path, sizeof lp.path, "/v1/games/%s/events?after=-1&wait=20", id);
-    pthread_t lpt;
-    pthread_create(&lpt, NULL, poll_events, &lp);
+    char events[200];
+    snprintf(events, sizeof events, "/v1/games/%s/events?after=-1&wait=20", id);
+    e2e_async lp = {.d = d, .method = "GET", .path = events};
+    e2e_async_start(&lp);
     struct timespec nap = {0, 300 * 1000 * 1000};
     nanosleep(&nap, NULL);   /* the poll is parked by then; if not, it finds the opening at once: the same answer */
     snprintf(path, sizeof path, "/v1/games/%s/start", id);
@@ -527,12 +510,10 @@ START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
     ck_assert_str_eq(e2e_jstr(started, "players.2.name"), "Cy");
     ck_assert(json_is_object(json_object_get(started, "clock")));
     json_decref(started);
-    pthread_join(lpt, NULL);
-    ck_assert_int_eq(lp.r.status, 200);
+    ck_assert_int_eq(e2e_async_join(&lp), 200);
     ck_assert_int_eq(e2e_jint(lp.r.json, "entries.0.seq"), 0);
     ck_assert(lp.r.seconds < 10);
     e2e_resp_free(&lp.r);
-    e2e_client_free(lp.c);
     post_problem(c, path, creator, NULL, 409, "not-waiting");
     snprintf(path, sizeof path, "/v1/games/%s/webhooks/%s/deliveries", id, wid);
     v = e2e_get_ok(c, path, ann, 200);

@@ -12,7 +12,6 @@
  *     leaves the game waiting (it cancelled the game, the new seat in it).
  */
 #include <libpq-fe.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,30 +44,6 @@ static void lock_release(PGconn *c)
     PQfinish(c);
 }
 
-/* One request in a thread of its own, with a client of its own. */
-typedef struct {
-    const e2e_daemon *d;
-    const char *method, *path, *token, *body;
-    long status;
-    char answer[400];
-    pthread_t t;
-} call;
-
-static void *call_run(void *arg)
-{
-    call *x = arg;
-    e2e_client *c = e2e_client_new(x->d);
-    e2e_resp r;
-    x->status = e2e_req(c, x->method, x->path, x->token, x->body, NULL, &r);
-    snprintf(x->answer, sizeof x->answer, "%s", r.body ? r.body : "");
-    e2e_resp_free(&r);
-    e2e_client_free(c);
-    return NULL;
-}
-
-static void call_start(call *x) { pthread_create(&x->t, NULL, call_run, x); }
-static void call_join(call *x) { pthread_join(x->t, NULL); }
-
 START_TEST(webhook_limit_counted_after_the_wait)
 {
     static const char *const env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", NULL};
@@ -79,19 +54,20 @@ START_TEST(webhook_limit_counted_after_the_wait)
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/webhooks", g.id);
     PGconn *lock = lock_hold(d, g.id);
-    call calls[6];
+    e2e_async calls[6];
     for (int i = 0; i < 6; i++) {
-        calls[i] = (call){.d = d, .method = "POST", .path = path, .token = g.token[0],
-                          .body = "{\"url\":\"http://127.0.0.1:9/hook\"}"};
-        call_start(&calls[i]);
+        calls[i] = (e2e_async){.d = d, .method = "POST", .path = path, .token = g.token[0],
+                               .body = "{\"url\":\"http://127.0.0.1:9/hook\"}"};
+        e2e_async_start(&calls[i]);
     }
     nap_ms(500);   /* all six wait for the lock */
     lock_release(lock);
     int made = 0, refused = 0;
     for (int i = 0; i < 6; i++) {
-        call_join(&calls[i]);
-        made += calls[i].status == 201;
-        refused += calls[i].status == 409 && strstr(calls[i].answer, "too-many-webhooks") != NULL;
+        long st = e2e_async_join(&calls[i]);
+        made += st == 201;
+        refused += st == 409 && e2e_problem_is(&calls[i].r, "too-many-webhooks");
+        e2e_resp_free(&calls[i].r);
     }
     ck_assert_int_eq(made, 4);
     ck_assert_int_eq(refused, 2);
@@ -112,18 +88,19 @@ START_TEST(resignation_to_a_bot_once)
     char path[160];
     snprintf(path, sizeof path, "/v1/games/%s/resign", g.id);
     PGconn *lock = lock_hold(d, g.id);
-    call calls[2];
+    e2e_async calls[2];
     for (int i = 0; i < 2; i++) {
-        calls[i] = (call){.d = d, .method = "POST", .path = path, .token = g.token[1]};
-        call_start(&calls[i]);
+        calls[i] = (e2e_async){.d = d, .method = "POST", .path = path, .token = g.token[1]};
+        e2e_async_start(&calls[i]);
     }
     nap_ms(500);
     lock_release(lock);
     int left = 0, refused = 0;
     for (int i = 0; i < 2; i++) {
-        call_join(&calls[i]);
-        left += calls[i].status == 200;
-        refused += calls[i].status == 409 && strstr(calls[i].answer, "seat-left") != NULL;
+        long st = e2e_async_join(&calls[i]);
+        left += st == 200;
+        refused += st == 409 && e2e_problem_is(&calls[i].r, "seat-left");
+        e2e_resp_free(&calls[i].r);
     }
     ck_assert_int_eq(left, 1);
     ck_assert_int_eq(refused, 1);
@@ -159,17 +136,17 @@ START_TEST(renewed_token_moves_nothing)
     snprintf(mpath, sizeof mpath, "/v1/games/%s/moves", g.id);
     snprintf(rpath, sizeof rpath, "/v1/games/%s/seats/0/token", g.id);
     PGconn *lock = lock_hold(d, g.id);
-    call renew = {.d = d, .method = "POST", .path = rpath, .token = pk};
-    call_start(&renew);
+    e2e_async renew = {.d = d, .method = "POST", .path = rpath, .token = pk};
+    e2e_async_start(&renew);
     nap_ms(300);   /* the renewal waits first, */
-    call move = {.d = d, .method = "POST", .path = mpath, .token = g.token[0], .body = body};
-    call_start(&move);
+    e2e_async move = {.d = d, .method = "POST", .path = mpath, .token = g.token[0], .body = body};
+    e2e_async_start(&move);
     nap_ms(300);   /* the move behind it */
     lock_release(lock);
-    call_join(&renew);
-    call_join(&move);
-    ck_assert_msg(renew.status == 200, "%ld %s", renew.status, renew.answer);
-    ck_assert_msg(move.status == 401, "the old token's move: %ld %s", move.status, move.answer);
+    ck_assert_msg(e2e_async_join(&renew) == 200, "%s", renew.r.body);
+    ck_assert_msg(e2e_async_join(&move) == 401, "the old token's move: %ld %s", move.r.status, move.r.body);
+    e2e_resp_free(&renew.r);
+    e2e_resp_free(&move.r);
     json_t *v = e2e_admin_view(c, d, g.id);
     ck_assert_int_eq(e2e_jint(v, "seq"), 0);
     json_decref(v);
@@ -196,16 +173,16 @@ START_TEST(join_counts_for_the_expiry_behind_it)
     snprintf(path, sizeof path, "/v1/games/%s/join", id);
     snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", code);
     PGconn *lock = lock_hold(d, id);
-    call join = {.d = d, .method = "POST", .path = path, .body = body};
-    call_start(&join);
+    e2e_async join = {.d = d, .method = "POST", .path = path, .body = body};
+    e2e_async_start(&join);
     nap_ms(300);   /* the join waits; now the game's expiry falls due, and the clock worker waits behind it */
     snprintf(sql, sizeof sql, "WITH u AS (UPDATE game_waiting SET last_join_at = now() - interval '60 seconds', "
                               "expiry_warned = true WHERE game_id = '%s' RETURNING 1) SELECT count(*) FROM u", id);
     ck_assert_int_eq(e2e_db_long(d, sql), 1);
     nap_ms(500);
     lock_release(lock);
-    call_join(&join);
-    ck_assert_msg(join.status == 201, "%ld %s", join.status, join.answer);
+    ck_assert_msg(e2e_async_join(&join) == 201, "%s", join.r.body);
+    e2e_resp_free(&join.r);
     nap_ms(1000);   /* twenty ticks of the clock worker */
     snprintf(path, sizeof path, "/v1/games/%s", id);
     json_t *v = e2e_get_ok(c, path, NULL, 200);
