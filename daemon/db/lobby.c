@@ -282,8 +282,7 @@ cd_q cd_waiting_lock(cd_db *db, const char *game_id, cd_waiting_lock_row *out)
     const char *p[] = {game_id};
     const cd_db_call calls[] = {{ST_WAITING_LOCK, 1, p}, {ST_WAITING_READ, 1, p}};
     PGresult *both[2];
-    bool ok = cd_db_exec_many(db, 2, calls, both);
-    cd_q q = ok ? CD_Q_OK : cd_q_failed(db, cd_db_ok(both[0]) ? both[1] : both[0]);
+    cd_q q = cd_q_many(db, 2, calls, both);
     PQclear(both[0]);
     if (q != CD_Q_OK) {
         PQclear(both[1]);

@@ -146,8 +146,7 @@ cd_q cd_compact_store(cd_db *db, const char *game_id, const char *log)
     const char *p2[] = {game_id};
     const cd_db_call calls[] = {{ST_COMPACT_STORE, 2, p1}, {ST_COMPACT_DELETE, 1, p2}};
     PGresult *res[2];
-    bool ok = cd_db_exec_many(db, 2, calls, res);
-    cd_q q = ok ? CD_Q_OK : cd_q_failed(db, cd_db_ok(res[0]) ? res[1] : res[0]);
+    cd_q q = cd_q_many(db, 2, calls, res);
     PQclear(res[0]);
     PQclear(res[1]);
     return q;

@@ -24,6 +24,16 @@ cd_q cd_q_take(cd_db *db, PGresult *res, PGresult **kept)
     return CD_Q_OK;
 }
 
+cd_q cd_q_many(cd_db *db, int n, const cd_db_call *calls, PGresult **out)
+{
+    if (cd_db_exec_many(db, n, calls, out))
+        return CD_Q_OK;
+    int i = 0;
+    while (i < n - 1 && cd_db_ok(out[i]))
+        i++;
+    return cd_q_failed(db, out[i]);
+}
+
 cd_q cd_q_run(cd_db *db, int stmt, int nparams, const char *const *params)
 {
     PGresult *res = cd_db_exec(db, stmt, nparams, params);

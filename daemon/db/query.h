@@ -50,6 +50,11 @@ static inline cd_q cd_q_result(cd_db *db, int stmt, int nparams, const char *con
     return cd_q_take(db, cd_db_exec(db, stmt, nparams, params), kept);
 }
 
+/* cd_db_exec_many's statements (inside cd_db_tx: one round trip) as a cd_q: CD_Q_OK when every one succeeded,
+ * else the answer for the first that failed (the later ones come back aborted). out[i] are the caller's to
+ * PQclear either way. */
+cd_q cd_q_many(cd_db *db, int n, const cd_db_call *calls, PGresult **out);
+
 /* Runs the statement for its effect; its rows (if any) are not read. */
 cd_q cd_q_run(cd_db *db, int stmt, int nparams, const char *const *params);
 

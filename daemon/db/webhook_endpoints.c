@@ -91,9 +91,8 @@ cd_q cd_endpoint_game_lock(cd_db *db, const char *game_id, int seat, bool *found
     const char *p[] = {game_id, seat >= 0 ? seat_s : NULL};
     const cd_db_call calls[] = {{ST_WH_GAME_FOR_HOOK, 1, p}, {ST_WH_ENDPOINTS_COUNT, 2, p}};
     PGresult *res[2];
-    bool ok = cd_db_exec_many(db, 2, calls, res);
-    cd_q q = ok ? CD_Q_OK : cd_q_failed(db, cd_db_ok(res[0]) ? res[1] : res[0]);
-    *found = ok && PQntuples(res[0]) == 1;
+    cd_q q = cd_q_many(db, 2, calls, res);
+    *found = q == CD_Q_OK && PQntuples(res[0]) == 1;
     if (*found) {
         const char *status = PQgetvalue(res[0], 0, 0);   /* a cancelled game is over too (sql/009) */
         *finished = strcmp(status, "finished") == 0 || strcmp(status, "cancelled") == 0;
