@@ -77,6 +77,14 @@ bool cd_bot_seats_store(cd_db *db, const char *game_id, int n, const bool *is_bo
     return !any || cd_bot_game_flags(db, game_id, bot_after_leave) == CD_Q_OK;
 }
 
+bool cd_seats_without_person(cd_db *db, const char *game_id, const carc_state *st, unsigned *absent)
+{
+    unsigned bots = 0;
+    bool ok = cd_bot_seat_mask(db, game_id, &bots) == CD_Q_OK;
+    *absent = st->left | bots;
+    return ok;
+}
+
 bool cd_bot_take_seat(cd_db *db, const char *game_id, int seat, bool *taken)
 {
     *taken = false;

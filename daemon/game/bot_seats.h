@@ -39,5 +39,8 @@ bool cd_bot_seats_store(cd_db *db, const char *game_id, int n, const bool *is_bo
 /* Inside a transaction that holds the game's row: when the game has bot_after_leave, the seat becomes a
  * greedy bot seat and *taken is true (the caller then does not make the seat leave); otherwise nothing. */
 bool cd_bot_take_seat(cd_db *db, const char *game_id, int seat, bool *taken);
+/* The seats of the game (its state st) no person plays now: a bit for each that left and each a bot plays, the
+ * seats that have no say in a pause (game/clock.h). False when the database failed. */
+bool cd_seats_without_person(cd_db *db, const char *game_id, const carc_state *st, unsigned *absent);
 
 #endif

@@ -15,7 +15,7 @@
 #include "views.h"
 #include "mail/outbox.h"
 #include "webhooks/outbox.h"
-#include "db/bots.h"
+#include "bot_seats.h"
 #include "db/moves.h"
 #include "db/player_events.h"
 
@@ -94,11 +94,11 @@ cd_tx_result cd_move_commit(cd_db *db, cd_game *g, const cd_move_commit_args *a,
         cd_clock_after_move(&g->clock, g->st, g->seq, a->now);
         /* a seat that left or went to a bot may have been the last a pause waited for: one statement more, only
          * while some seat has asked for a pause */
-        unsigned bots = 0;
+        unsigned absent = 0;
         if (g->clock.pause_votes && !g->clock.paused) {
-            if (cd_bot_seat_mask(db, g->id, &bots) != CD_Q_OK)
+            if (!cd_seats_without_person(db, g->id, g->st, &absent))
                 return CD_TX_ERROR;
-            cd_clock_pause_settle(&g->clock, g->st->left | bots, a->now);
+            cd_clock_pause_settle(&g->clock, absent, a->now);
         }
         if (cd_clock_deadline(&g->clock) >= 0)   /* the next turn's deadline goes into its turn.started */
             cd_iso_time(cd_clock_deadline(&g->clock), g->deadline);

@@ -7,7 +7,7 @@
 
 #include "base/timesrc.h"
 #include "clock/clock_tx.h"
-#include "db/bots.h"
+#include "game/bot_seats.h"
 
 typedef struct {
     const char *id;
@@ -28,7 +28,7 @@ static cd_tx_result run_action(cd_db *db, void *arg)
     cd_game g;
     cd_load_result lr = cd_game_lock(db, t->id, &g);
     cd_tx_result out;
-    unsigned bots = 0;
+    unsigned absent = 0;
     if (lr == CD_LOAD_NOT_FOUND)
         out = cd_refuse(&t->no, CD_P_NOT_FOUND, NULL, "no game with that id");
     else if (lr == CD_LOAD_WAITING)
@@ -43,10 +43,10 @@ static cd_tx_result run_action(cd_db *db, void *arg)
         out = cd_refuse(&t->no, CD_P_GAME_OVER, NULL, "the game is over");
     else if (g.st->left >> t->seat & 1)
         out = cd_refuse(&t->no, CD_P_SEAT_LEFT, NULL, "this seat has left the game");
-    else if (cd_bot_seat_mask(db, t->id, &bots) != CD_Q_OK)
+    else if (!cd_seats_without_person(db, t->id, g.st, &absent))
         out = CD_TX_ERROR;
     else {
-        t->no.problem = t->fn(&g.clock, t->seat, g.st->left | bots, t->now, t->arg, &t->no.field, t->no.detail,
+        t->no.problem = t->fn(&g.clock, t->seat, absent, t->now, t->arg, &t->no.field, t->no.detail,
                               sizeof t->no.detail);
         if (t->no.problem != CD_NPROBLEMS)
             out = CD_TX_ROLLBACK;

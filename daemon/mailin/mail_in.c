@@ -14,12 +14,12 @@
 #include "base/metrics.h"
 #include "base/timesrc.h"
 #include "clock/clock_tx.h"
-#include "db/bots.h"
 #include "db/db.h"
 #include "db/lobby.h"
 #include "db/mail_in.h"
 #include "db/mail_outbox.h"
 #include "db/mail_seats.h"
+#include "game/bot_seats.h"
 #include "game/forced_moves.h"
 #include "game/clock.h"
 #include "game/games.h"
@@ -77,11 +77,11 @@ static cd_tx_result clock_command(cd_db *db, cd_game *g, int seat, const char *w
         snprintf(t->detail, sizeof t->detail, "this seat has left the game");
         return CD_TX_ROLLBACK;
     }
-    unsigned bots = 0;
+    unsigned absent = 0;
     if (strcmp(word, "pause") == 0) {
-        if (cd_bot_seat_mask(db, g->id, &bots) != CD_Q_OK)
+        if (!cd_seats_without_person(db, g->id, g->st, &absent))
             return CD_TX_ERROR;
-        cd_clock_pause_vote(&g->clock, seat, g->st->left | bots, now);
+        cd_clock_pause_vote(&g->clock, seat, absent, now);
     } else if (strcmp(word, "resume") == 0) {
         cd_clock_resume(&g->clock, now);
     } else {
