@@ -7,6 +7,11 @@
  * creator's link for it still works). A seat named at the creation, or kept by a rematch for a
  * player of the finished game, is not removed (409 named-seat: cancel instead); nor is one of a game under way
  * (409 not-waiting).
+ *
+ * Seat numbers move under a client that read them: a seat given up before this one moves it down by one. The
+ * body may say which player the client means by the place they took ({"place": i}, the view's places[i]);
+ * a seat that is no longer place i's is not removed (409 seat-changed), where without it the player who
+ * moved into the number would be.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +26,7 @@ typedef struct {
     cd_req *req;
     const char *id;
     int seat;
+    int place;   /* -1: the body named no place */
     const char *code_hash;
     cd_removal out;   /* out */
     cd_refusal no;    /* out */
@@ -47,6 +53,15 @@ static cd_tx_result remove_locked(cd_db *db, remove_tx *t, const cd_waiting_lock
     for (int i = 0; i < ninv; i++)
         if (inv[i].seat == t->seat)
             in = &inv[i];
+    if (t->place >= 0 && (!in || in->place != t->place)) {
+        if (in)
+            snprintf(why, sizeof why, "place: seat %d is now the player of place %d, not of place %d", t->seat,
+                     in->place, t->place);
+        else
+            snprintf(why, sizeof why, "place: seat %d is now a seat named at the creation, not the player of place %d",
+                     t->seat, t->place);
+        return cd_refuse(&t->no, CD_P_SEAT_CHANGED, "place", why);
+    }
     if (!in || in->old_seat >= 0) {
         snprintf(why, sizeof why,
                  !in ? "seat %d was named when the game was created, not taken by a join: cancel the game and create "
@@ -71,9 +86,35 @@ static cd_tx_result run_remove(cd_db *db, void *arg)
     return out;
 }
 
+/* The body's optional "place": the place the client means the seat's player by; -1 when absent. False after
+ * a 400 naming it. */
+static bool body_place(cd_req *r, int *place)
+{
+    json_t *body = cd_req_json_body_optional(r);
+    if (!body)
+        return false;
+    static const char *const keys[] = {"place", NULL};
+    bool ok = cd_req_only_keys(r, body, keys, "");
+    json_t *p = json_object_get(body, "place");
+    *place = -1;
+    if (ok && p && !json_is_null(p)) {
+        json_int_t v = json_integer_value(p);
+        if (!json_is_integer(p) || v < 0 || v >= CD_LOBBY_MAX_SEATS) {
+            cd_reply_problem(r, CD_P_INVALID, "place", "place: expected a place of the game, 0 to %d",
+                             CD_LOBBY_MAX_SEATS - 1);
+            ok = false;
+        } else {
+            *place = (int)v;
+        }
+    }
+    json_decref(body);
+    return ok;
+}
+
 enum MHD_Result h_seat_remove(cd_req *r)
 {
-    if (!cd_req_body_empty(r))
+    int place;
+    if (!body_place(r, &place))
         return MHD_YES;
     const char *id = r->params[0];
     if (!cd_uuid_valid(id))
@@ -88,7 +129,7 @@ enum MHD_Result h_seat_remove(cd_req *r)
     char code[47], code_hash[CD_HEX256_LEN];
     cd_lobby_secret("iv_", code);   /* used only when the place's code went with the removed person */
     cd_sha256_hex(code, code_hash);
-    remove_tx t = {.req = r, .id = id, .seat = seat, .code_hash = code_hash};
+    remove_tx t = {.req = r, .id = id, .seat = seat, .place = place, .code_hash = code_hash};
     bool down = false;
     cd_tx_result tr = cd_db_tx(db, run_remove, &t, &down);
     if (tr != CD_TX_COMMIT)

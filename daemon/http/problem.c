@@ -37,6 +37,7 @@ const cd_problem_info cd_problems[CD_NPROBLEMS] = {
     [CD_P_TOO_FEW_SEATS] = {"too-few-seats", 409, "Too few seats are taken to start the game"},
     [CD_P_NAMED_SEAT] = {"named-seat", 409, "A seat named at the game's creation cannot leave before it starts"},
     [CD_P_SEAT_MOVED] = {"seat-moved", 409, "The seat's number changed while the request ran"},
+    [CD_P_SEAT_CHANGED] = {"seat-changed", 409, "The seat is no longer the player the request named"},
     [CD_P_NOT_FINISHED] = {"not-finished", 409, "The game is not over"},
     [CD_P_REMATCH_OFFERED] = {"rematch-offered", 409, "A rematch of this game is already on offer"},
     [CD_P_RATE_LIMITED] = {"rate-limited", 429, "Too many requests: wait and try again"},

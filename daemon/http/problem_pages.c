@@ -183,6 +183,13 @@ const cd_problem_page cd_problem_pages[CD_NPROBLEMS] = {
         "times in a row.",
         "Send the request again: it looks your seat up anew. Nothing was written.",
     },
+    [CD_P_SEAT_CHANGED] = {
+        "While a game waits for its players, a seat's number moves down by one when a seat taken before it is "
+        "given up or removed. The request named a seat and, with \"place\", the invitation whose player it "
+        "meant; that seat is now another player's (or nobody's).",
+        "Read the game again (GET /v1/games/{id}: places[i].seat is the seat that took place i) and send the "
+        "request for the seat it names now. Nothing was changed.",
+    },
     [CD_P_NOT_FINISHED] = {
         "A rematch is offered for a game that is over, and this one is not.",
         "Finish the game first; then POST /v1/games/{id}/rematch offers its seats a new game.",

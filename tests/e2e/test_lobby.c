@@ -1159,9 +1159,23 @@ START_TEST(seat_removed_by_the_creator)
     snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", codes[0]);
     post_problem(c, join, NULL, body, 403, "forbidden");          /* his code no longer opens the place */
 
-    /* the creator removes Cy (seat 1 now), with the admin token this time: her place keeps its code, which she
-     * never saw, and her key is refused the game from the lobby; her stream says so */
-    v = post_want(c, rm, d->admin, NULL, 200);
+    /* a second tab of the creator's, still showing Bob at seat 1, removes him again by his place: seat 1 is Cy's
+     * now (place 1), so nothing is removed, and the problem says whose seat it is */
+    e2e_req(c, "POST", rm, creator, "{\"place\":0}", NULL, &r);
+    e2e_assert_problem(&r, 409, "place", rm);
+    ck_assert_msg(e2e_problem_is(&r, "seat-changed") && strstr(r.body, "place 1, not of place 0"), "%s", r.body);
+    e2e_resp_free(&r);
+    snprintf(path, sizeof path, "/v1/games/%s/seats/0/remove", id);   /* Ann's named seat is no place's */
+    post_problem(c, path, creator, "{\"place\":1}", 409, "seat-changed");
+    post_problem(c, rm, creator, "{\"place\":-1}", 400, "invalid");
+    post_problem(c, rm, creator, "{\"place\":\"1\"}", 400, "invalid");
+    post_problem(c, rm, creator, "{\"place\":99}", 400, "invalid");
+    places_of(c, id, places, &np);
+    ck_assert_msg(places[0] == -1 && places[1] == 1 && places[2] == -1, "%d %d %d", places[0], places[1], places[2]);
+
+    /* the creator removes Cy (seat 1 now, place 1), with the admin token this time: her place keeps its code,
+     * which she never saw, and her key is refused the game from the lobby; her stream says so */
+    v = post_want(c, rm, d->admin, "{\"place\":1}", 200);
     ck_assert_str_eq(e2e_jstr(v, "removed.player"), "Cy");
     ck_assert_ptr_null(json_object_get(v, "invite"));
     json_decref(v);

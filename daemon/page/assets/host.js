@@ -172,13 +172,15 @@ async function addMailForms(wrap, id, k) {
 
 // After each link's note, for its creator: a button that removes the person who took its seat (POST
 // .../seats/{seat}/remove), pressed twice. The place opens again; when it opens to a new code (the removed person
-// had the old one), the link shown and kept becomes the new one, and the old link no longer opens it.
+// had the old one), the link shown and kept becomes the new one, and the old link no longer opens it. The request
+// names the link's place too: if a seat before it was given up meanwhile, the number shown is someone else's now,
+// and carcd removes nobody (409 seat-changed) rather than them.
 function addRemoveButtons(wrap, id, k, problem, done) {
   wrap.querySelectorAll(".link-note").forEach((note, i) => {
     const b = confirmButton("Remove this player", "Press again to remove them from the game", 5000, async () => {
       problem.hidden = true;
       try {
-        const a = await postAs(k.creator, "/v1/games/" + id + "/seats/" + b.dataset.seat + "/remove", {});
+        const a = await postAs(k.creator, "/v1/games/" + id + "/seats/" + b.dataset.seat + "/remove", { place: i });
         if (a.invite) {
           const url = new URL(a.invite.page_url, location.origin).href;
           k.links[a.invite.place] = { url, mailed_to: null };
