@@ -4,7 +4,7 @@
  *
  *   carcctl [--server URL] [--token TOKEN] [--as NAME] COMMAND [ARGS]
  *
- *   list [--status active|finished] [--players N] [--waiting-for SEAT] [--limit N]
+ *   list [--status waiting|active|finished|cancelled] [--players N] [--waiting-for SEAT] [--limit N]
  *                        games, oldest first, every page of GET /v1/admin/games, filtered
  *   show ID [--seq N] [--public]
  *                        an ASCII board and the scores (the admin's view; --public: what anyone sees)
@@ -32,6 +32,7 @@
  * Exit status: 0 success, 1 a check failed (verify, replay), 2 usage, 3 an HTTP or network error.
  */
 #include <curl/curl.h>
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -132,6 +133,10 @@ static json_t *must(const char *base, const char *tok, const char *method, const
 {
     long st;
     json_t *j = http(base, tok, method, path, body, &st, NULL);
+    if (st == 0) {   /* no answer: http() said why */
+        json_decref(j);
+        exit(EXIT_HTTP);
+    }
     if (st != want) {
         const char *detail = json_string_value(json_object_get(j, "detail"));
         fprintf(stderr, "carcctl: %s %s: HTTP %ld%s%s\n", method, path, st, detail ? ": " : "", detail ? detail : "");
@@ -222,8 +227,12 @@ static char **positional(const command *c, int argc, char **argv, int want)
     int n = argc - optind;
     if (n > want)
         usage_error(c, "%s: unexpected argument %s", c->name, argv[optind + want]);
-    if (n < want)
-        usage_error(c, "%s: missing %s", c->name, c->args);
+    if (n < want) {   /* the arguments' names are the words of c->args before its first flag */
+        int len = (int)strcspn(c->args, "[");
+        while (len > 0 && c->args[len - 1] == ' ')
+            len--;
+        usage_error(c, "%s: missing %.*s", c->name, len, c->args);
+    }
     return argv + optind;
 }
 
@@ -243,15 +252,26 @@ static void need_token(void)
     }
 }
 
-static long int_arg(const char *s, const char *what)
+/* A flag's whole number, at least `min`; else a usage error naming the flag (exit 2). */
+static long int_arg(const command *c, const char *s, const char *what, long min)
 {
     char *end;
+    errno = 0;
     long v = strtol(s, &end, 10);
-    if (!*s || *end) {
-        fprintf(stderr, "carcctl: %s: not a number: %s\n", what, s);
-        exit(EXIT_USAGE);
-    }
+    if (!*s || *end || errno)
+        usage_error(c, "%s: %s needs a whole number, not %s", c->name, what, s);
+    if (v < min)
+        usage_error(c, "%s: %s needs a number of %ld or more, not %s", c->name, what, min, s);
     return v;
+}
+
+/* `s` escaped for a query string (curl_easy_escape); free with curl_free. */
+static char *query_escape(const char *s)
+{
+    char *e = curl_easy_escape(NULL, s, 0);
+    if (!e)
+        abort();
+    return e;
 }
 
 static const char *str_or(const json_t *j, const char *dflt)
@@ -540,6 +560,14 @@ static const char *only_game_arg(const char *name, int argc, char **argv)
     return positional(c, argc, argv, 1)[0];
 }
 
+/* A listed game's seat count: its players, or a waiting game's seats asked for (its nplayers is 0 until the
+ * start). */
+static long long players_of(const json_t *g)
+{
+    const json_t *asked = json_object_get(g, "seats_asked");
+    return json_is_integer(asked) ? json_integer_value(asked) : json_integer_value(json_object_get(g, "nplayers"));
+}
+
 static int cmd_list(int argc, char **argv)
 {
     const command *c = find_command("list");
@@ -552,13 +580,19 @@ static int cmd_list(int argc, char **argv)
     for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;) {
         switch (o) {
         case 's': status = optarg; break;
-        case 'p': players = int_arg(optarg, "--players"); break;
-        case 'w': waiting = int_arg(optarg, "--waiting-for"); break;
-        case 'l': limit = int_arg(optarg, "--limit"); break;
+        case 'p': players = int_arg(c, optarg, "--players", 2); break;
+        case 'w': waiting = int_arg(c, optarg, "--waiting-for", 0); break;
+        case 'l': limit = int_arg(c, optarg, "--limit", 1); break;
         OPT_JSON;
         }
     }
     positional(c, argc, argv, 0);
+    static const char *const statuses[] = {"waiting", "active", "finished", "cancelled", NULL};
+    bool known = !status;
+    for (int i = 0; status && statuses[i]; i++)
+        known = known || strcmp(status, statuses[i]) == 0;
+    if (!known)
+        usage_error(c, "list: --status is waiting, active, finished or cancelled, not %s", status);
     need_token();
     char cursor[80] = "";
     long shown = 0;
@@ -572,7 +606,7 @@ static int cmd_list(int argc, char **argv)
         json_t *g;
         json_array_foreach(json_object_get(pg, "games"), i, g) {
             json_t *pend = json_object_get(g, "pending_seat");
-            if (players >= 0 && json_integer_value(json_object_get(g, "nplayers")) != players)
+            if (players >= 0 && players_of(g) != players)
                 continue;
             if (waiting >= 0 && (!json_is_integer(pend) || json_integer_value(pend) != waiting))
                 continue;
@@ -598,13 +632,17 @@ static int cmd_list(int argc, char **argv)
     json_array_foreach(all, i, g) {
         json_t *pend = json_object_get(g, "pending_seat");
         {
-            char wait[16] = "-";
+            char wait[16] = "-", seats[24];
             if (json_is_integer(pend))
                 snprintf(wait, sizeof wait, "%lld", (long long)json_integer_value(pend));
-            printf("%-36s  %-8s %5lld %7lld %7s  %s\n", str_or(json_object_get(g, "id"), ""),
+            const json_t *taken = json_object_get(g, "seats_taken");
+            if (json_is_integer(taken))   /* a waiting game: "2/4", two of its four seats taken */
+                snprintf(seats, sizeof seats, "%lld/%lld", (long long)json_integer_value(taken), players_of(g));
+            else
+                snprintf(seats, sizeof seats, "%lld", players_of(g));
+            printf("%-36s  %-8s %5lld %7s %7s  %s\n", str_or(json_object_get(g, "id"), ""),
                    str_or(json_object_get(g, "status"), ""), (long long)json_integer_value(json_object_get(g, "seq")),
-                   (long long)json_integer_value(json_object_get(g, "nplayers")), wait,
-                   str_or(json_object_get(g, "created_at"), ""));
+                   seats, wait, str_or(json_object_get(g, "created_at"), ""));
         }
     }
     json_decref(all);
@@ -620,7 +658,7 @@ static int cmd_show(int argc, char **argv)
                                          COMMON_OPTS, {0}};
     for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;) {
         switch (o) {
-        case 's': seq = int_arg(optarg, "--seq"); break;
+        case 's': seq = int_arg(c, optarg, "--seq", 0); break;
         case 'p': public_view = true; break;
         OPT_JSON;
         }
@@ -775,7 +813,7 @@ static int cmd_replay(int argc, char **argv)
                                          COMMON_OPTS, {0}};
     for (int o; (o = next_opt(c, argc, argv, ":h", opts)) != -1;) {
         switch (o) {
-        case 't': to = int_arg(optarg, "--to"); break;
+        case 't': to = int_arg(c, optarg, "--to", 0); break;
         case 'e': each = true; break;
         OPT_JSON;
         }
@@ -1111,15 +1149,19 @@ static int cmd_audit(int argc, char **argv)
         switch (o) {
         case 'g': game = optarg; break;
         case 'a': action = optarg; break;
-        case 'l': limit = int_arg(optarg, "--limit"); break;
+        case 'l': limit = int_arg(c, optarg, "--limit", 1); break;
         OPT_JSON;
         }
     }
     positional(c, argc, argv, 0);
+    if (limit > 500)   /* GET /v1/admin/audit's most */
+        usage_error(c, "audit: --limit is at most 500, not %ld", limit);
     need_token();
-    char path[400];
-    snprintf(path, sizeof path, "/v1/admin/audit?limit=%ld%s%s%s%s", limit, game ? "&game=" : "", game ? game : "",
-             action ? "&action=" : "", action ? action : "");
+    char path[400], *qg = query_escape(game ? game : ""), *qa = query_escape(action ? action : "");
+    snprintf(path, sizeof path, "/v1/admin/audit?limit=%ld%s%s%s%s", limit, game ? "&game=" : "", qg,
+             action ? "&action=" : "", qa);
+    curl_free(qg);
+    curl_free(qa);
     json_t *v = must(server, token, "GET", path, NULL, 200);
     if (json_out) {
         print_json(json_incref(json_object_get(v, "entries")));
@@ -1142,7 +1184,7 @@ static int cmd_audit(int argc, char **argv)
 static int cmd_help(int argc, char **argv);
 
 const command commands[] = {
-    {"list", cmd_list, "[--status active|finished] [--players N] [--waiting-for SEAT] [--limit N]",
+    {"list", cmd_list, "[--status waiting|active|finished|cancelled] [--players N] [--waiting-for SEAT] [--limit N]",
      "lists games, oldest first (every page of GET /v1/admin/games), filtered"},
     {"show", cmd_show, "ID [--seq N] [--public]",
      "prints an ASCII board and the scores: the admin's view, --public what anyone sees, --seq N after move N"},
@@ -1215,6 +1257,13 @@ int main(int argc, char **argv)
     const command *c = find_command(argv[optind]);
     if (!c)
         usage_error(NULL, "unknown command %s", argv[optind]);
+    if (strncmp(server, "http://", 7) != 0 && strncmp(server, "https://", 8) != 0)
+        usage_error(NULL, "--server (or CARCCTL_SERVER) is an http:// or https:// URL, not %s", server);
+    char base[1024];   /* paths are added to it: "http://h:8080/" would make "//v1/..." */
+    snprintf(base, sizeof base, "%s", server);
+    for (size_t n = strlen(base); n > 8 && base[n - 1] == '/'; n--)
+        base[n - 1] = 0;
+    server = base;
     char **rest = argv + optind;
     int n = argc - optind;
     if (c->run == cmd_help)

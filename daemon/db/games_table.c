@@ -30,7 +30,10 @@ static const cd_stmt_info stmts[] = {
     /* the cursor is the last id of the previous page; rows are ordered by (created_at, id) */
     {ST_GAMES_LIST, "games_list",
                     "SELECT id, status, seq, " CD_SQL_ISO("created_at") ", " CD_SQL_ISO("updated_at") ", "
-                    "(setup->>'nplayers')::integer, pending_seat FROM games "
+                    "(setup->>'nplayers')::integer, pending_seat, "
+                    "CASE WHEN status = 'waiting' THEN (SELECT nseats FROM game_waiting w WHERE w.game_id = g.id) END, "
+                    "CASE WHEN status = 'waiting' THEN (SELECT count(*) FROM seats s WHERE s.game_id = g.id) END "
+                    "FROM games g "
                     "WHERE ($1::text IS NULL OR status = $1) AND ($2::uuid IS NULL OR "
                     "(created_at, id) > ((SELECT created_at FROM games WHERE id = $2::uuid), $2::uuid)) "
                     "ORDER BY created_at, id LIMIT $3::integer",
@@ -98,6 +101,8 @@ static void games_list_row(const PGresult *res, int i, void *row)
     g->nplayers = atoi(PQgetvalue(res, i, 5));
     g->has_pending = !PQgetisnull(res, i, 6);
     g->pending_seat = cd_q_int(res, i, 6, -1);
+    g->seats_asked = cd_q_int(res, i, 7, -1);
+    g->seats_taken = cd_q_int(res, i, 8, -1);
 }
 
 cd_q cd_games_list(cd_db *db, const char *status, const char *after, long limit, cd_games_list_rows *out)

@@ -47,6 +47,7 @@ typedef struct {
     int nplayers;
     bool has_pending;
     int pending_seat;
+    int seats_asked, seats_taken;   /* a waiting game's seats (nplayers is 0 until it starts); else -1 */
 } cd_games_list_row;
 
 typedef struct {

@@ -33,6 +33,8 @@ static json_t *game_row(const cd_games_list_row *g)
     json_t *o = json_pack("{s:s, s:s, s:i, s:s, s:s, s:i}", "id", g->id, "status", g->status, "seq", g->seq,
                           "created_at", g->created_at, "updated_at", g->updated_at, "nplayers", g->nplayers);
     json_object_set_new(o, "pending_seat", g->has_pending ? json_integer(g->pending_seat) : json_null());
+    json_object_set_new(o, "seats_asked", g->seats_asked >= 0 ? json_integer(g->seats_asked) : json_null());
+    json_object_set_new(o, "seats_taken", g->seats_taken >= 0 ? json_integer(g->seats_taken) : json_null());
     return o;
 }
 

@@ -87,6 +87,13 @@ START_TEST(help_and_usage_errors)
                {"show", "show: missing"},
                {"show a b", "unexpected argument b"},
                {"list --limit", "--limit needs a value"},
+               {"list --limit -3", "--limit needs a number of 1 or more, not -3"},
+               {"list --players x", "--players needs a whole number, not x"},
+               {"list --status bogus", "--status is waiting, active, finished or cancelled, not bogus"},
+               {"show --seq -1 g", "--seq needs a number of 0 or more"},
+               {"audit --limit 900", "--limit is at most 500"},
+               {"replay", "replay: missing ID\n"},   /* the argument's name, not the command's usage */
+               {"--server ftp://h list", "an http:// or https:// URL, not ftp://h"},
                {"help frob", "no command frob"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_int_eq(run(d, bad[i].args, &out, &err), 2);
@@ -105,6 +112,29 @@ START_TEST(help_and_usage_errors)
     ck_assert_msg(out[0] == 0, "stdout before the error:\n%s", out);
     free(out);
     free(err);
+    /* no server there: one line that says why, exit 3 */
+    ck_assert_int_eq(run(d, "--server http://127.0.0.1:1 list", &out, &err), 3);
+    ck_assert_msg(strstr(err, "127.0.0.1:1/v1/admin/games") && strchr(err, '\n') == err + strlen(err) - 1, "%s", err);
+    free(out);
+    free(err);
+
+    /* a server URL with a trailing slash is the same server; a waiting game's seats, taken of asked for */
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    e2e_req(c, "POST", "/v1/games", NULL, "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true}]}",
+            NULL, &r);
+    ck_assert_msg(r.status == 201, "%s", r.body);
+    char id[40], args[200];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    e2e_resp_free(&r);
+    snprintf(args, sizeof args, "--server '%s/' list --status waiting --players 3", d->base);
+    ck_assert_int_eq(run(d, args, &out, &err), 0);
+    char row[120];
+    snprintf(row, sizeof row, "%s  waiting      0     1/3       -  ", id);
+    ck_assert_msg(strstr(out, row), "wanted \"%s\" in:\n%s%s", row, out, err);
+    free(out);
+    free(err);
+    e2e_client_free(c);
     e2e_daemon_down(d);
 }
 END_TEST
