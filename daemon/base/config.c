@@ -84,7 +84,8 @@ static const opt opts[] = {
      0, 0, "CIDRS", "comma-separated addresses and ranges (IPv4, IPv6; unix for the unix socket) of reverse "
      "proxies whose X-Forwarded-For names the client; from any other peer the header is ignored (default none)"},
     {"--public-url", "CARCD_PUBLIC_URL", OPT_STRING, FIELD(public_url), CAPACITY(public_url), 0, 0, "URL",
-     "base URL of the links in webhook payloads, e.g. https://carc.example.org (default: empty, relative links)"},
+     "base URL of the links in webhook payloads and mails, e.g. https://carc.example.org (default: empty, relative "
+     "links; needed with --smtp-url)"},
     {"--webhook-allow", "CARCD_WEBHOOK_ALLOW", OPT_STRING, FIELD(webhook_allow), CAPACITY(webhook_allow), 0, 0,
      "CIDRS", "comma-separated ranges webhooks may reach although loopback, private or link-local (default none)"},
     {"--webhook-backoff", "CARCD_WEBHOOK_BACKOFF", OPT_STRING, FIELD(webhook_backoff), CAPACITY(webhook_backoff), 0,
@@ -147,7 +148,8 @@ static const opt opts[] = {
      "comes back to carcd's mail-in (or IMAP mailbox) and stops that mail's address (default: empty, "
      "CARCD_MAIL_FROM, and bounces go there unread)"},
     {"--mail-secret", "CARCD_MAIL_SECRET", OPT_STRING, FIELD(mail_secret), CAPACITY(mail_secret), 0, 0, "KEY",
-     "key of the reply addresses' tags (HMAC-SHA256 over game and seat); the same in every carcd of a database"},
+     "key of the tags in reply addresses and unsubscribe links (HMAC-SHA256 over game and seat), 16 characters or "
+     "more; needed with --smtp-url; the same in every carcd of a database"},
     {"--mail-backoff", "CARCD_MAIL_BACKOFF", OPT_STRING, FIELD(mail_backoff), CAPACITY(mail_backoff), 0, 0,
      "SECONDS,...", "delay before each retry of a mail the server did not take (default "
      CD_MAIL_BACKOFF_DEFAULT ")"},

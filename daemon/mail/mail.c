@@ -44,6 +44,20 @@ int cd_mail_configure(const cd_config *cfg, char *err, size_t errlen)
                  cfg->smtp_url);
         return -1;
     }
+    /* every mail carries an unsubscribe link whose tag is an HMAC under this key (mail/tag.h): with none, anyone who
+     * knows a game's id could make the tag and stop a seat's mail */
+    if (S.enabled && strlen(cfg->mail_secret) < 16) {
+        snprintf(err, errlen, "CARCD_SMTP_URL needs CARCD_MAIL_SECRET (16 characters or more, the same for every carcd "
+                              "of a database): the key of the tags in the mail's unsubscribe links and reply addresses");
+        return -1;
+    }
+    /* and every mail links to the seat's page and to that unsubscribe page: a mail without them could not be
+     * stopped but by a reply */
+    if (S.enabled && strncasecmp(cfg->public_url, "http://", 7) != 0 && strncasecmp(cfg->public_url, "https://", 8) != 0) {
+        snprintf(err, errlen, "CARCD_SMTP_URL needs CARCD_PUBLIC_URL (http:// or https://, where people reach this "
+                              "server): the address of the links in every mail (the seat's page, unsubscribe)");
+        return -1;
+    }
     if (S.enabled && !cd_mail_address_ok(cfg->mail_from)) {
         snprintf(err, errlen, "CARCD_MAIL_FROM: expected an address (name@example.org), not \"%s\"", cfg->mail_from);
         return -1;

@@ -38,6 +38,7 @@ static void setup(void)
     snprintf(cfg.mail_reply_to, sizeof cfg.mail_reply_to, "play+{tag}@games.example.org");
     snprintf(cfg.mail_return_path, sizeof cfg.mail_return_path, "play+b{tag}@games.example.org");
     snprintf(cfg.mail_secret, sizeof cfg.mail_secret, "a-secret-of-twenty-chars");
+    snprintf(cfg.public_url, sizeof cfg.public_url, "https://carcd.example.org");
     ck_assert_msg(cd_mail_configure(&cfg, err, sizeof err) == 0, "%s", err);
 }
 
@@ -555,6 +556,24 @@ START_TEST(settings_refused)
     snprintf(cfg.mail_from, sizeof cfg.mail_from, "carcd at example");
     ck_assert_int_eq(cd_mail_configure(&cfg, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "CARCD_MAIL_FROM") != NULL, "%s", err);
+    snprintf(cfg.mail_from, sizeof cfg.mail_from, "carcd@games.example.org");
+    /* mail without the tags' key: every unsubscribe link's tag would be anyone's to make */
+    static const char *const weak[] = {"", "fifteen-chars!!", NULL};
+    for (int i = 0; weak[i]; i++) {
+        snprintf(cfg.mail_secret, sizeof cfg.mail_secret, "%s", weak[i]);
+        ck_assert_int_eq(cd_mail_configure(&cfg, err, sizeof err), -1);
+        ck_assert_msg(strstr(err, "CARCD_SMTP_URL needs CARCD_MAIL_SECRET") != NULL, "\"%s\": %s", weak[i], err);
+    }
+    snprintf(cfg.mail_secret, sizeof cfg.mail_secret, "a-secret-of-twenty-chars");
+    /* nor without the address of the links every mail carries */
+    static const char *const urls_out[] = {"", "carcd.example.org", NULL};
+    for (int i = 0; urls_out[i]; i++) {
+        snprintf(cfg.public_url, sizeof cfg.public_url, "%s", urls_out[i]);
+        ck_assert_int_eq(cd_mail_configure(&cfg, err, sizeof err), -1);
+        ck_assert_msg(strstr(err, "CARCD_SMTP_URL needs CARCD_PUBLIC_URL") != NULL, "\"%s\": %s", urls_out[i], err);
+    }
+    snprintf(cfg.public_url, sizeof cfg.public_url, "https://carcd.example.org");
+    ck_assert_msg(cd_mail_configure(&cfg, err, sizeof err) == 0, "%s", err);
 }
 END_TEST
 

@@ -939,7 +939,9 @@ static bool lock_waiters(PGconn *pg, int n, double seconds)
  * address, queued the same way, is Cy's address, read as seat 1's. */
 START_TEST(a_write_racing_a_leave_moves_with_the_seat)
 {
-    static const char *const env[] = {"CARCD_SMTP_URL=smtp://127.0.0.1:1", NULL};   /* addresses kept, none sent */
+    static const char *const env[] = {"CARCD_SMTP_URL=smtp://127.0.0.1:1",   /* addresses kept, none sent */
+                                      "CARCD_MAIL_SECRET=a-test-secret-of-the-lobby-tests",
+                                      "CARCD_PUBLIC_URL=http://carcd.example.org", NULL};
     e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
     json_t *g = post_want(c, "/v1/games", NULL,

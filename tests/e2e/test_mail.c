@@ -1740,7 +1740,7 @@ START_TEST(invitation_mails_limited_and_refused_without_mail)
     static char smtp[300];
     snprintf(smtp, sizeof smtp, "CARCD_SMTP_URL=%s", smtp_url);
     const char *env[] = {smtp, "CARCD_MAIL_FROM=carcd@example.org", "CARCD_PUBLIC_URL=http://carcd.example.org",
-                         "CARCD_RATE_INVITE_MAILS=1/1", NULL};
+                         "CARCD_MAIL_SECRET=" SECRET, "CARCD_RATE_INVITE_MAILS=1/1", NULL};
     e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
     e2e_resp r;

@@ -16,6 +16,7 @@
 #include "e2e.h"
 #include "openapi.h"
 
+#define OPENAPI_MAIL_SECRET "a-test-secret-of-the-openapi-tests"
 #define MAX_SEEN 512
 
 typedef struct {
@@ -94,7 +95,8 @@ START_TEST(answers_match_the_document)
     /* webhooks to 127.0.0.1:1 (refused); mail on (an invitation mailed), to a server that refuses the
      * connection: the outbox keeps it, nothing is sent */
     const char *env[] = {"CARCD_WEBHOOK_ALLOW=127.0.0.1/32", "CARCD_SMTP_URL=smtp://127.0.0.1:1",
-                         "CARCD_MAIL_FROM=carcd@example.org", "CARCD_PUBLIC_URL=http://carcd.example.org", NULL};
+                         "CARCD_MAIL_FROM=carcd@example.org", "CARCD_PUBLIC_URL=http://carcd.example.org",
+                         "CARCD_MAIL_SECRET=" OPENAPI_MAIL_SECRET, NULL};
     e2e_daemon *d = e2e_daemon_up(env);
     e2e_client *c = e2e_client_new(d);
     move_types = json_object();
@@ -515,12 +517,13 @@ START_TEST(answers_match_the_document)
         req(c, "PUT", p, NULL, "{\"email\":null}", NULL, 401);
         req(c, "GET", p, g[0].token[1], NULL, NULL, 200);
         req(c, "GET", p, d->admin, NULL, NULL, 403);
-        /* the seat's reply tag, as carcd makes it (mail/tag.h) with this carcd's CARCD_MAIL_SECRET, empty */
+        /* the seat's reply tag, as carcd makes it (mail/tag.h) with this carcd's CARCD_MAIL_SECRET */
         char msg[64], tag[25];
         unsigned char md[EVP_MAX_MD_SIZE];
         unsigned int mdlen = 0;
         snprintf(msg, sizeof msg, "%.36s:1", g[0].id);
-        HMAC(EVP_sha256(), "", 0, (const unsigned char *)msg, strlen(msg), md, &mdlen);
+        HMAC(EVP_sha256(), OPENAPI_MAIL_SECRET, (int)strlen(OPENAPI_MAIL_SECRET), (const unsigned char *)msg,
+             strlen(msg), md, &mdlen);
         for (int i = 0; i < 12; i++)
             snprintf(tag + 2 * i, 3, "%02x", md[i]);
         const char *form[] = {"Content-Type: application/x-www-form-urlencoded", NULL};

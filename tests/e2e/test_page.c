@@ -1550,7 +1550,8 @@ static e2e_daemon *mail_daemon_up(const char *name)
     static char env_smtp[300];
     snprintf(env_smtp, sizeof env_smtp, "CARCD_SMTP_URL=%s", smtp);
     static const char *env[] = {env_smtp, "CARCD_MAIL_FROM=carcd@example.org",
-                                "CARCD_PUBLIC_URL=http://carcd.example.org", NULL};
+                                "CARCD_PUBLIC_URL=http://carcd.example.org",
+                                "CARCD_MAIL_SECRET=a-test-secret-of-the-page-tests", NULL};
     return e2e_daemon_up(env);
 }
 
