@@ -63,6 +63,7 @@ enum MHD_Result h_game_leave(cd_req *r);       /* game_leave.c */
 enum MHD_Result h_seat_remove(cd_req *r);      /* seat_remove.c */
 enum MHD_Result h_game_invite_mail(cd_req *r); /* invite_mail.c */
 enum MHD_Result h_game_invites(cd_req *r);     /* invites_get.c */
+enum MHD_Result h_invite_lookup(cd_req *r);    /* invite_lookup.c */
 enum MHD_Result h_seat_token(cd_req *r);       /* seat_token.c */
 enum MHD_Result h_game_rematch(cd_req *r);     /* rematch.c */
 enum MHD_Result h_game_rematch_accept(cd_req *r);  /* rematch.c */

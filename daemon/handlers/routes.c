@@ -53,6 +53,7 @@ const cd_route cd_routes[] = {
     {"POST", "/v1/games/{id}/leave", h_game_leave, "games.leave"},
     {"POST", "/v1/games/{id}/invites/mail", h_game_invite_mail, "games.invite_mail"},
     {"GET", "/v1/games/{id}/invites", h_game_invites, "games.invites"},
+    {"POST", "/v1/games/{id}/invites/lookup", h_invite_lookup, "games.invites.lookup"},
     {"POST", "/v1/games/{id}/seats/{seat}/token", h_seat_token, "games.seat_token"},
     {"POST", "/v1/games/{id}/seats/{seat}/remove", h_seat_remove, "games.seat_remove"},
     {"POST", "/v1/games/{id}/rematch", h_game_rematch, "games.rematch"},

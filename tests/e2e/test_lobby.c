@@ -1079,6 +1079,89 @@ START_TEST(rematch_acceptance_is_a_join)
 }
 END_TEST
 
+/* POST .../invites/lookup: the holder of a code learns what became of its invitation (the page asks before it
+ * draws its join form): open, used with the code, taken from the lobby, or replaced; nothing is written. */
+START_TEST(an_invitation_looked_up_by_its_code)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    char cy_key[80];
+    new_key(c, "Cy", cy_key);
+    json_t *g = post_want(c, "/v1/games", NULL,
+                          "{\"public\":true,\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true},"
+                          "{\"invite\":true}]}",
+                          201);
+    char id[40], creator[80], codes[3][80];
+    snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
+    snprintf(creator, sizeof creator, "%s", e2e_jstr(g, "creator_token"));
+    for (int i = 0; i < 3; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "invites.%d.invite", i);
+        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(g, k));
+    }
+    json_decref(g);
+    char look[200], join[200], body[200];
+    snprintf(look, sizeof look, "/v1/games/%s/invites/lookup", id);
+    snprintf(join, sizeof join, "/v1/games/%s/join", id);
+
+    snprintf(body, sizeof body, "{\"invite\":\"%s\"}", codes[0]);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", look, NULL, body, NULL, &r), 200);   /* open */
+    ck_assert_str_eq(e2e_jstr(r.json, "game_id"), id);
+    ck_assert_int_eq(e2e_jint(r.json, "place"), 0);
+    ck_assert(json_is_null(e2e_jget(r.json, "seat")) && json_is_false(e2e_jget(r.json, "from_lobby")));
+    ck_assert_msg(r.headers && strstr(r.headers, "no-store"), "%s", r.headers ? r.headers : "");
+    e2e_resp_free(&r);
+    /* Bob joins with code 0 (seat 1); Cy from the lobby takes place 1 (seat 2), whose code she never saw */
+    snprintf(body, sizeof body, "{\"name\":\"Bob\",\"invite\":\"%s\"}", codes[0]);
+    json_t *j = post_want(c, join, NULL, body, 201);
+    char bob[80];
+    snprintf(bob, sizeof bob, "%s", e2e_jstr(j, "token"));
+    json_decref(j);
+    json_decref(post_want(c, join, cy_key, "{\"name\":\"Cy\"}", 201));
+    snprintf(body, sizeof body, "{\"invite\":\"%s\"}", codes[0]);
+    j = post_want(c, look, NULL, body, 200);
+    ck_assert(e2e_jint(j, "place") == 0 && e2e_jint(j, "seat") == 1 && json_is_false(e2e_jget(j, "from_lobby")));
+    json_decref(j);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\"}", codes[1]);
+    j = post_want(c, look, NULL, body, 200);
+    ck_assert(e2e_jint(j, "place") == 1 && e2e_jint(j, "seat") == 2 && json_is_true(e2e_jget(j, "from_lobby")));
+    json_decref(j);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\"}", codes[2]);
+    j = post_want(c, look, bob, body, 200);   /* any bearer, or none: the code is what counts */
+    ck_assert(e2e_jint(j, "place") == 2 && json_is_null(e2e_jget(j, "seat")));
+    json_decref(j);
+
+    /* refusals */
+    post_problem(c, look, NULL, "{\"invite\":\"iv_not-a-code-of-this-game\"}", 403, "forbidden");
+    char other[200];
+    snprintf(other, sizeof other, "/v1/games/%s/invites/lookup", "00000000-0000-4000-8000-000000000000");
+    snprintf(body, sizeof body, "{\"invite\":\"%s\"}", codes[2]);
+    post_problem(c, other, NULL, body, 403, "forbidden");   /* a code names its game, and opens no other */
+    post_problem(c, "/v1/games/nope/invites/lookup", NULL, body, 404, "not-found");
+    post_problem(c, look, NULL, "{}", 400, "invalid");
+    post_problem(c, look, NULL, "{\"invite\":7}", 400, "invalid");
+    post_problem(c, look, NULL, "{\"invite\":\"x\",\"name\":\"Eve\"}", 400, "invalid");
+    post_problem(c, look, NULL, "{", 400, "bad-json");
+
+    /* the creator removes Bob: his place opens to a new code, and his old one opens nothing */
+    char rm[200];
+    snprintf(rm, sizeof rm, "/v1/games/%s/seats/1/remove", id);
+    j = post_want(c, rm, creator, "{\"place\":0}", 200);
+    char fresh[80];
+    snprintf(fresh, sizeof fresh, "%s", e2e_jstr(j, "invite.invite"));
+    json_decref(j);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\"}", codes[0]);
+    post_problem(c, look, NULL, body, 403, "forbidden");
+    snprintf(body, sizeof body, "{\"invite\":\"%s\"}", fresh);
+    j = post_want(c, look, NULL, body, 200);
+    ck_assert(e2e_jint(j, "place") == 0 && json_is_null(e2e_jget(j, "seat")));
+    json_decref(j);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 START_TEST(seat_removed_by_the_creator)
 {
     e2e_daemon *d = e2e_daemon_up(NULL);
@@ -1283,6 +1366,7 @@ int main(void)
     tcase_add_test(tc, a_wait_follows_its_seat_across_a_leave);
     tcase_add_test(tc, a_write_racing_a_leave_moves_with_the_seat);
     tcase_add_test(tc, seat_removed_by_the_creator);
+    tcase_add_test(tc, an_invitation_looked_up_by_its_code);
     tcase_add_test(tc, late_warning_counts_anew);
     suite_add_tcase(s, tc);
     return e2e_run(s);

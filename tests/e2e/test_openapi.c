@@ -431,6 +431,12 @@ START_TEST(answers_match_the_document)
             req(c, "GET", p, "ct_not-the-creator", NULL, NULL, 403);
             snprintf(p, sizeof p, "/v1/games/%.36s/invites", k.id);   /* every seat named: no invitations */
             req(c, "GET", p, d->admin, NULL, NULL, 404);
+            snprintf(p, sizeof p, "/v1/games/%.36s/invites/lookup", wid);   /* what became of one, by its code */
+            char look_body[120];
+            snprintf(look_body, sizeof look_body, "{\"invite\":\"%s\"}", code);
+            req(c, "POST", p, NULL, look_body, NULL, 200);
+            req(c, "POST", p, NULL, "{\"invite\":\"iv_x\"}", NULL, 403);
+            req(c, "POST", p, NULL, "{}", NULL, 400);
             snprintf(p, sizeof p, "/v1/games/%.36s/invites/mail", wid);
             if (round == 0) {   /* the mail's stop link: its token from the outbox, as the mail carries it */
                 char token[64], stop[200];

@@ -1155,7 +1155,7 @@ START_TEST(page_join_by_invitation)
     char url[300];
     browser b;
     browser_start(&b);
-    tab t[3];
+    tab t[4];
 
     /* the first invitation: the form, a name, and the tab is seat 1's page */
     invite_page_url(d, created, 0, url, sizeof url);
@@ -1188,13 +1188,27 @@ START_TEST(page_join_by_invitation)
     ck_assert_int_eq(e2e_jint(v, "open"), 1);
     json_decref(v);
 
-    /* the same invitation again, in another tab: refused, nothing changed */
+    /* the same invitation again, in another tab: no form, but who used it (POST .../invites/lookup) */
     invite_page_url(d, created, 0, url, sizeof url);
     tab_open(&b, &t[1], url, 1280, 900, false);
-    join_as(&b, "Again", NULL);
-    wait_for(&b, "document.getElementById('join-problem').hidden ? 'n' : document.getElementById('join-problem').textContent",
-             "Could not join: invite: this invitation's seat is taken already", "a used invitation");
+    wait_for(&b, "(document.getElementById('join-used') || {}).textContent",
+             "This invitation has been used: Guest took seat 1 with it. If that was you, open the page your join gave "
+             "you (its address is your seat's key; the game's mails carry it too if you gave an address). Otherwise "
+             "ask Host for a new link.", "a used invitation says who used it");
+    wait_for(&b, "String(!!document.getElementById('join-form'))", "false", "no form for a used invitation");
     wait_for(&b, "location.hash.startsWith('#invite=iv_') ? 'y' : 'n'", "y", "the tab stays at the invitation");
+    /* a code that is none of the game's (copied wrong, or replaced): said so, no form */
+    char *cut = strstr(url, "#invite=iv_") + strlen("#invite=iv_");
+    snprintf(cut, sizeof url - (size_t)(cut - url), "not-a-code-of-this-game");
+    tab_open(&b, &t[3], url, 1280, 900, false);
+    wait_for(&b, "(document.getElementById('join-used') || {}).textContent",
+             "This invitation link no longer opens a seat: the game's creator has replaced it, or it was copied "
+             "wrong. Check the link, or ask Host for a new link.", "a code that opens nothing");
+    wait_for(&b, "String(!!document.getElementById('join-form'))", "false", "no form for it");
+    snprintf(url, sizeof url, "/v1/games/%s", g.id);
+    v = e2e_get_ok(c, url, NULL, 200);
+    ck_assert_int_eq(e2e_jint(v, "open"), 1);   /* nothing changed */
+    json_decref(v);
 
     /* the second invitation takes the last seat: the game starts, in every tab without a reload */
     invite_page_url(d, created, 1, url, sizeof url);

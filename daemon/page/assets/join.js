@@ -1,7 +1,9 @@
 // join.js — joining a game by invitation in the browser. The creation of a game with open seats answers, for
 // each, a page_url: this page with the invite code in the fragment (#invite=iv_...), the link to send a
-// person. For a game that waits for players, the page then asks for a name and posts the join with the code
-// in the body: the fragment reaches no request line, so the code stays out of access logs.
+// person. For a game that waits for players, the page asks carcd what became of the invitation (a link is opened
+// again, by its invitee who joined already or by whoever it was forwarded to), then, while its place is open, asks
+// for a name and posts the join with the code in the body: the fragment reaches no request line, so the code
+// stays out of access logs.
 //
 // A join answers the seat's token once (the server keeps only its hash), and the page's address is how a
 // person comes back to a game over days: on success the address becomes the seat's page (#token=...,
@@ -18,10 +20,47 @@ const MAILED = "carcd.joined_email.";
 const m = /(?:^#|&)invite=([^&]+)/.exec(location.hash);
 export const invite = token ? null : (m ? decodeURIComponent(m[1]) : null);
 
-// The form, into box (#choices) while the game waits. Drawn once: a redraw because another player joined
-// keeps what is being typed.
-export function drawJoin(box, id, view) {
-  if (box.querySelector("#join-form")) return;
+// What became of this page's invitation (POST .../invites/lookup), asked once a page load: the answer, or
+// {gone: true} when the code opens nothing (mistyped, or replaced when the creator removed its player), or null
+// when carcd could not tell (the form is shown; a join says what is wrong).
+let fate = null;
+function inviteFate(id) {
+  fate = fate || post("/v1/games/" + id + "/invites/lookup", { invite })
+    .catch((e) => (e.status === 403 ? { gone: true } : null));
+  return fate;
+}
+
+// Why a used or replaced invitation opens no seat, in words; "" while its place is open.
+function usedWords(f, view) {
+  const host = (view.players || [])[0];
+  const ask = host ? "ask " + host.name + " for a new link" : "ask the person who invited you for a new link";
+  if (f && f.gone) {
+    return "This invitation link no longer opens a seat: the game's creator has replaced it, or it was copied " +
+           "wrong. Check the link, or " + ask + ".";
+  }
+  if (!f || f.seat === null) return "";
+  const who = ((view.players || []).find((p) => p.seat === f.seat) || {}).name || "another player";
+  if (f.from_lobby) {
+    return "This invitation's seat was taken by " + who + ", who joined from the lobby before you. To play, " + ask +
+           ".";
+  }
+  return "This invitation has been used: " + who + " took seat " + f.seat + " with it. If that was you, open the " +
+         "page your join gave you (its address is your seat's key; the game's mails carry it too if you gave an " +
+         "address). Otherwise " + ask + ".";
+}
+
+// The form, into box (#choices) while the game waits, once carcd said that the invitation's place is open (else
+// why it is not). Drawn once: a redraw because another player joined keeps what is being typed.
+export async function drawJoin(box, id, view) {
+  if (box.querySelector("#join-form") || box.querySelector("#join-used")) return;
+  const used = usedWords(await inviteFate(id), view);
+  if (box.querySelector("#join-form") || box.querySelector("#join-used")) return;   // drawn while this waited
+  if (used) {
+    const p = el("p", null, used);
+    p.id = "join-used";
+    box.replaceChildren(p);
+    return;
+  }
   const form = el("form");
   form.id = "join-form";
   // who invites: the first seat, the creator's in a game started from the lobby
