@@ -30,6 +30,7 @@ const char cd_page_csp[] = "default-src 'none'; script-src 'self'; style-src 'se
 enum MHD_Result h_game_page(cd_req *r)
 {
     /* people open this page: a browser gets its problems (no such game, the database down) as a page too */
+    r->negotiated = true;
     r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
     if (!cd_uuid_valid(r->params[0]))   /* most often a link that a mail program cut in two */
         return cd_reply_problem(r, CD_P_NOT_FOUND, "id",

@@ -140,7 +140,8 @@ enum MHD_Result cd_lobby_reply_view(cd_req *r, cd_db *db, const char *id, json_t
     json_decref(settings);
     json_decref(names);
     cd_waiting_view_row_free(&w);
-    static const char *const headers[] = {"Cache-Control", "private, no-cache", NULL};
+    /* each bearer sees its own view (its seat, its mail); no ETag: the seq stays 0 while the seats change */
+    static const char *const headers[] = {"Cache-Control", "private, no-cache", "Vary", "Authorization", NULL};
     return cd_reply_json(r, 200, v, headers);
 }
 

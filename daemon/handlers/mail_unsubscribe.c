@@ -18,6 +18,7 @@
 
 enum MHD_Result h_mail_unsubscribe_page(cd_req *r)
 {
+    r->negotiated = true;
     r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
     if (strlen(r->params[0]) != CD_MAIL_TAG_LEN)
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no seat gets mail with that tag (a link cut in two?)");
@@ -32,6 +33,7 @@ enum MHD_Result h_mail_unsubscribe_page(cd_req *r)
 enum MHD_Result h_mail_unsubscribe(cd_req *r)
 {
     /* a browser's form post gets a page; a mail program's one-click (RFC 8058) and other clients JSON */
+    r->negotiated = true;
     r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
     const char *tag = r->params[0];
     cd_db *db = cd_req_db(r);

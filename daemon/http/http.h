@@ -61,6 +61,7 @@ struct cd_req {
     /* set by a page route (the game page) when the client asked for text/html by name (a browser): its
      * problems are answered as a page for people (problem_html.h), with the same status */
     bool html_problems;
+    bool negotiated;               /* the route answers HTML or JSON by Accept: every problem says Vary: Accept */
     double t_start;
     /* a handler that suspends keeps its state here; cleanup runs when the request is freed */
     void *ctx;

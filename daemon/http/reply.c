@@ -208,7 +208,9 @@ static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *fie
         json_object_update_missing(o, ext);
         json_decref(ext);
     }
-    return cd_http_reply_json_as(r, status, o, "application/problem+json", headers);
+    /* a page route's JSON side: a cache must not hand this to a browser that asks for the page */
+    const char *const vary[] = {"Vary", "Accept", headers ? headers[0] : NULL, headers ? headers[1] : NULL, NULL};
+    return cd_http_reply_json_as(r, status, o, "application/problem+json", r->negotiated ? vary : headers);
 }
 
 enum MHD_Result cd_reply_too_many(cd_req *r, cd_problem p, int retry_after_s, const char *fmt, ...)

@@ -1929,13 +1929,16 @@ START_TEST(page_broken_link)
     static const char *const browser_accept[] = {
         "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", NULL};
     e2e_resp r;
+    char vary[64];
     ck_assert_int_eq(e2e_req(c, "GET", cut, NULL, NULL, NULL, &r), 404);
     e2e_assert_problem(&r, 404, "id", "a program reads a cut link");
     ck_assert_ptr_nonnull(strstr(e2e_jstr(r.json, "detail"), "cut in two"));
+    /* the same URL answers a page to a browser: a cache must not give this to one */
+    ck_assert_ptr_nonnull(e2e_header(&r, "Vary", vary, sizeof vary));
+    ck_assert_str_eq(vary, "Accept");
     e2e_resp_free(&r);
     ck_assert_int_eq(e2e_req(c, "GET", cut, NULL, NULL, browser_accept, &r), 404);
     ck_assert_str_eq(r.content_type, "text/html; charset=utf-8");
-    char vary[64];
     ck_assert_ptr_nonnull(e2e_header(&r, "Vary", vary, sizeof vary));
     ck_assert_str_eq(vary, "Accept");
     ck_assert_ptr_nonnull(strstr(r.body, "<h1>Not found</h1>"));
