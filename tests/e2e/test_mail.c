@@ -1164,7 +1164,8 @@ START_TEST(postfix_pipe_transport)
     FILE *f = fopen(envfile, "w");
     ck_assert(f);
     fprintf(f, "CARCD_BIN='%s'\nCARCD_DATABASE_URL='%s'\nCARCD_SMTP_URL='%s'\nCARCD_MAIL_FROM=carcd@example.org\n"
-               "CARCD_MAIL_REPLY_TO='pipe+{tag}@example.org'\nCARCD_MAIL_SECRET='" SECRET "'\n",
+               "CARCD_MAIL_REPLY_TO='pipe+{tag}@example.org'\nCARCD_MAIL_SECRET='" SECRET "'\n"
+               "CARCD_PUBLIC_URL=http://carcd.example.org\n",
             CARCD_BIN, d->dburl, smtp_url);
     fclose(f);
     e2e_client *c = e2e_client_new(d);
