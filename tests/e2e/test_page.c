@@ -2098,6 +2098,31 @@ START_TEST(page_chat)
     free(r0);
     free(r1);
 
+    /* seat 1 mutes P2 from its tab: P2's message leaves the page, its next one never comes (seat 0 gets it),
+     * and an unmute brings both back; the button says which it does */
+    tab_use(&b, &t[1]);
+    wait_for(&b, "Array.from(document.querySelectorAll('#chat-mutes .mute')).map((e) => e.textContent).join('|')",
+             "Mute P0|Mute P2", "a mute button for each other seat");
+    click(&b, "#chat-mutes .mute[data-seat=\"2\"]");
+    wait_msgs(&b, 1, "P2's message gone from seat 1's tab");
+    wait_for(&b, "document.querySelector('#chat-mutes .mute[data-seat=\"2\"]').textContent", "Unmute P2",
+             "the button unmutes now");
+    a = e2e_get_ok(c, mp, g.token[1], 200);
+    ck_assert_int_eq(json_array_size(json_object_get(a, "muted")), 1);
+    ck_assert_int_eq(e2e_jint(a, "muted.0"), 2);
+    json_decref(a);
+    ck_assert_int_eq(e2e_req(c, "POST", mp, g.token[2], "{\"text\":\"still here\"}", NULL, &r), 201);
+    e2e_resp_free(&r);
+    tab_use(&b, &t[0]);
+    wait_msgs(&b, 3, "seat 0 reads P2 on");
+    tab_use(&b, &t[1]);
+    nap_ms(500);
+    wait_msgs(&b, 1, "seat 1 does not");
+    click(&b, "#chat-mutes .mute[data-seat=\"2\"]");
+    wait_msgs(&b, 3, "an unmute shows P2's messages again");
+    wait_for(&b, "document.querySelector('#chat-mutes .mute[data-seat=\"2\"]').textContent", "Mute P2",
+             "the button mutes again");
+
     /* a spectator: no panel where the chat is the seats', a read-only one where it is public */
     snprintf(url, sizeof url, "%s/games/%s", d->base, g.id);
     tab_open(&b, &t[2], url, 1280, 900, false);

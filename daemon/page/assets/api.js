@@ -54,6 +54,10 @@ export async function put(path, body) {
   return send("PUT", token, path, body);
 }
 
+export async function del(path) {
+  return send("DELETE", token, path, undefined);
+}
+
 async function send(method, bearer, path, body) {
   return answer(await fetch(path, {
     method, cache: "no-store",

@@ -3,8 +3,9 @@
 // gets new messages from main.js's events stream (the `chat` promise below: one stream per tab carries
 // both), and posts with the token. The texts are the
 // players' own words: they go into the page with textContent only, never as HTML, so markup in a message
-// is shown as the characters it is made of.
-import { token, get, post } from "./api.js";
+// is shown as the characters it is made of. A seat may mute another seat for itself (a button a seat under the
+// log): carcd then leaves that seat's messages out of everything it sends this seat.
+import { token, get, post, put, del } from "./api.js";
 import { alertLine, el } from "./dom.js";
 
 const id = document.body.dataset.game;
@@ -22,6 +23,38 @@ function add(list, m) {
   li.title = m.at + " (after move " + m.seq + ")";
   list.append(li);
   list.scrollTop = list.scrollHeight;
+}
+
+// "Mute Bob" / "Unmute Bob" for each other seat (PUT and DELETE .../mutes/{seat}). A mute takes that seat's
+// messages off the page at once; an unmute reads the messages again, since carcd never sent the muted ones.
+function drawMutes(wrap, list, problem, mine, muted) {
+  wrap.replaceChildren(el("span", null, "Hide a player's messages: "));
+  names.forEach((name, seat) => {
+    if (seat === mine) return;
+    const on = muted.includes(seat);
+    const b = el("button", "mute", (on ? "Unmute " : "Mute ") + (name || "seat " + seat));
+    b.type = "button";
+    b.dataset.seat = String(seat);
+    b.dataset.muted = on ? "1" : "";
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      problem.hidden = true;
+      const path = "/v1/games/" + id + "/mutes/" + seat;
+      try {
+        if (on) await del(path); else await put(path, {});
+        const a = await get("/v1/games/" + id + "/messages?after=0&limit=500");
+        list.replaceChildren();
+        shown.clear();
+        for (const m of a.messages) add(list, m);
+        drawMutes(wrap, list, problem, mine, a.muted || []);
+      } catch (e) {
+        problem.textContent = (on ? "Not unmuted: " : "Not muted: ") + e.message;
+        problem.hidden = false;
+        b.disabled = false;
+      }
+    });
+    wrap.append(b);
+  });
 }
 
 function build(canWrite) {
@@ -74,7 +107,7 @@ function build(canWrite) {
 // Resolves to {after, on} for main.js's stream (follow in api.js): the last message id shown and what to do
 // with a new one; to null when this reader gets no messages (no seat and no public chat).
 export const chat = (async function start() {
-  let first;
+  let first, mine = null;
   try {
     first = await get("/v1/games/" + id + "/messages?after=0&limit=500");
   } catch (e) {
@@ -83,9 +116,16 @@ export const chat = (async function start() {
   try {
     const v = await get("/v1/games/" + id);
     names = (v.players || []).map((p) => p.name);
+    mine = v.you ? v.you.seat : null;
   } catch (e) { /* the names are in the messages too */ }
   const list = build(!!token);
   for (const m of first.messages) add(list, m);
+  if (mine !== null && names.length > 1) {   // a seat's reading: its mutes
+    const wrap = el("div", null);
+    wrap.id = "chat-mutes";
+    box.append(wrap);
+    drawMutes(wrap, list, box.querySelector(".chat-problem"), mine, first.muted || []);
+  }
   document.body.dataset.chat = "1";
   return { after: first.last, on: (m) => add(list, m) };
 })();
