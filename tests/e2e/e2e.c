@@ -1100,6 +1100,15 @@ void e2e_game_create(e2e_client *c, int nplayers, const char *expansions, e2e_ga
     e2e_resp_free(&r);
 }
 
+void e2e_invite_codes(const json_t *created, int n, char codes[][80])
+{
+    for (int i = 0; i < n; i++) {
+        char k[40];
+        snprintf(k, sizeof k, "invites.%d.invite", i);
+        snprintf(codes[i], 80, "%s", e2e_jstr(created, k));
+    }
+}
+
 json_t *e2e_admin_view(e2e_client *c, const e2e_daemon *d, const char *id)
 {
     char path[100];

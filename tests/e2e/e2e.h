@@ -159,6 +159,9 @@ void e2e_game_create(e2e_client *c, int nplayers, const char *expansions, e2e_ga
 long e2e_game_create_raw(e2e_client *c, const e2e_daemon *d, int nplayers, const char *expansions,
                          const char *extra, bool admin, e2e_game *g);
 
+/* The invite codes of a creation's answer (invites[i].invite, i < n) into codes[i]. */
+void e2e_invite_codes(const json_t *created, int n, char codes[][80]);
+
 /* The admin view (asserts 200). */
 json_t *e2e_admin_view(e2e_client *c, const e2e_daemon *d, const char *id);
 /* POST verify: asserts 200 and ok=true, returns the game's seq. */

@@ -346,11 +346,7 @@ START_TEST(a_wait_follows_its_seat_across_a_leave)
                           201);
     char id[40], codes[3][80], path[300], body[300], bob[80], cy[80];
     snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
-    for (int i = 0; i < 3; i++) {
-        char k[40];
-        snprintf(k, sizeof k, "invites.%d.invite", i);
-        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(g, k));
-    }
+    e2e_invite_codes(g, 3, codes);
     json_decref(g);
     const char *who[2] = {"Bob", "Cy"};
     char *tok[2] = {bob, cy};
@@ -425,11 +421,7 @@ START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
     snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
     snprintf(ann, sizeof ann, "%s", e2e_jstr(g, "players.0.token"));
     snprintf(creator, sizeof creator, "%s", e2e_jstr(g, "creator_token"));
-    for (int i = 0; i < 3; i++) {
-        char k[40];
-        snprintf(k, sizeof k, "invites.%d.invite", i);
-        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(g, k));
-    }
+    e2e_invite_codes(g, 3, codes);
     snprintf(url, sizeof url, "%s", e2e_jstr(g, "invites.1.join_url"));
     json_decref(g);
 
@@ -708,11 +700,7 @@ START_TEST(seat_left_before_the_start)
     snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
     snprintf(ann, sizeof ann, "%s", e2e_jstr(g, "players.0.token"));
     snprintf(creator, sizeof creator, "%s", e2e_jstr(g, "creator_token"));
-    for (int i = 0; i < 4; i++) {
-        char k[40];
-        snprintf(k, sizeof k, "invites.%d.invite", i);
-        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(g, k));
-    }
+    e2e_invite_codes(g, 4, codes);
     json_decref(g);
 
     /* Bob by code (seat 1, place 0), Cy from the lobby with her key (seat 2, place 1), Di by code (seat 3,
@@ -1094,11 +1082,7 @@ START_TEST(an_invitation_looked_up_by_its_code)
     char id[40], creator[80], codes[3][80];
     snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
     snprintf(creator, sizeof creator, "%s", e2e_jstr(g, "creator_token"));
-    for (int i = 0; i < 3; i++) {
-        char k[40];
-        snprintf(k, sizeof k, "invites.%d.invite", i);
-        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(g, k));
-    }
+    e2e_invite_codes(g, 3, codes);
     json_decref(g);
     char look[200], join[200], body[200];
     snprintf(look, sizeof look, "/v1/games/%s/invites/lookup", id);
@@ -1177,11 +1161,7 @@ START_TEST(seat_removed_by_the_creator)
     char id[40], creator[80], codes[3][80];
     snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
     snprintf(creator, sizeof creator, "%s", e2e_jstr(g, "creator_token"));
-    for (int i = 0; i < 3; i++) {
-        char k[40];
-        snprintf(k, sizeof k, "invites.%d.invite", i);
-        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(g, k));
-    }
+    e2e_invite_codes(g, 3, codes);
     json_decref(g);
     /* Bob by code (seat 1, place 0), Cy from the lobby with her key (seat 2, place 1: its code unseen by her) */
     char join[200], bob[80];

@@ -2785,11 +2785,7 @@ START_TEST(waiting_seat_leaves)
     char id[40], creator[80], codes[3][80], tokens[4][80], path[200], body[300];
     snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
     snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
-    for (int i = 0; i < 3; i++) {
-        char k[40];
-        snprintf(k, sizeof k, "invites.%d.invite", i);
-        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(r.json, k));
-    }
+    e2e_invite_codes(r.json, 3, codes);
     e2e_resp_free(&r);
     /* Carol (seat 1), Bob (seat 2) and Dave (seat 3) take the places mailed to them, by their codes */
     const char *names[] = {"Carol", "Bob", "Dave"};
@@ -2914,11 +2910,7 @@ START_TEST(waiting_seat_removed)
     char id[40], creator[80], codes[2][80], path[200], body[300];
     snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
     snprintf(creator, sizeof creator, "%s", e2e_jstr(r.json, "creator_token"));
-    for (int i = 0; i < 2; i++) {
-        char k[40];
-        snprintf(k, sizeof k, "invites.%d.invite", i);
-        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(r.json, k));
-    }
+    e2e_invite_codes(r.json, 2, codes);
     e2e_resp_free(&r);
     snprintf(path, sizeof path, "/v1/games/%s/join", id);
     snprintf(body, sizeof body, "{\"name\":\"Carol\",\"invite\":\"%s\"}", codes[0]);
@@ -2978,11 +2970,7 @@ START_TEST(waiting_seat_leaves_by_mail)
                      201);
     char id[40], codes[2][80], path[200], body[300], want[300];
     snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
-    for (int i = 0; i < 2; i++) {
-        char k[40];
-        snprintf(k, sizeof k, "invites.%d.invite", i);
-        snprintf(codes[i], sizeof codes[i], "%s", e2e_jstr(r.json, k));
-    }
+    e2e_invite_codes(r.json, 2, codes);
     e2e_resp_free(&r);
     const char *names[] = {"Carol", "Bob"};
     snprintf(path, sizeof path, "/v1/games/%s/join", id);
