@@ -38,7 +38,7 @@ typedef enum {
     CD_P_TOO_FEW_SEATS,     /* 409 a start with fewer than 2 seats taken */
     CD_P_NAMED_SEAT,        /* 409 a leave by a seat named at the waiting game's creation */
     CD_P_SEAT_MOVED,        /* 409 the bearer's seat number kept changing under a write (seats left meanwhile) */
-    CD_P_SEAT_CHANGED,      /* 409 the seat a removal named is no longer the place's its "place" said (renumbered) */
+    CD_P_SEAT_CHANGED,      /* 409 a removal named with "place" a player the seat no longer is (seats renumbered) */
     CD_P_NOT_FINISHED,      /* 409 a rematch of a game that is not over */
     CD_P_REMATCH_OFFERED,   /* 409 the game already has a rematch on offer */
     CD_P_RATE_LIMITED,      /* 429 the client address or key used up its rate limit (Retry-After says when) */
