@@ -138,9 +138,11 @@ static char *legal_notations(e2e_client *c, const e2e_game *g, int seat, int *n)
 }
 
 static const char PAGE_NOTATIONS[] =
-    "JSON.stringify([...document.querySelectorAll('[data-notation]')].map(e=>e.getAttribute('data-notation')).sort())";
+    "JSON.stringify([...new Set([...document.querySelectorAll('[data-notation]')].map(e=>e.getAttribute("
+    "'data-notation')))].sort())";
 
-/* The page's data-notation elements must be the legal moves, one each. */
+/* The page's data-notation elements must be the legal moves, every one and nothing else (a crop circle's
+ * follower action is offered twice: a mark on the follower's piece, and a button in words). */
 static void check_choices(browser *b, const char *want, const char *what)
 {
     double t0 = e2e_now();
@@ -239,7 +241,7 @@ static void play_game(const char *viewport, int width, int height, bool phone, u
                 break;
             char tile[16] = "";
             sscanf(pick, "%15s", tile);
-            snprintf(expr, sizeof expr, "document.querySelector('.triangle-pick[aria-label=\"triangle %s\"]')", tile);
+            snprintf(expr, sizeof expr, "document.querySelector('.triangle-pick[data-focus=\"triangle-%s\"]')", tile);
             json_t *tri = js(&b, expr);
             bool is_tri = !json_is_null(tri) && tri != NULL;
             json_decref(tri);
@@ -975,6 +977,18 @@ START_TEST(page_keyboard)
     free(r1);
     json_decref(list);
     free(want);
+    /* the turn button, pressed with Enter twice: the tile turns twice, nothing is placed, and the focus stays
+     * on the button (it had fallen to the first spot, where the second Enter placed the tile) */
+    json_decref(js(b, "document.querySelector('#choices .rot-right').focus()"));
+    key(b, "Enter", 13);
+    key(b, "Enter", 13);
+    wait_for(b, "document.activeElement.getAttribute('data-focus')", "rot-right", "the focus stays on the button");
+    nap_ms(300);
+    wait_for(b, "document.body.dataset.seq", "0", "nothing placed");
+    /* a spot says where and how the tile would lie, for a person who cannot see the board */
+    char *spot = js_str(b, "document.querySelector('#board .spot:not(.off)').getAttribute('aria-label')");
+    ck_assert_msg(strstr(spot, "of the start tile: north ") && strstr(spot, ", west "), "%s", spot);
+    free(spot);
     for (int seq = 0; seq < 2; seq++) {
         /* Tab until a choice has the focus, then Enter */
         char *focus = NULL;
@@ -996,6 +1010,44 @@ START_TEST(page_keyboard)
         json_decref(ev);
         free(focus);
     }
+    /* the seat's turn is over: the focus is on the turn line, not lost to the page */
+    wait_for(b, "document.activeElement.id", "turn", "the focus on the turn line");
+    /* the other seat moves: its move is said aloud (the live #news line is the log's newest), and when the turn
+     * comes back the focus is on the first choice */
+    e2e_rng rng = {5};
+    for (int k = 0; k < 6; k++) {   /* the other seat's turn: its decisions, up to the next of ours */
+        char path[200];
+        snprintf(path, sizeof path, "/v1/games/%s", g->id);
+        json_t *v = e2e_get_ok(c, path, NULL, 200);
+        long pending = e2e_jint(v, "pending.seat");
+        json_decref(v);
+        if (pending == 0)
+            break;
+        e2e_play p;
+        ck_assert_int_eq(e2e_play_random(c, g, &rng, NULL, &p), 200);
+        e2e_play_free(&p);
+    }
+    wait_for(b, "document.getElementById('news').getAttribute('aria-live')", "polite", "a live region");
+    wait_for(b, "(function(){var l=document.getElementById('log').lastElementChild;"
+                "return l && l.textContent === document.getElementById('news').textContent ? 'y' : 'n';})()",
+             "y", "the other seat's move said aloud");
+    wait_for(b, "document.activeElement.getAttribute('data-notation') ? 'y' : 'n'", "y",
+             "the focus on the first choice when the turn comes back");
+    /* the board in words: a line a piece, the start tile first, the figures on them named with their owners */
+    json_decref(js(b, "document.querySelector('#board-words-box summary').click()"));
+    wait_for(b, "String(document.querySelectorAll('#board-words li').length === JSON.parse("
+                "document.querySelector('#board svg').dataset.pieces))", "true", "a line a piece");
+    wait_for(b, "document.querySelector('#board-words li').textContent.startsWith('D, on the start tile: north ')"
+                " ? 'y' : 'n'", "y", "the start tile in words");
+    json_t *fig = js(b, "Array.from(document.querySelectorAll('#board-words li')).some((l) => / on it$/.test("
+                        "l.textContent))");
+    char path[200];
+    snprintf(path, sizeof path, "/v1/games/%s", g->id);
+    json_t *v = e2e_get_ok(c, path, NULL, 200);
+    ck_assert_msg(json_is_true(fig) == (json_array_size(json_object_get(v, "figures")) > 0),
+                  "figures in words as on the board");
+    json_decref(v);
+    json_decref(fig);
     seat_page_close(&P);
 }
 END_TEST
@@ -1604,7 +1656,7 @@ START_TEST(page_lobby_mail)
     char token[80];
     ck_assert_int_eq(landed_seat(&b, token, sizeof token), 0);
     char *id = js_str(&b, "location.pathname.slice('/games/'.length)");
-    wait_for(&b, "document.getElementById('notice').textContent.startsWith('You started this game (seat 0).')?'y':'n'",
+    wait_for(&b, "document.getElementById('notice').textContent.startsWith('You created this game (seat 0).')?'y':'n'",
              "y", "the creator is told he started it, not that he joined");
     wait_for(&b, "document.getElementById('host-start').textContent", "Start now (when a second player is here)",
              "no start alone");

@@ -4,6 +4,7 @@
 //
 // SVG user units are tiles: the piece at x, y lies in the box [x, x+1) x [y, y+1).
 import { el, drawPiece, anchorOf, NS } from "./tile.js";
+import { facesWords, whereWords } from "./words.js";
 
 const PX_MIN = 56;   // a tile is never drawn smaller than this on screen: a finger must hit a spot
 
@@ -52,7 +53,8 @@ export function drawBoard(box, o) {
   x0 -= 1; y0 -= 1; x1 += 2; y1 += 2;
   const w = x1 - x0, h = y1 - y0;
   const svg = el("svg", { viewBox: `${x0} ${y0} ${w} ${h}`, class: "board", "data-seq": String(v.seq),
-                          "data-pieces": String(board.length), role: "group", "aria-label": "the board" });
+                          "data-pieces": String(board.length), role: "group",
+                          "aria-label": "the board, " + board.length + " piece" + (board.length === 1 ? "" : "s") });
   // wide enough for PX_MIN per tile; the box scrolls when the board is larger than the screen
   svg.setAttribute("width", String(Math.max(w * PX_MIN, Math.min(box.clientWidth || 600, w * 110))));
   el("rect", { x: x0, y: y0, width: w, height: h, class: "table" }, svg);
@@ -89,7 +91,10 @@ export function drawBoard(box, o) {
     const g = put(m.x, m.y);
     const c = el("g", { class: "choice spot" + (shown ? "" : " off") }, g);
     drawPiece(c, tile, m.rot, "preview");
-    choiceAttrs(c, m, o.onChoose);
+    // the notation names the spot for a program; a person who cannot see the board hears where and how
+    const where = "place " + (tri ? "triangle " + m.tile + " in the " + m.corner + " corner " : "the tile ") +
+                  whereWords(m.x, m.y) + (tri ? "" : ": " + facesWords(tile, m.rot)) + " (" + m.notation + ")";
+    choiceAttrs(c, m.label ? m : Object.assign({}, m, { label: where }), o.onChoose);
   }
   const spots = new Set();
   for (const m of places) {

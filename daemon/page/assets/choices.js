@@ -6,8 +6,30 @@
 // button labelled with its label or notation, so a new kind of move needs no code here to be playable.
 import { el, drawPiece } from "./tile.js";
 import { drawMarks } from "./board.js";
+import { facesWords, whereWords } from "./words.js";
 
-const ON_BOARD = new Set(["place", "figure", "crop_circle_figure"]);   // drawn on a tile, not as buttons
+// drawn on the board, not as buttons (the crop circle's follower actions are on the board and buttons too: their
+// marks sit on the followers they act on, small on a phone)
+const ON_BOARD = new Set(["place", "figure"]);
+// what a button says for the moves whose notation is a bare word (the legal move's label wins when it has one)
+const SAYS = {
+  pass: { fruit: "Neither harvest nor sell", figure: "No figure" },
+  draw: "Draw a tile",
+  grow: "Let the flock grow (draw a sheep token)",
+  stable: "Bring the flock to the stable (score it)",
+  crop_circle_add: "Every seat adds a follower",
+  crop_circle_remove: "Every seat takes a follower back",
+  crop_circle_skip: "Skip: add or take back no follower",
+  abbot_return: "Take your abbot back (and score it)",
+  harvest: (m) => "Harvest the tree " + whereWords(m.x, m.y),
+  sell: (m) => "Sell " + (m.fruits || []).join(", "),
+};
+function says(m, kind) {
+  if (m.label) return m.label;
+  const w = SAYS[m.type];
+  const text = typeof w === "function" ? w(m) : w && typeof w === "object" ? w[kind] : w;
+  return text || m.notation;
+}
 const ASK = {
   place: "Place your tile: choose a highlighted spot.",
   figure: "Put a figure on a highlighted segment of your tile, or pass.",
@@ -50,12 +72,18 @@ export function drawChoices(box, o) {
   if (squares.length) {
     const row = document.createElement("div");
     row.className = "rotate";
-    button(row, "⟲", "rot-left", () => o.onRotate(-1)).setAttribute("aria-label", "turn the tile anticlockwise");
-    const icon = tileIcon(row, o.tiles.get(squares[0].tile), o.rot, () => o.onRotate(1));
+    const left = button(row, "⟲", "rot-left", () => o.onRotate(-1));
+    left.setAttribute("aria-label", "turn the tile anticlockwise");
+    left.dataset.focus = "rot-left";   // main.js gives the keyboard's focus back to it after the redraw
+    const tile = o.tiles.get(squares[0].tile);
+    const icon = tileIcon(row, tile, o.rot, () => o.onRotate(1));
     icon.setAttribute("role", "img");
-    icon.setAttribute("aria-label", "tile " + squares[0].tile + ", turned " + o.rot + " quarter turns; tap to turn it");
+    icon.setAttribute("aria-label", "tile " + squares[0].tile + ", turned " + o.rot + " quarter turns: " +
+                                    facesWords(tile, o.rot) + "; tap to turn it");
     icon.id = "drawn-tile";
-    button(row, "⟳", "rot-right", () => o.onRotate(1)).setAttribute("aria-label", "turn the tile clockwise");
+    const right = button(row, "⟳", "rot-right", () => o.onRotate(1));
+    right.setAttribute("aria-label", "turn the tile clockwise");
+    right.dataset.focus = "rot-right";
     const note = document.createElement("span");
     note.className = "hint";
     note.textContent = "tile " + squares[0].tile + " r" + o.rot + " · keys R / Shift+R turn it, Tab moves between spots";
@@ -69,7 +97,8 @@ export function drawChoices(box, o) {
     for (const id of triangles) {
       const b = button(row, "", "triangle-pick" + (id === o.tile ? " chosen" : ""), () => o.onTile(id));
       b.setAttribute("aria-pressed", String(id === o.tile));
-      b.setAttribute("aria-label", "triangle " + id);
+      b.setAttribute("aria-label", "triangle " + id + ": " + facesWords(o.tiles.get(id), 0));
+      b.dataset.focus = "triangle-" + id;
       tileIcon(b, o.tiles.get(id), 0, null);
     }
     const note = document.createElement("span");
@@ -91,7 +120,7 @@ export function drawChoices(box, o) {
   row.className = "buttons";
   for (const m of o.moves) {
     if (ON_BOARD.has(m.type)) continue;
-    const b = button(row, m.label || m.notation, "move " + m.type, () => o.onChoose(m));
+    const b = button(row, says(m, o.kind), "move " + m.type, () => o.onChoose(m));
     b.setAttribute("data-notation", m.notation);
     if (m.type === "draft" && o.tiles.get(m.tile)) tileIcon(b, o.tiles.get(m.tile), 0, null);
   }

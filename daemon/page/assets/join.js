@@ -108,7 +108,7 @@ export function joinedNote() {
   const id = location.pathname.slice("/games/".length);
   const email = sessionStorage.getItem(MAILED + id);
   sessionStorage.removeItem(MAILED + id);
-  return (joined[1] === "created" ? "You started this game" : "You have joined this game") + " (seat " + joined[2] +
+  return (joined[1] === "created" ? "You created this game" : "You have joined this game") + " (seat " + joined[2] +
          "). This page's address is your seat's key: bookmark it to come back to the game, since carcd shows a " +
          "seat's key only once." +
          (email ? " carcd also mails your turns to " + email + ": answer those mails to play (each can stop them)." : "");

@@ -123,6 +123,7 @@ async function load() {
     b.type = "button";
     b.className = "join";
     b.textContent = "Join";
+    b.setAttribute("aria-label", "Join " + (g.players[0] ? g.players[0] + "'s game" : "this game"));
     b.addEventListener("click", () => join(g));
     cell.append(b);
     tr.append(who, what, cell);
@@ -167,6 +168,7 @@ async function loadMine() {
     const a = document.createElement("a");
     a.href = "/games/" + g.id + "#player";   // the page takes the key from this browser (api.js), not the address
     a.textContent = "Open";
+    a.setAttribute("aria-label", "Open game " + g.id.slice(0, 8) + " (" + state(g) + ")");
     a.className = "open";
     cell.append(a);
     tr.append(what, st, cell);

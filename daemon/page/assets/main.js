@@ -8,7 +8,7 @@ import { token, asPlayer, get, post, follow, ApiError } from "./api.js";
 import { chat } from "./chat.js";
 import { drawBoard } from "./board.js";
 import { drawChoices } from "./choices.js";
-import { cancelledWords, describe, turns } from "./words.js";
+import { boardWords, cancelledWords, describe, turns } from "./words.js";
 import { drawClock, drawPlayers, drawSeats, drawTurn } from "./panel.js";
 import { invite, drawJoin, joinedNote, inviteNote } from "./join.js";
 import { drawHost, forgetCreated } from "./host.js";
@@ -163,8 +163,21 @@ function tokenMessage(e) {
 }
 
 // ---- drawing ------------------------------------------------------------------------------------------------
+// The focused control's key, to find it again in the redraw: a choice's notation, or a control's data-focus
+// (the rotate and triangle buttons, choices.js); null when the focus is on none of them.
+function focusKey(e) {
+  if (!e || !e.getAttribute) return null;
+  const n = e.getAttribute("data-notation");
+  if (n !== null) return '[data-notation="' + CSS.escape(n) + '"]';
+  const f = e.getAttribute("data-focus");
+  return f !== null ? '[data-focus="' + CSS.escape(f) + '"]' : null;
+}
+
 // keepFocus: the keyboard was turning the tile. Any redraw (a move on the stream, our own move) keeps the
-// focus of a keyboard user in the choices: on the same choice when it is still there, else the first one.
+// focus of a keyboard user in the choices: on the same control when it is still there (a second Enter on
+// "turn the tile" turns it again, never places it), else the first choice; when the seat has no choice left
+// (its move ended its turn), on the turn line, which says whose turn it is. A turn that comes back to a page
+// whose focus is nowhere (the turn line, the page) brings it to the first choice.
 function render(keepFocus) {
   const v = S.view;
   const n = names();
@@ -175,6 +188,7 @@ function render(keepFocus) {
       : "This game waits for " + v.open + " more player" + (v.open === 1 ? "" : "s") + " to join.";
     $("board").replaceChildren();
     $("replay-box").hidden = true;   // no board to replay (its pictures are a 409 before the start)
+    $("board-words-box").hidden = true;
     drawSeats(v);
     tick();   // until when it waits
     if (invite && v.status === "waiting") drawJoin($("choices"), id, v);   // a person invited: the join form
@@ -190,9 +204,11 @@ function render(keepFocus) {
   }
   if (invite) notice(inviteNote(v));
   $("replay-box").hidden = false;
+  $("board-words-box").hidden = false;
   forgetCreated(id);   // started: the links and the creator token it kept serve nothing any more
   const act = document.activeElement;
-  const focused = act && act.getAttribute("data-notation");
+  const focused = focusKey(act);
+  const nowhere = !act || act === document.body || act === $("turn");
   keepFocus = keepFocus || !!focused || !!(act && act.closest && act.closest("#choices"));
   const mine = S.legal.length > 0;
   drawBoard($("board"), {
@@ -204,11 +220,14 @@ function render(keepFocus) {
   drawChoices($("choices"), { kind: v.pending && v.pending.kind, moves: S.legal, tiles: S.tiles, rot: S.rot, piece,
                               tile: S.tile, onChoose: choose, onRotate: rotate, onTile: (t) => { S.tile = t; render(true); } });
   if (v.status === "finished" && token && v.you) drawRematch($("choices"), id);   // a seat: "Play again"
-  if (keepFocus) {   // the keyboard stays where it was: the same choice, or the first one shown
-    const again = focused && document.querySelector('[data-notation="' + CSS.escape(focused) + '"]');
-    const first = document.querySelector("#choices [data-notation], #board .choice:not(.off)");
-    const target = again && !again.closest(".off") ? again : first;
+  const first = () => document.querySelector("#choices [data-notation], #board .choice:not(.off)");
+  if (keepFocus) {   // the keyboard stays where it was: the same control, or the first choice shown
+    const again = focused && document.querySelector(focused);
+    const target = again && !again.closest(".off") ? again : first();
     if (target) target.focus({ preventScroll: !again });
+    else $("turn").focus({ preventScroll: true });
+  } else if (nowhere && mine && first()) {
+    first().focus({ preventScroll: true });
   }
   drawPlayers(v, n, me());
   // below everything else in the column: appearing moves nothing
@@ -220,6 +239,7 @@ function render(keepFocus) {
   // a game played over the day sits in a background tab: its title is what calls the player back
   document.title = (mine ? "Your turn \u2014 " : "") + heading(v, n);
   drawLog(n);
+  if ($("board-words-box").open) drawBoardWords(n);
   tick();
   document.body.dataset.seq = String(v.seq);
   document.body.dataset.ready = "1";
@@ -232,9 +252,10 @@ function featureOf(x, y, part, corner) {
   return seg ? seg.feature : null;
 }
 
-let logCount = -1;
+let logCount = -1, logLoaded = false;   // logLoaded: the log as it was at load is drawn (start)
 function drawLog(n) {
   if (logCount === S.entries.length) return;
+  const before = logCount;
   logCount = S.entries.length;
   const ol = $("log");
   ol.replaceChildren();
@@ -248,7 +269,20 @@ function drawLog(n) {
   // the list scrolls to its newest entry, the page stays: scrollIntoView would scroll the window too, and on a
   // phone, where the log is below the board, move the board out from under a finger at every move
   ol.scrollTop = ol.scrollHeight;
+  // a move that came after the page loaded is said aloud (a live region): the board says nothing to a screen
+  // reader, and the turn line only whose turn it is now
+  if (logLoaded && before >= 0 && ol.lastElementChild) $("news").textContent = ol.lastElementChild.textContent;
 }
+
+// the board in words, a line a piece: written while its box is open (a long game has a hundred and more)
+function drawBoardWords(n) {
+  $("board-words").replaceChildren(...boardWords(S.view, S.tiles, n).map((t) => {
+    const li = document.createElement("li");
+    li.textContent = t;
+    return li;
+  }));
+}
+$("board-words-box").addEventListener("toggle", () => { if ($("board-words-box").open && S.view) drawBoardWords(names()); });
 
 // the replay: board.svg of any earlier seq, as the public sees it (an <img> sends no token)
 function replay() {
@@ -302,6 +336,7 @@ document.addEventListener("visibilitychange", () => { reads = 0; readAgain(); })
     // the log only: the board and choices are usable since the first render, and drawing them again here
     // would replace a choice under a pointer already pressing it (its click then lost)
     drawLog(names());
+    logLoaded = true;
     follow(id, after, (entry) => { addEntries([entry]); refreshSoon(); },
            (live) => { document.body.dataset.live = live ? "1" : "0"; }, talk);
   } catch (e) {

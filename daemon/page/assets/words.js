@@ -15,6 +15,26 @@ export function tileKind(tile) {
   return "a field tile";
 }
 
+const DIRS = ["north", "east", "south", "west"];
+
+// A tile's sides as they lie turned `rot` quarter turns clockwise: "north city, east road, south field, west
+// road"; a triangle's short sides and long side (its corner says where it lies).
+export function facesWords(tile, rot) {
+  if (!tile || !tile.sides) return "";
+  const s = tile.sides;
+  if (tile.shape === "triangle") return "short sides " + s.N + " and " + s.W + ", long side " + s.D;
+  const at = ["N", "E", "S", "W"];
+  return DIRS.map((d, i) => d + " " + s[at[(i - rot + 4) % 4]]).join(", ");
+}
+
+// Where x, y lies from the start tile: "2 east and 1 south of the start tile".
+export function whereWords(x, y) {
+  const parts = [];
+  if (x) parts.push(Math.abs(x) + (x > 0 ? " east" : " west"));
+  if (y) parts.push(Math.abs(y) + (y > 0 ? " south" : " north"));
+  return parts.length ? parts.join(" and ") + " of the start tile" : "on the start tile";
+}
+
 function figureWord(figure, feature) {
   if (figure === "abbot") return "an abbot";
   if (figure === "shepherd") return "the shepherd";
@@ -22,6 +42,23 @@ function figureWord(figure, feature) {
 }
 
 const list = (a) => a.length <= 1 ? a.join("") : a.slice(0, -1).join(", ") + " and " + a[a.length - 1];
+
+// The board in words, a line a piece in the order they were placed: "E, 1 east of the start tile: north city,
+// east road, south field, west road; Bob's knight on it (city)". For a person who cannot see the picture.
+export function boardWords(view, tiles, names) {
+  const figs = new Map();
+  for (const f of view.figures || []) figs.set(f.piece, (figs.get(f.piece) || []).concat([f]));
+  return (view.board || []).map((p, i) => {
+    const tile = tiles.get(p.tile);
+    const seg = (part) => ((tile && tile.segments.find((s) => s.part === part)) || {}).feature;
+    const on = (figs.get(i) || []).map((f) => (names[f.seat] || "seat " + f.seat) + "'s " +
+      figureWord(f.figure, seg(f.part)).replace(/^(a|an|the) /, "") + " (" + (seg(f.part) || f.part) + ")");
+    const where = tile && tile.shape === "triangle" ? whereWords(p.x, p.y) + ", " + ["nw", "ne", "se", "sw"][p.rot & 3] +
+                  " corner" : whereWords(p.x, p.y);
+    return p.tile + ", " + where + ": " + facesWords(tile, tile && tile.shape === "triangle" ? 0 : p.rot) +
+           (on.length ? "; " + list(on) + " on it" : "");
+  });
+}
 
 // ctx: { names: [...], tiles: Map id -> tile, me: seat or null, featureOf(x, y, part, corner) }
 export function describe(entries, ctx) {
