@@ -282,7 +282,9 @@ function drawBoardWords(n) {
     return li;
   }));
 }
-$("board-words-box").addEventListener("toggle", () => { if ($("board-words-box").open && S.view) drawBoardWords(names()); });
+$("board-words-box").addEventListener("toggle", () => {
+  if ($("board-words-box").open && S.view) drawBoardWords(names());
+});
 
 // the replay: board.svg of any earlier seq, as the public sees it (an <img> sends no token)
 function replay() {

@@ -53,9 +53,9 @@ export function boardWords(view, tiles, names) {
     const seg = (part) => ((tile && tile.segments.find((s) => s.part === part)) || {}).feature;
     const on = (figs.get(i) || []).map((f) => (names[f.seat] || "seat " + f.seat) + "'s " +
       figureWord(f.figure, seg(f.part)).replace(/^(a|an|the) /, "") + " (" + (seg(f.part) || f.part) + ")");
-    const where = tile && tile.shape === "triangle" ? whereWords(p.x, p.y) + ", " + ["nw", "ne", "se", "sw"][p.rot & 3] +
-                  " corner" : whereWords(p.x, p.y);
-    return p.tile + ", " + where + ": " + facesWords(tile, tile && tile.shape === "triangle" ? 0 : p.rot) +
+    const tri = tile && tile.shape === "triangle";
+    const where = whereWords(p.x, p.y) + (tri ? ", " + ["nw", "ne", "se", "sw"][p.rot & 3] + " corner" : "");
+    return p.tile + ", " + where + ": " + facesWords(tile, tri ? 0 : p.rot) +
            (on.length ? "; " + list(on) + " on it" : "");
   });
 }
