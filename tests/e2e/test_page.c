@@ -1046,6 +1046,17 @@ START_TEST(page_keyboard)
     json_t *v = e2e_get_ok(c, path, NULL, 200);
     ck_assert_msg(json_is_true(fig) == (json_array_size(json_object_get(v, "figures")) > 0),
                   "figures in words as on the board");
+    /* a figure carries its owner's number as well as its colour, the number the players' table gives the seat */
+    json_t *figs = json_object_get(v, "figures");
+    if (json_array_size(figs) > 0) {
+        long long seat = json_integer_value(json_object_get(json_array_get(figs, 0), "seat"));
+        char want_num[24], expr[300];
+        snprintf(want_num, sizeof want_num, "%lld", seat + 1);
+        wait_for(b, "document.querySelector('#board .fig .fig-seat').textContent", want_num, "the owner's number");
+        snprintf(expr, sizeof expr,
+                 "document.querySelector('#players tr[data-seat=\"%lld\"] td.chip').textContent.trim()", seat);
+        wait_for(b, expr, want_num, "the same number in the players' table");
+    }
     json_decref(v);
     json_decref(fig);
     seat_page_close(&P);

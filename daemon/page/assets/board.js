@@ -32,6 +32,10 @@ function figureMark(parent, fig, at, names, onWho) {
   if (fig.figure === "abbot") f = el("rect", { x: x - 0.08, y: y - 0.1, width: 0.16, height: 0.2, class: cls }, g);
   else if (fig.figure === "shepherd") f = el("path", { d: `M${x},${y - 0.12}L${x + 0.1},${y + 0.09}L${x - 0.1},${y + 0.09}Z`, class: cls }, g);
   else f = el("path", { d: `M${x},${y - 0.12}a0.045,0.045 0 1 1 0.001,0L${x + 0.1},${y + 0.1}H${x - 0.1}Z`, class: cls }, g);
+  // the owner's number as well as its colour (the players' table numbers them the same): a colour alone tells
+  // nothing to a player who cannot tell red from green, nor yellow and white apart on the board
+  const num = el("text", { x, y: y + 0.05, class: "fig-seat" }, g);
+  num.textContent = String(fig.seat + 1);
   const owner = (names[fig.seat] || "seat " + fig.seat) + "'s " + fig.figure;
   const t = document.createElementNS(NS, "title");
   t.textContent = owner;

@@ -63,7 +63,7 @@ export function drawPlayers(v, n, me) {
     const dot = document.createElement("span");
     dot.className = "dot seat" + p.seat;
     dot.title = COLOURS[p.seat] || "";
-    tr.firstChild.appendChild(dot);
+    tr.firstChild.append(dot, " " + (p.seat + 1));   // the number the seat's figures carry on the board
     t.appendChild(tr);
   }
   $("stack").textContent = v.stack_left + " tiles left" + (v.halflings && v.halflings.pool && v.halflings.pool.length ? " · draft pool " + v.halflings.pool.join(" ") : "");
