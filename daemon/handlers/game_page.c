@@ -21,7 +21,6 @@
 #include "game/games.h"
 #include "handlers.h"
 #include "handlers/request.h"
-#include "http/problem_html.h"
 
 /* scripts and styles only from carcd's own files (/games/assets/): no inline code runs */
 const char cd_page_csp[] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -30,8 +29,7 @@ const char cd_page_csp[] = "default-src 'none'; script-src 'self'; style-src 'se
 enum MHD_Result h_game_page(cd_req *r)
 {
     /* people open this page: a browser gets its problems (no such game, the database down) as a page too */
-    r->negotiated = true;
-    r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
+    cd_req_negotiate_problems(r);
     if (!cd_uuid_valid(r->params[0]))   /* most often a link that a mail program cut in two */
         return cd_reply_problem(r, CD_P_NOT_FOUND, "id",
                                 "no game with that id: a game's id is 36 characters, as in "

@@ -11,7 +11,6 @@
 
 #include "confirm_page.h"
 #include "handlers.h"
-#include "http/problem_html.h"
 #include "mail/open_seat.h"
 
 static bool token_shape(const char *t)
@@ -21,8 +20,7 @@ static bool token_shape(const char *t)
 
 enum MHD_Result h_invite_stop_page(cd_req *r)
 {
-    r->negotiated = true;
-    r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
+    cd_req_negotiate_problems(r);
     if (!token_shape(r->params[0]))
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no invitation has that stop link (a link cut in two?)");
     return cd_reply_confirm_page(r, "No more invitations?",
@@ -36,8 +34,7 @@ enum MHD_Result h_invite_stop_page(cd_req *r)
 enum MHD_Result h_invite_stop(cd_req *r)
 {
     /* a browser's form post gets a page; a mail program's one-click (RFC 8058) and other clients JSON */
-    r->negotiated = true;
-    r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
+    cd_req_negotiate_problems(r);
     const char *token = r->params[0];
     if (!token_shape(token))
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no invitation has that stop link (a link cut in two?)");

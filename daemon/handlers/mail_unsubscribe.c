@@ -13,13 +13,11 @@
 #include "db/mail_seats.h"
 #include "game/games.h"
 #include "handlers.h"
-#include "http/problem_html.h"
 #include "request.h"
 
 enum MHD_Result h_mail_unsubscribe_page(cd_req *r)
 {
-    r->negotiated = true;
-    r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
+    cd_req_negotiate_problems(r);
     if (strlen(r->params[0]) != CD_MAIL_TAG_LEN)
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no seat gets mail with that tag (a link cut in two?)");
     return cd_reply_confirm_page(r, "Stop this game's mails?",
@@ -33,8 +31,7 @@ enum MHD_Result h_mail_unsubscribe_page(cd_req *r)
 enum MHD_Result h_mail_unsubscribe(cd_req *r)
 {
     /* a browser's form post gets a page; a mail program's one-click (RFC 8058) and other clients JSON */
-    r->negotiated = true;
-    r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
+    cd_req_negotiate_problems(r);
     const char *tag = r->params[0];
     cd_db *db = cd_req_db(r);
     if (!db)

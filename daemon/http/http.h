@@ -91,6 +91,10 @@ bool cd_req_only_keys(cd_req *r, const json_t *o, const char *const *allowed, co
  * answer before they return and never suspend. */
 enum MHD_Result cd_in_json_arena(cd_req *r, cd_handler h);
 
+/* For a page route, which answers HTML or JSON by Accept: its problems become a page for a browser that asked for
+ * text/html by name, and every problem it answers says Vary: Accept. */
+void cd_req_negotiate_problems(cd_req *r);
+
 /* ---- replies (each queues exactly one response) ---- */
 /* JSON body (stolen); extra headers as NULL-terminated name, value pairs (may be NULL). */
 enum MHD_Result cd_reply_json(cd_req *r, int status, json_t *body, const char *const *headers);
