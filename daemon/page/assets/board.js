@@ -4,7 +4,7 @@
 //
 // SVG user units are tiles: the piece at x, y lies in the box [x, x+1) x [y, y+1).
 import { el, drawPiece, anchorOf, NS } from "./tile.js";
-import { facesWords, whereWords } from "./words.js";
+import { spotWords } from "./words.js";
 
 const PX_MIN = 56;   // a tile is never drawn smaller than this on screen: a finger must hit a spot
 
@@ -96,9 +96,7 @@ export function drawBoard(box, o) {
     const c = el("g", { class: "choice spot" + (shown ? "" : " off") }, g);
     drawPiece(c, tile, m.rot, "preview");
     // the notation names the spot for a program; a person who cannot see the board hears where and how
-    const where = "place " + (tri ? "triangle " + m.tile + " in the " + m.corner + " corner " : "the tile ") +
-                  whereWords(m.x, m.y) + (tri ? "" : ": " + facesWords(tile, m.rot)) + " (" + m.notation + ")";
-    choiceAttrs(c, m.label ? m : Object.assign({}, m, { label: where }), o.onChoose);
+    choiceAttrs(c, m.label ? m : Object.assign({}, m, { label: spotWords(m, tile) }), o.onChoose);
   }
   const spots = new Set();
   for (const m of places) {

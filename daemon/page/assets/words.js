@@ -35,6 +35,13 @@ export function whereWords(x, y) {
   return parts.length ? parts.join(" and ") + " of the start tile" : "on the start tile";
 }
 
+// A placement move `m` of `tile` in words: "place the tile 1 east of the start tile: north city, ... (E 1,0 r0)".
+export function spotWords(m, tile) {
+  const tri = tile && tile.shape === "triangle";
+  return "place " + (tri ? "triangle " + m.tile + " in the " + m.corner + " corner " : "the tile ") +
+         whereWords(m.x, m.y) + (tri ? "" : ": " + facesWords(tile, m.rot)) + " (" + m.notation + ")";
+}
+
 function figureWord(figure, feature) {
   if (figure === "abbot") return "an abbot";
   if (figure === "shepherd") return "the shepherd";
