@@ -90,6 +90,27 @@ cd_q cd_seats_count(cd_db *db, const char *game_id, int *n)
     return cd_q_count(db, ST_SEATS_OF_GAME, 1, p, n);
 }
 
+/* Column 1 (the seat's name) of a ST_SEATS_OF_GAME row into the const char * at row. */
+static void seat_name(const PGresult *res, int i, void *row)
+{
+    *(const char **)row = PQgetvalue(res, i, 1);
+}
+
+cd_q cd_seat_names_read(cd_db *db, const char *game_id, cd_seat_names *out)
+{
+    const char *p[] = {game_id};
+    cd_q_rowset r;
+    cd_q q = cd_q_rows(db, ST_SEATS_OF_GAME, 1, p, sizeof *out->name, seat_name, &r);
+    *out = (cd_seat_names){.n = r.n, .name = r.v, .res = r.res};
+    return q;
+}
+
+void cd_seat_names_free(cd_seat_names *names)
+{
+    cd_q_rows_release(names->name, names->res);
+    *names = (cd_seat_names){0};
+}
+
 static void games_list_row(const PGresult *res, int i, void *row)
 {
     cd_games_list_row *g = row;

@@ -33,6 +33,16 @@ cd_q cd_seat_insert(cd_db *db, const char *game_id, int seat, const char *name, 
                     const char *key_hash, bool *key_known);
 /* ST_SEATS_OF_GAME: how many seats the game has (0: no such game). */
 cd_q cd_seats_count(cd_db *db, const char *game_id, int *n);
+/* The seats' names in seat order (ST_SEATS_OF_GAME); the strings live as long as the rows. */
+typedef struct {
+    int n;
+    const char **name;
+    struct pg_result *res;
+} cd_seat_names;
+
+cd_q cd_seat_names_read(cd_db *db, const char *game_id, cd_seat_names *out);
+void cd_seat_names_free(cd_seat_names *names);
+
 /* ST_SEAT_HOLD, in a transaction: whether `seat` is still the seat of the bearer whose token or player key hashes
  * to bearer_hash, and if so its row locked (FOR SHARE) until the end. A seat's number changes only when an earlier
  * seat leaves the waiting game (game/lobby_leave.h), which locks the rows it moves: a write by seat number that

@@ -51,27 +51,6 @@ void cd_active_endpoint_rows_free(cd_active_endpoint_rows *rows)
     *rows = (cd_active_endpoint_rows){0};
 }
 
-/* Column 1 (the seat's name) of a ST_SEATS_OF_GAME row into the const char * at row. */
-static void seat_name(const PGresult *res, int i, void *row)
-{
-    *(const char **)row = PQgetvalue(res, i, 1);
-}
-
-cd_q cd_seat_names_read(cd_db *db, const char *game_id, cd_seat_names *out)
-{
-    const char *p[] = {game_id};
-    cd_q_rowset r;
-    cd_q q = cd_q_rows(db, ST_SEATS_OF_GAME, 1, p, sizeof *out->name, seat_name, &r);
-    *out = (cd_seat_names){.n = r.n, .name = r.v, .res = r.res};
-    return q;
-}
-
-void cd_seat_names_free(cd_seat_names *names)
-{
-    cd_q_rows_release(names->name, names->res);
-    *names = (cd_seat_names){0};
-}
-
 bool cd_outbox_insert_deferred(cd_db *db, const char *endpoint_id, const char *msg_id, const char *event,
                                const char *game_id, int seq, const char *body, double delay_s)
 {

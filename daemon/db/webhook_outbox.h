@@ -29,16 +29,6 @@ typedef struct {
 cd_q cd_endpoints_active(cd_db *db, const char *game_id, cd_active_endpoint_rows *out);
 void cd_active_endpoint_rows_free(cd_active_endpoint_rows *rows);
 
-/* The seats' names in seat order (ST_SEATS_OF_GAME); the strings live as long as the rows. */
-typedef struct {
-    int n;
-    const char **name;
-    struct pg_result *res;
-} cd_seat_names;
-
-cd_q cd_seat_names_read(cd_db *db, const char *game_id, cd_seat_names *out);
-void cd_seat_names_free(cd_seat_names *names);
-
 /* ST_WH_OUTBOX_INSERT, deferred: one message for one endpoint, due after delay_s seconds. */
 bool cd_outbox_insert_deferred(cd_db *db, const char *endpoint_id, const char *msg_id, const char *event,
                                const char *game_id, int seq, const char *body, double delay_s);

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "base/crypto.h"
 #include "base/log.h"
+#include "db/games_table.h"
 #include "db/messages.h"
 #include "db/webhook_endpoints.h"
 #include "db/webhook_outbox.h"

@@ -1238,6 +1238,32 @@ START_TEST(seat_removed_by_the_creator)
     places_of(c, id, places, &np);
     ck_assert_msg(places[0] == -1 && places[1] == 1 && places[2] == -1, "%d %d %d", places[0], places[1], places[2]);
 
+    /* Ann's page, still showing Bob at seat 1, mutes him by the name it showed: seat 1 is Cy's now, so nobody is
+     * muted, and the problem says whose seat it is; by Cy's name, Cy is */
+    char mute[200], msgs[200];
+    snprintf(mute, sizeof mute, "/v1/games/%s/mutes/1", id);
+    snprintf(msgs, sizeof msgs, "/v1/games/%s/messages?after=0", id);
+    e2e_req(c, "PUT", mute, ann_key, "{\"name\":\"Bob\"}", NULL, &r);
+    e2e_assert_problem(&r, 409, "name", mute);
+    ck_assert_msg(e2e_problem_is(&r, "seat-changed") && strstr(r.body, "seat 1 is now Cy's"), "%s", r.body);
+    e2e_resp_free(&r);
+    e2e_req(c, "PUT", mute, ann_key, "{\"name\":5}", NULL, &r);
+    e2e_assert_problem(&r, 400, "name", mute);
+    e2e_resp_free(&r);
+    e2e_req(c, "PUT", mute, ann_key, "{\"who\":\"Cy\"}", NULL, &r);
+    e2e_assert_problem(&r, 400, "who", mute);
+    e2e_resp_free(&r);
+    j = e2e_get_ok(c, msgs, ann_key, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(j, "muted")), 0);
+    json_decref(j);
+    ck_assert_int_eq(e2e_req(c, "PUT", mute, ann_key, "{\"name\":\"Cy\"}", NULL, &r), 204);
+    e2e_resp_free(&r);
+    j = e2e_get_ok(c, msgs, ann_key, 200);
+    ck_assert(json_array_size(json_object_get(j, "muted")) == 1 && e2e_jint(j, "muted.0") == 1);
+    json_decref(j);
+    ck_assert_int_eq(e2e_req(c, "DELETE", mute, ann_key, "{\"name\":\"Cy\"}", NULL, &r), 204);
+    e2e_resp_free(&r);
+
     /* the creator removes Cy (seat 1 now, place 1), with the admin token this time: her place keeps its code,
      * which she never saw, and her key is refused the game from the lobby; her stream says so */
     v = post_want(c, rm, d->admin, "{\"place\":1}", 200);

@@ -41,7 +41,9 @@ function drawMutes(wrap, list, problem, mine, muted) {
       problem.hidden = true;
       const path = "/v1/games/" + id + "/mutes/" + seat;
       try {
-        if (on) await del(path); else await put(path, {});
+        // the name it shows goes with a mute: a seat renumbered since (a leave before the start) is refused
+        // (409 seat-changed), not someone else muted
+        if (on) await del(path); else await put(path, name ? { name } : {});
         const a = await get("/v1/games/" + id + "/messages?after=0&limit=500");
         list.replaceChildren();
         shown.clear();
