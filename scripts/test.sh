@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh — builds carcd and runs every test. The README's test command; .ci/run calls it.
 #
-#   deps → throwaway PostgreSQL → throwaway mail servers (tests/support/mail-temp.sh) → normal build (build/) + ctest
+#   deps → throwaway PostgreSQL → throwaway mail servers (tests/support/mail-temp.sh) → axe-core (npm, pinned, under
+#   build/: e2e_a11y's accessibility engine) → normal build (build/) + ctest
 #   → sanitizer build (build-asan/, ASan+UBSan) + ctest
 #   → Release build (build-release/: the Docker image's and the benches' flags, whose -O3 inlining finds
 #     warnings, and so -Werror failures, that -O2 does not)
@@ -21,7 +22,8 @@
 # non-zero if anything failed.
 #
 # Environment: FUZZ_SECONDS (default 15) per fuzz target; JOBS (default 2); OPENAPI_LINT_DIR (default
-# build/openapi-lint) where npm installs the linters.
+# build/openapi-lint) where npm installs the linters; A11Y_DIR (default build/a11y) where it installs axe-core,
+# whose axe.min.js e2e_a11y finds through CARCD_TEST_AXE_JS.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -165,6 +167,20 @@ openapi_linters() {
         --loglevel=error "@redocly/cli@$REDOCLY_VERSION" "@stoplight/spectral-cli@$SPECTRAL_VERSION"
 }
 
+# axe-core for e2e_a11y, the same way: one pinned version in its own folder.
+AXE_VERSION=4.10.3
+A11Y_DIR=${A11Y_DIR:-$root/build/a11y}
+
+axe_core() {
+    if [[ $(node -p "require(process.argv[1]).version" "$A11Y_DIR/node_modules/axe-core/package.json" 2>/dev/null) \
+        != "$AXE_VERSION" ]]; then
+        mkdir -p "$A11Y_DIR"
+        npm install --prefix "$A11Y_DIR" --no-save --no-audit --no-fund --no-update-notifier --loglevel=error \
+            "axe-core@$AXE_VERSION"
+    fi
+    echo "axe-core $AXE_VERSION is in $A11Y_DIR"
+}
+
 # ---- the run -----------------------------------------------------------------------------------------------
 section "dependencies"
 scripts/deps.sh
@@ -176,6 +192,13 @@ echo "CARCD_TEST_DATABASE_URL=$CARCD_TEST_DATABASE_URL"
 section "throwaway mail servers (Postfix, Dovecot)"
 mail_temp_start
 echo "CARCD_TEST_SMTP_URL=$CARCD_TEST_SMTP_URL CARCD_TEST_IMAP_URL=$CARCD_TEST_IMAP_URL"
+
+section "axe-core (npm, for e2e_a11y)"
+if axe_core; then
+    export CARCD_TEST_AXE_JS="$A11Y_DIR/node_modules/axe-core/axe.min.js"
+else
+    echo "test.sh: axe-core could not be installed (npm): e2e_a11y fails in both builds"
+fi
 
 section "build (build/)"
 configure_build build -DCARC_SANITIZE=OFF -DCARC_FUZZ=OFF

@@ -325,6 +325,7 @@ void tab_open(browser *b, tab *t, const char *url, int width, int height, bool p
     ck_assert_msg(target != NULL, "no target");
     json_t *a = cdp(b, "Target.attachToTarget", json_pack("{s:s, s:b}", "targetId", target, "flatten", 1));
     snprintf(t->session, sizeof t->session, "%s", json_string_value(json_object_get(a, "sessionId")));
+    snprintf(t->target, sizeof t->target, "%s", target);
     json_decref(a);
     json_decref(r);
     t->phone = phone;
@@ -345,6 +346,13 @@ void tab_use(browser *b, const tab *t)
     snprintf(b->session, sizeof b->session, "%s", t->session);
     /* in front: a background tab's timers are throttled and it may not paint for a screenshot */
     json_decref(cdp(b, "Page.bringToFront", NULL));
+}
+
+void tab_close(browser *b, tab *t)
+{
+    b->session[0] = 0;
+    json_decref(cdp(b, "Target.closeTarget", json_pack("{s:s}", "targetId", t->target)));
+    t->session[0] = 0;
 }
 
 void tap_xy(browser *b, const tab *t, double x, double y)

@@ -28,6 +28,7 @@ typedef struct {
 
 typedef struct {
     char session[128];
+    char target[64];       /* its target id (tab_close) */
     bool phone;            /* touch input and a phone's viewport */
 } tab;
 
@@ -52,6 +53,9 @@ unsigned char *screenshot(browser *b, size_t *len, const char *name);
 /* A new tab at `url` (NULL: about:blank) with a width x height viewport; phone: mobile, touch, scale 2. */
 void tab_open(browser *b, tab *t, const char *url, int width, int height, bool phone);
 void tab_use(browser *b, const tab *t);
+/* Closes tab t: its connections go with it (a browser holds at most six to one server, an open page's event
+ * stream one of them). The next command goes to the browser until a tab is chosen. */
+void tab_close(browser *b, tab *t);
 /* A click, or a tap on a phone tab, at viewport point x, y. */
 void tap_xy(browser *b, const tab *t, double x, double y);
 /* Taps element `expr` (JS giving the element) where the element itself is hit; false when it cannot be. */

@@ -575,7 +575,7 @@ START_TEST(page_phone_follow)
         free(y);
     }
     /* the log scrolled itself to its newest entry */
-    const char *at_end = "(() => { const l = document.getElementById('log');"
+    const char *at_end = "(() => { const l = document.getElementById('log-scroll');"
                          " return String(l.scrollHeight > l.clientHeight && l.scrollTop + l.clientHeight >= l.scrollHeight - 2); })()";
     wait_for(b, at_end, "true", "the log overflows its box and shows its newest entry");
     seat_page_close(&P);

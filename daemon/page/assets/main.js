@@ -36,7 +36,7 @@ function heading(v, n) {
 function fatal(text) {   // a bad token: this message and nothing else
   $("game").hidden = true;
   $("fatal").hidden = false;
-  $("fatal").textContent = text;
+  $("fatal-text").textContent = text;
   document.body.dataset.ready = "1";
   document.body.dataset.fatal = "1";
 }
@@ -268,7 +268,7 @@ function drawLog(n) {
   }
   // the list scrolls to its newest entry, the page stays: scrollIntoView would scroll the window too, and on a
   // phone, where the log is below the board, move the board out from under a finger at every move
-  ol.scrollTop = ol.scrollHeight;
+  $("log-scroll").scrollTop = $("log-scroll").scrollHeight;
   // a move that came after the page loaded is said aloud (a live region): the board says nothing to a screen
   // reader, and the turn line only whose turn it is now
   if (logLoaded && before >= 0 && ol.lastElementChild) $("news").textContent = ol.lastElementChild.textContent;
