@@ -519,11 +519,16 @@ typedef struct {
     tab t;
 } seat_page;
 
-static void seat_page_open(seat_page *p, json_t *patterns, bool phone)
+/* seat_page_open of a game created by the admin with `extra` (members of the creation's body, as JSON text: a
+ * script's stack, say). */
+static void seat_page_open_with(seat_page *p, json_t *patterns, bool phone, const char *extra)
 {
     p->d = e2e_daemon_up(NULL);
     p->c = e2e_client_new(p->d);
-    e2e_game_create(p->c, 2, NULL, &p->g);
+    if (extra)
+        ck_assert_int_eq(e2e_game_create_raw(p->c, p->d, 2, NULL, extra, true, &p->g), 201);
+    else
+        e2e_game_create(p->c, 2, NULL, &p->g);
     browser_start(&p->b);
     if (phone)
         tab_open(&p->b, &p->t, NULL, 390, 844, true);
@@ -534,6 +539,11 @@ static void seat_page_open(seat_page *p, json_t *patterns, bool phone)
     char url[300];
     snprintf(url, sizeof url, "%s/games/%s#token=%s", p->d->base, p->g.id, p->g.token[0]);
     json_decref(cdp(&p->b, "Page.navigate", json_pack("{s:s}", "url", url)));
+}
+
+static void seat_page_open(seat_page *p, json_t *patterns, bool phone)
+{
+    seat_page_open_with(p, patterns, phone, NULL);
 }
 
 /* seat_page_open without held requests, then waits until the page has drawn the game and its stream is open. */
@@ -951,11 +961,13 @@ START_TEST(page_press_while_loading_phone)
 END_TEST
 
 /* ---- the keyboard alone ---------------------------------------------------------------------------------------- */
-/* R turns the tile, Tab reaches a spot, Enter places it; Tab and Enter choose the figure step's move. */
+/* R turns the tile, Tab reaches a spot, Enter places it; Tab and Enter choose the figure step's move. The
+ * stack starts with V (a road's curve), which fits beside the start tile in every turn somewhere and never
+ * everywhere: a spot where the tile fits only turned otherwise, whatever the turns before, is reached by Tab. */
 START_TEST(page_keyboard)
 {
     seat_page P;
-    seat_page_open(&P, NULL, false);
+    seat_page_open_with(&P, NULL, false, "{\"script\":{\"stack\":[\"V\",\"U\",\"E\",\"U\",\"B\"]}}");
     browser *b = &P.b;
     e2e_client *c = P.c;
     e2e_game *g = &P.g;
@@ -989,6 +1001,23 @@ START_TEST(page_keyboard)
     char *spot = js_str(b, "document.querySelector('#board .spot:not(.off)').getAttribute('aria-label')");
     ck_assert_msg(strstr(spot, "of the start tile: north ") && strstr(spot, ", west "), "%s", spot);
     free(spot);
+    /* the spots where V fits only turned otherwise: buttons a Tab reaches; Enter on one turns the tile to fit
+     * there and puts the focus on the spot, now a choice (a second Enter would place it there) */
+    wait_for(b, "String(document.querySelectorAll('#board .other-rot[tabindex=\"0\"][role=button]').length > 0)",
+             "true", "spots that fit turned otherwise are buttons");
+    char *at = js_str(b, "(() => { const r = document.querySelector('#board .other-rot'); r.focus(); "
+                         "return r.dataset.at + ' ' + r.getAttribute('aria-label'); })()");
+    ck_assert_msg(strstr(at, " turn the tile to fit ") && strstr(at, " of the start tile"), "%s", at);
+    char xy[16];
+    ck_assert(sscanf(at, "%15s", xy) == 1);
+    free(at);
+    key(b, "Enter", 13);
+    char turned[300];
+    snprintf(turned, sizeof turned,
+             "(document.activeElement.getAttribute('data-notation')||'').includes(' %s ') ? 'y' : 'n'", xy);
+    wait_for(b, turned, "y", "the focus on the spot, turned to fit");
+    nap_ms(300);
+    wait_for(b, "document.body.dataset.seq", "0", "nothing placed by turning");
     for (int seq = 0; seq < 2; seq++) {
         /* Tab until a choice has the focus, then Enter */
         char *focus = NULL;

@@ -4,7 +4,7 @@
 //
 // SVG user units are tiles: the piece at x, y lies in the box [x, x+1) x [y, y+1).
 import { el, drawPiece, anchorOf, NS } from "./tile.js";
-import { spotWords } from "./words.js";
+import { spotWords, whereWords } from "./words.js";
 
 const PX_MIN = 56;   // a tile is never drawn smaller than this on screen: a finger must hit a spot
 
@@ -105,6 +105,14 @@ export function drawBoard(box, o) {
     spots.add(k);   // fits here, but turned otherwise: a tap turns the tile until it fits
     const r = el("rect", { x: m.x + 0.06, y: m.y + 0.06, width: 0.88, height: 0.88, class: "other-rot" }, svg);
     r.addEventListener("click", () => o.onSpot(m.x, m.y));
+    // a keyboard reaches it too (Tab, then Enter): without it, R was the only way to learn of such a spot
+    r.setAttribute("tabindex", "0");
+    r.setAttribute("role", "button");
+    r.setAttribute("aria-label", "turn the tile to fit " + whereWords(m.x, m.y));
+    r.dataset.at = k;
+    r.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); o.onSpot(m.x, m.y); }
+    });
   }
   // crop-circle actions on the pieces they name (the figure step is drawn large in the panel: choices.js)
   const byPiece = new Map();

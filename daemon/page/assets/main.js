@@ -114,10 +114,15 @@ function rotate(delta) {
   return true;
 }
 
-function spot(x, y) {   // a spot where the tile fits only turned otherwise: turn it until it fits there
-  const here = squarePlaces().filter((m) => m.x === x && m.y === y).map((m) => m.rot);
-  for (let k = 1; k <= 4; k++) if (here.includes((S.rot + k) % 4)) { S.rot = (S.rot + k) % 4; break; }
+// A spot where the tile fits only turned otherwise: turn it until it fits there. The focus goes to the spot
+// itself, now a choice (the keyboard pressed Enter on it: the next Enter places the tile there).
+function spot(x, y) {
+  const here = squarePlaces().filter((m) => m.x === x && m.y === y);
+  for (let k = 1; k <= 4; k++) if (here.some((m) => m.rot === (S.rot + k) % 4)) { S.rot = (S.rot + k) % 4; break; }
   render(true);
+  const m = here.find((p) => p.rot === S.rot);
+  const c = m && document.querySelector('#board [data-notation="' + CSS.escape(m.notation) + '"]');
+  if (c) c.focus({ preventScroll: true });
 }
 
 async function choose(m) {
