@@ -13,6 +13,8 @@
 
 enum MHD_Result h_messages_post(cd_req *r)
 {
+    if (!cd_uuid_valid(r->params[0]))   /* before its 37 bytes are copied below: a shorter id is no game */
+        return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");
     json_t *body = cd_req_json_body(r);
     if (!body)
         return MHD_YES;
