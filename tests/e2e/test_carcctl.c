@@ -5,8 +5,11 @@
  *   - `--json` makes every command print one JSON document;
  *   - `import` (with and without --stack-script) of the export of random games of every expansion mix, with
  *     resignations, and of admin games with scripted fruit and hands, succeeds and reaches the same final state;
- *   - an import whose moves would be refused creates nothing, nor one of a game where a seat was left to a bot.
+ *   - an import whose moves would be refused creates nothing, nor one of a game where a seat was left to a bot;
+ *   - `show` against a server that answers a board no game can make (a piece 65 535 spaces out) says so and
+ *     draws nothing, where its canvas's size overflowed an int and carcctl wrote past its end.
  */
+#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,6 +467,42 @@ START_TEST(import_refuses_a_seat_left_to_a_bot)
 }
 END_TEST
 
+/* A server that answers every request with the JSON text at cls: a hostile or broken one. */
+static enum MHD_Result answer_fixed(void *cls, struct MHD_Connection *con, const char *url, const char *method,
+                                    const char *version, const char *data, size_t *size, void **ctx)
+{
+    (void)url, (void)method, (void)version, (void)data, (void)size, (void)ctx;
+    struct MHD_Response *res = MHD_create_response_from_buffer(strlen(cls), cls, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(res, "Content-Type", "application/json");
+    enum MHD_Result ret = MHD_queue_response(con, 200, res);
+    MHD_destroy_response(res);
+    return ret;
+}
+
+START_TEST(show_of_a_hostile_board)
+{
+    static char board[] = "{\"seq\":1,\"status\":\"active\",\"board\":[{\"x\":0,\"y\":0,\"tile\":\"A\",\"rot\":0},"
+                          "{\"x\":65535,\"y\":2340,\"tile\":\"A\",\"rot\":0}],\"figures\":[],\"players\":[],"
+                          "\"pending\":{}}";
+    struct MHD_Daemon *mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, answer_fixed, board,
+                                              MHD_OPTION_END);
+    ck_assert(mhd != NULL);
+    int port = MHD_get_daemon_info(mhd, MHD_DAEMON_INFO_BIND_PORT)->port;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "'%s' --server http://127.0.0.1:%d --token x show 00000000-0000-4000-8000-000000000000 "
+             "2>&1", CARCCTL_BIN, port);
+    FILE *p = popen(cmd, "r");
+    ck_assert(p != NULL);
+    char out[4096];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    MHD_stop_daemon(mhd);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) < 128, "carcctl ended with wait status %d: %s", st, out);
+    ck_assert_msg(strstr(out, "no game's board; not drawn"), "%s", out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2e_carcctl");
@@ -475,6 +514,7 @@ int main(void)
     tcase_add_test(tc, import_keeps_the_clock);
     tcase_add_test(tc, import_every_expansion_mix);
     tcase_add_test(tc, import_refuses_a_seat_left_to_a_bot);
+    tcase_add_test(tc, show_of_a_hostile_board);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }

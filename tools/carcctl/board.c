@@ -56,12 +56,21 @@ void print_board(const json_t *view)
         if (i == 0 || y > maxy)
             maxy = y;
     }
+    /* the view is the server's word: a board no game can make (a piece further out than the pieces a game has,
+     * or more pieces) is said, not drawn, where its size would overflow the canvas */
+    if (json_array_size(pieces) > CARC_MAX_PIECES || c.minx < -CARC_MAX_PIECES || c.miny < -CARC_MAX_PIECES ||
+        maxx > CARC_MAX_PIECES || maxy > CARC_MAX_PIECES) {
+        printf("(a board of %zu pieces from x %d to %d, y %d to %d: no game's board; not drawn)\n",
+               json_array_size(pieces), c.minx, maxx, c.miny, maxy);
+        return;
+    }
     c.w = maxx - c.minx + 1, c.h = maxy - c.miny + 1;
-    c.grid = malloc((size_t)(c.w * CW * c.h * CH));
+    size_t cells = (size_t)c.w * CW * (size_t)c.h * CH;   /* at most (2 * 160 + 1)^2 * 28: some 2.9 MB */
+    c.grid = malloc(cells);
     if (!c.grid)
         abort();
-    memset(c.grid, ' ', (size_t)(c.w * CW * c.h * CH));
-    int *tri_count = calloc((size_t)(c.w * c.h), sizeof *tri_count);
+    memset(c.grid, ' ', cells);
+    int *tri_count = calloc((size_t)c.w * (size_t)c.h, sizeof *tri_count);
     json_array_foreach(pieces, i, pc) {
         int x = (int)json_integer_value(json_object_get(pc, "x"));
         int y = (int)json_integer_value(json_object_get(pc, "y"));
