@@ -51,6 +51,10 @@ static const cd_stmt_info stmts[] = {
                              "AND kind IN ('refused', 'status', 'join-answer') AND lower(rcpt) = lower($3) "
                              "AND created_at > now() - interval '1 hour'",
                              3},
+    {ST_MAIL_LOBBY_RECENT, "mail_lobby_recent",
+                           "SELECT count(*) FROM mail_outbox WHERE game_id = $1::uuid AND kind IN ('joined', 'left') "
+                           "AND lower(rcpt) = lower($2) AND created_at > now() - interval '1 hour'",
+                           2},
 };
 const cd_stmt_family cd_stmts_mail_outbox = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -160,4 +164,11 @@ cd_q cd_mail_answers_recent(cd_db *db, const char *game_id, int seat, const char
     const char *p[] = {game_id, s, rcpt};
     *n = 0;
     return cd_q_one(db, ST_MAIL_ANSWERS_RECENT, 3, p, NULL, count_row, n);
+}
+
+cd_q cd_mail_lobby_recent(cd_db *db, const char *game_id, const char *rcpt, int *n)
+{
+    const char *p[] = {game_id, rcpt};
+    *n = 0;
+    return cd_q_one(db, ST_MAIL_LOBBY_RECENT, 2, p, NULL, count_row, n);
 }

@@ -51,6 +51,9 @@ cd_q cd_mail_outbox_bounced(cd_db *db, long long id, const char *error, cd_mail_
  * seat of game_id (-1: an open place's) in the last hour; written but uncommitted ones of this transaction
  * included. */
 cd_q cd_mail_answers_recent(cd_db *db, const char *game_id, int seat, const char *rcpt, int *n);
+/* ST_MAIL_LOBBY_RECENT: how many mails saying who joined or left the waiting game_id went to rcpt in the last
+ * hour (by address: seat numbers move as seats leave); uncommitted ones of this transaction included. */
+cd_q cd_mail_lobby_recent(cd_db *db, const char *game_id, const char *rcpt, int *n);
 
 /* ST_OPEN_SEAT_MAILS: the newest invitation mail (mail/open_seat.h: seat -1, kind open-seat) to each address
  * of a game, for its creator to see which went and which a mail server refused. */

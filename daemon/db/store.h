@@ -117,6 +117,7 @@ typedef enum {
     ST_MAIL_BOUNCED,         /* (id, error) -> game_id, seat, rcpt: a sent mail bounced */
     ST_OPEN_SEAT_MAILS,      /* (game_id) -> rcpt, state, tries, last_error, sent_at: the newest per address */
     ST_MAIL_ANSWERS_RECENT,  /* (game_id, seat, rcpt) -> count: answers to replies sent there in the last hour */
+    ST_MAIL_LOBBY_RECENT,    /* (game_id, rcpt) -> count: a waiting game's join and leave mails there, last hour */
     ST_MAIL_IN_INSERT,       /* (message_id, game_id, seat, outcome, detail) -> 1 when new (no row: handled before) */
     /* the log in either form, compaction and the idempotency sweep (db/move_log.c, sql/010_compact_log.sql) */
     ST_LOG_AFTER,            /* (game_id, after_seq, limit) -> seq, seat, move, events|NULL, clock?, NULL; or one

@@ -70,6 +70,10 @@ enum MHD_Result h_game_leave(cd_req *r)
 {
     if (!cd_req_body_empty(r))
         return MHD_YES;
+    /* a leave costs what a join does (http/limits.h): a join and a leave by one code, again and again, each mail
+     * the other seats (mail/waiting.c caps those too) */
+    if (!cd_rate_check(r, CD_RATE_JOIN, NULL))
+        return MHD_YES;
     leave_tx t = {.id = r->params[0]};
     if (!cd_uuid_valid(t.id))
         return cd_reply_problem(r, CD_P_NOT_FOUND, NULL, "no game with that id");

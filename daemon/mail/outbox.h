@@ -36,6 +36,10 @@ cd_tx_result cd_mail_enqueue_invitation(cd_db *db, const char *game_id, const ca
  * in an hour is answered again once the hour has passed. Their replies are still read and played, and a join
  * by mail is always answered (its answer carries the seat's link). */
 #define CD_MAIL_ANSWERS_PER_HOUR 10
+/* A waiting game's mails of who joined or left, to one address in an hour: past them, none (the start's mail
+ * still comes, and the game's page shows the seats). A join and a leave by the same invitation code, again and
+ * again, would otherwise fill the other seats' mailboxes with a name its sender chose. */
+#define CD_MAIL_LOBBY_NOTICES_PER_HOUR 6
 #define CD_MAIL_STR_(x) #x
 #define CD_MAIL_STR(x) CD_MAIL_STR_(x)
 /* what the log says of a reply left unanswered for it */

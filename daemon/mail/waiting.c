@@ -147,7 +147,9 @@ static void names_words(cd_buf *b, const json_t *names)
     }
 }
 
-/* The mail of `kind` to every seat whose mail runs but `skip_seat`'s; words and subject are the same for each. */
+/* The mail of `kind` to every seat whose mail runs but `skip_seat`'s; words and subject are the same for each.
+ * Of who joined or left, an address that had CD_MAIL_LOBBY_NOTICES_PER_HOUR in the last hour gets none; the last
+ * one it gets says so. */
 static cd_tx_result to_seats(cd_db *db, const char *game_id, int skip_seat, const json_t *names, const char *kind,
                              const char *subject, const char *words)
 {
@@ -156,11 +158,27 @@ static cd_tx_result to_seats(cd_db *db, const char *game_id, int skip_seat, cons
     if (cd_mail_seats_active(db, game_id, seats, CARC_MAX_PLAYERS, &n) != CD_MQ_OK)
         return CD_TX_ERROR;
     bool ok = true, any = false;
-    for (int i = 0; i < n && ok; i++)
-        if (seats[i].seat != skip_seat) {
+    bool counted = strcmp(kind, "joined") == 0 || strcmp(kind, "left") == 0;   /* ST_MAIL_LOBBY_RECENT's kinds */
+    for (int i = 0; i < n && ok; i++) {
+        if (seats[i].seat == skip_seat)
+            continue;
+        int sent = 0;
+        if (counted && cd_mail_lobby_recent(db, game_id, seats[i].email, &sent) != CD_Q_OK)
+            return CD_TX_ERROR;
+        if (sent >= CD_MAIL_LOBBY_NOTICES_PER_HOUR)
+            continue;
+        if (sent == CD_MAIL_LOBBY_NOTICES_PER_HOUR - 1) {
+            cd_buf last = {0};
+            cd_buf_printf(&last, "%s\nThis is the %dth mail in an hour about who joins and leaves this game: carcd "
+                                 "sends you no more of them this hour. The game's page shows its seats, and carcd "
+                                 "mails you when the game starts.\n", words, CD_MAIL_LOBBY_NOTICES_PER_HOUR);
+            ok = add(db, game_id, &seats[i], names, kind, subject, last.p);
+            free(last.p);
+        } else {
             ok = add(db, game_id, &seats[i], names, kind, subject, words);
-            any = true;
         }
+        any = true;
+    }
     if (ok && any)
         ok = cd_mail_outbox_notify(db);
     return ok ? CD_TX_COMMIT : CD_TX_ERROR;

@@ -2289,6 +2289,48 @@ START_TEST(replies_as_mail_programs_write_them)
 }
 END_TEST
 
+/* Who joined and who left, to one address, at most CD_MAIL_LOBBY_NOTICES_PER_HOUR (6) times an hour: a join
+ * and a leave by one invitation code, again and again, filled the other seats' mailboxes with a name of the
+ * sender's choosing (an outside audit sent 40 mails in half a second). The sixth says that no more come. */
+START_TEST(waiting_game_mails_capped)
+{
+    e2e_daemon *d = mail_daemon(false);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Ann\",\"email\":\"alice@example.org\"},"
+                             "{\"invite\":true},{\"invite\":true}]}",
+                             NULL, &r),
+                     201);
+    char id[40], code[80], join[200], leave[200], body[200];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
+    e2e_resp_free(&r);
+    snprintf(join, sizeof join, "/v1/games/%s/join", id);
+    snprintf(leave, sizeof leave, "/v1/games/%s/leave", id);
+    for (int k = 0; k < 5; k++) {   /* ten notices' worth */
+        snprintf(body, sizeof body, "{\"name\":\"Visitor %d\",\"invite\":\"%s\"}", k, code);
+        ck_assert_int_eq(e2e_req(c, "POST", join, NULL, body, NULL, &r), 201);
+        char token[80];
+        snprintf(token, sizeof token, "%s", e2e_jstr(r.json, "token"));
+        e2e_resp_free(&r);
+        ck_assert_int_eq(e2e_req(c, "POST", leave, token, NULL, NULL, &r), 200);
+        e2e_resp_free(&r);
+    }
+    char sql[300];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM mail_outbox WHERE game_id = '%s' AND kind IN ('joined', 'left') "
+             "AND rcpt = 'alice@example.org'", id);
+    ck_assert_int_eq(e2e_db_long(d, sql), 6);
+    mail m;
+    seat_mail("alice", id, 0, "left", 3, &m);   /* joined, left, joined, left, joined, left: the sixth, newest */
+    ck_assert_msg(strstr(m.text, "Visitor 2 left") && strstr(m.text, "carcd sends you no more of them this hour"),
+                  "%s", m.text);
+    free(m.text);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* A waiting game's seats that have an address hear, by mail, who joins while it waits, and that it was
  * cancelled if it was (mail/waiting.h): the seats named with one at creation and those taken with a mailed
  * invitation; never the joiner, nor a seat whose join started the game (the start's mails say it). The
@@ -3154,6 +3196,7 @@ int main(void)
     tcase_add_test(tc, answers_limited_per_hour);
     tcase_add_test(tc, waiting_game_mails_at_its_start);
     tcase_add_test(tc, waiting_game_tells_its_seats_by_mail);
+    tcase_add_test(tc, waiting_game_mails_capped);
     tcase_add_test(tc, waiting_game_cancelled_by_mail);
     tcase_add_test(tc, waiting_seat_gives_its_address);
     tcase_add_test(tc, waiting_seat_without_row_stops);
