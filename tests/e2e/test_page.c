@@ -2237,6 +2237,56 @@ START_TEST(page_chat)
 }
 END_TEST
 
+/* Before the start a seat given up moves the later ones down by one: the mute buttons of an open page follow
+ * (Bob leaves, and "Mute Cy" is drawn again with Cy's new number), so that a click mutes the player it names. */
+START_TEST(page_chat_seats_move)
+{
+    e2e_daemon *d = e2e_daemon_up(NULL);
+    e2e_client *c = e2e_client_new(d);
+    e2e_resp r;
+    ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
+                             "{\"players\":[{\"name\":\"Host\"},{\"invite\":true},{\"invite\":true},"
+                             "{\"invite\":true},{\"invite\":true}]}", NULL, &r), 201);   /* one stays open */
+    char id[40], host[80], codes[4][80], tok[3][80], path[200], body[400];
+    snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
+    snprintf(host, sizeof host, "%s", e2e_jstr(r.json, "players.0.token"));
+    e2e_invite_codes(r.json, 4, codes);
+    e2e_resp_free(&r);
+    const char *who[] = {"Bob", "Cy", "Dee"};
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    for (int i = 0; i < 3; i++) {
+        snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\"}", who[i], codes[i]);
+        ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
+        snprintf(tok[i], sizeof tok[i], "%s", e2e_jstr(r.json, "token"));
+        e2e_resp_free(&r);
+    }
+    browser b;
+    browser_start(&b);
+    tab t;
+    char url[300];
+    snprintf(url, sizeof url, "%s/games/%s#token=%s", d->base, id, host);
+    tab_open(&b, &t, url, 1280, 900, false);
+    const char *buttons = "Array.from(document.querySelectorAll('#chat-mutes .mute'))"
+                          ".map((e) => e.dataset.seat + ' ' + e.textContent).join('|')";
+    wait_for(&b, buttons, "1 Mute Bob|2 Mute Cy|3 Mute Dee", "a mute button for each other seat");
+    snprintf(path, sizeof path, "/v1/games/%s/leave", id);
+    ck_assert_int_eq(e2e_req(c, "POST", path, tok[0], NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    wait_for(&b, buttons, "1 Mute Cy|2 Mute Dee", "the buttons follow the seats");
+    click(&b, "#chat-mutes .mute[data-seat=\"1\"]");
+    wait_for(&b, "document.querySelector('#chat-mutes .mute[data-seat=\"1\"]').textContent", "Unmute Cy",
+             "Cy muted");
+    snprintf(path, sizeof path, "/v1/games/%s/messages?after=0", id);
+    json_t *m = e2e_get_ok(c, path, host, 200);
+    ck_assert_msg(json_array_size(json_object_get(m, "muted")) == 1 && e2e_jint(m, "muted.0") == 1,
+                  "the host muted seat 1, Cy's");
+    json_decref(m);
+    browser_stop(&b);
+    e2e_client_free(c);
+    e2e_daemon_down(d);
+}
+END_TEST
+
 /* A seat that joined by its invitation gives it back before the start: "Leave this game" (pressed twice) on its
  * page, which then opens as anyone's with a word of what happened; the place is open again, and the same
  * invitation takes it anew. The host's seat, named at the creation, has no such button. */
@@ -2341,7 +2391,7 @@ int main(void)
                  {"lobby_bot", page_lobby_bot, 120},  {"lobby_invite", page_lobby_invite, 120},
                  {"lobby_mail", page_lobby_mail, 120},  {"mail_turns", page_mail_turns, 120},
                  {"seat_box", page_seat_box, 120},        {"leave", page_leave_before_start, 120},
-                 {"chat", page_chat, 120},
+                 {"chat", page_chat, 120},           {"chat_seats_move", page_chat_seats_move, 120},
                  {"desktop", page_full_game_desktop, 600}, {"phone", page_full_game_phone, 600}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         TCase *tc = e2e_tcase(cases[i].name, cases[i].seconds);

@@ -106,6 +106,25 @@ function build(canWrite) {
   return list;
 }
 
+// The mute buttons as they were drawn (null: none), for chatSeats.
+let mutes = null;
+
+// main.js gives every view it draws: before the start a seat given up moves the later ones down, so the mute
+// buttons are drawn again, with the names and numbers of now and the mutes as carcd moved them (a button left
+// from before would name one player and send another's number; carcd refuses it, seat-changed, but the page
+// should not offer it).
+export async function chatSeats(v) {
+  const now = (v.players || []).map((p) => p.name);
+  const me = v.you ? v.you.seat : null;
+  if (!mutes || me === null || (me === mutes.mine && now.join("\n") === names.join("\n"))) return;
+  names = now;
+  mutes.mine = me;
+  try {
+    const a = await get("/v1/games/" + id + "/messages?after=0&limit=500");
+    drawMutes(mutes.wrap, mutes.list, mutes.problem, me, a.muted || []);
+  } catch (e) { /* the next view draws them again */ }
+}
+
 // Resolves to {after, on} for main.js's stream (follow in api.js): the last message id shown and what to do
 // with a new one; to null when this reader gets no messages (no seat and no public chat).
 export const chat = (async function start() {
@@ -126,7 +145,8 @@ export const chat = (async function start() {
     const wrap = el("div", null);
     wrap.id = "chat-mutes";
     box.append(wrap);
-    drawMutes(wrap, list, box.querySelector(".chat-problem"), mine, first.muted || []);
+    mutes = { wrap, list, problem: box.querySelector(".chat-problem"), mine };
+    drawMutes(wrap, list, mutes.problem, mine, first.muted || []);
   }
   document.body.dataset.chat = "1";
   return { after: first.last, on: (m) => add(list, m) };

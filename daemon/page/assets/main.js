@@ -5,7 +5,7 @@
 // an event on the stream, our own move, a refused move — the page asks again and redraws from them. Local
 // state is only what the server does not know: the rotation and triangle being looked at.
 import { token, asPlayer, get, post, follow, ApiError } from "./api.js";
-import { chat } from "./chat.js";
+import { chat, chatSeats } from "./chat.js";
 import { drawBoard } from "./board.js";
 import { drawChoices } from "./choices.js";
 import { boardWords, cancelledWords, describe, turns } from "./words.js";
@@ -186,6 +186,7 @@ function focusKey(e) {
 function render(keepFocus) {
   const v = S.view;
   const n = names();
+  chatSeats(v);   // the mute buttons follow the seats' names and numbers
   // not started: no board yet (the lobby). A game the admin cancelled under way has one, drawn as any other.
   if (v.status === "waiting" || (v.status === "cancelled" && !v.board)) {
     document.title = heading(v, n);
