@@ -38,6 +38,9 @@ static const cd_stmt_info stmts[] = {
                           "SELECT game_id, seat, email, stopped_at IS NOT NULL, " THREAD_SEAT " "
                           "FROM mail_seats WHERE tag = $1",
                           1},
+    {ST_MAIL_SEAT_TAGS, "mail_seat_tags",
+                        "SELECT seat, tag FROM mail_seats WHERE game_id = $1::uuid AND tag IS NOT NULL ORDER BY seat",
+                        1},
     {ST_MAIL_SEAT_STOP, "mail_seat_stop",
                         "UPDATE mail_seats SET stopped_at = now(), stopped_reason = $4 WHERE game_id = $1::uuid "
                         "AND seat = $2::integer AND lower(email) = lower($3) AND stopped_at IS NULL",
@@ -101,6 +104,18 @@ cd_mq cd_mail_seats_active(cd_db *db, const char *game_id, cd_mail_seat *out, in
 cd_mq cd_mail_seats_all(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n)
 {
     return seat_rows(db, ST_MAIL_SEATS_ALL, game_id, read_all_row, out, max, n);
+}
+
+/* A ST_MAIL_SEAT_TAGS row (seat, tag) into the cd_mail_seat at row; its other fields zero. */
+static void read_tag_row(const PGresult *res, int i, cd_mail_seat *m)
+{
+    *m = (cd_mail_seat){.seat = atoi(PQgetvalue(res, i, 0))};
+    snprintf(m->tag, sizeof m->tag, "%s", PQgetvalue(res, i, 1));
+}
+
+cd_mq cd_mail_seat_tags(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n)
+{
+    return seat_rows(db, ST_MAIL_SEAT_TAGS, game_id, read_tag_row, out, max, n);
 }
 
 /* A ST_MAIL_SEAT_GET row (email, stopped_at, stopped_reason, thread_seat) into the cd_mail_seat at row (its seat is the

@@ -37,6 +37,8 @@ typedef struct {
 cd_mq cd_mail_seats_active(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n);
 /* ST_MAIL_SEATS_ALL: every seat of game_id with an address (stopped ones too), for the admin's view. */
 cd_mq cd_mail_seats_all(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n);
+/* ST_MAIL_SEAT_TAGS: the seats of game_id that have a reply tag, with only their seat and tag filled. */
+cd_mq cd_mail_seat_tags(cd_db *db, const char *game_id, cd_mail_seat *out, int max, int *n);
 /* ST_MAIL_SEAT_GET: seat's address; *found false when it has none. */
 cd_mq cd_mail_seat_get(cd_db *db, const char *game_id, int seat, bool *found, cd_mail_seat *out);
 /* ST_MAIL_SEAT_PUT / ST_MAIL_SEAT_DELETE: set a seat's address (its mail runs again), or remove it (email NULL).

@@ -108,6 +108,7 @@ typedef enum {
     ST_MAIL_SEAT_GET,        /* (game_id, seat) -> email, stopped_at, stopped_reason */
     ST_MAIL_SEATS_ALL,       /* (game_id) -> seat, email, stopped_at, stopped_reason */
     ST_MAIL_SEAT_BY_TAG,     /* (tag) -> game_id, seat, email, stopped_at IS NOT NULL */
+    ST_MAIL_SEAT_TAGS,       /* (game_id) -> seat, tag: the reply tags of a game's seats with an address */
     ST_MAIL_SEAT_STOP,       /* (game_id, seat, email, reason): stop that address's mail */
     ST_MAIL_TAG_GEN,         /* (game_id) -> the seats that left it while it waited (sql/029), 0 for none */
     ST_MAIL_OUTBOX_INSERT,   /* (game_id, seat, kind, seq, msg_id, rcpt, body) */

@@ -174,7 +174,7 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
     if (a->to->tag[0])
         cd_mail_reply_address(a->to->tag, reply_to, sizeof reply_to);
     if (a->to->tag[0] && public_url[0])
-        snprintf(unsub, sizeof unsub, "%s/v1/mail/unsubscribe/%s", public_url, a->to->tag);
+        cd_mail_unsub_url(public_url, a->game_id, a->to->tag, unsub, sizeof unsub);
     const char *me = name_of(a, a->to->seat, nb, sizeof nb);
     char short_id[9];
     snprintf(short_id, sizeof short_id, "%.8s", a->game_id);

@@ -53,6 +53,29 @@ bool cd_mail_place_tag_ok(const char *game_id, int place, const char *tag)
     return same_tag(want, tag);
 }
 
+void cd_mail_unsub_token(const char *game_id, const char *reply_tag, char out[CD_MAIL_UNSUB_LEN + 1])
+{
+    char msg[64];   /* "unsubscribe:" keeps it apart from every reply tag, which are over "game:..." */
+    int n = snprintf(msg, sizeof msg, "unsubscribe:%s", reply_tag);
+    char mac[CD_MAIL_TAG_LEN + 1];
+    tag_of(msg, n, mac);
+    snprintf(out, CD_MAIL_UNSUB_LEN + 1, "%.36s.%s", game_id, mac);
+}
+
+bool cd_mail_unsub_token_ok(const char *token, const char *reply_tag)
+{
+    char want[CD_MAIL_UNSUB_LEN + 1];
+    cd_mail_unsub_token(token, reply_tag, want);   /* its game id is the token's own: the MAC decides */
+    return strlen(token) == CD_MAIL_UNSUB_LEN && CRYPTO_memcmp(want, token, CD_MAIL_UNSUB_LEN) == 0;
+}
+
+void cd_mail_unsub_url(const char *public_url, const char *game_id, const char *reply_tag, char *out, size_t n)
+{
+    char token[CD_MAIL_UNSUB_LEN + 1];
+    cd_mail_unsub_token(game_id, reply_tag, token);
+    snprintf(out, n, "%s/v1/mail/unsubscribe/%s", public_url, token);
+}
+
 /* The address a template ("play+{tag}@example.org") makes of tag; "" when the template has no {tag}. */
 static void address_of(const char *t, const char *tag, char *out, size_t n)
 {

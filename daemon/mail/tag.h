@@ -22,6 +22,15 @@ void cd_mail_tag(const char *game_id, int seat, int gen, char out[CD_MAIL_TAG_LE
 /* The reply tag of the invitation carcd mailed for an open place of a waiting game, and its check. */
 void cd_mail_place_tag(const char *game_id, int place, char out[CD_MAIL_TAG_LEN + 1]);
 bool cd_mail_place_tag_ok(const char *game_id, int place, const char *tag);
+/* A seat's unsubscribe link's token: "<game_id>.<24 hex of HMAC(CARCD_MAIL_SECRET, "unsubscribe:" + reply tag)>".
+ * Not the reply tag itself: a link travels (a proxy's log, a link scanner, a browser's history), and the reply
+ * tag with a forged From plays the seat's moves by mail; this opens the unsubscribe and nothing else. */
+#define CD_MAIL_UNSUB_LEN (36 + 1 + CD_MAIL_TAG_LEN)
+void cd_mail_unsub_token(const char *game_id, const char *reply_tag, char out[CD_MAIL_UNSUB_LEN + 1]);
+/* Whether token is reply_tag's unsubscribe token (its HMAC compared in constant time). */
+bool cd_mail_unsub_token_ok(const char *token, const char *reply_tag);
+/* The unsubscribe link of a seat's mails, out of public_url and its reply tag. */
+void cd_mail_unsub_url(const char *public_url, const char *game_id, const char *reply_tag, char *out, size_t n);
 /* The seat's reply address from the template; "" when there is no template. */
 void cd_mail_reply_address(const char *tag, char *out, size_t n);
 /* Finds a tag in an address written from the template ("play+<tag>@example.org"): true and the tag, or false. */

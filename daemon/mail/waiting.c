@@ -112,7 +112,7 @@ static bool add(cd_db *db, const char *game_id, const cd_mail_seat *to, const js
     if (waits)
         cd_mail_reply_address(to->tag, reply_to, sizeof reply_to);
     if (public_url[0])
-        snprintf(unsub, sizeof unsub, "%s/v1/mail/unsubscribe/%s", public_url, to->tag);
+        cd_mail_unsub_url(public_url, game_id, to->tag, unsub, sizeof unsub);
     const char *me = json_string_value(json_array_get(names, (size_t)to->seat));
     cd_buf t = {0};
     cd_buf_printf(&t, "Hello %s,\n\n%s", me ? me : "", words);

@@ -1148,6 +1148,23 @@ START_TEST(refused_address_and_unsubscribe)
     v = e2e_get_ok(c, path, g.token[1], 200);
     ck_assert_str_eq(e2e_jstr(v, "stopped_reason"), "unsubscribed");
     json_decref(v);
+    /* the link's token is not the reply address's tag (the tag plays moves by mail; a link is seen by proxies,
+     * link scanners and browser histories); a link of a mail sent before the token, the reply tag's, still
+     * stops; a token with another MAC, of the right length, stops nothing */
+    const char *plus = strchr(m.reply_to, '+');
+    ck_assert_msg(plus != NULL, "Reply-To %s", m.reply_to);
+    char reply_tag[40], old_link[200], forged[200];
+    snprintf(reply_tag, sizeof reply_tag, "%.24s", plus + 1);
+    ck_assert_msg(!strstr(upath, reply_tag), "%s has the reply tag %s", upath, reply_tag);
+    snprintf(old_link, sizeof old_link, "/v1/mail/unsubscribe/%s", reply_tag);
+    ck_assert_int_eq(e2e_req(c, "POST", old_link, NULL, NULL, NULL, &r), 200);
+    e2e_resp_free(&r);
+    snprintf(forged, sizeof forged, "%s", upath);
+    size_t fl = strlen(forged);
+    forged[fl - 1] = forged[fl - 1] == '0' ? '1' : '0';
+    e2e_req(c, "POST", forged, NULL, NULL, NULL, &r);
+    e2e_assert_problem(&r, 404, NULL, forged);
+    e2e_resp_free(&r);
     free(m.text);
     e2e_client_free(c);
     e2e_daemon_down(d);
@@ -2371,8 +2388,13 @@ START_TEST(waiting_game_tells_its_seats_by_mail)
     ck_assert_msg(strstr(m.reply_to, "@"), "a reply can say leave: %s", m.reply_to);   /* the seat's own address */
     const char *u = strstr(m.unsubscribe, "/v1/mail/unsubscribe/");
     ck_assert_msg(u, "List-Unsubscribe: %s", m.unsubscribe);
-    char ann_stop[200];
+    char ann_stop[200], ann_reply[200];
     snprintf(ann_stop, sizeof ann_stop, "%.*s", (int)strcspn(u, ">"), u);
+    snprintf(ann_reply, sizeof ann_reply, "%s", m.reply_to);
+    /* the stop link is not the reply address's tag (a link travels further than a mail; the tag plays moves) */
+    char reply_tag[40];
+    snprintf(reply_tag, sizeof reply_tag, "%.24s", strchr(ann_reply, '+') ? strchr(ann_reply, '+') + 1 : "");
+    ck_assert_msg(strlen(reply_tag) == 24 && !strstr(ann_stop, reply_tag), "%s, %s", ann_stop, ann_reply);
     free(m.text);
     place_mail("bob", id, "join-answer", 1, &m);   /* Bob's own answer, with his link */
     free(m.text);
@@ -2393,10 +2415,8 @@ START_TEST(waiting_game_tells_its_seats_by_mail)
     free(m.text);
     ck_assert_int_eq(seat_mails("bob", id, 1, "joined"), 1);   /* his own join told him nothing */
 
-    /* a reply to the seat's tag (it is in the stop link) while the game waits: nothing to play, and said so */
-    char to[200];
-    snprintf(to, sizeof to, "play+%s@example.org", ann_stop + strlen("/v1/mail/unsubscribe/"));
-    rp = reply_text("alice@example.org", to, NULL, NULL, NULL, "1\r\n");
+    /* a reply to the seat's address while the game waits: nothing to play, and said so */
+    rp = reply_text("alice@example.org", ann_reply, NULL, NULL, NULL, "1\r\n");
     ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
     free(rp);
     char *log = mail_in_log(d);
@@ -2799,14 +2819,15 @@ START_TEST(waiting_game_kept_open)
 }
 END_TEST
 
-/* The reply tag in a mail's one-click stop link (List-Unsubscribe: <.../v1/mail/unsubscribe/TAG>). */
-static void stop_tag(const mail *m, char out[40])
+/* The token of a mail's one-click stop link (List-Unsubscribe: <.../v1/mail/unsubscribe/TOKEN>): the game's id,
+ * a dot, and 24 hex digits made of the seat's reply tag (mail/tag.h), so the same as long as the tag is. */
+static void stop_tag(const mail *m, char out[80])
 {
     const char *u = strstr(m->unsubscribe, "/v1/mail/unsubscribe/");
     ck_assert_msg(u, "List-Unsubscribe: %s", m->unsubscribe);
     u += strlen("/v1/mail/unsubscribe/");
-    snprintf(out, 40, "%.*s", (int)strcspn(u, ">"), u);
-    ck_assert_int_eq(strlen(out), 24);
+    snprintf(out, 80, "%.*s", (int)strcspn(u, ">"), u);
+    ck_assert_int_eq(strlen(out), 36 + 1 + 24);
 }
 
 /* A seat that joined leaves before the start (POST .../leave): the seats that stay are mailed, the later seats
@@ -2840,7 +2861,7 @@ START_TEST(waiting_seat_leaves)
         e2e_resp_free(&r);
     }
     mail m;
-    char carol_tag[40], bob_tag[40], dave_tag[40];
+    char carol_tag[80], bob_tag[80], dave_tag[80];
     seat_mail("carol", id, 1, "joined", 1, &m);   /* Bob joined */
     stop_tag(&m, carol_tag);
     free(m.text);
@@ -2865,7 +2886,7 @@ START_TEST(waiting_seat_leaves)
     ck_assert_msg(strncmp(m.text, words, strlen(words)) == 0, "%s", m.text);
     free(m.text);
     seat_mail("bob", id, 1, "left", 1, &m);   /* to Bob as seat 1, under the tag his mail as seat 2 had */
-    char tag[40];
+    char tag[80];
     stop_tag(&m, tag);
     ck_assert_str_eq(tag, bob_tag);
     ck_assert_str_eq(m.thread, bob_thread);   /* in the thread his mail as seat 2 began */
@@ -2918,14 +2939,14 @@ START_TEST(waiting_seat_leaves)
     ck_assert_str_eq(e2e_jstr(r.json, "players.3.name"), "Carol");
     e2e_resp_free(&r);
     seat_mail("dave", id, 2, "invitation", 1, &m);
-    ck_assert_msg(strstr(m.reply_to, dave_tag), "Reply-To %s, tag %s", m.reply_to, dave_tag);
+    stop_tag(&m, tag);   /* the same stop token: made of the same reply tag */
+    ck_assert_str_eq(tag, dave_tag);
     ck_assert_str_eq(m.thread, dave_thread);   /* the game under way goes on in his thread too */
     free(m.text);
     seat_mail("carol", id, 3, "invitation", 1, &m);
     stop_tag(&m, tag);
     ck_assert_str_ne(tag, dave_tag);
     ck_assert_str_ne(tag, carol_tag);
-    ck_assert_msg(strstr(m.reply_to, tag), "Reply-To %s, tag %s", m.reply_to, tag);
     free(m.text);
     usleep(1500 * 1000);
     ck_assert_int_eq(seat_mails("bob", id, 1, "invitation"), 0);
