@@ -1136,6 +1136,22 @@ void e2e_play_free(e2e_play *p)
     memset(p, 0, sizeof *p);
 }
 
+int e2e_play_to_end(e2e_client *c, const e2e_game *g, e2e_rng *rng)
+{
+    int moves = 0;
+    for (;;) {
+        e2e_play p;
+        long st = e2e_play_random(c, g, rng, NULL, &p);
+        if (st == E2E_FINISHED) {
+            e2e_play_free(&p);
+            return moves;
+        }
+        ck_assert_msg(st == 200, "move %d of %s: %ld: %s", moves, g->id, st, p.post.body ? p.post.body : "");
+        e2e_play_free(&p);
+        ck_assert_int_lt(++moves, 2000);
+    }
+}
+
 long e2e_play_random(e2e_client *c, const e2e_game *g, e2e_rng *rng, const char *idem, e2e_play *p)
 {
     memset(p, 0, sizeof *p);

@@ -182,6 +182,8 @@ typedef struct {
  * (with Idempotency-Key `idem` unless NULL). Never asserts. Free with e2e_play_free. */
 long e2e_play_random(e2e_client *c, const e2e_game *g, e2e_rng *rng, const char *idem, e2e_play *p);
 void e2e_play_free(e2e_play *p);
+/* Plays game g to its end with e2e_play_random (asserting each move's 200): how many moves it made. */
+int e2e_play_to_end(e2e_client *c, const e2e_game *g, e2e_rng *rng);
 
 /* The game's log as `token` (NULL: public) may see it, read page by page from GET /events?after=-1: a new
  * array of entries {"seq","seat","events"} in order, or NULL when a page is not a 200 (*status tells). Never

@@ -131,14 +131,7 @@ START_TEST(pages_pass_axe)
     wait_for(&b, "document.querySelectorAll('#board-words li').length > 3 ? 'y' : 'n'", "y", "the board in words");
     axe_check(&b, axe, "a seat's page twenty moves on, the board in words open", &found);
     tab_close(&b, &t);
-    for (;;) {
-        e2e_play p;
-        long st = e2e_play_random(c, &g, &rng, NULL, &p);
-        e2e_play_free(&p);
-        if (st == E2E_FINISHED)
-            break;
-        ck_assert_int_eq(st, 200);
-    }
+    e2e_play_to_end(c, &g, &rng);
     open_page(&b, &t, d, path, frag, false);
     wait_ready(&b, "a finished game's page");
     axe_check(&b, axe, "a finished game's page", &found);
