@@ -159,6 +159,61 @@ static int triangle_at(const carc_state *st, const carc_space *s, int corner)
     return CARC_NO_PIECE;
 }
 
+/* Which way the river turns through a tile it enters flowing in direction `dir` and leaves by `exit`:
+ * 0 straight on, 1 left, 2 right (directions run clockwise, so +1 is a right turn). */
+static int river_turn(int dir, int exit)
+{
+    return exit == dir ? 0 : exit == ((dir + 1) & 3) ? 2 : 1;
+}
+
+/* The board direction of the river side of t (at rot) other than the one on `entry`, or -1 (a lake). */
+static int river_exit(const carc_tile_type *t, int rot, int entry)
+{
+    int exit = -1;
+    for (int side = 0; side < 4; side++)
+        if (t->river >> side & 1 && carc_side_dir(t, rot, side) != entry)
+            exit = carc_side_dir(t, rot, side);
+    return exit;
+}
+
+/* A river tile whose sides already match: it must extend the river, one of its river sides against the
+ * open end (the matching made that side a river side), and must not turn the way the river's last curve
+ * turned (RULINGS.md "River": the straights between two curves do not count). */
+static bool river_fits(const carc_board *b, const carc_tile_type *t, int si, int rot)
+{
+    if (si + 1 != b->river_end)
+        return false;
+    int entry = (b->river_dir + 2) & 3;
+    int side = carc_dir_side(t, rot, entry);
+    assert(side >= 0 && t->side[side].type == CARC_SIDE_RIVER);   /* it faces the river and matched */
+    (void)side;
+    int exit = river_exit(t, rot, entry);
+    if (exit < 0)
+        return true;
+    int turn = river_turn(b->river_dir, exit);
+    return turn == 0 || turn != b->river_turn;
+}
+
+/* After piece p (a river tile) joined the board at space si: where the river's open end is now. */
+static void river_advance(carc_board *b, const carc_piece *pc, const carc_tile_type *t, int si)
+{
+    int entry = si + 1 == b->river_end ? (b->river_dir + 2) & 3 : -1;   /* -1: the spring */
+    int exit = river_exit(t, pc->rot, entry);
+    if (exit < 0) {   /* the lake: the river is finished */
+        b->river_end = 0;
+        return;
+    }
+    if (entry >= 0) {
+        int turn = river_turn(b->river_dir, exit);
+        if (turn)
+            b->river_turn = (uint8_t)turn;
+    }
+    int ni = carc_space_find(b, pc->x + carc_dx[exit], pc->y + carc_dy[exit]);
+    assert(ni >= 0 && b->spaces[ni].npieces == 0);   /* river sides face only the river or empty spaces */
+    b->river_dir = (uint8_t)exit;
+    b->river_end = (uint16_t)(ni + 1);
+}
+
 bool carc_fits_space(const carc_state *st, int type, int si, int rot)
 {
     const carc_tile_type *t = &st->cat->types[type];
@@ -187,7 +242,11 @@ bool carc_fits_space(const carc_state *st, int type, int si, int rot)
             return false;
         touches = true;
     }
-    return touches;
+    if (!touches)
+        return false;
+    if (!t->river)   /* the open end of the river takes nothing but the river: not even a triangle's corner */
+        return si + 1 != st->board.river_end;
+    return river_fits(&st->board, t, si, rot);
 }
 
 bool carc_fits(const carc_state *st, int type, int x, int y, int rot)
@@ -202,9 +261,15 @@ bool carc_fits_anywhere(const carc_state *st, int type)
 {
     const carc_tile_type *t = &st->cat->types[type];
     const carc_board *b = &st->board;
+    if (t->river) {   /* only the open end can take it */
+        for (int rot = 0; rot < 4 && b->river_end; rot++)
+            if (carc_fits_space(st, type, b->river_end - 1, rot))
+                return true;
+        return false;
+    }
     if (t->shape == CARC_SQUARE) {
         for (int w = 0; w * 64 < b->nspaces; w++)
-            for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1)
+            for (uint64_t bits = b->empty[w] & ~carc_river_bit(b, w); bits; bits &= bits - 1)
                 if (carc_square_fit_rots(t, b, w * 64 + __builtin_ctzll(bits)))
                     return true;
         return false;
@@ -255,11 +320,16 @@ int carc_board_add(carc_state *st, int p)
         s->dir_side[d] = (uint8_t)side;
         carc_space *n = &b->spaces[ni];
         int back = (d + 2) & 3;
-        n->nb_type[back] = t->side[side].type;
-        b->nb_packed[ni] = (uint8_t)((b->nb_packed[ni] & ~(3u << 2 * back)) | (unsigned)t->side[side].type << 2 * back);
+        unsigned type = t->side[side].type;
+        n->nb_type[back] = (uint8_t)type;
+        if (type == CARC_SIDE_RIVER)   /* packs as no neighbour: that space is the river's, never scanned */
+            type = CARC_SIDE_NONE;
+        b->nb_packed[ni] = (uint8_t)((b->nb_packed[ni] & ~(3u << 2 * back)) | type << 2 * back);
         if (n->dir_piece[back] != CARC_NO_PIECE)
             connect(st, p, side, n->dir_piece[back], n->dir_side[back]);
     }
+    if (t->river)
+        river_advance(b, pc, t, si);
     return 0;
 }
 
@@ -273,6 +343,9 @@ void carc_state_copy(carc_state *dst, const carc_state *src)
     carc_board *b = &dst->board;
     size_t ns = a->nspaces, np = src->npieces, nn = np * CARC_MAX_PARTS;
     b->nspaces = a->nspaces;
+    b->river_end = a->river_end;
+    b->river_dir = a->river_dir;
+    b->river_turn = a->river_turn;
     memcpy(b->spaces, a->spaces, ns * sizeof a->spaces[0]);
     memcpy(b->empty, a->empty, sizeof a->empty);   /* bits past nspaces are clear: copied, not assumed */
     memcpy(b->nb_packed, a->nb_packed, ns * sizeof a->nb_packed[0]);

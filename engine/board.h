@@ -33,16 +33,32 @@ int carc_dir_side(const carc_tile_type *t, int rot, int dir);
 bool carc_fits(const carc_state *st, int type, int x, int y, int rot);
 /* carc_fits for the space with index si (no lookup: the legal-move loops walk the spaces). */
 bool carc_fits_space(const carc_state *st, int type, int si, int rot);
-/* Bit r set = a square of type t fits on the frontier space si (no piece on it: a bit of carc_board.empty) at
- * rotation r (same answer as carc_fits_space). This is the hot loop of legal-move generation: one lookup of
+/* The river's open end as a bit of word w of carc_board.empty (0 when it is not in that word, or there is
+ * none): only a river tile goes there, so the fit-table scans for other squares leave it out. */
+static inline uint64_t carc_river_bit(const carc_board *b, int w)
+{
+    unsigned e = (unsigned)b->river_end - 1u;   /* no open end: wraps to a word no board has */
+    return (e / 64 == (unsigned)w) ? 1ull << (e % 64) : 0;
+}
+/* Bit r set = a square of type t (no river tile) fits on the frontier space si (no piece on it: a bit of
+ * carc_board.empty, not the river's open end) at rotation r (same answer as carc_fits_space). This is the hot
+ * loop of legal-move generation: one lookup of
  * what the neighbours show in the type's fit table. A side a piece shows is never CARC_SIDE_NONE (the
  * catalog only takes C, R and F), so the packed sides alone say where a neighbour is. */
 static inline unsigned carc_square_fit_rots(const carc_tile_type *t, const carc_board *b, int si)
 {
-    assert(b->spaces[si].npieces == 0 &&
+    assert(b->spaces[si].npieces == 0 && !t->river && si + 1 != b->river_end &&
            b->nb_packed[si] == (b->spaces[si].nb_type[0] | b->spaces[si].nb_type[1] << 2 |
                                 b->spaces[si].nb_type[2] << 4 | b->spaces[si].nb_type[3] << 6));
     return t->fit[b->nb_packed[si]];
+}
+/* A tile's place in the draw when the river is in the game (game.c's set-up, the bots' guesses): tiles that
+ * carry the river on (two river sides) first, then the ones that end it (one: the lake; the spring, the
+ * other one, is the start tile), then every other tile. */
+static inline int carc_river_rank(const carc_tile_type *t)
+{
+    int sides = __builtin_popcount(t->river);
+    return sides >= 2 ? 0 : sides == 1 ? 1 : 2;
 }
 /* Whether a drawn tile fits anywhere on the board. */
 bool carc_fits_anywhere(const carc_state *st, int type);

@@ -59,16 +59,23 @@ typedef enum {
 typedef enum { CARC_N, CARC_E, CARC_S, CARC_W, CARC_D } carc_side_idx; /* D: a triangle's long side */
 #define CARC_NSIDES 5
 
-typedef enum { CARC_SIDE_NONE, CARC_SIDE_FIELD, CARC_SIDE_ROAD, CARC_SIDE_CITY } carc_side_type;
+/* A river side never packs into carc_board.nb_packed's 2 bits: a space facing one is the river's open end,
+ * which only river tiles may take (board.c), so the fit tables never need it. */
+typedef enum { CARC_SIDE_NONE, CARC_SIDE_FIELD, CARC_SIDE_ROAD, CARC_SIDE_CITY, CARC_SIDE_RIVER } carc_side_type;
 typedef enum {
-    CARC_PART_CITY, CARC_PART_ROAD, CARC_PART_FIELD, CARC_PART_CLOISTER, CARC_PART_GARDEN, CARC_NPART_KINDS
+    CARC_PART_CITY, CARC_PART_ROAD, CARC_PART_FIELD, CARC_PART_CLOISTER, CARC_PART_GARDEN,
+    CARC_PART_RIVER,   /* the river: no figure stands on it, it never scores; it only splits fields */
+    CARC_NPART_KINDS
 } carc_part_kind;
 typedef enum { CARC_SQUARE, CARC_TRIANGLE } carc_shape;
 enum { CARC_MARK_HILL = 1, CARC_MARK_VINEYARD = 2, CARC_MARK_TREE = 4, CARC_MARK_CC = 8 };
 typedef enum { CARC_CC_NONE, CARC_CC_CLUB, CARC_CC_RAKE, CARC_CC_SHIELD } carc_cc_kind;
 typedef enum {
     CARC_SET_BASE, CARC_SET_HILLS_SHEEP, CARC_SET_CROP_CIRCLES, CARC_SET_FRUIT_TREES, CARC_SET_HALFLINGS,
-    CARC_NSETS
+    CARC_NSETS,                    /* the expansions a game lists (carc_setup.expansions, a bit each) */
+    /* sets a game option brings in, not an expansion: their tiles exist when the set's `when` option is on */
+    CARC_SET_RIVER = CARC_NSETS,   /* option river: the River of the 2nd-edition base box */
+    CARC_NSETS_ALL
 } carc_set;
 
 typedef struct { uint8_t lo, hi, part; } carc_seg;          /* [lo,hi) on the side belongs to part */
@@ -89,6 +96,7 @@ typedef struct {
     uint8_t replaces;         /* type whose copies this type replaces, or CARC_NO_TYPE */
     uint8_t marks, cc;        /* CARC_MARK_* bits; carc_cc_kind */
     uint8_t nparts;
+    uint8_t river;            /* bit per local side that is a river side (derived when loaded); 0: no river */
     carc_part parts[CARC_MAX_PARTS];
     carc_side side[CARC_NSIDES]; /* square: N E S W; triangle (right angle NW): N, W and D */
     /* Squares, derived from `side` when the type is loaded: bit r of fit[p] is set when at rotation r every
@@ -124,6 +132,7 @@ typedef enum {
     CARC_OPT_FRUIT_MAX_SET,      /* 4 | 6 */
     CARC_OPT_HALFLINGS_DEAL,     /* random | draft */
     CARC_OPT_ASK_FORCED,         /* bool, default false: ask even for a decision with one legal move */
+    CARC_OPT_RIVER,              /* bool, default false: the River (set river) starts the game */
     CARC_NOPTS
 } carc_opt;
 typedef enum { CARC_OPTK_BOOL, CARC_OPTK_ENUM, CARC_OPTK_INT } carc_opt_kind;
@@ -136,7 +145,7 @@ typedef struct {
                                     * option and was played that way); 0: a stored game must name it */
 } carc_opt_info;
 extern const carc_opt_info carc_opt_table[CARC_NOPTS];   /* const data, not state */
-extern const char *const carc_set_names[CARC_NSETS];     /* "base", "hills_sheep", ... */
+extern const char *const carc_set_names[CARC_NSETS_ALL]; /* "base", "hills_sheep", ..., "river" */
 int carc_opt_find(const char *name);                    /* option index, or -1 */
 
 /* ---- randomness ------------------------------------------------------------------------------------- */
@@ -214,6 +223,11 @@ typedef struct {
 
 typedef struct {
     uint16_t nspaces;
+    /* The river while it is built: the space at its open end (index + 1; 0 = no open end, before the spring
+     * or after the lake), the direction it flows into that space, and which way its last curve turned
+     * (0 none yet, 1 left, 2 right). Only river tiles may take that space (board.c, legal.c). */
+    uint16_t river_end;
+    uint8_t river_dir, river_turn;
     carc_space spaces[CARC_MAX_SPACES];
     /* bit i set = spaces[i] holds no piece (the frontier): legal-move scans walk these bits in index order
      * instead of every space, two thirds of which are filled by mid-game */

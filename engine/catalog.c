@@ -44,6 +44,7 @@ typedef struct {
     size_t errlen;
     int line;
     int set, set_line, total, sum;   /* set: carc_set of the set line, -1 before it */
+    int set_when;                    /* the set line's `when` option (every tile of the set has it), or -1 */
     carc_tile_type *t;               /* the tile being read, or NULL */
     int tile_line;
     bool has_sides;
@@ -56,8 +57,8 @@ static const char side_letter[CARC_NSIDES] = {'N', 'E', 'S', 'W', 'D'};
 /* The letter naming the first and the second half of each side, in the side's clockwise direction. */
 static const char first_half[CARC_NSIDES] = {'w', 'n', 'e', 's', 'n'};
 static const char second_half[CARC_NSIDES] = {'e', 's', 'w', 'n', 's'};
-static const char *const kind_name[CARC_NPART_KINDS] = {"city", "road", "field", "cloister", "garden"};
-static const char *const side_type_name[] = {"no", "field", "road", "city"};
+static const char *const kind_name[CARC_NPART_KINDS] = {"city", "road", "field", "cloister", "garden", "river"};
+static const char *const side_type_name[] = {"no", "field", "road", "city", "river"};
 
 /* ---- messages ------------------------------------------------------------------------------------------ */
 
@@ -182,17 +183,25 @@ static bool set_loaded(const carc_catalog *cat, int set)
     return false;
 }
 
+static int take_option(parser *p, tok t, int *out);
+
+/* "set <name> <total> [when <option>]": a set that is no expansion (river) exists only with its option. */
 static int parse_set(parser *p, const tok *v, int nt)
 {
     if (p->set >= 0)
         return fail(p, "a second set line");
-    if (nt != 3)
-        return fail(p, "set needs a name and a total");
-    for (int s = 0; s < CARC_NSETS; s++) {
+    if (nt != 3 && !(nt == 5 && tok_is(v[3], "when")))
+        return fail(p, "set needs a name and a total, then perhaps when <option>");
+    for (int s = 0; s < CARC_NSETS_ALL; s++) {
         if (!tok_is(v[1], carc_set_names[s]))
             continue;
         if (set_loaded(p->cat, s))
             return fail(p, "set %s is already in the catalog", carc_set_names[s]);
+        int rc = nt == 5 ? take_option(p, v[4], &p->set_when) : 0;
+        if (rc)
+            return rc;
+        if (s >= CARC_NSETS && p->set_when < 0)
+            return fail(p, "set %s is no expansion: it needs when <option>", carc_set_names[s]);
         p->set = s;
         p->set_line = p->line;
         return take_uint(p, v[2], MAX_SET_TOTAL, "set total", &p->total);
@@ -216,7 +225,8 @@ static int find_earlier(parser *p, tok t, const char *what, int *out)
     return 0;
 }
 
-static int take_when(parser *p, tok t)
+/* An on/off option's index from its name. */
+static int take_option(parser *p, tok t, int *out)
 {
     char name[32];
     int opt = -1;
@@ -229,18 +239,33 @@ static int take_when(parser *p, tok t)
         return fail(p, "when names no option: '%.*s'", shown(t), t.s);
     if (carc_opt_table[opt].kind != CARC_OPTK_BOOL)
         return fail(p, "when needs an on/off option, %s is not one", carc_opt_table[opt].name);
-    p->t->when = (int8_t)opt;
+    *out = opt;
     return 0;
+}
+
+static int take_when(parser *p, tok t)
+{
+    int opt = -1, rc = take_option(p, t, &opt);
+    if (rc == 0)
+        p->t->when = (int8_t)opt;
+    return rc;
 }
 
 static int take_start(parser *p)
 {
     if (p->t->shape != CARC_SQUARE)
         return fail(p, "a triangle cannot be the start tile");
-    for (int i = 0; i < p->cat->ntypes; i++)
-        if (p->cat->types[i].start)
-            return fail(p, "a second start tile (%s is one)", p->cat->types[i].id);
     p->t->start = 1;
+    return 0;
+}
+
+/* One start tile without `when`, and at most one for each option: that one starts the game when its option
+ * is on (the river's spring), the other otherwise. */
+static int check_start(parser *p)
+{
+    for (int i = 0; i < p->cat->ntypes; i++)
+        if (p->cat->types[i].start && p->cat->types[i].when == p->t->when)
+            return fail(p, "a second start tile (%s is one)", p->cat->types[i].id);
     return 0;
 }
 
@@ -262,6 +287,13 @@ static int check_replaces(parser *p)
 /* One "when <option>", "replaces <id>" or "like <id>" option; each may be given once. */
 static int tile_option(parser *p, tok key, tok val, int *replaces, int *like)
 {
+    if (tok_is(key, "when") && p->set_when >= 0) {   /* may repeat the set's when, as clients write it back */
+        int opt = -1, rc = take_option(p, val, &opt);
+        if (rc == 0 && opt != p->set_when)
+            rc = fail(p, "the tiles of set %s exist only when %s", carc_set_names[p->set],
+                      carc_opt_table[p->set_when].name);
+        return rc;
+    }
     if (tok_is(key, "when"))
         return p->t->when >= 0 ? fail(p, "when given twice") : take_when(p, val);
     if (tok_is(key, "replaces"))
@@ -287,8 +319,8 @@ static int parse_tile_options(parser *p, const tok *v, int nt, int *like)
     }
     if (rc)
         return rc;
-    if (p->t->start && p->t->when >= 0)
-        return fail(p, "the start tile cannot depend on an option");
+    if (p->t->start && (rc = check_start(p)) != 0)
+        return rc;
     if (replaces < 0)
         return 0;
     p->t->replaces = (uint8_t)replaces;
@@ -354,7 +386,7 @@ static int parse_tile(parser *p, const tok *v, int nt, carc_shape shape)
     t->shape = (uint8_t)shape;
     t->set = (uint8_t)p->set;
     t->count = (uint8_t)count;
-    t->when = -1;
+    t->when = (int8_t)p->set_when;   /* a set's `when` is its every tile's */
     t->replaces = CARC_NO_TYPE;
     if ((rc = parse_tile_options(p, v + 3, nt - 3, &like)) != 0)
         return rc;
@@ -374,6 +406,8 @@ static int side_type(tok t)
         return CARC_SIDE_ROAD;
     if (tok_is(t, "F"))
         return CARC_SIDE_FIELD;
+    if (tok_is(t, "V"))
+        return CARC_SIDE_RIVER;
     return -1;
 }
 
@@ -391,7 +425,7 @@ static int parse_sides(parser *p, const tok *v, int nt)
     for (int i = 0; i < want; i++) {
         int type = side_type(v[i + 1]);
         if (type < 0)
-            return fail(p, "side type '%.*s' is not C, R or F", shown(v[i + 1]), v[i + 1].s);
+            return fail(p, "side type '%.*s' is not C, R, F or V", shown(v[i + 1]), v[i + 1].s);
         p->t->side[order[i]].type = (uint8_t)type;
     }
     p->has_sides = true;
@@ -430,20 +464,26 @@ static int parse_interval(parser *p, tok t, int *lo, int *hi)
     return 0;
 }
 
+/* A river side is cut like a road side: the river on [5,7), fields on either side of it. */
+static bool narrow_middle(int type)
+{
+    return type == CARC_SIDE_ROAD || type == CARC_SIDE_RIVER;
+}
+
 static int whole_side(parser *p, tok t, int kind, int type, int *lo, int *hi)
 {
     *lo = 0, *hi = CARC_SIDE_UNITS;
-    if (type != CARC_SIDE_ROAD)
+    if (!narrow_middle(type))
         return 0;
     if (kind == CARC_PART_FIELD)
-        return fail(p, "a field on road side %.*s takes a half or an @ interval", shown(t), t.s);
+        return fail(p, "a field on %s side %.*s takes a half or an @ interval", side_type_name[type], shown(t), t.s);
     *lo = CARC_ROAD_LO, *hi = CARC_ROAD_HI;
     return 0;
 }
 
 static void half_side(int type, bool first, int *lo, int *hi)
 {
-    bool road = type == CARC_SIDE_ROAD;
+    bool road = narrow_middle(type);
     *lo = first ? 0 : road ? CARC_ROAD_HI : HALF_SIDE;
     *hi = !first ? CARC_SIDE_UNITS : road ? CARC_ROAD_LO : HALF_SIDE;
 }
@@ -478,12 +518,13 @@ static int check_kind(parser *p, int s, int lo, int hi, int kind)
     int type = p->t->side[s].type;
     bool ok = (type == CARC_SIDE_CITY && kind == CARC_PART_CITY) ||
               (type == CARC_SIDE_FIELD && kind == CARC_PART_FIELD) ||
-              (type == CARC_SIDE_ROAD && (kind == CARC_PART_FIELD || kind == CARC_PART_ROAD));
+              (type == CARC_SIDE_ROAD && (kind == CARC_PART_FIELD || kind == CARC_PART_ROAD)) ||
+              (type == CARC_SIDE_RIVER && (kind == CARC_PART_FIELD || kind == CARC_PART_RIVER));
     if (!ok)
         return fail(p, "a %s segment cannot lie on %s side %c", kind_name[kind], side_type_name[type],
                     side_letter[s]);
-    if (kind == CARC_PART_ROAD && (lo != CARC_ROAD_LO || hi != CARC_ROAD_HI))
-        return fail(p, "a road lies on [%d,%d) of side %c, not [%d,%d)", CARC_ROAD_LO, CARC_ROAD_HI,
+    if ((kind == CARC_PART_ROAD || kind == CARC_PART_RIVER) && (lo != CARC_ROAD_LO || hi != CARC_ROAD_HI))
+        return fail(p, "a %s lies on [%d,%d) of side %c, not [%d,%d)", kind_name[kind], CARC_ROAD_LO, CARC_ROAD_HI,
                     side_letter[s], lo, hi);
     return 0;
 }
@@ -655,7 +696,7 @@ static int check_side(parser *p, int s)
 {
     const carc_side *sd = &p->t->side[s];
     bool gaps_ok = p->gaps & (1u << s);
-    int pos = 0, roads = 0;
+    int pos = 0, roads = 0, rivers = 0;
     if (sd->type == CARC_SIDE_NONE)
         return 0;
     for (int i = 0; i <= sd->nseg; i++) {
@@ -666,9 +707,12 @@ static int check_side(parser *p, int s)
             break;
         pos = sd->seg[i].hi;
         roads += p->t->parts[sd->seg[i].part].kind == CARC_PART_ROAD;
+        rivers += p->t->parts[sd->seg[i].part].kind == CARC_PART_RIVER;
     }
     if (sd->type == CARC_SIDE_ROAD && roads != 1)
         return fail(p, "road side %c has no road", side_letter[s]);
+    if (sd->type == CARC_SIDE_RIVER && rivers != 1)
+        return fail(p, "river side %c has no river", side_letter[s]);
     return 0;
 }
 
@@ -686,7 +730,7 @@ static void count_segs(carc_tile_type *t)
 static void fill_fit(carc_tile_type *t)
 {
     memset(t->fit, 0, sizeof t->fit);
-    if (t->shape != CARC_SQUARE)
+    if (t->shape != CARC_SQUARE || t->river)   /* a river tile goes only on the river's open end (board.c) */
         return;
     for (unsigned pat = 1; pat < 256; pat++)
         for (int rot = 0; rot < 4; rot++) {
@@ -697,6 +741,25 @@ static void fill_fit(carc_tile_type *t)
             }
             t->fit[pat] = (uint8_t)(t->fit[pat] | (unsigned)ok << rot);
         }
+}
+
+/* carc_tile_type.river. The river never forks (each tile continues it at most once: one river side is a
+ * spring or a lake, two carry it on), so its open end is always one space; a triangle never carries it. */
+static int find_river(parser *p)
+{
+    carc_tile_type *t = p->t;
+    t->river = 0;
+    for (int s = 0; s < CARC_NSIDES; s++)
+        if (t->side[s].type == CARC_SIDE_RIVER)
+            t->river = (uint8_t)(t->river | 1u << s);
+    if (t->river && t->shape != CARC_SQUARE)
+        return fail(p, "a triangle cannot carry the river");
+    if (__builtin_popcount(t->river) > 2)
+        return fail(p, "more than 2 river sides: the river does not fork");
+    for (int i = 0; i < t->nparts; i++)
+        if (t->parts[i].kind == CARC_PART_RIVER && !t->river)
+            return fail(p, "river %s lies on no river side", t->parts[i].name);
+    return 0;
 }
 
 static int finish_tile(parser *p)
@@ -713,8 +776,10 @@ static int finish_tile(parser *p)
         if ((rc = check_side(p, s)) != 0)
             return rc;
     count_segs(p->t);
+    if ((rc = find_river(p)) != 0)
+        return rc;
     fill_fit(p->t);
-    if (p->t->when < 0)
+    if (p->t->when == p->set_when)   /* an option's variants (gardens) replace copies: they add none */
         p->sum += p->t->count;
     p->t = NULL;
     p->line = line;
@@ -784,6 +849,7 @@ int carc_catalog_parse(carc_catalog *cat, const char *text, size_t len, const ch
     p.err = errlen > 0 ? err : NULL;
     p.errlen = errlen;
     p.set = -1;
+    p.set_when = -1;
     if (!cat || (!text && len > 0) || cat->ntypes < 0 || cat->ntypes > CARC_MAX_TYPES) {
         catalog_err(p.err, errlen, "%s: no catalog or no text", p.file);
         return CARC_E_INVALID;

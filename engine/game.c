@@ -22,9 +22,10 @@ static int fail(char *err, size_t errlen, int code, const char *msg)
 
 /* ---- set-up ---- */
 
+/* A set that is no expansion (the river) comes with its option, which every one of its tiles names. */
 static bool type_in_game(const carc_state *st, const carc_tile_type *t)
 {
-    return (st->expansions >> t->set & 1) && (t->when < 0 || st->opt[t->when] != 0);
+    return (t->set >= CARC_NSETS || st->expansions >> t->set & 1) && (t->when < 0 || st->opt[t->when] != 0);
 }
 
 /* Copies of each type in this game's tiles, the start tile included; variants replace their originals. */
@@ -42,12 +43,18 @@ static void tile_pool(const carc_state *st, int count[CARC_MAX_TYPES])
     }
 }
 
-static int start_type(const carc_catalog *cat)
+/* The start tile: the one an option that is on brings (the river's spring), else the one without `when`. */
+static int start_type(const carc_catalog *cat, const uint8_t opt[CARC_NOPTS])
 {
-    for (int i = 0; i < cat->ntypes; i++)
-        if (cat->types[i].start)
+    int plain = -1;
+    for (int i = 0; i < cat->ntypes; i++) {
+        const carc_tile_type *t = &cat->types[i];
+        if (t->start && t->when >= 0 && opt[t->when])
             return i;
-    return -1;
+        if (t->start && t->when < 0 && plain < 0)
+            plain = i;
+    }
+    return plain;
 }
 
 static int build_stack(carc_state *st, const carc_setup *setup, int start, char *err, size_t errlen)
@@ -72,12 +79,20 @@ static int build_stack(carc_state *st, const carc_setup *setup, int start, char 
         st->stack_len = (uint8_t)setup->nstack;
         return 0;
     }
+    /* Without river tiles this is one shuffle of the whole stack, as it always was (the same seed deals the
+     * same game). With them each rank of carc_river_rank is shuffled on its own, in rank order, so the river is
+     * drawn first and the lake last of it, the rest hidden as ever in the one stream of the seed. */
     int n = 0;
-    for (int t = 0; t < st->cat->ntypes; t++)
-        for (int k = 0; k < count[t] && n < CARC_MAX_TILES; k++)
-            st->stack[n++] = (uint8_t)t;
+    for (int rank = 0; rank < 3; rank++) {
+        int from = n;
+        for (int t = 0; t < st->cat->ntypes; t++)
+            if (carc_river_rank(&st->cat->types[t]) == rank)
+                for (int k = 0; k < count[t] && n < CARC_MAX_TILES; k++)
+                    st->stack[n++] = (uint8_t)t;
+        if (n > from)
+            carc_rng_shuffle(&st->rng, st->stack + from, (size_t)(n - from));
+    }
     st->stack_len = (uint8_t)n;
-    carc_rng_shuffle(&st->rng, st->stack, (size_t)n);
     return 0;
 }
 
@@ -219,7 +234,7 @@ int carc_game_new(carc_state *st, const carc_catalog *cat, const carc_setup *set
         }
     if (setup->expansions >> CARC_NSETS)
         return fail(err, errlen, CARC_E_INVALID, "expansions: unknown expansion");
-    int start = start_type(cat);
+    int start = start_type(cat, setup->opt);
     if (start < 0)
         return fail(err, errlen, CARC_E_DATA, "tile data: no start tile");
 

@@ -50,6 +50,14 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
     size_t n = 0;
     if (out)
         carc_grow((void **)&out->v, &out->cap, out->n + 4u * b->nspaces, sizeof *out->v);
+    if (tt->river) {   /* a river tile goes only on the river's open end (board.c: river_fits) */
+        unsigned rots = 0;
+        for (int rot = 0; rot < 4 && b->river_end; rot++)
+            rots |= (unsigned)carc_fits_space(st, t, b->river_end - 1, rot) << rot;
+        if (rots && !emit_places(&b->spaces[b->river_end - 1], t, rots, out, first, &n))
+            return 2;
+        return n;
+    }
     if (tt->shape == CARC_SQUARE) {
         /* a square only goes on an empty space: walk the frontier bits, which are in space order */
         if (out) {
@@ -70,7 +78,7 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
                  * tile at all; then the moves, for those spaces only */
                 uint8_t rots[64];
                 uint64_t fits = 0;
-                for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
+                for (uint64_t bits = b->empty[w] & ~carc_river_bit(b, w); bits; bits &= bits - 1) {
                     int i = __builtin_ctzll(bits);
                     rots[i] = (uint8_t)carc_square_fit_rots(tt, b, w * 64 + i);
                     fits |= (uint64_t)(rots[i] != 0) << i;
@@ -90,7 +98,7 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
             return k;
         }
         for (int w = 0; w * 64 < b->nspaces; w++)
-            for (uint64_t bits = b->empty[w]; bits; bits &= bits - 1) {
+            for (uint64_t bits = b->empty[w] & ~carc_river_bit(b, w); bits; bits &= bits - 1) {
                 int si = w * 64 + __builtin_ctzll(bits);
                 unsigned rots = carc_square_fit_rots(tt, b, si);
                 if (rots && !emit_places(&b->spaces[si], t, rots, out, first, &n))
@@ -139,7 +147,9 @@ static size_t figure_moves(const carc_state *st, int seat, carc_moves *out)
     for (int i = 0; i < t->nparts; i++) {
         int kind = t->parts[i].kind;
         bool monastic = kind == CARC_PART_CLOISTER || kind == CARC_PART_GARDEN;
-        bool put_meeple = meeple && kind != CARC_PART_GARDEN, put_abbot = abbot && monastic;
+        /* nobody stands on the river (nor a meeple in a garden) */
+        bool put_meeple = meeple && kind != CARC_PART_GARDEN && kind != CARC_PART_RIVER;
+        bool put_abbot = abbot && monastic;
         if (!put_meeple && !put_abbot)
             continue;
         int root = carc_find(&st->board, carc_node(piece, i));

@@ -17,11 +17,11 @@
 
 const char *const carc_place_words[CARC_MAX_PLACES] = {"N", "Nw", "Ne", "E",  "En", "Es", "S", "Se",
                                                        "Sw", "W", "Ws", "Wn", "D", "Dn", "Ds"};
-const char *const carc_feature_words[CARC_NPART_KINDS] = {"city", "road", "field", "cloister", "garden"};
+const char *const carc_feature_words[CARC_NPART_KINDS] = {"city", "road", "field", "cloister", "garden", "river"};
 const char *const carc_fig_words[CARC_NFIG_KINDS] = {"meeple", "abbot", "shepherd"};
 const char *const carc_corner_words[4] = {"nw", "ne", "se", "sw"};
 const char *const carc_side_words[4] = {"north", "east", "south", "west"};
-_Static_assert(CARC_NPART_KINDS == 5 && CARC_NFIG_KINDS == 3, "the name tables follow carc.h");
+_Static_assert(CARC_NPART_KINDS == 6 && CARC_NFIG_KINDS == 3, "the name tables follow carc.h");
 
 const char *carc_feature_name(int kind)
 {

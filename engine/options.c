@@ -2,13 +2,14 @@
  * options.c — the table of game options: their JSON names, allowed values and defaults.
  * Every ambiguity docs/RULES.md leaves to the players is one row here; codecs and validation read the table.
  * ask_forced is no ambiguity but a group's taste: whether a decision with one legal move is still asked.
+ * river is a set of tiles the base box holds, chosen like an option (its tiles say `when river`).
  */
 #include <string.h>
 
 #include "carc.h"
 
-const char *const carc_set_names[CARC_NSETS] = {
-    "base", "hills_sheep", "crop_circles", "fruit_trees", "halflings",
+const char *const carc_set_names[CARC_NSETS_ALL] = {
+    "base", "hills_sheep", "crop_circles", "fruit_trees", "halflings", "river",
 };
 
 #define ABSENT_AS(v) ((v) + 1)   /* carc_opt_info.absent */
@@ -24,6 +25,8 @@ const carc_opt_info carc_opt_table[CARC_NOPTS] = {
     [CARC_OPT_HALFLINGS_DEAL] = {"halflings_deal", CARC_OPTK_ENUM, 2, 0, {"random", "draft"}, {0}, 0},
     /* games stored before this option asked for every decision: they read as true and replay as played */
     [CARC_OPT_ASK_FORCED] = {"ask_forced", CARC_OPTK_BOOL, 2, 0, {0}, {0}, ABSENT_AS(1)},
+    /* games stored before the river existed were played without it */
+    [CARC_OPT_RIVER] = {"river", CARC_OPTK_BOOL, 2, 0, {0}, {0}, ABSENT_AS(0)},
 };
 
 int carc_opt_find(const char *name)

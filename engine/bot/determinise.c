@@ -23,7 +23,7 @@
 
 static bool type_in_game(const carc_state *st, const carc_tile_type *t)
 {
-    return (st->expansions >> t->set & 1) && (t->when < 0 || st->opt[t->when] != 0);
+    return (t->set >= CARC_NSETS || st->expansions >> t->set & 1) && (t->when < 0 || st->opt[t->when] != 0);
 }
 
 /* Copies of each type of `shape` in this game; variants replace their originals (game.c's tile_pool). */
@@ -82,15 +82,26 @@ static void squares(const carc_state *st, carc_rng *r, carc_state *o)
     while (n < need && nkinds > 0)
         unseen[n++] = (uint8_t)kinds[carc_rng_below(r, (uint32_t)nkinds)];
     carc_rng_shuffle(r, unseen, (size_t)n);
-    int k = 0;
+    /* the river's tiles still unseen are drawn first, the lake last of them (game.c's set-up), and none lies
+     * under a hill: order them so, keeping the shuffle within each rank (without the river, a no-op) */
+    uint8_t ord[CARC_MAX_TILES * 2];
+    int m = 0;
+    for (int rank = 0; rank < 3; rank++)
+        for (int i = 0; i < n; i++)
+            if (carc_river_rank(&st->cat->types[unseen[i]]) == rank)
+                ord[m++] = unseen[i];
+    int river = 0;
+    while (river < m && carc_river_rank(&st->cat->types[ord[river]]) < 2)
+        river++;
+    int k = river;   /* hills take ordinary tiles, from after the river */
     for (int p = 0; p < st->npieces; p++)
         if (o->pieces[p].under != CARC_NO_TYPE)
-            o->pieces[p].under = unseen[k++];
+            o->pieces[p].under = ord[k++];
     /* the tiles drawn already are history the engine never reads again; they get no real value either */
     for (int i = 0; i < o->stack_pos; i++)
         o->stack[i] = o->pieces[0].type;
-    for (int i = o->stack_pos; i < o->stack_len; i++)
-        o->stack[i] = unseen[k++];
+    for (int i = o->stack_pos, j = 0; i < o->stack_len; i++)
+        o->stack[i] = j < river ? ord[j++] : ord[k++];
 }
 
 static void bag(const carc_state *st, carc_state *o)

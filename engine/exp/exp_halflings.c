@@ -20,6 +20,7 @@
  *  - A turn begins only while a tile can be drawn (game.c): with the stack empty the game ends even for a
  *    player who would place a triangle rather than draw (the seed: "as soon as a player can no longer draw
  *    a landscape tile, the game ends immediately").
+ *  - While the river is open (option river, spring to lake) the turn is a draw: no triangle is played.
  *  - Legal moves at the choice: "draw" first, then each distinct triangle of the hand (hand order) at each
  *    space (board order) and corner 0..3 where carc_fits_space holds.
  */
@@ -151,7 +152,10 @@ static bool triangle_places(const carc_state *st, carc_moves *out, bool any)
 bool carc_halflings_begin(carc_state *st, carc_events *ev)
 {
     (void)ev;
-    if (!carc_has(st, CARC_SET_HALFLINGS) || st->half.hand_n[st->active] == 0 || !triangle_places(st, NULL, true))
+    /* while the river is open (option river: from the spring to the lake) no triangle is played: the river
+     * tiles are drawn one after the other (RULINGS.md "River") */
+    if (!carc_has(st, CARC_SET_HALFLINGS) || st->half.hand_n[st->active] == 0 || st->board.river_end != 0 ||
+        !triangle_places(st, NULL, true))
         return false;   /* nothing to choose: game.c draws */
     st->pending = (carc_pending){.kind = CARC_PENDING_DRAW_OR_TRIANGLE, .seat = st->active, .tile = CARC_NO_TYPE,
                                  .piece = CARC_NO_PIECE};

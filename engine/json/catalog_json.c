@@ -16,10 +16,10 @@ static const char side_letter[CARC_NSIDES] = {'N', 'E', 'S', 'W', 'D'};
 /* Suffix of a side's first and second half, in the side's clockwise direction (as in catalog.c). */
 static const char first_half[CARC_NSIDES] = {'w', 'n', 'e', 's', 'n'};
 static const char second_half[CARC_NSIDES] = {'e', 's', 'w', 'n', 's'};
-static const char *const side_type_names[] = {"none", "field", "road", "city"};
+static const char *const side_type_names[] = {"none", "field", "road", "city", "river"};
 static const char *const cc_names[] = {"none", "club", "rake", "shield"};
 static const char *const shape_names[] = {"square", "triangle"};
-_Static_assert(CARC_SIDE_CITY == 3 && CARC_CC_SHIELD == 3 && CARC_TRIANGLE == 1, "name tables follow carc.h");
+_Static_assert(CARC_SIDE_RIVER == 4 && CARC_CC_SHIELD == 3 && CARC_TRIANGLE == 1, "name tables follow carc.h");
 
 static const char *side_name(int s)
 {
@@ -32,10 +32,11 @@ static bool on_shape(int shape, int s)
     return shape == CARC_SQUARE ? s != CARC_D : (s == CARC_N || s == CARC_W || s == CARC_D);
 }
 
-/* The interval of a whole side, a first half and a second half, on a side of this type (FORMAT.md). */
+/* The interval of a whole side, a first half and a second half, on a side of this type (FORMAT.md); a river
+ * side is cut as a road side is. */
 static void standard_intervals(int type, int lo[3], int hi[3])
 {
-    bool road = type == CARC_SIDE_ROAD;
+    bool road = type == CARC_SIDE_ROAD || type == CARC_SIDE_RIVER;
     lo[0] = road ? CARC_ROAD_LO : 0, hi[0] = road ? CARC_ROAD_HI : CARC_SIDE_UNITS;
     lo[1] = 0, hi[1] = road ? CARC_ROAD_LO : HALF_SIDE;
     lo[2] = road ? CARC_ROAD_HI : HALF_SIDE, hi[2] = CARC_SIDE_UNITS;
@@ -136,7 +137,7 @@ static json_t *tile_json(const carc_catalog *cat, const carc_tile_type *t)
 {
     json_t *o = carc_jb_obj(), *sides = carc_jb_obj(), *segs = carc_jb_arr();
     carc_jb_set_str(o, "id", t->id);
-    carc_jb_set_str(o, "set", t->set < CARC_NSETS ? carc_set_names[t->set] : "?");
+    carc_jb_set_str(o, "set", t->set < CARC_NSETS_ALL ? carc_set_names[t->set] : "?");
     carc_jb_set_str(o, "shape", shape_names[t->shape == CARC_TRIANGLE]);
     carc_jb_set_int(o, "count", t->count);
     carc_jb_set(o, "start", json_boolean(t->start));
@@ -241,7 +242,12 @@ static json_t *conventions_json(const carc_catalog *cat)
                                       "is the whole side (on a road side, for the road: [5,7)); the letter with "
                                       "the compass point it starts from is its first half (Nw En Se Ws Dn), with "
                                       "the point it ends at its second half (Ne Es Sw Wn Ds), stopping at the "
-                                      "road on a road side; X@a-b is exactly [a,b) of side X");
+                                      "road on a road side (and at the river on a river side, which is cut as a "
+                                      "road side is); X@a-b is exactly [a,b) of side X");
+    carc_jb_set_str(o, "river", "a river side (option river) carries the river on [5,7) and fields on either "
+                                "side of it; it matches only a river side, so a tile goes against the river's "
+                                "open end only when it is a river tile continuing it; no figure stands on the "
+                                "river and it never scores");
     carc_jb_set(o, "places", places_json());
     carc_jb_set(o, "split_sides", split_sides_json(cat));
     carc_jb_set_str(o, "parts", "a segment's part is the name figure moves carry (\"part\": \"c1\"); parts are "
@@ -255,15 +261,17 @@ json_t *carc_catalog_json(const carc_catalog *cat)
 {
     json_t *o = carc_jb_obj(), *sets = carc_jb_arr(), *tiles = carc_jb_arr();
     carc_jb_set(o, "conventions", conventions_json(cat));
-    for (int s = 0; s < CARC_NSETS; s++) {
-        int total = 0, start = -1;
+    for (int s = 0; s < CARC_NSETS_ALL; s++) {
+        int total = 0, start = -1, when = -1;
         bool present = false;
         for (int i = 0; i < cat->ntypes; i++) {
             const carc_tile_type *t = &cat->types[i];
             if (t->set != s)
                 continue;
+            if (!present && s >= CARC_NSETS)   /* an option's set: its every tile names the option */
+                when = t->when;
             present = true;
-            total += t->when < 0 ? t->count : 0;   /* option variants replace copies (FORMAT.md) */
+            total += t->when == when ? t->count : 0;   /* option variants replace copies (FORMAT.md) */
             if (t->start)
                 start = i;
         }
@@ -272,6 +280,8 @@ json_t *carc_catalog_json(const carc_catalog *cat)
         json_t *e = carc_jb_obj();
         carc_jb_set_str(e, "name", carc_set_names[s]);
         carc_jb_set_int(e, "tiles", total);
+        if (when >= 0 && when < CARC_NOPTS)
+            carc_jb_set_str(e, "when", carc_opt_table[when].name);
         if (start >= 0)
             carc_jb_set_str(e, "start", cat->types[start].id);
         carc_jb_push(sets, e);

@@ -18,7 +18,8 @@ const char *carc_pending_kind_name(const carc_state *st)
     return st->pending.kind < CARC_NPENDING ? carc_j_pending_names[st->pending.kind] : "none";
 }
 
-const char *const carc_j_feature_names[CARC_NFEATURES] = {"city", "road", "field", "cloister", "garden", "fruit"};
+const char *const carc_j_feature_names[CARC_NFEATURES] = {"city", "road", "field", "cloister", "garden", "river",
+                                                          "fruit"};
 const char *const carc_j_reason_names[CARC_NREASONS] = {
     "completed", "final", "abbot", "flock", "harvest", "sell", "fruit_final",
 };
@@ -41,7 +42,7 @@ _Static_assert(CARC_ACTIVE == 0 && CARC_FINISHED == 1, "carc_j_status_names foll
 _Static_assert(CARC_NPENDING == 9, "carc_j_pending_names follows carc_pending_kind");
 _Static_assert(CARC_NREASONS == 7, "carc_j_reason_names follows carc_reason");
 _Static_assert(CARC_NMOVE_KINDS == 14, "carc_j_move_names follows carc_move_kind");
-_Static_assert(CARC_NFEATURES == 6 && CARC_FEATURE_FRUIT == 5, "carc_j_feature_names follows carc_part_kind");
+_Static_assert(CARC_NFEATURES == 7 && CARC_FEATURE_FRUIT == 6, "carc_j_feature_names follows carc_part_kind");
 _Static_assert(CARC_NEVENT_KINDS == 23, "carc_j_event_names follows carc_event_kind");
 _Static_assert(CARC_PH_DRAFT == 8, "carc_j_phase_names follows carc_phase");
 

@@ -67,11 +67,11 @@ START_TEST(builtin_loads)
     char err[256] = "";
     ck_assert_ptr_nonnull(cat);
     ck_assert_msg(carc_catalog_load(cat, err, sizeof err) == 0, "%s", err);
-    /* 24 + 8 gardens, 16 + 1 garden, 6, 6, 12 */
-    ck_assert_int_eq(cat->ntypes, 32 + 17 + 6 + 6 + 12);
+    /* 24 + 8 gardens, 16 + 1 garden, 6, 6, 12, the river's 10 */
+    ck_assert_int_eq(cat->ntypes, 32 + 17 + 6 + 6 + 12 + 10);
     /* loading again starts from an empty catalog */
     ck_assert_int_eq(carc_catalog_load(cat, err, sizeof err), 0);
-    ck_assert_int_eq(cat->ntypes, 73);
+    ck_assert_int_eq(cat->ntypes, 83);
     free(cat);
 }
 END_TEST
@@ -97,10 +97,13 @@ END_TEST
 START_TEST(start_tile)
 {
     const carc_catalog *cat = tu_catalog();
-    int starts = 0;
-    for (int i = 0; i < cat->ntypes; i++)
+    int starts = 0, plain = 0;
+    for (int i = 0; i < cat->ntypes; i++) {
         starts += cat->types[i].start;
-    ck_assert_int_eq(starts, 1);
+        plain += cat->types[i].start && cat->types[i].when < 0;
+    }
+    ck_assert_int_eq(starts, 2);   /* D, and the river's spring when the option river is on */
+    ck_assert_int_eq(plain, 1);
     const carc_tile_type *d = type_of(cat, "D");
     ck_assert_int_eq(d->start, 1);
     ck_assert_int_eq(d->count, 4);
@@ -262,6 +265,8 @@ START_TEST(garden_variants)
         bool has = false;
         for (int p = 0; p < t->nparts; p++)
             has |= t->parts[p].kind == CARC_PART_GARDEN;
+        if (t->set == CARC_SET_RIVER)   /* the option river's own set, no variants */
+            continue;
         ck_assert_int_eq(has, t->when >= 0);   /* a garden exists only as an option's variant */
         if (t->when < 0) {
             ck_assert_int_eq(t->replaces, CARC_NO_TYPE);
@@ -284,6 +289,63 @@ START_TEST(garden_variants)
         ck_assert_int_eq(g->parts[part_of(g, "g")].nsegs, 0);
     }
     ck_assert(type_of(cat, "HS14g")->marks & CARC_MARK_HILL);
+}
+END_TEST
+
+/* The river (engine/tiles/river.tiles): 12 tiles of the option river, the spring starting instead of D. */
+START_TEST(river_set)
+{
+    const carc_catalog *cat = tu_catalog();
+    int tiles = 0, types = 0, springs = 0, lakes = 0, curves = 0, cloisters = 0;
+    for (int i = 0; i < cat->ntypes; i++) {
+        const carc_tile_type *t = &cat->types[i];
+        if (t->set != CARC_SET_RIVER) {
+            ck_assert_int_eq(t->river, 0);   /* no other set carries the river */
+            continue;
+        }
+        ck_assert_int_eq(t->when, CARC_OPT_RIVER);
+        ck_assert_int_eq(t->shape, CARC_SQUARE);
+        types++;
+        tiles += t->count;
+        int sides = __builtin_popcount(t->river);
+        ck_assert(sides == 1 || sides == 2);
+        springs += sides == 1 && t->start;
+        lakes += sides == 1 && !t->start;
+        /* a curve: two river sides next to each other */
+        curves += sides == 2 && t->river != (1u << CARC_N | 1u << CARC_S) && t->river != (1u << CARC_E | 1u << CARC_W)
+                      ? t->count : 0;
+        for (int p = 0; p < t->nparts; p++)
+            cloisters += t->parts[p].kind == CARC_PART_CLOISTER;
+        for (int s = 0; s < 4; s++)
+            if (t->river >> s & 1) {   /* fields on both banks, the river between them on [5,7) */
+                const carc_side *sd = &t->side[s];
+                ck_assert_int_eq(sd->type, CARC_SIDE_RIVER);
+                ck_assert_int_eq(sd->nseg, 3);
+                ck_assert_int_eq(t->parts[sd->seg[1].part].kind, CARC_PART_RIVER);
+                ck_assert_int_eq(sd->seg[1].lo, CARC_ROAD_LO);
+                ck_assert_int_eq(sd->seg[1].hi, CARC_ROAD_HI);
+                ck_assert_int_eq(t->parts[sd->seg[0].part].kind, CARC_PART_FIELD);
+                ck_assert_int_eq(t->parts[sd->seg[2].part].kind, CARC_PART_FIELD);
+            }
+    }
+    ck_assert_int_eq(tiles, 12);
+    ck_assert_int_eq(types, 10);
+    ck_assert_int_eq(springs, 1);
+    ck_assert_int_eq(lakes, 1);
+    ck_assert_int_eq(curves, 4);
+    ck_assert_int_eq(cloisters, 1);
+    const carc_tile_type *spring = type_of(cat, "RV01"), *lake = type_of(cat, "RV10");
+    ck_assert_int_eq(spring->replaces, carc_catalog_find(cat, "D"));   /* the spring takes D's start copy */
+    /* the field goes round the spring and the lake: one field on both sides of the river's end */
+    ck_assert_int_eq(spring->nparts, 2);
+    ck_assert_int_eq(lake->nparts, 2);
+    ck_assert_int_eq(spring->parts[part_of(spring, "f1")].nsegs, 5);   /* N, both halves of E, S, W */
+    /* the bridge: four fields, none under the road or the river */
+    const carc_tile_type *bridge = type_of(cat, "RV05");
+    int fields = 0;
+    for (int p = 0; p < bridge->nparts; p++)
+        fields += bridge->parts[p].kind == CARC_PART_FIELD;
+    ck_assert_int_eq(fields, 4);
 }
 END_TEST
 
@@ -415,7 +477,21 @@ static const bad_case bad[] = {
     {HEAD "tile E 1 when hill_tiebreak\n", "when needs an on/off option"},
     {HEAD "tile E 1 when abbot when abbot\n", "when given twice"},
     {HEAD "tile E 1 start start\n", "start given twice"},
-    {HEAD "tile E 1 start when abbot\n", "the start tile cannot depend on an option"},
+    {HEAD E_TILE " field f1 E S W > c1\ntile F 1 start when abbot\n sides F F F F\n field f1 N E S W\n"
+          "tile G 1 start when abbot\n", "a second start tile (F is one)"},
+    {"set river 1\n", "set river is no expansion: it needs when <option>"},
+    {"set river 1 when\n", "set needs a name and a total, then perhaps when <option>"},
+    {"set river 1 when hill_tiebreak\n", "when needs an on/off option"},
+    {"set river 1 when river\ntile R 1 when abbot\n", "the tiles of set river exist only when river"},
+    {HEAD "tile R 1\n sides V V V F\n river v1 N E S\n field f1 Nw Ne En Es Se Sw W\n",
+     "more than 2 river sides: the river does not fork"},
+    {HEAD "tile R 1\n sides V F V F\n river v1 Nw S\n field f1 Ne E Se Sw W\n",
+     "a river lies on [5,7) of side N, not [0,5)"},
+    {HEAD "tile R 1\n sides V F V F\n river v1 N S E\n", "a river segment cannot lie on field side E"},
+    {HEAD "tile R 1\n sides V F V F\n river v1 N\n field f1 Nw Ne E S@0-12 W\n", "river side S has no river"},
+    {HEAD "tile R 1\n sides V F V F\n river v1 N S\n field f1 N E Se Sw W\n",
+     "a field on river side N takes a half"},
+    {HEAD "tri T 1\n sides V F F\n river v1 N\n field f1 Nw Ne D W\n", "a triangle cannot carry the river"},
     {HEAD "tri E 1 start\n", "a triangle cannot be the start tile"},
     {HEAD E_TILE " field f1 E S W > c1\ntile E 1\n", "t.tiles:6: tile E: duplicate tile id"},
     {"set base 2\n" E_TILE " field f1 E S W > c1\ntile F 1 start\n sides F F F F\n field f1 N E S W\n"
@@ -428,7 +504,7 @@ static const bad_case bad[] = {
     {HEAD "tile E 1\n", "t.tiles:2: tile E: no sides line"},
     {HEAD "tile E 1\n sides C F F\n", "a tile has 4 sides: N E S W"},
     {HEAD "tri E 1\n sides C F F F\n", "a triangle has 3 sides: N D W"},
-    {HEAD "tile E 1\n sides C F F X\n", "side type 'X' is not C, R or F"},
+    {HEAD "tile E 1\n sides C F F X\n", "side type 'X' is not C, R, F or V"},
     {HEAD E_TILE " sides C F F F\n", "sides given twice"},
     {"set base 1\n" E_TILE " field f1 E S W > c1\ntile Eg 1 when abbot replaces E like E\n sides C F F F\n",
      "sides given twice"},
@@ -545,6 +621,7 @@ static Suite *catalog_suite(void)
     tcase_add_test(tc, geometry_triangles);
     tcase_add_test(tc, marks);
     tcase_add_test(tc, garden_variants);
+    tcase_add_test(tc, river_set);
     tcase_add_test(tc, find);
     suite_add_tcase(s, tc);
 

@@ -69,12 +69,14 @@ START_TEST(every_tile_with_its_count)
         const carc_builtin_set *bs = &carc_builtin_sets[b];
         char set[32] = "", name[32];
         int total = -1, sum = 0, num;
+        bool set_when = false;   /* the set line says when <option>: every tile has it (the river) */
         for (const char *p = bs->text, *end = bs->text + bs->len; p < end;) {
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
             if (line_fields(p, n, "set", name, sizeof name, &num)) {
                 snprintf(set, sizeof set, "%s", name);
                 total = num;
+                set_when = has_word(p, n, " when ");
             } else if (line_fields(p, n, "tile", name, sizeof name, &num) ||
                        line_fields(p, n, "tri", name, sizeof name, &num)) {
                 json_t *t = tile_entry(doc, name);
@@ -82,7 +84,7 @@ START_TEST(every_tile_with_its_count)
                 ck_assert_str_eq(str(t, "set"), set);
                 ck_assert_int_eq(json_integer_value(json_object_get(t, "count")), num);
                 bool variant = has_word(p, n, " when ");
-                ck_assert_int_eq(json_object_get(t, "when") != NULL, variant);
+                ck_assert_int_eq(json_object_get(t, "when") != NULL, variant || set_when);
                 sum += variant ? 0 : num;
                 lines++;
             }
@@ -107,6 +109,31 @@ START_TEST(every_tile_with_its_count)
     ck_assert(json_is_true(json_object_get(d, "start")));
     ck_assert_str_eq(str(tile_entry(doc, "Eg"), "replaces"), "E");
     ck_assert_str_eq(str(tile_entry(doc, "Eg"), "when"), "abbot");
+    /* the river: its set comes with the option river and starts with the spring; river sides say so */
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "sets"), i, e)
+        if (strcmp(str(e, "name"), "river") == 0) {
+            ck_assert_str_eq(str(e, "when"), "river");
+            ck_assert_str_eq(str(e, "start"), "RV01");
+            ck_assert_int_eq(json_integer_value(json_object_get(e, "tiles")), 12);
+        }
+    json_t *spring = tile_entry(doc, "RV01"), *bridge = tile_entry(doc, "RV05");
+    ck_assert_str_eq(str(spring, "set"), "river");
+    ck_assert_str_eq(str(spring, "when"), "river");
+    ck_assert_str_eq(str(spring, "replaces"), "D");
+    ck_assert(json_is_true(json_object_get(spring, "start")));
+    ck_assert_str_eq(str(json_object_get(spring, "sides"), "E"), "river");
+    ck_assert_str_eq(str(json_object_get(spring, "sides"), "N"), "field");
+    ck_assert_str_eq(str(json_object_get(bridge, "sides"), "E"), "river");
+    ck_assert_str_eq(str(json_object_get(bridge, "sides"), "N"), "road");
+    int rivers = 0;
+    json_array_foreach(json_object_get(bridge, "segments"), i, e)
+        if (strcmp(str(e, "feature"), "river") == 0) {
+            rivers++;
+            ck_assert_str_eq(json_string_value(json_array_get(json_object_get(e, "places"), 0)), "E");
+        }
+    ck_assert_int_eq(rivers, 1);
     json_decref(doc);
 }
 END_TEST
@@ -145,7 +172,10 @@ static void put_tile(char **buf, size_t *len, size_t *cap, const json_t *t)
     static const char *const sq[] = {"N", "E", "S", "W"}, *const tr[] = {"N", "D", "W"};
     for (int i = 0; i < (tri ? 3 : 4); i++) {
         const char *type = str(sides, tri ? tr[i] : sq[i]);
-        put(buf, len, cap, strcmp(type, "city") == 0 ? " C" : strcmp(type, "road") == 0 ? " R" : " F");
+        put(buf, len, cap, strcmp(type, "city") == 0    ? " C"
+                           : strcmp(type, "road") == 0  ? " R"
+                           : strcmp(type, "river") == 0 ? " V"
+                                                        : " F");
     }
     put(buf, len, cap, "\n");
     size_t i, k;
@@ -188,7 +218,7 @@ START_TEST(round_trip_through_the_data_format)
     ck_assert_ptr_nonnull(back);
     size_t i, k;
     json_t *set = NULL, *t;
-    const char *done[CARC_NSETS];   /* sets written, in the catalog's order (its types' order) */
+    const char *done[CARC_NSETS_ALL];   /* sets written, in the catalog's order (its types' order) */
     int ndone = 0;
     json_array_foreach(json_object_get(doc, "tiles"), i, t) {
         bool seen = false;
@@ -196,7 +226,7 @@ START_TEST(round_trip_through_the_data_format)
             seen = seen || strcmp(done[d], str(t, "set")) == 0;
         if (seen)
             continue;
-        ck_assert_int_lt(ndone, CARC_NSETS);
+        ck_assert_int_lt(ndone, CARC_NSETS_ALL);
         done[ndone++] = str(t, "set");
         json_array_foreach(json_object_get(doc, "sets"), k, set)
             if (strcmp(str(set, "name"), str(t, "set")) == 0)
@@ -204,7 +234,10 @@ START_TEST(round_trip_through_the_data_format)
         ck_assert_ptr_nonnull(set);
         char *buf = NULL, line[64];
         size_t len = 0, cap = 0;
-        snprintf(line, sizeof line, "set %s %d\n", str(set, "name"), (int)json_integer_value(json_object_get(set, "tiles")));
+        const json_t *when = json_object_get(set, "when");   /* the river's set comes with its option */
+        snprintf(line, sizeof line, "set %s %d%s%s\n", str(set, "name"),
+                 (int)json_integer_value(json_object_get(set, "tiles")), when ? " when " : "",
+                 when ? json_string_value(when) : "");
         put(&buf, &len, &cap, line);
         json_t *u;
         json_array_foreach(json_object_get(doc, "tiles"), k, u)
@@ -264,7 +297,8 @@ START_TEST(places_mean_their_intervals)
                 } else {
                     const json_t *pl = json_object_get(places, name);
                     ck_assert_msg(pl, "%s: place %s is not in conventions.places", str(t, "id"), name);
-                    bool road = strcmp(str(json_object_get(t, "sides"), side), "road") == 0;
+                    const char *type = str(json_object_get(t, "sides"), side);   /* a river side is cut so too */
+                    bool road = strcmp(type, "road") == 0 || strcmp(type, "river") == 0;
                     const json_t *a = json_object_get(pl, road ? "road_side_interval" : "interval");
                     lo = (int)json_integer_value(json_array_get(a, 0));
                     hi = (int)json_integer_value(json_array_get(a, 1));
@@ -358,11 +392,15 @@ START_TEST(parts_are_what_figure_moves_name)
     carc_state *st = malloc(sizeof *st);
     ck_assert_ptr_nonnull(st);
     carc_moves ms = {0};
-    int checked = 0, rots_checked = 0;
+    int checked = 0, rots_checked = 0, river = 0;
     for (int ti = 0; ti < cat->ntypes; ti++) {
         const carc_tile_type *t = &cat->types[ti];
         const json_t *tile = tile_entry(doc, t->id);
         ck_assert_ptr_nonnull(tile);
+        if (t->river) {   /* a river tile goes only on the river's open end: tests/scenarios/river */
+            river++;
+            continue;
+        }
         game_with(st, ti);
         carc_legal_moves(st, 0, &ms);
         const carc_move *place = NULL;
@@ -428,7 +466,7 @@ START_TEST(parts_are_what_figure_moves_name)
         json_decref(shepherd);
         checked++;
     }
-    ck_assert_int_eq(checked, cat->ntypes);
+    ck_assert_int_eq(checked + river, cat->ntypes);
     ck_assert_int_gt(rots_checked, 0);
     carc_moves_free(&ms);
     free(st);

@@ -287,7 +287,8 @@ START_TEST(state_shape)
              "{\"version\":1,\"nplayers\":2,\"expansions\":[],\"options\":{\"abbot\":false,"
              "\"hill_takes_tile\":true,\"hill_tiebreak\":\"at_least_one\",\"crop_circle_add_where\":\"same_tile\","
              "\"crop_circle_add\":\"optional\",\"fruit_actions\":\"one\",\"fruit_max_set\":4,"
-             "\"halflings_deal\":\"random\",\"ask_forced\":false},\"status\":\"active\",\"active\":0,\"turn\":1,"
+             "\"halflings_deal\":\"random\",\"ask_forced\":false,\"river\":false},\"status\":\"active\","
+             "\"active\":0,\"turn\":1,"
              "\"players\":[{\"seat\":0,\"score\":0},{\"seat\":1,\"score\":0}],"
              "\"rng\":{\"seed\":\"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\",\"pos\":%llu},"
              "\"stack\":[\"E\",\"U\"],\"stack_pos\":1,\"discarded\":[],"
@@ -399,7 +400,8 @@ START_TEST(state_rejections)
     expect_state_error("", "{\"expansions\":{}}", "expansions: expected an array");
     expect_state_error("options", "{\"abbot\":\"yes\"}", "options.abbot: expected true or false");
     expect_state_error("options", "{\"hill_tiebreak\":null}", "options.hill_tiebreak: missing field");
-    expect_state_error("options", "{\"river\":true}", "options.river: unknown option");
+    expect_state_error("options", "{\"flood\":true}", "options.flood: unknown option");
+    expect_state_error("options", "{\"river\":1}", "options.river: expected true or false");
     expect_state_error("options", "{\"fruit_max_set\":5}", "options.fruit_max_set: expected 4 or 6");
     expect_state_error("options", "{\"halflings_deal\":\"auction\"}",
                        "options.halflings_deal: expected one of \"random\", \"draft\"");
@@ -1048,6 +1050,20 @@ START_TEST(options_partial)
     ck_assert_int_eq(carc_options_from_json(s.opt, j, true, err, sizeof err), 0);   /* creation: the default */
     ck_assert_uint_eq(s.opt[CARC_OPT_ASK_FORCED], 0);
     json_decref(j);
+    /* the river: a stored game from before it existed was played without it; {"river": true} turns it on */
+    j = carc_options_to_json(s.opt);
+    json_object_del(j, "river");
+    s.opt[CARC_OPT_RIVER] = 1;
+    ck_assert_int_eq(carc_options_from_json(s.opt, j, false, err, sizeof err), 0);
+    ck_assert_uint_eq(s.opt[CARC_OPT_RIVER], 0);
+    json_decref(j);
+    j = parse("{\"river\":true}");
+    ck_assert_int_eq(carc_options_from_json(s.opt, j, true, err, sizeof err), 0);
+    ck_assert_uint_eq(s.opt[CARC_OPT_RIVER], 1);
+    json_decref(j);
+    j = carc_options_to_json(s.opt);
+    ck_assert(json_is_true(json_object_get(j, "river")));
+    json_decref(j);
     j = carc_options_to_json(s.opt);
     uint8_t back[CARC_NOPTS];
     ck_assert_int_eq(carc_options_from_json(back, j, false, err, sizeof err), 0);
@@ -1066,7 +1082,7 @@ START_TEST(options_partial)
     j = carc_expansions_to_json(sets);
     assert_json_text(j, "[\"hills_sheep\",\"crop_circles\"]");
     json_decref(j);
-    j = parse("[\"river\"]");
+    j = parse("[\"river\"]");   /* the river is the option river (base box), not an expansion */
     ck_assert_int_eq(carc_expansions_from_json(&sets, j, err, sizeof err), CARC_E_INVALID);
     ck_assert_str_eq(err, "expansions[0]: expected one of \"hills_sheep\", \"crop_circles\", \"fruit_trees\", "
                           "\"halflings\"");

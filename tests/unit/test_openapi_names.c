@@ -122,7 +122,10 @@ START_TEST(enums_are_the_engines)
     same_names(json_object_get(phase, "enum"), carc_j_phase_names, NAMES_N(carc_j_phase_names), "TurnState.phase");
     same_names(json_object_get(schema("FigureKind"), "enum"), carc_j_fig_names, NAMES_N(carc_j_fig_names), "FigureKind");
     same_names(json_object_get(schema("Fruit"), "enum"), carc_fruit_names, NAMES_N(carc_fruit_names), "Fruit");
-    same_names(json_object_get(schema("Expansion"), "enum"), carc_set_names + 1, NAMES_N(carc_set_names) - 1, "Expansion");
+    /* the expansions a game lists: the sets but base, and but the river, which the option river brings */
+    same_names(json_object_get(schema("Expansion"), "enum"), carc_set_names + 1, CARC_NSETS - 1, "Expansion");
+    const json_t *set = json_object_get(json_object_get(schema("TileSet"), "properties"), "name");
+    same_names(json_object_get(set, "enum"), carc_set_names, NAMES_N(carc_set_names), "TileSet.name");
     /* the bots a seat may be: the engine's, but random (a benchmark's opponent, not a player) */
     const json_t *bot = json_object_get(json_object_get(schema("BotPlayerRequest"), "properties"), "bot");
     same_names(json_object_get(bot, "enum"), carc_bot_names + 1, NAMES_N(carc_bot_names) - 1, "BotPlayerRequest.bot");

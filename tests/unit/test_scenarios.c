@@ -56,7 +56,8 @@ typedef struct {
         ck_abort_msg("%s:%d: %s", (S)->file, (S)->line, m_);                                                 \
     } while (0)
 
-static const char *const part_kinds[] = {"city", "road", "field", "cloister", "garden", "fruit"};   /* score features */
+/* score features, by carc_part_kind then fruit */
+static const char *const part_kinds[CARC_NFEATURES] = {"city", "road", "field", "cloister", "garden", "river", "fruit"};
 static const char *const reasons[] = {"completed", "final", "abbot", "flock", "harvest", "sell", "fruit_final"};
 
 static int lookup(const char *const *names, int n, const char *s)
@@ -291,7 +292,8 @@ static void check_score(scn *s, char **w, int nw)
         SCN_FAIL(s, "expected another score event (%s %s %s), the move made only %zu", w[1], w[2], w[3],
                  s->ev_checked);
     const carc_event *x = &s->ev.v[idx];
-    int feature = lookup(part_kinds, 6, w[1]), reason = lookup(reasons, (int)(sizeof reasons / sizeof *reasons), w[2]);
+    int feature = lookup(part_kinds, CARC_NFEATURES, w[1]);
+    int reason = lookup(reasons, (int)(sizeof reasons / sizeof *reasons), w[2]);
     int points = atoi(w[3]), seats = parse_seats(s, w[4]);
     if (feature < 0 || reason < 0)
         SCN_FAIL(s, "unknown feature or reason");
