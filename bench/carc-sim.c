@@ -2,7 +2,9 @@
  * carc-sim — plays N complete random games through the engine (uniform over carc_legal_moves) and prints
  * one `name: value` line per figure. Same seed, same games, same digest; only the timings vary.
  *
- *   carc-sim --games N --seed S [--players P] [--expansions a,b,...|all] [--verbose] [--each-expansion]
+ *   carc-sim --games N --seed S [--players P] [--expansions a,b,...|all] [--river] [--verbose] [--each-expansion]
+ *
+ * --river: every game with the option river (the River of the base box) on.
  *
  * --each-expansion: then N games more of each expansion alone and of all of them together (with the
  * --expansions given added to each), printed as `games_per_s.SET`, `moves_per_s.SET` and `digest.SET` lines
@@ -18,11 +20,12 @@
 #include "bench_clock.h"
 
 static const char *const fig_names[] = {"meeple", "abbot", "shepherd"};
-static const char *const part_names[] = {"city", "road", "field", "cloister", "garden", "fruit"};
+static const char *const part_names[CARC_NFEATURES] = {"city", "road", "field", "cloister", "garden", "river", "fruit"};
 
 static void usage(void)
 {
-    fputs("usage: carc-sim --games N --seed S [--players P] [--expansions a,b,...|all] [--verbose] [--each-expansion]\n",
+    fputs("usage: carc-sim --games N --seed S [--players P] [--expansions a,b,...|all] [--river] [--verbose] "
+          "[--each-expansion]\n",
           stderr);
     exit(2);
 }
@@ -79,7 +82,7 @@ typedef struct {
 
 /* Plays `games` random games; 0, or 1 after printing why not. */
 static int run(const carc_catalog *cat, carc_state *st, long games, unsigned long long seed, int players,
-               uint8_t expansions, int verbose, run_result *out)
+               uint8_t expansions, int river, int verbose, run_result *out)
 {
     char err[256];
     carc_events ev = {0};
@@ -95,6 +98,7 @@ static int run(const carc_catalog *cat, carc_state *st, long games, unsigned lon
         carc_setup_defaults(&setup);
         setup.nplayers = players;
         setup.expansions |= expansions;
+        setup.opt[CARC_OPT_RIVER] = (uint8_t)river;
         derive_key(setup.seed, seed, g, 0);
         carc_rng chooser;
         uint8_t ckey[32];
@@ -157,7 +161,7 @@ int main(int argc, char **argv)
 {
     long games = -1;
     unsigned long long seed = 0;
-    int players = 2, verbose = 0, have_seed = 0, each = 0;
+    int players = 2, verbose = 0, have_seed = 0, each = 0, river = 0;
     uint8_t expansions = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--games") && i + 1 < argc)
@@ -170,6 +174,8 @@ int main(int argc, char **argv)
             expansions = bench_parse_expansions("carc-sim", argv[++i]);
         else if (!strcmp(argv[i], "--verbose"))
             verbose = 1;
+        else if (!strcmp(argv[i], "--river"))
+            river = 1;
         else if (!strcmp(argv[i], "--each-expansion"))
             each = 1;
         else
@@ -186,7 +192,7 @@ int main(int argc, char **argv)
         return 1;
     }
     run_result r;
-    if (run(cat, st, games, seed, players, expansions, verbose, &r) != 0)
+    if (run(cat, st, games, seed, players, expansions, river, verbose, &r) != 0)
         return 1;
     printf("games: %ld\n", games);
     printf("games_per_s: %.0f\n", (double)games / r.seconds);
@@ -203,7 +209,7 @@ int main(int argc, char **argv)
             uint8_t bits = set < CARC_NSETS ? (uint8_t)(1u << set) : all;
             all |= bits;
             const char *name = set < CARC_NSETS ? carc_set_names[set] : "all";
-            if (run(cat, st, games, seed, players, (uint8_t)(expansions | bits), 0, &r) != 0)
+            if (run(cat, st, games, seed, players, (uint8_t)(expansions | bits), river, 0, &r) != 0)
                 return 1;
             printf("games_per_s.%s: %.0f\n", name, (double)games / r.seconds);
             printf("moves_per_s.%s: %.0f\n", name, (double)r.moves / r.seconds);

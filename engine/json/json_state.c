@@ -81,12 +81,15 @@ typedef struct {
     size_t errlen;
 } carc_sdec;
 
-/* A tile id that also belongs to a set in play. */
+/* A tile id that also belongs to a set in play: an expansion of the game, or a set its option brings (the
+ * river: the options are decoded before the tiles). */
 static int carc_sdec_tile(carc_sdec *d, const json_t *obj, const carc_jpath *p, const char *key, uint8_t *out)
 {
     CARC_TRY(carc_jr_tile(d->st->cat, obj, p, key, out, d->err, d->errlen));
-    unsigned set = d->st->cat->types[*out].set;
-    if (set >= CARC_NSETS || !(d->st->expansions & (1u << set)))
+    const carc_tile_type *t = &d->st->cat->types[*out];
+    unsigned set = t->set;
+    bool in_play = set < CARC_NSETS ? (d->st->expansions >> set & 1) != 0 : t->when >= 0 && d->st->opt[t->when];
+    if (!in_play)
         return carc_jr_fail(d->err, d->errlen, p, key, "tile \"%s\" is not in the sets of this game",
                             d->st->cat->types[*out].id);
     return 0;
