@@ -61,7 +61,7 @@ void carc_part_places(const carc_tile_type *t, int rot, int part, uint16_t *on, 
                 continue;
             base = 3 * dir;
         }
-        bool road = sd->type == CARC_SIDE_ROAD;
+        bool road = sd->type == CARC_SIDE_ROAD || sd->type == CARC_SIDE_RIVER;   /* cut alike (FORMAT.md) */
         int h1 = road ? CARC_ROAD_LO : CARC_SIDE_UNITS / 2, h2 = road ? CARC_ROAD_HI : CARC_SIDE_UNITS / 2;
         int first = base + 1 + flip, second = base + 2 - flip;
         for (int k = 0; k < sd->nseg; k++) {
@@ -70,7 +70,8 @@ void carc_part_places(const carc_tile_type *t, int rot, int part, uint16_t *on, 
                 continue;
             int ov1 = overlap(g->lo, g->hi, 0, h1), ov2 = overlap(g->lo, g->hi, h2, CARC_SIDE_UNITS);
             *touch |= (uint16_t)(1u << base | (ov1 ? 1u << first : 0) | (ov2 ? 1u << second : 0));
-            if (t->parts[part].kind == CARC_PART_ROAD) {   /* a road meets a side in its middle */
+            if (t->parts[part].kind == CARC_PART_ROAD || t->parts[part].kind == CARC_PART_RIVER) {
+                /* a road (the river) meets a side in its middle */
                 *on |= (uint16_t)(1u << base);
                 continue;
             }

@@ -33,6 +33,8 @@
 #define C_LEAVES 0x2f6b2a
 #define C_FRUIT 0xe0432b
 #define C_CROP 0xf1e3a0
+#define C_RIVER 0x4f8fd0
+#define C_RIVER_EDGE 0x2c5f91
 
 /* ---- geometry ----------------------------------------------------------------------------------------- */
 typedef struct {
@@ -358,6 +360,34 @@ static void draw_road(piece_ctx *p, int part)
     p->c->path(p->c, pa.c, pa.n, &fill);
 }
 
+static void dot(piece_ctx *p, pt at, double r, const cd_style *s);
+
+/* The river (option river): drawn as a road is, wider and blue, under everything else; where it has one
+ * end on the tile (the spring, the lake) a pond in the middle. No figure stands on it: its anchor is unused. */
+static void draw_river(piece_ctx *p, int part)
+{
+    pt ends[8];
+    int n = part_ends(p, part, ends);
+    path_t pa = {.n = 0};
+    if (n == 2) {
+        pmove(&pa, p, ends[0]);
+        pquad(&pa, p, p->mid, ends[1]);
+    } else {
+        for (int i = 0; i < n; i++) {
+            pmove(&pa, p, ends[i]);
+            pline(&pa, p, p->mid);
+        }
+    }
+    cd_style edge = cd_line_style(C_RIVER_EDGE, p->T * 0.24), fill = cd_line_style(C_RIVER, p->T * 0.19);
+    p->c->path(p->c, pa.c, pa.n, &edge);
+    p->c->path(p->c, pa.c, pa.n, &fill);
+    if (n == 1) {
+        cd_style pond = cd_fill_style(C_RIVER, C_RIVER_EDGE, p->T * 0.025);
+        dot(p, p->mid, 0.2, &pond);
+    }
+    p->anchor[part] = p->mid;
+}
+
 /* Symbols stand upright whatever the piece's rotation: only their place `at` (local frame) turns with the
  * piece; their shape is drawn in screen directions, in units of the tile. */
 
@@ -549,6 +579,12 @@ static void draw_piece(cd_canvas *c, const carc_tile_type *t, double ox, double 
     bool centre_taken = false;
     int one_ended = 0;
     for (int i = 0; i < t->nparts; i++)
+        if (t->parts[i].kind == CARC_PART_RIVER) {
+            pt ends[8];
+            centre_taken |= part_ends(p, i, ends) == 1;   /* the spring's or the lake's pond */
+            draw_river(p, i);
+        }
+    for (int i = 0; i < t->nparts; i++)
         if (t->parts[i].kind == CARC_PART_CITY)
             draw_city(p, i);
     for (int i = 0; i < t->nparts; i++)
@@ -575,7 +611,7 @@ static void draw_piece(cd_canvas *c, const carc_tile_type *t, double ox, double 
         draw_crop_circle(p, p->mid, t->cc);
         centre_taken = true;
     }
-    if (one_ended > 0 && !centre_taken) {
+    if (one_ended > 0 && !centre_taken && !t->river) {   /* on a river tile a road ends at the bank */
         draw_house(p, p->mid);
         centre_taken = true;
     }

@@ -4,7 +4,7 @@
 #include "carcctl.h"
 
 /* Each space is a cell of 7 x 4 characters:
- *   +--C--+     the side types on the borders: C city, R road, F field (blank: no side there)
+ *   +--C--+     the side types on the borders: C city, R road, F field, V river (blank: no side there)
  *   R HS12R     the tile id
  *   | 0m 1s|    figures: seat digit and kind (m meeple, a abbot, s shepherd); marks: c cloister, g garden,
  *   +--F--+     h hill, v vineyard, t tree, o crop circle
@@ -14,7 +14,13 @@
 
 static char side_char(int type)
 {
-    return type == CARC_SIDE_CITY ? 'C' : type == CARC_SIDE_ROAD ? 'R' : type == CARC_SIDE_FIELD ? 'F' : ' ';
+    switch (type) {
+    case CARC_SIDE_CITY: return 'C';
+    case CARC_SIDE_ROAD: return 'R';
+    case CARC_SIDE_FIELD: return 'F';
+    case CARC_SIDE_RIVER: return 'V';   /* the river, as the tile data writes it */
+    default: return ' ';
+    }
 }
 
 typedef struct {

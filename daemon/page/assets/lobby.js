@@ -94,6 +94,7 @@ function create(ev) {
       players.push(email ? { invite: true, email } : { invite: true });
     }
     const body = { players, public: bots < seats - 1 && $("new-public").checked, expansions: exp };
+    if ($("new-river").checked) body.options = { river: true };   // an option of the base box, no expansion
     if ($("new-clock").value) body.clock = { per_move_s: Number($("new-clock").value) };
     const g = await postAs(null, "/v1/games", body);
     rememberCreated(g.id, g);   // its seat's page shows the links to send, and starts or cancels it

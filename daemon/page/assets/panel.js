@@ -79,8 +79,9 @@ function perMove(s) {
 
 // What a game is, in words: "3 players, Hills & Sheep, a day a move" (g: a lobby entry or a game's view).
 export function gameSettings(g) {
-  const exp = g.expansions && g.expansions.length ? g.expansions.map((e) => EXPANSIONS[e] || e).join(", ")
+  let exp = g.expansions && g.expansions.length ? g.expansions.map((e) => EXPANSIONS[e] || e).join(", ")
     : "the base game";
+  if (g.options && g.options.river) exp += ", the River";
   const clock = g.clock && g.clock.per_move_s ? perMove(g.clock.per_move_s) + " a move" : "no clock";
   return g.seats + " players, " + exp + ", " + clock;
 }

@@ -55,7 +55,7 @@ export function shapeOf(tile) {
     }
     const info = { feature: seg.feature, path: null, anchor: mid, runs: merged };
     if (seg.feature === "city") cityPath(info, merged, perim, mid, total, outline);
-    else if (seg.feature === "road") roadPath(info, seg, mid, roads);
+    else if (seg.feature === "road" || seg.feature === "river") roadPath(info, seg, mid, roads);   // river: as a road
     out.segs[seg.part] = info;
   }
   // a field's figure stands just inside its longest stretch of side, off the roads and the other anchors
@@ -128,6 +128,15 @@ export function drawPiece(parent, tile, rot, cls) {
   const poly = (pts) => pts.map((p, i) => (i ? "L" : "M") + tp(p)).join("") + "Z";
   el("path", { d: poly(s.outline), class: "field" }, g);
   const turnPath = (d) => d.replace(/(-?[\d.e-]+),(-?[\d.e-]+)/g, (_, x, y) => String(tp([+x, +y])));
+  for (const part in s.segs) {   // the river (option river) first, under the rest; a pond at the spring and lake
+    const seg = s.segs[part];
+    if (seg.feature !== "river") continue;
+    el("path", { d: turnPath(seg.path), class: "river-edge" }, g);
+    el("path", { d: turnPath(seg.path), class: "river" }, g);
+    if (seg.runs.length !== 1) continue;
+    const c = tp([0.5, 0.5]);
+    el("circle", { cx: c[0], cy: c[1], r: 0.2, class: "pond" }, g);
+  }
   for (const part in s.segs) {
     const seg = s.segs[part];
     if (seg.feature === "city") el("path", { d: turnPath(seg.path), class: "city" }, g);

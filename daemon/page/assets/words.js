@@ -8,6 +8,8 @@ export function tileKind(tile) {
   if (!tile) return "a tile";
   if (tile.shape === "triangle") return "a triangle " + tile.id;
   const f = new Set(tile.segments.map((s) => s.feature));
+  if (f.has("river")) return f.has("city") || f.has("road") || f.has("cloister") ? "a river tile with " +
+    (f.has("cloister") ? "a cloister" : f.has("city") ? "a city" : "a road") : "a river tile";
   if (f.has("cloister")) return "a cloister tile";
   if (f.has("garden")) return "a garden tile";
   if (f.has("city")) return "a city tile";
