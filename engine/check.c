@@ -42,6 +42,7 @@ static void check_figures(const carc_state *st)
         assert(g->seat < st->nplayers && g->kind < CARC_NFIG_KINDS);
         assert(g->piece < st->npieces && g->part < carc_type_of(st, g->piece)->nparts);
         assert(g->kind != CARC_FIG_SHEPHERD || carc_type_of(st, g->piece)->parts[g->part].kind == CARC_PART_FIELD);
+        assert(carc_type_of(st, g->piece)->parts[g->part].kind != CARC_PART_RIVER);   /* nobody on the river */
         count[g->seat][g->kind]++;
     }
     for (int s = 0; s < st->nplayers; s++)
@@ -153,6 +154,9 @@ static void check_board(const carc_state *st)
     assert(b->nspaces <= CARC_MAX_SPACES);
     for (int i = 0; i < CARC_MAX_SPACES; i++)   /* the frontier bits: exactly the spaces without a piece */
         assert((b->empty[i / 64] >> (i % 64) & 1) == (i < b->nspaces && b->spaces[i].npieces == 0));
+    /* the river's open end, when there is one, is an empty space a river side faces */
+    assert(b->river_end == 0 || (b->river_end <= b->nspaces && b->spaces[b->river_end - 1].npieces == 0 &&
+                                 b->spaces[b->river_end - 1].nb_type[(b->river_dir + 2) & 3] == CARC_SIDE_RIVER));
     for (int p = 0; p < st->npieces; p++) {
         int si = b->piece_space[p];
         const carc_space *s = &b->spaces[si];
