@@ -3,7 +3,7 @@
  * games: the spring starts at (0,0), the river tiles are drawn first and the lake last of them, then the
  * ordinary tiles; every river tile goes on the river's open end and the river never takes two curves the
  * same way in a row; ordinary tiles and triangles never touch an open river edge; the state survives its
- * JSON; a bot's guessed stack keeps the river's order. The exact rules and scores: tests/scenarios/river.
+ * JSON; a bot's guessed stack keeps the river's order, and the bots play river games to the end. The exact rules and scores: tests/scenarios/river.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +234,33 @@ START_TEST(random_games_all_expansions)
 }
 END_TEST
 
+/* The bots play river games to the end (they think on guessed stacks that keep the river's order). */
+START_TEST(bots_play_river_games)
+{
+    const carc_catalog *cat = tu_catalog();
+    carc_state *st = malloc(sizeof *st);
+    ck_assert_ptr_nonnull(st);
+    char err[256];
+    for (int g = 0; g < 2; g++) {
+        carc_setup s = river_setup(g, g ? ALL_SETS : 0);
+        ck_assert_msg(carc_game_new(st, cat, &s, NULL, err, sizeof err) == 0, "%s", err);
+        carc_rng r;
+        carc_bot_rng(&r, s.seed, 7);
+        for (int n = 0; st->status == CARC_ACTIVE; n++) {
+            int seat = st->pending.seat;
+            carc_move mv;
+            carc_bot_kind kind = seat % 2 ? CARC_BOT_MCTS : CARC_BOT_GREEDY;
+            ck_assert_int_eq(carc_bot_move(st, seat, kind, 20, &r, &mv), 0);
+            ck_assert_msg(carc_apply(st, seat, &mv, NULL, err, sizeof err) == 0, "game %d move %d: %s", g, n, err);
+        }
+        int nriver = 0;
+        check_river_course(st, &nriver);
+        ck_assert_int_eq(nriver, 12);
+    }
+    free(st);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("river");
@@ -242,6 +269,7 @@ int main(void)
     tcase_add_test(tc, draw_order);
     tcase_add_test(tc, random_games_river);
     tcase_add_test(tc, random_games_all_expansions);
+    tcase_add_test(tc, bots_play_river_games);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }
