@@ -3,7 +3,8 @@
  * games: the spring starts at (0,0), the river tiles are drawn first and the lake last of them, then the
  * ordinary tiles; every river tile goes on the river's open end and the river never takes two curves the
  * same way in a row; ordinary tiles and triangles never touch an open river edge; the state survives its
- * JSON; a bot's guessed stack keeps the river's order, and the bots play river games to the end. The exact rules and scores: tests/scenarios/river.
+ * JSON; a bot's guessed stack keeps the river's order, and the bots play river games to the end. The
+ * exact rules and scores: tests/scenarios/river.
  */
 #include <stdlib.h>
 #include <string.h>
