@@ -33,7 +33,7 @@ static void check_catalog(const carc_catalog *cat)
     for (int i = 0; i < cat->ntypes; i++) {
         const carc_tile_type *t = &cat->types[i];
         if (!name_ok(t->id) || carc_catalog_find(cat, t->id) < 0 || t->nparts > CARC_MAX_PARTS ||
-            t->shape > CARC_TRIANGLE || t->set >= CARC_NSETS || t->when >= CARC_NOPTS ||
+            t->shape > CARC_TRIANGLE || t->set >= CARC_NSETS_ALL || t->when >= CARC_NOPTS ||
             (t->replaces != CARC_NO_TYPE && t->replaces >= cat->ntypes))
             fail("a tile type out of bounds", t->id);
         for (int p = 0; p < t->nparts; p++)
