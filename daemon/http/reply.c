@@ -180,12 +180,6 @@ static enum MHD_Result reply_problem_page(cd_req *r, cd_problem pr, const char *
     return ret;
 }
 
-void cd_req_negotiate_problems(cd_req *r)
-{
-    r->negotiated = true;
-    r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
-}
-
 /* retry_after_s: the Retry-After of a 503 (0: CD_RETRY_AFTER_S) or a 429 */
 static enum MHD_Result reply_problem_v(cd_req *r, cd_problem pr, const char *field, json_t *ext, int retry_after_s,
                                        const char *fmt, va_list ap)

@@ -1,7 +1,8 @@
 /*
  * request_read.c — what a handler reads of its request (http.h): query arguments and headers, the bearer
  * token's hash (computed once a request), `?limit=`, and the JSON body (Content-Type checked, duplicate keys
- * refused, an object only, unknown keys named), answering the problem itself when the request is wrong.
+ * refused, an object only, unknown keys named), answering the problem itself when the request is wrong; and
+ * whether its problems are to be a page (a browser's Accept) for a route that negotiates them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "base/crypto.h"
 #include "base/json_arena.h"
 #include "http.h"
+#include "problem_html.h"
 
 void cd_req_bearer_hash(cd_req *r, char out[CD_HEX256_LEN])
 {
@@ -141,4 +143,10 @@ bool cd_req_only_keys(cd_req *r, const json_t *o, const char *const *allowed, co
         }
     }
     return true;
+}
+
+void cd_req_negotiate_problems(cd_req *r)
+{
+    r->negotiated = true;
+    r->html_problems = cd_accept_prefers_html(cd_req_header(r, MHD_HTTP_HEADER_ACCEPT));
 }
