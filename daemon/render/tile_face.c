@@ -330,14 +330,29 @@ static void draw_city(piece_ctx *p, int part)
     p->c->path(p->c, pa.c, pa.n, &s);
 }
 
+/* A band from the ends of segment part's sides to the tile's middle, as roads and the river run: a curve
+ * through the middle when it has two ends, straight spokes to it otherwise. Its ends into ends; how many. */
+static int band_path(piece_ctx *p, int part, pt ends[8], path_t *pa)
+{
+    int n = part_ends(p, part, ends);
+    if (n == 2) {
+        pmove(pa, p, ends[0]);
+        pquad(pa, p, p->mid, ends[1]);
+    } else {
+        for (int i = 0; i < n; i++) {
+            pmove(pa, p, ends[i]);
+            pline(pa, p, p->mid);
+        }
+    }
+    return n;
+}
+
 static void draw_road(piece_ctx *p, int part)
 {
     pt ends[8];
-    int n = part_ends(p, part, ends);
     path_t pa = {.n = 0};
-    if (n == 2) {
-        pmove(&pa, p, ends[0]);
-        pquad(&pa, p, p->mid, ends[1]);
+    int n = band_path(p, part, ends, &pa);
+    if (n == 2) {   /* the curve in four pieces, for the houses along it */
         p->anchor[part] = lerp(lerp(ends[0], p->mid, 0.5), lerp(p->mid, ends[1], 0.5), 0.5);
         for (int s = 0; s < 4; s++) {
             double t0 = s / 4.0, t1 = (s + 1) / 4.0;
@@ -347,12 +362,9 @@ static void draw_road(piece_ctx *p, int part)
                 p->road[p->nroad][0] = a, p->road[p->nroad++][1] = b;
         }
     } else {
-        for (int i = 0; i < n; i++) {
-            pmove(&pa, p, ends[i]);
-            pline(&pa, p, p->mid);
+        for (int i = 0; i < n; i++)
             if (p->nroad < CARC_MAX_PARTS * 3)
                 p->road[p->nroad][0] = ends[i], p->road[p->nroad++][1] = p->mid;
-        }
         p->anchor[part] = n ? lerp(ends[0], p->mid, 0.5) : p->mid;
     }
     cd_style edge = cd_line_style(C_ROAD_EDGE, p->T * 0.15), fill = cd_line_style(C_ROAD, p->T * 0.1);
@@ -367,17 +379,8 @@ static void dot(piece_ctx *p, pt at, double r, const cd_style *s);
 static void draw_river(piece_ctx *p, int part)
 {
     pt ends[8];
-    int n = part_ends(p, part, ends);
     path_t pa = {.n = 0};
-    if (n == 2) {
-        pmove(&pa, p, ends[0]);
-        pquad(&pa, p, p->mid, ends[1]);
-    } else {
-        for (int i = 0; i < n; i++) {
-            pmove(&pa, p, ends[i]);
-            pline(&pa, p, p->mid);
-        }
-    }
+    int n = band_path(p, part, ends, &pa);
     cd_style edge = cd_line_style(C_RIVER_EDGE, p->T * 0.24), fill = cd_line_style(C_RIVER, p->T * 0.19);
     p->c->path(p->c, pa.c, pa.n, &edge);
     p->c->path(p->c, pa.c, pa.n, &fill);
