@@ -110,8 +110,8 @@ START_TEST(pages_pass_axe)
     axe_check(&b, axe, "the bad token's page", &found);
     tab_close(&b, &t);
 
-    /* twenty moves on (some ten tiles), with table talk (the chat panel, its mute buttons) and the board in words open; then the
-     * game played to its end */
+    /* twenty moves on (some ten tiles), with table talk (the chat panel, its mute buttons) and the board in
+     * words open; then the game played to its end */
     e2e_rng rng = {7};
     for (int k = 0; k < 20; k++) {
         e2e_play p;
