@@ -13,9 +13,9 @@
 
 #include "confirm_page.h"
 #include "db/mail_seats.h"
-#include "mail/tag.h"
 #include "game/games.h"
 #include "handlers.h"
+#include "mail/tag.h"
 #include "request.h"
 
 enum MHD_Result h_mail_unsubscribe_page(cd_req *r)
