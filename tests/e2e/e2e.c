@@ -1100,6 +1100,20 @@ void e2e_game_create(e2e_client *c, int nplayers, const char *expansions, e2e_ga
     e2e_resp_free(&r);
 }
 
+int e2e_join_by_code(e2e_client *c, const char *id, const char *name, const char *code, char token[80])
+{
+    char path[120], body[400];
+    snprintf(path, sizeof path, "/v1/games/%s/join", id);
+    snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\"}", name, code);
+    e2e_resp r;
+    ck_assert_msg(e2e_req(c, "POST", path, NULL, body, NULL, &r) == 201, "%s joining %s: %ld %s", name, id, r.status,
+                  r.body ? r.body : "");
+    int seat = (int)e2e_jint(r.json, "seat");
+    snprintf(token, 80, "%s", e2e_jstr(r.json, "token"));
+    e2e_resp_free(&r);
+    return seat;
+}
+
 void e2e_invite_codes(const json_t *created, int n, char codes[][80])
 {
     for (int i = 0; i < n; i++) {

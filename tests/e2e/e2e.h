@@ -159,6 +159,9 @@ void e2e_game_create(e2e_client *c, int nplayers, const char *expansions, e2e_ga
 long e2e_game_create_raw(e2e_client *c, const e2e_daemon *d, int nplayers, const char *expansions,
                          const char *extra, bool admin, e2e_game *g);
 
+/* A person joins waiting game id by an invite code, without a token (POST .../join {"name", "invite"}): asserts
+ * 201; the seat it took, its token into token. */
+int e2e_join_by_code(e2e_client *c, const char *id, const char *name, const char *code, char token[80]);
 /* The invite codes of a creation's answer (invites[i].invite, i < n) into codes[i]. */
 void e2e_invite_codes(const json_t *created, int n, char codes[][80]);
 

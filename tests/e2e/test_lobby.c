@@ -339,14 +339,8 @@ START_TEST(a_wait_follows_its_seat_across_a_leave)
     json_decref(g);
     const char *who[2] = {"Bob", "Cy"};
     char *tok[2] = {bob, cy};
-    snprintf(path, sizeof path, "/v1/games/%s/join", id);
-    for (int i = 0; i < 2; i++) {
-        snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\"}", who[i], codes[i]);
-        json_t *j = post_want(c, path, NULL, body, 201);
-        ck_assert_int_eq(e2e_jint(j, "seat"), i + 1);
-        snprintf(tok[i], 80, "%s", e2e_jstr(j, "token"));
-        json_decref(j);
-    }
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(e2e_join_by_code(c, id, who[i], codes[i], tok[i]), i + 1);
     e2e_async lp[2];
     char events[200];
     snprintf(events, sizeof events, "/v1/games/%s/events?after=-1&wait=20", id);
@@ -924,20 +918,14 @@ START_TEST(a_write_racing_a_leave_moves_with_the_seat)
     json_t *g = post_want(c, "/v1/games", NULL,
                           "{\"players\":[{\"name\":\"Ann\"},{\"invite\":true},{\"invite\":true},{\"invite\":true}]}",
                           201);
-    char id[40], codes[2][80], tokens[2][80], path[200], body[300];
+    char id[40], codes[2][80], tokens[2][80], path[200];
     snprintf(id, sizeof id, "%s", e2e_jstr(g, "id"));
     snprintf(codes[0], sizeof codes[0], "%s", e2e_jstr(g, "invites.0.invite"));
     snprintf(codes[1], sizeof codes[1], "%s", e2e_jstr(g, "invites.1.invite"));
     json_decref(g);
-    snprintf(path, sizeof path, "/v1/games/%s/join", id);
     const char *names[] = {"Bob", "Cy"};
-    for (int i = 0; i < 2; i++) {
-        snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\"}", names[i], codes[i]);
-        json_t *j = post_want(c, path, NULL, body, 201);
-        ck_assert_int_eq(e2e_jint(j, "seat"), i + 1);
-        snprintf(tokens[i], sizeof tokens[i], "%s", e2e_jstr(j, "token"));
-        json_decref(j);
-    }
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(e2e_join_by_code(c, id, names[i], codes[i], tokens[i]), i + 1);
     e2e_resp er;   /* Cy's address, kept for the start */
     snprintf(path, sizeof path, "/v1/games/%s/email", id);
     ck_assert_int_eq(e2e_req(c, "PUT", path, tokens[1], "{\"email\":\"cy@example.org\"}", NULL, &er), 200);

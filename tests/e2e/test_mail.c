@@ -2319,18 +2319,15 @@ START_TEST(waiting_game_mails_capped)
                              "{\"invite\":true},{\"invite\":true}]}",
                              NULL, &r),
                      201);
-    char id[40], code[80], join[200], leave[200], body[200];
+    char id[40], code[80], leave[200];
     snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
     snprintf(code, sizeof code, "%s", e2e_jstr(r.json, "invites.0.invite"));
     e2e_resp_free(&r);
-    snprintf(join, sizeof join, "/v1/games/%s/join", id);
     snprintf(leave, sizeof leave, "/v1/games/%s/leave", id);
     for (int k = 0; k < 5; k++) {   /* ten notices' worth */
-        snprintf(body, sizeof body, "{\"name\":\"Visitor %d\",\"invite\":\"%s\"}", k, code);
-        ck_assert_int_eq(e2e_req(c, "POST", join, NULL, body, NULL, &r), 201);
-        char token[80];
-        snprintf(token, sizeof token, "%s", e2e_jstr(r.json, "token"));
-        e2e_resp_free(&r);
+        char name[20], token[80];
+        snprintf(name, sizeof name, "Visitor %d", k);
+        ck_assert_int_eq(e2e_join_by_code(c, id, name, code, token), 1);
         ck_assert_int_eq(e2e_req(c, "POST", leave, token, NULL, NULL, &r), 200);
         e2e_resp_free(&r);
     }
@@ -2852,14 +2849,8 @@ START_TEST(waiting_seat_leaves)
     e2e_resp_free(&r);
     /* Carol (seat 1), Bob (seat 2) and Dave (seat 3) take the places mailed to them, by their codes */
     const char *names[] = {"Carol", "Bob", "Dave"};
-    snprintf(path, sizeof path, "/v1/games/%s/join", id);
-    for (int i = 0; i < 3; i++) {
-        snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\"}", names[i], codes[i]);
-        ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
-        ck_assert_int_eq(e2e_jint(r.json, "seat"), i + 1);
-        snprintf(tokens[i + 1], sizeof tokens[i + 1], "%s", e2e_jstr(r.json, "token"));
-        e2e_resp_free(&r);
-    }
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(e2e_join_by_code(c, id, names[i], codes[i], tokens[i + 1]), i + 1);
     mail m;
     char carol_tag[80], bob_tag[80], dave_tag[80];
     seat_mail("carol", id, 1, "joined", 1, &m);   /* Bob joined */

@@ -2240,19 +2240,14 @@ START_TEST(page_chat_seats_move)
     ck_assert_int_eq(e2e_req(c, "POST", "/v1/games", NULL,
                              "{\"players\":[{\"name\":\"Host\"},{\"invite\":true},{\"invite\":true},"
                              "{\"invite\":true},{\"invite\":true}]}", NULL, &r), 201);   /* one stays open */
-    char id[40], host[80], codes[4][80], tok[3][80], path[200], body[400];
+    char id[40], host[80], codes[4][80], tok[3][80], path[200];
     snprintf(id, sizeof id, "%s", e2e_jstr(r.json, "id"));
     snprintf(host, sizeof host, "%s", e2e_jstr(r.json, "players.0.token"));
     e2e_invite_codes(r.json, 4, codes);
     e2e_resp_free(&r);
     const char *who[] = {"Bob", "Cy", "Dee"};
-    snprintf(path, sizeof path, "/v1/games/%s/join", id);
-    for (int i = 0; i < 3; i++) {
-        snprintf(body, sizeof body, "{\"name\":\"%s\",\"invite\":\"%s\"}", who[i], codes[i]);
-        ck_assert_int_eq(e2e_req(c, "POST", path, NULL, body, NULL, &r), 201);
-        snprintf(tok[i], sizeof tok[i], "%s", e2e_jstr(r.json, "token"));
-        e2e_resp_free(&r);
-    }
+    for (int i = 0; i < 3; i++)
+        e2e_join_by_code(c, id, who[i], codes[i], tok[i]);
     browser b;
     browser_start(&b);
     tab t;
