@@ -11,9 +11,7 @@
 #include "json.h"
 #include "testutil.h"
 
-#define ALL_SETS                                                                                          \
-    (1u << CARC_SET_HILLS_SHEEP | 1u << CARC_SET_CROP_CIRCLES | 1u << CARC_SET_FRUIT_TREES |               \
-     1u << CARC_SET_HALFLINGS)
+#define ALL_SETS TU_ALL_EXPANSIONS
 
 static carc_setup setup_for(int players, int game, unsigned sets)
 {

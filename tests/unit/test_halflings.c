@@ -25,8 +25,7 @@ static carc_setup setup_for(int players, int game, uint8_t sets, int draft)
     return s;
 }
 
-static const uint8_t ALL_SETS = 1u << CARC_SET_HILLS_SHEEP | 1u << CARC_SET_CROP_CIRCLES |
-                                1u << CARC_SET_FRUIT_TREES | 1u << CARC_SET_HALFLINGS;
+static const uint8_t ALL_SETS = TU_ALL_EXPANSIONS;
 
 static bool listed(const carc_moves *m, const carc_move *mv)
 {

@@ -12,8 +12,7 @@
 #include "json.h"
 #include "testutil.h"
 
-static const uint8_t all_sets = 1u << CARC_SET_HILLS_SHEEP | 1u << CARC_SET_CROP_CIRCLES |
-                                1u << CARC_SET_FRUIT_TREES | 1u << CARC_SET_HALFLINGS;
+static const uint8_t all_sets = TU_ALL_EXPANSIONS;
 
 static carc_setup setup_for(int game, bool all)
 {

@@ -14,8 +14,7 @@
 #include "json.h"
 #include "testutil.h"
 
-static const uint8_t ALL_SETS = 1u << CARC_SET_HILLS_SHEEP | 1u << CARC_SET_CROP_CIRCLES |
-                                1u << CARC_SET_FRUIT_TREES | 1u << CARC_SET_HALFLINGS;
+static const uint8_t ALL_SETS = TU_ALL_EXPANSIONS;
 
 static carc_setup river_setup(int game, uint8_t sets)
 {

@@ -8,6 +8,11 @@
 
 #include "carc.h"
 
+/* Every expansion's bit of carc_setup.expansions: the four together. */
+#define TU_ALL_EXPANSIONS                                                                                     \
+    (1u << CARC_SET_HILLS_SHEEP | 1u << CARC_SET_CROP_CIRCLES | 1u << CARC_SET_FRUIT_TREES |                   \
+     1u << CARC_SET_HALFLINGS)
+
 /* The built-in catalog, loaded once per test process (aborts the test on a load error). */
 const carc_catalog *tu_catalog(void);
 /* Applies mv to a copy of st and returns carc_apply's code; a refused move must leave the copy unchanged,
