@@ -135,7 +135,10 @@ static const cd_stmt_info stmts[] = {
                             "VALUES ($1::uuid, $2::integer, $3, $4, $5::uuid)",
                             5},
     {ST_SEAT_LEAVE, "seat_leave", "SELECT carcd_seat_gone($1::uuid, $2::integer, $3::boolean)", 3},
-    {ST_SEAT_GONE, "seat_gone", "SELECT removed FROM seats_gone WHERE token_hash = $1 AND game_id = $2::uuid", 2},
+    /* both by a key (seats_gone's primary key; game_waiting's, then one text compared): 0 or 1 row */
+    {ST_TOKEN_WAS, "token_was",
+     "SELECT CASE WHEN removed THEN 'r' ELSE 'l' END FROM seats_gone WHERE token_hash = $1 AND game_id = $2::uuid "
+     "UNION ALL SELECT 'c' FROM game_waiting WHERE game_id = $2::uuid AND creator_hash = $1 LIMIT 1", 2},
     {ST_SEAT_REMOVAL_ADD, "seat_removal_add",
                           "INSERT INTO seat_removals (game_id, player_id) VALUES ($1::uuid, $2::uuid) "
                           "ON CONFLICT DO NOTHING",
@@ -526,16 +529,18 @@ cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat, bool removed)
     return cd_q_run(db, ST_SEAT_LEAVE, 3, p);
 }
 
-static void bool_column(const PGresult *res, int i, void *row)
+static void token_was_column(const PGresult *res, int i, void *row)
 {
-    *(bool *)row = PQgetvalue(res, i, 0)[0] == 't';
+    char c = PQgetvalue(res, i, 0)[0];
+    *(cd_token_was *)row = c == 'r' ? CD_TOKEN_SEAT_REMOVED : c == 'l' ? CD_TOKEN_SEAT_LEFT : CD_TOKEN_CREATOR;
 }
 
-cd_q cd_seat_gone(cd_db *db, const char *token_hash, const char *game_id, bool *found, bool *removed)
+cd_q cd_token_was_of(cd_db *db, const char *token_hash, const char *game_id, cd_token_was *was)
 {
     const char *p[] = {token_hash, game_id};
-    *removed = false;
-    return cd_q_one(db, ST_SEAT_GONE, 2, p, found, bool_column, removed);   /* the primary key: 0 or 1 row */
+    bool found = false;
+    *was = CD_TOKEN_UNKNOWN;
+    return cd_q_one(db, ST_TOKEN_WAS, 2, p, &found, token_was_column, was);
 }
 
 cd_q cd_seat_removal_add(cd_db *db, const char *game_id, const char *player_id)

@@ -185,9 +185,11 @@ cd_q cd_seat_insert_player(cd_db *db, const char *game_id, int seat, const char 
  * the seats after it, and all that is kept by their numbers, move down one; its place opens again
  * (carcd_seat_leave, sql/029); its token's hash is remembered with how it went (carcd_seat_gone, sql/032). */
 cd_q cd_seat_leave(cd_db *db, const char *game_id, int seat, bool removed);
-/* ST_SEAT_GONE: whether token_hash held a seat of game_id that was given up before the start (*found), and
- * whether its creator removed it (*removed) or its player left. */
-cd_q cd_seat_gone(cd_db *db, const char *token_hash, const char *game_id, bool *found, bool *removed);
+/* What a token that holds no seat of a game was to it: nothing, a seat given up before the start (its player
+ * left, or the creator removed it), or the game's creator token, which manages a waiting game but plays no seat. */
+typedef enum { CD_TOKEN_UNKNOWN, CD_TOKEN_SEAT_LEFT, CD_TOKEN_SEAT_REMOVED, CD_TOKEN_CREATOR } cd_token_was;
+/* ST_TOKEN_WAS: what token_hash was to game_id (sql/032's seats_gone, sql/008's creator_hash). */
+cd_q cd_token_was_of(cd_db *db, const char *token_hash, const char *game_id, cd_token_was *was);
 
 /* ST_SEAT_REMOVAL_ADD: the game's creator removed the seat of player_id (sql/030); cd_key_removed then says so
  * of the player's key, which the lobby refuses a seat of this game again. */

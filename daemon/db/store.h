@@ -164,7 +164,7 @@ typedef enum {
     ST_SEAT_INSERT_PLAYER,   /* (game_id, seat, name, token_hash, player_id|NULL): a rematch's seat */
     ST_SEAT_LEAVE,           /* (game_id, seat, removed): the seat leaves the waiting game, the later ones move down
                                 one, its token is remembered (carcd_seat_gone, sql/032) */
-    ST_SEAT_GONE,            /* (token_hash, game_id) -> removed, when the token's seat of the game was given up */
+    ST_TOKEN_WAS,            /* (token_hash, game_id) -> 'l' a seat left, 'r' removed, 'c' the creator's token */
     ST_SEAT_REMOVAL_ADD,     /* (game_id, player_id): the creator removed the player's seat (sql/030) */
     ST_KEY_REMOVED,          /* (game_id, key_hash) -> a row when the key's player was removed from the game */
     ST_INVITE_RENEW,         /* (game_id, place, code_hash): the place opens again to a new code, unmailed */

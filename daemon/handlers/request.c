@@ -18,7 +18,7 @@
 #include "game/audit.h"
 
 /* Whether a token's statement found its seat; else answers (503/500; 401 for a token nobody has, 403 for one
- * whose seat of game id was given up, cd_refusal_no_seat). */
+ * whose seat of game id was given up or for the game's creator token, cd_refusal_no_seat). */
 static bool token_found(cd_req *r, cd_db *db, const char *id, const char *hash, cd_q q, const cd_token_seat *token)
 {
     if (q == CD_Q_OK && token->found)
@@ -33,13 +33,17 @@ static bool token_found(cd_req *r, cd_db *db, const char *id, const char *hash, 
 
 cd_q cd_refusal_no_seat(cd_db *db, const char *id, const char *token_hash, cd_refusal *f)
 {
-    bool gone = false, removed = false;
-    cd_q q = cd_seat_gone(db, token_hash, id, &gone, &removed);
+    cd_token_was was;
+    cd_q q = cd_token_was_of(db, token_hash, id, &was);
     if (q != CD_Q_OK)
         return q;
-    if (!gone)
+    if (was == CD_TOKEN_UNKNOWN)
         cd_refuse(f, CD_P_UNAUTHENTICATED, "Authorization", "the bearer token belongs to no seat");
-    else if (removed)
+    else if (was == CD_TOKEN_CREATOR)   /* a token carcd knows, so 403: it is the wrong one for this */
+        cd_refuse(f, CD_P_FORBIDDEN, "Authorization",
+                  "this is the game's creator token: it starts, cancels and invites; a seat's requests need the "
+                  "token its join answered");
+    else if (was == CD_TOKEN_SEAT_REMOVED)
         cd_refuse(f, CD_P_SEAT_REMOVED, "Authorization",
                   "the game's creator removed this token's seat before the game started: it opens nothing of the "
                   "game any more");

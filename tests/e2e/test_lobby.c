@@ -490,6 +490,15 @@ START_TEST(waiting_game_refuses_play_and_starts_with_three_of_four)
     ck_assert(lp.r.seconds < 10);
     e2e_resp_free(&lp.r);
     post_problem(c, path, creator, NULL, 409, "not-waiting");
+    /* the creator token manages the game but plays no seat: a token carcd knows, so 403, saying which it is */
+    snprintf(path, sizeof path, "/v1/games/%s/legal-moves", id);
+    get_problem(c, path, creator, 403, "forbidden");
+    snprintf(path, sizeof path, "/v1/games/%s/moves", id);
+    post_problem(c, path, creator, "{\"expected_seq\":0,\"notation\":\"pass\"}", 403, "forbidden");
+    e2e_resp cr;
+    e2e_req(c, "POST", path, creator, "{\"expected_seq\":0,\"notation\":\"pass\"}", NULL, &cr);
+    ck_assert_msg(strstr(cr.body, "creator token") != NULL, "%s", cr.body);
+    e2e_resp_free(&cr);
     snprintf(path, sizeof path, "/v1/games/%s/webhooks/%s/deliveries", id, wid);
     v = e2e_get_ok(c, path, ann, 200);
     ck_assert_str_eq(e2e_jstr(v, "deliveries.0.event"), "turn.started");
@@ -728,7 +737,7 @@ START_TEST(seat_left_before_the_start)
     snprintf(leave, sizeof leave, "/v1/games/%s/leave", id);
     post_problem(c, leave, NULL, NULL, 401, "unauthenticated");
     post_problem(c, leave, d->admin, NULL, 403, "forbidden");
-    post_problem(c, leave, creator, NULL, 401, "unauthenticated");   /* the creator token is no seat */
+    post_problem(c, leave, creator, NULL, 403, "forbidden");         /* the creator token is no seat */
     post_problem(c, leave, ann, NULL, 409, "named-seat");            /* named at the creation */
     post_problem(c, leave, ann_key, NULL, 409, "named-seat");
     post_problem(c, leave, bob, "{\"seat\":1}", 400, "invalid");     /* the body may only be empty */
