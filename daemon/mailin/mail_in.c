@@ -13,6 +13,7 @@
 #include "base/log.h"
 #include "base/metrics.h"
 #include "base/timesrc.h"
+#include "base/utf8.h"
 #include "clock/clock_tx.h"
 #include "db/db.h"
 #include "db/lobby.h"
@@ -32,6 +33,7 @@
 #include "mail/outbox.h"
 #include "mail/reply.h"
 #include "mail/tag.h"
+#include "mail/waiting.h"
 #include "notation.h"
 
 #define MAIL_IN_MAX (64u << 20)
@@ -268,6 +270,34 @@ static cd_tx_result bounce(cd_db *db, in_tx *t)
     return record(db, t, b.game_id, b.seat);
 }
 
+/* A reply with a seat's tag from another address than the seat's: nothing is played (the tag alone is in every
+ * mail the seat got, and mails get forwarded), but the seat's own address hears why, so that a player who
+ * answered from a second address is not left waiting for a move that never happened. Sent to the seat's
+ * address, never to the sender's: a forged From gets nothing, and an answer there would be backscatter. g: the
+ * game under its lock, NULL while it waits for its seats. */
+static cd_tx_result wrong_sender(cd_db *db, in_tx *t, const char *game_id, const cd_mail_seat *seat, const cd_game *g)
+{
+    const char *from = t->r->from;
+    char reason[400];
+    snprintf(reason, sizeof reason,
+             "it came from %.*s; this seat's replies are read only from the address this mail came to, so reply from "
+             "here (if someone else sent it, nothing was played for you)",
+             (int)cd_utf8_cut(from, strlen(from), 200), from);
+    snprintf(t->outcome, sizeof t->outcome, "refused");
+    const char *quiet;
+    if (cd_mail_answer_blocked(db, game_id, seat, &quiet) != CD_MQ_OK)
+        return CD_TX_ERROR;
+    size_t len = strlen(t->detail);
+    snprintf(t->detail + len, sizeof t->detail - len, " (%s%s)", quiet ? "not answered: " : "answered to it",
+             quiet ? quiet : "");
+    cd_tx_result out = CD_TX_COMMIT;
+    if (!quiet && g)
+        out = cd_mail_enqueue_refused(db, game_id, g->st, g->cancelled, g->seq, seat, reason, NULL);
+    else if (!quiet)
+        out = cd_mail_enqueue_waiting_answer(db, game_id, seat, reason);
+    return out == CD_TX_COMMIT ? record(db, t, game_id, seat->seat) : out;
+}
+
 static cd_tx_result run_in(cd_db *db, void *arg)
 {
     in_tx *t = arg;
@@ -304,10 +334,9 @@ static cd_tx_result run_in(cd_db *db, void *arg)
         snprintf(t->detail, sizeof t->detail, "the tag of %s belongs to no seat", r->to);
         return record(db, t, NULL, -1);
     }
-    if (strcasecmp(r->from, seat.email) != 0) {
-        snprintf(t->detail, sizeof t->detail, "sent by %s, which is not the seat's address", r->from);
-        return record(db, t, game_id, seat.seat);
-    }
+    bool other_sender = strcasecmp(r->from, seat.email) != 0;
+    if (other_sender)
+        snprintf(t->detail, sizeof t->detail, "sent by %.200s, which is not the seat's address", r->from);
     cd_game g;
     cd_load_result lr = cd_game_lock(db, game_id, &g);
     if (lr != CD_LOAD_OK) {
@@ -318,10 +347,17 @@ static cd_tx_result run_in(cd_db *db, void *arg)
             snprintf(t->detail, sizeof t->detail, "the game is gone");
             return record(db, t, NULL, -1);
         }
+        if (other_sender)
+            return wrong_sender(db, t, game_id, &seat, NULL);
         /* a seat of a game that waits for its seats: "leave", or an answer (waiting_reply.h) */
         cd_tx_result out = cd_mail_in_waiting(db, r, game_id, &seat, t->outcome, sizeof t->outcome, t->detail,
                                               sizeof t->detail);
         return out == CD_TX_COMMIT ? record(db, t, game_id, seat.seat) : out;
+    }
+    if (other_sender) {
+        cd_tx_result out = wrong_sender(db, t, game_id, &seat, &g);
+        cd_game_free(&g);
+        return out;
     }
     int seq_before = g.seq;
     cd_tx_result out = play(db, &g, seat.seat, t);

@@ -7,8 +7,9 @@
  *
  *   - a whole 2-seat Hills & Sheep game played only by mail (the turn mail read, a reply with a listed
  *     number or a notation, the next turn mail awaited), with the time from a reply to the next turn mail;
- *   - a bad tag, a wrong sender: nothing changes; the same mail twice: one move; an illegal move: refused
- *     with an answer mail quoting the reason and the legal moves; an HTML-only reply (base64, Latin-1);
+ *   - a bad tag: nothing changes; a wrong sender: nothing played, the seat's own address told why; the same
+ *     mail twice: one move; an illegal move: refused with an answer mail quoting the reason and the legal moves;
+ *     an HTML-only reply (base64, Latin-1);
  *     a 10 MB mail with an attachment; the SMTP server down for a while (the mail arrives later, once);
  *     two carcd processes on one database (every mail sent once, every reply applied once);
  *   - mail-in exits 75 when the database cannot be reached; a 5xx refusal stops the seat's mail and shows
@@ -740,16 +741,25 @@ START_TEST(bad_tag_wrong_sender_duplicate_illegal)
     ck_assert_int_eq(mail_in(d, NULL, r2, strlen(r2)), 0);
     ck_assert_int_eq(game_seq(c, &g), 0);
     log = mail_in_log(d);
-    ck_assert_msg(strstr(log, "not the seat's address") != NULL, "the wrong sender is logged");
+    ck_assert_msg(strstr(log, "not the seat's address (answered to it)") != NULL, "the wrong sender is logged: %s",
+                  log);
     free(log);
     free(r2);
+    /* and answered to the seat's own address, never to the sender's: nothing was played, here is why */
+    char needle[200];
+    snprintf(needle, sizeof needle, "carcd.%s.0.refused.0.", g.id);
+    char *raw = wait_mail("carol", needle, 20);
+    ck_assert_msg(raw, "the seat hears of a reply from another address");
+    mail wm;
+    mail_parse(raw, &wm);
+    free(raw);
+    ck_assert_msg(strstr(wm.text, "Your reply was not played: it came from mallory@example.net;"), "%s", wm.text);
+    free(wm.text);
     /* an illegal move: refused with a mail quoting the reason and listing the legal moves */
     char *r3 = reply_text("carol@example.org", m.reply_to, m.msg_id, NULL, NULL, "E 40,40 r0\r\n");
     ck_assert_int_eq(mail_in(d, NULL, r3, strlen(r3)), 0);
     ck_assert_int_eq(game_seq(c, &g), 0);
-    char needle[200];
-    snprintf(needle, sizeof needle, "carcd.%s.0.refused.0.", g.id);
-    char *raw = wait_mail("carol", needle, 20);
+    raw = wait_mail_nth("carol", needle, 2, 20);   /* the newest of the two */
     ck_assert_msg(raw, "the refusal's answer arrives");
     mail rm;
     mail_parse(raw, &rm);
@@ -3058,6 +3068,15 @@ START_TEST(waiting_seat_leaves_by_mail)
                       strstr(m.text, "a reply can only say leave"),
                   "%s", m.text);
     free(m.text);
+    /* a "leave" with Carol's tag from another address: her seat stays, and she (not the sender) hears why */
+    rp = reply_text("mallory@example.net", carol.reply_to, carol.msg_id, NULL, NULL, "leave\r\n");
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    seat_mail("carol", id, 1, "refused", 2, &m);
+    ck_assert_msg(strstr(m.text, "your reply was not played: it came from mallory@example.net;") &&
+                      strstr(m.text, "so reply from here"),
+                  "%s", m.text);
+    free(m.text);
     snprintf(path, sizeof path, "/v1/games/%s", id);
     json_t *v = e2e_get_ok(c, path, NULL, 200);
     ck_assert_int_eq((int)json_array_size(json_object_get(v, "players")), 3);
@@ -3092,7 +3111,7 @@ START_TEST(waiting_seat_leaves_by_mail)
     free(rp);
     usleep(1500 * 1000);
     ck_assert_int_eq(seat_mails("carol", id, 1, "gone"), 1);
-    ck_assert_int_eq(seat_mails("carol", id, 1, "refused"), 1);
+    ck_assert_int_eq(seat_mails("carol", id, 1, "refused"), 2);
     free(carol.text);
     free(ann.text);
     e2e_client_free(c);
