@@ -235,6 +235,18 @@ void cd_req_resume(cd_req *r)
 
 /* ---- the request lifecycle ---------------------------------------------------------------------------- */
 
+/* The origin-form's path of a request target. RFC 9112 §3.2.2: a server must accept the absolute-form
+ * ("GET http://host/v1/lobby"), which clients send to proxies and a few send anyway; carcd answers whatever host
+ * it is asked for (as with Host), so the scheme and authority go and the rest routes as usual. "http://host" and
+ * "http://host?q" have the path "/": *root says so (the answer points into uri). */
+static const char *origin_form(const char *uri, bool *root)
+{
+    size_t scheme = strncasecmp(uri, "http://", 7) == 0 ? 7 : strncasecmp(uri, "https://", 8) == 0 ? 8 : 0;
+    const char *path = uri + scheme + (scheme ? strcspn(uri + scheme, "/?") : 0);
+    *root = scheme && *path != '/';
+    return path;
+}
+
 static void *uri_log(void *cls, const char *uri, struct MHD_Connection *con)
 {
     cd_server *s = cls;
@@ -243,16 +255,20 @@ static void *uri_log(void *cls, const char *uri, struct MHD_Connection *con)
     p->r.conn = con;
     p->r.cfg = &s->cfg;
     p->r.t_start = cd_now();
-    size_t n = uri ? strcspn(uri, "?") : 0;
+    bool root = false;
+    const char *path = uri ? origin_form(uri, &root) : NULL;
+    size_t n = path && !root ? strcspn(path, "?") : 0;
     if (n >= CD_PATH_MAX) {
         p->routing = RT_TOO_LONG;   /* no route is this long */
         n = CD_PATH_MAX - 1;
     }
     if (uri && strlen(uri) > CD_URI_MAX)
         p->routing = RT_URI;
-    p->r.path = xcalloc(n + 1, 1);
-    if (uri)
-        memcpy(p->r.path, uri, n);
+    p->r.path = xcalloc(n + 2, 1);
+    if (root)
+        p->r.path[0] = '/';
+    else if (path)
+        memcpy(p->r.path, path, n);
     atomic_fetch_add(&s->in_flight, 1);
     long open = atomic_fetch_add(&all_in_flight, 1) + 1, peak = atomic_load(&in_flight_peak);
     while (open > peak && !atomic_compare_exchange_weak(&in_flight_peak, &peak, open)) {

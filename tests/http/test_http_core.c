@@ -114,6 +114,7 @@ typedef struct {
     int port;                     /* 0: the main server */
     long timeout_ms;
     bool expect;                  /* keep curl's Expect: 100-continue */
+    const char *target;           /* the request line's target as sent, instead of path's (CURLOPT_REQUEST_TARGET) */
 } request;
 
 static answer http(request q)
@@ -124,6 +125,8 @@ static answer http(request q)
     char url[1024];
     snprintf(url, sizeof url, "http://127.0.0.1:%d%s", q.port ? q.port : port_main, q.path);
     curl_easy_setopt(c, CURLOPT_URL, url);
+    if (q.target)
+        curl_easy_setopt(c, CURLOPT_REQUEST_TARGET, q.target);
     curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, q.method);
     if (strcmp(q.method, "HEAD") == 0)
         curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
@@ -526,6 +529,31 @@ START_TEST(path_params_decoded)
     a = http((request){.method = "GET", .path = "/p/a%00/x/b", .port = port_test});
     check_problem(&a, CD_P_NO_ROUTE);
     answer_free(&a);
+}
+END_TEST
+
+/* RFC 9112 §3.2.2: the absolute-form of a request target routes as its path does; its query is still read */
+START_TEST(absolute_form_target)
+{
+    static const char *const targets[] = {"http://t/healthz", "HTTP://t:80/healthz", "https://t/healthz?x=1"};
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        answer a = http((request){.method = "GET", .path = "/", .target = targets[i]});
+        ck_assert_msg(a.status == 200, "%s: %ld", targets[i], a.status);
+        answer_free(&a);
+    }
+    answer a = http((request){.method = "GET", .path = "/", .target = "http://t/p/h%C3%A9llo/x/a%2Fb?q=%3D%20x",
+                              .port = port_test});
+    ck_assert_int_eq(a.status, 200);
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(a.json, "params"), 1)), "a/b");
+    ck_assert_str_eq(json_string_value(json_object_get(a.json, "q")), "= x");
+    answer_free(&a);
+    /* no path at all is the root, which no route has; a scheme alone is no absolute-form */
+    static const char *const rootless[] = {"http://t", "http://t?x=1", "http:/healthz"};
+    for (size_t i = 0; i < sizeof rootless / sizeof rootless[0]; i++) {
+        answer b = http((request){.method = "GET", .path = "/", .target = rootless[i]});
+        ck_assert_msg(b.status == 404, "%s: %ld", rootless[i], b.status);
+        answer_free(&b);
+    }
 }
 END_TEST
 
@@ -1347,6 +1375,7 @@ int main(void)
     tcase_add_test(tc, conflicting_content_length);
     tcase_add_test(tc, transfer_encoding_framing);
     tcase_add_test(tc, path_params_decoded);
+    tcase_add_test(tc, absolute_form_target);
     tcase_add_test(tc, bearer_and_admin);
     tcase_add_test(tc, openapi_served_verbatim);
     tcase_add_test(tc, metrics_text);
