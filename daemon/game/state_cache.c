@@ -116,6 +116,18 @@ void cd_cache_put(const char *id, int seq, const carc_state *st)
     pthread_mutex_unlock(&lock);
 }
 
+/* aux's flags, and the seat tokens it knows added to the slot's (a move knows its own seat's, the creation all) */
+static void merge_aux(cd_cache_aux *into, const cd_cache_aux *aux)
+{
+    into->known = aux->known;
+    into->unclocked = aux->unclocked;
+    into->no_hooks = aux->no_hooks;
+    into->no_linked = aux->no_linked;
+    for (int i = 0; i < CARC_MAX_PLAYERS; i++)
+        if (aux->seat_token[i][0])
+            memcpy(into->seat_token[i], aux->seat_token[i], CD_HEX256_LEN);
+}
+
 void cd_cache_give(const char *id, int seq, carc_state **st, const cd_cache_aux *aux)
 {
     unsigned hash = id_hash(id);
@@ -125,7 +137,26 @@ void cd_cache_give(const char *id, int seq, carc_state **st, const cd_cache_aux 
     s->st = *st;
     name_slot(s, id, hash, seq);
     if (aux)
-        s->aux = *aux;
+        merge_aux(&s->aux, aux);
     pthread_mutex_unlock(&lock);
     *st = old;
+}
+
+void cd_cache_seat_token(const char *id, int seat, const char *token_hash)
+{
+    if (seat < 0 || seat >= CARC_MAX_PLAYERS)
+        return;
+    unsigned hash = id_hash(id);
+    slot *set = slots[hash % CACHE_SETS];
+    pthread_mutex_lock(&lock);
+    for (int w = 0; w < CACHE_WAYS; w++)
+        if (holds(&set[w], id, hash)) {
+            char *t = set[w].aux.seat_token[seat];
+            if (token_hash)
+                snprintf(t, CD_HEX256_LEN, "%s", token_hash);
+            else
+                t[0] = '\0';
+            break;
+        }
+    pthread_mutex_unlock(&lock);
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "base/crypto.h"
 #include "carc.h"
 
 /* What a seat's move read of its game besides the state (or what the game's creation stored:
@@ -27,7 +28,16 @@ typedef struct {
     bool unclocked;   /* the game has no turn clock */
     bool no_hooks;    /* it has no enabled webhook endpoint */
     bool no_linked;   /* no seat of it is linked to a player */
+    /* each seat's token hash as its creation or a request under it showed it to be the seat's ("": not known).
+     * A move goes in one round trip only under the pending seat's: the engine must not work on a move before its
+     * token is known to be that seat's, or the answer's time (and /metrics' count of guards refused) tells
+     * anyone whether the move is legal for that seat, which with hidden hands says what the hand holds. Kept
+     * across the slot's states like the rest; a stale one (a token renewed by another carcd) fails the guard. */
+    char seat_token[CARC_MAX_PLAYERS][CD_HEX256_LEN];
 } cd_cache_aux;
+
+/* Remembers token_hash as seat's token of game id (NULL: forgets the seat's), when the cache holds the game. */
+void cd_cache_seat_token(const char *id, int seat, const char *token_hash);
 
 /* Copies the state held for id into *out and returns its seq; -1 when none is held (*out untouched). *aux (may
  * be NULL) gets what is known of the game besides. */
@@ -37,7 +47,7 @@ int cd_cache_copy(const char *id, carc_state *out, cd_cache_aux *aux);
 void cd_cache_put(const char *id, int seq, const carc_state *st);
 /* cd_cache_put without the copy: the cache keeps *st (malloc memory) and *st becomes the state it replaced
  * (or NULL), for the caller to free outside the lock; aux (NULL: keep what the slot knew of the game) is what
- * the move read besides. */
+ * the move read besides: its flags replace the slot's, its seat tokens are added to those the slot knew. */
 void cd_cache_give(const char *id, int seq, carc_state **st, const cd_cache_aux *aux);
 
 #endif

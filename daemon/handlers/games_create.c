@@ -459,6 +459,8 @@ enum MHD_Result h_games_create(cd_req *r)
     for (int i = 0; i < t.nplayers; i++) {
         aux.no_hooks = aux.no_hooks && !t.hooks.has[i];
         aux.no_linked = aux.no_linked && !t.key_hash[i][0];
+        if (!t.is_bot[i])   /* a bot's seat is moved by carcd, never under its token */
+            memcpy(aux.seat_token[i], t.token_hash[i], CD_HEX256_LEN);
     }
     cd_cache_give(t.id, 0, &st, &aux);
     r->game_id = NULL;

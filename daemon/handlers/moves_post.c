@@ -7,8 +7,9 @@
  * derived from the log by replay (game/move_log.h: the answers are not stored), byte for byte the first one,
  * for CARCD_IDEMPOTENCY_TTL; after it the key is forgotten and the request is new (a stale seq, then).
  *
- * One round trip when this process holds the game's state at the expected seq (game/state_cache.h) and knows
- * the game unclocked and without webhook endpoints: the move is parsed, applied and its writes rendered from
+ * One round trip when this process holds the game's state at the expected seq (game/state_cache.h), knows
+ * the game unclocked and without webhook endpoints, and knows the token as the pending seat's (its creation, a
+ * read or a move under it showed so: the engine never tries a move for a token before that): the move is parsed, applied and its writes rendered from
  * that state before anything is read, and BEGIN, the row lock, a guard, the writes and COMMIT go out in one
  * pipeline (db/game_reads.h: cd_move_guard_deferred). The guard has PostgreSQL check under the lock what the
  * cache assumed (the seq, the token's seat, no webhook endpoint, no linked seat, the key unused); when it does
@@ -35,6 +36,7 @@
 
 #include "game/games.h"
 #include "handlers.h"
+#include "base/crypto.h"
 #include "base/json_out.h"
 #include "base/metrics.h"
 #include "game/move_commit.h"
@@ -129,19 +131,24 @@ static cd_tx_result commit_applied(cd_db *db, move_tx *t, cd_game *g, json_t *st
         t->aux = (cd_cache_aux){.known = true, .unclocked = !g->clocked,
                                 .no_hooks = g->hooks_known && g->hooks == 0,
                                 .no_linked = g->linked_known && g->linked == 0};
+        memcpy(t->aux.seat_token[t->seat], t->token_hash, CD_HEX256_LEN);   /* the commit showed it the seat's */
     }
     return out;
 }
 
 /* The move in one round trip (the file's header): from *held, the state held at the expected seq, applied by
  * the pending seat, its writes queued behind the row lock and the guard. false when it cannot go so (nothing
- * held, a clock or webhooks, another seq, a move the engine refuses): nothing was sent, *held is a copy of the
- * cache's again (untouched, or taken anew after the engine refused on it), and the caller takes the long way.
- * true: *out is the transaction's result, *held consumed. */
+ * held, a clock or webhooks, another seq, a token not known to be the pending seat's, a move the engine
+ * refuses): nothing was sent, *held is a copy of the cache's again (untouched, or taken anew after the engine
+ * refused on it), and the caller takes the long way. true: *out is the transaction's result, *held consumed. */
 static bool run_move_one_trip(cd_db *db, move_tx *t, cd_held *held, cd_tx_result *out)
 {
     if (!held->st || !held->aux.known || !held->aux.unclocked || !held->aux.no_hooks || held->seq != t->expected ||
         held->st->status != CARC_ACTIVE)
+        return false;
+    /* before any engine work: whether the move is legal must reach nobody but the pending seat (state_cache.h) */
+    const char *pending_token = held->aux.seat_token[held->st->pending.seat];
+    if (!pending_token[0] || !cd_secret_equal(pending_token, t->token_hash, CD_HEX256_LEN))
         return false;
     cd_game g;
     cd_game_from_held(&g, t->id, held);
@@ -180,8 +187,10 @@ static cd_tx_result run_move(cd_db *db, void *arg)
     t->after = NULL;
     t->status = 0;
     t->replayed = false;
-    if (t->one_trip)   /* the attempt in one round trip did not commit: its guard was refused, or it failed */
+    if (t->one_trip) {   /* the attempt in one round trip did not commit: its guard was refused, or it failed */
         cd_metrics_move_one_round_trip(false);
+        cd_cache_seat_token(t->id, t->seat, NULL);   /* perhaps renewed elsewhere: known again once it commits */
+    }
     t->one_trip = false;
     cd_held held = cd_held_take(t->id);   /* one copy an attempt, whichever way it goes */
     if (!t->one_trip_tried) {

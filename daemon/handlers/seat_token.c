@@ -1,14 +1,16 @@
 /*
  * seat_token.c — POST /v1/games/{id}/seats/{seat}/token with the player key the seat is linked to
  * (Authorization: Bearer pk_...): a new token for the seat, shown once; the old one stops working at once,
- * since every request looks its token up in the seats table and nothing keeps a token in memory (the state
- * cache holds states by game and seq, never who may read them). For a lost token: the key still acts for the
- * seat, and this gives a bot a token of its own again.
+ * since every request looks its token up in the seats table (the state cache's copy of a seat's token hash,
+ * renewed here, only lets a move try one round trip, whose guard checks the token in the database: a carcd
+ * that kept the old one sends that move the long way). For a lost token: the key still acts for the seat, and
+ * this gives a bot a token of its own again.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "db/lobby.h"
+#include "game/state_cache.h"
 #include "handlers.h"
 
 enum MHD_Result h_seat_token(cd_req *r)
@@ -46,5 +48,6 @@ enum MHD_Result h_seat_token(cd_req *r)
         return cd_reply_problem(r, CD_P_FORBIDDEN, "Authorization",
                                 "seat %d of this game is not linked to the player key (or there is no such seat)", seat);
     }
+    cd_cache_seat_token(id, seat, hash);
     return cd_reply_json(r, 200, json_pack("{s:s, s:i, s:s}", "game_id", id, "seat", seat, "token", token), NULL);
 }
