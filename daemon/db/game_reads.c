@@ -39,7 +39,8 @@
 #define TAIL_SEED "CASE WHEN g.snapshot_seq < g.seq THEN s.seed END"
 #define TAIL_SEED_UNLESS_CACHED "CASE WHEN g.snapshot_seq < g.seq AND g.seq <> $3::integer THEN s.seed END"
 #define BY_TOKEN                                                                                             \
-    ", t.game_id = $2::uuid, t.seat FROM seats t LEFT JOIN (games g JOIN game_secrets s ON s.game_id = g.id) " \
+    ", t.game_id = $2::uuid, t.seat, t.bot IS NOT NULL FROM seats t "                                        \
+    "LEFT JOIN (games g JOIN game_secrets s ON s.game_id = g.id) "                                           \
     "ON g.id = t.game_id AND g.id = $2::uuid WHERE t.token_hash = $1"
 /* what a move reads from the game row it locks (game_lock, move_lock; games.c: cd_game_lock_row); move_lock
  * leaves out the snapshot of a state carcd holds, as the seat reads do */
@@ -233,9 +234,10 @@ cd_q cd_game_read_seat(cd_db *db, const char *token_hash, const char *id, const 
     if (q != CD_Q_OK)
         return q;
     token->found = PQntuples(res) > 0;
-    if (token->found) {   /* columns 15 and 16: whether the token's game is this one, and its seat (BY_TOKEN) */
+    if (token->found) {   /* columns 15-17: whether the token's game is this one, its seat, a bot's (BY_TOKEN) */
         token->same_game = strcmp(PQgetvalue(res, 0, 15), "t") == 0;
         token->seat = atoi(PQgetvalue(res, 0, 16));
+        token->bot = strcmp(PQgetvalue(res, 0, 17), "t") == 0;
     }
     get_columns(res, out);
     return CD_Q_OK;

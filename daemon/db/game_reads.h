@@ -43,7 +43,7 @@ typedef struct {
     bool found;             /* a seat has this token */
     bool same_game;         /* that seat's game is the one asked about */
     int seat;
-    bool bot;               /* a bot plays that seat (seats.bot): the token only reads (ST_TOKEN_LOOKUP only) */
+    bool bot;               /* a bot plays that seat (seats.bot): the token only reads */
     bool left_to_bot;       /* its player left it to that bot (seats.left_to_bot; ST_TOKEN_LOOKUP only) */
 } cd_token_seat;
 

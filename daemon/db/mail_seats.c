@@ -35,8 +35,9 @@ static const cd_stmt_info stmts[] = {
                         "WHERE game_id = $1::uuid ORDER BY seat",
                         1},
     {ST_MAIL_SEAT_BY_TAG, "mail_seat_by_tag",
-                          "SELECT game_id, seat, email, stopped_at IS NOT NULL, " THREAD_SEAT " "
-                          "FROM mail_seats WHERE tag = $1",
+                          "SELECT m.game_id, m.seat, m.email, m.stopped_at IS NOT NULL, " THREAD_SEAT ", "
+                          "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = m.game_id AND s.seat = m.seat "
+                          "AND s.bot IS NOT NULL) FROM mail_seats m WHERE m.tag = $1",
                           1},
     {ST_MAIL_SEAT_TAGS, "mail_seat_tags",
                         "SELECT seat, tag FROM mail_seats WHERE game_id = $1::uuid AND tag IS NOT NULL ORDER BY seat",
@@ -176,7 +177,8 @@ cd_mq cd_mail_tag_gen(cd_db *db, const char *game_id, int *gen)
     return cd_mq_of(cd_q_one(db, ST_MAIL_TAG_GEN, 1, p, &found, int_column, gen));
 }
 
-/* A ST_MAIL_SEAT_BY_TAG row (game_id, seat, email, stopped, thread_seat) into cd_mail_seat_by_tag's out-parameters. */
+/* A ST_MAIL_SEAT_BY_TAG row (game_id, seat, email, stopped, thread_seat, bot) into cd_mail_seat_by_tag's
+ * out-parameters. */
 typedef struct {
     char *game_id;   /* [37] */
     cd_mail_seat *m;
@@ -190,8 +192,8 @@ static void by_tag_row(const PGresult *res, int i, void *row)
     snprintf(t->m->email, sizeof t->m->email, "%s", PQgetvalue(res, i, 2));
     t->m->stopped = PQgetvalue(res, i, 3)[0] == 't';
     t->m->stopped_at[0] = t->m->stopped_reason[0] = 0;
-    t->m->bot = false;
     t->m->thread_seat = atoi(PQgetvalue(res, i, 4));
+    t->m->bot = PQgetvalue(res, i, 5)[0] == 't';
 }
 
 cd_mq cd_mail_seat_by_tag(cd_db *db, const char *tag, bool *found, char game_id[37], cd_mail_seat *out)

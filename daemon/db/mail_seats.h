@@ -28,7 +28,8 @@ typedef struct {
     bool stopped;
     char stopped_at[40];           /* ISO; "" when not stopped */
     char stopped_reason[300];
-    bool bot;                      /* a bot plays the seat now: its player left it (bot_after_leave); active rows only */
+    bool bot;                      /* a bot plays the seat now: its player left it (bot_after_leave); active and
+                                    * by-tag rows only */
     int thread_seat;               /* the number its mail's thread root names (mail/compose.h): its own, or the one
                                     * it had before it moved down in a waiting game (sql/031); not in the admin's */
 } cd_mail_seat;

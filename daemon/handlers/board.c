@@ -37,7 +37,7 @@ json_t *cd_board_view(cd_req *r, const char *action, int *viewer_out)
     if (!db)
         return NULL;
     int viewer;
-    if (!cd_viewer_of(r, db, id, &viewer))
+    if (!cd_viewer_shown(r, db, id, &viewer, NULL))
         return NULL;
     cd_game g;
     /* the seed is needed to replay the past; it stays here */

@@ -286,7 +286,7 @@ enum MHD_Result h_events(cd_req *r)
         return MHD_YES;
     int viewer;
     cd_feed_src src = {.kind = &game_log};
-    if (!cd_viewer_of_seat(r, db, id, &viewer, src.seat_token_hash))
+    if (!cd_viewer_shown(r, db, id, &viewer, src.seat_token_hash))
         return MHD_YES;
     if (viewer == CARC_VIEW_ADMIN && !cd_audit(r, db, NULL, id, json_pack("{s:i}", "after", (int)after)))
         return MHD_YES;

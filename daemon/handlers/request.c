@@ -198,14 +198,29 @@ bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer)
     return viewer_of(r, db, id, viewer, &bot, &left_to_bot, NULL);
 }
 
-bool cd_viewer_of_seat(cd_req *r, cd_db *db, const char *id, int *viewer, char seat_hash[CD_HEX256_LEN])
+/* A seat a bot plays shows its hidden things (a hand, the moves it may make) to nobody but the admin: carcd, not
+ * the token's holder, plays it now. Its token, made for the bot or left to it by its player (bot_after_leave),
+ * is shown what a spectator is. */
+static int shown_to(int viewer, bool bot)
 {
-    bool bot, left_to_bot;
-    return viewer_of(r, db, id, viewer, &bot, &left_to_bot, seat_hash);
+    return bot ? CARC_VIEW_PUBLIC : viewer;
 }
 
-/* cd_game_open_seat; with `waiting` non-NULL a game that has not started is no reply: *waiting says so. */
-static bool open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g, bool *waiting)
+bool cd_viewer_shown(cd_req *r, cd_db *db, const char *id, int *viewer, char seat_hash[CD_HEX256_LEN])
+{
+    bool bot, left_to_bot;
+    if (!viewer_of(r, db, id, viewer, &bot, &left_to_bot, seat_hash))
+        return false;
+    if (bot && seat_hash)
+        seat_hash[0] = '\0';
+    *viewer = shown_to(*viewer, bot);
+    return true;
+}
+
+/* cd_game_open_seat; with `waiting` non-NULL a game that has not started is no reply: *waiting says so. *bot: a
+ * bot plays the seat. */
+static bool open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, bool *bot, cd_game *g,
+                      bool *waiting)
 {
     char hash[CD_HEX256_LEN];
     if (!cd_req_seat_hash(r, db, id, hash))
@@ -220,7 +235,9 @@ static bool open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *sea
         return false;
     }
     *seat = token.seat;
-    cd_cache_seat_token(id, token.seat, hash);   /* shown the seat's: its next move may go in one round trip */
+    *bot = token.bot;
+    if (!token.bot)   /* shown the seat's: its next move may go in one round trip (state_cache.h) */
+        cd_cache_seat_token(id, token.seat, hash);
     if (lr != CD_LOAD_OK) {
         cd_game_free(g);
         if (lr == CD_LOAD_WAITING && waiting)
@@ -234,7 +251,17 @@ static bool open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *sea
 
 bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g)
 {
-    return open_seat(r, db, id, names, seat, g, NULL);
+    bool bot;
+    if (!open_seat(r, db, id, names, seat, &bot, g, NULL))
+        return false;
+    if (bot) {
+        cd_game_free(g);
+        cd_reply_problem(r, CD_P_SEAT_LEFT, "Authorization",
+                         "a bot plays this seat (its player left it to the bot, or it was made for one): what it may do "
+                         "is the bot's to know, and its token reads what a spectator sees");
+        return false;
+    }
+    return true;
 }
 
 static bool game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g, bool *waiting)
@@ -256,8 +283,12 @@ static bool game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_
     *db = cd_req_db(r);
     if (!*db)
         return false;
-    if (!r->is_admin && r->bearer)   /* a seat token: who it is and the game in one statement */
-        return open_seat(r, *db, id, true, viewer, g, waiting);
+    if (!r->is_admin && r->bearer) {   /* a seat token: who it is and the game in one statement */
+        bool bot = false;
+        bool ok = open_seat(r, *db, id, true, viewer, &bot, g, waiting);
+        *viewer = shown_to(*viewer, bot);
+        return ok;
+    }
     if (!cd_viewer_of(r, *db, id, viewer))
         return false;
     cd_load_result lr = cd_game_load(*db, id, *viewer == CARC_VIEW_ADMIN, g);

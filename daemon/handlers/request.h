@@ -64,22 +64,26 @@ bool cd_req_seat_hash(cd_req *r, cd_db *db, const char *id, char hash[CD_HEX256_
 /* Who is asking about game `id`: CARC_VIEW_ADMIN, a seat (>= 0) or CARC_VIEW_PUBLIC. Replies itself and
  * returns false for a token nobody has (401), another game's token (403) or a database failure. */
 bool cd_viewer_of(cd_req *r, cd_db *db, const char *id, int *viewer);
-/* cd_viewer_of, and for a seat (a seat token, or a player key's seat) its token's SHA-256 hex in seat_hash
- * ("" for the admin and the public): what a wait that outlives the request asks about again (feed.h). */
-bool cd_viewer_of_seat(cd_req *r, cd_db *db, const char *id, int *viewer, char seat_hash[CD_HEX256_LEN]);
+/* cd_viewer_of for what is shown to the viewer (the game, its log, its pictures): a seat a bot plays, made for
+ * it or left to it by its player, shows its hidden things to nobody, so its token sees what the public sees.
+ * For a seat (a seat token, or a player key's seat) seat_hash (NULL: not wanted) gets its token's SHA-256 hex
+ * ("" for the admin, the public and a bot's seat): what a wait that outlives the request asks about again
+ * (feed.h). */
+bool cd_viewer_shown(cd_req *r, cd_db *db, const char *id, int *viewer, char seat_hash[CD_HEX256_LEN]);
 
 /* For a request with a seat token (not the admin token): who the token is and game `id` loaded for that
  * seat, in one statement (cd_game_load_seat; with `names` false only what legal-moves needs). Replies
  * itself and returns false, g holding nothing to free, for a token nobody has (401), another game's token
  * (403), no such game (404) or a database failure (503/500), in that order of precedence, as cd_viewer_of
- * and then cd_game_load would. */
+ * and then cd_game_load would; and for a seat a bot plays (403 seat-left: cd_viewer_shown). */
 bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *seat, cd_game *g);
 
 typedef enum { CD_OPEN_ANYONE, CD_OPEN_ADMIN } cd_open_mode;
 /* The start every endpoint on one game shares: a well-formed id (else 404), this thread's database (else
  * 503), who is asking (CD_OPEN_ADMIN: only the admin token, else 401/403; CD_OPEN_ANYONE: admin, a seat of
- * this game or the public, else 401/403), and the game loaded for that viewer (404/503/500). On false the
- * request has been answered and g holds nothing to free. */
+ * this game or the public, else 401/403; a seat a bot plays is the public, as cd_viewer_shown says), and the
+ * game loaded for that viewer (404/503/500). On false the request has been answered and g holds nothing to
+ * free. */
 bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g);
 /* cd_game_open(CD_OPEN_ANYONE) for a view: a game that has not started (waiting, cancelled) is no reply but
  * false with *waiting true (and *db, *viewer set), for the caller to answer its lobby view. */

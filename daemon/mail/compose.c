@@ -179,9 +179,10 @@ char *cd_mail_compose(const cd_mail_about *a, char *msg_id, size_t msg_id_len)
     char short_id[9];
     snprintf(short_id, sizeof short_id, "%.8s", a->game_id);
 
-    json_t *view = carc_view_to_json(a->st, a->to->seat);
+    /* a seat a bot plays shows its hidden things to nobody, its player who left included (handlers/request.h) */
+    json_t *view = carc_view_to_json(a->st, a->to->bot ? CARC_VIEW_PUBLIC : a->to->seat);
     bool over = a->st->status == CARC_FINISHED || a->cancelled;   /* a cancelled game's state is as it was then */
-    bool my_turn = !over && a->st->pending.seat == a->to->seat;
+    bool my_turn = !over && a->st->pending.seat == a->to->seat && !a->to->bot;   /* a bot's moves are its own */
     cd_buf t = {0}, h = {0};
     cd_buf_str(&h, "<!DOCTYPE html><html><body>\n");
     json_t *legal = NULL;

@@ -177,10 +177,55 @@ START_TEST(three_bots_finish_by_themselves)
         ck_assert_int_gt(count_by(log, "bot", s), 0);
     json_decref(log);
     ck_assert_int_eq(e2e_verify_ok(c, d, g.id), seq);   /* replayed from seed and log: the same state */
-    /* a bot's token reads its seat's view, and its moves are not the token's to make on the bot's behalf */
+    /* a bot's token reads what a spectator reads (a_bot_seat_shows_its_hand_to_nobody) */
     char p[160];
     snprintf(p, sizeof p, "/v1/games/%.36s", g.id);
     json_decref(e2e_get_ok(c, p, g.token[1], 200));
+    e2e_client_free(c);
+    down(d);
+}
+END_TEST
+
+/* The bytes a GET of path answers `token` (NULL: the public), asserting 200 (malloc'd). */
+static char *body_as(e2e_client *c, const char *path, const char *token)
+{
+    e2e_resp r;
+    long st = e2e_req(c, "GET", path, token, NULL, NULL, &r);
+    ck_assert_msg(st == 200, "GET %s: %ld %.300s", path, st, r.body);
+    char *b = strdup(r.body);
+    e2e_resp_free(&r);
+    return b;
+}
+
+/* A seat carcd plays keeps its hidden things (Halb so wild II's hand) from everyone but the admin: the token the
+ * creation answered for it reads the view, the log and the board as the public does, and its legal moves are
+ * 409 seat-left. The game's creator holds that token; with the seat's view it would read the bot's hand. */
+START_TEST(a_bot_seat_shows_its_hand_to_nobody)
+{
+    e2e_daemon *d = up();
+    e2e_client *c = e2e_client_new(d);
+    e2e_game g;
+    json_decref(create(c, "{\"players\":[{\"name\":\"Ann\"},{\"bot\":\"greedy\"}],\"expansions\":[\"halflings\"]}",
+                       &g));
+    char p[200];
+    snprintf(p, sizeof p, "/v1/games/%.36s", g.id);
+    json_t *ann = e2e_get_ok(c, p, g.token[0], 200);   /* a person's seat sees its own hand */
+    ck_assert_int_gt((int)json_array_size(json_object_get(json_object_get(ann, "you"), "hand")), 0);
+    json_decref(ann);
+    static const char *const paths[] = {"", "/events", "/board.svg"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        snprintf(p, sizeof p, "/v1/games/%.36s%s", g.id, paths[i]);
+        char *pub = body_as(c, p, NULL), *bot = body_as(c, p, g.token[1]);
+        ck_assert_msg(strcmp(pub, bot) == 0, "%s: the bot's token reads more than the public:\n%s\n%s", p, bot, pub);
+        free(pub);
+        free(bot);
+    }
+    snprintf(p, sizeof p, "/v1/games/%.36s/legal-moves", g.id);
+    e2e_resp r;
+    e2e_req(c, "GET", p, g.token[1], NULL, NULL, &r);
+    e2e_assert_problem(&r, 409, "Authorization", p);
+    ck_assert_msg(e2e_problem_is(&r, "seat-left"), "%.300s", r.body);
+    e2e_resp_free(&r);
     e2e_client_free(c);
     down(d);
 }
@@ -367,9 +412,11 @@ START_TEST(bot_takes_resigned_seat)
     ck_assert_int_eq(e2e_jint(v, "pending.seat"), 1);
     ck_assert_int_eq((int)json_array_size(json_object_get(v, "left")), 0);
     json_decref(v);
-    /* they still read the seat's view */
+    /* they still read the game, as a spectator does: the bot's seat is the bot's */
     snprintf(p, sizeof p, "/v1/games/%.36s", g.id);
-    json_decref(e2e_get_ok(c, p, g.token[0], 200));
+    v = e2e_get_ok(c, p, g.token[0], 200);
+    ck_assert_ptr_null(json_object_get(v, "you"));
+    json_decref(v);
     e2e_rng rng = {7};
     /* Bob plays three whole turns (a turn may take more than one move: the answer offers legal_moves while he
      * decides again); the bot answers each, so Bob's turn comes back at a later seq */
@@ -929,6 +976,7 @@ int main(void)
     Suite *s = suite_create("e2e_bots");
     TCase *tc = e2e_tcase("bots", 240);
     tcase_add_test(tc, three_bots_finish_by_themselves);
+    tcase_add_test(tc, a_bot_seat_shows_its_hand_to_nobody);
     tcase_add_test(tc, bot_timeout_then_player_takes_back);
     tcase_add_test(tc, two_processes_play_each_move_once);
     tcase_add_test(tc, bot_takes_resigned_seat);
