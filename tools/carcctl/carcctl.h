@@ -73,6 +73,16 @@ void need_token(void);
 /* j's string, or dflt. */
 const char *str_or(const json_t *j, const char *dflt);
 
+/* ---- text.c ---- */
+/* Writes the n bytes of server text at s on f (NULL: nowhere, to measure them) as a terminal may show them:
+ * printable text and valid UTF-8 as they are, C0 and C1 controls, DEL and bytes that are not UTF-8 escaped
+ * (\x1b, \u009b, \xff). Returns the columns written. Every text of the server's a command prints for a person
+ * goes through it. */
+size_t put_text(FILE *f, const char *s, size_t n);
+/* put_text of s (NULL: ""), padded to |width| columns as printf pads %*s: on the left, or on the right when
+ * width is negative (%-*s). */
+void put_field(FILE *f, const char *s, int width);
+
 /* ---- board.c ---- */
 void print_board(const json_t *view);
 void print_scores(const json_t *view);
