@@ -74,7 +74,8 @@ char **positional(const command *c, int argc, char **argv, int want)
     return argv + optind;
 }
 
-/* Prints j on stdout as the --json answer, and frees it. */
+/* Prints j on stdout as the --json answer, and frees it. The answer is for machines (jq, scripts): the server's
+ * texts byte-exact, not escaped by put_text (jansson writes C0 controls in a string as \u00NN anyway). */
 void print_json(json_t *j)
 {
     json_dumpf(j, stdout, JSON_INDENT(2));

@@ -1,5 +1,6 @@
 /*
- * board.c — a game's view drawn as an ASCII board, and its scores, for `carcctl show` and `replay`.
+ * board.c — a game's view drawn as an ASCII board, and its scores, for `carcctl show` and `replay`. The view may
+ * be the server's: its texts (names, status, the cells' bytes) are written through put_text.
  */
 #include "carcctl.h"
 
@@ -154,7 +155,8 @@ void print_board(const json_t *view)
             printf("%4d ", c.miny + row / CH);
         else
             printf("     ");
-        fwrite(c.grid + row * c.w * CW, 1, (size_t)(c.w * CW), stdout);
+        /* a figure's seat digit and kind letter are the server's bytes (seat -21 is an ESC) */
+        put_text(stdout, c.grid + row * c.w * CW, (size_t)(c.w * CW));
         printf("\n");
     }
     free(c.grid);
@@ -167,22 +169,28 @@ void print_scores(const json_t *view)
     const json_t *pending = json_object_get(view, "pending");
     const char *status = str_or(json_object_get(view, "status"), "active");   /* a cancelled game is over too */
     bool finished = strcmp(status, "active") != 0;
-    printf("\nseq %lld, turn %lld, %s, %lld tiles left\n", (long long)json_integer_value(json_object_get(view, "seq")),
-           (long long)json_integer_value(json_object_get(view, "turn")), status,
-           (long long)json_integer_value(json_object_get(view, "stack_left")));
+    printf("\nseq %lld, turn %lld, ", (long long)json_integer_value(json_object_get(view, "seq")),
+           (long long)json_integer_value(json_object_get(view, "turn")));
+    put_field(stdout, status, 0);
+    printf(", %lld tiles left\n", (long long)json_integer_value(json_object_get(view, "stack_left")));
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(view, "players"), i, p) {
         bool turn = !finished && json_integer_value(json_object_get(pending, "seat")) == (json_int_t)i;
-        printf("%s seat %zu  %-20s %4lld points  meeples %lld\n", turn ? ">" : " ", i,
-               str_or(json_object_get(p, "name"), ""),
-               (long long)json_integer_value(json_object_get(p, "score")),
+        printf("%s seat %zu  ", turn ? ">" : " ", i);
+        put_field(stdout, str_or(json_object_get(p, "name"), ""), -20);
+        printf(" %4lld points  meeples %lld\n", (long long)json_integer_value(json_object_get(p, "score")),
                (long long)json_integer_value(json_object_get(json_object_get(p, "supply"), "meeple")));
     }
     if (!finished) {
         const char *kind = json_string_value(json_object_get(pending, "kind"));
         const char *tile = json_string_value(json_object_get(pending, "tile"));
-        printf("waiting for seat %lld: %s%s%s\n", (long long)json_integer_value(json_object_get(pending, "seat")),
-               kind ? kind : "?", tile ? " " : "", tile ? tile : "");
+        printf("waiting for seat %lld: ", (long long)json_integer_value(json_object_get(pending, "seat")));
+        put_field(stdout, kind ? kind : "?", 0);
+        if (tile) {
+            fputc(' ', stdout);
+            put_field(stdout, tile, 0);
+        }
+        fputc('\n', stdout);
     }
 }

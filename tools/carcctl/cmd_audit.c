@@ -30,7 +30,7 @@ int cmd_audit(const command *c, int argc, char **argv)
     curl_free(qg);
     curl_free(qa);
     json_t *v = must(ctl_server, ctl_token, "GET", path, NULL, 200);
-    if (ctl_json) {
+    if (ctl_json) {   /* for machines: as the server sent it (print_json) */
         print_json(json_incref(json_object_get(v, "entries")));
         json_decref(v);
         return 0;
@@ -38,12 +38,24 @@ int cmd_audit(const command *c, int argc, char **argv)
     size_t i;
     json_t *e;
     json_array_foreach(json_object_get(v, "entries"), i, e) {
+        /* "%6s  %s  %-20s %-36s %s[ %s] %s": every field the server's text, so each through put_field */
         const json_t *a = json_object_get(e, "actor");
-        printf("%6s  %s  %-20s %-36s %s%s%s %s\n", str_or(json_object_get(e, "id"), ""),
-               str_or(json_object_get(e, "at"), ""),
-               str_or(json_object_get(e, "action"), ""), str_or(json_object_get(e, "game_id"), "-"),
-               str_or(json_object_get(a, "id"), ""), json_is_string(json_object_get(a, "name")) ? " " : "",
-               str_or(json_object_get(a, "name"), ""), str_or(json_object_get(a, "address"), ""));
+        put_field(stdout, str_or(json_object_get(e, "id"), ""), 6);
+        fputs("  ", stdout);
+        put_field(stdout, str_or(json_object_get(e, "at"), ""), 0);
+        fputs("  ", stdout);
+        put_field(stdout, str_or(json_object_get(e, "action"), ""), -20);
+        fputc(' ', stdout);
+        put_field(stdout, str_or(json_object_get(e, "game_id"), "-"), -36);
+        fputc(' ', stdout);
+        put_field(stdout, str_or(json_object_get(a, "id"), ""), 0);
+        if (json_is_string(json_object_get(a, "name"))) {
+            fputc(' ', stdout);
+            put_field(stdout, json_string_value(json_object_get(a, "name")), 0);
+        }
+        fputc(' ', stdout);
+        put_field(stdout, str_or(json_object_get(a, "address"), ""), 0);
+        fputc('\n', stdout);
     }
     json_decref(v);
     return 0;

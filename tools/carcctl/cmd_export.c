@@ -21,6 +21,7 @@ int cmd_export(const command *c, int argc, char **argv)
         json_decref(ex);
         return EXIT_USAGE;
     }
+    /* the export is for machines (import reads it back), to a file or a pipe: byte-exact, not put_text's */
     json_dumpf(ex, f, JSON_INDENT(2));
     fputc('\n', f);
     if (f != stdout)

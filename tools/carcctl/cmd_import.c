@@ -29,7 +29,9 @@ static json_t *script_of_draws(const json_t *ex)
     carc_events ev = {0};
     json_t *script = NULL;
     if (carc_game_new(st, &ctl_catalog, &s, NULL, err, sizeof err)) {
-        fprintf(stderr, "carcctl: the export's set-up does not start a game here: %s\n", err);
+        fputs("carcctl: the export's set-up does not start a game here: ", stderr);
+        put_field(stderr, err, 0);   /* libcarc's errors may quote the export's text */
+        fputc('\n', stderr);
         goto out;
     }
     script = json_pack("{s:O}", "stack", json_object_get(ex, "stack"));
@@ -59,8 +61,10 @@ static json_t *script_of_draws(const json_t *ex)
     json_array_foreach(json_object_get(ex, "moves"), i, m) {
         carc_events_clear(&ev);
         if (apply_logged(st, m, &ev, err, sizeof err)) {
-            fprintf(stderr, "carcctl: move %lld of the export does not replay here: %s\n",
-                    (long long)json_integer_value(json_object_get(m, "seq")), err);
+            fprintf(stderr, "carcctl: move %lld of the export does not replay here: ",
+                    (long long)json_integer_value(json_object_get(m, "seq")));
+            put_field(stderr, err, 0);
+            fputc('\n', stderr);
             json_decref(sheep);
             json_decref(script);
             script = NULL;
@@ -106,17 +110,22 @@ static bool import_replays(const json_t *ex, const json_t *script)
         abort();
     char err[256];
     bool ok = carc_game_new(st, &ctl_catalog, &s, NULL, err, sizeof err) == 0;
-    if (!ok)
-        fprintf(stderr, "carcctl: the set-up would not start a game: %s\n", err);
+    if (!ok) {
+        fputs("carcctl: the set-up would not start a game: ", stderr);
+        put_field(stderr, err, 0);
+        fputc('\n', stderr);
+    }
     size_t i;
     json_t *m;
     json_array_foreach(json_object_get(copy, "moves"), i, m) {
         if (!ok)
             break;
         if (apply_logged(st, m, NULL, err, sizeof err)) {
-            fprintf(stderr, "carcctl: move %lld (seat %lld) would be refused: %s; nothing was imported\n",
+            fprintf(stderr, "carcctl: move %lld (seat %lld) would be refused: ",
                     (long long)json_integer_value(json_object_get(m, "seq")),
-                    (long long)json_integer_value(json_object_get(m, "seat")), err);
+                    (long long)json_integer_value(json_object_get(m, "seat")));
+            put_field(stderr, err, 0);
+            fputs("; nothing was imported\n", stderr);
             ok = false;
         }
     }
@@ -140,7 +149,9 @@ int cmd_import(const command *c, int argc, char **argv)
     json_error_t e;
     json_t *ex = json_load_file(file, 0, &e);
     if (!ex || strcmp(str_or(json_object_get(ex, "format"), ""), "carcd-export/1") != 0) {
-        fprintf(stderr, "carcctl: %s: not a carcd export (%s)\n", file, ex ? "format" : e.text);
+        fprintf(stderr, "carcctl: %s: not a carcd export (", file);
+        put_field(stderr, ex ? "format" : e.text, 0);   /* jansson's error quotes the file's text */
+        fputs(")\n", stderr);
         json_decref(ex);
         return EXIT_USAGE;
     }
@@ -205,8 +216,11 @@ int cmd_import(const command *c, int argc, char **argv)
         json_decref(body);
         if (st != 200) {
             /* it replayed here, so the server changed under us or failed: say which game is left half-way */
-            fprintf(stderr, "carcctl: move %d of the export was refused (HTTP %ld): %s; game %s is left at seq %d\n",
-                    seq, st, str_or(json_object_get(ans, "detail"), "?"), id, seq - 1);
+            fprintf(stderr, "carcctl: move %d of the export was refused (HTTP %ld): ", seq, st);
+            put_field(stderr, str_or(json_object_get(ans, "detail"), "?"), 0);
+            fputs("; game ", stderr);
+            put_field(stderr, id, 0);
+            fprintf(stderr, " is left at seq %d\n", seq - 1);
             json_decref(ans);
             json_decref(created);
             json_decref(ex);
@@ -241,10 +255,13 @@ int cmd_import(const command *c, int argc, char **argv)
     json_decref(a);
     json_decref(b);
     json_decref(mine);
+    /* the new game and its tokens are for machines too (a script reads them): JSON, as the server sent them */
     json_t *out = json_pack("{s:s, s:O, s:b}", "id", id, "players", toks, "same_state", same);
     json_dumpf(out, stdout, JSON_INDENT(2));
     fputc('\n', stdout);
-    fprintf(stderr, "carcctl: imported as %s, %zu moves, %s\n", id, json_array_size(json_object_get(ex, "moves")),
+    fputs("carcctl: imported as ", stderr);
+    put_field(stderr, id, 0);
+    fprintf(stderr, ", %zu moves, %s\n", json_array_size(json_object_get(ex, "moves")),
             same ? "same final state" : "the final state DIFFERS");
     json_decref(out);
     json_decref(created);

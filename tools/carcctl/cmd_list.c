@@ -64,7 +64,7 @@ int cmd_list(const command *c, int argc, char **argv)
             break;
     }
     /* every page read before anything is printed: an HTTP error leaves no half table */
-    if (ctl_json) {
+    if (ctl_json) {   /* for machines: as the server sent it (print_json) */
         print_json(all);
         return 0;
     }
@@ -82,9 +82,13 @@ int cmd_list(const command *c, int argc, char **argv)
                 snprintf(seats, sizeof seats, "%lld/%lld", (long long)json_integer_value(taken), players_of(g));
             else
                 snprintf(seats, sizeof seats, "%lld", players_of(g));
-            printf("%-36s  %-8s %5lld %7s %7s  %s\n", str_or(json_object_get(g, "id"), ""),
-                   str_or(json_object_get(g, "status"), ""), (long long)json_integer_value(json_object_get(g, "seq")),
-                   seats, wait, str_or(json_object_get(g, "created_at"), ""));
+            /* "%-36s  %-8s %5lld %7s %7s  %s": the id, status and time are the server's text */
+            put_field(stdout, str_or(json_object_get(g, "id"), ""), -36);
+            fputs("  ", stdout);
+            put_field(stdout, str_or(json_object_get(g, "status"), ""), -8);
+            printf(" %5lld %7s %7s  ", (long long)json_integer_value(json_object_get(g, "seq")), seats, wait);
+            put_field(stdout, str_or(json_object_get(g, "created_at"), ""), 0);
+            fputc('\n', stdout);
         }
     }
     json_decref(all);

@@ -73,23 +73,33 @@ int cmd_hidden(const command *c, int argc, char **argv)
         print_json(h);
         return 0;
     }
-    printf("seed         %s\n", str_or(json_object_get(v, "seed"), "?"));
-    printf("seed_sha256  %s\n", str_or(json_object_get(v, "seed_sha256"), "?"));
+    /* every text below is the server's: through put_field */
+    fputs("seed         ", stdout);
+    put_field(stdout, str_or(json_object_get(v, "seed"), "?"), 0);
+    fputs("\nseed_sha256  ", stdout);
+    put_field(stdout, str_or(json_object_get(v, "seed_sha256"), "?"), 0);
+    fputc('\n', stdout);
     json_t *rng = json_object_get(v, "rng");
     printf("rng position %lld\n", (long long)json_integer_value(json_object_get(rng, "pos")));
     printf("stack, in draw order (%zu):", json_array_size(json_object_get(v, "stack_remaining")));
     size_t i;
     json_t *t;
-    json_array_foreach(json_object_get(v, "stack_remaining"), i, t) printf(" %s", str_or(t, "?"));
+    json_array_foreach(json_object_get(v, "stack_remaining"), i, t) {
+        fputc(' ', stdout);
+        put_field(stdout, str_or(t, "?"), 0);
+    }
     printf("\n");
     json_t *pieces = json_object_get(v, "board");
     int under = 0;
     json_array_foreach(pieces, i, t) {
         const char *u = json_string_value(json_object_get(t, "under"));
         if (u) {
-            printf("under the hill %s at (%lld, %lld): %s\n", str_or(json_object_get(t, "tile"), "?"),
-                   (long long)json_integer_value(json_object_get(t, "x")),
-                   (long long)json_integer_value(json_object_get(t, "y")), u);
+            fputs("under the hill ", stdout);
+            put_field(stdout, str_or(json_object_get(t, "tile"), "?"), 0);
+            printf(" at (%lld, %lld): ", (long long)json_integer_value(json_object_get(t, "x")),
+                   (long long)json_integer_value(json_object_get(t, "y")));
+            put_field(stdout, u, 0);
+            fputc('\n', stdout);
             under++;
         }
     }
@@ -108,8 +118,11 @@ int cmd_hidden(const command *c, int argc, char **argv)
         for (int k = 0; shown_keys[k] && !known; k++)
             known = strcmp(key, shown_keys[k]) == 0;
         if (!known) {
-            char *txt = json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY);
-            printf("%s: %s\n", key, txt ? txt : "?");
+            char *txt = json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY);   /* C1 and DEL stay raw in JSON */
+            put_field(stdout, key, 0);
+            fputs(": ", stdout);
+            put_field(stdout, txt ? txt : "?", 0);
+            fputc('\n', stdout);
             free(txt);
         }
     }

@@ -15,9 +15,11 @@ int cmd_verify(const command *c, int argc, char **argv)
     if (ok)
         printf("ok: the log replays to the stored state (seq %lld)\n",
                (long long)json_integer_value(json_object_get(v, "seq")));
-    else
-        printf("MISMATCH at seq %lld: %s\n", (long long)json_integer_value(json_object_get(v, "failed_at_seq")),
-               str_or(json_object_get(v, "reason"), "?"));
+    else {
+        printf("MISMATCH at seq %lld: ", (long long)json_integer_value(json_object_get(v, "failed_at_seq")));
+        put_field(stdout, str_or(json_object_get(v, "reason"), "?"), 0);
+        fputc('\n', stdout);
+    }
     json_decref(v);
     return ok ? 0 : EXIT_CHECK;
 }

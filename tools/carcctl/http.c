@@ -24,6 +24,20 @@ static size_t on_body(char *data, size_t size, size_t n, void *arg)
     return size * n;
 }
 
+/* "carcctl: METHOD WHERE: WHAT[: DETAIL]" on stderr; WHERE (the path may hold the server's text: a game id, a
+ * cursor) and DETAIL (a problem's) through put_text. */
+static void say_failed(const char *method, const char *where, const char *what, const char *detail)
+{
+    fprintf(stderr, "carcctl: %s ", method);
+    put_field(stderr, where, 0);
+    fprintf(stderr, ": %s", what);
+    if (detail) {
+        fputs(": ", stderr);
+        put_field(stderr, detail, 0);
+    }
+    fputc('\n', stderr);
+}
+
 /* One request to `base` with bearer `tok` (may be NULL); *status gets the HTTP status (0: no answer). The body
  * parsed as JSON, or NULL (then *raw, when given, gets the text). */
 json_t *http(const char *base, const char *tok, const char *method, const char *path, const json_t *body,
@@ -66,7 +80,7 @@ json_t *http(const char *base, const char *tok, const char *method, const char *
     if (rc == CURLE_OK)
         curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
     else
-        fprintf(stderr, "carcctl: %s %s: %s\n", method, url, curl_easy_strerror(rc));
+        say_failed(method, url, curl_easy_strerror(rc), NULL);
     curl_slist_free_all(hl);
     curl_easy_cleanup(h);
     free(text);
@@ -89,13 +103,14 @@ json_t *must(const char *base, const char *tok, const char *method, const char *
         exit(EXIT_HTTP);
     }
     if (st != want) {
-        const char *detail = json_string_value(json_object_get(j, "detail"));
-        fprintf(stderr, "carcctl: %s %s: HTTP %ld%s%s\n", method, path, st, detail ? ": " : "", detail ? detail : "");
+        char what[32];
+        snprintf(what, sizeof what, "HTTP %ld", st);
+        say_failed(method, path, what, json_string_value(json_object_get(j, "detail")));
         json_decref(j);
         exit(EXIT_HTTP);
     }
     if (!j) {
-        fprintf(stderr, "carcctl: %s %s: the answer is not JSON\n", method, path);
+        say_failed(method, path, "the answer is not JSON", NULL);
         exit(EXIT_HTTP);
     }
     return j;

@@ -23,7 +23,9 @@ void setup_of(const json_t *ex, carc_setup *s)
 {
     char err[256];
     if (carc_setup_from_json(&ctl_catalog, json_object_get(ex, "setup"), s, err, sizeof err)) {
-        fprintf(stderr, "carcctl: the export's set-up: %s\n", err);
+        fputs("carcctl: the export's set-up: ", stderr);
+        put_field(stderr, err, 0);   /* libcarc's errors may quote the export's text */
+        fputc('\n', stderr);
         exit(EXIT_CHECK);
     }
     const char *hex = str_or(json_object_get(ex, "seed"), "");
@@ -74,7 +76,9 @@ int replay_local(const json_t *ex, int to, bool each, carc_state *st)
     setup_of(ex, &s);
     char err[256];
     if (carc_game_new(st, &ctl_catalog, &s, NULL, err, sizeof err)) {
-        fprintf(stderr, "carcctl: the set-up does not start a game: %s\n", err);
+        fputs("carcctl: the set-up does not start a game: ", stderr);
+        put_field(stderr, err, 0);
+        fputc('\n', stderr);
         exit(EXIT_CHECK);
     }
     int seq = 0;
@@ -87,7 +91,9 @@ int replay_local(const json_t *ex, int to, bool each, carc_state *st)
         int seat = (int)json_integer_value(json_object_get(m, "seat"));
         /* a move, or a seat leaving ({"kind":"leave"}: resigned or forfeited), as carcd's replay applies it */
         if (carc_logged_move_apply(st, seat, json_object_get(m, "move"), NULL, err, sizeof err)) {
-            fprintf(stderr, "carcctl: move %d (seat %d) does not apply: %s\n", mseq, seat, err);
+            fprintf(stderr, "carcctl: move %d (seat %d) does not apply: ", mseq, seat);
+            put_field(stderr, err, 0);
+            fputc('\n', stderr);
             exit(EXIT_CHECK);
         }
         seq = mseq;
