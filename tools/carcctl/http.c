@@ -1,27 +1,47 @@
 /*
- * http.c — carcctl's requests to carcd: one libcurl easy handle a request, the answer read whole and parsed as
- * JSON; must() ends the program with the problem's detail when the status is not the one wanted (exit 3).
+ * http.c — carcctl's requests to carcd: one libcurl easy handle a request, the answer read whole (up to
+ * MAX_ANSWER) and parsed as JSON; must() ends the program with the problem's detail when the status is not the
+ * one wanted (exit 3).
  */
 #include <curl/curl.h>
 
 #include "carcctl.h"
 
+/* The most of an answer carcctl reads. The biggest answers carcd gives, a finished game's export or a page of 200
+ * listed games, are some KB; 64 MiB is thousands of times that, so no true answer nears it, while a broken or
+ * hostile server that sends without end can no longer have carcctl take all the memory there is. */
+#define MAX_ANSWER ((size_t)64 << 20)
+#define MAX_ANSWER_SAID "64 MiB"
+
 typedef struct {
     char *p;
-    size_t len;
+    size_t len, cap;   /* cap: what p holds, its NUL included */
+    bool over;         /* the answer is longer than MAX_ANSWER: not read further */
 } buf_t;
 
+/* libcurl's write callback: appends the answer's bytes to the buf_t, doubling it as it fills. Beyond MAX_ANSWER it
+ * takes nothing, so that curl stops the transfer (CURLE_WRITE_ERROR) and reads no more. */
 static size_t on_body(char *data, size_t size, size_t n, void *arg)
 {
     buf_t *b = arg;
-    char *q = realloc(b->p, b->len + size * n + 1);
-    if (!q)
+    size_t k = size * n;
+    if (k > MAX_ANSWER - b->len) {
+        b->over = true;
         return 0;
-    memcpy(q + b->len, data, size * n);
-    b->p = q;
-    b->len += size * n;
+    }
+    if (b->len + k + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1 << 14;
+        while (cap < b->len + k + 1)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q)
+            return 0;
+        b->p = q, b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, k);
+    b->len += k;
     b->p[b->len] = 0;
-    return size * n;
+    return k;
 }
 
 /* "carcctl: METHOD WHERE: WHAT[: DETAIL]" on stderr; WHERE (the path may hold the server's text: a game id, a
@@ -50,7 +70,7 @@ json_t *http(const char *base, const char *tok, const char *method, const char *
     }
     char url[2048];
     snprintf(url, sizeof url, "%s%s", base, path);
-    buf_t b = {calloc(1, 1), 0};
+    buf_t b = {calloc(1, 1), 0, 1, false};
     struct curl_slist *hl = NULL;
     char hdr[600];
     if (tok) {
@@ -69,6 +89,8 @@ json_t *http(const char *base, const char *tok, const char *method, const char *
     curl_easy_setopt(h, CURLOPT_USERAGENT, "carcctl/1");
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
+    /* an answer whose Content-Length is over the limit is refused before its body is read (on_body: without one) */
+    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)MAX_ANSWER);
     curl_easy_setopt(h, CURLOPT_TIMEOUT, 60L);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     if (strcmp(method, "POST") == 0) {
@@ -79,12 +101,15 @@ json_t *http(const char *base, const char *tok, const char *method, const char *
     *status = 0;
     if (rc == CURLE_OK)
         curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+    else if (b.over || rc == CURLE_FILESIZE_EXCEEDED)
+        say_failed(method, url, "the answer is larger than " MAX_ANSWER_SAID ", the most carcctl reads; not read "
+                   "further", NULL);
     else
         say_failed(method, url, curl_easy_strerror(rc), NULL);
     curl_slist_free_all(hl);
     curl_easy_cleanup(h);
     free(text);
-    json_t *j = b.len ? json_loadb(b.p, b.len, 0, NULL) : NULL;
+    json_t *j = b.len && rc == CURLE_OK ? json_loadb(b.p, b.len, 0, NULL) : NULL;   /* not a part of one */
     if (raw)
         *raw = b.p;
     else
