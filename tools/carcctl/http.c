@@ -30,9 +30,10 @@ static size_t on_body(char *data, size_t size, size_t n, void *arg)
         return 0;
     }
     if (b->len + k + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1 << 14;
+        size_t cap = b->cap < 1 << 14 ? 1 << 14 : b->cap;
         while (cap < b->len + k + 1)
             cap *= 2;
+        cap = cap < MAX_ANSWER + 1 ? cap : MAX_ANSWER + 1;   /* len + k is at most MAX_ANSWER */
         char *q = realloc(b->p, cap);
         if (!q)
             return 0;
