@@ -7,7 +7,9 @@
  *     resignations, and of admin games with scripted fruit and hands, succeeds and reaches the same final state;
  *   - an import whose moves would be refused creates nothing, nor one of a game where a seat was left to a bot;
  *   - `show` against a server that answers a board no game can make (a piece 65 535 spaces out) says so and
- *     draws nothing, where its canvas's size overflowed an int and carcctl wrote past its end.
+ *     draws nothing, where its canvas's size overflowed an int and carcctl wrote past its end;
+ *   - against a server whose texts hold terminal controls (ESC sequences, C1, DEL), what carcctl prints for a
+ *     person shows them escaped; an answer over carcctl's limit (64 MiB) is refused, named, and not read on.
  */
 #include <microhttpd.h>
 #include <stdio.h>
@@ -467,39 +469,193 @@ START_TEST(import_refuses_a_seat_left_to_a_bot)
 }
 END_TEST
 
-/* A server that answers every request with the JSON text at cls: a hostile or broken one. */
-static enum MHD_Result answer_fixed(void *cls, struct MHD_Connection *con, const char *url, const char *method,
-                                    const char *version, const char *data, size_t *size, void **ctx)
+/* What a hostile or broken server answers to every request: a status and a JSON text. */
+typedef struct {
+    unsigned status;
+    const char *body;
+} canned;
+
+/* A server that answers every request with the canned answer at cls. */
+static enum MHD_Result answer_canned(void *cls, struct MHD_Connection *con, const char *url, const char *method,
+                                     const char *version, const char *data, size_t *size, void **ctx)
 {
     (void)url, (void)method, (void)version, (void)data, (void)size, (void)ctx;
-    struct MHD_Response *res = MHD_create_response_from_buffer(strlen(cls), cls, MHD_RESPMEM_PERSISTENT);
+    const canned *a = cls;
+    struct MHD_Response *res = MHD_create_response_from_buffer(strlen(a->body), (void *)a->body,
+                                                               MHD_RESPMEM_PERSISTENT);
     MHD_add_response_header(res, "Content-Type", "application/json");
+    enum MHD_Result ret = MHD_queue_response(con, a->status, res);
+    MHD_destroy_response(res);
+    return ret;
+}
+
+/* Runs carcctl with `args` against the server on 127.0.0.1:port (token x); its stdout and stderr together in
+ * out (cap bytes); its exit status (128: it did not exit). */
+static int run_at(int port, const char *args, char *out, size_t cap)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "'%s' --server http://127.0.0.1:%d --token x %s 2>&1", CARCCTL_BIN, port, args);
+    FILE *p = popen(cmd, "r");
+    ck_assert(p != NULL);
+    size_t n = 0, k;
+    while (n < cap - 1 && (k = fread(out + n, 1, cap - 1 - n, p)) > 0)
+        n += k;
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* The port of an MHD server (port 0: the system chose it). */
+static int port_of(struct MHD_Daemon *mhd)
+{
+    ck_assert(mhd != NULL);
+    return MHD_get_daemon_info(mhd, MHD_DAEMON_INFO_BIND_PORT)->port;
+}
+
+START_TEST(show_of_a_hostile_board)
+{
+    static const canned board = {200, "{\"seq\":1,\"status\":\"active\",\"board\":[{\"x\":0,\"y\":0,\"tile\":\"A\","
+                                      "\"rot\":0},{\"x\":65535,\"y\":2340,\"tile\":\"A\",\"rot\":0}],\"figures\":[],"
+                                      "\"players\":[],\"pending\":{}}"};
+    struct MHD_Daemon *mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, answer_canned,
+                                              (void *)&board, MHD_OPTION_END);
+    char out[4096];
+    int st = run_at(port_of(mhd), "show 00000000-0000-4000-8000-000000000000", out, sizeof out);
+    MHD_stop_daemon(mhd);
+    ck_assert_msg(st < 128, "carcctl did not exit: %s", out);
+    ck_assert_msg(strstr(out, "no game's board; not drawn"), "%s", out);
+}
+END_TEST
+
+/* A text that would drive a terminal: ESC ] 0;pwned BEL (its title), ESC [2J (clear it), a C1 CSI (U+009B as
+ * UTF-8), DEL and a newline; and "Zoë", which is printable and stays. As JSON, and as carcctl must print it. */
+#define EVIL_JSON "\"Eve\\u001b]0;pwned\\u0007\\u001b[2J\xc2\x9b" "\\u007f\\nZo\xc3\xab\""
+#define EVIL_SHOWN "Eve\\x1b]0;pwned\\x07\\x1b[2J\\u009b\\x7f\\x0aZo\xc3\xab"
+
+/* No byte of out could drive a terminal: no C0 control but the newline, no DEL, no C1 control as UTF-8. */
+static void assert_no_controls(const char *out, const char *what)
+{
+    for (const unsigned char *u = (const unsigned char *)out; *u; u++) {
+        ck_assert_msg((*u >= 0x20 || *u == '\n') && *u != 0x7f, "%s: byte 0x%02x at %td:\n%s", what, *u,
+                      (const char *)u - out, out);
+        ck_assert_msg(!(u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f), "%s: a C1 control at %td:\n%s", what,
+                      (const char *)u - out, out);
+    }
+}
+
+/* A server whose names, ids, reasons, times and problem details hold terminal controls: every command that
+ * prints them for a person shows them escaped (\x1b, \u009b), the rest of the text as it is; where it wrote
+ * them raw, and a player's name could retitle or clear the admin's terminal. */
+START_TEST(hostile_text_is_escaped)
+{
+    /* one answer that is every command's: a view (show, hidden), verify's, audit's and a page of list */
+    static const canned all = {200, "{\"seq\":1,\"turn\":1,\"status\":\"active\",\"stack_left\":3,"
+        "\"board\":[{\"x\":0,\"y\":0,\"tile\":\"A\",\"rot\":0,\"under\":" EVIL_JSON "}],"
+        "\"figures\":[{\"piece\":0,\"seat\":-21,\"figure\":\"\\u001b\"}],"   /* '0' - 21 is an ESC */
+        "\"players\":[{\"name\":" EVIL_JSON ",\"score\":0,\"supply\":{\"meeple\":7}}],"
+        "\"pending\":{\"seat\":0,\"kind\":\"place\",\"tile\":" EVIL_JSON "},"
+        "\"seed\":" EVIL_JSON ",\"seed_sha256\":\"ab\",\"rng\":{\"pos\":0},\"stack_remaining\":[" EVIL_JSON "],"
+        "\"ok\":false,\"failed_at_seq\":3,\"reason\":" EVIL_JSON ","
+        "\"entries\":[{\"id\":\"7\",\"at\":\"2026-12-07T00:00:00Z\",\"action\":" EVIL_JSON ",\"game_id\":" EVIL_JSON
+        ",\"actor\":{\"id\":\"admin\",\"name\":" EVIL_JSON ",\"address\":" EVIL_JSON "}}],"
+        "\"games\":[{\"id\":" EVIL_JSON ",\"status\":\"active\",\"seq\":1,\"nplayers\":2,\"created_at\":" EVIL_JSON
+        "}]," EVIL_JSON ":1}"};
+    static const canned problem = {404, "{\"type\":\"about:blank\",\"title\":" EVIL_JSON ",\"status\":404,"
+                                        "\"detail\":" EVIL_JSON "}"};
+    struct {
+        const char *args;
+        int exit;
+        const char *says[3];
+    } want[] = {
+        /* the board: the figure's seat and kind in tile A's cell (a cloister: c), escaped */
+        {"show g", 0, {"\n> seat 0  " EVIL_SHOWN "    0 points  meeples 7\n", "\nwaiting for seat 0: place "
+                       EVIL_SHOWN "\n", "\n     |\\x1b\\x1b  c|\n"}},
+        {"verify g", 1, {"MISMATCH at seq 3: " EVIL_SHOWN "\n"}},
+        {"audit", 0, {"     7  2026-12-07T00:00:00Z  " EVIL_SHOWN " " EVIL_SHOWN " admin " EVIL_SHOWN " " EVIL_SHOWN
+                      "\n"}},
+        {"list", 0, {"\n" EVIL_SHOWN "  active       1       2       -  " EVIL_SHOWN "\n"}},
+        {"hidden g", 0, {"seed         " EVIL_SHOWN "\n", "stack, in draw order (1): " EVIL_SHOWN "\n",
+                         "under the hill A at (0, 0): " EVIL_SHOWN "\n"}},
+    };
+    char out[16384];
+    struct MHD_Daemon *mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, answer_canned,
+                                              (void *)&all, MHD_OPTION_END);
+    int port = port_of(mhd);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int st = run_at(port, want[i].args, out, sizeof out);
+        ck_assert_msg(st == want[i].exit, "carcctl %s: exit %d:\n%s", want[i].args, st, out);
+        assert_no_controls(out, want[i].args);
+        for (int k = 0; k < 3 && want[i].says[k]; k++)
+            ck_assert_msg(strstr(out, want[i].says[k]), "carcctl %s does not say\n%s\nbut\n%s", want[i].args,
+                          want[i].says[k], out);
+    }
+    MHD_stop_daemon(mhd);
+    /* a problem's detail, on stderr */
+    mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, answer_canned, (void *)&problem,
+                           MHD_OPTION_END);
+    ck_assert_int_eq(run_at(port_of(mhd), "show g", out, sizeof out), 3);
+    MHD_stop_daemon(mhd);
+    assert_no_controls(out, "a problem");
+    ck_assert_str_eq(out, "carcctl: GET /v1/admin/games/g: HTTP 404: " EVIL_SHOWN "\n");
+}
+END_TEST
+
+/* An answer of `size` spaces, made as it is read, counting in *made what was made. */
+typedef struct {
+    uint64_t size;
+    bool known;      /* Content-Length: size; else chunked, its size told by none */
+    uint64_t made;   /* written by MHD's thread, read after MHD_stop_daemon */
+} stream;
+
+static ssize_t make_spaces(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    stream *s = cls;
+    if (pos >= s->size)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    size_t n = s->size - pos < max ? (size_t)(s->size - pos) : max;
+    memset(buf, ' ', n);
+    s->made = pos + n;
+    return (ssize_t)n;
+}
+
+static enum MHD_Result answer_stream(void *cls, struct MHD_Connection *con, const char *url, const char *method,
+                                     const char *version, const char *data, size_t *size, void **ctx)
+{
+    (void)url, (void)method, (void)version, (void)data, (void)size, (void)ctx;
+    stream *s = cls;
+    struct MHD_Response *res = MHD_create_response_from_callback(s->known ? s->size : MHD_SIZE_UNKNOWN, 1 << 16,
+                                                                 make_spaces, s, NULL);
     enum MHD_Result ret = MHD_queue_response(con, 200, res);
     MHD_destroy_response(res);
     return ret;
 }
 
-START_TEST(show_of_a_hostile_board)
+/* An answer over carcctl's limit (64 MiB): one that says its length is refused before its body is read, one
+ * streamed without a length is cut where it passes the limit; either way carcctl names the limit, exits 3 and
+ * reads no further, where it read whatever came. */
+START_TEST(answer_over_the_limit)
 {
-    static char board[] = "{\"seq\":1,\"status\":\"active\",\"board\":[{\"x\":0,\"y\":0,\"tile\":\"A\",\"rot\":0},"
-                          "{\"x\":65535,\"y\":2340,\"tile\":\"A\",\"rot\":0}],\"figures\":[],\"players\":[],"
-                          "\"pending\":{}}";
-    struct MHD_Daemon *mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, answer_fixed, board,
-                                              MHD_OPTION_END);
-    ck_assert(mhd != NULL);
-    int port = MHD_get_daemon_info(mhd, MHD_DAEMON_INFO_BIND_PORT)->port;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "'%s' --server http://127.0.0.1:%d --token x show 00000000-0000-4000-8000-000000000000 "
-             "2>&1", CARCCTL_BIN, port);
-    FILE *p = popen(cmd, "r");
-    ck_assert(p != NULL);
-    char out[4096];
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    MHD_stop_daemon(mhd);
-    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) < 128, "carcctl ended with wait status %d: %s", st, out);
-    ck_assert_msg(strstr(out, "no game's board; not drawn"), "%s", out);
+    const uint64_t limit = (uint64_t)64 << 20;
+    stream streams[] = {{limit + 1, true, 0}, {limit + (32 << 20), false, 0}};
+    for (size_t i = 0; i < 2; i++) {
+        stream *s = &streams[i];
+        struct MHD_Daemon *mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, answer_stream, s,
+                                                  MHD_OPTION_END);
+        int port = port_of(mhd);
+        char out[4096], says[300];
+        int st = run_at(port, "export g", out, sizeof out);
+        MHD_stop_daemon(mhd);
+        snprintf(says, sizeof says, "carcctl: GET http://127.0.0.1:%d/v1/admin/games/g/export: the answer is larger "
+                 "than 64 MiB, the most carcctl reads; not read further\n", port);
+        ck_assert_msg(st == 3, "%s answer: exit %d: %s", s->known ? "a long" : "an endless", st, out);
+        ck_assert_str_eq(out, says);
+        /* the server stopped where carcctl did: what it made past the limit fitted in the sockets' buffers */
+        ck_assert_msg(s->made < (s->known ? limit / 2 : limit + (16 << 20)), "%s answer: %llu bytes made",
+                      s->known ? "a long" : "an endless", (unsigned long long)s->made);
+        fprintf(stderr, "e2e carcctl: an answer of %llu bytes%s: the server made %llu before carcctl stopped\n",
+                (unsigned long long)s->size, s->known ? " (Content-Length)" : ", chunked",
+                (unsigned long long)s->made);
+    }
 }
 END_TEST
 
@@ -515,6 +671,8 @@ int main(void)
     tcase_add_test(tc, import_every_expansion_mix);
     tcase_add_test(tc, import_refuses_a_seat_left_to_a_bot);
     tcase_add_test(tc, show_of_a_hostile_board);
+    tcase_add_test(tc, hostile_text_is_escaped);
+    tcase_add_test(tc, answer_over_the_limit);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
