@@ -42,6 +42,11 @@ struct command {
 void print_command_help(FILE *f, const command *c);
 
 /* ---- http.c ---- */
+/* The most of an answer carcctl reads. The biggest answers carcd gives, a finished game's export or a page of 200
+ * listed games, are some KB; 64 MiB is thousands of times that, so no true answer nears it, while a broken or
+ * hostile server that sends without end can no longer have carcctl take all the memory there is. */
+#define MAX_ANSWER ((size_t)64 << 20)
+#define MAX_ANSWER_SAID "64 MiB"   /* MAX_ANSWER as the messages and the help say it */
 /* One request to `base` with bearer `tok` (may be NULL); *status gets the HTTP status (0: no answer, said on
  * stderr). The body parsed as JSON, or NULL (then *raw, when given, gets the text). */
 json_t *http(const char *base, const char *tok, const char *method, const char *path, const json_t *body,

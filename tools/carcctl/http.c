@@ -7,12 +7,6 @@
 
 #include "carcctl.h"
 
-/* The most of an answer carcctl reads. The biggest answers carcd gives, a finished game's export or a page of 200
- * listed games, are some KB; 64 MiB is thousands of times that, so no true answer nears it, while a broken or
- * hostile server that sends without end can no longer have carcctl take all the memory there is. */
-#define MAX_ANSWER ((size_t)64 << 20)
-#define MAX_ANSWER_SAID "64 MiB"
-
 typedef struct {
     char *p;
     size_t len, cap;   /* cap: what p holds, its NUL included */

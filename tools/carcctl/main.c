@@ -31,6 +31,10 @@
  * The server and token come from --server / --token, else CARCCTL_SERVER (default http://127.0.0.1:8080)
  * and CARCD_ADMIN_TOKEN. Every request carries X-Carcd-Actor: --as, else $USER, for the audit log.
  * Exit status: 0 success, 1 a check failed (verify, replay), 2 usage, 3 an HTTP or network error.
+ * What a command prints for a person writes the server's texts (names, ids, reasons, a problem's detail) with
+ * their control characters escaped (\x1b, \u009b: text.c), so that a player's name cannot drive the terminal;
+ * --json, export and import's answer, for machines, give them byte-exact. An answer is read up to 64 MiB
+ * (MAX_ANSWER); a larger one is refused, exit 3.
  */
 #include <curl/curl.h>
 
@@ -71,7 +75,10 @@ static void print_usage(FILE *f)
           f);
     for (const command *c = commands; c->name; c++)
         fprintf(f, "  %s %s\n      %s\n", c->name, c->args, c->what);
-    fputs("\nexit status: 0 success, 1 a check failed (verify, replay, import), 2 usage, 3 an HTTP or network "
+    fputs("\nthe server's texts (names, ids, reasons) are printed with control characters escaped (\\x1b, "
+          "\\u009b);\n--json and export print them as the server sent them. An answer over " MAX_ANSWER_SAID
+          " is refused (exit 3).\n"
+          "\nexit status: 0 success, 1 a check failed (verify, replay, import), 2 usage, 3 an HTTP or network "
           "error\n",
           f);
 }
