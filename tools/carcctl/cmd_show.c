@@ -118,7 +118,8 @@ int cmd_hidden(const command *c, int argc, char **argv)
         for (int k = 0; shown_keys[k] && !known; k++)
             known = strcmp(key, shown_keys[k]) == 0;
         if (!known) {
-            char *txt = json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY);   /* C1 and DEL stay raw in JSON */
+            /* jansson writes C0 controls as \u00NN but leaves DEL and C1 raw: put_field escapes those */
+            char *txt = json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY);
             put_field(stdout, key, 0);
             fputs(": ", stdout);
             put_field(stdout, txt ? txt : "?", 0);
