@@ -323,6 +323,11 @@ static void run_migrate(e2e_daemon *d)
     }
 }
 
+void e2e_daemon_migrate(e2e_daemon *d)
+{
+    run_migrate(d);
+}
+
 bool e2e_daemon_alive(e2e_daemon *d, int *status)
 {
     if (d->pid <= 0)
@@ -411,7 +416,24 @@ void e2e_daemon_start(e2e_daemon *d)
     ck_abort_msg("e2e: carcd serve did not become ready on port %d; its log:\n%s", d->port, log);
 }
 
-e2e_daemon *e2e_daemon_up(const char *const *extra_env)
+/* Runs a file of SQL statements (plain pg_dump output without COPY) on database url; asserts it worked. */
+static void load_sql(const char *url, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "e2e: cannot read %s: %s", path, strerror(errno));
+    fclose(f);
+    char *sql = read_file(path);
+    PGconn *c = PQconnectdb(url);
+    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "e2e: %s", PQerrorMessage(c));
+    PGresult *res = PQexec(c, sql);   /* every statement in one go: libpq stops at the first that fails */
+    ck_assert_msg(PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK,
+                  "e2e: loading %s: %s", path, PQerrorMessage(c));
+    PQclear(res);
+    PQfinish(c);
+    free(sql);
+}
+
+static e2e_daemon *daemon_up(const char *sql_path, const char *const *extra_env)
 {
     static int counter;
     test_db_url();   /* skips (exit 77) without a database */
@@ -438,9 +460,21 @@ e2e_daemon *e2e_daemon_up(const char *const *extra_env)
     admin_sql(sql);
     url_with_db(d->dbname, d->dburl, sizeof d->dburl);
     live_daemon = d;   /* from here the exit handler drops the database */
+    if (sql_path)
+        load_sql(d->dburl, sql_path);
     run_migrate(d);
     e2e_daemon_start(d);
     return d;
+}
+
+e2e_daemon *e2e_daemon_up(const char *const *extra_env)
+{
+    return daemon_up(NULL, extra_env);
+}
+
+e2e_daemon *e2e_daemon_up_from(const char *sql_path, const char *const *extra_env)
+{
+    return daemon_up(sql_path, extra_env);
 }
 
 int e2e_daemon_stop(e2e_daemon *d)

@@ -38,6 +38,11 @@ typedef struct {
  * `extra_env` (may be NULL) is a NULL-terminated list of "NAME=value" for the child. Exits the test process
  * with code 77 (skip) when CARCD_TEST_DATABASE_URL is not set. */
 e2e_daemon *e2e_daemon_up(const char *const *extra_env);
+/* The same, but the fresh database is first loaded from sql_path (plain SQL, as pg_dump --inserts writes it): an
+ * older carcd's database, which `carcd migrate` then brings up to date. */
+e2e_daemon *e2e_daemon_up_from(const char *sql_path, const char *const *extra_env);
+/* Runs `carcd migrate` on the daemon's database again (asserts it exits 0). */
+void e2e_daemon_migrate(e2e_daemon *d);
 /* Stops the daemon (SIGTERM, then SIGKILL after 10 s), drops its database and fails the test when any answer
  * failed schema validation. Returns the daemon's wait status. */
 int e2e_daemon_down(e2e_daemon *d);
