@@ -233,7 +233,7 @@ static json_t *get_kept(fx *f, const json_t *g, const char *member, const char *
     json_t *now = e2e_get_ok(f->c, path, token, 200);
     json_t *old = json_object_get(g, member);
     ck_assert_msg(old != NULL, "the fixture has no %s", member);
-    char what[200];
+    char what[420];   /* a member name and a path of 200 */
     snprintf(what, sizeof what, "%s (%s)", member, path);
     assert_kept(old, now, what);
     return now;
