@@ -83,3 +83,10 @@ json_t *cd_game_view(const cd_game *g, int viewer)
     }
     return v;
 }
+
+json_t *cd_game_view_bot_seat(const cd_game *g, int seat)
+{
+    json_t *v = cd_game_view(g, CARC_VIEW_PUBLIC);
+    json_object_set_new(v, "you", json_pack("{s:i}", "seat", seat));
+    return v;
+}

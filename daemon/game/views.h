@@ -19,5 +19,8 @@ char *cd_legal_moves_json_text(const carc_state *st, int seq, int seat);
 /* The view of g for viewer: the engine's view plus id, seq, status, names, created/updated/finished, and
  * the seed once the game is over (with the winners). */
 json_t *cd_game_view(const cd_game *g, int viewer);
+/* The view of g for the token of a seat a bot plays (made for it, or left to it by its player): the public's,
+ * and which seat it is (you.seat), nothing of what the seat holds: its hidden things are the bot's. */
+json_t *cd_game_view_bot_seat(const cd_game *g, int seat);
 
 #endif

@@ -59,8 +59,8 @@ static enum MHD_Result game_get(cd_req *r)
     cd_db *db;
     cd_game g;
     int viewer;
-    bool waiting;
-    if (!cd_game_open_view(r, &db, &viewer, &g, &waiting))   /* not started: the lobby's view (lobby.h) */
+    bool waiting, bot;
+    if (!cd_game_open_view(r, &db, &viewer, &bot, &g, &waiting))   /* not started: the lobby's view (lobby.h) */
         return waiting ? waiting_view(r, db, r->params[0], viewer) : MHD_YES;
     if (viewer == CARC_VIEW_ADMIN && !cd_audit(r, db, NULL, g.id, NULL)) {
         cd_game_free(&g);
@@ -89,7 +89,7 @@ static enum MHD_Result game_get(cd_req *r)
         json_decref(mail);
         ret = cd_reply_empty(r, 304, headers);
     } else {
-        json_t *v = cd_game_view(&g, viewer);
+        json_t *v = bot ? cd_game_view_bot_seat(&g, viewer) : cd_game_view(&g, viewer);
         if (mail)
             json_object_set_new(v, "mail", mail);
         ret = cd_reply_json(r, 200, v, headers);

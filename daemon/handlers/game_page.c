@@ -40,8 +40,8 @@ enum MHD_Result h_game_page(cd_req *r)
     cd_db *db;
     cd_game g;
     int viewer;
-    bool waiting = false;
-    bool loaded = cd_game_open_view(r, &db, &viewer, &g, &waiting);
+    bool waiting = false, bot;
+    bool loaded = cd_game_open_view(r, &db, &viewer, &bot, &g, &waiting);
     if (!loaded && !waiting)
         return MHD_YES;
     cd_buf title = {0}, out = {0};

@@ -264,11 +264,15 @@ bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *se
     return true;
 }
 
-static bool game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g, bool *waiting)
+/* *bot (NULL: not wanted, and a seat a bot plays is then the public, as cd_viewer_shown says): the viewer is a
+ * seat a bot plays. */
+static bool game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, bool *bot, cd_game *g, bool *waiting)
 {
     memset(g, 0, sizeof *g);
     if (waiting)
         *waiting = false;
+    if (bot)
+        *bot = false;
     if (mode == CD_OPEN_ADMIN && !r->is_admin) {
         cd_reply_problem(r, r->bearer ? CD_P_FORBIDDEN : CD_P_UNAUTHENTICATED, "Authorization",
                          "this needs the admin token");
@@ -284,9 +288,12 @@ static bool game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_
     if (!*db)
         return false;
     if (!r->is_admin && r->bearer) {   /* a seat token: who it is and the game in one statement */
-        bool bot = false;
-        bool ok = open_seat(r, *db, id, true, viewer, &bot, g, waiting);
-        *viewer = shown_to(*viewer, bot);
+        bool by_bot = false;
+        bool ok = open_seat(r, *db, id, true, viewer, &by_bot, g, waiting);
+        if (bot)
+            *bot = by_bot;
+        else
+            *viewer = shown_to(*viewer, by_bot);
         return ok;
     }
     if (!cd_viewer_of(r, *db, id, viewer))
@@ -305,12 +312,12 @@ static bool game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_
 
 bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g)
 {
-    return game_open(r, mode, db, viewer, g, NULL);
+    return game_open(r, mode, db, viewer, NULL, g, NULL);
 }
 
-bool cd_game_open_view(cd_req *r, cd_db **db, int *viewer, cd_game *g, bool *waiting)
+bool cd_game_open_view(cd_req *r, cd_db **db, int *viewer, bool *bot, cd_game *g, bool *waiting)
 {
-    return game_open(r, CD_OPEN_ANYONE, db, viewer, g, waiting);
+    return game_open(r, CD_OPEN_ANYONE, db, viewer, bot, g, waiting);
 }
 
 cd_db *cd_req_db(cd_req *r)

@@ -86,8 +86,9 @@ typedef enum { CD_OPEN_ANYONE, CD_OPEN_ADMIN } cd_open_mode;
  * free. */
 bool cd_game_open(cd_req *r, cd_open_mode mode, cd_db **db, int *viewer, cd_game *g);
 /* cd_game_open(CD_OPEN_ANYONE) for a view: a game that has not started (waiting, cancelled) is no reply but
- * false with *waiting true (and *db, *viewer set), for the caller to answer its lobby view. */
-bool cd_game_open_view(cd_req *r, cd_db **db, int *viewer, cd_game *g, bool *waiting);
+ * false with *waiting true (and *db, *viewer set), for the caller to answer its lobby view. A seat a bot plays
+ * is its seat in *viewer with *bot true: the caller shows it the public's view (cd_game_view_bot_seat). */
+bool cd_game_open_view(cd_req *r, cd_db **db, int *viewer, bool *bot, cd_game *g, bool *waiting);
 
 /* The {seat} of a route's path, r->params[i]: a seat number, 0 to 5. -1 after replying 400 when it is not one. */
 int cd_req_seat_param(cd_req *r, int i);

@@ -198,8 +198,9 @@ static char *body_as(e2e_client *c, const char *path, const char *token)
 }
 
 /* A seat carcd plays keeps its hidden things (Halb so wild II's hand) from everyone but the admin: the token the
- * creation answered for it reads the view, the log and the board as the public does, and its legal moves are
- * 409 seat-left. The game's creator holds that token; with the seat's view it would read the bot's hand. */
+ * creation answered for it reads the view (which says which seat it is), the log and the board as the public
+ * does, and its legal moves are 409 seat-left. The game's creator holds that token; with the seat's view it
+ * would read the bot's hand. */
 START_TEST(a_bot_seat_shows_its_hand_to_nobody)
 {
     e2e_daemon *d = up();
@@ -212,7 +213,16 @@ START_TEST(a_bot_seat_shows_its_hand_to_nobody)
     json_t *ann = e2e_get_ok(c, p, g.token[0], 200);   /* a person's seat sees its own hand */
     ck_assert_int_gt((int)json_array_size(json_object_get(json_object_get(ann, "you"), "hand")), 0);
     json_decref(ann);
-    static const char *const paths[] = {"", "/events", "/board.svg"};
+    /* the view: the public's, and which seat the token is (the page says that a bot plays it), nothing more */
+    snprintf(p, sizeof p, "/v1/games/%.36s", g.id);
+    json_t *pv = e2e_get_ok(c, p, NULL, 200), *bv = e2e_get_ok(c, p, g.token[1], 200);
+    ck_assert_int_eq(e2e_jint(bv, "you.seat"), 1);
+    ck_assert_int_eq((int)json_object_size(json_object_get(bv, "you")), 1);
+    json_object_del(bv, "you");
+    ck_assert_msg(json_equal(pv, bv), "the bot's token reads more than the public");
+    json_decref(pv);
+    json_decref(bv);
+    static const char *const paths[] = {"/events", "/board.svg"};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
         snprintf(p, sizeof p, "/v1/games/%.36s%s", g.id, paths[i]);
         char *pub = body_as(c, p, NULL), *bot = body_as(c, p, g.token[1]);
@@ -415,7 +425,8 @@ START_TEST(bot_takes_resigned_seat)
     /* they still read the game, as a spectator does: the bot's seat is the bot's */
     snprintf(p, sizeof p, "/v1/games/%.36s", g.id);
     v = e2e_get_ok(c, p, g.token[0], 200);
-    ck_assert_ptr_null(json_object_get(v, "you"));
+    ck_assert_int_eq(e2e_jint(v, "you.seat"), 0);
+    ck_assert_int_eq((int)json_object_size(json_object_get(v, "you")), 1);   /* which seat, nothing it holds */
     json_decref(v);
     e2e_rng rng = {7};
     /* Bob plays three whole turns (a turn may take more than one move: the answer offers legal_moves while he
