@@ -24,6 +24,7 @@
 #include "base/timesrc.h"
 
 #define MAX_PER_TICK 100   /* then sleep: a backlog is worked off over several ticks, never all at once */
+#define CLOCK_RETRY_S 60   /* a due clock whose step failed is looked at again this much later */
 
 static struct {
     const cd_config *cfg;
@@ -163,7 +164,13 @@ static bool tick(void)
             return true;
         if (r != CD_TX_COMMIT) {
             log_failure(db, &t, down);
-            return false;
+            /* The claim takes the game due first, so a game whose step fails every time (its clock or state
+             * cannot be read, its default move refused) would be taken first at every tick, and no other clock
+             * would run again: it goes behind them for a while. A database that is down or refuses writes
+             * refuses this too, and the tick ends as before. */
+            if (down || !t.game[0] || cd_clock_defer(db, t.game, t.now + CLOCK_RETRY_S) != CD_Q_OK)
+                return false;
+            continue;
         }
         if (t.did && t.did[0] != 'n') {
             cd_log("info", "clock: game %s seat %d: %s", t.game, t.seat, t.did);

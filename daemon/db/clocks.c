@@ -23,6 +23,10 @@ static const cd_stmt_info stmts[] = {
                         "SELECT id FROM games WHERE clock_due <= to_timestamp($1::float8) AND status = 'active' "
                         "ORDER BY clock_due LIMIT 1",
                         1},
+    {ST_CLOCK_DEFER, "clock_defer",
+                     "UPDATE games SET clock_due = to_timestamp($2::float8) WHERE id = $1::uuid AND status = 'active' "
+                     "AND clock_due IS NOT NULL",
+                     2},
 };
 const cd_stmt_family cd_stmts_clocks = {stmts, sizeof stmts / sizeof stmts[0]};
 
@@ -52,4 +56,12 @@ cd_q cd_clock_claim(cd_db *db, double now, bool *found, char game_id[37])
 cd_q cd_clock_due_peek(cd_db *db, double now, bool *found, char game_id[37])
 {
     return due_game(db, ST_CLOCK_DUE_PEEK, now, found, game_id);
+}
+
+cd_q cd_clock_defer(cd_db *db, const char *game_id, double due)
+{
+    char u[32];
+    snprintf(u, sizeof u, "%.3f", due);
+    const char *p[] = {game_id, u};
+    return cd_q_run(db, ST_CLOCK_DEFER, 2, p);
 }

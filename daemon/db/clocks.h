@@ -17,5 +17,8 @@ cd_q cd_clock_claim(cd_db *db, double now, bool *found, char game_id[37]);
 /* ST_CLOCK_DUE_PEEK: the game cd_clock_claim would take, unlocked (names it in the log when the claim itself
  * failed, as on a read-only database). */
 cd_q cd_clock_due_peek(cd_db *db, double now, bool *found, char game_id[37]);
+/* ST_CLOCK_DEFER: an active game's clock due again at `due` (epoch seconds), nothing else changed: a game whose
+ * due clock could not be worked off goes behind the others (clock/clock_worker.c). */
+cd_q cd_clock_defer(cd_db *db, const char *game_id, double due);
 
 #endif

@@ -92,6 +92,7 @@ typedef enum {
                                  clock_deadline|NULL, clock_due|NULL) */
     ST_CLOCK_CLAIM,          /* (now) -> game_id of one game whose clock is due, locked (SKIP LOCKED) */
     ST_CLOCK_DUE_PEEK,       /* (now) -> game_id of the game ST_CLOCK_CLAIM would take, unlocked (for the log) */
+    ST_CLOCK_DEFER,          /* (game_id, clock_due): a due clock that failed, looked at again later */
     ST_PLAYER_INSERT,        /* (name|NULL, key_hash) -> id */
     ST_PLAYER_BY_KEY,        /* (key_hash) -> id */
     ST_SEAT_LINK,            /* (game_id, seat, key_hash) -> player_id   (no row: no such player) */

@@ -11,8 +11,9 @@
  * and none; pause (all seats must ask, time while paused does not count, resume moves the deadline);
  * vacation (the clock waits, the allowance shrinks, 422 past it); resign (not on one's turn, on one's turn
  * ending a 2-seat game with its winners); player keys, links and GET /v1/me/games with its order and
- * filters; the errors (clock validation, no clock, resigning twice, game over); and two carcd processes on
- * one database and one time file applying a timeout exactly once.
+ * filters; the errors (clock validation, no clock, resigning twice, game over); two carcd processes on one
+ * database and one time file applying a timeout exactly once; and a game whose clock cannot be read stopping
+ * no other game's clock.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -1478,6 +1479,37 @@ START_TEST(bad_input)
 END_TEST
 
 /* ---- two processes, one timeout ----------------------------------------------------------------------------------- */
+/* A game whose due clock cannot be worked off (its clock unreadable) is the first the worker's claim takes, at
+ * every tick: it goes behind the others for a while (CLOCK_RETRY_S), so that every other game's clock still
+ * runs, and it is logged. Before, one such game stopped every turn clock of the server. */
+START_TEST(a_broken_clock_stops_no_other)
+{
+    rig *R = rig_up();
+    e2e_game bad, good;
+    clock_game(R, 2, "{\"per_move_s\":100,\"reserve_s\":0,\"timeout\":\"skip\"}", &bad);
+    clock_game(R, 2, "{\"per_move_s\":100,\"reserve_s\":0,\"timeout\":\"skip\"}", &good);
+    char sql[300];
+    snprintf(sql, sizeof sql,
+             "WITH u AS (UPDATE games SET clock = '\"broken\"'::jsonb, clock_due = to_timestamp(%.0f) "
+             "WHERE id = '%s' RETURNING 1) SELECT count(*) FROM u",
+             T0 + 50, bad.id);
+    ck_assert_int_eq(e2e_db_long(R->d, sql), 1);
+    set_time(R, T0 + 100);
+    json_decref(wait_seq(R, &good, 1, "the other game's timeout"));
+    snprintf(sql, sizeof sql, "SELECT seq FROM games WHERE id = '%s'", bad.id);
+    ck_assert_int_eq(e2e_db_long(R->d, sql), 0);
+    /* the broken one waits a minute behind the others, and says why */
+    snprintf(sql, sizeof sql, "SELECT extract(epoch FROM clock_due)::bigint FROM games WHERE id = '%s'", bad.id);
+    ck_assert_int_ge(e2e_db_long(R->d, sql), (long)T0 + 100 + 60);
+    char *log = e2e_daemon_log(R->d);
+    char want[120];
+    snprintf(want, sizeof want, "clock: game %s: the game or its clock cannot be read", bad.id);
+    ck_assert_msg(strstr(log, want) != NULL, "%s", log);
+    free(log);
+    rig_down(R);
+}
+END_TEST
+
 START_TEST(two_processes_one_timeout)
 {
     rig *R = rig_up();
@@ -1565,6 +1597,7 @@ int main(void)
     tcase_add_test(tc, players_and_my_games);
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, two_processes_one_timeout);
+    tcase_add_test(tc, a_broken_clock_stops_no_other);
     suite_add_tcase(s, tc);
     return e2e_run(s);
 }
