@@ -28,15 +28,20 @@ static const cd_stmt_info stmts[] = {
     {ST_SEATS_OF_GAME, "seats_of_game", "SELECT seat, name FROM seats WHERE game_id = $1::uuid ORDER BY seat",
                        1},
     /* the cursor is the last id of the previous page; rows are ordered by (created_at, id) */
+    /* The page's ids first, from an index alone, then their rows: with the rows' columns in the scan, the
+     * planner priced games_created (every game, filtered by status) and games_status_created (sql/001) alike,
+     * and after an ANALYZE on 100 000 games, most finished, it walked the old finished games for a page of
+     * active ones (7 100 buffers, 9-40 ms against 0.4; a helper's audit, 2026-12-07). */
     {ST_GAMES_LIST, "games_list",
-                    "SELECT id, status, seq, " CD_SQL_ISO("created_at") ", " CD_SQL_ISO("updated_at") ", "
-                    "(setup->>'nplayers')::integer, pending_seat, "
-                    "CASE WHEN status = 'waiting' THEN (SELECT nseats FROM game_waiting w WHERE w.game_id = g.id) END, "
-                    "CASE WHEN status = 'waiting' THEN (SELECT count(*) FROM seats s WHERE s.game_id = g.id) END "
-                    "FROM games g "
-                    "WHERE ($1::text IS NULL OR status = $1) AND ($2::uuid IS NULL OR "
-                    "(created_at, id) > ((SELECT created_at FROM games WHERE id = $2::uuid), $2::uuid)) "
-                    "ORDER BY created_at, id LIMIT $3::integer",
+                    "SELECT g.id, g.status, g.seq, " CD_SQL_ISO("g.created_at") ", " CD_SQL_ISO("g.updated_at") ", "
+                    "(g.setup->>'nplayers')::integer, g.pending_seat, "
+                    "CASE WHEN g.status = 'waiting' THEN (SELECT nseats FROM game_waiting w WHERE w.game_id = g.id) "
+                    "END, "
+                    "CASE WHEN g.status = 'waiting' THEN (SELECT count(*) FROM seats s WHERE s.game_id = g.id) END "
+                    "FROM (SELECT k.id FROM games k WHERE ($1::text IS NULL OR k.status = $1) AND ($2::uuid IS NULL OR "
+                    "(k.created_at, k.id) > ((SELECT created_at FROM games WHERE id = $2::uuid), $2::uuid)) "
+                    "ORDER BY k.created_at, k.id LIMIT $3::integer) page JOIN games g ON g.id = page.id "
+                    "ORDER BY g.created_at, g.id",
                     3},
 };
 const cd_stmt_family cd_stmts_games_table = {stmts, sizeof stmts / sizeof stmts[0]};
