@@ -13,7 +13,7 @@
 /* ---- its statements: their SQL, prepared on every connection (store.h collects the families) ---- */
 static const cd_stmt_info stmts[] = {
     /* the player's row joined to its seats in the game: no row for an unknown key (one index scan of
-     * players.key_hash, then seats_player) */
+     * players.key_hash, then seats_player_ended, sql/038) */
     {ST_KEY_SEATS, "key_seats",
                    "SELECT t.token_hash, t.seat FROM players p LEFT JOIN seats t ON t.player_id = p.id "
                    "AND t.game_id = $2::uuid AND ($3::integer IS NULL OR t.seat = $3::integer) "

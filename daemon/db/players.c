@@ -26,8 +26,13 @@ static const cd_stmt_info stmts[] = {
                   /* and when it counts from for its expiry (sql/024): its row, by its primary key */
                   "CASE WHEN g.status = 'waiting' THEN (SELECT extract(epoch FROM w.last_join_at)::float8 "
                   "FROM game_waiting w WHERE w.game_id = g.id) END "
-                  "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1::uuid "
-                  "AND ($2::text IS NULL OR g.status = $2) "
+                  /* the player's seats of games under way (no ended_at: few), and only the latest `limit` of
+                   * those that ended, by seats_player_ended (sql/038): not every seat it ever held */
+                  "FROM ((SELECT r.game_id, r.seat FROM seats r WHERE r.player_id = $1::uuid AND r.ended_at IS NULL) "
+                  "UNION ALL (SELECT e.game_id, e.seat FROM seats e JOIN games eg ON eg.id = e.game_id "
+                  "WHERE e.player_id = $1::uuid AND e.ended_at IS NOT NULL "
+                  "AND ($2::text IS NULL OR eg.status = $2) ORDER BY e.ended_at DESC LIMIT $3::integer)) s "
+                  "JOIN games g ON g.id = s.game_id WHERE ($2::text IS NULL OR g.status = $2) "
                   "ORDER BY (g.status = 'active' AND g.pending_seat = s.seat) DESC, "
                   "g.clock_deadline ASC NULLS LAST, g.updated_at DESC LIMIT $3::integer",
                   3},

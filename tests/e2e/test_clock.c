@@ -1373,6 +1373,42 @@ START_TEST(players_and_my_games)
     ck_order(gs, order5, 3, "?status=active");
     json_decref(gs);
 
+    /* three more end, one of them cancelled by the admin: the games under way come first, then the latest
+     * ended ones, `limit` of them, the filter counted before the limit (sql/038: a seat keeps when its game
+     * ended, and the query reads only the latest ended seats) */
+    e2e_game E, F, G;
+    e2e_game *more[] = {&E, &F, &G};
+    for (int i = 0; i < 3; i++) {
+        snprintf(extra, sizeof extra, "{\"players\":[{\"name\":\"Ann\",\"player_key\":\"%s\"},{\"name\":\"X\"}]}",
+                 ann.key);
+        json_decref(create(R, 2, extra, more[i]));
+        set_time(R, T0 + 200 + i);
+        if (i == 1) {
+            char cp[120];
+            snprintf(cp, sizeof cp, "/v1/admin/games/%s/cancel", F.id);
+            ck_assert_int_eq(e2e_req(R->c, "POST", cp, R->d->admin, "{\"reason\":\"a test\"}", NULL, &r), 200);
+        } else {
+            ck_assert_int_eq(seat_post(R, more[i], "resign", more[i]->token[1], NULL, &r), 200);
+        }
+        e2e_resp_free(&r);
+        nap(0.02);   /* each ends at its own updated_at */
+    }
+    snprintf(extra, sizeof extra, "SELECT count(*) FROM seats WHERE ended_at IS NOT NULL AND game_id IN ('%s', '%s')",
+             F.id, D.id);
+    ck_assert_int_eq(e2e_db_long(R->d, extra), 2);   /* the trigger wrote it, for a cancel as for a resignation */
+    gs = my_games(R, &ann, "?limit=5");
+    const e2e_game *order6[] = {&A, &C, &B, &G, &F};
+    ck_order(gs, order6, 5, "?limit=5 with four ended");
+    json_decref(gs);
+    gs = my_games(R, &ann, "?status=finished&limit=2");
+    const e2e_game *order7[] = {&G, &E};
+    ck_order(gs, order7, 2, "?status=finished&limit=2 past a cancelled one");
+    json_decref(gs);
+    gs = my_games(R, &ann, "?status=cancelled");
+    const e2e_game *order8[] = {&F};
+    ck_order(gs, order8, 1, "?status=cancelled");
+    json_decref(gs);
+
     /* Bob has none; unknown keys and seat tokens are no player */
     gs = my_games(R, &bob, NULL);
     ck_assert_int_eq(json_array_size(gs), 0);
