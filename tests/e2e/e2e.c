@@ -328,6 +328,47 @@ void e2e_daemon_migrate(e2e_daemon *d)
     run_migrate(d);
 }
 
+int e2e_carcd_stdin(const e2e_daemon *d, const char *command, const char *const *env, const char *in, size_t len)
+{
+    char log[400];
+    snprintf(log, sizeof log, "%s/%s.log", d->dir, command);
+    int fds[2];
+    ck_assert(pipe(fds) == 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[0], 0);
+        close(fds[0]);
+        close(fds[1]);
+        for (int i = 0; env && env[i]; i++) {   /* the child's own environment: it execs at once */
+            const char *eq = strchr(env[i], '=');
+            char name[128];
+            if (eq && (size_t)(eq - env[i]) < sizeof name) {
+                snprintf(name, sizeof name, "%.*s", (int)(eq - env[i]), env[i]);
+                setenv(name, eq + 1, 1);
+            }
+        }
+        if (!freopen(log, "a", stderr))
+            _exit(126);
+        execl(CARCD_BIN, CARCD_BIN, command, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[0]);
+    signal(SIGPIPE, SIG_IGN);   /* a carcd that stops reading early is its answer, not the test's death */
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fds[1], in + off, len - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    close(fds[1]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 bool e2e_daemon_alive(e2e_daemon *d, int *status)
 {
     if (d->pid <= 0)

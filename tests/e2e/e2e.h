@@ -57,6 +57,10 @@ bool e2e_daemon_alive(e2e_daemon *d, int *status);
 /* The whole stderr log so far (malloc'd, NUL-terminated); of a running carcd, once a request made by the call
  * (GET /e2e-log-mark/...) is in it, and with it the lines of the requests answered before. */
 char *e2e_daemon_log(const e2e_daemon *d);
+/* `carcd <command>` (mail-in) with the len bytes at `in` on its standard input and its standard error appended
+ * to d->dir/<command>.log; its environment is this process's with `env` ("NAME=value", NULL-terminated; NULL:
+ * none) set over it. Its exit status (-1: it did not exit). */
+int e2e_carcd_stdin(const e2e_daemon *d, const char *command, const char *const *env, const char *in, size_t len);
 
 /* Fails the test when any answer so far did not match api-docs/openapi.json (e2e_daemon_down does this too;
  * tests that share a daemon started by a fixture call it themselves). */

@@ -332,38 +332,12 @@ static e2e_daemon *mail_daemon(bool poll_imap)
 /* `carcd mail-in` with `message` on stdin against d's database (db_url NULL) or another URL: its exit status. */
 static int mail_in(const e2e_daemon *d, const char *db_url, const char *message, size_t len)
 {
-    int fds[2];
-    ck_assert(pipe(fds) == 0);
-    pid_t pid = fork();
-    ck_assert(pid >= 0);
-    if (pid == 0) {
-        dup2(fds[0], 0);
-        close(fds[1]);
-        setenv("CARCD_DATABASE_URL", db_url ? db_url : d->dburl, 1);
-        setenv("CARCD_SMTP_URL", smtp_url, 1);
-        setenv("CARCD_MAIL_FROM", "carcd@example.org", 1);
-        setenv("CARCD_MAIL_REPLY_TO", REPLY_TEMPLATE, 1);
-        setenv("CARCD_MAIL_SECRET", SECRET, 1);
-        setenv("CARCD_PUBLIC_URL", "http://carcd.example.org", 1);
-        char log[400];
-        snprintf(log, sizeof log, "%s/mail-in.log", d->dir);
-        freopen(log, "a", stderr);
-        execl(CARCD_BIN, CARCD_BIN, "mail-in", (char *)NULL);
-        _exit(127);
-    }
-    close(fds[0]);
-    signal(SIGPIPE, SIG_IGN);
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fds[1], message + off, len - off);
-        if (w <= 0)
-            break;
-        off += (size_t)w;
-    }
-    close(fds[1]);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    char url[1300], smtp[300];
+    snprintf(url, sizeof url, "CARCD_DATABASE_URL=%s", db_url ? db_url : d->dburl);
+    snprintf(smtp, sizeof smtp, "CARCD_SMTP_URL=%s", smtp_url);
+    const char *env[] = {url, smtp, "CARCD_MAIL_FROM=carcd@example.org", "CARCD_MAIL_REPLY_TO=" REPLY_TEMPLATE,
+                         "CARCD_MAIL_SECRET=" SECRET, "CARCD_PUBLIC_URL=http://carcd.example.org", NULL};
+    return e2e_carcd_stdin(d, "mail-in", env, message, len);
 }
 
 static char *mail_in_log(const e2e_daemon *d)
@@ -3018,6 +2992,17 @@ START_TEST(waiting_seat_removed)
 }
 END_TEST
 
+/* A reply from `from` to the mail `to` (its reply address and thread) saying `body`, handled by mail-in; then
+ * the k-th refused mail of seat `seat` of game `id` that reached `user`, into *m. */
+static void reply_refused(const e2e_daemon *d, const char *from, const mail *to, const char *body, const char *user,
+                          const char *id, int seat, int k, mail *m)
+{
+    char *rp = reply_text(from, to->reply_to, to->msg_id, NULL, NULL, body);
+    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
+    free(rp);
+    seat_mail(user, id, seat, "refused", k, m);
+}
+
 /* A waiting game's mails carry the seat's reply address: a seat that joined gives its seat back by replying
  * "leave" (and hears a last mail that says so), a named seat's "leave" and any other reply are answered with
  * what a reply can do before the start. */
@@ -3049,10 +3034,7 @@ START_TEST(waiting_seat_leaves_by_mail)
     seat_mail("alice", id, 0, "joined", 2, &ann);
 
     /* Ann's seat was named: her "leave" is answered, and changes nothing */
-    char *rp = reply_text("alice@example.org", ann.reply_to, ann.msg_id, NULL, NULL, "leave\r\n");
-    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
-    free(rp);
-    seat_mail("alice", id, 0, "refused", 1, &m);
+    reply_refused(d, "alice@example.org", &ann, "leave\r\n", "alice", id, 0, 1, &m);
     snprintf(want, sizeof want, "Carcassonne game %.8s: your reply was not played", id);
     ck_assert_str_eq(m.subject, want);
     ck_assert_msg(strstr(m.text, "your reply was not played: your seat was named when the game was created"), "%s",
@@ -3060,19 +3042,13 @@ START_TEST(waiting_seat_leaves_by_mail)
     ck_assert_str_eq(m.reply_to, ann.reply_to);
     free(m.text);
     /* a move before the start: answered too */
-    rp = reply_text("carol@example.org", carol.reply_to, carol.msg_id, NULL, NULL, "1\r\n");
-    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
-    free(rp);
-    seat_mail("carol", id, 1, "refused", 1, &m);
+    reply_refused(d, "carol@example.org", &carol, "1\r\n", "carol", id, 1, 1, &m);
     ck_assert_msg(strstr(m.text, "your reply was not played: the game has not started.") &&
                       strstr(m.text, "a reply can only say leave"),
                   "%s", m.text);
     free(m.text);
     /* a "leave" with Carol's tag from another address: her seat stays, and she (not the sender) hears why */
-    rp = reply_text("mallory@example.net", carol.reply_to, carol.msg_id, NULL, NULL, "leave\r\n");
-    ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
-    free(rp);
-    seat_mail("carol", id, 1, "refused", 2, &m);
+    reply_refused(d, "mallory@example.net", &carol, "leave\r\n", "carol", id, 1, 2, &m);
     ck_assert_msg(strstr(m.text, "your reply was not played: it came from mallory@example.net;") &&
                       strstr(m.text, "so reply from here"),
                   "%s", m.text);
@@ -3083,7 +3059,7 @@ START_TEST(waiting_seat_leaves_by_mail)
     json_decref(v);
 
     /* Carol's "leave": her seat goes, Bob moves down to seat 1, the others are told, and Carol hears it once */
-    rp = reply_text("carol@example.org", carol.reply_to, carol.msg_id, NULL, NULL, "Leave\r\n");
+    char *rp = reply_text("carol@example.org", carol.reply_to, carol.msg_id, NULL, NULL, "Leave\r\n");
     ck_assert_int_eq(mail_in(d, NULL, rp, strlen(rp)), 0);
     free(rp);
     v = e2e_get_ok(c, path, NULL, 200);

@@ -710,40 +710,13 @@ END_TEST
 /* `carcd mail-in` with `message` on stdin, with the settings the daemon serves with: its exit status. */
 static int mail_in(const fx *f, const char *message)
 {
-    char url[1300], log[320];
+    char url[1300];
     snprintf(url, sizeof url, "CARCD_DATABASE_URL=%s", f->d->dburl);
-    snprintf(log, sizeof log, "%s/mail-in.log", f->d->dir);
-    char *env[32] = {url};
+    const char *env[32] = {url};
     int n = 1;
-    for (int i = 0; f->env[i]; i++)
-        env[n++] = (char *)f->env[i];
-    int fds[2];
-    ck_assert(pipe(fds) == 0);
-    fflush(NULL);
-    pid_t pid = fork();
-    ck_assert(pid >= 0);
-    if (pid == 0) {
-        dup2(fds[0], 0);
-        close(fds[0]);
-        close(fds[1]);
-        if (!freopen(log, "a", stderr))
-            _exit(126);
-        char *argv[] = {(char *)CARCD_BIN, (char *)"mail-in", NULL};
-        execve(CARCD_BIN, argv, env);
-        _exit(127);
-    }
-    close(fds[0]);
-    size_t len = strlen(message), off = 0;
-    while (off < len) {
-        ssize_t w = write(fds[1], message + off, len - off);
-        if (w <= 0)
-            break;
-        off += (size_t)w;
-    }
-    close(fds[1]);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    for (int i = 0; f->env[i] && n < 31; i++)
+        env[n++] = f->env[i];
+    return e2e_carcd_stdin(f->d, "mail-in", env, message, strlen(message));
 }
 
 START_TEST(mail_seat_plays_by_reply)
