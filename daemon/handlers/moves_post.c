@@ -7,17 +7,17 @@
  * derived from the log by replay (game/move_log.h: the answers are not stored), byte for byte the first one,
  * for CARCD_IDEMPOTENCY_TTL; after it the key is forgotten and the request is new (a stale seq, then).
  *
- * One round trip when this process holds the game's state at the expected seq (game/state_cache.h), knows
- * the game unclocked and without webhook endpoints, and knows the token as the pending seat's (its creation, a
- * read or a move under it showed so: the engine never tries a move for a token before that): the move is parsed, applied and its writes rendered from
- * that state before anything is read, and BEGIN, the row lock, a guard, the writes and COMMIT go out in one
- * pipeline (db/game_reads.h: cd_move_guard_deferred). The guard has PostgreSQL check under the lock what the
- * cache assumed (the seq, the token's seat, no webhook endpoint, no linked seat, the key unused); when it does
- * not hold (another carcd moved the game, an endpoint was added, the token is not the pending seat's, a
- * repeated key) the writes queued behind it are skipped and the move runs again the long way below. A move
- * the engine refuses takes the long way at once (the token is checked before a refusal is said). With play by
- * e-mail on, the turn mail reads the seats' addresses in the pipeline (mail/outbox.c), which makes the short
- * way two round trips, the guard's answer coming back with that read.
+ * One round trip when this process holds the game's state at the expected seq (game/state_cache.h), knows the game
+ * unclocked and without webhook endpoints, and knows the token as the pending seat's (its creation, a read or a move
+ * under it showed so: the engine never tries a move for a token before that): the move is parsed, applied and its
+ * writes rendered from that state before anything is read, and BEGIN, the row lock, a guard, the writes and COMMIT go
+ * out in one pipeline (db/game_reads.h: cd_move_guard_deferred). The guard has PostgreSQL check under the lock what
+ * the cache assumed (the seq, the token's seat, no webhook endpoint, no linked seat, the key unused); when it does not
+ * hold (another carcd moved the game, an endpoint was added, the token is not the pending seat's, a repeated key) the
+ * writes queued behind it are skipped and the move runs again the long way below. A move the engine refuses takes the
+ * long way at once (the token is checked before a refusal is said). With play by e-mail on, the turn mail reads the
+ * seats' addresses in the pipeline (mail/outbox.c), which makes the short way two round trips, the guard's answer
+ * coming back with that read.
  * The long way is two round trips (db.c's pipeline): BEGIN + cd_move_lock (the token's seat and the game row,
  * locked; then the game's webhook endpoints and the key's stored answer, read after the lock is held); then the
  * deferred writes + COMMIT.

@@ -257,8 +257,8 @@ bool cd_game_open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *se
     if (bot) {
         cd_game_free(g);
         cd_reply_problem(r, CD_P_SEAT_LEFT, "Authorization",
-                         "a bot plays this seat (its player left it to the bot, or it was made for one): what it may do "
-                         "is the bot's to know, and its token reads what a spectator sees");
+                         "a bot plays this seat (its player left it to the bot, or it was made for one): what it may "
+                         "do is the bot's to know, and its token reads what a spectator sees");
         return false;
     }
     return true;

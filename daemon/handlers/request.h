@@ -47,8 +47,9 @@ cd_tx_result cd_refuse(cd_refusal *f, cd_problem p, const char *field, const cha
 /* After cd_db_tx: the refusal's problem answer when there was one, else cd_reply_db_failure(r, down, what). */
 enum MHD_Result cd_reply_refusal_or_failure(cd_req *r, const cd_refusal *f, bool down, const char *what);
 /* The refusal for a seat token (token_hash) that holds no seat: 403 seat-removed or seat-given-up when it held a
- * seat of game id that was given up before the start (sql/032), so that the link a person still holds says
- * what became of it; 403 forbidden for the game's creator token, a token carcd knows but no seat's; else 401. The lookup's outcome: f is set only when CD_Q_OK. */
+ * seat of game id that was given up before the start (sql/032), so that the link a person still holds says what
+ * became of it; 403 forbidden for the game's creator token, a token carcd knows but no seat's; else 401. The
+ * lookup's outcome: f is set only when CD_Q_OK. */
 cd_q cd_refusal_no_seat(cd_db *db, const char *id, const char *token_hash, cd_refusal *f);
 
 /* Whether the bearer is a player key (pk_..., POST /v1/players) rather than a seat or admin token. */
