@@ -278,8 +278,14 @@ cd_q cd_game_load_seat(cd_db *db, const char *token_hash, const char *id, bool n
     cd_game_read row;
     cd_q q = cd_game_read_seat(db, token_hash, id, held.seq_text, names, token, &row);
     *lr = CD_LOAD_NOT_FOUND;
-    if (q == CD_Q_OK && token->found && token->same_game)
+    if (q == CD_Q_OK && token->found && token->same_game) {
+        /* shown the seat's: its next move may go in one round trip (state_cache.h); written only when the cache
+         * holds the game without it, so that a read of a known seat takes the cache's lock once, not twice */
+        if (held.st && !token->bot && token->seat >= 0 && token->seat < CARC_MAX_PLAYERS &&
+            strcmp(held.aux.seat_token[token->seat], token_hash) != 0)
+            cd_cache_seat_token(id, token->seat, token_hash);
         *lr = !row.found ? CD_LOAD_NOT_FOUND : decode_get_row(g, &row, false, &held);
+    }
     free(held.st);   /* not taken (another game's seq, or no game) */
     cd_game_read_free(&row);
     return q;

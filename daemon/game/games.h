@@ -88,7 +88,8 @@ char *cd_snapshot_text_for_store(const carc_state *st);
 /* For a seat token (its hash): who the token is, and game `id` loaded for that seat when the token is one of
  * its seats, in one statement (cd_game_read_seat: with `names` false only seq, status, snapshot and seed,
  * what legal-moves needs). The read's cd_q; when CD_Q_OK, *token tells who the token is and, for a seat of
- * this game, *lr how the load went (g filled when CD_LOAD_OK, else holding nothing to free). */
+ * this game, *lr how the load went (g filled when CD_LOAD_OK, else holding nothing to free); a person's seat
+ * token is then remembered by the state cache as that seat's (cd_cache_seat_token). */
 cd_q cd_game_load_seat(cd_db *db, const char *token_hash, const char *id, bool names, cd_token_seat *token,
                        cd_load_result *lr, cd_game *g);
 

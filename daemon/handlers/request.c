@@ -16,7 +16,6 @@
 #include "db/games_table.h"
 #include "db/lobby.h"
 #include "game/audit.h"
-#include "game/state_cache.h"
 
 /* Whether a token's statement found its seat; else answers (503/500; 401 for a token nobody has, 403 for one
  * whose seat of game id was given up or for the game's creator token, cd_refusal_no_seat). */
@@ -236,8 +235,6 @@ static bool open_seat(cd_req *r, cd_db *db, const char *id, bool names, int *sea
     }
     *seat = token.seat;
     *bot = token.bot;
-    if (!token.bot)   /* shown the seat's: its next move may go in one round trip (state_cache.h) */
-        cd_cache_seat_token(id, token.seat, hash);
     if (lr != CD_LOAD_OK) {
         cd_game_free(g);
         if (lr == CD_LOAD_WAITING && waiting)
