@@ -249,6 +249,15 @@ bool carc_fits_space(const carc_state *st, int type, int si, int rot)
     return river_fits(&st->board, t, si, rot);
 }
 
+unsigned carc_river_fit_rots(const carc_state *st, int type)
+{
+    int end = st->board.river_end - 1;
+    unsigned rots = 0;
+    for (int rot = 0; rot < 4 && end >= 0; rot++)
+        rots |= (unsigned)carc_fits_space(st, type, end, rot) << rot;
+    return rots;
+}
+
 bool carc_fits(const carc_state *st, int type, int x, int y, int rot)
 {
     int si = carc_space_find(&st->board, x, y);
@@ -261,12 +270,8 @@ bool carc_fits_anywhere(const carc_state *st, int type)
 {
     const carc_tile_type *t = &st->cat->types[type];
     const carc_board *b = &st->board;
-    if (t->river) {   /* only the open end can take it */
-        for (int rot = 0; rot < 4 && b->river_end; rot++)
-            if (carc_fits_space(st, type, b->river_end - 1, rot))
-                return true;
-        return false;
-    }
+    if (t->river)   /* only the open end can take it */
+        return carc_river_fit_rots(st, type) != 0;
     if (t->shape == CARC_SQUARE) {
         for (int w = 0; w * 64 < b->nspaces; w++)
             for (uint64_t bits = b->empty[w] & ~carc_river_bit(b, w); bits; bits &= bits - 1)

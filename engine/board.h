@@ -60,6 +60,9 @@ static inline int carc_river_rank(const carc_tile_type *t)
     int sides = __builtin_popcount(t->river);
     return sides >= 2 ? 0 : sides == 1 ? 1 : 2;
 }
+/* Bit r set = river tile `type` fits on the river's open end at rotation r; 0 when there is no open end (the
+ * lake is down) or it fits nowhere there. The only place a river tile can go. */
+unsigned carc_river_fit_rots(const carc_state *st, int type);
 /* Whether a drawn tile fits anywhere on the board. */
 bool carc_fits_anywhere(const carc_state *st, int type);
 /* Adds st->pieces[p] (already filled in) to the derived board: spaces, frontier, feature unions.

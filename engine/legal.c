@@ -51,9 +51,7 @@ static size_t scan_places(const carc_state *st, carc_moves *out, carc_move *firs
     if (out)
         carc_grow((void **)&out->v, &out->cap, out->n + 4u * b->nspaces, sizeof *out->v);
     if (tt->river) {   /* a river tile goes only on the river's open end (board.c: river_fits) */
-        unsigned rots = 0;
-        for (int rot = 0; rot < 4 && b->river_end; rot++)
-            rots |= (unsigned)carc_fits_space(st, t, b->river_end - 1, rot) << rot;
+        unsigned rots = carc_river_fit_rots(st, t);
         if (rots && !emit_places(&b->spaces[b->river_end - 1], t, rots, out, first, &n))
             return 2;
         return n;
